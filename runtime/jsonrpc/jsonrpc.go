@@ -1,0 +1,257 @@
+// Package jsonrpc reads and writes JSON-RPC 2.0 messages as MCP uses them: one JSON object
+// per message, ids that are strings or numbers, params and results kept as raw JSON so that
+// the layer above decodes them straight into their final types.
+package jsonrpc
+
+import (
+	"strconv"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonwire"
+)
+
+// Error codes of JSON-RPC 2.0.
+const (
+	CodeParseError     = -32700
+	CodeInvalidRequest = -32600
+	CodeMethodNotFound = -32601
+	CodeInvalidParams  = -32602
+	CodeInternalError  = -32603
+)
+
+// Error is a JSON-RPC error object. Data, when set, is raw JSON.
+type Error struct {
+	Code    int
+	Message string
+	Data    []byte
+}
+
+func (e *Error) Error() string {
+	return "jsonrpc error " + strconv.Itoa(e.Code) + ": " + e.Message
+}
+
+// NewError returns an error with the given code and message.
+func NewError(code int, message string) *Error {
+	return &Error{Code: code, Message: message}
+}
+
+// Message is one decoded JSON-RPC message. Which of its fields are set tells its kind:
+// a request has Method and ID, a notification Method only, a response ID (possibly null
+// for an error about an unreadable request) and Result or Error.
+//
+// ID, Params and Result alias the bytes the message was parsed from.
+type Message struct {
+	ID     []byte // raw JSON: a string or a number; nil when absent
+	Method string
+	Params []byte // raw JSON object or array; nil when absent
+	Result []byte // raw JSON; nil when absent
+	Error  *Error
+}
+
+// IsRequest reports whether m expects a response.
+func (m *Message) IsRequest() bool { return m.Method != "" && m.ID != nil }
+
+// IsNotification reports whether m is a notification.
+func (m *Message) IsNotification() bool { return m.Method != "" && m.ID == nil }
+
+// IsResponse reports whether m answers an earlier request.
+func (m *Message) IsResponse() bool { return m.Method == "" }
+
+// Parse decodes one message. A message that is not JSON gives a -32700 error; one that is
+// JSON but not a valid JSON-RPC 2.0 message gives -32600. When the error is -32600 and the id
+// could be read, the returned message carries it so that the error response can echo it.
+func Parse(data []byte) (Message, *Error) {
+	var m Message
+	var d jsonwire.Decoder
+	d.Reset(data)
+	if k := d.Peek(); k != jsonwire.Object {
+		d.Skip()
+		d.Finish()
+		if d.SyntaxError() {
+			return m, &Error{Code: CodeParseError, Message: "parse error: " + d.Summary()}
+		}
+		if k == jsonwire.Array {
+			return m, &Error{Code: CodeInvalidRequest, Message: "invalid request: JSON-RPC batches are not supported"}
+		}
+		return m, &Error{Code: CodeInvalidRequest, Message: "invalid request: a message must be a JSON object"}
+	}
+	var (
+		version     string
+		problem     string
+		hasResult   bool
+		hasError    bool
+		hasMethod   bool
+		idWasNull   bool
+		errorObject []byte
+	)
+	for key := range d.Members {
+		switch string(key) {
+		case "jsonrpc":
+			if d.Peek() == jsonwire.String {
+				version, _ = d.String()
+			} else {
+				d.Skip()
+				problem = `"jsonrpc" must be "2.0"`
+			}
+		case "id":
+			switch d.Peek() {
+			case jsonwire.String, jsonwire.Number:
+				m.ID = d.Raw()
+			case jsonwire.Null:
+				d.Skip()
+				idWasNull = true
+			default:
+				d.Skip()
+				problem = `"id" must be a string or a number`
+			}
+		case "method":
+			hasMethod = true
+			if d.Peek() == jsonwire.String {
+				name, _ := d.Text()
+				m.Method = intern(name)
+			} else {
+				d.Skip()
+				problem = `"method" must be a string`
+			}
+		case "params":
+			switch d.Peek() {
+			case jsonwire.Object, jsonwire.Array:
+				m.Params = d.Raw()
+			default:
+				d.Skip()
+				problem = `"params" must be an object or an array`
+			}
+		case "result":
+			hasResult = true
+			m.Result = d.Raw()
+		case "error":
+			hasError = true
+			errorObject = d.Raw()
+		default:
+			d.Skip()
+		}
+	}
+	d.Finish()
+	if d.SyntaxError() {
+		return Message{}, &Error{Code: CodeParseError, Message: "parse error: " + d.Summary()}
+	}
+	switch {
+	case problem != "":
+	case version != "2.0":
+		problem = `"jsonrpc" must be "2.0"`
+	case hasMethod && m.Method == "":
+		problem = `"method" must not be empty`
+	case hasMethod && (hasResult || hasError):
+		problem = "a message cannot have both a method and a result or error"
+	case hasMethod && idWasNull:
+		problem = `"id" must not be null`
+	case !hasMethod && hasResult == hasError:
+		problem = `a response must have exactly one of "result" and "error"`
+	case !hasMethod && m.ID == nil && !(hasError && idWasNull):
+		problem = `a response must have an "id"`
+	case hasError:
+		var ok bool
+		if m.Error, ok = parseErrorObject(errorObject); !ok {
+			problem = `"error" must be an object with an integer "code" and a string "message"`
+		}
+	}
+	if problem != "" {
+		return m, &Error{Code: CodeInvalidRequest, Message: "invalid request: " + problem}
+	}
+	return m, nil
+}
+
+// methods are the MCP method names; intern returns these strings instead of allocating.
+var methods = func() map[string]string {
+	m := map[string]string{}
+	for _, name := range []string{
+		"initialize", "ping", "tools/list", "tools/call", "resources/list", "resources/read",
+		"resources/templates/list", "resources/subscribe", "resources/unsubscribe", "prompts/list",
+		"prompts/get", "completion/complete", "logging/setLevel", "server/discover",
+		"subscriptions/listen", "notifications/initialized", "notifications/cancelled",
+		"notifications/progress", "notifications/roots/list_changed",
+	} {
+		m[name] = name
+	}
+	return m
+}()
+
+func intern(b []byte) string {
+	if s, ok := methods[string(b)]; ok {
+		return s
+	}
+	return string(b)
+}
+
+func parseErrorObject(raw []byte) (*Error, bool) {
+	var d jsonwire.Decoder
+	d.Reset(raw)
+	e := &Error{}
+	var hasCode, hasMessage bool
+	for key := range d.Members {
+		switch string(key) {
+		case "code":
+			n, ok := d.Int()
+			e.Code, hasCode = int(n), ok
+		case "message":
+			e.Message, hasMessage = d.String()
+		case "data":
+			e.Data = d.Raw()
+		default:
+			d.Skip()
+		}
+	}
+	return e, hasCode && hasMessage && !d.Failed()
+}
+
+// null is the id of an error response to a request whose id could not be read.
+var null = []byte("null")
+
+// AppendResult appends a result response. result must be a JSON object.
+func AppendResult(buf, id, result []byte) []byte {
+	buf = append(buf, `{"jsonrpc":"2.0","id":`...)
+	buf = append(buf, id...)
+	buf = append(buf, `,"result":`...)
+	buf = append(buf, result...)
+	return append(buf, '}')
+}
+
+// AppendError appends an error response; a nil id is written as null.
+func AppendError(buf, id []byte, e *Error) []byte {
+	if id == nil {
+		id = null
+	}
+	buf = append(buf, `{"jsonrpc":"2.0","id":`...)
+	buf = append(buf, id...)
+	buf = append(buf, `,"error":{"code":`...)
+	buf = strconv.AppendInt(buf, int64(e.Code), 10)
+	buf = append(buf, `,"message":`...)
+	buf = jsonwire.AppendString(buf, e.Message)
+	if e.Data != nil {
+		buf = append(buf, `,"data":`...)
+		buf = append(buf, e.Data...)
+	}
+	return append(buf, "}}"...)
+}
+
+// AppendRequest appends a request; params may be nil.
+func AppendRequest(buf, id []byte, method string, params []byte) []byte {
+	buf = append(buf, `{"jsonrpc":"2.0","id":`...)
+	buf = append(buf, id...)
+	return appendMethod(buf, method, params)
+}
+
+// AppendNotification appends a notification; params may be nil.
+func AppendNotification(buf []byte, method string, params []byte) []byte {
+	buf = append(buf, `{"jsonrpc":"2.0"`...)
+	return appendMethod(buf, method, params)
+}
+
+func appendMethod(buf []byte, method string, params []byte) []byte {
+	buf = append(buf, `,"method":`...)
+	buf = jsonwire.AppendString(buf, method)
+	if params != nil {
+		buf = append(buf, `,"params":`...)
+		buf = append(buf, params...)
+	}
+	return append(buf, '}')
+}

@@ -1,0 +1,108 @@
+package jsonrpc
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+func TestParseKinds(t *testing.T) {
+	tests := []struct {
+		in           string
+		request      bool
+		notification bool
+		response     bool
+		id, method   string
+		params       string
+	}{
+		{in: `{"jsonrpc":"2.0","id":1,"method":"ping"}`, request: true, id: "1", method: "ping"},
+		{in: `{"jsonrpc":"2.0","id":"a\"b","method":"tools/list","params":{"cursor":"x"}}`, request: true, id: `"a\"b"`, method: "tools/list", params: `{"cursor":"x"}`},
+		{in: `{"method":"notifications/initialized","jsonrpc":"2.0"}`, notification: true, method: "notifications/initialized"},
+		{in: `{"jsonrpc":"2.0","id":7,"result":{}}`, response: true, id: "7"},
+		{in: `{"jsonrpc":"2.0","id":7,"error":{"code":-1,"message":"no"}}`, response: true, id: "7"},
+		{in: `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse"}}`, response: true},
+		{in: ` {"jsonrpc":"2.0","id":1.5,"method":"x","extra":[1,2]} `, request: true, id: "1.5", method: "x"},
+	}
+	for _, tt := range tests {
+		m, err := Parse([]byte(tt.in))
+		if err != nil {
+			t.Errorf("Parse(%s): %v", tt.in, err)
+			continue
+		}
+		if m.IsRequest() != tt.request || m.IsNotification() != tt.notification || m.IsResponse() != tt.response {
+			t.Errorf("Parse(%s): kinds request=%v notification=%v response=%v", tt.in, m.IsRequest(), m.IsNotification(), m.IsResponse())
+		}
+		if string(m.ID) != tt.id || m.Method != tt.method || string(m.Params) != tt.params {
+			t.Errorf("Parse(%s) = id %s method %q params %s", tt.in, m.ID, m.Method, m.Params)
+		}
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	tests := []struct {
+		in   string
+		code int
+		id   string
+	}{
+		{`{"jsonrpc":"2.0","id":1,"method":"ping"`, CodeParseError, ""},
+		{`not json`, CodeParseError, ""},
+		{``, CodeParseError, ""},
+		{`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, CodeInvalidRequest, ""},
+		{`"hello"`, CodeInvalidRequest, ""},
+		{`{"jsonrpc":"1.0","id":1,"method":"ping"}`, CodeInvalidRequest, "1"},
+		{`{"id":1,"method":"ping"}`, CodeInvalidRequest, "1"},
+		{`{"jsonrpc":"2.0","id":true,"method":"ping"}`, CodeInvalidRequest, ""},
+		{`{"jsonrpc":"2.0","id":null,"method":"ping"}`, CodeInvalidRequest, ""},
+		{`{"jsonrpc":"2.0","id":2,"method":5}`, CodeInvalidRequest, "2"},
+		{`{"jsonrpc":"2.0","id":2,"method":""}`, CodeInvalidRequest, "2"},
+		{`{"jsonrpc":"2.0","id":3,"method":"x","params":"s"}`, CodeInvalidRequest, "3"},
+		{`{"jsonrpc":"2.0","id":4}`, CodeInvalidRequest, "4"},
+		{`{"jsonrpc":"2.0","result":{}}`, CodeInvalidRequest, ""},
+		{`{"jsonrpc":"2.0","id":5,"result":{},"error":{"code":1,"message":"x"}}`, CodeInvalidRequest, "5"},
+		{`{"jsonrpc":"2.0","id":6,"error":{"code":"x","message":"m"}}`, CodeInvalidRequest, "6"},
+		{`{"jsonrpc":"2.0","id":7,"method":"x","result":{}}`, CodeInvalidRequest, "7"},
+	}
+	for _, tt := range tests {
+		m, err := Parse([]byte(tt.in))
+		if err == nil {
+			t.Errorf("Parse(%s) accepted", tt.in)
+			continue
+		}
+		if err.Code != tt.code || string(m.ID) != tt.id {
+			t.Errorf("Parse(%s) = code %d id %s, want %d id %s (%s)", tt.in, err.Code, m.ID, tt.code, tt.id, err.Message)
+		}
+	}
+}
+
+func TestAppendIsValidJSON(t *testing.T) {
+	msgs := [][]byte{
+		AppendResult(nil, []byte(`"x"`), []byte(`{"a":1}`)),
+		AppendError(nil, nil, &Error{Code: CodeParseError, Message: "bad \"input\"\n"}),
+		AppendError(nil, []byte("3"), &Error{Code: -32002, Message: "m", Data: []byte(`{"uri":"u"}`)}),
+		AppendRequest(nil, []byte("9"), "roots/list", nil),
+		AppendNotification(nil, "notifications/progress", []byte(`{"progress":1}`)),
+	}
+	for _, msg := range msgs {
+		if !json.Valid(msg) {
+			t.Errorf("invalid JSON: %s", msg)
+		}
+		if _, err := Parse(msg); err != nil {
+			t.Errorf("Parse(%s): %v", msg, err)
+		}
+	}
+}
+
+// FuzzParse checks that no input makes Parse panic and that anything it accepts is JSON.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{`{"jsonrpc":"2.0","id":1,"method":"ping"}`, `{"jsonrpc":"2.0","id":1,"result":{}}`, `[]`, `{`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := Parse(data)
+		if err == nil && !json.Valid(data) {
+			t.Fatalf("accepted invalid JSON %q", data)
+		}
+		if err == nil && !m.IsRequest() && !m.IsNotification() && !m.IsResponse() {
+			t.Fatalf("accepted message of no kind: %q", data)
+		}
+	})
+}

@@ -1,0 +1,208 @@
+package jsonwire
+
+import (
+	"encoding/base64"
+	"errors"
+	"math"
+	"strconv"
+	"unicode/utf8"
+)
+
+// Encoder appends JSON to a byte slice. Commas are placed automatically: Key and Elem look at
+// the last byte written, so generated code only says where objects, keys and values go.
+//
+// Output matches encoding/json with HTML escaping turned off: the same float formatting, the
+// same string escapes (including U+2028 and U+2029), invalid UTF-8 replaced by U+FFFD.
+type Encoder struct {
+	buf []byte
+	err error
+}
+
+// ErrUnsupportedValue is recorded when a value has no JSON form (NaN or an infinity).
+var ErrUnsupportedValue = errors.New("jsonwire: NaN and infinities cannot be encoded as JSON")
+
+// Reset makes e append to buf[:0].
+func (e *Encoder) Reset(buf []byte) {
+	e.buf = buf[:0]
+	e.err = nil
+}
+
+// Bytes returns the JSON written so far.
+func (e *Encoder) Bytes() []byte { return e.buf }
+
+// Err returns the first error met, if any; the output is then not valid JSON.
+func (e *Encoder) Err() error { return e.err }
+
+// Fail records err as the encoder's error unless one is already recorded.
+func (e *Encoder) Fail(err error) {
+	if e.err == nil {
+		e.err = err
+	}
+}
+
+// ObjectStart writes '{'.
+func (e *Encoder) ObjectStart() { e.buf = append(e.buf, '{') }
+
+// ObjectEnd writes '}'.
+func (e *Encoder) ObjectEnd() { e.buf = append(e.buf, '}') }
+
+// ArrayStart writes '['.
+func (e *Encoder) ArrayStart() { e.buf = append(e.buf, '[') }
+
+// ArrayEnd writes ']'.
+func (e *Encoder) ArrayEnd() { e.buf = append(e.buf, ']') }
+
+// Key writes an object key and its colon, preceded by a comma unless it is the first.
+func (e *Encoder) Key(k string) {
+	if n := len(e.buf); n > 0 && e.buf[n-1] != '{' {
+		e.buf = append(e.buf, ',')
+	}
+	e.String(k)
+	e.buf = append(e.buf, ':')
+}
+
+// Elem prepares for an array element: a comma unless it is the first.
+func (e *Encoder) Elem() {
+	if n := len(e.buf); n > 0 && e.buf[n-1] != '[' {
+		e.buf = append(e.buf, ',')
+	}
+}
+
+// Null writes null.
+func (e *Encoder) Null() { e.buf = append(e.buf, "null"...) }
+
+// Bool writes true or false.
+func (e *Encoder) Bool(v bool) { e.buf = strconv.AppendBool(e.buf, v) }
+
+// Int writes an integer.
+func (e *Encoder) Int(v int64) { e.buf = strconv.AppendInt(e.buf, v, 10) }
+
+// Uint writes an unsigned integer.
+func (e *Encoder) Uint(v uint64) { e.buf = strconv.AppendUint(e.buf, v, 10) }
+
+// Float writes a float of the given bit size (32 or 64) as encoding/json does: the shortest
+// text that reads back to the same value, in exponent form only for very small or large values.
+func (e *Encoder) Float(v float64, bits int) {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		e.Fail(ErrUnsupportedValue)
+		e.buf = append(e.buf, '0')
+		return
+	}
+	format := byte('f')
+	if abs := math.Abs(v); abs != 0 {
+		if bits == 64 && (abs < 1e-6 || abs >= 1e21) || bits == 32 && (float32(abs) < 1e-6 || float32(abs) >= 1e21) {
+			format = 'e'
+		}
+	}
+	e.buf = strconv.AppendFloat(e.buf, v, format, -1, bits)
+	if format == 'e' {
+		// Clean up e-09 to e-9, as encoding/json does.
+		if n := len(e.buf); n >= 4 && e.buf[n-4] == 'e' && e.buf[n-3] == '-' && e.buf[n-2] == '0' {
+			e.buf[n-2] = e.buf[n-1]
+			e.buf = e.buf[:n-1]
+		}
+	}
+}
+
+// Number writes the text of a json.Number; an empty one is written as 0, as encoding/json does.
+func (e *Encoder) Number(v string) {
+	if v == "" {
+		v = "0"
+	}
+	e.buf = append(e.buf, v...)
+}
+
+// Raw writes already-encoded JSON as it is.
+func (e *Encoder) Raw(v []byte) { e.buf = append(e.buf, v...) }
+
+// Base64 writes bytes as a standard base64 string, as encoding/json does for []byte.
+func (e *Encoder) Base64(v []byte) {
+	e.buf = append(e.buf, '"')
+	e.buf = base64.StdEncoding.AppendEncode(e.buf, v)
+	e.buf = append(e.buf, '"')
+}
+
+const hexDigits = "0123456789abcdef"
+
+// safe marks the ASCII bytes that need no escape inside a JSON string.
+var safe = func() (t [utf8.RuneSelf]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// String writes a quoted, escaped string.
+func (e *Encoder) String(s string) {
+	e.buf = appendString(e.buf, s)
+}
+
+// StringBytes writes the text in s as a quoted, escaped string, without converting it first.
+func (e *Encoder) StringBytes(s []byte) {
+	e.buf = appendString(e.buf, s)
+}
+
+// AppendString appends s to buf as a quoted JSON string.
+func AppendString(buf []byte, s string) []byte { return appendString(buf, s) }
+
+func appendString[T string | []byte](buf []byte, s T) []byte {
+	buf = append(buf, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if safe[c] {
+				i++
+				continue
+			}
+			buf = append(buf, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				buf = append(buf, '\\', c)
+			case '\b':
+				buf = append(buf, '\\', 'b')
+			case '\f':
+				buf = append(buf, '\\', 'f')
+			case '\n':
+				buf = append(buf, '\\', 'n')
+			case '\r':
+				buf = append(buf, '\\', 'r')
+			case '\t':
+				buf = append(buf, '\\', 't')
+			default:
+				buf = append(buf, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := decodeRune(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			buf = append(buf, s[start:i]...)
+			buf = append(buf, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		// U+2028 and U+2029 are valid JSON but end lines in JavaScript source.
+		if r == '\u2028' || r == '\u2029' {
+			buf = append(buf, s[start:i]...)
+			buf = append(buf, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	buf = append(buf, s[start:]...)
+	return append(buf, '"')
+}
+
+func decodeRune[T string | []byte](s T) (rune, int) {
+	switch v := any(s).(type) {
+	case string:
+		return utf8.DecodeRuneInString(v)
+	default:
+		return utf8.DecodeRune(v.([]byte))
+	}
+}

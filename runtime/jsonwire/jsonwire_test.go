@@ -1,0 +1,330 @@
+package jsonwire
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+)
+
+// stdMarshal encodes v as encoding/json does without HTML escaping, our encoder's contract.
+func stdMarshal(t testing.TB, v any) string {
+	t.Helper()
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+var stringCases = []string{
+	"", "plain", `quote " and backslash \`, "tab\tnew\nline\rcr", "\b\f\x00\x01\x1f",
+	"<html>&amp;", "é ü 日本語 🎉", "\u2028\u2029", "bad \xff utf8 \xc3", "\xed\xa0\x80",
+	"/slash/", "\x7f",
+}
+
+func TestEncodeStringMatchesEncodingJSON(t *testing.T) {
+	for _, s := range stringCases {
+		var e Encoder
+		e.String(s)
+		if got, want := string(e.Bytes()), stdMarshal(t, s); got != want {
+			t.Errorf("String(%q) = %s, want %s", s, got, want)
+		}
+	}
+}
+
+func TestEncodeFloatMatchesEncodingJSON(t *testing.T) {
+	floats := []float64{0, -0.0, 1, -1, 0.1, 1.5, 1e20, 1e21, 123456789e15, 1e-6, 1e-7, 5e-324,
+		math.MaxFloat64, -math.MaxFloat64, math.SmallestNonzeroFloat64, 3.141592653589793, 100, 1e100}
+	for _, f := range floats {
+		var e Encoder
+		e.Float(f, 64)
+		if got, want := string(e.Bytes()), stdMarshal(t, f); got != want {
+			t.Errorf("Float(%v, 64) = %s, want %s", f, got, want)
+		}
+		f32 := float32(f)
+		if math.IsInf(float64(f32), 0) {
+			continue
+		}
+		e.Reset(nil)
+		e.Float(float64(f32), 32)
+		if got, want := string(e.Bytes()), stdMarshal(t, f32); got != want {
+			t.Errorf("Float(%v, 32) = %s, want %s", f32, got, want)
+		}
+	}
+}
+
+func TestEncodeNaNFails(t *testing.T) {
+	var e Encoder
+	e.Float(math.NaN(), 64)
+	if e.Err() == nil {
+		t.Fatal("NaN encoded without error")
+	}
+}
+
+func TestEncoderCommas(t *testing.T) {
+	var e Encoder
+	e.ObjectStart()
+	e.Key("a")
+	e.ArrayStart()
+	for i := range 3 {
+		e.Elem()
+		e.Int(int64(i))
+	}
+	e.Elem()
+	e.ObjectStart()
+	e.ObjectEnd()
+	e.Elem()
+	e.ArrayStart()
+	e.ArrayEnd()
+	e.ArrayEnd()
+	e.Key("b")
+	e.Bool(true)
+	e.Key("c\"")
+	e.Null()
+	e.Key("d")
+	e.Base64([]byte("hi"))
+	e.ObjectEnd()
+	want := `{"a":[0,1,2,{},[]],"b":true,"c\"":null,"d":"aGk="}`
+	if got := string(e.Bytes()); got != want {
+		t.Fatalf("got %s, want %s", got, want)
+	}
+}
+
+func TestDecodeStringMatchesEncodingJSON(t *testing.T) {
+	inputs := []string{`""`, `"abc"`, `"a\"b\\c\/d"`, `"\b\f\n\r\t"`, `"\u00e9\u65e5"`,
+		`"\ud83c\udf89"`, `"\ud83c"`, `"\ud83cx"`, `"\udf89\ud83c"`, `"\ud83c\u0041"`, "\"bad \xff\"",
+		"\"é\"", `"\u0000"`}
+	for _, in := range inputs {
+		var want string
+		if err := json.Unmarshal([]byte(in), &want); err != nil {
+			t.Fatalf("encoding/json rejects %s: %v", in, err)
+		}
+		d := NewDecoder([]byte(in))
+		got, ok := d.String()
+		d.Finish()
+		if !ok || d.Failed() || got != want {
+			t.Errorf("String(%s) = %q, %v, %v; want %q", in, got, ok, d.Problems(), want)
+		}
+	}
+}
+
+func TestDecodeIntegers(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    int64
+		problem string
+	}{
+		{"0", 0, ""},
+		{"-0", 0, ""},
+		{"42", 42, ""},
+		{"-17", -17, ""},
+		{"1.0", 1, ""},
+		{"1.000", 1, ""},
+		{"1e2", 100, ""},
+		{"1.5e1", 15, ""},
+		{"9223372036854775807", math.MaxInt64, ""},
+		{"-9223372036854775808", math.MinInt64, ""},
+		{"9223372036854775808", 0, "must be <= 9223372036854775807"},
+		{"-9223372036854775809", 0, "must be >= -9223372036854775808"},
+		{"1e30", 0, "must be <= 9223372036854775807"},
+		{"1.5", 0, "expected integer, got 1.5"},
+		{`"1"`, 0, "expected integer, got string"},
+		{"null", 0, "expected integer, got null"},
+	}
+	for _, tt := range tests {
+		d := NewDecoder([]byte(tt.in))
+		got, ok := d.Int()
+		d.Finish()
+		if tt.problem == "" {
+			if !ok || d.Failed() || got != tt.want {
+				t.Errorf("Int(%s) = %d, %v, %v; want %d", tt.in, got, ok, d.Problems(), tt.want)
+			}
+			continue
+		}
+		if ok || d.Summary() != tt.problem {
+			t.Errorf("Int(%s): ok=%v problems %q, want %q", tt.in, ok, d.Summary(), tt.problem)
+		}
+	}
+}
+
+func TestDecodeUnsigned(t *testing.T) {
+	for in, want := range map[string]uint64{"0": 0, "18446744073709551615": math.MaxUint64, "2e3": 2000} {
+		d := NewDecoder([]byte(in))
+		if got, ok := d.Uint(); !ok || got != want {
+			t.Errorf("Uint(%s) = %d, %v; want %d", in, got, ok, want)
+		}
+	}
+	for in, problem := range map[string]string{"-1": "must be >= 0", "18446744073709551616": "must be <= 18446744073709551615", "-1e3": "must be >= 0"} {
+		d := NewDecoder([]byte(in))
+		if _, ok := d.Uint(); ok || d.Summary() != problem {
+			t.Errorf("Uint(%s): ok=%v %q, want %q", in, ok, d.Summary(), problem)
+		}
+	}
+}
+
+func TestDecodeFloat32Range(t *testing.T) {
+	d := NewDecoder([]byte("1e39"))
+	if _, ok := d.Float(32); ok {
+		t.Fatal("1e39 accepted as float32")
+	}
+	d = NewDecoder([]byte("0.1"))
+	if f, ok := d.Float(32); !ok || float32(f) != float32(0.1) {
+		t.Fatalf("Float(32) = %v, %v", f, ok)
+	}
+}
+
+func TestProblemsCarryPaths(t *testing.T) {
+	in := `{"a": {"b~/c": [1, "x", true]}, "k\u0065y": null, "z": 1}`
+	d := NewDecoder([]byte(in))
+	for key := range d.Members {
+		switch string(key) {
+		case "a":
+			for range d.Members {
+				for range d.Elements {
+					d.Int()
+				}
+			}
+		case "key":
+			d.String()
+		default:
+			d.Skip()
+		}
+	}
+	d.ReportMissing("need")
+	d.Finish()
+	want := "/a/b~0~1c/1: expected integer, got string\n" +
+		"/a/b~0~1c/2: expected integer, got boolean\n" +
+		"/key: expected string, got null\n" +
+		"/need: missing required property"
+	if got := d.Summary(); got != want {
+		t.Fatalf("problems:\n%s\nwant:\n%s", got, want)
+	}
+	if d.SyntaxError() {
+		t.Fatal("syntax error reported for valid input")
+	}
+}
+
+func TestTypeMismatchSkipsWholeValue(t *testing.T) {
+	d := NewDecoder([]byte(`{"a": {"deep": [1, {"x": "}"}]}, "b": "ok"}`))
+	var b string
+	for key := range d.Members {
+		switch string(key) {
+		case "a":
+			d.String()
+		case "b":
+			b, _ = d.String()
+		}
+	}
+	d.Finish()
+	if b != "ok" || d.Summary() != "/a: expected string, got object" {
+		t.Fatalf("b=%q problems %q", b, d.Summary())
+	}
+}
+
+func TestSyntaxErrorsStopDecoding(t *testing.T) {
+	bad := []string{``, `{`, `{"a"}`, `{"a":1,}`, `[1,]`, `[1 2]`, `"abc`, `"\x"`, "\"\x01\"", `01`, `1.`,
+		`-`, `1e`, `tru`, `nul`, `{"a":1}x`, `{a:1}`, `[`, `"\u12"`, `{"a":1 "b":2}`}
+	for _, in := range bad {
+		d := NewDecoder([]byte(in))
+		d.Skip()
+		d.Finish()
+		if !d.SyntaxError() {
+			t.Errorf("%q accepted as valid JSON", in)
+		}
+	}
+}
+
+func TestDepthLimit(t *testing.T) {
+	deep := strings.Repeat("[", MaxDepth+1) + strings.Repeat("]", MaxDepth+1)
+	d := NewDecoder([]byte(deep))
+	d.Skip()
+	if !d.SyntaxError() || !strings.Contains(d.Summary(), "nested too deeply") {
+		t.Fatalf("depth limit not enforced: %s", d.Summary())
+	}
+	ok := strings.Repeat("[", MaxDepth) + strings.Repeat("]", MaxDepth)
+	d = NewDecoder([]byte(ok))
+	d.Skip()
+	d.Finish()
+	if d.Failed() {
+		t.Fatalf("depth %d rejected: %s", MaxDepth, d.Summary())
+	}
+}
+
+func TestProblemCap(t *testing.T) {
+	in := "[" + strings.TrimSuffix(strings.Repeat(`"x",`, 80), ",") + "]"
+	d := NewDecoder([]byte(in))
+	for range d.Elements {
+		d.Int()
+	}
+	if n := len(d.Problems()); n != maxProblems {
+		t.Fatalf("%d problems recorded, want %d", n, maxProblems)
+	}
+	if !strings.HasSuffix(d.Summary(), "(30 more problems not shown)") {
+		t.Fatalf("summary does not mention omitted problems: ...%s", d.Summary()[len(d.Summary())-60:])
+	}
+}
+
+func TestAnyMatchesEncodingJSON(t *testing.T) {
+	in := `{"a":[1,2.5,"x",null,true,{"b":{}}],"c":"\u00e9","d":-0.0,"e":1e300}`
+	var want any
+	if err := json.Unmarshal([]byte(in), &want); err != nil {
+		t.Fatal(err)
+	}
+	d := NewDecoder([]byte(in))
+	got, ok := d.Any()
+	d.Finish()
+	if !ok || d.Failed() || stdMarshal(t, got) != stdMarshal(t, want) {
+		t.Fatalf("Any = %v (%v), want %v", got, d.Problems(), want)
+	}
+}
+
+func TestRaw(t *testing.T) {
+	d := NewDecoder([]byte(`  {"a": [1, 2]} `))
+	if got := string(d.Raw()); got != `{"a": [1, 2]}` {
+		t.Fatalf("Raw = %q", got)
+	}
+}
+
+// FuzzSkipAgreesWithValid checks that the decoder accepts exactly the inputs that
+// encoding/json considers valid JSON (within the nesting limit), and never panics.
+func FuzzSkipAgreesWithValid(f *testing.F) {
+	for _, s := range []string{`{"a":[1,2,{"b":null}]}`, `"\ud83c\udf89"`, `-1.5e-3`, `[`, `{"a" 1}`, "\"\xff\"", `[1,]`, ` true `} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		d := NewDecoder(data)
+		d.Skip()
+		d.Finish()
+		if got, want := !d.SyntaxError(), json.Valid(data); got != want {
+			t.Fatalf("decoder valid=%v, encoding/json valid=%v for %q (%s)", got, want, data, d.Summary())
+		}
+	})
+}
+
+// FuzzStringRoundTrip checks string decoding against encoding/json and that encoding
+// then decoding returns the same text.
+func FuzzStringRoundTrip(f *testing.F) {
+	for _, s := range stringCases {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var e Encoder
+		e.String(s)
+		if want := stdMarshal(t, s); string(e.Bytes()) != want {
+			t.Fatalf("String(%q) = %s, want %s", s, e.Bytes(), want)
+		}
+		var want string
+		if err := json.Unmarshal(e.Bytes(), &want); err != nil {
+			t.Fatal(err)
+		}
+		d := NewDecoder(e.Bytes())
+		got, ok := d.String()
+		if !ok || got != want {
+			t.Fatalf("decoded %q, want %q", got, want)
+		}
+	})
+}

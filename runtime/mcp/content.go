@@ -1,0 +1,185 @@
+package mcp
+
+import (
+	"github.com/mcpgen/mcpgen/runtime/jsonwire"
+)
+
+// Content is one block of a tool result: Text, Image, Audio, ResourceLink or
+// EmbeddedResource. A tool returns one of them, a []Content, or a *CallToolResult when it
+// needs several blocks or full control.
+type Content interface {
+	encodeContent(e *jsonwire.Encoder)
+}
+
+// Role is who a piece of content is meant for.
+type Role string
+
+// The roles of MCP.
+const (
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+)
+
+// Annotations tell a client how to use a content block; every field is optional.
+type Annotations struct {
+	Audience     []Role   // who the content is for
+	Priority     *float64 // 0 (least) to 1 (most important)
+	LastModified string   // ISO 8601 timestamp
+}
+
+func (a *Annotations) encode(e *jsonwire.Encoder) {
+	if a == nil {
+		return
+	}
+	e.Key("annotations")
+	e.ObjectStart()
+	if a.Audience != nil {
+		e.Key("audience")
+		e.ArrayStart()
+		for _, r := range a.Audience {
+			e.Elem()
+			e.String(string(r))
+		}
+		e.ArrayEnd()
+	}
+	if a.Priority != nil {
+		e.Key("priority")
+		e.Float(*a.Priority, 64)
+	}
+	if a.LastModified != "" {
+		e.Key("lastModified")
+		e.String(a.LastModified)
+	}
+	e.ObjectEnd()
+}
+
+// Text is a text content block.
+type Text struct {
+	Text        string
+	Annotations *Annotations
+}
+
+func (c Text) encodeContent(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	e.Key("type")
+	e.String("text")
+	e.Key("text")
+	e.String(c.Text)
+	c.Annotations.encode(e)
+	e.ObjectEnd()
+}
+
+// Image is an image content block; Data holds the raw bytes, sent base64-encoded.
+type Image struct {
+	Data        []byte
+	MIMEType    string // for example "image/png"
+	Annotations *Annotations
+}
+
+func (c Image) encodeContent(e *jsonwire.Encoder) { encodeMedia(e, "image", c.Data, c.MIMEType, c.Annotations) }
+
+// Audio is an audio content block; Data holds the raw bytes, sent base64-encoded.
+type Audio struct {
+	Data        []byte
+	MIMEType    string // for example "audio/wav"
+	Annotations *Annotations
+}
+
+func (c Audio) encodeContent(e *jsonwire.Encoder) { encodeMedia(e, "audio", c.Data, c.MIMEType, c.Annotations) }
+
+func encodeMedia(e *jsonwire.Encoder, kind string, data []byte, mime string, a *Annotations) {
+	e.ObjectStart()
+	e.Key("type")
+	e.String(kind)
+	e.Key("data")
+	e.Base64(data)
+	e.Key("mimeType")
+	e.String(mime)
+	a.encode(e)
+	e.ObjectEnd()
+}
+
+// ResourceLink points at a resource the client may read or subscribe to.
+type ResourceLink struct {
+	URI         string
+	Name        string
+	Title       string
+	Description string
+	MIMEType    string
+	Size        *int64 // in bytes, if known
+	Annotations *Annotations
+}
+
+func (c ResourceLink) encodeContent(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	e.Key("type")
+	e.String("resource_link")
+	e.Key("uri")
+	e.String(c.URI)
+	e.Key("name")
+	e.String(c.Name)
+	optionalString(e, "title", c.Title)
+	optionalString(e, "description", c.Description)
+	optionalString(e, "mimeType", c.MIMEType)
+	if c.Size != nil {
+		e.Key("size")
+		e.Int(*c.Size)
+	}
+	c.Annotations.encode(e)
+	e.ObjectEnd()
+}
+
+// ResourceContents is the content of a resource: text, or binary when Blob is not nil.
+type ResourceContents struct {
+	URI      string
+	MIMEType string
+	Text     string
+	Blob     []byte
+}
+
+func (r *ResourceContents) encode(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	e.Key("uri")
+	e.String(r.URI)
+	optionalString(e, "mimeType", r.MIMEType)
+	if r.Blob != nil {
+		e.Key("blob")
+		e.Base64(r.Blob)
+	} else {
+		e.Key("text")
+		e.String(r.Text)
+	}
+	e.ObjectEnd()
+}
+
+// EmbeddedResource carries a resource's contents inside a result.
+type EmbeddedResource struct {
+	Resource    ResourceContents
+	Annotations *Annotations
+}
+
+func (c EmbeddedResource) encodeContent(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	e.Key("type")
+	e.String("resource")
+	e.Key("resource")
+	c.Resource.encode(e)
+	c.Annotations.encode(e)
+	e.ObjectEnd()
+}
+
+func optionalString(e *jsonwire.Encoder, key, v string) {
+	if v != "" {
+		e.Key(key)
+		e.String(v)
+	}
+}
+
+// CallToolResult gives a tool full control over its result: several content blocks,
+// structured content as raw JSON, and the error flag.
+type CallToolResult struct {
+	Content []Content
+	// StructuredContent is a JSON object, sent to clients of protocol 2025-06-18 and later.
+	StructuredContent []byte
+	IsError           bool
+}

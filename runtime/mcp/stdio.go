@@ -1,0 +1,126 @@
+package mcp
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+)
+
+// ServeStdio serves one session over the process's standard input and output, as an MCP
+// client that launched the server as a subprocess expects. See Serve for when it returns.
+// Nothing but protocol messages is written to stdout; logs go to stderr.
+func (s *Server) ServeStdio(ctx context.Context) error {
+	in, release := openStdin()
+	defer release()
+	return s.Serve(ctx, in, os.Stdout)
+}
+
+// Serve serves one session over a byte stream of newline-delimited JSON-RPC messages: it
+// reads requests and notifications from r and writes responses to w, one message per line.
+// Requests are served concurrently; each response is written whole, never interleaved.
+//
+// Serve returns nil when r reaches EOF, after every request in progress has been answered.
+// When ctx is cancelled it cancels the requests in progress, waits for them and returns the
+// context's error; a blocked read is interrupted if r supports read deadlines or is an
+// io.Closer. If writing to w fails, Serve stops the same way and returns that error.
+func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	out := &lineWriter{w: w, failed: cancel}
+	ss := newSession(s, out.write)
+	var wg sync.WaitGroup
+
+	stop := context.AfterFunc(ctx, func() { interruptRead(r) })
+	defer stop()
+
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		line, err := readLine(br, s.opts.MaxMessageSize)
+		if err == errTooLarge {
+			ss.write(jsonrpc.AppendError(nil, nil, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
+				"invalid request: message larger than "+strconv.Itoa(s.opts.MaxMessageSize)+" bytes")))
+			continue
+		}
+		if line = bytes.TrimSpace(line); len(line) > 0 && ctx.Err() == nil {
+			ss.receive(ctx, line, &wg)
+		}
+		if err == nil {
+			continue
+		}
+		if err == io.EOF && ctx.Err() == nil {
+			wg.Wait() // the client has said all it will; answer what it asked
+			return nil
+		}
+		if ctx.Err() == nil {
+			cancel(err)
+		}
+		wg.Wait()
+		return context.Cause(ctx)
+	}
+}
+
+var errTooLarge = errors.New("message too large")
+
+// readLine reads one line into a new slice (requests outlive the read buffer). A line longer
+// than max is consumed and reported as errTooLarge.
+func readLine(br *bufio.Reader, max int) ([]byte, error) {
+	var line []byte
+	tooLarge := false
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if !tooLarge && len(line)+len(chunk) > max {
+			tooLarge, line = true, nil
+		}
+		if !tooLarge {
+			line = append(line, chunk...)
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if tooLarge && err == nil {
+			return nil, errTooLarge
+		}
+		return line, err
+	}
+}
+
+// lineWriter writes whole messages, one per line, one at a time.
+type lineWriter struct {
+	mu     sync.Mutex
+	w      io.Writer
+	err    error
+	failed func(error)
+}
+
+func (lw *lineWriter) write(msg []byte) error {
+	msg = append(msg, '\n')
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	if lw.err != nil {
+		return lw.err
+	}
+	if _, err := lw.w.Write(msg); err != nil {
+		lw.err = err
+		lw.failed(err)
+		return err
+	}
+	return nil
+}
+
+// interruptRead makes a blocked Read on r return, if r offers a way.
+func interruptRead(r io.Reader) {
+	if d, ok := r.(interface{ SetReadDeadline(time.Time) error }); ok && d.SetReadDeadline(time.Now()) == nil {
+		return
+	}
+	if c, ok := r.(io.Closer); ok {
+		c.Close()
+	}
+}

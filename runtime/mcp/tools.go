@@ -1,0 +1,279 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonwire"
+)
+
+// Tool is one tool as mcpgen's generated code registers it: static description, schemas
+// rendered at generation time, and a handler that decodes, validates and calls the Go
+// function.
+type Tool struct {
+	Name        string
+	Title       string
+	Description string
+	// InputSchema and OutputSchema are JSON Schema (2020-12) documents. OutputSchema is
+	// empty for tools without structured output.
+	InputSchema  string
+	OutputSchema string
+	Annotations  ToolAnnotations
+	Handler      ToolHandler
+}
+
+// ToolHandler runs one call of a tool. It reads the arguments from c and sets the result on
+// c; it never returns protocol errors, only tool results.
+type ToolHandler func(ctx context.Context, c *ToolCall)
+
+// ToolAnnotations are hints about a tool's behaviour; nil means "not said" and leaves the
+// protocol's default (readOnly false, destructive true, idempotent false, openWorld true).
+type ToolAnnotations struct {
+	ReadOnlyHint    *bool
+	DestructiveHint *bool
+	IdempotentHint  *bool
+	OpenWorldHint   *bool
+}
+
+// Ptr returns a pointer to v; generated code uses it for optional literals.
+func Ptr[T any](v T) *T { return &v }
+
+func (a *ToolAnnotations) empty() bool {
+	return a.ReadOnlyHint == nil && a.DestructiveHint == nil && a.IdempotentHint == nil && a.OpenWorldHint == nil
+}
+
+// toolEntry is a registered tool with its description pre-rendered once per dialect.
+type toolEntry struct {
+	Tool
+	rendered [numDialects][]byte
+}
+
+func newToolEntry(t Tool) (*toolEntry, error) {
+	if t.Name == "" {
+		return nil, fmt.Errorf("mcp: tool without a name")
+	}
+	if t.Handler == nil {
+		return nil, fmt.Errorf("mcp: tool %q has no handler", t.Name)
+	}
+	in, err := compactObject(t.InputSchema)
+	if err != nil {
+		return nil, fmt.Errorf("mcp: tool %q: input schema: %v", t.Name, err)
+	}
+	var out []byte
+	if t.OutputSchema != "" {
+		if out, err = compactObject(t.OutputSchema); err != nil {
+			return nil, fmt.Errorf("mcp: tool %q: output schema: %v", t.Name, err)
+		}
+	}
+	te := &toolEntry{Tool: t}
+	for d := range numDialects {
+		te.rendered[d] = te.render(d, in, out)
+	}
+	return te, nil
+}
+
+func compactObject(s string) ([]byte, error) {
+	var b bytes.Buffer
+	if err := json.Compact(&b, []byte(s)); err != nil {
+		return nil, err
+	}
+	if b.Len() == 0 || b.Bytes()[0] != '{' {
+		return nil, fmt.Errorf("not a JSON object")
+	}
+	return b.Bytes(), nil
+}
+
+// render writes the tool's entry of a tools/list result, with the fields that dialect knows.
+func (t *toolEntry) render(d dialect, in, out []byte) []byte {
+	var e jsonwire.Encoder
+	e.ObjectStart()
+	e.Key("name")
+	e.String(t.Name)
+	if d >= dialect2025b {
+		optionalString(&e, "title", t.Title)
+	}
+	optionalString(&e, "description", t.Description)
+	e.Key("inputSchema")
+	e.Raw(in)
+	if d >= dialect2025b && out != nil {
+		e.Key("outputSchema")
+		e.Raw(out)
+	}
+	// Before titles became a field of their own (2025-06-18), annotations carried them.
+	titleInAnnotations := d == dialect2025a && t.Title != ""
+	if d >= dialect2025a && (!t.Annotations.empty() || titleInAnnotations) {
+		e.Key("annotations")
+		e.ObjectStart()
+		if titleInAnnotations {
+			e.Key("title")
+			e.String(t.Title)
+		}
+		optionalBool(&e, "readOnlyHint", t.Annotations.ReadOnlyHint)
+		optionalBool(&e, "destructiveHint", t.Annotations.DestructiveHint)
+		optionalBool(&e, "idempotentHint", t.Annotations.IdempotentHint)
+		optionalBool(&e, "openWorldHint", t.Annotations.OpenWorldHint)
+		e.ObjectEnd()
+	}
+	e.ObjectEnd()
+	return e.Bytes()
+}
+
+func optionalBool(e *jsonwire.Encoder, key string, v *bool) {
+	if v != nil {
+		e.Key(key)
+		e.Bool(*v)
+	}
+}
+
+// ToolCall is one call of a tool, as its generated handler sees it: the arguments to decode
+// and the result to fill in. It is only valid during the handler.
+type ToolCall struct {
+	name    string
+	args    []byte
+	dialect dialect
+	dec     jsonwire.Decoder
+	val     jsonwire.Encoder // the structured result, if any
+	res     jsonwire.Encoder // the CallToolResult object
+	done    bool             // a result has been set
+}
+
+var toolCallPool = sync.Pool{New: func() any { return new(ToolCall) }}
+
+func getToolCall(name string, args []byte, d dialect) *ToolCall {
+	c := toolCallPool.Get().(*ToolCall)
+	c.name, c.args, c.dialect, c.done = name, args, d, false
+	c.val.Reset(c.val.Bytes())
+	c.res.Reset(c.res.Bytes())
+	return c
+}
+
+func putToolCall(c *ToolCall) {
+	// Keep buffers of moderate size only, so one huge result does not pin memory forever.
+	if cap(c.val.Bytes()) > 1<<20 {
+		c.val.Reset(nil)
+	}
+	if cap(c.res.Bytes()) > 1<<20 {
+		c.res.Reset(nil)
+	}
+	c.args = nil
+	toolCallPool.Put(c)
+}
+
+// Name returns the name of the tool being called.
+func (c *ToolCall) Name() string { return c.name }
+
+// Arguments returns a decoder positioned at the call's arguments object.
+func (c *ToolCall) Arguments() *jsonwire.Decoder {
+	c.dec.Reset(c.args)
+	return &c.dec
+}
+
+// ArgumentsOK finishes decoding the arguments. If any problem was found it sets an error
+// result listing every problem with its JSON Pointer, and returns false.
+func (c *ToolCall) ArgumentsOK() bool {
+	c.dec.Finish()
+	if !c.dec.Failed() {
+		return true
+	}
+	c.ReturnError(fmt.Errorf("invalid arguments for tool %s:\n%s", c.name, c.dec.Summary()))
+	return false
+}
+
+// ReturnError sets a result with isError true and the error's text.
+func (c *ToolCall) ReturnError(err error) {
+	c.setErrorText(err.Error())
+}
+
+func (c *ToolCall) setErrorText(msg string) {
+	c.res.Reset(c.res.Bytes())
+	c.res.Raw([]byte(`{"content":[`))
+	Text{Text: msg}.encodeContent(&c.res)
+	c.res.Raw([]byte(`],"isError":true}`))
+	c.done = true
+}
+
+// ReturnText sets a result of one text block.
+func (c *ToolCall) ReturnText(s string) {
+	c.ReturnContent(Text{Text: s})
+}
+
+// ReturnContent sets a result of the given content blocks.
+func (c *ToolCall) ReturnContent(blocks ...Content) {
+	c.res.Reset(c.res.Bytes())
+	c.res.Raw([]byte(`{"content":[`))
+	for _, b := range blocks {
+		if b == nil {
+			continue
+		}
+		c.res.Elem()
+		b.encodeContent(&c.res)
+	}
+	c.res.Raw([]byte(`]}`))
+	c.done = true
+}
+
+// ReturnResult sets the result exactly as r says. A nil r is an empty result.
+func (c *ToolCall) ReturnResult(r *CallToolResult) {
+	if r == nil {
+		c.ReturnContent()
+		return
+	}
+	c.res.Reset(c.res.Bytes())
+	c.res.Raw([]byte(`{"content":[`))
+	for _, b := range r.Content {
+		if b == nil {
+			continue
+		}
+		c.res.Elem()
+		b.encodeContent(&c.res)
+	}
+	c.res.ArrayEnd()
+	if r.StructuredContent != nil && c.dialect >= dialect2025b {
+		c.res.Key("structuredContent")
+		c.res.Raw(r.StructuredContent)
+	}
+	if r.IsError {
+		c.res.Key("isError")
+		c.res.Bool(true)
+	}
+	c.res.ObjectEnd()
+	c.done = true
+}
+
+// Structured returns the encoder for the tool's structured result. Generated code writes the
+// value into it; the result then carries it as structuredContent and, for clients that do not
+// read structuredContent, as a JSON text block.
+func (c *ToolCall) Structured() *jsonwire.Encoder {
+	c.val.Reset(c.val.Bytes())
+	c.done = false
+	return &c.val
+}
+
+// finish returns the CallToolResult JSON for whatever the handler set.
+func (c *ToolCall) finish() []byte {
+	if c.done {
+		return c.res.Bytes()
+	}
+	if len(c.val.Bytes()) == 0 {
+		c.ReturnContent() // the handler set nothing: an empty success
+		return c.res.Bytes()
+	}
+	if err := c.val.Err(); err != nil {
+		c.setErrorText("tool " + c.name + " returned a value that cannot be sent as JSON: " + err.Error())
+		return c.res.Bytes()
+	}
+	v := c.val.Bytes()
+	c.res.Reset(c.res.Bytes())
+	c.res.Raw([]byte(`{"content":[{"type":"text","text":`))
+	c.res.StringBytes(v)
+	c.res.Raw([]byte(`}]`))
+	if c.dialect >= dialect2025b {
+		c.res.Key("structuredContent")
+		c.res.Raw(v)
+	}
+	c.res.ObjectEnd()
+	return c.res.Bytes()
+}
