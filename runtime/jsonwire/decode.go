@@ -8,6 +8,7 @@
 package jsonwire
 
 import (
+	"encoding/base64"
 	"math"
 	"strconv"
 	"strings"
@@ -668,8 +669,10 @@ func indexAny(b []byte, chars string) int {
 	return -1
 }
 
-// Float decodes a number into a float of the given bit size (32 or 64), rounding as
-// strconv.ParseFloat does. A number too large for the size is a problem, not an infinity.
+// Float decodes a number for a float field of the given bit size (32 or 64). The value is
+// returned at full float64 precision, so that bounds are checked against what the client
+// sent; a float32 field then converts it. A number too large for the size is a problem, not
+// an infinity.
 func (d *Decoder) Float(bits int) (float64, bool) {
 	if k := d.Peek(); k != Number {
 		d.reportType("number", k)
@@ -679,16 +682,16 @@ func (d *Decoder) Float(bits int) (float64, bool) {
 	if tok == nil {
 		return 0, false
 	}
-	f, err := strconv.ParseFloat(string(tok), bits)
-	if err != nil {
-		if bits == 32 {
-			d.Report("must be between -3.4028234663852886e+38 and 3.4028234663852886e+38")
-		} else {
-			d.Report("number out of range for float64: " + string(tok))
-		}
-		return 0, false
+	f, err := strconv.ParseFloat(string(tok), 64)
+	switch {
+	case err != nil:
+		d.Report("must be between -1.7976931348623157e+308 and 1.7976931348623157e+308")
+	case bits == 32 && math.Abs(f) > math.MaxFloat32:
+		d.Report("must be between -3.4028234663852886e+38 and 3.4028234663852886e+38")
+	default:
+		return f, true
 	}
-	return f, true
+	return 0, false
 }
 
 // Number decodes a number and returns its text unchanged, as json.Number holds it.
@@ -702,6 +705,46 @@ func (d *Decoder) Number() (string, bool) {
 		return "", false
 	}
 	return string(tok), true
+}
+
+// Expect reports whether the next value is of kind k. If it is not, Expect records a
+// problem, skips the value and returns false.
+func (d *Decoder) Expect(k Kind) bool {
+	switch got := d.Peek(); got {
+	case k:
+		return true
+	case Invalid:
+		d.syntaxError("expected a JSON value")
+	default:
+		d.reportType(k.String(), got)
+	}
+	return false
+}
+
+// EmptyObject decodes an object that must have no members, reporting each one it has.
+func (d *Decoder) EmptyObject() {
+	if !d.Expect(Object) {
+		return
+	}
+	for range d.Members {
+		d.Report("unknown property; this object has no properties")
+		d.Skip()
+	}
+}
+
+// Base64 decodes a string holding standard base64, as encoding/json does for []byte.
+func (d *Decoder) Base64() ([]byte, bool) {
+	text, ok := d.Text()
+	if !ok {
+		return nil, false
+	}
+	out := make([]byte, base64.StdEncoding.DecodedLen(len(text)))
+	n, err := base64.StdEncoding.Decode(out, text)
+	if err != nil {
+		d.Report("must be base64-encoded (standard alphabet, with padding)")
+		return nil, false
+	}
+	return out[:n], true
 }
 
 // Members iterates over the members of an object, yielding each key. While the loop body

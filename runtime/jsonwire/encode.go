@@ -1,7 +1,9 @@
 package jsonwire
 
 import (
+	"bytes"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"math"
 	"strconv"
@@ -110,6 +112,20 @@ func (e *Encoder) Number(v string) {
 		v = "0"
 	}
 	e.buf = append(e.buf, v...)
+}
+
+// Any writes a value of unknown type through encoding/json: the one place where mcpgen's
+// generated code relies on reflection, for fields typed any.
+func (e *Encoder) Any(v any) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		e.Fail(err)
+		e.Null()
+		return
+	}
+	e.buf = append(e.buf, bytes.TrimSuffix(b.Bytes(), []byte("\n"))...)
 }
 
 // Raw writes already-encoded JSON as it is.

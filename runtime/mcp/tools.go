@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -127,6 +128,10 @@ func optionalBool(e *jsonwire.Encoder, key string, v *bool) {
 		e.Bool(*v)
 	}
 }
+
+// ErrNilResult is the error result of a tool whose function returned a nil pointer where a
+// result was expected.
+var ErrNilResult = errors.New("the tool returned no result")
 
 // ToolCall is one call of a tool, as its generated handler sees it: the arguments to decode
 // and the result to fill in. It is only valid during the handler.

@@ -1,0 +1,198 @@
+// Command mcpgen generates typed MCP servers from annotated Go functions.
+//
+// Put //go:generate go tool mcpgen in a package, mark functions with //mcp:tool, and run
+// go generate. See the README for the annotations and the generated API.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/gen"
+	"github.com/urfave/cli/v3"
+)
+
+// Exit codes.
+const (
+	exitOK    = 0
+	exitStale = 1 // check mode: a generated file is missing or out of date
+	exitError = 2 // problems in the code, bad usage, or a failure to load
+)
+
+func main() {
+	os.Exit(run(context.Background(), os.Args, os.Stdout, os.Stderr))
+}
+
+// usageError marks errors in how mcpgen was invoked.
+type usageError struct{ error }
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	code := exitOK
+	flags := []cli.Flag{
+		&cli.BoolFlag{Name: "check", Usage: "verify that generated files are current instead of writing them; exit 1 with a diff if not"},
+		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "list the files written"},
+		&cli.StringFlag{Name: "tags", Usage: "extra build `tags` to load packages with, comma-separated"},
+		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: gen.DefaultFileName, Usage: "`name` of the file generated in each package"},
+	}
+	generate := func(check bool) cli.ActionFunc {
+		return func(ctx context.Context, cmd *cli.Command) error {
+			code = runGenerate(cmd, check || cmd.Bool("check"), stdout, stderr)
+			return nil
+		}
+	}
+	usage := func(ctx context.Context, cmd *cli.Command, err error, _ bool) error {
+		return usageError{err}
+	}
+	app := &cli.Command{
+		Name:      "mcpgen",
+		Usage:     "generate typed MCP servers from annotated Go functions",
+		UsageText: "mcpgen [flags] [packages]\nmcpgen check [packages]\nmcpgen version",
+		Description: "With no command, mcpgen generates code for the packages named (default: the current\n" +
+			"directory's), which is what //go:generate go tool mcpgen runs. Each package with\n" +
+			"//mcp:tool functions gets one file, " + gen.DefaultFileName + ", declaring " + gen.RegisterFunc + ".\n\n" +
+			"Exit status: 0 on success, 1 when check finds a stale or missing file, 2 on errors.",
+		ArgsUsage:       "[packages]",
+		Flags:           flags,
+		Action:          generate(false),
+		OnUsageError:    usage,
+		HideHelpCommand: true,
+		Writer:          stdout,
+		ErrWriter:       stderr,
+		ExitErrHandler:  func(context.Context, *cli.Command, error) {},
+		Commands: []*cli.Command{
+			{
+				Name:         "generate",
+				Usage:        "write the generated file of each package (the default)",
+				ArgsUsage:    "[packages]",
+				Action:       generate(false),
+				OnUsageError: usage,
+			},
+			{
+				Name:         "check",
+				Usage:        "exit 1 and print a diff if a generated file is stale or missing; write nothing",
+				ArgsUsage:    "[packages]",
+				Action:       generate(true),
+				OnUsageError: usage,
+			},
+			{
+				Name:  "version",
+				Usage: "print mcpgen's version",
+				Action: func(ctx context.Context, cmd *cli.Command) error {
+					fmt.Fprintln(stdout, "mcpgen", version())
+					return nil
+				},
+				OnUsageError: usage,
+			},
+		},
+	}
+	if err := app.Run(ctx, args); err != nil {
+		fmt.Fprintf(stderr, "mcpgen: %v\n", err)
+		var ue usageError
+		if errors.As(err, &ue) {
+			fmt.Fprintln(stderr, "Run 'mcpgen --help' for usage.")
+		}
+		return exitError
+	}
+	return code
+}
+
+// runGenerate generates, then writes the files or, in check mode, compares them.
+func runGenerate(cmd *cli.Command, check bool, stdout, stderr io.Writer) int {
+	cfg := gen.Config{Patterns: cmd.Args().Slice(), FileName: cmd.String("output")}
+	if tags := cmd.String("tags"); tags != "" {
+		cfg.BuildTags = strings.Split(tags, ",")
+	}
+	res, err := gen.Generate(cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcpgen: %v\n", err)
+		return exitError
+	}
+	cwd, _ := os.Getwd()
+	if len(res.Diagnostics) > 0 {
+		for _, d := range res.Diagnostics {
+			fmt.Fprintln(stderr, d.Format(cwd))
+		}
+		return exitError
+	}
+	if check {
+		return runCheck(res.Files, cwd, stdout, stderr)
+	}
+	for _, f := range res.Files {
+		change, err := gen.Write(f)
+		if err != nil {
+			fmt.Fprintf(stderr, "mcpgen: %v\n", err)
+			return exitError
+		}
+		if cmd.Bool("verbose") && change != gen.Unchanged {
+			fmt.Fprintf(stdout, "%s %s\n", change, relative(cwd, f.Path))
+		}
+	}
+	return exitOK
+}
+
+func runCheck(files []gen.File, cwd string, stdout, stderr io.Writer) int {
+	stale := 0
+	for _, f := range files {
+		change, err := gen.Compare(f)
+		if err != nil {
+			fmt.Fprintf(stderr, "mcpgen: %v\n", err)
+			return exitError
+		}
+		if change == gen.Unchanged {
+			continue
+		}
+		stale++
+		diff, err := gen.Diff(f, relative(cwd, f.Path))
+		if err != nil {
+			fmt.Fprintf(stderr, "mcpgen: %v\n", err)
+			return exitError
+		}
+		fmt.Fprint(stdout, diff)
+		fmt.Fprintf(stderr, "mcpgen: %s is %s\n", relative(cwd, f.Path), map[gen.Change]string{
+			gen.Created: "missing", gen.Updated: "stale", gen.Removed: "no longer needed (no //mcp: directives left)",
+		}[change])
+	}
+	if stale > 0 {
+		fmt.Fprintln(stderr, "mcpgen: run 'go generate ./...' to update generated files")
+		return exitStale
+	}
+	return exitOK
+}
+
+func relative(base, path string) string {
+	if rel, err := filepath.Rel(base, path); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return path
+}
+
+// version is the version of the mcpgen module this binary was built from: its own when
+// installed with go install, the dependency's when run with go tool inside another module.
+func version() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(unknown)"
+	}
+	mod := &info.Main
+	if mod.Path != "github.com/mcpgen/mcpgen" {
+		for _, dep := range info.Deps {
+			if dep.Path == "github.com/mcpgen/mcpgen" {
+				mod = dep
+				break
+			}
+		}
+	}
+	if mod.Replace != nil {
+		return mod.Version + " (replaced by " + mod.Replace.Path + ")"
+	}
+	if mod.Version == "" || mod.Version == "(devel)" {
+		return "(devel)"
+	}
+	return mod.Version
+}

@@ -1,0 +1,181 @@
+package gen
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/gen/diag"
+	"golang.org/x/tools/go/packages"
+)
+
+// BuildTag is set while mcpgen loads packages. Generated files carry //go:build !mcpgen, so
+// a stale or broken generated file never stands in the way of regenerating it.
+const BuildTag = "mcpgen"
+
+// load type-checks the packages matching cfg.Patterns, from source, with the mcpgen build tag.
+func load(cfg *Config, fset *token.FileSet) ([]*packages.Package, error) {
+	tags := append([]string{BuildTag}, cfg.BuildTags...)
+	pcfg := &packages.Config{
+		Mode: packages.NeedName | packages.NeedFiles | packages.NeedSyntax | packages.NeedTypes |
+			packages.NeedTypesInfo | packages.NeedModule,
+		Dir:        cfg.Dir,
+		Fset:       fset,
+		BuildFlags: []string{"-tags=" + strings.Join(tags, ",")},
+		Tests:      false,
+	}
+	pkgs, err := packages.Load(pcfg, cfg.Patterns...)
+	if err != nil {
+		return nil, fmt.Errorf("loading packages: %w", err)
+	}
+	if len(pkgs) == 0 {
+		return nil, fmt.Errorf("no packages match %s", strings.Join(cfg.Patterns, " "))
+	}
+	return pkgs, nil
+}
+
+// undefinedGenerated matches the type errors of code that uses the generated file, which is
+// left out while loading.
+var undefinedGenerated = regexp.MustCompile(`^undefined: (\w+\.)?` + RegisterFunc + `$`)
+
+// loadErrors turns a package's load and type errors into diagnostics, skipping the ones
+// caused by the generated file being left out.
+func loadErrors(pkg *packages.Package, diags *diag.List) (failed bool) {
+	for _, e := range pkg.Errors {
+		switch {
+		case e.Kind == packages.TypeError && undefinedGenerated.MatchString(e.Msg):
+			continue
+		case e.Kind == packages.ListError && strings.HasPrefix(e.Msg, "# ") && pkg.TypesInfo != nil:
+			// The compiler's output, run by go list for export data: it repeats the type
+			// errors of the package, which are reported one by one with their positions.
+			continue
+		}
+		diags.Add(parsePosition(e.Pos), "", "%s", e.Msg)
+		failed = true
+	}
+	return failed
+}
+
+var positionForm = regexp.MustCompile(`^(.*?):(\d+)(?::(\d+))?$`)
+
+// parsePosition reads the "file:line:col" form go/packages reports positions in.
+func parsePosition(s string) token.Position {
+	m := positionForm.FindStringSubmatch(s)
+	if m == nil {
+		if s == "-" {
+			s = ""
+		}
+		return token.Position{Filename: s}
+	}
+	line, _ := strconv.Atoi(m[2])
+	col, _ := strconv.Atoi(m[3])
+	return token.Position{Filename: m[1], Line: line, Column: col}
+}
+
+// source indexes what go/types does not keep: doc comments and struct tag positions. It
+// covers the packages loaded from source; types from elsewhere get no descriptions.
+type source struct {
+	fields map[*types.Var]*ast.Field
+	docs   map[*types.TypeName]string
+}
+
+func newSource(pkgs []*packages.Package) *source {
+	s := &source{fields: map[*types.Var]*ast.Field{}, docs: map[*types.TypeName]string{}}
+	for _, pkg := range pkgs {
+		if pkg.TypesInfo == nil {
+			continue
+		}
+		for _, file := range pkg.Syntax {
+			ast.Inspect(file, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.GenDecl:
+					for _, spec := range n.Specs {
+						ts, ok := spec.(*ast.TypeSpec)
+						if !ok {
+							continue
+						}
+						doc := ts.Doc
+						if doc == nil && len(n.Specs) == 1 {
+							doc = n.Doc
+						}
+						if obj, ok := pkg.TypesInfo.Defs[ts.Name].(*types.TypeName); ok && doc != nil {
+							s.docs[obj] = strings.TrimSpace(doc.Text())
+						}
+					}
+				case *ast.StructType:
+					for _, f := range n.Fields.List {
+						for _, id := range fieldIdents(f) {
+							if v, ok := pkg.TypesInfo.Defs[id].(*types.Var); ok {
+								s.fields[v] = f
+							}
+						}
+					}
+				}
+				return true
+			})
+		}
+	}
+	return s
+}
+
+// fieldIdents returns the identifiers that define a struct field: its names, or for an
+// embedded field the type name.
+func fieldIdents(f *ast.Field) []*ast.Ident {
+	if len(f.Names) > 0 {
+		return f.Names
+	}
+	t := f.Type
+	for {
+		switch x := t.(type) {
+		case *ast.StarExpr:
+			t = x.X
+		case *ast.SelectorExpr:
+			return []*ast.Ident{x.Sel}
+		case *ast.IndexExpr:
+			t = x.X
+		case *ast.IndexListExpr:
+			t = x.X
+		case *ast.Ident:
+			return []*ast.Ident{x}
+		default:
+			return nil
+		}
+	}
+}
+
+func (s *source) FieldDoc(v *types.Var) string {
+	f := s.fields[v]
+	if f == nil {
+		return ""
+	}
+	doc := f.Doc.Text()
+	if doc == "" {
+		doc = f.Comment.Text()
+	}
+	return strings.TrimSpace(doc)
+}
+
+func (s *source) TypeDoc(obj *types.TypeName) string { return s.docs[obj] }
+
+func (s *source) TagPos(v *types.Var) token.Pos {
+	if f := s.fields[v]; f != nil && f.Tag != nil {
+		return f.Tag.Pos()
+	}
+	return token.NoPos
+}
+
+// packageDir returns the directory of a package's source files.
+func packageDir(pkg *packages.Package) string {
+	if pkg.Dir != "" {
+		return pkg.Dir
+	}
+	if len(pkg.GoFiles) > 0 {
+		return filepath.Dir(pkg.GoFiles[0])
+	}
+	return ""
+}

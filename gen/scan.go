@@ -1,0 +1,313 @@
+package gen
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/gen/schema"
+)
+
+// scan finds the package's directives and turns each annotated function into a Tool.
+func (p *pkgGen) scan() {
+	for _, file := range p.pkg.Syntax {
+		used := map[*ast.Comment]bool{}
+		for _, decl := range file.Decls {
+			fd, ok := decl.(*ast.FuncDecl)
+			if !ok {
+				continue
+			}
+			var found []directive
+			for _, c := range directivesIn(fd.Doc) {
+				used[c] = true
+				d, problem, at := parseDirective(c)
+				switch {
+				case problem != "":
+					p.errorf(at, "//mcp:%s: %s", d.verb, problem)
+				case !slices.Contains(verbs, d.verb):
+					p.diags.Hintf(c.Slash, "the known directives are //mcp:"+strings.Join(verbs, ", //mcp:"), "unknown directive //mcp:%s", d.verb)
+				default:
+					found = append(found, d)
+				}
+			}
+			if len(found) > 1 {
+				p.errorf(found[1].pos, "%s has more than one //mcp:%s directive", fd.Name.Name, found[1].verb)
+				continue
+			}
+			if len(found) == 1 {
+				p.tool(fd, found[0])
+			}
+		}
+		for _, g := range file.Comments {
+			for _, c := range g.List {
+				switch {
+				case strings.HasPrefix(c.Text, directivePrefix) && !used[c]:
+					p.diags.Hintf(c.Slash, "put it in the comment directly above a func, with no blank line in between",
+						"%s is not in the doc comment of a function or method", strings.Fields(c.Text)[0])
+				case looksLikeDirective(c):
+					p.diags.Hintf(c.Slash, "write it without a space: "+directivePrefix+strings.TrimSpace(strings.TrimLeft(c.Text[2:], " \t"))[len("mcp:"):],
+						"directive has a space after //, so Go treats it as an ordinary comment")
+				}
+			}
+		}
+	}
+}
+
+// tool checks an annotated function and adds it to the package's tools.
+func (p *pkgGen) tool(fd *ast.FuncDecl, d directive) {
+	fn, ok := p.pkg.TypesInfo.Defs[fd.Name].(*types.Func)
+	if !ok {
+		return
+	}
+	t := &Tool{Func: fn, Pos: d.pos, Name: snakeCase(fd.Name.Name)}
+	t.Description = strings.TrimSpace(fd.Doc.Text())
+	p.options(t, d)
+	if !validToolName(t.Name) {
+		p.diags.Hintf(d.pos, "use 1 to 128 ASCII letters, digits, '_', '-' or '.'", "invalid tool name %q", t.Name)
+	}
+	sig := fn.Type().(*types.Signature)
+	if fd.Type.TypeParams != nil && fd.Type.TypeParams.NumFields() > 0 {
+		p.errorf(fd.Type.TypeParams.Pos(), "tool %s is generic; a tool must be an ordinary function or method", fd.Name.Name)
+		return
+	}
+	if sig.Recv() != nil && !p.receiver(t, fd, sig.Recv()) {
+		return
+	}
+	okParams := p.params(t, fd, sig)
+	okResults := p.results(t, fd, sig)
+	if okParams && okResults {
+		p.tools = append(p.tools, t)
+	}
+}
+
+// options applies a directive's arguments: an optional name, then key=value options and flags.
+func (p *pkgGen) options(t *Tool, d directive) {
+	hints := map[string]**bool{
+		"readonly": &t.Hints.ReadOnly, "destructive": &t.Hints.Destructive,
+		"idempotent": &t.Hints.Idempotent, "openworld": &t.Hints.OpenWorld,
+	}
+	for i, a := range d.args {
+		if hint, ok := hints[a.key]; ok {
+			v := true
+			if a.hasValue {
+				switch a.value {
+				case "true":
+				case "false":
+					v = false
+				default:
+					p.errorf(a.pos, "%s=%s: want true or false", a.key, a.value)
+					continue
+				}
+			}
+			*hint = &v
+			continue
+		}
+		switch {
+		case a.key == "title" && a.hasValue:
+			t.Title = a.value
+		case a.key == "name" && a.hasValue:
+			t.Name = a.value
+		case !a.hasValue && i == 0:
+			t.Name = a.key
+		default:
+			p.diags.Hintf(a.pos, "options are: a name first, then title=\"...\", readonly, destructive, idempotent, openworld (each may be =false)",
+				"unknown //mcp:tool option %q", a.key)
+		}
+	}
+	if h := t.Hints; h.ReadOnly != nil && *h.ReadOnly && h.Destructive != nil && *h.Destructive {
+		p.errorf(d.pos, "a tool cannot be both readonly and destructive")
+	}
+}
+
+// receiver records the type whose method is a tool; RegisterMCP will take an instance of it.
+func (p *pkgGen) receiver(t *Tool, fd *ast.FuncDecl, recv *types.Var) bool {
+	rt := recv.Type()
+	ptr, isPtr := rt.(*types.Pointer)
+	if isPtr {
+		rt = ptr.Elem()
+	}
+	named, ok := types.Unalias(rt).(*types.Named)
+	if !ok {
+		return false
+	}
+	if named.TypeParams().Len() > 0 {
+		p.errorf(fd.Recv.Pos(), "tool %s is a method of generic type %s; methods of generic types cannot be tools", fd.Name.Name, named.Obj().Name())
+		return false
+	}
+	r := p.receivers[named.Obj()]
+	if r == nil {
+		r = &Receiver{Type: named}
+		p.receivers[named.Obj()] = r
+	}
+	r.Pointer = r.Pointer || isPtr
+	t.Recv = r
+	return true
+}
+
+// params checks the parameters: an optional context.Context, then an optional struct.
+func (p *pkgGen) params(t *Tool, fd *ast.FuncDecl, sig *types.Signature) bool {
+	params := sig.Params()
+	pos := paramPositions(fd.Type.Params)
+	const shape = "a tool takes (ctx context.Context, in T) with T a struct or a pointer to one; either may be left out"
+	if sig.Variadic() {
+		p.diags.Hintf(pos[len(pos)-1], shape, "tool %s is variadic", fd.Name.Name)
+		return false
+	}
+	n := params.Len()
+	t.Ctx = n > 0 && isContext(params.At(0).Type())
+	switch {
+	case n > 2:
+		p.diags.Hintf(pos[2], shape, "tool %s has too many parameters", fd.Name.Name)
+		return false
+	case n == 2 && !t.Ctx:
+		p.diags.Hintf(pos[0], shape, "the first parameter of tool %s must be a context.Context, not %s", fd.Name.Name, typeString(params.At(0).Type()))
+		return false
+	case n == 0 || n == 1 && t.Ctx:
+		return true
+	}
+	i := n - 1
+	in := params.At(i).Type()
+	if isContext(in) {
+		p.diags.Hintf(pos[i], shape, "tool %s takes a second context.Context", fd.Name.Name)
+		return false
+	}
+	if !isStructOrPointer(in) {
+		p.diags.Hintf(pos[i], "put the arguments in a struct: its fields become the tool's properties",
+			"the argument of tool %s must be a struct or a pointer to a struct, not %s", fd.Name.Name, typeString(in))
+		return false
+	}
+	_, t.InPointer = types.Unalias(in).(*types.Pointer)
+	t.In = p.builder.Object(in, pos[i])
+	return t.In != nil
+}
+
+// results checks the results: nothing, an error, a value, or a value and an error.
+func (p *pkgGen) results(t *Tool, fd *ast.FuncDecl, sig *types.Signature) bool {
+	res := sig.Results()
+	var pos []token.Pos
+	if fd.Type.Results != nil {
+		pos = paramPositions(fd.Type.Results)
+	}
+	const shape = "a tool returns (T, error), T alone, error alone, or nothing"
+	n := res.Len()
+	if n > 0 && isError(res.At(n-1).Type()) {
+		t.Err = true
+		n--
+	}
+	switch n {
+	case 0:
+		return true
+	case 1:
+	default:
+		p.diags.Hintf(pos[0], shape, "tool %s returns too many results", fd.Name.Name)
+		return false
+	}
+	if res.Len() == 2 && !t.Err {
+		p.diags.Hintf(pos[1], shape, "the last result of tool %s must be an error, not %s", fd.Name.Name, typeString(res.At(1).Type()))
+		return false
+	}
+	return p.output(t, fd, res.At(0).Type(), pos[0])
+}
+
+// output classifies a tool's result type.
+func (p *pkgGen) output(t *Tool, fd *ast.FuncDecl, out types.Type, pos token.Pos) bool {
+	elem := out
+	if ptr, ok := types.Unalias(out).(*types.Pointer); ok {
+		elem, t.OutPointer = ptr.Elem(), true
+	}
+	if name, ok := runtimeType(elem); ok {
+		switch {
+		case name == "CallToolResult":
+			t.Out = OutResult
+			return true
+		case slices.Contains(contentTypes, name) && !t.OutPointer:
+			t.Out = OutContent
+			return true
+		}
+	}
+	if s, ok := out.(*types.Slice); ok {
+		if name, ok := runtimeType(s.Elem()); ok && name == "Content" {
+			t.Out = OutContents
+			return true
+		}
+	}
+	if b, ok := out.Underlying().(*types.Basic); ok && b.Kind() == types.String {
+		t.Out = OutText
+		return true
+	}
+	if _, ok := elem.Underlying().(*types.Struct); ok {
+		t.Out = OutStruct
+		t.OutType = p.builder.Object(out, pos)
+		return t.OutType != nil
+	}
+	p.diags.Hintf(pos, "return a struct (structured output), a string (text), or an mcp content type",
+		"tool %s returns %s, which mcpgen cannot turn into a tool result", fd.Name.Name, typeString(out))
+	return false
+}
+
+// runtimeType reports whether t is a named type of the mcp runtime, and its name.
+func runtimeType(t types.Type) (string, bool) {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != RuntimePath {
+		return "", false
+	}
+	return n.Obj().Name(), true
+}
+
+func isContext(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
+}
+
+func isError(t types.Type) bool {
+	return types.Identical(t, types.Universe.Lookup("error").Type())
+}
+
+func isStructOrPointer(t types.Type) bool {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	_, ok := t.Underlying().(*types.Struct)
+	return ok
+}
+
+// paramPositions returns the position of each parameter, one per name (or per unnamed type).
+func paramPositions(fl *ast.FieldList) []token.Pos {
+	var out []token.Pos
+	for _, f := range fl.List {
+		if len(f.Names) == 0 {
+			out = append(out, f.Type.Pos())
+			continue
+		}
+		for _, n := range f.Names {
+			out = append(out, n.Pos())
+		}
+	}
+	return out
+}
+
+func typeString(t types.Type) string {
+	return types.TypeString(t, func(p *types.Package) string { return p.Name() })
+}
+
+// objects lists the structs a tool's argument (or result) uses, for emitting decoders
+// (or encoders).
+func objects(t *schema.Type, seen map[*schema.Object]bool, out *[]*schema.Object) {
+	if t == nil {
+		return
+	}
+	if t.Kind == schema.Struct {
+		if seen[t.Object] {
+			return
+		}
+		seen[t.Object] = true
+		*out = append(*out, t.Object)
+		for _, f := range t.Object.Fields {
+			objects(f.Type, seen, out)
+		}
+		return
+	}
+	objects(t.Elem, seen, out)
+}

@@ -1,0 +1,464 @@
+package schema
+
+import (
+	"cmp"
+	"go/token"
+	"go/types"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/mcpgen/mcpgen/gen/diag"
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// Source gives the builder what go/types does not carry: doc comments and where struct
+// tags are written.
+type Source interface {
+	FieldDoc(v *types.Var) string
+	TypeDoc(obj *types.TypeName) string
+	TagPos(v *types.Var) token.Pos // the position of the tag literal, or token.NoPos
+}
+
+// Builder turns Go types into Types, reporting what it cannot express. One Builder serves
+// one generated file: it shares struct descriptions between uses and gives each struct a
+// unique name.
+type Builder struct {
+	local   *types.Package // the package the generated code is in
+	diags   *diag.List
+	src     Source
+	structs typeutil.Map // types.Type -> *Object
+	names   map[string]bool
+}
+
+// NewBuilder returns a Builder for code generated in package local that records problems
+// in diags.
+func NewBuilder(diags *diag.List, src Source, local *types.Package) *Builder {
+	return &Builder{diags: diags, src: src, local: local, names: map[string]bool{}}
+}
+
+// Object builds the Type of a tool argument or result type, which must be a struct or a
+// pointer to one. It returns nil (after recording diagnostics) if the type cannot be used.
+func (b *Builder) Object(t types.Type, pos token.Pos) *Type {
+	if p, ok := t.Underlying().(*types.Pointer); ok && !isNamed(t) {
+		t = p.Elem()
+	}
+	if _, ok := t.Underlying().(*types.Struct); !ok {
+		return nil
+	}
+	return b.typeOf(t, pos, "")
+}
+
+// Objects returns every struct built so far, ordered by name.
+func (b *Builder) Objects() []*Object {
+	var out []*Object
+	b.structs.Iterate(func(_ types.Type, v any) { out = append(out, v.(*Object)) })
+	slices.SortFunc(out, func(a, b *Object) int { return cmp.Compare(a.Name, b.Name) })
+	return out
+}
+
+func isNamed(t types.Type) bool {
+	switch types.Unalias(t).(type) {
+	case *types.Named, *types.Basic:
+		return true
+	}
+	return false
+}
+
+// typeOf builds the Type of one use of t. where names the use for diagnostics ("field
+// Input.City"); it is empty for a tool's own argument or result.
+func (b *Builder) typeOf(t types.Type, pos token.Pos, where string) *Type {
+	if m := customEncoding(t); m != "" {
+		b.diags.Hintf(pos, "use a plain struct or basic type; support for custom encodings is planned",
+			"%stype %s has its own JSON encoding (method %s), which mcpgen cannot describe yet", prefix(where), typeString(t), m)
+		return nil
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok && !n.Obj().Exported() && n.Obj().Pkg() != b.local && n.Obj().Pkg() != nil {
+		b.diags.Errorf(pos, "%stype %s is not exported by package %s, so generated code cannot name it", prefix(where), n.Obj().Name(), n.Obj().Pkg().Path())
+		return nil
+	}
+	node := &Type{Go: t, Doc: b.typeDoc(t)}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		if !b.basic(node, u) {
+			b.unsupported(t, pos, where, "")
+			return nil
+		}
+	case *types.Pointer:
+		node.Kind = Pointer
+		if node.Elem = b.typeOf(u.Elem(), pos, where); node.Elem == nil {
+			return nil
+		}
+	case *types.Slice:
+		if isByte(u.Elem()) {
+			node.Kind = Bytes
+			break
+		}
+		node.Kind = Slice
+		if node.Elem = b.typeOf(u.Elem(), pos, where); node.Elem == nil {
+			return nil
+		}
+	case *types.Array:
+		node.Kind, node.Len = Array, u.Len()
+		n := uint64(u.Len())
+		node.Rules.MinItems, node.Rules.MaxItems = &n, &n
+		if node.Elem = b.typeOf(u.Elem(), pos, where); node.Elem == nil {
+			return nil
+		}
+	case *types.Map:
+		if k, ok := u.Key().Underlying().(*types.Basic); !ok || k.Kind() != types.String {
+			b.diags.Hintf(pos, "use a map with string keys",
+				"%smap key type %s is not supported: JSON object keys are strings", prefix(where), typeString(u.Key()))
+			return nil
+		}
+		node.Kind = Map
+		if node.Elem = b.typeOf(u.Elem(), pos, where); node.Elem == nil {
+			return nil
+		}
+	case *types.Struct:
+		node.Kind = Struct
+		node.Object = b.structOf(t, u, pos)
+	case *types.Interface:
+		if !u.Empty() {
+			b.unsupported(t, pos, where, "only the empty interface (any) can hold arbitrary JSON")
+			return nil
+		}
+		node.Kind = Any
+	default:
+		b.unsupported(t, pos, where, "")
+		return nil
+	}
+	return node
+}
+
+func prefix(where string) string {
+	if where == "" {
+		return ""
+	}
+	return where + ": "
+}
+
+func (b *Builder) unsupported(t types.Type, pos token.Pos, where, hint string) {
+	what := "type"
+	switch u := t.Underlying().(type) {
+	case *types.Chan:
+		what = "channel type"
+	case *types.Signature:
+		what = "function type"
+	case *types.Interface:
+		what = "interface type"
+	case *types.Basic:
+		switch {
+		case u.Info()&types.IsComplex != 0:
+			what = "complex number type"
+		case u.Kind() == types.UnsafePointer:
+			what = "unsafe pointer type"
+		}
+	}
+	b.diags.Hintf(pos, hint, "%s%s %s has no JSON representation", prefix(where), what, typeString(t))
+}
+
+// basic fills in a basic type; it reports false for complex numbers, unsafe.Pointer and the like.
+func (b *Builder) basic(node *Type, u *types.Basic) bool {
+	switch k := u.Kind(); {
+	case k == types.Bool:
+		node.Kind = Bool
+	case k == types.String:
+		node.Kind = String
+	case u.Info()&types.IsInteger != 0:
+		// int, uint and uintptr are taken to be 64 bits wide, as on every 64-bit platform.
+		bits := map[types.BasicKind]int{types.Int8: 8, types.Int16: 16, types.Int32: 32, types.Uint8: 8, types.Uint16: 16, types.Uint32: 32}[k]
+		if bits == 0 {
+			bits = 64
+		}
+		node.Bits = bits
+		if u.Info()&types.IsUnsigned != 0 {
+			node.Kind = Uint
+			node.Rules.Minimum = UintNumber(0)
+			node.Rules.Maximum = UintNumber(math.MaxUint64 >> (64 - bits))
+		} else {
+			node.Kind = Int
+			node.Rules.Minimum = IntNumber(math.MinInt64 >> (64 - bits))
+			node.Rules.Maximum = IntNumber(math.MaxInt64 >> (64 - bits))
+		}
+	case k == types.Float32:
+		node.Kind, node.Bits = Float, 32
+	case k == types.Float64:
+		node.Kind, node.Bits = Float, 64
+	default:
+		return false
+	}
+	return true
+}
+
+func isByte(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Uint8 && customEncoding(t) == ""
+}
+
+// customEncoding returns the name of a method through which encoding/json would encode or
+// decode t in its own way, or "" if it has none.
+func customEncoding(t types.Type) string {
+	switch types.Unalias(t).(type) {
+	case *types.Named:
+	default:
+		return ""
+	}
+	ms := types.NewMethodSet(types.NewPointer(t))
+	for _, name := range []string{"MarshalJSON", "UnmarshalJSON", "MarshalText", "UnmarshalText"} {
+		if ms.Lookup(nil, name) != nil {
+			return name
+		}
+	}
+	return ""
+}
+
+func (b *Builder) typeDoc(t types.Type) string {
+	if n, ok := types.Unalias(t).(*types.Named); ok && b.src != nil {
+		return b.src.TypeDoc(n.Obj())
+	}
+	return ""
+}
+
+// typeString writes a type the way its package would write it.
+func typeString(t types.Type) string {
+	return types.TypeString(t, func(p *types.Package) string { return p.Name() })
+}
+
+// structOf returns the shared description of a struct type, building it on first use.
+func (b *Builder) structOf(t types.Type, st *types.Struct, pos token.Pos) *Object {
+	key := types.Unalias(t)
+	if s, ok := b.structs.At(key).(*Object); ok {
+		if !s.built {
+			s.Recursive = true // met again while its own fields are being built
+		}
+		return s
+	}
+	s := &Object{Go: t, Name: b.uniqueName(t), Doc: b.typeDoc(t)}
+	b.structs.Set(key, s)
+	s.Fields = b.fields(s, st)
+	s.built = true
+	return s
+}
+
+// uniqueName gives a struct a name for generated identifiers: its own name for a named
+// type (with type arguments spelled out), "Struct" for a literal, numbered when taken.
+func (b *Builder) uniqueName(t types.Type) string {
+	name := "Struct"
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		name = n.Obj().Name()
+		if args := n.TypeArgs(); args != nil {
+			for a := range args.Types() {
+				name += identifierFrom(typeString(a))
+			}
+		}
+	}
+	base := name
+	for i := 2; b.names[name]; i++ {
+		name = base + strconv.Itoa(i)
+	}
+	b.names[name] = true
+	return name
+}
+
+func identifierFrom(s string) string {
+	var out strings.Builder
+	upper := true
+	for _, r := range s {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			upper = true
+			continue
+		}
+		if upper {
+			r = unicode.ToUpper(r)
+			upper = false
+		}
+		out.WriteRune(r)
+	}
+	return out.String()
+}
+
+// candidate is a field encoding/json would consider, before name conflicts are resolved.
+type candidate struct {
+	name   string
+	tagged bool
+	index  []int
+	path   []Step
+	v      *types.Var
+	tag    string
+	json   jsonTag
+}
+
+// fields lists the struct's JSON properties following encoding/json exactly: exported fields,
+// fields of embedded structs promoted level by level, and a name shared by several fields
+// at the same depth kept only if exactly one of them is tagged (otherwise all are dropped).
+func (b *Builder) fields(s *Object, root *types.Struct) []*Field {
+	type level struct {
+		st    *types.Struct
+		typ   types.Type
+		index []int
+		path  []Step
+	}
+	var found []candidate
+	next := []level{{st: root, typ: s.Go}}
+	var count, nextCount typeutil.Map
+	visited := typeutil.Map{}
+	for len(next) > 0 {
+		current := next
+		next = nil
+		count, nextCount = nextCount, typeutil.Map{}
+		for _, lv := range current {
+			if visited.At(lv.typ) != nil {
+				continue
+			}
+			visited.Set(lv.typ, true)
+			for i := range lv.st.NumFields() {
+				v, tag := lv.st.Field(i), lv.st.Tag(i)
+				ft := v.Type()
+				ptr, isPtr := types.Unalias(ft).(*types.Pointer)
+				if v.Embedded() {
+					inner := ft
+					if isPtr {
+						inner = ptr.Elem()
+					}
+					if _, isStruct := inner.Underlying().(*types.Struct); !v.Exported() && !isStruct {
+						continue
+					}
+				} else if !v.Exported() {
+					continue
+				}
+				jt := parseJSONTag(tag)
+				if jt.ignore || schemaIgnores(tag) {
+					continue
+				}
+				name := jt.name
+				if !validJSONName(name) {
+					name = ""
+				}
+				index := append(slices.Clone(lv.index), i)
+				step := Step{Name: v.Name()}
+				if isPtr && v.Embedded() {
+					step.Pointer, step.PtrTo = true, ptr.Elem()
+				}
+				path := append(slices.Clone(lv.path), step)
+				inner := ft
+				if isPtr {
+					inner = ptr.Elem()
+				}
+				innerStruct, isStruct := inner.Underlying().(*types.Struct)
+				if name != "" || !v.Embedded() || !isStruct {
+					tagged := name != ""
+					if name == "" {
+						name = v.Name()
+					}
+					found = append(found, candidate{name: name, tagged: tagged, index: index, path: path, v: v, tag: tag, json: jt})
+					if n, _ := count.At(lv.typ).(int); n > 1 {
+						// The same embedded type twice at this depth: a duplicate makes both lose.
+						found = append(found, found[len(found)-1])
+					}
+					continue
+				}
+				if isPtr && !v.Exported() {
+					b.diags.Hintf(v.Pos(), "embed the struct by value, or export its type",
+						"embedded field %s is a pointer to an unexported struct type, which encoding/json cannot allocate", v.Name())
+					continue
+				}
+				n, _ := nextCount.At(inner).(int)
+				nextCount.Set(inner, n+1)
+				if n == 0 {
+					next = append(next, level{st: innerStruct, typ: inner, index: index, path: path})
+				}
+			}
+		}
+	}
+
+	slices.SortStableFunc(found, func(x, y candidate) int {
+		if c := cmp.Compare(x.name, y.name); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(len(x.index), len(y.index)); c != 0 {
+			return c
+		}
+		if x.tagged != y.tagged {
+			if x.tagged {
+				return -1
+			}
+			return 1
+		}
+		return slices.Compare(x.index, y.index)
+	})
+	var visible []candidate
+	for i := 0; i < len(found); {
+		j := i + 1
+		for j < len(found) && found[j].name == found[i].name {
+			j++
+		}
+		group := found[i:j]
+		// The shallowest field wins, if it is alone at its depth or the only tagged one there.
+		if len(group) == 1 || len(group[0].index) != len(group[1].index) || group[0].tagged != group[1].tagged {
+			visible = append(visible, group[0])
+		}
+		i = j
+	}
+	slices.SortFunc(visible, func(x, y candidate) int { return slices.Compare(x.index, y.index) })
+
+	var fields []*Field
+	for _, c := range visible {
+		if f := b.field(s, c); f != nil {
+			fields = append(fields, f)
+		}
+	}
+	return fields
+}
+
+// schemaIgnores reports whether a jsonschema tag starts with "-", which hides the field from
+// the schema; mcpgen then also leaves it out of decoding and encoding, so they agree.
+func schemaIgnores(tag string) bool {
+	v, _, ok := tagValue(tag, "jsonschema")
+	return ok && (v == "-" || strings.HasPrefix(v, "-,"))
+}
+
+func (b *Builder) field(s *Object, c candidate) *Field {
+	where := "field " + s.displayName() + "." + c.v.Name()
+	if c.json.asString {
+		b.diags.Errorf(c.v.Pos(), "%s: the json option \",string\" is not supported yet", where)
+		return nil
+	}
+	if c.json.omitZero {
+		b.diags.Hintf(c.v.Pos(), "use omitempty", "%s: the json option \"omitzero\" is not supported yet", where)
+		return nil
+	}
+	t := b.typeOf(c.v.Type(), c.v.Pos(), where)
+	if t == nil {
+		return nil
+	}
+	f := &Field{Path: c.path, Name: c.name, Type: t, Pos: c.v.Pos()}
+	if b.src != nil {
+		f.Doc = b.src.FieldDoc(c.v)
+	}
+	tags := b.applyTags(f, c, where)
+	// Pointers are optional unless a tag requires them; other fields unless omitempty says so.
+	f.Required = tags.required || !c.json.omitEmpty && t.Kind != Pointer
+	switch {
+	case tags.required:
+		// Required output properties are always written (a nil pointer is then an error).
+	case c.json.omitEmpty:
+		f.OmitOut = OmitEmpty
+	case t.Kind == Pointer && !t.Nullable:
+		f.OmitOut = OmitNil
+	}
+	if t.Deref().Rules.Default != nil && f.Required {
+		b.diags.Hintf(tags.defaultPos, "add ,omitempty to the json tag so that the field is optional",
+			"%s has a default but is required, so the default can never apply", where)
+	}
+	return f
+}
+
+func (s *Object) displayName() string {
+	if n, ok := types.Unalias(s.Go).(*types.Named); ok {
+		return n.Obj().Name()
+	}
+	return "struct"
+}

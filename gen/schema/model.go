@@ -1,0 +1,204 @@
+// Package schema derives, from Go types, how their values look in JSON: the shape, the
+// property names encoding/json uses, and the constraints their jsonschema tags declare.
+//
+// The result, a tree of *Type, is the single source of truth for two outputs that must
+// agree: the JSON Schema a client reads (Render) and the decoding and validation code mcpgen
+// generates. Named struct types are shared between uses (a recursive type refers back to
+// itself); every other node belongs to one use site, so that tags on one field never leak
+// into another.
+package schema
+
+import (
+	"go/token"
+	"go/types"
+	"math/big"
+	"strconv"
+)
+
+// Kind is the JSON shape of a Go type.
+type Kind uint8
+
+// The shapes.
+const (
+	String  Kind = iota + 1
+	Bool         // JSON boolean
+	Int          // signed integer of Bits bits
+	Uint         // unsigned integer of Bits bits
+	Float        // float of Bits bits
+	Bytes        // []byte, a base64 string
+	Struct       // object with the properties of a Go struct
+	Map          // object with arbitrary string keys
+	Slice        // array of any length
+	Array        // array of exactly Len elements
+	Pointer      // optional (or, with the nullable tag, null) Elem
+	Any          // any JSON value (interface{})
+)
+
+// Type is one use of a Go type: its JSON shape plus the rules that apply at this site.
+type Type struct {
+	Kind     Kind
+	Go       types.Type // the Go type as written at this site
+	Bits     int        // Int, Uint, Float
+	Elem     *Type      // Slice, Array, Map (values), Pointer
+	Len      int64      // Array
+	Object   *Object    // Struct; shared by every use of the same struct type
+	Rules    Rules
+	Nullable bool   // null is accepted and stands for the zero value (nil for pointers)
+	Doc      string // the doc comment of the named type, used when the field has none
+}
+
+// Object is a Go struct type as encoding/json sees it: its visible fields, in order.
+type Object struct {
+	Go        types.Type // a *types.Named (or alias) or a *types.Struct literal
+	Name      string     // unique among the structs of one generated file, usable in identifiers
+	Doc       string
+	Fields    []*Field
+	Recursive bool // used inside itself: rendered once under $defs and referenced
+	built     bool
+}
+
+// Field is one property of a struct.
+type Field struct {
+	Path     []Step // the Go selectors from the struct to the field (more than one when embedded)
+	Name     string // the JSON property name
+	Type     *Type
+	Required bool // must be present in input; always present in output
+	OmitOut  Omit // when the encoder leaves the property out
+	Doc      string
+	Pos      token.Pos
+}
+
+// Step is one selector on the way to a field. Pointer is set when the selected field is an
+// embedded pointer, which decoding must allocate and encoding must check for nil.
+type Step struct {
+	Name    string
+	Pointer bool
+	PtrTo   types.Type // the pointed-to type, when Pointer
+}
+
+// Omit says when an output property is left out.
+type Omit uint8
+
+const (
+	OmitNever Omit = iota
+	OmitEmpty      // ,omitempty: false, 0, "", nil, and empty slices and maps
+	OmitNil        // a nil pointer without a tag asking for null
+)
+
+// Rules are the JSON Schema keywords that constrain or describe a value.
+type Rules struct {
+	Title            string
+	Description      string // from jsonschema tags; overrides the doc comment
+	Enum             []Value
+	Default          *Value
+	Examples         []Value
+	Minimum          *Number
+	Maximum          *Number
+	ExclusiveMinimum *Number
+	ExclusiveMaximum *Number
+	MultipleOf       *Number
+	MinLength        *uint64
+	MaxLength        *uint64
+	Pattern          string
+	Format           string
+	MinItems         *uint64
+	MaxItems         *uint64
+	MinProperties    *uint64
+	MaxProperties    *uint64
+	ReadOnly         bool
+	WriteOnly        bool
+	Extras           []Extra
+}
+
+// Value is a JSON value from a tag, kept as JSON text and as the Go literal it stands for.
+type Value struct {
+	JSON string // e.g. "\"metric\"", "1", "true"
+	Lit  any    // string, bool, int64, uint64 or float64
+}
+
+// Extra is a keyword from a jsonschema_extras tag.
+type Extra struct {
+	Key   string
+	Value any // string, bool, or []any of them when the key repeats
+}
+
+// Number is a numeric bound, exact.
+type Number struct {
+	Text string   // as written in JSON
+	Rat  *big.Rat // its value
+}
+
+// NewNumber parses a JSON number.
+func NewNumber(text string) (*Number, bool) {
+	if !isJSONNumber(text) {
+		return nil, false
+	}
+	r, ok := new(big.Rat).SetString(text)
+	if !ok {
+		return nil, false
+	}
+	return &Number{Text: text, Rat: r}, true
+}
+
+// IntNumber returns the Number for an integer.
+func IntNumber(n int64) *Number {
+	return &Number{Text: strconv.FormatInt(n, 10), Rat: new(big.Rat).SetInt64(n)}
+}
+
+// UintNumber returns the Number for an unsigned integer.
+func UintNumber(n uint64) *Number {
+	return &Number{Text: strconv.FormatUint(n, 10), Rat: new(big.Rat).SetUint64(n)}
+}
+
+// IsInt reports whether the number is a whole number.
+func (n *Number) IsInt() bool { return n.Rat.IsInt() }
+
+// Float returns the number as the nearest float64.
+func (n *Number) Float() float64 {
+	f, _ := n.Rat.Float64()
+	return f
+}
+
+func isJSONNumber(s string) bool {
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	digits := func() int {
+		j := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		return i - j
+	}
+	switch {
+	case i < len(s) && s[i] == '0':
+		i++
+	case digits() == 0:
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(s)
+}
+
+// Deref returns the type a chain of pointers points to.
+func (t *Type) Deref() *Type {
+	for t.Kind == Pointer {
+		t = t.Elem
+	}
+	return t
+}

@@ -1,0 +1,255 @@
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Render writes the JSON Schema (2020-12) of a tool's argument or result type, indented for
+// reading in the generated file. Everything is inlined, because some MCP clients mishandle
+// $ref; only recursive types are written once under $defs and referenced.
+func Render(t *Type) []byte {
+	r := &renderer{defs: map[*Object]bool{}}
+	root := r.node(t, "", t.Object)
+	for i := 0; i < len(r.order); i++ { // definitions may add definitions
+		s := r.order[i]
+		r.defList = append(r.defList, member{s.Name, r.object(s, s.Doc)})
+	}
+	if len(r.defList) > 0 {
+		root.add("$defs", ordered(r.defList))
+	}
+	var compact bytes.Buffer
+	root.write(&compact)
+	var out bytes.Buffer
+	if err := json.Indent(&out, compact.Bytes(), "", "  "); err != nil {
+		panic("schema: rendered invalid JSON: " + err.Error())
+	}
+	return out.Bytes()
+}
+
+type renderer struct {
+	defs    map[*Object]bool
+	order   []*Object
+	defList []member
+}
+
+// ordered is a JSON object whose keys keep the order they were added in.
+type ordered []member
+
+type member struct {
+	key   string
+	value any // string, bool, *Number, rawJSON, []any, ordered, *ordered
+}
+
+// rawJSON is already-encoded JSON.
+type rawJSON string
+
+func (o *ordered) add(key string, value any) { *o = append(*o, member{key, value}) }
+
+func (o ordered) write(b *bytes.Buffer) {
+	b.WriteByte('{')
+	for i, m := range o {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		writeValue(b, m.key)
+		b.WriteByte(':')
+		writeValue(b, m.value)
+	}
+	b.WriteByte('}')
+}
+
+func writeValue(b *bytes.Buffer, v any) {
+	switch v := v.(type) {
+	case string:
+		// No HTML escaping (descriptions stay readable); backquotes are escaped so that the
+		// schema fits in a raw string literal in generated code.
+		var enc bytes.Buffer
+		e := json.NewEncoder(&enc)
+		e.SetEscapeHTML(false)
+		e.Encode(v)
+		b.Write(bytes.ReplaceAll(bytes.TrimSuffix(enc.Bytes(), []byte("\n")), []byte("`"), []byte(`\u0060`)))
+	case bool:
+		b.WriteString(strconv.FormatBool(v))
+	case *Number:
+		b.WriteString(v.Text)
+	case uint64:
+		b.WriteString(strconv.FormatUint(v, 10))
+	case rawJSON:
+		b.WriteString(strings.ReplaceAll(string(v), "`", `\u0060`))
+	case []any:
+		b.WriteByte('[')
+		for i, e := range v {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeValue(b, e)
+		}
+		b.WriteByte(']')
+	case []string:
+		b.WriteByte('[')
+		for i, e := range v {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeValue(b, e)
+		}
+		b.WriteByte(']')
+	case ordered:
+		v.write(b)
+	case *ordered:
+		v.write(b)
+	default:
+		panic(fmt.Sprintf("schema: cannot render %T", v))
+	}
+}
+
+// node renders one use of a type. desc is the description from the use site (a field's doc
+// comment); root is the object the schema document describes, if any.
+func (r *renderer) node(t *Type, desc string, root *Object) *ordered {
+	if t.Kind == Pointer {
+		inner := r.node(t.Elem, desc, root)
+		if t.Nullable {
+			return &ordered{{"oneOf", []any{inner, ordered{{"type", "null"}}}}}
+		}
+		return inner
+	}
+	if desc == "" {
+		desc = t.Doc
+	}
+	if t.Rules.Description != "" {
+		desc = t.Rules.Description
+	}
+	var o *ordered
+	if t.Kind == Struct && (t.Object.Recursive && t.Object != root) {
+		if !r.defs[t.Object] {
+			r.defs[t.Object] = true
+			r.order = append(r.order, t.Object)
+		}
+		o = &ordered{{"$ref", "#/$defs/" + t.Object.Name}}
+		r.annotate(o, t, desc)
+	} else if t.Kind == Struct {
+		o = r.object(t.Object, desc)
+		r.annotate(o, t, "")
+	} else {
+		o = r.value(t, desc)
+	}
+	if t.Nullable {
+		return &ordered{{"oneOf", []any{o, ordered{{"type", "null"}}}}}
+	}
+	return o
+}
+
+// object renders a struct's properties.
+func (r *renderer) object(s *Object, desc string) *ordered {
+	o := &ordered{{"type", "object"}}
+	if desc != "" {
+		o.add("description", desc)
+	}
+	props := ordered{}
+	var required []string
+	for _, f := range s.Fields {
+		props.add(f.Name, r.node(f.Type, f.Doc, nil))
+		if f.Required {
+			required = append(required, f.Name)
+		}
+	}
+	o.add("properties", props)
+	if len(required) > 0 {
+		o.add("required", required)
+	}
+	o.add("additionalProperties", false)
+	return o
+}
+
+// value renders everything but structs and pointers.
+func (r *renderer) value(t *Type, desc string) *ordered {
+	o := &ordered{}
+	if name := jsonType[t.Kind]; name != "" {
+		o.add("type", name)
+	}
+	if desc != "" {
+		o.add("description", desc)
+	}
+	switch t.Kind {
+	case Bytes:
+		o.add("contentEncoding", "base64")
+	case Slice, Array:
+		o.add("items", r.node(t.Elem, "", nil))
+	case Map:
+		if t.Elem.Kind != Any {
+			o.add("additionalProperties", r.node(t.Elem, "", nil))
+		}
+	}
+	r.annotate(o, t, "")
+	return o
+}
+
+// jsonType is the JSON Schema type of each kind; Any has none.
+var jsonType = map[Kind]string{
+	String: "string", Bool: "boolean", Int: "integer", Uint: "integer", Float: "number",
+	Bytes: "string", Slice: "array", Array: "array", Map: "object",
+}
+
+// annotate adds the rules' keywords, in a fixed order.
+func (r *renderer) annotate(o *ordered, t *Type, desc string) {
+	rl := &t.Rules
+	if desc != "" {
+		o.add("description", desc)
+	}
+	if rl.Title != "" {
+		// Titles read best before everything else.
+		*o = append(ordered{{"title", rl.Title}}, *o...)
+	}
+	if rl.Format != "" {
+		o.add("format", rl.Format)
+	}
+	if len(rl.Enum) > 0 {
+		o.add("enum", values(rl.Enum))
+	}
+	for _, kw := range []struct {
+		key string
+		n   *Number
+	}{{"minimum", rl.Minimum}, {"maximum", rl.Maximum}, {"exclusiveMinimum", rl.ExclusiveMinimum}, {"exclusiveMaximum", rl.ExclusiveMaximum}, {"multipleOf", rl.MultipleOf}} {
+		if kw.n != nil {
+			o.add(kw.key, kw.n)
+		}
+	}
+	for _, kw := range []struct {
+		key string
+		n   *uint64
+	}{{"minLength", rl.MinLength}, {"maxLength", rl.MaxLength}, {"minItems", rl.MinItems}, {"maxItems", rl.MaxItems}, {"minProperties", rl.MinProperties}, {"maxProperties", rl.MaxProperties}} {
+		if kw.n != nil {
+			o.add(kw.key, *kw.n)
+		}
+	}
+	if rl.Pattern != "" {
+		o.add("pattern", rl.Pattern)
+	}
+	if rl.Default != nil {
+		o.add("default", rawJSON(rl.Default.JSON))
+	}
+	if len(rl.Examples) > 0 {
+		o.add("examples", values(rl.Examples))
+	}
+	if rl.ReadOnly {
+		o.add("readOnly", true)
+	}
+	if rl.WriteOnly {
+		o.add("writeOnly", true)
+	}
+	for _, x := range rl.Extras {
+		o.add(x.Key, x.Value)
+	}
+}
+
+func values(vs []Value) []any {
+	out := make([]any, len(vs))
+	for i, v := range vs {
+		out[i] = rawJSON(v.JSON)
+	}
+	return out
+}
