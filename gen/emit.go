@@ -258,7 +258,7 @@ func (e *emitter) call(t *Tool) jen.Code {
 		body = append(body, e.result(t)...)
 	}
 	doc := fmt.Sprintf("%sCall%s serves tool %s.", genPrefix, goName(t), t.Name)
-	return jen.Comment(doc).Line().Func().Id(genPrefix+"Call"+goName(t)).Params(params...).Block(body...)
+	return jen.Comment(doc).Line().Func().Id(genPrefix + "Call" + goName(t)).Params(params...).Block(body...)
 }
 
 // result emits what sets the call's result from out.

@@ -76,7 +76,9 @@ type Image struct {
 	Annotations *Annotations
 }
 
-func (c Image) encodeContent(e *jsonwire.Encoder) { encodeMedia(e, "image", c.Data, c.MIMEType, c.Annotations) }
+func (c Image) encodeContent(e *jsonwire.Encoder) {
+	encodeMedia(e, "image", c.Data, c.MIMEType, c.Annotations)
+}
 
 // Audio is an audio content block; Data holds the raw bytes, sent base64-encoded.
 type Audio struct {
@@ -85,7 +87,9 @@ type Audio struct {
 	Annotations *Annotations
 }
 
-func (c Audio) encodeContent(e *jsonwire.Encoder) { encodeMedia(e, "audio", c.Data, c.MIMEType, c.Annotations) }
+func (c Audio) encodeContent(e *jsonwire.Encoder) {
+	encodeMedia(e, "audio", c.Data, c.MIMEType, c.Annotations)
+}
 
 func encodeMedia(e *jsonwire.Encoder, kind string, data []byte, mime string, a *Annotations) {
 	e.ObjectStart()
