@@ -275,7 +275,7 @@ func (e *emitter) result(t *Tool) []jen.Code {
 			jen.Return(),
 		), jen.Id(genPrefix+"Encode"+t.OutType.Deref().Object.Name).Call(c.Clone().Dot("Structured").Call(), jen.Id("out"))}
 	case OutText:
-		return []jen.Code{c.Dot("ReturnText").Call(jen.String().Parens(jen.Id("out")))}
+		return []jen.Code{c.Dot("ReturnText").Call(e.convert(jen.Id("out"), t.OutGo, types.Typ[types.String]))}
 	case OutContent:
 		return []jen.Code{c.Dot("ReturnContent").Call(jen.Id("out"))}
 	case OutContents:

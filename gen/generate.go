@@ -77,8 +77,11 @@ func Generate(cfg Config) (*Result, error) {
 
 // generatePackage generates one package's file; ok is false if the package needs none.
 func generatePackage(cfg *Config, pkg *packages.Package, fset *token.FileSet, src *source, diags *diag.List) (File, bool) {
+	if loadErrors(pkg, diags) {
+		return File{}, false
+	}
 	dir := packageDir(pkg)
-	if dir == "" || loadErrors(pkg, diags) {
+	if dir == "" {
 		return File{}, false
 	}
 	path := filepath.Join(dir, cfg.FileName)
@@ -128,8 +131,9 @@ func (p *pkgGen) checkNames() {
 	first := map[string]*Tool{}
 	for _, t := range p.tools {
 		if prev, dup := first[t.Name]; dup {
+			at := p.pkg.Fset.Position(prev.Pos)
 			p.diags.Hintf(t.Pos, "give one of them another name: //mcp:tool other_name",
-				"duplicate tool name %q; %s also uses it (%s)", t.Name, prev.Func.Name(), p.pkg.Fset.Position(prev.Pos))
+				"duplicate tool name %q; %s already uses it at %s:%d", t.Name, prev.Func.Name(), filepath.Base(at.Filename), at.Line)
 			continue
 		}
 		first[t.Name] = t

@@ -35,6 +35,7 @@ type Tool struct {
 	In          *schema.Type
 	InPointer   bool // the argument is a pointer to the struct
 	Out         OutKind
+	OutGo       types.Type   // the result's Go type, if any
 	OutType     *schema.Type // for OutStruct
 	OutPointer  bool         // the result is a pointer
 	Err         bool         // the function returns an error last

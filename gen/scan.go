@@ -191,6 +191,10 @@ func (p *pkgGen) results(t *Tool, fd *ast.FuncDecl, sig *types.Signature) bool {
 		pos = paramPositions(fd.Type.Results)
 	}
 	const shape = "a tool returns (T, error), T alone, error alone, or nothing"
+	if res.Len() == 2 && !isError(res.At(1).Type()) {
+		p.diags.Hintf(pos[1], shape, "the last result of tool %s must be an error, not %s", fd.Name.Name, typeString(res.At(1).Type()))
+		return false
+	}
 	n := res.Len()
 	if n > 0 && isError(res.At(n-1).Type()) {
 		t.Err = true
@@ -204,15 +208,12 @@ func (p *pkgGen) results(t *Tool, fd *ast.FuncDecl, sig *types.Signature) bool {
 		p.diags.Hintf(pos[0], shape, "tool %s returns too many results", fd.Name.Name)
 		return false
 	}
-	if res.Len() == 2 && !t.Err {
-		p.diags.Hintf(pos[1], shape, "the last result of tool %s must be an error, not %s", fd.Name.Name, typeString(res.At(1).Type()))
-		return false
-	}
 	return p.output(t, fd, res.At(0).Type(), pos[0])
 }
 
 // output classifies a tool's result type.
 func (p *pkgGen) output(t *Tool, fd *ast.FuncDecl, out types.Type, pos token.Pos) bool {
+	t.OutGo = out
 	elem := out
 	if ptr, ok := types.Unalias(out).(*types.Pointer); ok {
 		elem, t.OutPointer = ptr.Elem(), true

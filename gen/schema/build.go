@@ -439,8 +439,10 @@ func (b *Builder) field(s *Object, c candidate) *Field {
 		f.Doc = b.src.FieldDoc(c.v)
 	}
 	tags := b.applyTags(f, c, where)
-	// Pointers are optional unless a tag requires them; other fields unless omitempty says so.
-	f.Required = tags.required || !c.json.omitEmpty && t.Kind != Pointer
+	// Pointers are optional unless a tag requires them, and so are the fields promoted through
+	// an embedded pointer, which may be nil; other fields unless omitempty says so.
+	viaPointer := slices.ContainsFunc(c.path[:len(c.path)-1], func(s Step) bool { return s.Pointer })
+	f.Required = tags.required || !c.json.omitEmpty && t.Kind != Pointer && !viaPointer
 	switch {
 	case tags.required:
 		// Required output properties are always written (a nil pointer is then an error).

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func mcpgen(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = run(context.Background(), append([]string{"mcpgen"}, args...), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+// scratchPackage copies a golden case into a directory of this module, so that it loads
+// like a user's package, and returns its path relative to this directory.
+func scratchPackage(t *testing.T, golden string, withGenerated bool) string {
+	t.Helper()
+	if err := os.MkdirAll("testdata", 0o777); err != nil {
+		t.Fatal(err)
+	}
+	dir, err := os.MkdirTemp("testdata", "pkg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	files, _ := filepath.Glob(filepath.Join("..", "..", "golden", golden, "*.go"))
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") || (!withGenerated && filepath.Base(f) == "mcp_gen.go") {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(f)), b, 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return "./" + filepath.ToSlash(dir)
+}
+
+func TestCheckCurrentFiles(t *testing.T) {
+	code, out, errOut := mcpgen(t, "check", "../../golden/methods", "../../golden/shapes", "../../examples/...")
+	if code != 0 || out != "" || errOut != "" {
+		t.Fatalf("check on committed files: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+func TestGenerateThenCheck(t *testing.T) {
+	pkg := scratchPackage(t, "methods", false)
+
+	code, out, errOut := mcpgen(t, "check", pkg)
+	if code != 1 || !strings.Contains(out, "--- /dev/null") || !strings.Contains(errOut, "mcp_gen.go is missing") {
+		t.Fatalf("check without a generated file: exit %d\n%s%s", code, out, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(pkg, "mcp_gen.go")); !os.IsNotExist(err) {
+		t.Fatalf("check wrote a file")
+	}
+
+	code, out, errOut = mcpgen(t, "-v", pkg)
+	if code != 0 || !strings.HasPrefix(out, "created ") || errOut != "" {
+		t.Fatalf("generate: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, out, _ = mcpgen(t, "-v", pkg); code != 0 || out != "" {
+		t.Fatalf("generating again reported changes: %q", out)
+	}
+	if code, _, _ = mcpgen(t, "--check", pkg); code != 0 {
+		t.Fatalf("check after generate: exit %d", code)
+	}
+
+	// A changed argument struct makes the generated file stale; the diff shows the change.
+	src := filepath.Join(pkg, "index.go")
+	b, _ := os.ReadFile(src)
+	b = bytes.Replace(b, []byte("Limit int `json:\"limit,omitempty\""), []byte("Offset int `json:\"offset,omitempty\"`\n\tLimit int `json:\"limit,omitempty\""), 1)
+	os.WriteFile(src, b, 0o666)
+	code, out, errOut = mcpgen(t, "check", pkg)
+	if code != 1 || !strings.Contains(out, `+    "offset": {`) || !strings.Contains(errOut, "is stale") || !strings.Contains(errOut, "go generate") {
+		t.Fatalf("check after an edit: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, _, _ = mcpgen(t, pkg); code != 0 {
+		t.Fatalf("regenerate: exit %d", code)
+	}
+	if code, _, _ = mcpgen(t, "check", pkg); code != 0 {
+		t.Fatalf("check after regenerating: exit %d", code)
+	}
+
+	// Without directives, the generated file is no longer needed.
+	b, _ = os.ReadFile(src)
+	os.WriteFile(src, bytes.ReplaceAll(b, []byte("//mcp:tool"), []byte("// was a tool")), 0o666)
+	if code, _, errOut = mcpgen(t, "check", pkg); code != 1 || !strings.Contains(errOut, "no longer needed") {
+		t.Fatalf("check with no directives: exit %d %s", code, errOut)
+	}
+	if code, out, _ = mcpgen(t, "-v", pkg); code != 0 || !strings.HasPrefix(out, "removed ") {
+		t.Fatalf("generate with no directives: exit %d %q", code, out)
+	}
+}
+
+func TestDiagnosticsExitTwoAndLeaveFilesAlone(t *testing.T) {
+	pkg := scratchPackage(t, "methods", true)
+	gen := filepath.Join(pkg, "mcp_gen.go")
+	before, _ := os.ReadFile(gen)
+	src := filepath.Join(pkg, "index.go")
+	b, _ := os.ReadFile(src)
+	os.WriteFile(src, bytes.Replace(b, []byte(`jsonschema:"minLength=1"`), []byte(`jsonschema:"minLen=1"`), 1), 0o666)
+
+	code, out, errOut := mcpgen(t, pkg)
+	if code != 2 || out != "" || !strings.Contains(errOut, `index.go:26:39:`) || !strings.Contains(errOut, `unknown jsonschema tag key "minLen"`) {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	if after, _ := os.ReadFile(gen); !bytes.Equal(before, after) {
+		t.Fatalf("the generated file changed despite errors")
+	}
+	if code, _, _ := mcpgen(t, "check", pkg); code != 2 {
+		t.Fatalf("check with errors: exit %d", code)
+	}
+}
+
+func TestUsage(t *testing.T) {
+	if code, out, _ := mcpgen(t, "--help"); code != 0 || !strings.Contains(out, "mcpgen check") || !strings.Contains(out, "--check") {
+		t.Fatalf("help: exit %d\n%s", code, out)
+	}
+	if code, out, _ := mcpgen(t, "version"); code != 0 || !strings.HasPrefix(out, "mcpgen ") {
+		t.Fatalf("version: exit %d %q", code, out)
+	}
+	if code, _, errOut := mcpgen(t, "--frobnicate"); code != 2 || !strings.Contains(errOut, "frobnicate") || !strings.Contains(errOut, "mcpgen --help") {
+		t.Fatalf("unknown flag: exit %d %q", code, errOut)
+	}
+	if code, _, errOut := mcpgen(t, "./no/such/dir"); code != 2 || errOut == "" {
+		t.Fatalf("missing package: exit %d %q", code, errOut)
+	}
+}

@@ -1,0 +1,18 @@
+// Package errnames declares names that the generated file needs.
+package errnames
+
+// RegisterMCP is written by hand here, but mcpgen generates it.
+func RegisterMCP() {}
+
+// mcpgenHelper uses the prefix reserved for generated identifiers.
+func mcpgenHelper() {}
+
+// In is an argument.
+type In struct {
+	X int `json:"x"`
+}
+
+// Run is a tool.
+//
+//mcp:tool
+func Run(in In) error { mcpgenHelper(); return nil }

@@ -1,0 +1,26 @@
+// Package errtags has jsonschema tags that mcpgen rejects, each at its position.
+package errtags
+
+// In has one mistake per field.
+type In struct {
+	A string   `json:"a" jsonschema:"minLenght=1"`
+	B int      `json:"b" jsonschema:"minLength=1"`
+	C int      `json:"c" jsonschema:"minimum=abc"`
+	D string   `json:"d,omitempty" jsonschema:"enum=x,enum=y,default=z"`
+	E string   `json:"e" jsonschema:"default=x"`
+	F string   `json:"f" jsonschema:"pattern=(unclosed"`
+	G uint8    `json:"g" jsonschema:"enum=300"`
+	H []string `json:"h" jsonschema:"minItems=-1"`
+	I bool     `json:"i" jsonschema:"default=yes"`
+	J float64  `json:"j" jsonschema:"uniqueItems"`
+	K string   `json:"k" jsonschema:"maxLength"`
+	L string   `json:"l" jsonschema:"readOnly=sometimes"`
+	M int      `json:"m" jsonschema:"multipleOf=2"`
+	N string   `json:"n" jsonschema_extras:"novalue"`
+	O string   `json:"o,omitempty" jsonschema:"minLength=5,default=abc"`
+}
+
+// Check takes a struct full of tag mistakes.
+//
+//mcp:tool
+func Check(in In) error { return nil }

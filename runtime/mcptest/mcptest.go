@@ -1,0 +1,256 @@
+// Package mcptest connects a test to an mcp.Server in memory, through the same code path a
+// real client uses over stdio: every request is encoded, served and decoded as JSON.
+//
+//	srv := mcp.NewServer(mcp.Implementation{Name: "test", Version: "0"}, nil)
+//	RegisterMCP(srv)
+//	c := mcptest.Connect(t, srv)
+//	res := c.CallTool("get_weather", map[string]any{"city": "Lisbon"})
+//	if res.IsError { t.Fatal(res.Text()) }
+package mcptest
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/mcp"
+)
+
+// Timeout bounds how long a request may go unanswered before the test fails.
+var Timeout = 10 * time.Second
+
+// Client is one session with a server, for tests. Its methods fail the test on protocol
+// errors they do not expect, so tests read like the happy path.
+type Client struct {
+	t    testing.TB
+	in   *io.PipeWriter
+	out  *bufio.Reader
+	mu   sync.Mutex
+	next int
+
+	// Initialize is the result of the initialize request.
+	Initialize map[string]any
+}
+
+// Connect starts serving srv in memory and initializes a session at the newest protocol
+// version. The session ends when the test does.
+func Connect(t testing.TB, srv *mcp.Server) *Client {
+	return ConnectVersion(t, srv, mcp.LatestProtocolVersion)
+}
+
+// ConnectVersion is Connect with a chosen protocol version.
+func ConnectVersion(t testing.TB, srv *mcp.Server, version string) *Client {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		srv.Serve(ctx, inR, outW)
+		outW.Close()
+	}()
+	t.Cleanup(func() {
+		inW.Close()
+		cancel()
+		<-done
+	})
+	c := &Client{t: t, in: inW, out: bufio.NewReaderSize(outR, 1<<16)}
+	res, err := c.Request("initialize", map[string]any{
+		"protocolVersion": version,
+		"capabilities":    map[string]any{},
+		"clientInfo":      map[string]any{"name": "mcptest", "version": "0"},
+	})
+	if err != nil {
+		t.Fatalf("mcptest: initialize: %v", err)
+	}
+	if err := json.Unmarshal(res, &c.Initialize); err != nil {
+		t.Fatalf("mcptest: initialize result: %v", err)
+	}
+	c.Notify("notifications/initialized", nil)
+	return c
+}
+
+// Error is a JSON-RPC error response.
+type Error struct {
+	Code    int             `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("JSON-RPC error %d: %s", e.Code, e.Message) }
+
+// Request sends a request and waits for its response: the result, or the error response.
+func (c *Client) Request(method string, params any) (json.RawMessage, *Error) {
+	c.t.Helper()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.next++
+	id := c.next
+	msg := map[string]any{"jsonrpc": "2.0", "id": id, "method": method}
+	if params != nil {
+		msg["params"] = params
+	}
+	c.send(msg)
+	for {
+		var resp struct {
+			ID     *int            `json:"id"`
+			Method string          `json:"method"`
+			Result json.RawMessage `json:"result"`
+			Error  *Error          `json:"error"`
+		}
+		if err := json.Unmarshal(c.readLine(), &resp); err != nil {
+			c.t.Fatalf("mcptest: invalid message from server: %v", err)
+		}
+		if resp.Method != "" || resp.ID == nil || *resp.ID != id {
+			continue // a notification, or a response to something else
+		}
+		return resp.Result, resp.Error
+	}
+}
+
+// Notify sends a notification.
+func (c *Client) Notify(method string, params any) {
+	c.t.Helper()
+	msg := map[string]any{"jsonrpc": "2.0", "method": method}
+	if params != nil {
+		msg["params"] = params
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.send(msg)
+}
+
+func (c *Client) send(msg any) {
+	c.t.Helper()
+	b, err := json.Marshal(msg)
+	if err != nil {
+		c.t.Fatalf("mcptest: %v", err)
+	}
+	if _, err := c.in.Write(append(b, '\n')); err != nil {
+		c.t.Fatalf("mcptest: sending: %v", err)
+	}
+}
+
+func (c *Client) readLine() []byte {
+	c.t.Helper()
+	type line struct {
+		b   []byte
+		err error
+	}
+	ch := make(chan line, 1)
+	go func() {
+		b, err := c.out.ReadBytes('\n')
+		ch <- line{b, err}
+	}()
+	select {
+	case l := <-ch:
+		if l.err != nil {
+			c.t.Fatalf("mcptest: reading: %v", l.err)
+		}
+		return l.b
+	case <-time.After(Timeout):
+		c.t.Fatalf("mcptest: no answer from the server within %v", Timeout)
+		return nil
+	}
+}
+
+// Tool is an entry of tools/list.
+type Tool struct {
+	Name         string          `json:"name"`
+	Title        string          `json:"title"`
+	Description  string          `json:"description"`
+	InputSchema  json.RawMessage `json:"inputSchema"`
+	OutputSchema json.RawMessage `json:"outputSchema"`
+	Annotations  map[string]any  `json:"annotations"`
+}
+
+// ListTools returns every tool, following pagination.
+func (c *Client) ListTools() []Tool {
+	c.t.Helper()
+	var all []Tool
+	cursor := ""
+	for {
+		var params any
+		if cursor != "" {
+			params = map[string]any{"cursor": cursor}
+		}
+		raw, rpcErr := c.Request("tools/list", params)
+		if rpcErr != nil {
+			c.t.Fatalf("mcptest: tools/list: %v", rpcErr)
+		}
+		var page struct {
+			Tools      []Tool `json:"tools"`
+			NextCursor string `json:"nextCursor"`
+		}
+		if err := json.Unmarshal(raw, &page); err != nil {
+			c.t.Fatalf("mcptest: tools/list result: %v", err)
+		}
+		all = append(all, page.Tools...)
+		if page.NextCursor == "" {
+			return all
+		}
+		cursor = page.NextCursor
+	}
+}
+
+// ToolResult is the result of tools/call.
+type ToolResult struct {
+	Content           []map[string]any `json:"content"`
+	StructuredContent json.RawMessage  `json:"structuredContent"`
+	IsError           bool             `json:"isError"`
+}
+
+// Text joins the text of the result's text blocks.
+func (r *ToolResult) Text() string {
+	var parts []string
+	for _, b := range r.Content {
+		if b["type"] == "text" {
+			parts = append(parts, fmt.Sprint(b["text"]))
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// Structured decodes the structured content into v.
+func (r *ToolResult) Structured(v any) error {
+	if r.StructuredContent == nil {
+		return fmt.Errorf("the result has no structured content")
+	}
+	return json.Unmarshal(r.StructuredContent, v)
+}
+
+// CallTool calls a tool with arguments (anything encoding/json encodes as an object) and
+// returns its result. A protocol error fails the test; use CallToolErr to expect one.
+func (c *Client) CallTool(name string, args any) *ToolResult {
+	c.t.Helper()
+	res, rpcErr := c.CallToolErr(name, args)
+	if rpcErr != nil {
+		c.t.Fatalf("mcptest: tools/call %s: %v", name, rpcErr)
+	}
+	return res
+}
+
+// CallToolErr calls a tool and returns its result or the protocol error.
+func (c *Client) CallToolErr(name string, args any) (*ToolResult, *Error) {
+	c.t.Helper()
+	params := map[string]any{"name": name}
+	if args != nil {
+		params["arguments"] = args
+	}
+	raw, rpcErr := c.Request("tools/call", params)
+	if rpcErr != nil {
+		return nil, rpcErr
+	}
+	var res ToolResult
+	if err := json.Unmarshal(raw, &res); err != nil {
+		c.t.Fatalf("mcptest: tools/call result: %v", err)
+	}
+	return &res, nil
+}
