@@ -94,14 +94,21 @@ func Parse(data []byte) (Message, *Error) {
 			}
 		case "id":
 			switch d.Peek() {
-			case jsonwire.String, jsonwire.Number:
+			case jsonwire.String:
 				m.ID = d.Raw()
+			case jsonwire.Number:
+				// MCP ids are strings or integers, echoed byte for byte: only plain digits.
+				if raw := d.Raw(); isInteger(raw) {
+					m.ID = raw
+				} else {
+					problem = `"id" must be a string or an integer`
+				}
 			case jsonwire.Null:
 				d.Skip()
 				idWasNull = true
 			default:
 				d.Skip()
-				problem = `"id" must be a string or a number`
+				problem = `"id" must be a string or an integer`
 			}
 		case "method":
 			hasMethod = true
@@ -146,8 +153,8 @@ func Parse(data []byte) (Message, *Error) {
 		problem = `"id" must not be null`
 	case !hasMethod && hasResult == hasError:
 		problem = `a response must have exactly one of "result" and "error"`
-	case !hasMethod && m.ID == nil && !(hasError && idWasNull):
-		problem = `a response must have an "id"`
+	case !hasMethod && m.ID == nil && !hasError:
+		problem = `a result response must have an "id"`
 	case hasError:
 		var ok bool
 		if m.Error, ok = parseErrorObject(errorObject); !ok {
@@ -158,6 +165,18 @@ func Parse(data []byte) (Message, *Error) {
 		return m, &Error{Code: CodeInvalidRequest, Message: "invalid request: " + problem}
 	}
 	return m, nil
+}
+
+func isInteger(tok []byte) bool {
+	if len(tok) > 0 && tok[0] == '-' {
+		tok = tok[1:]
+	}
+	for _, c := range tok {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return len(tok) > 0
 }
 
 // methods are the MCP method names; intern returns these strings instead of allocating.
@@ -203,9 +222,6 @@ func parseErrorObject(raw []byte) (*Error, bool) {
 	return e, hasCode && hasMessage && !d.Failed()
 }
 
-// null is the id of an error response to a request whose id could not be read.
-var null = []byte("null")
-
 // AppendResult appends a result response. result must be a JSON object.
 func AppendResult(buf, id, result []byte) []byte {
 	buf = append(buf, `{"jsonrpc":"2.0","id":`...)
@@ -215,13 +231,15 @@ func AppendResult(buf, id, result []byte) []byte {
 	return append(buf, '}')
 }
 
-// AppendError appends an error response; a nil id is written as null.
+// AppendError appends an error response. A nil id, for a request whose id could not be
+// read, leaves the id out: MCP's schema (2025-11-25 and later) makes it optional and never
+// null, where plain JSON-RPC 2.0 would write null.
 func AppendError(buf, id []byte, e *Error) []byte {
-	if id == nil {
-		id = null
+	buf = append(buf, `{"jsonrpc":"2.0"`...)
+	if id != nil {
+		buf = append(buf, `,"id":`...)
+		buf = append(buf, id...)
 	}
-	buf = append(buf, `{"jsonrpc":"2.0","id":`...)
-	buf = append(buf, id...)
 	buf = append(buf, `,"error":{"code":`...)
 	buf = strconv.AppendInt(buf, int64(e.Code), 10)
 	buf = append(buf, `,"message":`...)

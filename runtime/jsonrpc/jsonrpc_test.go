@@ -20,7 +20,8 @@ func TestParseKinds(t *testing.T) {
 		{in: `{"jsonrpc":"2.0","id":7,"result":{}}`, response: true, id: "7"},
 		{in: `{"jsonrpc":"2.0","id":7,"error":{"code":-1,"message":"no"}}`, response: true, id: "7"},
 		{in: `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse"}}`, response: true},
-		{in: ` {"jsonrpc":"2.0","id":1.5,"method":"x","extra":[1,2]} `, request: true, id: "1.5", method: "x"},
+		{in: `{"jsonrpc":"2.0","error":{"code":-32700,"message":"parse"}}`, response: true},
+		{in: ` {"jsonrpc":"2.0","id":-15,"method":"x","extra":[1,2]} `, request: true, id: "-15", method: "x"},
 	}
 	for _, tt := range tests {
 		m, err := Parse([]byte(tt.in))
@@ -51,6 +52,8 @@ func TestParseErrors(t *testing.T) {
 		{`{"jsonrpc":"1.0","id":1,"method":"ping"}`, CodeInvalidRequest, "1"},
 		{`{"id":1,"method":"ping"}`, CodeInvalidRequest, "1"},
 		{`{"jsonrpc":"2.0","id":true,"method":"ping"}`, CodeInvalidRequest, ""},
+		{`{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, CodeInvalidRequest, ""},
+		{`{"jsonrpc":"2.0","id":1e999,"method":"ping"}`, CodeInvalidRequest, ""},
 		{`{"jsonrpc":"2.0","id":null,"method":"ping"}`, CodeInvalidRequest, ""},
 		{`{"jsonrpc":"2.0","id":2,"method":5}`, CodeInvalidRequest, "2"},
 		{`{"jsonrpc":"2.0","id":2,"method":""}`, CodeInvalidRequest, "2"},
@@ -70,6 +73,13 @@ func TestParseErrors(t *testing.T) {
 		if err.Code != tt.code || string(m.ID) != tt.id {
 			t.Errorf("Parse(%s) = code %d id %s, want %d id %s (%s)", tt.in, err.Code, m.ID, tt.code, tt.id, err.Message)
 		}
+	}
+}
+
+func TestErrorWithoutIDOmitsIt(t *testing.T) {
+	got := string(AppendError(nil, nil, NewError(CodeParseError, "bad")))
+	if got != `{"jsonrpc":"2.0","error":{"code":-32700,"message":"bad"}}` {
+		t.Fatalf("got %s", got)
 	}
 }
 
