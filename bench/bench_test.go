@@ -1,0 +1,167 @@
+package bench
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"strconv"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/runtime/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// pipeClient speaks raw JSON-RPC lines to a server over in-memory pipes: the same client
+// for both servers, so that only the servers differ.
+type pipeClient struct {
+	w    io.Writer
+	r    *bufio.Reader
+	line []byte
+	id   int
+}
+
+// connect starts serve on a pair of pipes and initializes a session.
+func connect(b *testing.B, serve func(ctx context.Context, r io.ReadCloser, w io.WriteCloser)) *pipeClient {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		serve(ctx, inR, outW)
+	}()
+	b.Cleanup(func() {
+		cancel()
+		inW.Close()
+		outR.Close()
+		<-done
+	})
+	c := &pipeClient{w: inW, r: bufio.NewReaderSize(outR, 1<<16)}
+	init := c.roundTrip(b, "initialize", `{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}`)
+	if !bytes.Contains(init, []byte(`"result"`)) {
+		b.Fatalf("initialize: %s", init)
+	}
+	if _, err := io.WriteString(inW, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"); err != nil {
+		b.Fatal(err)
+	}
+	return c
+}
+
+// roundTrip sends one request and returns its response line.
+func (c *pipeClient) roundTrip(b *testing.B, method, params string) []byte {
+	c.id++
+	c.line = append(c.line[:0], `{"jsonrpc":"2.0","id":`...)
+	c.line = strconv.AppendInt(c.line, int64(c.id), 10)
+	c.line = append(c.line, `,"method":"`...)
+	c.line = append(c.line, method...)
+	c.line = append(c.line, `","params":`...)
+	c.line = append(c.line, params...)
+	c.line = append(c.line, "}\n"...)
+	if _, err := c.w.Write(c.line); err != nil {
+		b.Fatal(err)
+	}
+	for {
+		resp, err := c.r.ReadSlice('\n')
+		if err != nil {
+			b.Fatal(err)
+		}
+		if bytes.Contains(resp, []byte(`"id":`+strconv.Itoa(c.id)+`,`)) {
+			return resp
+		}
+	}
+}
+
+func mcpgenServer(ctx context.Context, r io.ReadCloser, w io.WriteCloser) {
+	srv := mcp.NewServer(mcp.Implementation{Name: "bench", Version: "1"}, &mcp.ServerOptions{Logger: slog.New(slog.DiscardHandler)})
+	RegisterMCP(srv)
+	srv.Serve(ctx, r, w)
+	w.Close()
+}
+
+func sdkServer(ctx context.Context, r io.ReadCloser, w io.WriteCloser) {
+	srv := sdk.NewServer(&sdk.Implementation{Name: "bench", Version: "1"}, &sdk.ServerOptions{Logger: slog.New(slog.DiscardHandler)})
+	// The same schemas mcpgen generated: the SDK reads jsonschema tags in another dialect.
+	tool := &sdk.Tool{Name: "search", Description: "Search finds documents.",
+		InputSchema: json.RawMessage(mcpgenSearchInput), OutputSchema: json.RawMessage(mcpgenSearchOutput)}
+	sdk.AddTool(srv, tool,
+		func(ctx context.Context, req *sdk.CallToolRequest, in SearchInput) (*sdk.CallToolResult, SearchResult, error) {
+			if in.Limit == 0 {
+				in.Limit = 10 // the SDK reads defaults from the schema but does not apply them
+			}
+			out, err := Search(ctx, in)
+			return nil, out, err
+		})
+	srv.Run(ctx, &sdk.IOTransport{Reader: r, Writer: w})
+}
+
+var servers = []struct {
+	name  string
+	serve func(context.Context, io.ReadCloser, io.WriteCloser)
+}{
+	{"mcpgen", mcpgenServer},
+	{"go-sdk", sdkServer},
+}
+
+const (
+	validCall   = `{"name":"search","arguments":{"query":"model context protocol","limit":5,"tags":["go","mcp"],"sort":"relevance"}}`
+	invalidCall = `{"name":"search","arguments":{"query":"","limit":500,"sort":"random"}}`
+)
+
+// BenchmarkToolCall is one tools/call round trip with valid arguments: decode, validate,
+// call, encode a structured result.
+func BenchmarkToolCall(b *testing.B) {
+	for _, s := range servers {
+		b.Run(s.name, func(b *testing.B) {
+			c := connect(b, s.serve)
+			check(b, c.roundTrip(b, "tools/call", validCall), `"structuredContent"`, `"isError":true`)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				c.roundTrip(b, "tools/call", validCall)
+			}
+		})
+	}
+}
+
+// BenchmarkToolCallInvalid is a round trip whose arguments break the schema three ways.
+func BenchmarkToolCallInvalid(b *testing.B) {
+	for _, s := range servers {
+		b.Run(s.name, func(b *testing.B) {
+			c := connect(b, s.serve)
+			check(b, c.roundTrip(b, "tools/call", invalidCall), `"isError":true`, `"structuredContent"`)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				c.roundTrip(b, "tools/call", invalidCall)
+			}
+		})
+	}
+}
+
+// BenchmarkToolsList is a tools/list round trip.
+func BenchmarkToolsList(b *testing.B) {
+	for _, s := range servers {
+		b.Run(s.name, func(b *testing.B) {
+			c := connect(b, s.serve)
+			check(b, c.roundTrip(b, "tools/list", `{}`), `"inputSchema"`, `"error"`)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				c.roundTrip(b, "tools/list", `{}`)
+			}
+		})
+	}
+}
+
+func check(b *testing.B, resp []byte, want, notWant string) {
+	b.Helper()
+	if !bytes.Contains(resp, []byte(want)) || bytes.Contains(resp, []byte(notWant)) {
+		b.Fatalf("unexpected response: %s", resp)
+	}
+	if !json.Valid(resp) {
+		b.Fatalf("invalid JSON: %s", resp)
+	}
+}

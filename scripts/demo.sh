@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The main job, end to end: regenerate the weather example with mcpgen, build it, and have
+# a real MCP client (the MCP Inspector CLI) list its tools and call get_weather over stdio.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+cd "$ROOT"
+
+INSPECTOR_VERSION=2.12.0
+
+say "go generate ./examples/weather   (runs: go tool mcpgen)"
+go generate ./examples/weather
+go tool mcpgen check ./examples/weather
+echo "examples/weather/mcp_gen.go is current"
+
+say "go build -o bin/weather ./examples/weather"
+go build -o bin/weather ./examples/weather
+
+NODE=$(node22)
+if [ ! -x "$CACHE/inspector/node_modules/.bin/mcp-inspector" ]; then
+  say "installing @modelcontextprotocol/inspector@$INSPECTOR_VERSION into .cache/inspector"
+  mkdir -p "$CACHE/inspector"
+  PATH="$(dirname "$NODE"):$PATH" npm install --no-audit --no-fund --loglevel=error \
+    --prefix "$CACHE/inspector" "@modelcontextprotocol/inspector@$INSPECTOR_VERSION"
+fi
+inspect() {
+  PATH="$(dirname "$NODE"):$PATH" "$CACHE/inspector/node_modules/.bin/mcp-inspector" --cli "$ROOT/bin/weather" "$@"
+}
+
+say "MCP Inspector: tools/list"
+inspect --method tools/list
+
+say "MCP Inspector: tools/call get_weather city=Lisbon units=imperial"
+inspect --method tools/call --tool-name get_weather --tool-arg city=Lisbon --tool-arg units=imperial
+
+say "MCP Inspector: tools/call get_weather units=kelvin   (invalid: a tool error naming each problem)"
+# The Inspector exits non-zero when a tool reports an error, which is the point here.
+inspect --method tools/call --tool-name get_weather --tool-arg units=kelvin || true

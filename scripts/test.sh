@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Every test of the project, as CI runs it (.ci/run calls this script and nothing else).
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+cd "$ROOT"
+
+say "gofmt"
+unformatted=$(gofmt -l $(git ls-files '*.go'))
+if [ -n "$unformatted" ]; then
+  echo "gofmt would change:"; echo "$unformatted"; exit 1
+fi
+
+say "go vet ./..."
+go vet ./...
+
+say "mcpgen check: generated files of the examples and golden cases are current"
+go tool mcpgen check ./examples/... ./golden/methods ./golden/shapes ./golden/types
+
+say "go test -race ./...   (unit, golden, end-to-end over stdio, fuzz seed corpora)"
+go test -race -count=1 ./...
+
+say "bench module (mcpgen against the official Go SDK): current, vetted, and each benchmark run briefly"
+(cd bench && go tool mcpgen check ./... && go vet ./... && go test -run '^$' -bench . -benchtime 10x ./... >/dev/null)
+
+say "official MCP TypeScript SDK client against examples/weather over stdio"
+npm_ci e2e/tsclient
+go build -o bin/weather ./examples/weather
+node e2e/tsclient/client.mjs bin/weather
+
+say "all tests passed"
