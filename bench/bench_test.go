@@ -113,44 +113,30 @@ const (
 // BenchmarkToolCall is one tools/call round trip with valid arguments: decode, validate,
 // call, encode a structured result.
 func BenchmarkToolCall(b *testing.B) {
-	for _, s := range servers {
-		b.Run(s.name, func(b *testing.B) {
-			c := connect(b, s.serve)
-			check(b, c.roundTrip(b, "tools/call", validCall), `"structuredContent"`, `"isError":true`)
-			b.ReportAllocs()
-			b.ResetTimer()
-			for range b.N {
-				c.roundTrip(b, "tools/call", validCall)
-			}
-		})
-	}
+	roundTrips(b, "tools/call", validCall, `"structuredContent"`, `"isError":true`)
 }
 
 // BenchmarkToolCallInvalid is a round trip whose arguments break the schema three ways.
 func BenchmarkToolCallInvalid(b *testing.B) {
-	for _, s := range servers {
-		b.Run(s.name, func(b *testing.B) {
-			c := connect(b, s.serve)
-			check(b, c.roundTrip(b, "tools/call", invalidCall), `"isError":true`, `"structuredContent"`)
-			b.ReportAllocs()
-			b.ResetTimer()
-			for range b.N {
-				c.roundTrip(b, "tools/call", invalidCall)
-			}
-		})
-	}
+	roundTrips(b, "tools/call", invalidCall, `"isError":true`, `"structuredContent"`)
 }
 
 // BenchmarkToolsList is a tools/list round trip.
 func BenchmarkToolsList(b *testing.B) {
+	roundTrips(b, "tools/list", `{}`, `"inputSchema"`, `"error"`)
+}
+
+// roundTrips measures one request against each server, after checking that its response
+// contains want and not notWant.
+func roundTrips(b *testing.B, method, params, want, notWant string) {
 	for _, s := range servers {
 		b.Run(s.name, func(b *testing.B) {
 			c := connect(b, s.serve)
-			check(b, c.roundTrip(b, "tools/list", `{}`), `"inputSchema"`, `"error"`)
+			check(b, c.roundTrip(b, method, params), want, notWant)
 			b.ReportAllocs()
 			b.ResetTimer()
 			for range b.N {
-				c.roundTrip(b, "tools/list", `{}`)
+				c.roundTrip(b, method, params)
 			}
 		})
 	}

@@ -89,15 +89,6 @@ func writeValue(b *bytes.Buffer, v any) {
 			writeValue(b, e)
 		}
 		b.WriteByte(']')
-	case []string:
-		b.WriteByte('[')
-		for i, e := range v {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			writeValue(b, e)
-		}
-		b.WriteByte(']')
 	case ordered:
 		v.write(b)
 	case *ordered:
@@ -150,7 +141,7 @@ func (r *renderer) object(s *Object, desc string) *ordered {
 		o.add("description", desc)
 	}
 	props := ordered{}
-	var required []string
+	var required []any
 	for _, f := range s.Fields {
 		props.add(f.Name, r.node(f.Type, f.Doc, nil))
 		if f.Required {

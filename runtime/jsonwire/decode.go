@@ -753,34 +753,15 @@ func (d *Decoder) Base64() ([]byte, bool) {
 //
 // If the next value is not an object, Members records a problem, skips it and yields nothing.
 func (d *Decoder) Members(yield func(key []byte) bool) {
-	if k := d.Peek(); k != Object {
-		if k == Invalid {
-			d.syntaxError("expected a JSON value")
-			return
-		}
-		d.reportType("object", k)
-		return
-	}
-	if !d.enter() {
-		return
-	}
-	d.pos++ // {
-	d.skipSpace()
-	if d.pos < len(d.data) && d.data[d.pos] == '}' {
-		d.pos++
-		d.depth--
-		return
-	}
-	d.path = append(d.path, segment{})
-	top := len(d.path) - 1
-	for {
+	top, ok := d.open(Object, '}')
+	for ok {
 		d.skipSpace()
 		if d.pos >= len(d.data) || d.data[d.pos] != '"' {
 			d.syntaxError("expected a string for an object key")
 			return
 		}
-		key, inScratch, ok := d.stringBytes()
-		if !ok {
+		key, inScratch, valid := d.stringBytes()
+		if !valid {
 			return
 		}
 		if inScratch {
@@ -795,28 +776,10 @@ func (d *Decoder) Members(yield func(key []byte) bool) {
 		d.pos++
 		d.path[top] = segment{key: nonNil(key)}
 		if !yield(key) {
-			d.path = d.path[:top]
-			d.depth--
+			d.leave(top)
 			return
 		}
-		if d.syntax {
-			return
-		}
-		d.skipSpace()
-		if d.pos < len(d.data) {
-			switch d.data[d.pos] {
-			case ',':
-				d.pos++
-				continue
-			case '}':
-				d.pos++
-				d.path = d.path[:top]
-				d.depth--
-				return
-			}
-		}
-		d.syntaxError("expected ',' or '}' in object")
-		return
+		ok = d.next(top, '}')
 	}
 }
 
@@ -835,52 +798,60 @@ func nonNil(b []byte) []byte {
 //
 // If the next value is not an array, Elements records a problem, skips it and yields nothing.
 func (d *Decoder) Elements(yield func(index int) bool) {
-	if k := d.Peek(); k != Array {
-		if k == Invalid {
-			d.syntaxError("expected a JSON value")
-			return
-		}
-		d.reportType("array", k)
-		return
-	}
-	if !d.enter() {
-		return
-	}
-	d.pos++ // [
-	d.skipSpace()
-	if d.pos < len(d.data) && d.data[d.pos] == ']' {
-		d.pos++
-		d.depth--
-		return
-	}
-	d.path = append(d.path, segment{})
-	top := len(d.path) - 1
-	for i := 0; ; i++ {
+	top, ok := d.open(Array, ']')
+	for i := 0; ok; i++ {
 		d.path[top] = segment{index: i}
 		if !yield(i) {
-			d.path = d.path[:top]
-			d.depth--
+			d.leave(top)
 			return
 		}
-		if d.syntax {
-			return
-		}
-		d.skipSpace()
-		if d.pos < len(d.data) {
-			switch d.data[d.pos] {
-			case ',':
-				d.pos++
-				continue
-			case ']':
-				d.pos++
-				d.path = d.path[:top]
-				d.depth--
-				return
-			}
-		}
-		d.syntaxError("expected ',' or ']' in array")
-		return
+		ok = d.next(top, ']')
 	}
+}
+
+// open starts iterating over an object or array: it checks the kind, enters the container
+// and pushes a path segment for its members, whose index it returns. ok is false when there
+// is nothing to iterate: a value of another kind (reported), an error, or an empty container.
+func (d *Decoder) open(k Kind, closer byte) (top int, ok bool) {
+	if !d.Expect(k) || !d.enter() {
+		return 0, false
+	}
+	d.pos++ // { or [
+	d.skipSpace()
+	if d.pos < len(d.data) && d.data[d.pos] == closer {
+		d.pos++
+		d.depth--
+		return 0, false
+	}
+	d.path = append(d.path, segment{})
+	return len(d.path) - 1, true
+}
+
+// next consumes what follows a member or element: a comma, reporting true, or the closing
+// bracket, reporting false after leaving the container.
+func (d *Decoder) next(top int, closer byte) bool {
+	if d.syntax {
+		return false
+	}
+	d.skipSpace()
+	if d.pos < len(d.data) {
+		switch d.data[d.pos] {
+		case ',':
+			d.pos++
+			return true
+		case closer:
+			d.pos++
+			d.leave(top)
+			return false
+		}
+	}
+	d.syntaxError("expected ',' or '" + string(closer) + "'")
+	return false
+}
+
+func (d *Decoder) leave(top int) {
+	d.path = d.path[:top]
+	d.depth--
 }
 
 func (d *Decoder) enter() bool {

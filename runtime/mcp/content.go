@@ -46,10 +46,7 @@ func (a *Annotations) encode(e *jsonwire.Encoder) {
 		e.Key("priority")
 		e.Float(*a.Priority, 64)
 	}
-	if a.LastModified != "" {
-		e.Key("lastModified")
-		e.String(a.LastModified)
-	}
+	optionalString(e, "lastModified", a.LastModified)
 	e.ObjectEnd()
 }
 
@@ -60,9 +57,7 @@ type Text struct {
 }
 
 func (c Text) encodeContent(e *jsonwire.Encoder) {
-	e.ObjectStart()
-	e.Key("type")
-	e.String("text")
+	startBlock(e, "text")
 	e.Key("text")
 	e.String(c.Text)
 	c.Annotations.encode(e)
@@ -92,9 +87,7 @@ func (c Audio) encodeContent(e *jsonwire.Encoder) {
 }
 
 func encodeMedia(e *jsonwire.Encoder, kind string, data []byte, mime string, a *Annotations) {
-	e.ObjectStart()
-	e.Key("type")
-	e.String(kind)
+	startBlock(e, kind)
 	e.Key("data")
 	e.Base64(data)
 	e.Key("mimeType")
@@ -115,9 +108,7 @@ type ResourceLink struct {
 }
 
 func (c ResourceLink) encodeContent(e *jsonwire.Encoder) {
-	e.ObjectStart()
-	e.Key("type")
-	e.String("resource_link")
+	startBlock(e, "resource_link")
 	e.Key("uri")
 	e.String(c.URI)
 	e.Key("name")
@@ -163,13 +154,18 @@ type EmbeddedResource struct {
 }
 
 func (c EmbeddedResource) encodeContent(e *jsonwire.Encoder) {
-	e.ObjectStart()
-	e.Key("type")
-	e.String("resource")
+	startBlock(e, "resource")
 	e.Key("resource")
 	c.Resource.encode(e)
 	c.Annotations.encode(e)
 	e.ObjectEnd()
+}
+
+// startBlock opens a content block of the given type.
+func startBlock(e *jsonwire.Encoder, kind string) {
+	e.ObjectStart()
+	e.Key("type")
+	e.String(kind)
 }
 
 func optionalString(e *jsonwire.Encoder, key, v string) {
