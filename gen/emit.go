@@ -35,6 +35,12 @@ func emitFile(p *pkgGen) ([]byte, error) {
 	f.ImportName(RuntimePath, "mcp")
 	f.ImportName(JSONWirePath, "jsonwire")
 
+	var roots []*schema.Type
+	for _, t := range p.tools {
+		roots = append(roots, t.In, t.OutType)
+	}
+	schema.Prepare(roots)
+
 	recvs := receivers(p)
 	f.Add(e.register(p, recvs))
 	var decoded, encoded []*schema.Object

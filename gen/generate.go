@@ -15,6 +15,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
+	"unicode"
 
 	"github.com/mcpgen/mcpgen/gen/diag"
 	"github.com/mcpgen/mcpgen/gen/schema"
@@ -143,9 +145,10 @@ func (p *pkgGen) checkNames() {
 			"%s is already declared in package %s", RegisterFunc, p.pkg.Name)
 	}
 	for _, name := range p.pkg.Types.Scope().Names() {
-		if len(name) > len(genPrefix) && name[:len(genPrefix)] == genPrefix {
+		// Generated identifiers are genPrefix followed by a capital: mcpgenCallX, mcpgenDecodeY.
+		if rest, ok := strings.CutPrefix(name, genPrefix); ok && rest != "" && unicode.IsUpper([]rune(rest)[0]) {
 			obj := p.pkg.Types.Scope().Lookup(name)
-			p.diags.Hintf(obj.Pos(), "rename it: names starting with "+genPrefix+" are reserved for generated code",
+			p.diags.Hintf(obj.Pos(), "rename it: names of the form "+genPrefix+"Xxx are reserved for generated code",
 				"%s uses the prefix reserved for mcpgen's generated identifiers", name)
 		}
 	}

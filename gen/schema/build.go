@@ -6,9 +6,7 @@ import (
 	"go/types"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/mcpgen/mcpgen/gen/diag"
 	"golang.org/x/tools/go/types/typeutil"
@@ -36,7 +34,7 @@ type Builder struct {
 // NewBuilder returns a Builder for code generated in package local that records problems
 // in diags.
 func NewBuilder(diags *diag.List, src Source, local *types.Package) *Builder {
-	return &Builder{diags: diags, src: src, local: local, names: map[string]bool{}}
+	return &Builder{diags: diags, src: src, local: local}
 }
 
 // Object builds the Type of a tool argument or result type, which must be a struct or a
@@ -49,14 +47,6 @@ func (b *Builder) Object(t types.Type, pos token.Pos) *Type {
 		return nil
 	}
 	return b.typeOf(t, pos, "")
-}
-
-// Objects returns every struct built so far, ordered by name.
-func (b *Builder) Objects() []*Object {
-	var out []*Object
-	b.structs.Iterate(func(_ types.Type, v any) { out = append(out, v.(*Object)) })
-	slices.SortFunc(out, func(a, b *Object) int { return cmp.Compare(a.Name, b.Name) })
-	return out
 }
 
 func isNamed(t types.Type) bool {
@@ -231,53 +221,12 @@ func typeString(t types.Type) string {
 func (b *Builder) structOf(t types.Type, st *types.Struct, pos token.Pos) *Object {
 	key := types.Unalias(t)
 	if s, ok := b.structs.At(key).(*Object); ok {
-		if !s.built {
-			s.Recursive = true // met again while its own fields are being built
-		}
 		return s
 	}
-	s := &Object{Go: t, Name: b.uniqueName(t), Doc: b.typeDoc(t)}
+	s := &Object{Go: t, Doc: b.typeDoc(t)}
 	b.structs.Set(key, s)
 	s.Fields = b.fields(s, st)
-	s.built = true
 	return s
-}
-
-// uniqueName gives a struct a name for generated identifiers: its own name for a named
-// type (with type arguments spelled out), "Struct" for a literal, numbered when taken.
-func (b *Builder) uniqueName(t types.Type) string {
-	name := "Struct"
-	if n, ok := types.Unalias(t).(*types.Named); ok {
-		name = n.Obj().Name()
-		if args := n.TypeArgs(); args != nil {
-			for a := range args.Types() {
-				name += identifierFrom(typeString(a))
-			}
-		}
-	}
-	base := name
-	for i := 2; b.names[name]; i++ {
-		name = base + strconv.Itoa(i)
-	}
-	b.names[name] = true
-	return name
-}
-
-func identifierFrom(s string) string {
-	var out strings.Builder
-	upper := true
-	for _, r := range s {
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-			upper = true
-			continue
-		}
-		if upper {
-			r = unicode.ToUpper(r)
-			upper = false
-		}
-		out.WriteRune(r)
-	}
-	return out.String()
 }
 
 // candidate is a field encoding/json would consider, before name conflicts are resolved.

@@ -50,11 +50,10 @@ type Type struct {
 // Object is a Go struct type as encoding/json sees it: its visible fields, in order.
 type Object struct {
 	Go        types.Type // a *types.Named (or alias) or a *types.Struct literal
-	Name      string     // unique among the structs of one generated file, usable in identifiers
 	Doc       string
 	Fields    []*Field
-	Recursive bool // used inside itself: rendered once under $defs and referenced
-	built     bool
+	Name      string // set by Prepare: unique in one generated file, usable in identifiers
+	Recursive bool   // set by Prepare: on a cycle, so rendered once under $defs and referenced
 }
 
 // Field is one property of a struct.

@@ -12,7 +12,12 @@ type In struct {
 	X int `json:"x"`
 }
 
+// mcpgenerator is fine: generated names are mcpgen followed by a capital letter.
+var mcpgenerator = 1
+
 // Run is a tool.
 //
 //mcp:tool
 func Run(in In) error { mcpgenHelper(); return nil }
+
+var _ = mcpgenerator

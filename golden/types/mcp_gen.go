@@ -6,6 +6,7 @@ package types
 
 import (
 	"context"
+	geo "github.com/mcpgen/mcpgen/golden/types/geo"
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 	"maps"
@@ -192,6 +193,31 @@ const (
         "1",
         "2"
       ]
+    },
+    "formula": {
+      "$ref": "#/$defs/Expr",
+      "description": "Formula is an expression."
+    },
+    "place": {
+      "type": "object",
+      "description": "Place is a node of another package.",
+      "properties": {
+        "lat": {
+          "type": "number",
+          "minimum": -90,
+          "maximum": 90
+        },
+        "lon": {
+          "type": "number",
+          "minimum": -180,
+          "maximum": 180
+        }
+      },
+      "required": [
+        "lat",
+        "lon"
+      ],
+      "additionalProperties": false
     }
   },
   "required": [
@@ -221,6 +247,40 @@ const (
       },
       "required": [
         "name"
+      ],
+      "additionalProperties": false
+    },
+    "Expr": {
+      "type": "object",
+      "description": "Expr and Term are mutually recursive.",
+      "properties": {
+        "terms": {
+          "type": "array",
+          "items": {
+            "$ref": "#/$defs/Term",
+            "description": "Term is a value or a nested expression."
+          }
+        }
+      },
+      "required": [
+        "terms"
+      ],
+      "additionalProperties": false
+    },
+    "Term": {
+      "type": "object",
+      "description": "Term is a value or a nested expression.",
+      "properties": {
+        "value": {
+          "type": "number"
+        },
+        "sub": {
+          "$ref": "#/$defs/Expr",
+          "description": "Expr and Term are mutually recursive."
+        }
+      },
+      "required": [
+        "value"
       ],
       "additionalProperties": false
     }
@@ -391,6 +451,31 @@ const (
         "2"
       ]
     },
+    "formula": {
+      "$ref": "#/$defs/Expr",
+      "description": "Formula is an expression."
+    },
+    "place": {
+      "type": "object",
+      "description": "Place is a node of another package.",
+      "properties": {
+        "lat": {
+          "type": "number",
+          "minimum": -90,
+          "maximum": 90
+        },
+        "lon": {
+          "type": "number",
+          "minimum": -180,
+          "maximum": 180
+        }
+      },
+      "required": [
+        "lat",
+        "lon"
+      ],
+      "additionalProperties": false
+    },
     "seen": {
       "type": "integer",
       "minimum": -9223372036854775808,
@@ -427,6 +512,40 @@ const (
         "name"
       ],
       "additionalProperties": false
+    },
+    "Expr": {
+      "type": "object",
+      "description": "Expr and Term are mutually recursive.",
+      "properties": {
+        "terms": {
+          "type": "array",
+          "items": {
+            "$ref": "#/$defs/Term",
+            "description": "Term is a value or a nested expression."
+          }
+        }
+      },
+      "required": [
+        "terms"
+      ],
+      "additionalProperties": false
+    },
+    "Term": {
+      "type": "object",
+      "description": "Term is a value or a nested expression.",
+      "properties": {
+        "value": {
+          "type": "number"
+        },
+        "sub": {
+          "$ref": "#/$defs/Expr",
+          "description": "Expr and Term are mutually recursive."
+        }
+      },
+      "required": [
+        "value"
+      ],
+      "additionalProperties": false
     }
   }
 }`
@@ -445,6 +564,34 @@ func mcpgenCallEcho(ctx context.Context, c *mcp.ToolCall) {
 		return
 	}
 	mcpgenEncodeOutput(c.Structured(), &out)
+}
+
+// mcpgenDecodeExpr decodes and validates a Expr.
+func mcpgenDecodeExpr(d *jsonwire.Decoder, v *Expr) {
+	if !d.Expect(jsonwire.Object) {
+		return
+	}
+	var hasTerms bool
+	for key := range d.Members {
+		switch string(key) {
+		case "terms":
+			hasTerms = true
+			if d.Expect(jsonwire.Array) {
+				list := []Term{}
+				for i := range d.Elements {
+					list = append(list, *new(Term))
+					mcpgenDecodeTerm(d, &list[i])
+				}
+				v.Terms = list
+			}
+		default:
+			d.Report("unknown property; expected one of \"terms\"")
+			d.Skip()
+		}
+	}
+	if !hasTerms {
+		d.ReportMissing("terms")
+	}
 }
 
 // mcpgenDecodeInput decodes and validates a Input.
@@ -625,7 +772,7 @@ func mcpgenDecodeInput(d *jsonwire.Decoder, v *Input) {
 			}
 		case "pages":
 			hasPages = true
-			mcpgenDecodePageTypesNode(d, &v.Pages)
+			mcpgenDecodePageNode(d, &v.Pages)
 		case "weekday":
 			if n, ok := d.Int(); ok {
 				if n > 6 {
@@ -662,8 +809,20 @@ func mcpgenDecodeInput(d *jsonwire.Decoder, v *Input) {
 				}
 				v.Comma = s
 			}
+		case "formula":
+			{
+				p := new(Expr)
+				mcpgenDecodeExpr(d, p)
+				v.Formula = p
+			}
+		case "place":
+			{
+				p := new(geo.Node)
+				mcpgenDecodeNode2(d, p)
+				v.Place = p
+			}
 		default:
-			d.Report("unknown property; expected one of \"id\", \"kind\", \"source\", \"Kind\", \"title\", \"level\", \"count\", \"delta\", \"ratio\", \"big\", \"enabled\", \"tags\", \"point\", \"labels\", \"extra\", \"payload\", \"anything\", \"tree\", \"pages\", \"weekday\", \"note\", \"required\", \"nested\", \"comma\"")
+			d.Report("unknown property; expected one of \"id\", \"kind\", \"source\", \"Kind\", \"title\", \"level\", \"count\", \"delta\", \"ratio\", \"big\", \"enabled\", \"tags\", \"point\", \"labels\", \"extra\", \"payload\", \"anything\", \"tree\", \"pages\", \"weekday\", \"note\", \"required\", \"nested\", \"comma\", \"formula\", \"place\"")
 			d.Skip()
 		}
 	}
@@ -726,8 +885,51 @@ func mcpgenDecodeNode(d *jsonwire.Decoder, v *Node) {
 	}
 }
 
-// mcpgenDecodePageTypesNode decodes and validates a Page.
-func mcpgenDecodePageTypesNode(d *jsonwire.Decoder, v *Page[Node]) {
+// mcpgenDecodeNode2 decodes and validates a Node.
+func mcpgenDecodeNode2(d *jsonwire.Decoder, v *geo.Node) {
+	if !d.Expect(jsonwire.Object) {
+		return
+	}
+	var hasLat, hasLon bool
+	for key := range d.Members {
+		switch string(key) {
+		case "lat":
+			hasLat = true
+			if f, ok := d.Float(64); ok {
+				if f < -90.0 {
+					d.Report("must be >= -90")
+				}
+				if f > 90.0 {
+					d.Report("must be <= 90")
+				}
+				v.Lat = f
+			}
+		case "lon":
+			hasLon = true
+			if f, ok := d.Float(64); ok {
+				if f < -180.0 {
+					d.Report("must be >= -180")
+				}
+				if f > 180.0 {
+					d.Report("must be <= 180")
+				}
+				v.Lon = f
+			}
+		default:
+			d.Report("unknown property; expected one of \"lat\", \"lon\"")
+			d.Skip()
+		}
+	}
+	if !hasLat {
+		d.ReportMissing("lat")
+	}
+	if !hasLon {
+		d.ReportMissing("lon")
+	}
+}
+
+// mcpgenDecodePageNode decodes and validates a Page.
+func mcpgenDecodePageNode(d *jsonwire.Decoder, v *Page[Node]) {
 	if !d.Expect(jsonwire.Object) {
 		return
 	}
@@ -783,6 +985,48 @@ func mcpgenDecodeStruct(d *jsonwire.Decoder, v *struct {
 	}
 }
 
+// mcpgenDecodeTerm decodes and validates a Term.
+func mcpgenDecodeTerm(d *jsonwire.Decoder, v *Term) {
+	if !d.Expect(jsonwire.Object) {
+		return
+	}
+	var hasValue bool
+	for key := range d.Members {
+		switch string(key) {
+		case "value":
+			hasValue = true
+			if f, ok := d.Float(64); ok {
+				v.Value = f
+			}
+		case "sub":
+			{
+				p := new(Expr)
+				mcpgenDecodeExpr(d, p)
+				v.Sub = p
+			}
+		default:
+			d.Report("unknown property; expected one of \"value\", \"sub\"")
+			d.Skip()
+		}
+	}
+	if !hasValue {
+		d.ReportMissing("value")
+	}
+}
+
+// mcpgenEncodeExpr encodes a Expr.
+func mcpgenEncodeExpr(e *jsonwire.Encoder, v *Expr) {
+	e.ObjectStart()
+	e.Key("terms")
+	e.ArrayStart()
+	for i := range v.Terms {
+		e.Elem()
+		mcpgenEncodeTerm(e, &v.Terms[i])
+	}
+	e.ArrayEnd()
+	e.ObjectEnd()
+}
+
 // mcpgenEncodeNode encodes a Node.
 func mcpgenEncodeNode(e *jsonwire.Encoder, v *Node) {
 	e.ObjectStart()
@@ -801,6 +1045,16 @@ func mcpgenEncodeNode(e *jsonwire.Encoder, v *Node) {
 		}
 		e.ArrayEnd()
 	}
+	e.ObjectEnd()
+}
+
+// mcpgenEncodeNode2 encodes a Node.
+func mcpgenEncodeNode2(e *jsonwire.Encoder, v *geo.Node) {
+	e.ObjectStart()
+	e.Key("lat")
+	e.Float(v.Lat, 64)
+	e.Key("lon")
+	e.Float(v.Lon, 64)
 	e.ObjectEnd()
 }
 
@@ -906,7 +1160,7 @@ func mcpgenEncodeOutput(e *jsonwire.Encoder, v *Output) {
 		}
 	}
 	e.Key("pages")
-	mcpgenEncodePageTypesNode(e, &v.Input.Pages)
+	mcpgenEncodePageNode(e, &v.Input.Pages)
 	if v.Input.Weekday != 0 {
 		e.Key("weekday")
 		e.Int(int64(v.Input.Weekday))
@@ -929,13 +1183,29 @@ func mcpgenEncodeOutput(e *jsonwire.Encoder, v *Output) {
 		e.Key("comma")
 		e.String(v.Input.Comma)
 	}
+	if v.Input.Formula != nil {
+		e.Key("formula")
+		if v.Input.Formula == nil {
+			e.Null()
+		} else {
+			mcpgenEncodeExpr(e, v.Input.Formula)
+		}
+	}
+	if v.Input.Place != nil {
+		e.Key("place")
+		if v.Input.Place == nil {
+			e.Null()
+		} else {
+			mcpgenEncodeNode2(e, v.Input.Place)
+		}
+	}
 	e.Key("seen")
 	e.Int(int64(v.Seen))
 	e.ObjectEnd()
 }
 
-// mcpgenEncodePageTypesNode encodes a Page.
-func mcpgenEncodePageTypesNode(e *jsonwire.Encoder, v *Page[Node]) {
+// mcpgenEncodePageNode encodes a Page.
+func mcpgenEncodePageNode(e *jsonwire.Encoder, v *Page[Node]) {
 	e.ObjectStart()
 	e.Key("items")
 	e.ArrayStart()
@@ -958,6 +1228,22 @@ func mcpgenEncodeStruct(e *jsonwire.Encoder, v *struct {
 	e.ObjectStart()
 	e.Key("depth")
 	e.Int(int64(v.Depth))
+	e.ObjectEnd()
+}
+
+// mcpgenEncodeTerm encodes a Term.
+func mcpgenEncodeTerm(e *jsonwire.Encoder, v *Term) {
+	e.ObjectStart()
+	e.Key("value")
+	e.Float(v.Value, 64)
+	if v.Sub != nil {
+		e.Key("sub")
+		if v.Sub == nil {
+			e.Null()
+		} else {
+			mcpgenEncodeExpr(e, v.Sub)
+		}
+	}
 	e.ObjectEnd()
 }
 

@@ -5,6 +5,8 @@ package types
 import (
 	"context"
 	"time"
+
+	"github.com/mcpgen/mcpgen/golden/types/geo"
 )
 
 // Level is how loud a message is.
@@ -37,6 +39,17 @@ type Node struct {
 	Children []*Node `json:"children,omitempty"`
 }
 
+// Expr and Term are mutually recursive.
+type Expr struct {
+	Terms []Term `json:"terms"`
+}
+
+// Term is a value or a nested expression.
+type Term struct {
+	Value float64 `json:"value"`
+	Sub   *Expr   `json:"sub,omitempty"`
+}
+
 // Input has a field of every kind mcpgen maps.
 type Input struct {
 	Base
@@ -63,9 +76,13 @@ type Input struct {
 	Nested   struct {
 		Depth int `json:"depth" jsonschema:"description=How deep."`
 	} `json:"nested"`
-	Comma  string `json:"comma,omitempty" jsonschema:"pattern=^a\\,b$" jsonschema_extras:"x-order=1,x-order=2"`
-	Hidden string `json:"-"`
-	Skip   string `jsonschema:"-"`
+	Comma string `json:"comma,omitempty" jsonschema:"pattern=^a\\,b$" jsonschema_extras:"x-order=1,x-order=2"`
+	// Formula is an expression.
+	Formula *Expr `json:"formula,omitempty"`
+	// Place is a node of another package.
+	Place  *geo.Node `json:"place,omitempty"`
+	Hidden string    `json:"-"`
+	Skip   string    `jsonschema:"-"`
 	secret string
 }
 

@@ -18,7 +18,9 @@ const goodInput = `{
 	"tags": ["ab", "cd"], "point": [1.5, -2], "labels": {"x": 1, "y": 2}, "extra": {"a": [1, "b", null]},
 	"payload": "aGVsbG8=", "anything": {"deep": [true]}, "tree": {"name": "root", "children": [{"name": "leaf"}]},
 	"pages": {"items": [{"name": "n"}], "next": "2"}, "weekday": 6, "note": null, "required": 7,
-	"nested": {"depth": 3}, "comma": "a,b"
+	"nested": {"depth": 3}, "comma": "a,b",
+	"formula": {"terms": [{"value": 1}, {"value": 2, "sub": {"terms": [{"value": 3}]}}]},
+	"place": {"lat": 38.7, "lon": -9.1}
 }`
 
 func TestDecodeMatchesEncodingJSON(t *testing.T) {
@@ -103,6 +105,8 @@ func TestValidation(t *testing.T) {
 		{`{"required":null}`, []string{"/required: expected integer, got null"}},
 		{`{"nested":{"depth":1,"extra":2}}`, []string{`/nested/extra: unknown property; expected one of "depth"`}},
 		{`{"comma":"a"}`, []string{"/comma: must match the pattern ^a,b$"}},
+		{`{"formula":{"terms":[{"sub":{"terms":[{"value":"x"}]}}]}}`, []string{"/formula/terms/0/value: missing required property", "/formula/terms/0/sub/terms/0/value: expected number, got string"}},
+		{`{"place":{"lat":91,"lon":0}}`, []string{"/place/lat: must be <= 90"}},
 		{`{"Hidden":"x"}`, []string{"/Hidden: unknown property"}},
 		{`{"Skip":"x"}`, []string{"/Skip: unknown property"}},
 		{`{"title":"` + strings.Repeat("é", 81) + `"}`, []string{"/title: must be at most 80 characters long"}},
