@@ -129,7 +129,10 @@ func (p *pkgGen) errorf(pos token.Pos, format string, args ...any) {
 // checkNames reports tool names used twice and package-level names that collide with the
 // ones the generated file declares.
 func (p *pkgGen) checkNames() {
-	slices.SortStableFunc(p.tools, func(a, b *Tool) int { return cmp.Compare(a.Pos, b.Pos) })
+	// In source order, by file name: token.Pos order across files depends on load order.
+	slices.SortStableFunc(p.tools, func(a, b *Tool) int {
+		return diag.Compare(diag.Diagnostic{Pos: p.pkg.Fset.Position(a.Pos)}, diag.Diagnostic{Pos: p.pkg.Fset.Position(b.Pos)})
+	})
 	first := map[string]*Tool{}
 	for _, t := range p.tools {
 		if prev, dup := first[t.Name]; dup {

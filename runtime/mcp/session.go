@@ -35,14 +35,6 @@ func newSession(srv *Server, send func([]byte) error) *session {
 	return &session{srv: srv, send: send, inflight: map[string]*inflightRequest{}}
 }
 
-// requestKey is the context key of the request a handler is serving.
-type requestKey struct{}
-
-type requestInfo struct {
-	ss *session
-	id []byte
-}
-
 // receive handles one incoming message. Requests other than initialize run on their own
 // goroutine, tracked by wg, so that a slow tool never holds up the others; initialize runs
 // inline because everything after it depends on its outcome.
@@ -123,7 +115,6 @@ func (ss *session) request(ctx context.Context, m *jsonrpc.Message) {
 		return
 	}
 
-	ctx = context.WithValue(ctx, requestKey{}, &requestInfo{ss: ss, id: m.ID})
 	resp := ss.dispatch(ctx, m)
 
 	ss.mu.Lock()

@@ -164,6 +164,7 @@ func putToolCall(c *ToolCall) {
 		c.res.Reset(nil)
 	}
 	c.args = nil
+	c.dec.Reset(nil) // let the request's bytes go
 	toolCallPool.Put(c)
 }
 
