@@ -104,13 +104,20 @@ func (p *pkgGen) options(t *Tool, d directive) {
 			*hint = &v
 			continue
 		}
+		near := nearOption(a.key)
 		switch {
 		case a.key == "title" && a.hasValue:
 			t.Title = a.value
 		case a.key == "name" && a.hasValue:
 			t.Name = a.value
-		case !a.hasValue && i == 0:
+		case !a.hasValue && i == 0 && near == "":
 			t.Name = a.key
+		case !a.hasValue && i == 0:
+			// A misspelled hint would otherwise silently become the tool's name.
+			p.diags.Hintf(a.pos, "options are lower-case; to name the tool "+a.key+", write name="+a.key,
+				"//mcp:tool option %q looks like %q", a.key, near)
+		case near != "":
+			p.diags.Hintf(a.pos, "did you mean "+near+"?", "unknown //mcp:tool option %q", a.key)
 		default:
 			p.diags.Hintf(a.pos, "options are: a name first, then title=\"...\", readonly, destructive, idempotent, openworld (each may be =false)",
 				"unknown //mcp:tool option %q", a.key)
@@ -119,6 +126,23 @@ func (p *pkgGen) options(t *Tool, d directive) {
 	if h := t.Hints; h.ReadOnly != nil && *h.ReadOnly && h.Destructive != nil && *h.Destructive {
 		p.errorf(d.pos, "a tool cannot be both readonly and destructive")
 	}
+}
+
+// toolOptions are the option words of //mcp:tool; the first four are the hints.
+var toolOptions = []string{"readonly", "destructive", "idempotent", "openworld", "title", "name"}
+
+// nearOption returns the option a word seems to misspell, or "": any option in another case,
+// or a hint one or two typos away (long, unusual words that are unlikely tool names).
+func nearOption(word string) string {
+	for i, opt := range toolOptions {
+		if word == opt {
+			continue
+		}
+		if strings.EqualFold(word, opt) || i < 4 && schema.Distance(strings.ToLower(word), opt) <= 2 {
+			return opt
+		}
+	}
+	return ""
 }
 
 // receiver records the type whose method is a tool; RegisterMCP will take an instance of it.

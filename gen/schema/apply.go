@@ -320,7 +320,7 @@ func suggest(key string) string {
 	candidates := append(append(slices.Collect(maps.Keys(keywords)), flags...), planned...)
 	slices.Sort(candidates)
 	for _, k := range candidates {
-		if d := distance(strings.ToLower(key), strings.ToLower(k)); d < bestDist {
+		if d := Distance(strings.ToLower(key), strings.ToLower(k)); d < bestDist {
 			best, bestDist = k, d
 		}
 	}
@@ -330,8 +330,9 @@ func suggest(key string) string {
 	return fmt.Sprintf("did you mean %q?", best)
 }
 
-// distance is the Levenshtein distance between a and b.
-func distance(a, b string) int {
+// Distance is the Levenshtein distance between a and b, for suggesting what a misspelled
+// word was meant to be.
+func Distance(a, b string) int {
 	prev := make([]int, len(b)+1)
 	for j := range prev {
 		prev[j] = j

@@ -56,3 +56,13 @@ func I(in In) error { return nil }
 //
 // mcp:tool
 func J(in In) error { return nil }
+
+// K misspells a hint, which must not become the tool's name.
+//
+//mcp:tool readOnly
+func K(in In) error { return nil }
+
+// L misspells a hint after a name.
+//
+//mcp:tool l idempotnet
+func L(in In) error { return nil }

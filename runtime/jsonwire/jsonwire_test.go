@@ -3,9 +3,11 @@ package jsonwire
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
+	"time"
 )
 
 // stdMarshal encodes v as encoding/json does without HTML escaping, our encoder's contract.
@@ -327,4 +329,83 @@ func FuzzStringRoundTrip(f *testing.F) {
 			t.Fatalf("decoded %q, want %q", got, want)
 		}
 	})
+}
+
+func TestSpecialValues(t *testing.T) {
+	decode := func(in string, read func(*Decoder) (any, bool)) (any, string) {
+		d := NewDecoder([]byte(in))
+		v, _ := read(d)
+		d.Finish()
+		return v, d.Summary()
+	}
+	tests := []struct {
+		in      string
+		read    func(*Decoder) (any, bool)
+		want    any
+		problem string
+	}{
+		{`"1h30m"`, func(d *Decoder) (any, bool) { return d.Duration() }, 90 * time.Minute, ""},
+		{`"1x"`, func(d *Decoder) (any, bool) { return d.Duration() }, time.Duration(0), `must be a duration such as "1h30m" or "250ms"`},
+		{`"42"`, func(d *Decoder) (any, bool) { return d.QuotedInt() }, int64(42), ""},
+		{`"4.2"`, func(d *Decoder) (any, bool) { return d.QuotedInt() }, int64(0), "must be a string holding an integer"},
+		{`42`, func(d *Decoder) (any, bool) { return d.QuotedInt() }, int64(0), "expected string, got number"},
+		{`"-1"`, func(d *Decoder) (any, bool) { return d.QuotedUint() }, uint64(0), "must be >= 0"},
+		{`"1e3"`, func(d *Decoder) (any, bool) { return d.QuotedFloat(64) }, 1000.0, ""},
+		{`"true"`, func(d *Decoder) (any, bool) { return d.QuotedBool() }, true, ""},
+		{`"yes"`, func(d *Decoder) (any, bool) { return d.QuotedBool() }, false, "must be a string holding true or false"},
+		{`"\"hi\""`, func(d *Decoder) (any, bool) { return d.QuotedString() }, "hi", ""},
+		{`"hi"`, func(d *Decoder) (any, bool) { return d.QuotedString() }, "", "must be a string holding a JSON string"},
+		{` {"a": [1, 2]} `, func(d *Decoder) (any, bool) { return string(d.RawCopy()), true }, `{"a": [1, 2]}`, ""},
+	}
+	for _, tt := range tests {
+		got, problem := decode(tt.in, tt.read)
+		if got != tt.want || problem != tt.problem {
+			t.Errorf("%s: got %v (%q), want %v (%q)", tt.in, got, problem, tt.want, tt.problem)
+		}
+	}
+	d := NewDecoder(nil)
+	if n, ok := d.IntKey([]byte("-7"), 8); !ok || n != -7 {
+		t.Errorf("IntKey(-7) = %d %v", n, ok)
+	}
+	if _, ok := d.IntKey([]byte("300"), 8); ok {
+		t.Errorf("IntKey(300, 8) accepted")
+	}
+	if _, ok := d.UintKey([]byte("-1"), 64); ok {
+		t.Errorf("UintKey(-1) accepted")
+	}
+}
+
+func TestSpecialEncodings(t *testing.T) {
+	var e Encoder
+	e.ObjectStart()
+	e.Key("d")
+	e.Duration(90 * time.Minute)
+	e.Key("q")
+	e.QuotedInt(-5)
+	e.Key("f")
+	e.QuotedFloat(1.5, 64)
+	e.Key("b")
+	e.QuotedBool(true)
+	e.Key("s")
+	e.QuotedString(`a"b`)
+	e.Key("raw")
+	e.RawJSON([]byte(`[1,{"x":null}]`))
+	e.Key("empty")
+	e.RawJSON(nil)
+	e.IntKey(-3)
+	e.Null()
+	e.ObjectEnd()
+	want := `{"d":"1h30m0s","q":"-5","f":"1.5","b":"true","s":"\"a\\\"b\"","raw":[1,{"x":null}],"empty":null,"-3":null}`
+	if got := string(e.Bytes()); got != want || e.Err() != nil {
+		t.Fatalf("got %s (%v)\nwant %s", got, e.Err(), want)
+	}
+	var bad Encoder
+	bad.RawJSON([]byte(`{"a":`))
+	if bad.Err() == nil {
+		t.Fatal("invalid raw JSON written without error")
+	}
+	m := map[int]string{10: "", 9: "", -1: "", 100: ""}
+	if got := fmt.Sprint(IntKeys(m)); got != "[-1 10 100 9]" {
+		t.Fatalf("IntKeys = %s, want encoding/json's order [-1 10 100 9]", got)
+	}
 }

@@ -176,6 +176,24 @@ func TestInitializeNegotiatesVersion(t *testing.T) {
 	}
 }
 
+func TestRequestBeforeInitializeIsRejectedInReadOrder(t *testing.T) {
+	srv := quietServer(nil)
+	srv.AddTool(echoTool("echo"))
+	// Both lines arrive at once: the call must be judged before initialize is handled.
+	for range 20 {
+		in := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"x"}}}` + "\n" +
+			`{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}` + "\n"
+		var out strings.Builder
+		if err := srv.Serve(context.Background(), strings.NewReader(in), &out); err != nil {
+			t.Fatal(err)
+		}
+		first := strings.SplitN(out.String(), "\n", 2)[0]
+		if !strings.Contains(first, `"id":1,"error":{"code":-32600`) {
+			t.Fatalf("a call before initialize was served: %s", out.String())
+		}
+	}
+}
+
 func TestLifecycleErrors(t *testing.T) {
 	srv := quietServer(nil)
 	srv.AddTool(echoTool("echo"))

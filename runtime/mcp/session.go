@@ -50,6 +50,10 @@ func (ss *session) receive(ctx context.Context, data []byte, wg *sync.WaitGroup)
 		ss.srv.logger.Debug("mcp: ignoring unexpected response", "id", string(m.ID))
 	case m.Method == "initialize":
 		ss.request(ctx, &m)
+	case m.Method != "ping" && !ss.ready():
+		// Decided here, in the order messages arrive, not on the request's own goroutine,
+		// where an initialize read later could already have been handled.
+		ss.write(jsonrpc.AppendError(nil, m.ID, errNotInitialized))
 	default:
 		wg.Add(1)
 		go func() {
@@ -57,6 +61,14 @@ func (ss *session) receive(ctx context.Context, data []byte, wg *sync.WaitGroup)
 			ss.request(ctx, &m)
 		}()
 	}
+}
+
+var errNotInitialized = jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "invalid request: the session is not initialized; send initialize first")
+
+func (ss *session) ready() bool {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.initialized
 }
 
 func (ss *session) write(msg []byte) {
@@ -142,12 +154,8 @@ func (ss *session) dispatch(ctx context.Context, m *jsonrpc.Message) (resp []byt
 		return jsonrpc.AppendResult(nil, m.ID, []byte("{}"))
 	}
 	ss.mu.Lock()
-	ready, d := ss.initialized, ss.dialect
+	d := ss.dialect
 	ss.mu.Unlock()
-	if !ready {
-		return jsonrpc.AppendError(nil, m.ID, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
-			"invalid request: the session is not initialized; send initialize first"))
-	}
 	switch m.Method {
 	case "tools/list":
 		return ss.listTools(m, d)
