@@ -6,9 +6,10 @@ package bench
 
 import (
 	"context"
+	"unicode/utf8"
+
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
-	"unicode/utf8"
 )
 
 // RegisterMCP adds the MCP tools of package bench to s.
@@ -107,9 +108,7 @@ const (
       }
     },
     "total": {
-      "type": "integer",
-      "minimum": -9223372036854775808,
-      "maximum": 9223372036854775807
+      "type": "integer"
     }
   },
   "required": [
@@ -135,7 +134,7 @@ func mcpgenCallSearch(ctx context.Context, c *mcp.ToolCall) {
 	mcpgenEncodeSearchResult(c.Structured(), &out)
 }
 
-// mcpgenDecodeSearchInput decodes and validates a SearchInput.
+// mcpgenDecodeSearchInput decodes a value of type SearchInput and checks it against its schema.
 func mcpgenDecodeSearchInput(d *jsonwire.Decoder, v *SearchInput) {
 	if !d.Expect(jsonwire.Object) {
 		return
@@ -155,20 +154,22 @@ func mcpgenDecodeSearchInput(d *jsonwire.Decoder, v *SearchInput) {
 			}
 		case "limit":
 			hasLimit = true
-			if n, ok := d.Int(); ok {
-				if n < 1 {
-					d.Report("must be >= 1")
-				}
-				if n > 100 {
-					d.Report("must be <= 100")
-				}
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
+			if n, ok := d.IntRange(1, 100, "must be >= 1", "must be <= 100"); ok {
 				v.Limit = int(n)
 			}
 		case "tags":
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
 			if d.Expect(jsonwire.Array) {
 				list := []string{}
 				for i := range d.Elements {
-					list = append(list, *new(string))
+					list = append(list, "")
 					if s1, ok := d.String(); ok {
 						list[i] = s1
 					}
@@ -179,10 +180,18 @@ func mcpgenDecodeSearchInput(d *jsonwire.Decoder, v *SearchInput) {
 				v.Tags = list
 			}
 		case "exact":
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
 			if b, ok := d.Bool(); ok {
 				v.Exact = b
 			}
 		case "sort":
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
 			if s, ok := d.String(); ok {
 				switch s {
 				case "relevance", "date":
@@ -204,7 +213,7 @@ func mcpgenDecodeSearchInput(d *jsonwire.Decoder, v *SearchInput) {
 	}
 }
 
-// mcpgenEncodeHit encodes a Hit.
+// mcpgenEncodeHit writes a value of type Hit as JSON.
 func mcpgenEncodeHit(e *jsonwire.Encoder, v *Hit) {
 	e.ObjectStart()
 	e.Key("id")
@@ -227,7 +236,7 @@ func mcpgenEncodeHit(e *jsonwire.Encoder, v *Hit) {
 	e.ObjectEnd()
 }
 
-// mcpgenEncodeSearchResult encodes a SearchResult.
+// mcpgenEncodeSearchResult writes a value of type SearchResult as JSON.
 func mcpgenEncodeSearchResult(e *jsonwire.Encoder, v *SearchResult) {
 	e.ObjectStart()
 	e.Key("hits")

@@ -42,6 +42,15 @@ func addr(x string) string {
 
 func deref(x string) string { return "(*" + x + ")" }
 
+// bare writes an expression where it stands alone (an assignment's target, an argument):
+// *p rather than (*p), which is only needed before an index or a selector.
+func bare(x string) string {
+	if strings.HasPrefix(x, "(*") && strings.HasSuffix(x, ")") {
+		return "*" + x[2:len(x)-1]
+	}
+	return x
+}
+
 // temp names a temporary at a nesting depth: s, s1, s2...
 func temp(name string, depth int) string {
 	if depth == 0 {
@@ -70,6 +79,10 @@ func (e *emitter) decoder(o *schema.Object) jen.Code {
 			stmts = append(stmts, jen.Id(flag).Op("=").True())
 		}
 		stmts = append(stmts, e.allocEmbedded(f)...)
+		if !f.Required && !f.Type.Nullable && !f.Type.Deref().Nullable && f.Type.Deref().Kind != schema.Any {
+			// Models often send null for an argument they mean to leave out: tell them how.
+			stmts = append(stmts, jen.If(d().Dot("Null").Call()).Block(report("must not be null; leave the property out instead"), jen.Continue()))
+		}
 		stmts = append(stmts, e.decode(f.Type, dst, 0)...)
 		cases = append(cases, jen.Case(jen.Lit(f.Name)).Block(stmts...))
 		switch {
@@ -97,7 +110,7 @@ func (e *emitter) decoder(o *schema.Object) jen.Code {
 	}
 	body = append(body, after...)
 	name := genPrefix + "Decode" + o.Name
-	return jen.Comment(fmt.Sprintf("%s decodes and validates a %s.", name, displayName(o))).Line().
+	return jen.Comment(fmt.Sprintf("%s decodes a value of type %s and checks it against its schema.", name, displayName(o))).Line().
 		Func().Id(name).Params(jen.Id("d").Op("*").Add(wire("Decoder")), jen.Id("v").Op("*").Add(e.typ(o.Go))).Block(body...)
 }
 
@@ -167,14 +180,13 @@ func literal(v schema.Value) jen.Code {
 // type t.Go, and check it against t's rules.
 func (e *emitter) decode(t *schema.Type, dst string, depth int) []jen.Code {
 	if t.Kind == schema.Pointer {
-		p := temp("p", depth)
-		body := []jen.Code{jen.Id(p).Op(":=").New(e.typ(t.Elem.Go))}
-		body = append(body, e.decode(t.Elem, deref(p), depth+1)...)
-		body = append(body, jen.Id(dst).Op("=").Id(p))
+		// Point at a new value, then decode into it.
+		body := []jen.Code{jen.Id(bare(dst)).Op("=").New(e.typ(t.Elem.Go))}
+		body = append(body, e.decode(t.Elem, deref(dst), depth+1)...)
 		if t.Nullable {
-			return []jen.Code{jen.If(d().Dot("Null").Call()).Block(jen.Id(dst).Op("=").Nil()).Else().Block(body...)}
+			return []jen.Code{jen.If(d().Dot("Null").Call()).Block(jen.Id(bare(dst)).Op("=").Nil()).Else().Block(body...)}
 		}
-		return []jen.Code{jen.Block(body...)}
+		return body
 	}
 	stmts := e.decodeValue(t, dst, depth)
 	if t.Nullable {
@@ -204,7 +216,7 @@ func (e *emitter) decodeValue(t *schema.Type, dst string, depth int) []jen.Code 
 		return []jen.Code{jen.Id(genPrefix+"Decode"+t.Object.Name).Call(d(), jen.Id(addr(dst)))}
 	case schema.Slice:
 		list, i := temp("list", depth), temp("i", depth)
-		loop := []jen.Code{jen.Id(list).Op("=").Append(jen.Id(list), jen.Op("*").New(e.typ(t.Elem.Go)))}
+		loop := []jen.Code{jen.Id(list).Op("=").Append(jen.Id(list), e.zero(t.Elem.Go))}
 		loop = append(loop, e.decode(t.Elem, list+"["+i+"]", depth+1)...)
 		body := []jen.Code{
 			jen.Id(list).Op(":=").Add(e.typ(t.Go)).Values(),
@@ -249,9 +261,38 @@ func (e *emitter) decodeValue(t *schema.Type, dst string, depth int) []jen.Code 
 	if t.Kind == schema.Float {
 		args = append(args, jen.Lit(t.Bits))
 	}
+	method := r.method
+	if t.Kind == schema.Int || t.Kind == schema.Uint {
+		// Every integer limit, from the type and the tags, in one call that names the
+		// limit the value breaks.
+		var lo, hi jen.Code
+		var loMsg, hiMsg string
+		method, lo, hi, loMsg, hiMsg = integerRange(t)
+		if method != r.method {
+			args = []jen.Code{lo, hi, jen.Lit(loMsg), jen.Lit(hiMsg)}
+		}
+	}
 	body := e.checks(t, v)
-	body = append(body, jen.Id(dst).Op("=").Add(e.convert(jen.Id(v), r.goType, t.Go)))
-	return []jen.Code{jen.If(jen.List(jen.Id(v), jen.Id("ok")).Op(":=").Add(d()).Dot(r.method).Call(args...), jen.Id("ok")).Block(body...)}
+	body = append(body, jen.Id(bare(dst)).Op("=").Add(e.convert(jen.Id(v), r.goType, t.Go)))
+	return []jen.Code{jen.If(jen.List(jen.Id(v), jen.Id("ok")).Op(":=").Add(d()).Dot(method).Call(args...), jen.Id("ok")).Block(body...)}
+}
+
+// zero writes the zero value of a type.
+func (e *emitter) zero(t types.Type) jen.Code {
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		switch {
+		case u.Info()&types.IsString != 0:
+			return jen.Lit("")
+		case u.Info()&types.IsBoolean != 0:
+			return jen.False()
+		default:
+			return jen.Lit(0)
+		}
+	case *types.Struct, *types.Array:
+		return e.typ(t).Values()
+	}
+	return jen.Nil()
 }
 
 // convert converts x from type have to type want when they differ.
@@ -359,12 +400,40 @@ type bound struct {
 	text string // what the value must be
 }
 
-// boundChecks emits the numeric limits. The decoder has already enforced the limits of
-// int64, uint64 and float64; tighter ones, from the Go type or from tags, are checked here.
-// For integer kinds a fractional limit becomes the equivalent whole one.
+// boundChecks emits the limits of a float. (Integer limits are all checked by the decoder
+// call, see integerRange.)
 func (e *emitter) boundChecks(t *schema.Type, v string) []jen.Code {
+	if t.Kind != schema.Float {
+		return nil
+	}
 	r := &t.Rules
 	var out []jen.Code
+	for _, b := range []bound{
+		{r.Minimum, "<", ">= "}, {r.Maximum, ">", "<= "},
+		{r.ExclusiveMinimum, "<=", "> "}, {r.ExclusiveMaximum, ">=", "< "},
+	} {
+		if b.n == nil || math.IsInf(b.n.Float(), 0) {
+			continue // beyond float64, which the decoder enforces
+		}
+		out = append(out, jen.If(jen.Id(v).Op(b.op).Op(floatText(b.n))).Block(report("must be "+b.text+b.n.Text)))
+	}
+	return out
+}
+
+// integerRange folds the limits of an integer (its type's range and the minimum, maximum
+// and exclusive bounds of its tags) into the closed range the decoder checks, keeping the
+// message of the tightest limit on each side. Without limits beyond 64 bits, it keeps the
+// plain Int or Uint call.
+func integerRange(t *schema.Type) (method string, lo, hi jen.Code, loMsg, hiMsg string) {
+	r := &t.Rules
+	loB, hiB := new(big.Int).SetInt64(math.MinInt64>>(64-t.Bits)), new(big.Int).SetInt64(math.MaxInt64>>(64-t.Bits))
+	method = "Int"
+	if t.Kind == schema.Uint {
+		loB, hiB = new(big.Int), new(big.Int).SetUint64(math.MaxUint64>>(64-t.Bits))
+		method = "Uint"
+	}
+	natLo, natHi := new(big.Int).Set(loB), new(big.Int).Set(hiB)
+	loMsg, hiMsg = "must be >= "+loB.String(), "must be <= "+hiB.String()
 	for _, b := range []bound{
 		{r.Minimum, "<", ">= "}, {r.Maximum, ">", "<= "},
 		{r.ExclusiveMinimum, "<=", "> "}, {r.ExclusiveMaximum, ">=", "< "},
@@ -372,31 +441,28 @@ func (e *emitter) boundChecks(t *schema.Type, v string) []jen.Code {
 		if b.n == nil {
 			continue
 		}
-		msg := "must be " + b.text + b.n.Text
-		if t.Kind == schema.Float {
-			if f := b.n.Float(); math.IsInf(f, 0) {
-				continue // beyond float64, which the decoder enforces
-			}
-			out = append(out, jen.If(jen.Id(v).Op(b.op).Op(floatText(b.n))).Block(report(msg)))
-			continue
-		}
 		threshold, op := integerThreshold(b.n.Rat, b.op)
-		lo, hi := new(big.Int).SetInt64(math.MinInt64), new(big.Int).SetInt64(math.MaxInt64)
-		if t.Kind == schema.Uint {
-			lo, hi = new(big.Int), new(big.Int).SetUint64(math.MaxUint64)
+		msg := "must be " + b.text + b.n.Text
+		if op == "<" { // v < threshold is out: the range starts at threshold
+			if threshold.Cmp(loB) > 0 {
+				loB, loMsg = threshold, msg
+			}
+		} else if threshold.Cmp(hiB) < 0 {
+			hiB, hiMsg = threshold, msg
 		}
-		// Skip limits the decoder's own range already implies; a limit no value can meet
-		// rejects every value.
-		switch {
-		case op == "<" && threshold.Cmp(lo) <= 0, op == ">" && threshold.Cmp(hi) >= 0:
-			continue
-		case op == "<" && threshold.Cmp(hi) > 0, op == ">" && threshold.Cmp(lo) < 0:
-			out = append(out, report(msg))
-			continue
-		}
-		out = append(out, jen.If(jen.Id(v).Op(op).Op(threshold.String())).Block(report(msg)))
 	}
-	return out
+	if loB.Cmp(natLo) == 0 && hiB.Cmp(natHi) == 0 && t.Bits == 64 {
+		return method, nil, nil, "", ""
+	}
+	// A limit beyond the type's range can never be met; the builder reports it, and the
+	// decoder then rejects every value.
+	if loB.Cmp(natHi) > 0 {
+		loB = natHi
+	}
+	if hiB.Cmp(natLo) < 0 {
+		hiB = natLo
+	}
+	return method + "Range", jen.Op(loB.String()), jen.Op(hiB.String()), loMsg, hiMsg
 }
 
 // integerThreshold turns a comparison "v op bound" with a possibly fractional bound into an
@@ -432,8 +498,11 @@ func (e *emitter) encoder(o *schema.Object) jen.Code {
 	body := []jen.Code{jen.Id("e").Dot("ObjectStart").Call()}
 	for _, f := range o.Fields {
 		src := "v." + fieldPath(f)
-		stmts := []jen.Code{jen.Id("e").Dot("Key").Call(jen.Lit(f.Name))}
-		stmts = append(stmts, e.encode(f.Type, src, 0)...)
+		value := e.encode(f.Type, src, 0)
+		if f.Type.Kind == schema.Pointer && f.OmitOut != schema.OmitNever {
+			value = e.encode(f.Type.Elem, deref(src), 1) // the guard below rules out nil
+		}
+		stmts := append([]jen.Code{jen.Id("e").Dot("Key").Call(jen.Lit(f.Name))}, value...)
 		switch f.OmitOut {
 		case schema.OmitEmpty:
 			if cond := nonEmpty(f.Type, src); cond != nil {
@@ -456,7 +525,7 @@ func (e *emitter) encoder(o *schema.Object) jen.Code {
 	}
 	body = append(body, jen.Id("e").Dot("ObjectEnd").Call())
 	name := genPrefix + "Encode" + o.Name
-	return jen.Comment(fmt.Sprintf("%s encodes a %s.", name, displayName(o))).Line().
+	return jen.Comment(fmt.Sprintf("%s writes a value of type %s as JSON.", name, displayName(o))).Line().
 		Func().Id(name).Params(jen.Id("e").Op("*").Add(wire("Encoder")), jen.Id("v").Op("*").Add(e.typ(o.Go))).Block(body...)
 }
 
@@ -506,7 +575,7 @@ func (e *emitter) encode(t *schema.Type, src string, depth int) []jen.Code {
 		loop = append(loop, e.encode(t.Elem, src+"["+i+"]", depth+1)...)
 		return []jen.Code{
 			enc.Clone().Dot("ArrayStart").Call(),
-			jen.For(jen.Id(i).Op(":=").Range().Id(src)).Block(loop...),
+			jen.For(jen.Id(i).Op(":=").Range().Id(bare(src))).Block(loop...),
 			enc.Clone().Dot("ArrayEnd").Call(),
 		}
 	case schema.Map:
@@ -520,7 +589,7 @@ func (e *emitter) encode(t *schema.Type, src string, depth int) []jen.Code {
 		loop = append(loop, e.encode(t.Elem, x, depth+1)...)
 		return []jen.Code{
 			enc.Clone().Dot("ObjectStart").Call(),
-			jen.For(jen.List(jen.Id("_"), jen.Id(k)).Op(":=").Range().Qual("slices", "Sorted").Call(jen.Qual("maps", "Keys").Call(jen.Id(src)))).Block(loop...),
+			jen.For(jen.List(jen.Id("_"), jen.Id(k)).Op(":=").Range().Qual("slices", "Sorted").Call(jen.Qual("maps", "Keys").Call(jen.Id(bare(src))))).Block(loop...),
 			enc.Clone().Dot("ObjectEnd").Call(),
 		}
 	}
@@ -528,7 +597,7 @@ func (e *emitter) encode(t *schema.Type, src string, depth int) []jen.Code {
 	if !ok {
 		panic(fmt.Sprintf("gen: no encoder for kind %d", t.Kind))
 	}
-	args := []jen.Code{e.convert(jen.Id(src), t.Go, w.goType)}
+	args := []jen.Code{e.convert(jen.Id(bare(src)), t.Go, w.goType)}
 	if t.Kind == schema.Float {
 		args = append(args, jen.Lit(t.Bits))
 	}

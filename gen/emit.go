@@ -13,6 +13,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 	"github.com/mcpgen/mcpgen/gen/schema"
+	"golang.org/x/tools/imports"
 )
 
 // genPrefix starts every package-level identifier of a generated file except RegisterFunc,
@@ -22,14 +23,21 @@ const genPrefix = "mcpgen"
 // emitter writes one package's generated file. Every list it emits is sorted first, so the
 // output is the same, byte for byte, however the input was ordered.
 type emitter struct {
+	file     *jen.File
 	pkgPath  string
 	patterns map[string]string // regular expression -> variable name
 }
 
+// locals are the names generated code gives its variables (temporaries get a depth suffix);
+// an imported package with one of these names is imported under an alias instead.
+var locals = map[string]bool{"a": true, "b": true, "c": true, "count": true, "ctx": true, "d": true, "def": true,
+	"e": true, "err": true, "f": true, "i": true, "in": true, "k": true, "key": true, "length": true, "list": true,
+	"m": true, "n": true, "ok": true, "out": true, "recv": true, "s": true, "v": true, "x": true}
+
 // emitFile renders the generated file of a package.
 func emitFile(p *pkgGen) ([]byte, error) {
-	e := &emitter{pkgPath: p.pkg.PkgPath, patterns: map[string]string{}}
 	f := jen.NewFilePathName(p.pkg.PkgPath, p.pkg.Name)
+	e := &emitter{file: f, pkgPath: p.pkg.PkgPath, patterns: map[string]string{}}
 	f.HeaderComment(strings.TrimPrefix(Header, "// "))
 	f.HeaderComment("//go:build !" + BuildTag)
 	f.ImportName(RuntimePath, "mcp")
@@ -73,9 +81,10 @@ func emitFile(p *pkgGen) ([]byte, error) {
 	if err := f.Render(&buf); err != nil {
 		return nil, err
 	}
-	// A blank line between the header and the build constraint, for the reader.
+	// A blank line between the header and the build constraint, for the reader; imports in
+	// goimports' groups (standard library first).
 	out := bytes.Replace(buf.Bytes(), []byte("\n//go:build"), []byte("\n\n//go:build"), 1)
-	return out, nil
+	return imports.Process(DefaultFileName, out, &imports.Options{FormatOnly: true, Comments: true, TabIndent: true, TabWidth: 8})
 }
 
 // receivers orders the receiver types of method tools by name and names their parameters.
@@ -345,10 +354,17 @@ func (e *emitter) typ(t types.Type) *jen.Statement {
 }
 
 func (e *emitter) qual(obj types.Object) *jen.Statement {
-	if obj.Pkg() == nil || obj.Pkg().Path() == e.pkgPath {
+	pkg := obj.Pkg()
+	if pkg == nil || pkg.Path() == e.pkgPath {
 		return jen.Id(obj.Name())
 	}
-	return jen.Qual(obj.Pkg().Path(), obj.Name())
+	// The package's real name, so the import needs no alias unless it would be shadowed.
+	if locals[strings.TrimRight(pkg.Name(), "0123456789")] {
+		e.file.ImportAlias(pkg.Path(), pkg.Name()+"pkg")
+	} else {
+		e.file.ImportName(pkg.Path(), pkg.Name())
+	}
+	return jen.Qual(pkg.Path(), obj.Name())
 }
 
 func (e *emitter) patternVars() jen.Code {

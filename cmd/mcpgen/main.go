@@ -33,6 +33,8 @@ func main() {
 type usageError struct{ error }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	// Only --version: -v is --verbose.
+	cli.VersionFlag = &cli.BoolFlag{Name: "version", Usage: "print mcpgen's version"}
 	code := exitOK
 	flags := []cli.Flag{
 		&cli.BoolFlag{Name: "check", Usage: "verify that generated files are current instead of writing them; exit 1 with a diff if not"},
@@ -57,12 +59,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			"directory's), which is what //go:generate go tool mcpgen runs. Each package with\n" +
 			"//mcp:tool functions gets one file, " + gen.DefaultFileName + ", declaring " + gen.RegisterFunc + ".\n\n" +
 			"Exit status: 0 on success, 1 when check finds a stale or missing file, 2 on errors.",
-		ArgsUsage:       "[packages]",
-		Flags:           flags,
-		Action:          generate(false),
-		OnUsageError:    usage,
-		HideHelpCommand: true,
-		Writer:          stdout,
+		ArgsUsage:    "[packages]",
+		Version:      version(),
+		Flags:        flags,
+		Action:       generate(false),
+		OnUsageError: usage,
+		Writer:       stdout,
 		ErrWriter:       stderr,
 		ExitErrHandler:  func(context.Context, *cli.Command, error) {},
 		Commands: []*cli.Command{
@@ -104,6 +106,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 // runGenerate generates, then writes the files or, in check mode, compares them.
 func runGenerate(cmd *cli.Command, check bool, stdout, stderr io.Writer) int {
+	for _, arg := range cmd.Args().Slice() {
+		// Packages are paths (./tools, ./..., example.com/x); a bare word is more likely a
+		// mistyped command, and no standard library package has tools to generate.
+		if !strings.ContainsAny(arg, "./") {
+			fmt.Fprintf(stderr, "mcpgen: unknown command %q; packages are given as paths such as ./... or ./tools\nRun 'mcpgen --help' for usage.\n", arg)
+			return exitError
+		}
+	}
 	cfg := gen.Config{Patterns: cmd.Args().Slice(), FileName: cmd.String("output")}
 	if tags := cmd.String("tags"); tags != "" {
 		cfg.BuildTags = strings.Split(tags, ",")
@@ -116,6 +126,9 @@ func runGenerate(cmd *cli.Command, check bool, stdout, stderr io.Writer) int {
 	cwd, _ := os.Getwd()
 	if len(res.Diagnostics) > 0 {
 		for _, d := range res.Diagnostics {
+			if d.Pos.Filename == "" {
+				fmt.Fprint(stderr, "mcpgen: ")
+			}
 			fmt.Fprintln(stderr, d.Format(cwd))
 		}
 		return exitError

@@ -130,7 +130,35 @@ func TestUsage(t *testing.T) {
 	if code, _, errOut := mcpgen(t, "--frobnicate"); code != 2 || !strings.Contains(errOut, "frobnicate") || !strings.Contains(errOut, "mcpgen --help") {
 		t.Fatalf("unknown flag: exit %d %q", code, errOut)
 	}
-	if code, _, errOut := mcpgen(t, "./no/such/dir"); code != 2 || errOut == "" {
+	if code, _, errOut := mcpgen(t, "./no/such/dir"); code != 2 || !strings.HasPrefix(errOut, "mcpgen: ") {
 		t.Fatalf("missing package: exit %d %q", code, errOut)
+	}
+	if code, out, _ := mcpgen(t, "help"); code != 0 || !strings.Contains(out, "mcpgen check") {
+		t.Fatalf("help command: exit %d\n%s", code, out)
+	}
+	if code, out, _ := mcpgen(t, "--version"); code != 0 || !strings.HasPrefix(out, "mcpgen version ") {
+		t.Fatalf("--version: exit %d %q", code, out)
+	}
+	if code, _, errOut := mcpgen(t, "bogus"); code != 2 || !strings.Contains(errOut, `unknown command "bogus"`) {
+		t.Fatalf("unknown command: exit %d %q", code, errOut)
+	}
+	for _, name := range []string{"../escape.go", "notgo.txt", "x_test.go"} {
+		if code, _, errOut := mcpgen(t, "-o", name, "../../golden/methods"); code != 2 || !strings.Contains(errOut, "output file name") {
+			t.Errorf("-o %s: exit %d %q", name, code, errOut)
+		}
+	}
+}
+
+func TestRenamedOutputReplacesTheOldFile(t *testing.T) {
+	pkg := scratchPackage(t, "methods", true)
+	code, out, errOut := mcpgen(t, "check", "-o", "tools_gen.go", pkg)
+	if code != 1 || !strings.Contains(errOut, "tools_gen.go is missing") || !strings.Contains(errOut, "mcp_gen.go is no longer needed") {
+		t.Fatalf("check with a new output name: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, out, _ = mcpgen(t, "-v", "-o", "tools_gen.go", pkg); code != 0 || !strings.Contains(out, "removed") || !strings.Contains(out, "created") {
+		t.Fatalf("generate with a new output name: exit %d %q", code, out)
+	}
+	if _, err := os.Stat(filepath.Join(pkg, "mcp_gen.go")); !os.IsNotExist(err) {
+		t.Fatalf("the old generated file is still there")
 	}
 }

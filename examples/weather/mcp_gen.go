@@ -6,9 +6,10 @@ package main
 
 import (
 	"context"
+	"unicode/utf8"
+
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
-	"unicode/utf8"
 )
 
 // RegisterMCP adds the MCP tools of package main to s.
@@ -140,7 +141,7 @@ func mcpgenCallGetWeather(ctx context.Context, c *mcp.ToolCall) {
 	mcpgenEncodeWeatherReport(c.Structured(), &out)
 }
 
-// mcpgenDecodeWeatherInput decodes and validates a WeatherInput.
+// mcpgenDecodeWeatherInput decodes a value of type WeatherInput and checks it against its schema.
 func mcpgenDecodeWeatherInput(d *jsonwire.Decoder, v *WeatherInput) {
 	if !d.Expect(jsonwire.Object) {
 		return
@@ -160,6 +161,10 @@ func mcpgenDecodeWeatherInput(d *jsonwire.Decoder, v *WeatherInput) {
 			}
 		case "units":
 			hasUnits = true
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
 			if s, ok := d.String(); ok {
 				switch s {
 				case "metric", "imperial":
@@ -181,7 +186,7 @@ func mcpgenDecodeWeatherInput(d *jsonwire.Decoder, v *WeatherInput) {
 	}
 }
 
-// mcpgenEncodeDayForecast encodes a DayForecast.
+// mcpgenEncodeDayForecast writes a value of type DayForecast as JSON.
 func mcpgenEncodeDayForecast(e *jsonwire.Encoder, v *DayForecast) {
 	e.ObjectStart()
 	e.Key("day")
@@ -195,7 +200,7 @@ func mcpgenEncodeDayForecast(e *jsonwire.Encoder, v *DayForecast) {
 	e.ObjectEnd()
 }
 
-// mcpgenEncodeWeatherReport encodes a WeatherReport.
+// mcpgenEncodeWeatherReport writes a value of type WeatherReport as JSON.
 func mcpgenEncodeWeatherReport(e *jsonwire.Encoder, v *WeatherReport) {
 	e.ObjectStart()
 	e.Key("city")

@@ -163,15 +163,22 @@ func (b *Builder) basic(node *Type, u *types.Basic) bool {
 		if bits == 0 {
 			bits = 64
 		}
+		// The schema carries the type's range, but for 64-bit types only the lower limit of
+		// unsigned ones: ±2^63 is noise to a model and beyond what most clients' JSON numbers
+		// hold exactly. The decoder still rejects values beyond 64 bits.
 		node.Bits = bits
 		if u.Info()&types.IsUnsigned != 0 {
 			node.Kind = Uint
 			node.Rules.Minimum = UintNumber(0)
-			node.Rules.Maximum = UintNumber(math.MaxUint64 >> (64 - bits))
+			if bits < 64 {
+				node.Rules.Maximum = UintNumber(math.MaxUint64 >> (64 - bits))
+			}
 		} else {
 			node.Kind = Int
-			node.Rules.Minimum = IntNumber(math.MinInt64 >> (64 - bits))
-			node.Rules.Maximum = IntNumber(math.MaxInt64 >> (64 - bits))
+			if bits < 64 {
+				node.Rules.Minimum = IntNumber(math.MinInt64 >> (64 - bits))
+				node.Rules.Maximum = IntNumber(math.MaxInt64 >> (64 - bits))
+			}
 		}
 	case k == types.Float32:
 		node.Kind, node.Bits = Float, 32

@@ -6,10 +6,11 @@ package methods
 
 import (
 	"context"
-	"github.com/mcpgen/mcpgen/runtime/jsonwire"
-	"github.com/mcpgen/mcpgen/runtime/mcp"
 	"regexp"
 	"unicode/utf8"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
 
 // RegisterMCP adds the MCP tools of package methods to s. Methods are called on the values given.
@@ -131,9 +132,7 @@ const (
       }
     },
     "total": {
-      "type": "integer",
-      "minimum": -9223372036854775808,
-      "maximum": 9223372036854775807
+      "type": "integer"
     }
   },
   "required": [
@@ -159,7 +158,7 @@ func mcpgenCallIndexSearch(ctx context.Context, c *mcp.ToolCall, recv *Index) {
 	mcpgenEncodeHits(c.Structured(), &out)
 }
 
-// mcpgenDecodeDocument decodes and validates a Document.
+// mcpgenDecodeDocument decodes a value of type Document and checks it against its schema.
 func mcpgenDecodeDocument(d *jsonwire.Decoder, v *Document) {
 	if !d.Expect(jsonwire.Object) {
 		return
@@ -193,7 +192,7 @@ func mcpgenDecodeDocument(d *jsonwire.Decoder, v *Document) {
 	}
 }
 
-// mcpgenDecodeQuery decodes and validates a Query.
+// mcpgenDecodeQuery decodes a value of type Query and checks it against its schema.
 func mcpgenDecodeQuery(d *jsonwire.Decoder, v *Query) {
 	if !d.Expect(jsonwire.Object) {
 		return
@@ -211,13 +210,11 @@ func mcpgenDecodeQuery(d *jsonwire.Decoder, v *Query) {
 			}
 		case "limit":
 			hasLimit = true
-			if n, ok := d.Int(); ok {
-				if n < 1 {
-					d.Report("must be >= 1")
-				}
-				if n > 50 {
-					d.Report("must be <= 50")
-				}
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
+			if n, ok := d.IntRange(1, 50, "must be >= 1", "must be <= 50"); ok {
 				v.Limit = int(n)
 			}
 		default:
@@ -233,7 +230,7 @@ func mcpgenDecodeQuery(d *jsonwire.Decoder, v *Query) {
 	}
 }
 
-// mcpgenEncodeHits encodes a Hits.
+// mcpgenEncodeHits writes a value of type Hits as JSON.
 func mcpgenEncodeHits(e *jsonwire.Encoder, v *Hits) {
 	e.ObjectStart()
 	e.Key("ids")

@@ -6,6 +6,7 @@ package shapes
 
 import (
 	"context"
+
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
@@ -282,7 +283,7 @@ func mcpgenCallTouch(_ context.Context, c *mcp.ToolCall) {
 	Touch()
 }
 
-// mcpgenDecodePair decodes and validates a Pair.
+// mcpgenDecodePair decodes a value of type Pair and checks it against its schema.
 func mcpgenDecodePair(d *jsonwire.Decoder, v *Pair) {
 	if !d.Expect(jsonwire.Object) {
 		return
@@ -313,7 +314,7 @@ func mcpgenDecodePair(d *jsonwire.Decoder, v *Pair) {
 	}
 }
 
-// mcpgenEncodeStatus encodes a Status.
+// mcpgenEncodeStatus writes a value of type Status as JSON.
 func mcpgenEncodeStatus(e *jsonwire.Encoder, v *Status) {
 	e.ObjectStart()
 	e.Key("ok")
@@ -323,7 +324,7 @@ func mcpgenEncodeStatus(e *jsonwire.Encoder, v *Status) {
 	e.ObjectEnd()
 }
 
-// mcpgenEncodeSum encodes a Sum.
+// mcpgenEncodeSum writes a value of type Sum as JSON.
 func mcpgenEncodeSum(e *jsonwire.Encoder, v *Sum) {
 	e.ObjectStart()
 	e.Key("sum")

@@ -6,14 +6,15 @@ package types
 
 import (
 	"context"
-	geo "github.com/mcpgen/mcpgen/golden/types/geo"
-	"github.com/mcpgen/mcpgen/runtime/jsonwire"
-	"github.com/mcpgen/mcpgen/runtime/mcp"
 	"maps"
 	"regexp"
 	"slices"
 	"time"
 	"unicode/utf8"
+
+	"github.com/mcpgen/mcpgen/golden/types/geo"
+	"github.com/mcpgen/mcpgen/runtime/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
 
 // RegisterMCP adds the MCP tools of package types to s.
@@ -85,9 +86,7 @@ const (
       "maximum": 1
     },
     "big": {
-      "type": "integer",
-      "minimum": -9223372036854775808,
-      "maximum": 9223372036854775807
+      "type": "integer"
     },
     "enabled": {
       "type": "boolean"
@@ -112,9 +111,7 @@ const (
     "labels": {
       "type": "object",
       "additionalProperties": {
-        "type": "integer",
-        "minimum": -9223372036854775808,
-        "maximum": 9223372036854775807
+        "type": "integer"
       },
       "maxProperties": 2
     },
@@ -153,7 +150,6 @@ const (
     },
     "weekday": {
       "type": "integer",
-      "minimum": -9223372036854775808,
       "maximum": 6
     },
     "note": {
@@ -167,18 +163,14 @@ const (
       ]
     },
     "required": {
-      "type": "integer",
-      "minimum": -9223372036854775808,
-      "maximum": 9223372036854775807
+      "type": "integer"
     },
     "nested": {
       "type": "object",
       "properties": {
         "depth": {
           "type": "integer",
-          "description": "How deep.",
-          "minimum": -9223372036854775808,
-          "maximum": 9223372036854775807
+          "description": "How deep."
         }
       },
       "required": [
@@ -342,9 +334,7 @@ const (
       "maximum": 1
     },
     "big": {
-      "type": "integer",
-      "minimum": -9223372036854775808,
-      "maximum": 9223372036854775807
+      "type": "integer"
     },
     "enabled": {
       "type": "boolean"
@@ -369,9 +359,7 @@ const (
     "labels": {
       "type": "object",
       "additionalProperties": {
-        "type": "integer",
-        "minimum": -9223372036854775808,
-        "maximum": 9223372036854775807
+        "type": "integer"
       },
       "maxProperties": 2
     },
@@ -410,7 +398,6 @@ const (
     },
     "weekday": {
       "type": "integer",
-      "minimum": -9223372036854775808,
       "maximum": 6
     },
     "note": {
@@ -424,18 +411,14 @@ const (
       ]
     },
     "required": {
-      "type": "integer",
-      "minimum": -9223372036854775808,
-      "maximum": 9223372036854775807
+      "type": "integer"
     },
     "nested": {
       "type": "object",
       "properties": {
         "depth": {
           "type": "integer",
-          "description": "How deep.",
-          "minimum": -9223372036854775808,
-          "maximum": 9223372036854775807
+          "description": "How deep."
         }
       },
       "required": [
@@ -477,9 +460,7 @@ const (
       "additionalProperties": false
     },
     "seen": {
-      "type": "integer",
-      "minimum": -9223372036854775808,
-      "maximum": 9223372036854775807
+      "type": "integer"
     }
   },
   "required": [
@@ -566,7 +547,7 @@ func mcpgenCallEcho(ctx context.Context, c *mcp.ToolCall) {
 	mcpgenEncodeOutput(c.Structured(), &out)
 }
 
-// mcpgenDecodeExpr decodes and validates a Expr.
+// mcpgenDecodeExpr decodes a value of type Expr and checks it against its schema.
 func mcpgenDecodeExpr(d *jsonwire.Decoder, v *Expr) {
 	if !d.Expect(jsonwire.Object) {
 		return
@@ -579,7 +560,7 @@ func mcpgenDecodeExpr(d *jsonwire.Decoder, v *Expr) {
 			if d.Expect(jsonwire.Array) {
 				list := []Term{}
 				for i := range d.Elements {
-					list = append(list, *new(Term))
+					list = append(list, Term{})
 					mcpgenDecodeTerm(d, &list[i])
 				}
 				v.Terms = list
@@ -594,7 +575,7 @@ func mcpgenDecodeExpr(d *jsonwire.Decoder, v *Expr) {
 	}
 }
 
-// mcpgenDecodeInput decodes and validates a Input.
+// mcpgenDecodeInput decodes a value of type Input and checks it against its schema.
 func mcpgenDecodeInput(d *jsonwire.Decoder, v *Input) {
 	if !d.Expect(jsonwire.Object) {
 		return
@@ -611,6 +592,10 @@ func mcpgenDecodeInput(d *jsonwire.Decoder, v *Input) {
 				v.Base.ID = s
 			}
 		case "kind":
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
 			if s, ok := d.String(); ok {
 				v.Base.Kind = s
 			}
@@ -618,12 +603,20 @@ func mcpgenDecodeInput(d *jsonwire.Decoder, v *Input) {
 			if v.Meta == nil {
 				v.Meta = new(Meta)
 			}
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
 			if s, ok := d.String(); ok {
 				v.Meta.Source = s
 			}
 		case "Kind":
 			if v.Meta == nil {
 				v.Meta = new(Meta)
+			}
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
 			}
 			if s, ok := d.String(); ok {
 				v.Meta.Kind = s
@@ -638,6 +631,10 @@ func mcpgenDecodeInput(d *jsonwire.Decoder, v *Input) {
 			}
 		case "level":
 			hasLevel = true
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
 			if s, ok := d.String(); ok {
 				switch s {
 				case "debug", "info", "error":
@@ -648,29 +645,22 @@ func mcpgenDecodeInput(d *jsonwire.Decoder, v *Input) {
 			}
 		case "count":
 			hasCount = true
-			if n, ok := d.Uint(); ok {
-				if n > 255 {
-					d.Report("must be <= 255")
-				}
+			if n, ok := d.UintRange(0, 255, "must be >= 0", "must be <= 255"); ok {
 				v.Count = uint8(n)
 			}
 		case "delta":
-			if n, ok := d.Int(); ok {
-				if n < -32768 {
-					d.Report("must be >= -32768")
-				}
-				if n > 32767 {
-					d.Report("must be <= 32767")
-				}
-				if n < -4 {
-					d.Report("must be > -5")
-				}
-				if n > 5 {
-					d.Report("must be < 5.5")
-				}
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
+			if n, ok := d.IntRange(-4, 5, "must be > -5", "must be < 5.5"); ok {
 				v.Delta = int16(n)
 			}
 		case "ratio":
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
 			if f, ok := d.Float(32); ok {
 				if f < 0.0 {
 					d.Report("must be >= 0")
@@ -681,22 +671,31 @@ func mcpgenDecodeInput(d *jsonwire.Decoder, v *Input) {
 				v.Ratio = float32(f)
 			}
 		case "big":
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
 			if n, ok := d.Int(); ok {
 				v.Big = n
 			}
 		case "enabled":
-			{
-				p := new(bool)
-				if b1, ok := d.Bool(); ok {
-					(*p) = b1
-				}
-				v.Enabled = p
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
+			v.Enabled = new(bool)
+			if b1, ok := d.Bool(); ok {
+				*v.Enabled = b1
 			}
 		case "tags":
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
 			if d.Expect(jsonwire.Array) {
 				list := []string{}
 				for i := range d.Elements {
-					list = append(list, *new(string))
+					list = append(list, "")
 					if s1, ok := d.String(); ok {
 						if length := utf8.RuneCountInString(s1); length < 2 {
 							d.Report("must be at least 2 characters long")
@@ -713,6 +712,10 @@ func mcpgenDecodeInput(d *jsonwire.Decoder, v *Input) {
 				v.Tags = list
 			}
 		case "point":
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
 			if d.Expect(jsonwire.Array) {
 				count := 0
 				for i := range d.Elements {
@@ -730,6 +733,10 @@ func mcpgenDecodeInput(d *jsonwire.Decoder, v *Input) {
 				}
 			}
 		case "labels":
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
 			if d.Expect(jsonwire.Object) {
 				m := map[string]int{}
 				for k := range d.Members {
@@ -745,6 +752,10 @@ func mcpgenDecodeInput(d *jsonwire.Decoder, v *Input) {
 				v.Labels = m
 			}
 		case "extra":
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
 			if d.Expect(jsonwire.Object) {
 				m := map[string]any{}
 				for k := range d.Members {
@@ -757,6 +768,10 @@ func mcpgenDecodeInput(d *jsonwire.Decoder, v *Input) {
 				v.Extra = m
 			}
 		case "payload":
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
 			if b, ok := d.Base64(); ok {
 				v.Payload = b
 			}
@@ -765,44 +780,46 @@ func mcpgenDecodeInput(d *jsonwire.Decoder, v *Input) {
 				v.Anything = a
 			}
 		case "tree":
-			{
-				p := new(Node)
-				mcpgenDecodeNode(d, p)
-				v.Tree = p
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
 			}
+			v.Tree = new(Node)
+			mcpgenDecodeNode(d, v.Tree)
 		case "pages":
 			hasPages = true
 			mcpgenDecodePageNode(d, &v.Pages)
 		case "weekday":
-			if n, ok := d.Int(); ok {
-				if n > 6 {
-					d.Report("must be <= 6")
-				}
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
+			if n, ok := d.IntRange(-9223372036854775808, 6, "must be >= -9223372036854775808", "must be <= 6"); ok {
 				v.Weekday = time.Weekday(n)
 			}
 		case "note":
 			if d.Null() {
 				v.Note = nil
 			} else {
-				p := new(string)
+				v.Note = new(string)
 				if s1, ok := d.String(); ok {
-					(*p) = s1
+					*v.Note = s1
 				}
-				v.Note = p
 			}
 		case "required":
 			hasRequired = true
-			{
-				p := new(int)
-				if n1, ok := d.Int(); ok {
-					(*p) = int(n1)
-				}
-				v.Required = p
+			v.Required = new(int)
+			if n1, ok := d.Int(); ok {
+				*v.Required = int(n1)
 			}
 		case "nested":
 			hasNested = true
 			mcpgenDecodeStruct(d, &v.Nested)
 		case "comma":
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
 			if s, ok := d.String(); ok {
 				if !mcpgenPattern0.MatchString(s) {
 					d.Report("must match the pattern ^a,b$")
@@ -810,17 +827,19 @@ func mcpgenDecodeInput(d *jsonwire.Decoder, v *Input) {
 				v.Comma = s
 			}
 		case "formula":
-			{
-				p := new(Expr)
-				mcpgenDecodeExpr(d, p)
-				v.Formula = p
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
 			}
+			v.Formula = new(Expr)
+			mcpgenDecodeExpr(d, v.Formula)
 		case "place":
-			{
-				p := new(geo.Node)
-				mcpgenDecodeNode2(d, p)
-				v.Place = p
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
 			}
+			v.Place = new(geo.Node)
+			mcpgenDecodeNode2(d, v.Place)
 		default:
 			d.Report("unknown property; expected one of \"id\", \"kind\", \"source\", \"Kind\", \"title\", \"level\", \"count\", \"delta\", \"ratio\", \"big\", \"enabled\", \"tags\", \"point\", \"labels\", \"extra\", \"payload\", \"anything\", \"tree\", \"pages\", \"weekday\", \"note\", \"required\", \"nested\", \"comma\", \"formula\", \"place\"")
 			d.Skip()
@@ -849,7 +868,7 @@ func mcpgenDecodeInput(d *jsonwire.Decoder, v *Input) {
 	}
 }
 
-// mcpgenDecodeNode decodes and validates a Node.
+// mcpgenDecodeNode decodes a value of type Node and checks it against its schema.
 func mcpgenDecodeNode(d *jsonwire.Decoder, v *Node) {
 	if !d.Expect(jsonwire.Object) {
 		return
@@ -863,15 +882,16 @@ func mcpgenDecodeNode(d *jsonwire.Decoder, v *Node) {
 				v.Name = s
 			}
 		case "children":
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
 			if d.Expect(jsonwire.Array) {
 				list := []*Node{}
 				for i := range d.Elements {
-					list = append(list, *new(*Node))
-					{
-						p1 := new(Node)
-						mcpgenDecodeNode(d, p1)
-						list[i] = p1
-					}
+					list = append(list, nil)
+					list[i] = new(Node)
+					mcpgenDecodeNode(d, list[i])
 				}
 				v.Children = list
 			}
@@ -885,7 +905,7 @@ func mcpgenDecodeNode(d *jsonwire.Decoder, v *Node) {
 	}
 }
 
-// mcpgenDecodeNode2 decodes and validates a Node.
+// mcpgenDecodeNode2 decodes a value of type Node and checks it against its schema.
 func mcpgenDecodeNode2(d *jsonwire.Decoder, v *geo.Node) {
 	if !d.Expect(jsonwire.Object) {
 		return
@@ -928,7 +948,7 @@ func mcpgenDecodeNode2(d *jsonwire.Decoder, v *geo.Node) {
 	}
 }
 
-// mcpgenDecodePageNode decodes and validates a Page.
+// mcpgenDecodePageNode decodes a value of type Page and checks it against its schema.
 func mcpgenDecodePageNode(d *jsonwire.Decoder, v *Page[Node]) {
 	if !d.Expect(jsonwire.Object) {
 		return
@@ -941,12 +961,16 @@ func mcpgenDecodePageNode(d *jsonwire.Decoder, v *Page[Node]) {
 			if d.Expect(jsonwire.Array) {
 				list := []Node{}
 				for i := range d.Elements {
-					list = append(list, *new(Node))
+					list = append(list, Node{})
 					mcpgenDecodeNode(d, &list[i])
 				}
 				v.Items = list
 			}
 		case "next":
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
 			if s, ok := d.String(); ok {
 				v.Next = s
 			}
@@ -960,7 +984,7 @@ func mcpgenDecodePageNode(d *jsonwire.Decoder, v *Page[Node]) {
 	}
 }
 
-// mcpgenDecodeStruct decodes and validates a struct.
+// mcpgenDecodeStruct decodes a value of type struct and checks it against its schema.
 func mcpgenDecodeStruct(d *jsonwire.Decoder, v *struct {
 	Depth int "json:\"depth\" jsonschema:\"description=How deep.\""
 }) {
@@ -985,7 +1009,7 @@ func mcpgenDecodeStruct(d *jsonwire.Decoder, v *struct {
 	}
 }
 
-// mcpgenDecodeTerm decodes and validates a Term.
+// mcpgenDecodeTerm decodes a value of type Term and checks it against its schema.
 func mcpgenDecodeTerm(d *jsonwire.Decoder, v *Term) {
 	if !d.Expect(jsonwire.Object) {
 		return
@@ -999,11 +1023,12 @@ func mcpgenDecodeTerm(d *jsonwire.Decoder, v *Term) {
 				v.Value = f
 			}
 		case "sub":
-			{
-				p := new(Expr)
-				mcpgenDecodeExpr(d, p)
-				v.Sub = p
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
 			}
+			v.Sub = new(Expr)
+			mcpgenDecodeExpr(d, v.Sub)
 		default:
 			d.Report("unknown property; expected one of \"value\", \"sub\"")
 			d.Skip()
@@ -1014,7 +1039,7 @@ func mcpgenDecodeTerm(d *jsonwire.Decoder, v *Term) {
 	}
 }
 
-// mcpgenEncodeExpr encodes a Expr.
+// mcpgenEncodeExpr writes a value of type Expr as JSON.
 func mcpgenEncodeExpr(e *jsonwire.Encoder, v *Expr) {
 	e.ObjectStart()
 	e.Key("terms")
@@ -1027,7 +1052,7 @@ func mcpgenEncodeExpr(e *jsonwire.Encoder, v *Expr) {
 	e.ObjectEnd()
 }
 
-// mcpgenEncodeNode encodes a Node.
+// mcpgenEncodeNode writes a value of type Node as JSON.
 func mcpgenEncodeNode(e *jsonwire.Encoder, v *Node) {
 	e.ObjectStart()
 	e.Key("name")
@@ -1048,7 +1073,7 @@ func mcpgenEncodeNode(e *jsonwire.Encoder, v *Node) {
 	e.ObjectEnd()
 }
 
-// mcpgenEncodeNode2 encodes a Node.
+// mcpgenEncodeNode2 writes a value of type Node as JSON.
 func mcpgenEncodeNode2(e *jsonwire.Encoder, v *geo.Node) {
 	e.ObjectStart()
 	e.Key("lat")
@@ -1058,7 +1083,7 @@ func mcpgenEncodeNode2(e *jsonwire.Encoder, v *geo.Node) {
 	e.ObjectEnd()
 }
 
-// mcpgenEncodeOutput encodes a Output.
+// mcpgenEncodeOutput writes a value of type Output as JSON.
 func mcpgenEncodeOutput(e *jsonwire.Encoder, v *Output) {
 	e.ObjectStart()
 	e.Key("id")
@@ -1099,11 +1124,7 @@ func mcpgenEncodeOutput(e *jsonwire.Encoder, v *Output) {
 	}
 	if v.Input.Enabled != nil {
 		e.Key("enabled")
-		if v.Input.Enabled == nil {
-			e.Null()
-		} else {
-			e.Bool((*v.Input.Enabled))
-		}
+		e.Bool(*v.Input.Enabled)
 	}
 	if len(v.Input.Tags) != 0 {
 		e.Key("tags")
@@ -1153,11 +1174,7 @@ func mcpgenEncodeOutput(e *jsonwire.Encoder, v *Output) {
 	}
 	if v.Input.Tree != nil {
 		e.Key("tree")
-		if v.Input.Tree == nil {
-			e.Null()
-		} else {
-			mcpgenEncodeNode(e, v.Input.Tree)
-		}
+		mcpgenEncodeNode(e, v.Input.Tree)
 	}
 	e.Key("pages")
 	mcpgenEncodePageNode(e, &v.Input.Pages)
@@ -1169,13 +1186,13 @@ func mcpgenEncodeOutput(e *jsonwire.Encoder, v *Output) {
 	if v.Input.Note == nil {
 		e.Null()
 	} else {
-		e.String((*v.Input.Note))
+		e.String(*v.Input.Note)
 	}
 	e.Key("required")
 	if v.Input.Required == nil {
 		e.Null()
 	} else {
-		e.Int(int64((*v.Input.Required)))
+		e.Int(int64(*v.Input.Required))
 	}
 	e.Key("nested")
 	mcpgenEncodeStruct(e, &v.Input.Nested)
@@ -1185,26 +1202,18 @@ func mcpgenEncodeOutput(e *jsonwire.Encoder, v *Output) {
 	}
 	if v.Input.Formula != nil {
 		e.Key("formula")
-		if v.Input.Formula == nil {
-			e.Null()
-		} else {
-			mcpgenEncodeExpr(e, v.Input.Formula)
-		}
+		mcpgenEncodeExpr(e, v.Input.Formula)
 	}
 	if v.Input.Place != nil {
 		e.Key("place")
-		if v.Input.Place == nil {
-			e.Null()
-		} else {
-			mcpgenEncodeNode2(e, v.Input.Place)
-		}
+		mcpgenEncodeNode2(e, v.Input.Place)
 	}
 	e.Key("seen")
 	e.Int(int64(v.Seen))
 	e.ObjectEnd()
 }
 
-// mcpgenEncodePageNode encodes a Page.
+// mcpgenEncodePageNode writes a value of type Page as JSON.
 func mcpgenEncodePageNode(e *jsonwire.Encoder, v *Page[Node]) {
 	e.ObjectStart()
 	e.Key("items")
@@ -1221,7 +1230,7 @@ func mcpgenEncodePageNode(e *jsonwire.Encoder, v *Page[Node]) {
 	e.ObjectEnd()
 }
 
-// mcpgenEncodeStruct encodes a struct.
+// mcpgenEncodeStruct writes a value of type struct as JSON.
 func mcpgenEncodeStruct(e *jsonwire.Encoder, v *struct {
 	Depth int "json:\"depth\" jsonschema:\"description=How deep.\""
 }) {
@@ -1231,18 +1240,14 @@ func mcpgenEncodeStruct(e *jsonwire.Encoder, v *struct {
 	e.ObjectEnd()
 }
 
-// mcpgenEncodeTerm encodes a Term.
+// mcpgenEncodeTerm writes a value of type Term as JSON.
 func mcpgenEncodeTerm(e *jsonwire.Encoder, v *Term) {
 	e.ObjectStart()
 	e.Key("value")
 	e.Float(v.Value, 64)
 	if v.Sub != nil {
 		e.Key("sub")
-		if v.Sub == nil {
-			e.Null()
-		} else {
-			mcpgenEncodeExpr(e, v.Sub)
-		}
+		mcpgenEncodeExpr(e, v.Sub)
 	}
 	e.ObjectEnd()
 }

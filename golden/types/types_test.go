@@ -101,7 +101,7 @@ func TestValidation(t *testing.T) {
 		{`{"tree":{"name":"r","children":[{"children":[]}]}}`, []string{"/tree/children/0/name: missing required property"}},
 		{`{"pages":{"items":[{"name":1}]}}`, []string{"/pages/items/0/name: expected string, got number"}},
 		{`{"weekday":7}`, []string{"/weekday: must be <= 6"}},
-		{`{"enabled":null}`, []string{"/enabled: expected boolean, got null"}},
+		{`{"enabled":null}`, []string{"/enabled: must not be null; leave the property out instead"}},
 		{`{"required":null}`, []string{"/required: expected integer, got null"}},
 		{`{"nested":{"depth":1,"extra":2}}`, []string{`/nested/extra: unknown property; expected one of "depth"`}},
 		{`{"comma":"a"}`, []string{"/comma: must match the pattern ^a,b$"}},

@@ -524,63 +524,112 @@ func (d *Decoder) number() []byte {
 // Int decodes an integer that fits in an int64. A number with a fraction or exponent is
 // accepted when its value is a whole number (JSON Schema's "integer" means exactly that).
 func (d *Decoder) Int() (int64, bool) {
+	return d.IntRange(math.MinInt64, math.MaxInt64, minInt64Msg, maxInt64Msg)
+}
+
+const (
+	minInt64Msg  = "must be >= -9223372036854775808"
+	maxInt64Msg  = "must be <= 9223372036854775807"
+	minUintMsg   = "must be >= 0"
+	maxUint64Msg = "must be <= 18446744073709551615"
+)
+
+// IntRange decodes an integer between lo and hi inclusive. A value below lo is reported
+// with loMsg, one above hi with hiMsg, so generated code can name the limit its schema
+// states, however far beyond it the value is.
+func (d *Decoder) IntRange(lo, hi int64, loMsg, hiMsg string) (int64, bool) {
 	tok, ok := d.integerToken()
 	if !ok {
 		return 0, false
 	}
-	if n, ok := parseSmallInt(tok); ok {
-		return n, true
-	}
-	f, exact, ok := d.integral(tok)
+	n, side, ok := d.parseInt(tok)
 	switch {
 	case !ok:
 		return 0, false
-	case exact != nil:
+	case side < 0 || side == 0 && n < lo:
+		d.Report(loMsg)
+	case side > 0 || side == 0 && n > hi:
+		d.Report(hiMsg)
+	default:
+		return n, true
+	}
+	return 0, false
+}
+
+// parseInt reads an integer token; side is -1 or +1 when it lies beyond the int64 range.
+func (d *Decoder) parseInt(tok []byte) (n int64, side int, ok bool) {
+	if n, ok := parseSmallInt(tok); ok {
+		return n, 0, true
+	}
+	f, exact, ok := d.integral(tok)
+	if !ok {
+		return 0, 0, false
+	}
+	if exact != nil {
 		if n, err := strconv.ParseInt(string(exact), 10, 64); err == nil {
-			return n, true
+			return n, 0, true
 		}
-		f = math.Copysign(math.Inf(1), f) // out of range: report below
+		f = math.Copysign(math.Inf(1), f)
 	}
 	switch {
 	case f < math.MinInt64:
-		d.Report("must be >= " + strconv.FormatInt(math.MinInt64, 10))
+		return 0, -1, true
 	case f >= math.MaxInt64: // float64(MaxInt64) is 2^63, one past the largest int64
-		d.Report("must be <= " + strconv.FormatInt(math.MaxInt64, 10))
-	default:
-		return int64(f), true
+		return 0, 1, true
 	}
-	return 0, false
+	return int64(f), 0, true
 }
 
 // Uint decodes a non-negative integer that fits in a uint64, accepting whole numbers written
 // with a fraction or exponent as Int does.
 func (d *Decoder) Uint() (uint64, bool) {
+	return d.UintRange(0, math.MaxUint64, minUintMsg, maxUint64Msg)
+}
+
+// UintRange decodes an unsigned integer between lo and hi, as IntRange does.
+func (d *Decoder) UintRange(lo, hi uint64, loMsg, hiMsg string) (uint64, bool) {
 	tok, ok := d.integerToken()
 	if !ok {
 		return 0, false
 	}
-	if n, ok := parseSmallInt(tok); ok && n >= 0 {
-		return uint64(n), true
-	}
-	f, exact, ok := d.integral(tok)
+	n, side, ok := d.parseUint(tok)
 	switch {
 	case !ok:
 		return 0, false
-	case exact != nil && exact[0] != '-':
+	case side < 0 || side == 0 && n < lo:
+		d.Report(loMsg)
+	case side > 0 || side == 0 && n > hi:
+		d.Report(hiMsg)
+	default:
+		return n, true
+	}
+	return 0, false
+}
+
+func (d *Decoder) parseUint(tok []byte) (n uint64, side int, ok bool) {
+	if n, ok := parseSmallInt(tok); ok {
+		if n < 0 {
+			return 0, -1, true
+		}
+		return uint64(n), 0, true
+	}
+	f, exact, ok := d.integral(tok)
+	if !ok {
+		return 0, 0, false
+	}
+	if exact != nil && exact[0] != '-' {
 		if n, err := strconv.ParseUint(string(exact), 10, 64); err == nil {
-			return n, true
+			return n, 0, true
 		}
 		f = math.Inf(1)
 	}
 	switch {
 	case f < 0:
-		d.Report("must be >= 0")
+		return 0, -1, true
 	case f >= math.MaxUint64: // float64(MaxUint64) is 2^64
-		d.Report("must be <= " + strconv.FormatUint(math.MaxUint64, 10))
-	default:
-		return uint64(f), true
+		return 0, 1, true
 	}
-	return 0, false
+	return uint64(f), 0, true
 }
 
 func (d *Decoder) integerToken() ([]byte, bool) {
