@@ -16,7 +16,7 @@ import (
 func RegisterMCP(s *mcp.Server) {
 	s.AddTool(mcp.Tool{
 		Name:         "search",
-		Description:  "Search finds documents. It returns fixed results: the benchmark measures the SDKs, not it.",
+		Description:  "Finds documents. It returns fixed results: the benchmark measures the SDKs, not it.",
 		InputSchema:  mcpgenSearchInput,
 		OutputSchema: mcpgenSearchOutput,
 		Annotations:  mcp.ToolAnnotations{ReadOnlyHint: mcp.Ptr(true)},

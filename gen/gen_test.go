@@ -22,6 +22,21 @@ func TestSnakeCase(t *testing.T) {
 	}
 }
 
+func TestToolDescription(t *testing.T) {
+	for _, tt := range []struct{ name, doc, want string }{
+		{"GetWeather", "GetWeather returns the weather.\n", "Returns the weather."},
+		{"Search", "Search finds documents.\n\nIt is fast.\n", "Finds documents.\n\nIt is fast."},
+		{"Now", "Now.\n", "Now."},
+		{"Add", "Adds two numbers.", "Adds two numbers."},
+		{"Get", "Get HTTP resources.", "Get HTTP resources."},
+		{"Get", "", ""},
+	} {
+		if got := toolDescription(tt.name, tt.doc); got != tt.want {
+			t.Errorf("toolDescription(%q, %q) = %q, want %q", tt.name, tt.doc, got, tt.want)
+		}
+	}
+}
+
 func TestValidToolName(t *testing.T) {
 	for name, want := range map[string]bool{
 		"get_weather": true, "admin.tools.list": true, "DATA_EXPORT_v2": true, "a-b": true,

@@ -163,6 +163,14 @@ func (p *pkgGen) errorf(pos token.Pos, format string, args ...any) {
 	p.diags.Errorf(pos, format, args...)
 }
 
+// goDisplayName names a tool's function as Go code would: Func, or Type.Method.
+func goDisplayName(t *Tool) string {
+	if t.Recv != nil {
+		return t.Recv.Type.Obj().Name() + "." + t.Func.Name()
+	}
+	return t.Func.Name()
+}
+
 // checkNames reports tool names used twice and package-level names that collide with the
 // ones the generated file declares.
 func (p *pkgGen) checkNames() {
@@ -175,7 +183,7 @@ func (p *pkgGen) checkNames() {
 		if prev, dup := first[t.Name]; dup {
 			at := p.pkg.Fset.Position(prev.Pos)
 			p.diags.Hintf(t.Pos, "give one of them another name: //mcp:tool other_name",
-				"duplicate tool name %q; %s already uses it at %s:%d", t.Name, prev.Func.Name(), filepath.Base(at.Filename), at.Line)
+				"duplicate tool name %q; %s already uses it at %s:%d", t.Name, goDisplayName(prev), filepath.Base(at.Filename), at.Line)
 			continue
 		}
 		first[t.Name] = t

@@ -6,6 +6,8 @@ import (
 	"go/types"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/gen/schema"
 )
@@ -62,7 +64,7 @@ func (p *pkgGen) tool(fd *ast.FuncDecl, d directive) {
 		return
 	}
 	t := &Tool{Func: fn, Pos: d.pos, Name: snakeCase(fd.Name.Name)}
-	t.Description = strings.TrimSpace(fd.Doc.Text())
+	t.Description = toolDescription(fd.Name.Name, fd.Doc.Text())
 	p.options(t, d)
 	if !validToolName(t.Name) {
 		p.diags.Hintf(d.pos, "use 1 to 128 ASCII letters, digits, '_', '-' or '.'", "invalid tool name %q", t.Name)
@@ -126,6 +128,22 @@ func (p *pkgGen) options(t *Tool, d directive) {
 	if h := t.Hints; h.ReadOnly != nil && *h.ReadOnly && h.Destructive != nil && *h.Destructive {
 		p.errorf(d.pos, "a tool cannot be both readonly and destructive")
 	}
+}
+
+// toolDescription turns a function's doc comment into a tool description for a model. Go doc
+// comments start with the function's name ("GetWeather returns ..."), which means nothing
+// to a model calling get_weather, so it is dropped: "Returns ...".
+func toolDescription(name, doc string) string {
+	doc = strings.TrimSpace(doc)
+	rest, ok := strings.CutPrefix(doc, name+" ")
+	if !ok || rest == "" {
+		return doc
+	}
+	r, size := utf8.DecodeRuneInString(rest)
+	if !unicode.IsLower(r) {
+		return doc
+	}
+	return string(unicode.ToUpper(r)) + rest[size:]
 }
 
 // toolOptions are the option words of //mcp:tool; the first four are the hints.

@@ -33,5 +33,6 @@ say "MCP Inspector: tools/call get_weather city=Lisbon units=imperial"
 inspect --method tools/call --tool-name get_weather --tool-arg city=Lisbon --tool-arg units=imperial
 
 say "MCP Inspector: tools/call get_weather units=kelvin   (invalid: a tool error naming each problem)"
-# The Inspector exits non-zero when a tool reports an error, which is the point here.
-inspect --method tools/call --tool-name get_weather --tool-arg units=kelvin || true
+# The Inspector prints the result, then exits non-zero with its own note that the tool
+# reported an error: that is the expected outcome here.
+inspect --method tools/call --tool-name get_weather --tool-arg units=kelvin || echo "(expected: the tool reported isError: true, and the Inspector says so above)"

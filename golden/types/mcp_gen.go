@@ -21,7 +21,7 @@ import (
 func RegisterMCP(s *mcp.Server) {
 	s.AddTool(mcp.Tool{
 		Name:         "echo",
-		Description:  "Echo returns its input, to exercise both the decoder and the encoder.",
+		Description:  "Returns its input, to exercise both the decoder and the encoder.",
 		InputSchema:  mcpgenEchoInput,
 		OutputSchema: mcpgenEchoOutput,
 		Handler:      mcpgenCallEcho,
