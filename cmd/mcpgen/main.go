@@ -59,14 +59,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			"directory's), which is what //go:generate go tool mcpgen runs. Each package with\n" +
 			"//mcp:tool functions gets one file, " + gen.DefaultFileName + ", declaring " + gen.RegisterFunc + ".\n\n" +
 			"Exit status: 0 on success, 1 when check finds a stale or missing file, 2 on errors.",
-		ArgsUsage:    "[packages]",
-		Version:      version(),
-		Flags:        flags,
-		Action:       generate(false),
-		OnUsageError: usage,
-		Writer:       stdout,
-		ErrWriter:       stderr,
-		ExitErrHandler:  func(context.Context, *cli.Command, error) {},
+		ArgsUsage:      "[packages]",
+		Version:        version(),
+		Flags:          flags,
+		Action:         generate(false),
+		OnUsageError:   usage,
+		Writer:         stdout,
+		ErrWriter:      stderr,
+		ExitErrHandler: func(context.Context, *cli.Command, error) {},
 		Commands: []*cli.Command{
 			{
 				Name:         "generate",
