@@ -11,8 +11,10 @@ import (
 // the slashes, which is what makes go/ast leave it out of doc comment text.
 const directivePrefix = "//mcp:"
 
-// verbs are the known directives.
-var verbs = []string{"tool"}
+// verbs are the known directives: //mcp:tool on functions, //mcp:schema on types.
+var verbs = []string{"tool", "schema"}
+
+const schemaDirective = directivePrefix + "schema "
 
 // directive is one parsed //mcp:verb line.
 type directive struct {

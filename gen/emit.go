@@ -25,7 +25,9 @@ const genPrefix = "mcpgen"
 type emitter struct {
 	file     *jen.File
 	pkgPath  string
-	patterns map[string]string // regular expression -> variable name
+	patterns map[string]string         // regular expression -> variable name
+	rats     map[string]string         // multipleOf number -> variable name
+	checked  map[*schema.Object]bool // the result structs that need a checker
 }
 
 // locals are the names generated code gives its variables (temporaries get a depth suffix);
@@ -37,7 +39,7 @@ var locals = map[string]bool{"a": true, "b": true, "c": true, "count": true, "ct
 // emitFile renders the generated file of a package.
 func emitFile(p *pkgGen) ([]byte, error) {
 	f := jen.NewFilePathName(p.pkg.PkgPath, p.pkg.Name)
-	e := &emitter{file: f, pkgPath: p.pkg.PkgPath, patterns: map[string]string{}}
+	e := &emitter{file: f, pkgPath: p.pkg.PkgPath, patterns: map[string]string{}, rats: map[string]string{}}
 	f.HeaderComment(strings.TrimPrefix(Header, "// "))
 	f.HeaderComment("//go:build !" + BuildTag)
 	f.ImportName(RuntimePath, "mcp")
@@ -47,7 +49,7 @@ func emitFile(p *pkgGen) ([]byte, error) {
 	for _, t := range p.tools {
 		roots = append(roots, t.In, t.OutType)
 	}
-	schema.Prepare(roots)
+	e.checked = checked(schema.Prepare(roots))
 
 	recvs := receivers(p)
 	f.Add(e.register(p, recvs))
@@ -72,9 +74,15 @@ func emitFile(p *pkgGen) ([]byte, error) {
 		f.Line()
 		f.Add(e.encoder(o))
 	}
-	if len(e.patterns) > 0 {
+	for _, o := range encoded {
+		if e.checked[o] {
+			f.Line()
+			f.Add(e.checker(o, e.checked))
+		}
+	}
+	if len(e.patterns) > 0 || len(e.rats) > 0 {
 		f.Line()
-		f.Add(e.patternVars())
+		f.Add(e.vars())
 	}
 
 	var buf bytes.Buffer
@@ -204,15 +212,19 @@ func (e *emitter) toolValue(t *Tool) jen.Code {
 	return jen.Qual(RuntimePath, "Tool").Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, fields...)
 }
 
+// noArguments is the input schema of a tool that takes no arguments, as the 2025-11-25 spec
+// recommends: an object that must be empty.
+const noArguments = `{
+  "type": "object",
+  "properties": {},
+  "additionalProperties": false
+}`
+
 // schemas emits the tool's JSON Schemas as constants.
 func (e *emitter) schemas(t *Tool) jen.Code {
-	in := []byte(`{"type":"object","properties":{},"additionalProperties":false}`)
+	in := []byte(noArguments)
 	if t.In != nil {
 		in = schema.Render(t.In)
-	} else {
-		var b bytes.Buffer
-		jsonIndent(&b, in)
-		in = b.Bytes()
 	}
 	defs := []jen.Code{jen.Id(genPrefix + goName(t) + "Input").Op("=").Op("`" + string(in) + "`")}
 	if t.Out == OutStruct {
@@ -281,14 +293,23 @@ func (e *emitter) result(t *Tool) []jen.Code {
 	c := jen.Id("c")
 	switch t.Out {
 	case OutStruct:
-		encode := jen.Id(genPrefix+"Encode"+t.OutType.Deref().Object.Name).Call(c.Clone().Dot("Structured").Call(), jen.Op("&").Id("out"))
-		if !t.OutPointer {
-			return []jen.Code{encode}
+		name := t.OutType.Deref().Object.Name
+		value := jen.Op("&").Id("out")
+		var out []jen.Code
+		if t.OutPointer {
+			value = jen.Id("out")
+			out = append(out, jen.If(jen.Id("out").Op("==").Nil()).Block(
+				c.Clone().Dot("ReturnError").Call(jen.Qual(RuntimePath, "ErrNilResult")),
+				jen.Return(),
+			))
 		}
-		return []jen.Code{jen.If(jen.Id("out").Op("==").Nil()).Block(
-			c.Clone().Dot("ReturnError").Call(jen.Qual(RuntimePath, "ErrNilResult")),
-			jen.Return(),
-		), jen.Id(genPrefix+"Encode"+t.OutType.Deref().Object.Name).Call(c.Clone().Dot("Structured").Call(), jen.Id("out"))}
+		if e.checked[t.OutType.Deref().Object] {
+			out = append(out,
+				jen.Id(genPrefix+"Check"+name).Call(c.Clone().Dot("Checker").Call(), value.Clone()),
+				jen.If(jen.Op("!").Add(c.Clone()).Dot("ResultOK").Call()).Block(jen.Return()),
+			)
+		}
+		return append(out, jen.Id(genPrefix+"Encode"+name).Call(c.Clone().Dot("Structured").Call(), value))
 	case OutText:
 		return []jen.Code{c.Dot("ReturnText").Call(e.convert(jen.Id("out"), t.OutGo, types.Typ[types.String]))}
 	case OutContent:
@@ -367,17 +388,27 @@ func (e *emitter) qual(obj types.Object) *jen.Statement {
 	return jen.Qual(pkg.Path(), obj.Name())
 }
 
-func (e *emitter) patternVars() jen.Code {
+// vars declares the package variables the checks use: patterns and multipleOf numbers,
+// prepared once.
+func (e *emitter) vars() jen.Code {
 	var defs []jen.Code
-	pats := make([]string, 0, len(e.patterns))
-	for p := range e.patterns {
-		pats = append(pats, p)
-	}
-	slices.SortFunc(pats, func(a, b string) int { return cmp.Compare(e.patterns[a], e.patterns[b]) })
-	for _, p := range pats {
+	for _, p := range sortedByValue(e.patterns) {
 		defs = append(defs, jen.Id(e.patterns[p]).Op("=").Qual("regexp", "MustCompile").Call(jen.Lit(p)))
 	}
-	return jen.Comment("Patterns of string fields, compiled once.").Line().Var().Defs(defs...)
+	for _, r := range sortedByValue(e.rats) {
+		defs = append(defs, jen.Id(e.rats[r]).Op("=").Add(wire("MustRat")).Call(jen.Lit(r)))
+	}
+	return jen.Comment("Patterns and numbers of the schemas' rules, prepared once.").Line().Var().Defs(defs...)
+}
+
+// sortedByValue returns a map's keys in the order of their values, the names given in order.
+func sortedByValue(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b string) int { return cmp.Compare(m[a], m[b]) })
+	return keys
 }
 
 func (e *emitter) pattern(re string) string {

@@ -67,7 +67,7 @@ func Generate(cfg Config) (*Result, error) {
 		return nil, err
 	}
 	diags := diag.NewList(fset)
-	src := newSource(pkgs)
+	src := newSource(pkgs, diags)
 	res := &Result{}
 	for _, pkg := range pkgs {
 		res.Files = append(res.Files, generatePackage(&cfg, pkg, fset, src, diags)...)

@@ -1,6 +1,8 @@
 package gen
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -80,12 +82,13 @@ func parsePosition(s string) token.Position {
 // source indexes what go/types does not keep: doc comments and struct tag positions. It
 // covers the packages loaded from source; types from elsewhere get no descriptions.
 type source struct {
-	fields map[*types.Var]*ast.Field
-	docs   map[*types.TypeName]string
+	fields  map[*types.Var]*ast.Field
+	docs    map[*types.TypeName]string
+	schemas map[*types.TypeName]string // from //mcp:schema
 }
 
-func newSource(pkgs []*packages.Package) *source {
-	s := &source{fields: map[*types.Var]*ast.Field{}, docs: map[*types.TypeName]string{}}
+func newSource(pkgs []*packages.Package, diags *diag.List) *source {
+	s := &source{fields: map[*types.Var]*ast.Field{}, docs: map[*types.TypeName]string{}, schemas: map[*types.TypeName]string{}}
 	for _, pkg := range pkgs {
 		if pkg.TypesInfo == nil {
 			continue
@@ -105,6 +108,7 @@ func newSource(pkgs []*packages.Package) *source {
 						}
 						if obj, ok := pkg.TypesInfo.Defs[ts.Name].(*types.TypeName); ok && doc != nil {
 							s.docs[obj] = strings.TrimSpace(doc.Text())
+							s.readSchema(obj, doc, diags)
 						}
 					}
 				case *ast.StructType:
@@ -161,6 +165,29 @@ func (s *source) FieldDoc(v *types.Var) string {
 }
 
 func (s *source) TypeDoc(obj *types.TypeName) string { return s.docs[obj] }
+
+func (s *source) TypeSchema(obj *types.TypeName) string { return s.schemas[obj] }
+
+// readSchema reads a //mcp:schema directive, the schema of a type that encodes itself:
+//
+//	//mcp:schema {"type": "string", "format": "uri"}
+func (s *source) readSchema(obj *types.TypeName, doc *ast.CommentGroup, diags *diag.List) {
+	for _, c := range directivesIn(doc) {
+		text, ok := strings.CutPrefix(c.Text, schemaDirective)
+		if !ok {
+			continue
+		}
+		var v map[string]any
+		if err := json.Unmarshal([]byte(text), &v); err != nil {
+			diags.Hintf(c.Slash, `write one JSON object on the line: //mcp:schema {"type": "string"}`,
+				"//mcp:schema of type %s: not a JSON object: %v", obj.Name(), err)
+			continue
+		}
+		var compact bytes.Buffer
+		json.Compact(&compact, []byte(text))
+		s.schemas[obj] = compact.String()
+	}
+}
 
 func (s *source) TagPos(v *types.Var) token.Pos {
 	if f := s.fields[v]; f != nil && f.Tag != nil {

@@ -17,6 +17,16 @@ func (p *pkgGen) scan() {
 	for _, file := range p.pkg.Syntax {
 		used := map[*ast.Comment]bool{}
 		for _, decl := range file.Decls {
+			if gd, ok := decl.(*ast.GenDecl); ok && gd.Tok == token.TYPE {
+				// //mcp:schema belongs on type declarations; the source index has read it.
+				for _, g := range typeDocs(gd) {
+					for _, c := range directivesIn(g) {
+						if strings.HasPrefix(c.Text, schemaDirective) {
+							used[c] = true
+						}
+					}
+				}
+			}
 			fd, ok := decl.(*ast.FuncDecl)
 			if !ok {
 				continue
@@ -30,6 +40,8 @@ func (p *pkgGen) scan() {
 					p.errorf(at, "//mcp:%s: %s", d.verb, problem)
 				case !slices.Contains(verbs, d.verb):
 					p.diags.Hintf(c.Slash, "the known directives are //mcp:"+strings.Join(verbs, ", //mcp:"), "unknown directive //mcp:%s", d.verb)
+				case d.verb == "schema":
+					p.diags.Hintf(c.Slash, "put it in the doc comment of the type whose schema it declares", "//mcp:schema is on a function")
 				default:
 					found = append(found, d)
 				}
@@ -45,6 +57,9 @@ func (p *pkgGen) scan() {
 		for _, g := range file.Comments {
 			for _, c := range g.List {
 				switch {
+				case strings.HasPrefix(c.Text, schemaDirective) && !used[c]:
+					p.diags.Hintf(c.Slash, "put it in the comment directly above a type declaration",
+						"//mcp:schema is not in the doc comment of a type")
 				case strings.HasPrefix(c.Text, directivePrefix) && !used[c]:
 					p.diags.Hintf(c.Slash, "put it in the comment directly above a func, with no blank line in between",
 						"%s is not in the doc comment of a function or method", strings.Fields(c.Text)[0])
@@ -55,6 +70,15 @@ func (p *pkgGen) scan() {
 			}
 		}
 	}
+}
+
+// typeDocs returns the doc comments of a type declaration: its own and its specs'.
+func typeDocs(gd *ast.GenDecl) []*ast.CommentGroup {
+	docs := []*ast.CommentGroup{gd.Doc}
+	for _, spec := range gd.Specs {
+		docs = append(docs, spec.(*ast.TypeSpec).Doc)
+	}
+	return docs
 }
 
 // tool checks an annotated function and adds it to the package's tools.

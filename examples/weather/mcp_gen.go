@@ -138,6 +138,10 @@ func mcpgenCallGetWeather(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
+	mcpgenCheckWeatherReport(c.Checker(), &out)
+	if !c.ResultOK() {
+		return
+	}
 	mcpgenEncodeWeatherReport(c.Structured(), &out)
 }
 
@@ -223,4 +227,15 @@ func mcpgenEncodeWeatherReport(e *jsonwire.Encoder, v *WeatherReport) {
 	}
 	e.ArrayEnd()
 	e.ObjectEnd()
+}
+
+// mcpgenCheckWeatherReport checks a value of type WeatherReport against the rules of its schema, before it is sent.
+func mcpgenCheckWeatherReport(c *jsonwire.Checker, v *WeatherReport) {
+	c.Enter("humidity")
+	if v.Humidity < 0 {
+		c.Report("must be >= 0")
+	} else if v.Humidity > 100 {
+		c.Report("must be <= 100")
+	}
+	c.Leave()
 }

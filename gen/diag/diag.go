@@ -70,6 +70,9 @@ func (l *List) Add(pos token.Position, hint, format string, args ...any) {
 	l.items = append(l.items, Diagnostic{Pos: pos, Message: fmt.Sprintf(format, args...), Hint: hint})
 }
 
+// FileSet returns the file set positions are resolved with.
+func (l *List) FileSet() *token.FileSet { return l.fset }
+
 // Len returns how many problems have been recorded.
 func (l *List) Len() int { return len(l.items) }
 

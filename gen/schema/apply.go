@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"go/token"
 	"maps"
+	"math/big"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -19,31 +21,38 @@ type tagResult struct {
 
 // keyword kinds: which JSON shapes a jsonschema tag key applies to.
 var (
-	scalars  = []Kind{String, Bool, Int, Uint, Float}
+	strs     = []Kind{String, Text}
 	numbers  = []Kind{Int, Uint, Float}
-	strs     = []Kind{String}
+	scalars  = []Kind{String, Text, Bool, Int, Uint, Float}
 	arrays   = []Kind{Slice, Array}
-	anything = []Kind{String, Bool, Int, Uint, Float, Bytes, Struct, Map, Slice, Array, Any}
+	mapKinds = []Kind{Map}
+	anything = []Kind{String, Bool, Int, Uint, Float, Bytes, Struct, Map, Slice, Array, Any, Text, Custom, Duration, RawJSON, JSONNumber}
 )
 
 // keywords maps each supported tag key to the shapes it applies to. Keys that apply to
 // scalars, written on a slice or array field, apply to its elements, as in invopop/jsonschema.
+// On a type with its own JSON encoding, whose schema the tags declare, every key applies.
 var keywords = map[string][]Kind{
 	"title": anything, "description": anything, "readOnly": anything, "writeOnly": anything,
-	"enum": scalars, "default": scalars, "example": scalars,
+	"enum": scalars, "example": scalars,
+	"default": {String, Bool, Int, Uint, Float, JSONNumber, Duration},
 	"minimum": numbers, "maximum": numbers, "exclusiveMinimum": numbers, "exclusiveMaximum": numbers,
+	"multipleOf": {Int, Uint, Float},
 	"minLength": strs, "maxLength": strs, "pattern": strs, "format": strs,
-	"minItems": arrays, "maxItems": arrays,
-	"minProperties": {Map}, "maxProperties": {Map},
+	"minItems": arrays, "maxItems": arrays, "uniqueItems": arrays,
+	"minProperties": mapKinds, "maxProperties": mapKinds,
+	"type": {Custom},
 }
 
 // flags are the tag items without a value.
-var flags = []string{"required", "nullable"}
+var flags = []string{"required", "nullable", "uniqueItems"}
 
-// planned are keys of the invopop dialect that mcpgen does not handle yet: reported, never
+// unsupported are keys of the invopop dialect that mcpgen does not handle: reported, never
 // silently ignored.
-var planned = []string{"multipleOf", "uniqueItems", "type", "anchor", "oneof_required", "anyof_required",
-	"oneof_ref", "oneof_type", "anyof_ref", "anyof_type"}
+var unsupported = []string{"anchor", "oneof_required", "anyof_required", "oneof_ref", "oneof_type", "anyof_ref", "anyof_type"}
+
+// jsonTypes are the values of type=.
+var jsonTypes = []string{"string", "number", "integer", "boolean", "object", "array", "null"}
 
 // applyTags reads a field's jsonschema, jsonschema_description and jsonschema_extras tags
 // into the rules of its type.
@@ -60,6 +69,7 @@ func (b *Builder) applyTags(f *Field, c candidate, where string) tagResult {
 		return base + 1 + token.Pos(offset) // past the opening quote of the tag literal
 	}
 	target := f.Type.Deref()
+	var defaulted *Type // the node a default= applies to, checked once all rules are in
 
 	value, voff, _ := tagValue(c.tag, "jsonschema")
 	for _, it := range splitTagItems(value) {
@@ -77,10 +87,12 @@ func (b *Builder) applyTags(f *Field, c candidate, where string) tagResult {
 				} else {
 					target.Nullable = true
 				}
+			case "uniqueItems":
+				b.unique(target, true, pos, where)
 			}
 			continue
-		case slices.Contains(planned, it.key):
-			b.diags.Errorf(pos, "%s: jsonschema tag key %q is not supported yet", where, it.key)
+		case slices.Contains(unsupported, it.key):
+			b.diags.Errorf(pos, "%s: jsonschema tag key %q is not supported", where, it.key)
 			continue
 		}
 		kinds, known := keywords[it.key]
@@ -93,22 +105,36 @@ func (b *Builder) applyTags(f *Field, c candidate, where string) tagResult {
 			continue
 		}
 		node := target
-		if (node.Kind == Slice || node.Kind == Array) && !slices.Contains(kinds, node.Kind) && !slices.Contains(kinds, Any) {
+		isList := node.Kind == Slice || node.Kind == Array
+		if it.key == "default" && isList {
+			if msg := b.listDefault(node, it.value); msg != "" {
+				b.diags.Errorf(pos, "%s: %s=%s: %s", where, it.key, it.value, msg)
+			}
+			res.defaultPos, defaulted = pos, node
+			continue
+		}
+		if isList && !slices.Contains(kinds, node.Kind) {
 			node = node.Elem.Deref() // a scalar keyword on a list applies to its elements
 		}
-		if !slices.Contains(kinds, node.Kind) {
+		if node.Kind != Custom && !slices.Contains(kinds, node.Kind) {
 			b.diags.Errorf(pos, "%s: jsonschema tag key %q applies to %s, not to %s", where, it.key, kindNames(kinds), describe(node))
 			continue
 		}
-		if msg := b.setRule(node, it.key, it.value, pos); msg != "" {
+		if it.key == "uniqueItems" {
+			flag, err := strconv.ParseBool(it.value)
+			if err != nil {
+				b.diags.Errorf(pos, "%s: uniqueItems=%s: want true or false", where, it.value)
+				continue
+			}
+			b.unique(node, flag, pos, where)
+			continue
+		}
+		if msg := b.setRule(node, it.key, it.value); msg != "" {
 			b.diags.Errorf(pos, "%s: %s=%s: %s", where, it.key, it.value, msg)
 			continue
 		}
 		if it.key == "default" {
-			res.defaultPos = pos
-			if msg := node.check(node.Rules.Default); msg != "" {
-				b.diags.Errorf(pos, "%s: default %s %s", where, it.value, msg)
-			}
+			res.defaultPos, defaulted = pos, node
 		}
 	}
 
@@ -124,7 +150,93 @@ func (b *Builder) applyTags(f *Field, c candidate, where string) tagResult {
 			target.Rules.addExtra(it.key, it.value)
 		}
 	}
+
+	for _, n := range []*Type{target, target.Elem} {
+		if n != nil {
+			if msg := n.contradiction(); msg != "" {
+				b.diags.Errorf(f.Pos, "%s: %s, so no value is valid", where, msg)
+			}
+		}
+	}
+	if defaulted != nil {
+		b.checkDefault(defaulted, res.defaultPos, where)
+	}
 	return res
+}
+
+// unique sets uniqueItems on a list, whose items must be compared as Go compares them: only
+// strings, numbers and booleans, for which Go's equality is JSON's.
+func (b *Builder) unique(list *Type, flag bool, pos token.Pos, where string) {
+	if list.Kind != Slice && list.Kind != Array {
+		b.diags.Errorf(pos, "%s: jsonschema tag key \"uniqueItems\" applies to slices and arrays, not to %s", where, describe(list))
+		return
+	}
+	switch list.Elem.Kind {
+	case String, Bool, Int, Uint, Float:
+		list.Rules.UniqueItems = flag
+	default:
+		b.diags.Hintf(pos, "compare items in the tool instead", "%s: uniqueItems is supported for lists of strings, numbers and booleans, not of %s", where, typeString(list.Elem.Go))
+	}
+}
+
+// listDefault reads default= on a list: each repetition is one item, as in invopop.
+func (b *Builder) listDefault(list *Type, text string) string {
+	item := list.Elem
+	switch item.Kind {
+	case String, Bool, Int, Uint, Float:
+	default:
+		return "a default for a list needs items that are strings, numbers or booleans"
+	}
+	v, msg := item.literal(text)
+	if msg != "" {
+		return msg
+	}
+	list.Rules.Defaults = append(list.Rules.Defaults, v)
+	return ""
+}
+
+// checkDefault reports a default that breaks the rules of the value it is the default of.
+func (b *Builder) checkDefault(n *Type, pos token.Pos, where string) {
+	if n.Kind == Slice || n.Kind == Array {
+		for _, v := range n.Rules.Defaults {
+			if msg := n.Elem.check(&v); msg != "" {
+				b.diags.Errorf(pos, "%s: default %s %s", where, v.JSON, msg)
+			}
+		}
+		count := uint64(len(n.Rules.Defaults))
+		if r := n.Rules; r.MinItems != nil && count < *r.MinItems || r.MaxItems != nil && count > *r.MaxItems {
+			b.diags.Errorf(pos, "%s: the default has %d items, which breaks the list's item limits", where, count)
+		}
+		return
+	}
+	if n.Rules.Default != nil {
+		if msg := n.check(n.Rules.Default); msg != "" {
+			b.diags.Errorf(pos, "%s: default %s %s", where, n.Rules.Default.JSON, msg)
+		}
+	}
+}
+
+// contradiction describes limits that exclude every value, or returns "".
+func (t *Type) contradiction() string {
+	r := &t.Rules
+	switch {
+	case r.MinLength != nil && r.MaxLength != nil && *r.MinLength > *r.MaxLength:
+		return fmt.Sprintf("minLength %d is greater than maxLength %d", *r.MinLength, *r.MaxLength)
+	case r.MinItems != nil && r.MaxItems != nil && *r.MinItems > *r.MaxItems:
+		return fmt.Sprintf("minItems %d is greater than maxItems %d", *r.MinItems, *r.MaxItems)
+	case r.MinProperties != nil && r.MaxProperties != nil && *r.MinProperties > *r.MaxProperties:
+		return fmt.Sprintf("minProperties %d is greater than maxProperties %d", *r.MinProperties, *r.MaxProperties)
+	}
+	lo, hi := r.Minimum, r.Maximum
+	if lo != nil && hi != nil && lo.Rat.Cmp(hi.Rat) > 0 {
+		return fmt.Sprintf("minimum %s is greater than maximum %s", lo.Text, hi.Text)
+	}
+	for _, pair := range [][2]*Number{{r.ExclusiveMinimum, hi}, {lo, r.ExclusiveMaximum}, {r.ExclusiveMinimum, r.ExclusiveMaximum}} {
+		if pair[0] != nil && pair[1] != nil && pair[0].Rat.Cmp(pair[1].Rat) >= 0 {
+			return fmt.Sprintf("the lower limit %s is not below the upper limit %s", pair[0].Text, pair[1].Text)
+		}
+	}
+	return ""
 }
 
 func (r *Rules) addExtra(key, value string) {
@@ -149,9 +261,20 @@ func (r *Rules) addExtra(key, value string) {
 }
 
 // setRule stores one keyword; it returns what is wrong with the value, or "".
-func (b *Builder) setRule(node *Type, key, value string, pos token.Pos) string {
+func (b *Builder) setRule(node *Type, key, value string) string {
 	r := &node.Rules
 	switch key {
+	case "type":
+		if !slices.Contains(jsonTypes, value) {
+			return "want one of " + strings.Join(jsonTypes, ", ")
+		}
+		node.Declared = `{"type":` + strconv.Quote(value) + `}`
+	case "multipleOf":
+		n, ok := NewNumber(value)
+		if !ok || n.Rat.Sign() <= 0 {
+			return "want a number greater than 0"
+		}
+		r.MultipleOf = n
 	case "title":
 		r.Title = value
 	case "description":
@@ -173,6 +296,9 @@ func (b *Builder) setRule(node *Type, key, value string, pos token.Pos) string {
 		}
 		switch key {
 		case "enum":
+			if node.enumFromConsts { // a tag's enum replaces the one taken from constants
+				r.Enum, node.enumFromConsts = nil, false
+			}
 			r.Enum = append(r.Enum, v)
 		case "default":
 			r.Default = &v
@@ -235,9 +361,33 @@ func (b *Builder) setRule(node *Type, key, value string, pos token.Pos) string {
 
 // literal parses a tag value as a value of the node's type.
 func (t *Type) literal(text string) (Value, string) {
-	switch t.Kind {
-	case String:
+	kind := t.Kind
+	if kind == Custom { // as the declared type says
+		switch {
+		case strings.Contains(t.Declared, `"string"`):
+			kind = String
+		case strings.Contains(t.Declared, `"integer"`), strings.Contains(t.Declared, `"number"`):
+			kind = JSONNumber
+		case strings.Contains(t.Declared, `"boolean"`):
+			kind = Bool
+		default:
+			return Value{}, "declare the type first: type=string, type=number..."
+		}
+	}
+	switch kind {
+	case String, Text:
 		return Value{JSON: strconv.Quote(text), Lit: text}, ""
+	case JSONNumber:
+		if !isJSONNumber(text) {
+			return Value{}, "not a number"
+		}
+		return Value{JSON: text, Lit: text}, ""
+	case Duration:
+		d, err := time.ParseDuration(text)
+		if err != nil {
+			return Value{}, `want a duration such as "1h30m" or "250ms"`
+		}
+		return Value{JSON: strconv.Quote(text), Lit: d}, ""
 	case Bool:
 		v, err := strconv.ParseBool(text)
 		if err != nil || (text != "true" && text != "false") {
@@ -275,8 +425,9 @@ func (t *Type) check(v *Value) string {
 	if len(r.Enum) > 0 && !slices.ContainsFunc(r.Enum, func(e Value) bool { return e.JSON == v.JSON }) {
 		return "is not one of the enum values"
 	}
-	switch lit := v.Lit.(type) {
-	case string:
+	switch t.Kind {
+	case String, Text:
+		lit := v.Lit.(string)
 		n := uint64(utf8.RuneCountInString(lit))
 		if r.MinLength != nil && n < *r.MinLength || r.MaxLength != nil && n > *r.MaxLength {
 			return "breaks the field's length limits"
@@ -284,11 +435,14 @@ func (t *Type) check(v *Value) string {
 		if r.Pattern != "" && !regexp.MustCompile(r.Pattern).MatchString(lit) {
 			return "does not match the field's pattern"
 		}
-	case int64, uint64, float64:
+	case Int, Uint, Float, JSONNumber:
 		n, _ := NewNumber(v.JSON)
 		if r.Minimum != nil && n.Rat.Cmp(r.Minimum.Rat) < 0 || r.Maximum != nil && n.Rat.Cmp(r.Maximum.Rat) > 0 ||
 			r.ExclusiveMinimum != nil && n.Rat.Cmp(r.ExclusiveMinimum.Rat) <= 0 || r.ExclusiveMaximum != nil && n.Rat.Cmp(r.ExclusiveMaximum.Rat) >= 0 {
 			return "is outside the field's bounds"
+		}
+		if m := r.MultipleOf; m != nil && !new(big.Rat).Quo(n.Rat, m.Rat).IsInt() {
+			return "is not a multiple of " + m.Text
 		}
 	}
 	return ""
@@ -317,7 +471,7 @@ func describe(t *Type) string {
 // suggest proposes the known key closest to a misspelled one.
 func suggest(key string) string {
 	best, bestDist := "", 3
-	candidates := append(append(slices.Collect(maps.Keys(keywords)), flags...), planned...)
+	candidates := append(append(slices.Collect(maps.Keys(keywords)), flags...), unsupported...)
 	slices.Sort(candidates)
 	for _, k := range candidates {
 		if d := Distance(strings.ToLower(key), strings.ToLower(k)); d < bestDist {

@@ -2,10 +2,12 @@ package schema
 
 import (
 	"cmp"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/gen/diag"
@@ -18,6 +20,7 @@ type Source interface {
 	FieldDoc(v *types.Var) string
 	TypeDoc(obj *types.TypeName) string
 	TagPos(v *types.Var) token.Pos // the position of the tag literal, or token.NoPos
+	TypeSchema(obj *types.TypeName) string // the schema //mcp:schema declares for a type, or ""
 }
 
 // Builder turns Go types into Types, reporting what it cannot express. One Builder serves
@@ -60,22 +63,21 @@ func isNamed(t types.Type) bool {
 // typeOf builds the Type of one use of t. where names the use for diagnostics ("field
 // Input.City"); it is empty for a tool's own argument or result.
 func (b *Builder) typeOf(t types.Type, pos token.Pos, where string) *Type {
-	if m := customEncoding(t); m != "" {
-		b.diags.Hintf(pos, "use a plain struct or basic type; support for custom encodings is planned",
-			"%stype %s has its own JSON encoding (method %s), which mcpgen cannot describe yet", prefix(where), typeString(t), m)
-		return nil
-	}
 	if n, ok := types.Unalias(t).(*types.Named); ok && !n.Obj().Exported() && n.Obj().Pkg() != b.local && n.Obj().Pkg() != nil {
 		b.diags.Errorf(pos, "%stype %s is not exported by package %s, so generated code cannot name it", prefix(where), n.Obj().Name(), n.Obj().Pkg().Path())
 		return nil
 	}
 	node := &Type{Go: t, Doc: b.typeDoc(t)}
+	if b.special(node) {
+		return node
+	}
 	switch u := t.Underlying().(type) {
 	case *types.Basic:
 		if !b.basic(node, u) {
 			b.unsupported(t, pos, where, "")
 			return nil
 		}
+		b.constEnum(node)
 	case *types.Pointer:
 		node.Kind = Pointer
 		if node.Elem = b.typeOf(u.Elem(), pos, where); node.Elem == nil {
@@ -98,12 +100,10 @@ func (b *Builder) typeOf(t types.Type, pos token.Pos, where string) *Type {
 			return nil
 		}
 	case *types.Map:
-		if k, ok := u.Key().Underlying().(*types.Basic); !ok || k.Kind() != types.String {
-			b.diags.Hintf(pos, "use a map with string keys",
-				"%smap key type %s is not supported: JSON object keys are strings", prefix(where), typeString(u.Key()))
+		node.Kind = Map
+		if node.Key = b.mapKey(u.Key(), pos, where); node.Key == nil {
 			return nil
 		}
-		node.Kind = Map
 		if node.Elem = b.typeOf(u.Elem(), pos, where); node.Elem == nil {
 			return nil
 		}
@@ -121,6 +121,132 @@ func (b *Builder) typeOf(t types.Type, pos token.Pos, where string) *Type {
 		return nil
 	}
 	return node
+}
+
+// durationPattern matches exactly what time.ParseDuration accepts (but for values too large
+// for a time.Duration, about 290 years).
+const durationPattern = `^[-+]?(0|(([0-9]+(\.[0-9]*)?|\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$`
+
+// special fills in the types encoding/json treats specially, and the ones that encode
+// themselves, reporting whether t is one of them.
+func (b *Builder) special(node *Type) bool {
+	t := node.Go
+	switch qualifiedName(t) {
+	case "time.Time":
+		// Its MarshalJSON is its MarshalText (RFC 3339) in quotes: a text type.
+		node.Kind, node.CanDecode, node.CanEncode = Text, true, true
+		node.Rules.Format = "date-time"
+		return true
+	case "time.Duration":
+		node.Kind = Duration
+		node.Rules.Pattern = durationPattern
+		return true
+	case "encoding/json.RawMessage":
+		node.Kind = RawJSON
+		return true
+	case "encoding/json.Number":
+		node.Kind = JSONNumber
+		return true
+	}
+	m := methodsOf(t)
+	switch {
+	case m["MarshalJSON"] || m["UnmarshalJSON"]:
+		node.Kind, node.CanDecode, node.CanEncode = Custom, m["UnmarshalJSON"], m["MarshalJSON"]
+	case m["MarshalText"] || m["UnmarshalText"]:
+		node.Kind, node.CanDecode, node.CanEncode = Text, m["UnmarshalText"], m["MarshalText"]
+	default:
+		return false
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok && b.src != nil {
+		node.Declared = b.src.TypeSchema(n.Obj())
+	}
+	return true
+}
+
+// qualifiedName is a named type's package path and name, "" for other types.
+func qualifiedName(t types.Type) string {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return ""
+	}
+	return n.Obj().Pkg().Path() + "." + n.Obj().Name()
+}
+
+// methodsOf reports which of the encoding methods of encoding/json a type has, on the value
+// or on the pointer, including methods promoted from embedded fields (encoding/json uses
+// those too).
+func methodsOf(t types.Type) map[string]bool {
+	if _, ok := types.Unalias(t).(*types.Named); !ok {
+		return nil
+	}
+	ms := types.NewMethodSet(types.NewPointer(t))
+	found := map[string]bool{}
+	for _, name := range []string{"MarshalJSON", "UnmarshalJSON", "MarshalText", "UnmarshalText"} {
+		if ms.Lookup(nil, name) != nil {
+			found[name] = true
+		}
+	}
+	return found
+}
+
+// mapKey builds the key type of a map: any string type, or an integer type, which
+// encoding/json writes as decimal text.
+func (b *Builder) mapKey(k types.Type, pos token.Pos, where string) *Type {
+	node := &Type{Go: k}
+	if len(methodsOf(k)) == 0 {
+		if u, ok := k.Underlying().(*types.Basic); ok && b.basic(node, u) && (node.Kind == String || node.Kind == Int || node.Kind == Uint) {
+			return node
+		}
+	}
+	b.diags.Hintf(pos, "use string or integer keys",
+		"%smap key type %s is not supported: JSON object keys are strings, and mcpgen maps only string and integer keys to them", prefix(where), typeString(k))
+	return nil
+}
+
+// constEnum makes a named string or integer type with constants of its own type, declared in
+// its package, an enum of those constants, in the order they are declared.
+func (b *Builder) constEnum(node *Type) {
+	n, ok := types.Unalias(node.Go).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || (node.Kind != String && node.Kind != Int && node.Kind != Uint) {
+		return
+	}
+	scope := n.Obj().Pkg().Scope()
+	var consts []*types.Const
+	for _, name := range scope.Names() {
+		if c, ok := scope.Lookup(name).(*types.Const); ok && types.Identical(c.Type(), node.Go) {
+			consts = append(consts, c)
+		}
+	}
+	if len(consts) == 0 {
+		return
+	}
+	fset := b.diags.FileSet()
+	slices.SortFunc(consts, func(x, y *types.Const) int {
+		px, py := fset.Position(x.Pos()), fset.Position(y.Pos())
+		return cmp.Or(cmp.Compare(px.Filename, py.Filename), cmp.Compare(px.Offset, py.Offset), cmp.Compare(x.Name(), y.Name()))
+	})
+	seen := map[string]bool{}
+	for _, c := range consts {
+		v := constValue(c.Val(), node.Kind)
+		if !seen[v.JSON] { // two names for one value count once
+			seen[v.JSON] = true
+			node.Rules.Enum = append(node.Rules.Enum, v)
+		}
+	}
+	node.enumFromConsts = true
+}
+
+func constValue(v constant.Value, k Kind) Value {
+	switch k {
+	case String:
+		s := constant.StringVal(v)
+		return Value{JSON: strconv.Quote(s), Lit: s}
+	case Uint:
+		u, _ := constant.Uint64Val(v)
+		return Value{JSON: strconv.FormatUint(u, 10), Lit: u}
+	}
+	i, _ := constant.Int64Val(v)
+	return Value{JSON: strconv.FormatInt(i, 10), Lit: i}
 }
 
 func prefix(where string) string {
@@ -192,25 +318,9 @@ func (b *Builder) basic(node *Type, u *types.Basic) bool {
 
 func isByte(t types.Type) bool {
 	b, ok := t.Underlying().(*types.Basic)
-	return ok && b.Kind() == types.Uint8 && customEncoding(t) == ""
+	return ok && b.Kind() == types.Uint8 && len(methodsOf(t)) == 0
 }
 
-// customEncoding returns the name of a method through which encoding/json would encode or
-// decode t in its own way, or "" if it has none.
-func customEncoding(t types.Type) string {
-	switch types.Unalias(t).(type) {
-	case *types.Named:
-	default:
-		return ""
-	}
-	ms := types.NewMethodSet(types.NewPointer(t))
-	for _, name := range []string{"MarshalJSON", "UnmarshalJSON", "MarshalText", "UnmarshalText"} {
-		if ms.Lookup(nil, name) != nil {
-			return name
-		}
-	}
-	return ""
-}
 
 func (b *Builder) typeDoc(t types.Type) string {
 	if n, ok := types.Unalias(t).(*types.Named); ok && b.src != nil {
@@ -378,40 +488,73 @@ func schemaIgnores(tag string) bool {
 
 func (b *Builder) field(s *Object, c candidate) *Field {
 	where := "field " + s.displayName() + "." + c.v.Name()
-	if c.json.asString {
-		b.diags.Errorf(c.v.Pos(), "%s: the json option \",string\" is not supported yet", where)
-		return nil
-	}
-	if c.json.omitZero {
-		b.diags.Hintf(c.v.Pos(), "use omitempty", "%s: the json option \"omitzero\" is not supported yet", where)
-		return nil
-	}
 	t := b.typeOf(c.v.Type(), c.v.Pos(), where)
 	if t == nil {
 		return nil
+	}
+	if c.json.asString {
+		// As encoding/json: the option applies to strings, numbers and booleans (also
+		// behind a pointer) and is ignored on anything else.
+		switch inner := t.Deref(); inner.Kind {
+		case String, Int, Uint, Float, Bool:
+			inner.Quoted = true
+		}
 	}
 	f := &Field{Path: c.path, Name: c.name, Type: t, Pos: c.v.Pos()}
 	if b.src != nil {
 		f.Doc = b.src.FieldDoc(c.v)
 	}
 	tags := b.applyTags(f, c, where)
+	b.checkDeclared(t, c.v.Pos(), where)
+	if c.json.omitZero && !HasIsZero(t.Go) && !types.Comparable(t.Go) {
+		switch t.Go.Underlying().(type) {
+		case *types.Struct, *types.Array:
+			b.diags.Hintf(c.v.Pos(), "give the type an IsZero() bool method, or use omitempty",
+				"%s: omitzero needs a way to tell the zero value: type %s is not comparable and has no IsZero method", where, typeString(t.Go))
+		}
+	}
 	// Pointers are optional unless a tag requires them, and so are the fields promoted through
-	// an embedded pointer, which may be nil; other fields unless omitempty says so.
+	// an embedded pointer, which may be nil; other fields unless omitempty or omitzero says so.
 	viaPointer := slices.ContainsFunc(c.path[:len(c.path)-1], func(s Step) bool { return s.Pointer })
-	f.Required = tags.required || !c.json.omitEmpty && t.Kind != Pointer && !viaPointer
+	f.Required = tags.required || !c.json.omitEmpty && !c.json.omitZero && t.Kind != Pointer && !viaPointer
 	switch {
 	case tags.required:
 		// Required output properties are always written (a nil pointer is then an error).
 	case c.json.omitEmpty:
 		f.OmitOut = OmitEmpty
+	case c.json.omitZero:
+		f.OmitOut = OmitZero
 	case t.Kind == Pointer && !t.Nullable:
 		f.OmitOut = OmitNil
 	}
-	if t.Deref().Rules.Default != nil && f.Required {
+	if r := t.Deref().Rules; (r.Default != nil || len(r.Defaults) > 0) && f.Required {
 		b.diags.Hintf(tags.defaultPos, "add ,omitempty to the json tag so that the field is optional",
 			"%s has a default but is required, so the default can never apply", where)
 	}
 	return f
+}
+
+// HasIsZero reports whether a type has an IsZero() bool method, on the value or the
+// pointer, which encoding/json's omitzero uses.
+func HasIsZero(t types.Type) bool {
+	obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(t), false, nil, "IsZero")
+	fn, ok := obj.(*types.Func)
+	if !ok {
+		return false
+	}
+	sig := fn.Type().(*types.Signature)
+	return sig.Params().Len() == 0 && sig.Results().Len() == 1 && types.Identical(sig.Results().At(0).Type(), types.Typ[types.Bool])
+}
+
+// checkDeclared reports a type with its own JSON encoding whose schema nobody declared, in a
+// field's type or the lists, maps and pointers it is made of.
+func (b *Builder) checkDeclared(t *Type, pos token.Pos, where string) {
+	for ; t != nil; t = t.Elem {
+		if t.Kind == Custom && t.Declared == "" {
+			b.diags.Hintf(pos, `declare its schema: add jsonschema:"type=string" (and other keys) to the field, or a //mcp:schema {...} line to the type's doc comment`,
+				"%s: type %s has its own JSON encoding (MarshalJSON or UnmarshalJSON), so mcpgen cannot derive its schema", where, typeString(t.Go))
+		}
+	}
 }
 
 func (s *Object) displayName() string {

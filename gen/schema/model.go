@@ -32,6 +32,11 @@ const (
 	Array        // array of exactly Len elements
 	Pointer      // optional (or, with the nullable tag, null) Elem
 	Any          // any JSON value (interface{})
+	Text         // a type with its own text form (encoding.TextMarshaler): a JSON string
+	Custom       // a type with its own JSON form (json.Marshaler), with a declared schema
+	Duration     // time.Duration: a string in time.ParseDuration syntax ("1h30m")
+	RawJSON      // json.RawMessage: any JSON value, kept as its text
+	JSONNumber   // json.Number: a JSON number, kept as its text
 )
 
 // Type is one use of a Go type: its JSON shape plus the rules that apply at this site.
@@ -40,11 +45,22 @@ type Type struct {
 	Go       types.Type // the Go type as written at this site
 	Bits     int        // Int, Uint, Float
 	Elem     *Type      // Slice, Array, Map (values), Pointer
+	Key      *Type      // Map: String, Int or Uint
 	Len      int64      // Array
 	Object   *Object    // Struct; shared by every use of the same struct type
 	Rules    Rules
 	Nullable bool   // null is accepted and stands for the zero value (nil for pointers)
+	Quoted   bool   // the ",string" json option: the value travels inside a JSON string
 	Doc      string // the doc comment of the named type, used when the field has none
+
+	// Text and Custom types decode and encode themselves, through methods that may exist
+	// for one direction only.
+	CanDecode, CanEncode bool
+	// Declared is the schema of a Custom type, declared by //mcp:schema on the type or by
+	// a type= tag on the field: raw JSON, or "" if undeclared.
+	Declared string
+
+	enumFromConsts bool // Rules.Enum came from the type's constants, not from a tag
 }
 
 // Object is a Go struct type as encoding/json sees it: its visible fields, in order.
@@ -81,6 +97,7 @@ type Omit uint8
 const (
 	OmitNever Omit = iota
 	OmitEmpty      // ,omitempty: false, 0, "", nil, and empty slices and maps
+	OmitZero       // ,omitzero: the zero value (or IsZero() true)
 	OmitNil        // a nil pointer without a tag asking for null
 )
 
@@ -90,6 +107,7 @@ type Rules struct {
 	Description      string // from jsonschema tags; overrides the doc comment
 	Enum             []Value
 	Default          *Value
+	Defaults         []Value // the default of a list, from repeated default= items
 	Examples         []Value
 	Minimum          *Number
 	Maximum          *Number
@@ -100,6 +118,7 @@ type Rules struct {
 	MaxLength        *uint64
 	Pattern          string
 	Format           string
+	UniqueItems      bool
 	MinItems         *uint64
 	MaxItems         *uint64
 	MinProperties    *uint64

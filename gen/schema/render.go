@@ -47,7 +47,46 @@ type member struct {
 // rawJSON is already-encoded JSON.
 type rawJSON string
 
-func (o *ordered) add(key string, value any) { *o = append(*o, member{key, value}) }
+// add sets a key, replacing its value if it is already there.
+func (o *ordered) add(key string, value any) {
+	for i := range *o {
+		if (*o)[i].key == key {
+			(*o)[i].value = value
+			return
+		}
+	}
+	*o = append(*o, member{key, value})
+}
+
+// parseOrdered reads a JSON object keeping the order of its keys; nested values stay raw.
+func parseOrdered(raw string) (ordered, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(raw), &m); err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(strings.NewReader(raw))
+	dec.Token() // {
+	var o ordered
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		key := tok.(string)
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return nil, err
+		}
+		o.add(key, rawJSON(compact(m[key])))
+	}
+	return o, nil
+}
+
+func compact(raw []byte) string {
+	var b bytes.Buffer
+	json.Compact(&b, raw)
+	return b.String()
+}
 
 func (o ordered) write(b *bytes.Buffer) {
 	b.WriteByte('{')
@@ -159,19 +198,36 @@ func (r *renderer) object(s *Object, desc string) *ordered {
 // value renders everything but structs and pointers.
 func (r *renderer) value(t *Type, desc string) *ordered {
 	o := &ordered{}
-	if name := jsonType[t.Kind]; name != "" {
+	if t.Declared != "" {
+		// The schema declared for a type that encodes itself, with the use site's rules on top.
+		declared, err := parseOrdered(t.Declared)
+		if err != nil {
+			panic("schema: declared schema is not a JSON object: " + err.Error())
+		}
+		*o = declared
+	} else if t.Quoted {
+		o.add("type", "string") // the ",string" option: the value travels inside a string
+	} else if name := jsonType[t.Kind]; name != "" {
 		o.add("type", name)
+	}
+	if desc == "" && t.Kind == Duration {
+		desc = `A duration such as "1h30m", "90s" or "250ms".`
 	}
 	if desc != "" {
 		o.add("description", desc)
 	}
-	switch t.Kind {
-	case Bytes:
+	switch {
+	case t.Quoted:
+		o.add("pattern", quotedPattern[t.Kind])
+	case t.Kind == Bytes:
 		o.add("contentEncoding", "base64")
-	case Slice, Array:
+	case t.Kind == Slice || t.Kind == Array:
 		o.add("items", r.node(t.Elem, "", nil))
-	case Map:
-		if t.Elem.Kind != Any {
+	case t.Kind == Map:
+		if t.Key.Kind != String {
+			o.add("propertyNames", ordered{{"pattern", intKeyPattern[t.Key.Kind]}})
+		}
+		if t.Elem.Kind != Any && t.Elem.Kind != RawJSON {
 			o.add("additionalProperties", r.node(t.Elem, "", nil))
 		}
 	}
@@ -179,10 +235,28 @@ func (r *renderer) value(t *Type, desc string) *ordered {
 	return o
 }
 
+// quotedPattern is what a ",string" value's text must look like: the JSON form of the value,
+// as encoding/json reads it.
+var quotedPattern = map[Kind]string{
+	Int:    `^-?(0|[1-9][0-9]*)$`,
+	Uint:   `^(0|[1-9][0-9]*)$`,
+	Float:  `^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`,
+	Bool:   `^(true|false)$`,
+	String: `^"([^"\\\x00-\x1f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"$`,
+}
+
+// intKeyPattern is what the keys of an integer-keyed map look like (strconv's syntax, which
+// encoding/json parses them with).
+var intKeyPattern = map[Kind]string{
+	Int:  `^[+-]?[0-9]+$`,
+	Uint: `^[0-9]+$`,
+}
+
 // jsonType is the JSON Schema type of each kind; Any has none.
 var jsonType = map[Kind]string{
 	String: "string", Bool: "boolean", Int: "integer", Uint: "integer", Float: "number",
 	Bytes: "string", Slice: "array", Array: "array", Map: "object",
+	Text: "string", Duration: "string", JSONNumber: "number",
 }
 
 // annotate adds the rules' keywords, in a fixed order.
@@ -222,6 +296,12 @@ func (r *renderer) annotate(o *ordered, t *Type, desc string) {
 	}
 	if rl.Default != nil {
 		o.add("default", rawJSON(rl.Default.JSON))
+	}
+	if rl.Defaults != nil {
+		o.add("default", values(rl.Defaults))
+	}
+	if rl.UniqueItems {
+		o.add("uniqueItems", true)
 	}
 	if len(rl.Examples) > 0 {
 		o.add("examples", values(rl.Examples))

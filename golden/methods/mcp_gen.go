@@ -245,7 +245,7 @@ func mcpgenEncodeHits(e *jsonwire.Encoder, v *Hits) {
 	e.ObjectEnd()
 }
 
-// Patterns of string fields, compiled once.
+// Patterns and numbers of the schemas' rules, prepared once.
 var (
 	mcpgenPattern0 = regexp.MustCompile("^[a-z0-9-]+$")
 )

@@ -150,6 +150,15 @@ const (
     },
     "weekday": {
       "type": "integer",
+      "enum": [
+        0,
+        1,
+        2,
+        3,
+        4,
+        5,
+        6
+      ],
       "maximum": 6
     },
     "note": {
@@ -398,6 +407,15 @@ const (
     },
     "weekday": {
       "type": "integer",
+      "enum": [
+        0,
+        1,
+        2,
+        3,
+        4,
+        5,
+        6
+      ],
       "maximum": 6
     },
     "note": {
@@ -542,6 +560,10 @@ func mcpgenCallEcho(ctx context.Context, c *mcp.ToolCall) {
 	out, err := Echo(ctx, in)
 	if err != nil {
 		c.ReturnError(err)
+		return
+	}
+	mcpgenCheckOutput(c.Checker(), &out)
+	if !c.ResultOK() {
 		return
 	}
 	mcpgenEncodeOutput(c.Structured(), &out)
@@ -795,6 +817,11 @@ func mcpgenDecodeInput(d *jsonwire.Decoder, v *Input) {
 				continue
 			}
 			if n, ok := d.IntRange(-9223372036854775808, 6, "must be >= -9223372036854775808", "must be <= 6"); ok {
+				switch n {
+				case 0, 1, 2, 3, 4, 5, 6:
+				default:
+					d.Report("must be one of 0, 1, 2, 3, 4, 5, 6")
+				}
 				v.Weekday = time.Weekday(n)
 			}
 		case "note":
@@ -1252,7 +1279,126 @@ func mcpgenEncodeTerm(e *jsonwire.Encoder, v *Term) {
 	e.ObjectEnd()
 }
 
-// Patterns of string fields, compiled once.
+// mcpgenCheckNode2 checks a value of type Node against the rules of its schema, before it is sent.
+func mcpgenCheckNode2(c *jsonwire.Checker, v *geo.Node) {
+	c.Enter("lat")
+	if v.Lat < -90.0 {
+		c.Report("must be >= -90")
+	}
+	if v.Lat > 90.0 {
+		c.Report("must be <= 90")
+	}
+	c.Leave()
+	c.Enter("lon")
+	if v.Lon < -180.0 {
+		c.Report("must be >= -180")
+	}
+	if v.Lon > 180.0 {
+		c.Report("must be <= 180")
+	}
+	c.Leave()
+}
+
+// mcpgenCheckOutput checks a value of type Output against the rules of its schema, before it is sent.
+func mcpgenCheckOutput(c *jsonwire.Checker, v *Output) {
+	c.Enter("id")
+	if length := utf8.RuneCountInString(v.Input.Base.ID); length < 3 {
+		c.Report("must be at least 3 characters long")
+	}
+	c.Leave()
+	c.Enter("title")
+	if length := utf8.RuneCountInString(v.Input.Title); length > 80 {
+		c.Report("must be at most 80 characters long")
+	}
+	c.Leave()
+	if v.Input.Level != "" {
+		c.Enter("level")
+		switch v.Input.Level {
+		case "debug", "info", "error":
+		default:
+			c.Report("must be one of \"debug\", \"info\", \"error\"")
+		}
+		c.Leave()
+	}
+	if v.Input.Delta != 0 {
+		c.Enter("delta")
+		if v.Input.Delta < -4 {
+			c.Report("must be > -5")
+		} else if v.Input.Delta > 5 {
+			c.Report("must be < 5.5")
+		}
+		c.Leave()
+	}
+	if v.Input.Ratio != 0 {
+		c.Enter("ratio")
+		if v.Input.Ratio < 0.0 {
+			c.Report("must be >= 0")
+		}
+		if v.Input.Ratio > 1.0 {
+			c.Report("must be <= 1")
+		}
+		c.Leave()
+	}
+	if len(v.Input.Tags) != 0 {
+		c.Enter("tags")
+		if len(v.Input.Tags) < 1 {
+			c.Report("must have at least 1 item")
+		}
+		if len(v.Input.Tags) > 3 {
+			c.Report("must have at most 3 items")
+		}
+		for i := range v.Input.Tags {
+			c.EnterIndex(i)
+			if length := utf8.RuneCountInString(v.Input.Tags[i]); length < 2 {
+				c.Report("must be at least 2 characters long")
+			}
+			c.Leave()
+		}
+		c.Leave()
+	}
+	if len(v.Input.Labels) != 0 {
+		c.Enter("labels")
+		if len(v.Input.Labels) > 2 {
+			c.Report("must have at most 2 properties")
+		}
+		c.Leave()
+	}
+	if v.Input.Weekday != 0 {
+		c.Enter("weekday")
+		switch v.Input.Weekday {
+		case 0, 1, 2, 3, 4, 5, 6:
+		default:
+			c.Report("must be one of 0, 1, 2, 3, 4, 5, 6")
+		}
+		if v.Input.Weekday < -9223372036854775808 {
+			c.Report("must be >= -9223372036854775808")
+		} else if v.Input.Weekday > 6 {
+			c.Report("must be <= 6")
+		}
+		c.Leave()
+	}
+	c.Enter("required")
+	if v.Input.Required == nil {
+		c.Report("must not be null")
+	}
+	c.Leave()
+	if v.Input.Comma != "" {
+		c.Enter("comma")
+		if !mcpgenPattern0.MatchString(v.Input.Comma) {
+			c.Report("must match the pattern ^a,b$")
+		}
+		c.Leave()
+	}
+	if v.Input.Place != nil {
+		c.Enter("place")
+		if v.Input.Place != nil {
+			mcpgenCheckNode2(c, v.Input.Place)
+		}
+		c.Leave()
+	}
+}
+
+// Patterns and numbers of the schemas' rules, prepared once.
 var (
 	mcpgenPattern0 = regexp.MustCompile("^a,b$")
 )

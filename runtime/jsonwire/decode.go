@@ -117,16 +117,18 @@ func (d *Decoder) SyntaxError() bool { return d.syntax }
 func (d *Decoder) Problems() []Problem { return d.problems }
 
 // Summary joins all problems into one message, one per line.
-func (d *Decoder) Summary() string {
+func (d *Decoder) Summary() string { return summary(d.problems, d.omitted) }
+
+func summary(problems []Problem, omitted int) string {
 	var b strings.Builder
-	for i, p := range d.problems {
+	for i, p := range problems {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
 		b.WriteString(p.String())
 	}
-	if d.omitted > 0 {
-		b.WriteString("\n(" + strconv.Itoa(d.omitted) + " more problems not shown)")
+	if omitted > 0 {
+		b.WriteString("\n(" + strconv.Itoa(omitted) + " more problems not shown)")
 	}
 	return b.String()
 }

@@ -106,13 +106,23 @@ func (e *Encoder) Float(v float64, bits int) {
 	}
 }
 
-// Number writes the text of a json.Number; an empty one is written as 0, as encoding/json does.
+// Number writes the text of a json.Number; an empty one is written as 0, as encoding/json
+// does, and one that is not a JSON number is an error.
 func (e *Encoder) Number(v string) {
 	if v == "" {
 		v = "0"
 	}
+	var d Decoder
+	d.Reset([]byte(v))
+	if d.Peek() != Number || d.number() == nil || d.pos != len(v) {
+		e.Fail(errInvalidNumber)
+		e.buf = append(e.buf, '0')
+		return
+	}
 	e.buf = append(e.buf, v...)
 }
+
+var errInvalidNumber = errors.New("jsonwire: a json.Number holds something that is not a JSON number")
 
 // Any writes a value of unknown type through encoding/json: the one place where mcpgen's
 // generated code relies on reflection, for fields typed any.

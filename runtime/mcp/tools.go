@@ -140,6 +140,7 @@ type ToolCall struct {
 	args    []byte
 	dialect dialect
 	dec     jsonwire.Decoder
+	check   jsonwire.Checker // the result, before it is encoded
 	val     jsonwire.Encoder // the structured result, if any
 	res     jsonwire.Encoder // the CallToolResult object
 	done    bool             // a result has been set
@@ -150,6 +151,7 @@ var toolCallPool = sync.Pool{New: func() any { return new(ToolCall) }}
 func getToolCall(name string, args []byte, d dialect) *ToolCall {
 	c := toolCallPool.Get().(*ToolCall)
 	c.name, c.args, c.dialect, c.done = name, args, d, false
+	c.check.Reset()
 	c.val.Reset(c.val.Bytes())
 	c.res.Reset(c.res.Bytes())
 	return c
@@ -185,6 +187,21 @@ func (c *ToolCall) ArgumentsOK() bool {
 		return true
 	}
 	c.ReturnError(fmt.Errorf("invalid arguments for tool %s:\n%s", c.name, c.dec.Summary()))
+	return false
+}
+
+// Checker returns the checker generated code validates the tool's result with, before
+// encoding it.
+func (c *ToolCall) Checker() *jsonwire.Checker { return &c.check }
+
+// ResultOK reports whether the result passed its checks. If it did not, the tool has
+// returned something its output schema does not allow: the call gets an error result saying
+// so, rather than structured content that breaks the schema, and ResultOK returns false.
+func (c *ToolCall) ResultOK() bool {
+	if !c.check.Failed() {
+		return true
+	}
+	c.ReturnError(fmt.Errorf("tool %s returned a result that breaks its output schema:\n%s", c.name, c.check.Summary()))
 	return false
 }
 
