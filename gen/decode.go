@@ -183,7 +183,7 @@ func durationLiteral(d time.Duration) jen.Code {
 		size time.Duration
 	}{{"Hour", time.Hour}, {"Minute", time.Minute}, {"Second", time.Second}, {"Millisecond", time.Millisecond}, {"Microsecond", time.Microsecond}} {
 		if d != 0 && d%u.size == 0 {
-			return jen.Lit(int64(d / u.size)).Op("*").Qual("time", u.name)
+			return jen.Lit(int64(d/u.size)).Op("*").Qual("time", u.name)
 		}
 	}
 	return jen.Qual("time", "Duration").Call(jen.Lit(int64(d)))

@@ -25,8 +25,8 @@ const genPrefix = "mcpgen"
 type emitter struct {
 	file     *jen.File
 	pkgPath  string
-	patterns map[string]string         // regular expression -> variable name
-	rats     map[string]string         // multipleOf number -> variable name
+	patterns map[string]string       // regular expression -> variable name
+	rats     map[string]string       // multipleOf number -> variable name
 	checked  map[*schema.Object]bool // the result structs that need a checker
 }
 

@@ -35,9 +35,9 @@ func (s subject) asString(e *emitter) jen.Code {
 type intChecks int
 
 const (
-	noIntLimits   intChecks = iota // the decoder call checked them
-	allIntLimits                   // a value read as 64 bits: the type's range and the tags'
-	tagIntLimits                   // a Go value of the type: only limits tighter than its range
+	noIntLimits  intChecks = iota // the decoder call checked them
+	allIntLimits                  // a value read as 64 bits: the type's range and the tags'
+	tagIntLimits                  // a Go value of the type: only limits tighter than its range
 )
 
 // valueChecks emits the checks of a scalar's rules: enum, lengths, pattern, bounds, multipleOf.

@@ -38,7 +38,7 @@ var keywords = map[string][]Kind{
 	"default": {String, Bool, Int, Uint, Float, JSONNumber, Duration},
 	"minimum": numbers, "maximum": numbers, "exclusiveMinimum": numbers, "exclusiveMaximum": numbers,
 	"multipleOf": {Int, Uint, Float},
-	"minLength": strs, "maxLength": strs, "pattern": strs, "format": strs,
+	"minLength":  strs, "maxLength": strs, "pattern": strs, "format": strs,
 	"minItems": arrays, "maxItems": arrays, "uniqueItems": arrays,
 	"minProperties": mapKinds, "maxProperties": mapKinds,
 	"type": {Custom},

@@ -19,7 +19,7 @@ import (
 type Source interface {
 	FieldDoc(v *types.Var) string
 	TypeDoc(obj *types.TypeName) string
-	TagPos(v *types.Var) token.Pos // the position of the tag literal, or token.NoPos
+	TagPos(v *types.Var) token.Pos         // the position of the tag literal, or token.NoPos
 	TypeSchema(obj *types.TypeName) string // the schema //mcp:schema declares for a type, or ""
 }
 
@@ -320,7 +320,6 @@ func isByte(t types.Type) bool {
 	b, ok := t.Underlying().(*types.Basic)
 	return ok && b.Kind() == types.Uint8 && len(methodsOf(t)) == 0
 }
-
 
 func (b *Builder) typeDoc(t types.Type) string {
 	if n, ok := types.Unalias(t).(*types.Named); ok && b.src != nil {

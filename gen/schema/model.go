@@ -20,23 +20,23 @@ type Kind uint8
 
 // The shapes.
 const (
-	String  Kind = iota + 1
-	Bool         // JSON boolean
-	Int          // signed integer of Bits bits
-	Uint         // unsigned integer of Bits bits
-	Float        // float of Bits bits
-	Bytes        // []byte, a base64 string
-	Struct       // object with the properties of a Go struct
-	Map          // object with arbitrary string keys
-	Slice        // array of any length
-	Array        // array of exactly Len elements
-	Pointer      // optional (or, with the nullable tag, null) Elem
-	Any          // any JSON value (interface{})
-	Text         // a type with its own text form (encoding.TextMarshaler): a JSON string
-	Custom       // a type with its own JSON form (json.Marshaler), with a declared schema
-	Duration     // time.Duration: a string in time.ParseDuration syntax ("1h30m")
-	RawJSON      // json.RawMessage: any JSON value, kept as its text
-	JSONNumber   // json.Number: a JSON number, kept as its text
+	String     Kind = iota + 1
+	Bool            // JSON boolean
+	Int             // signed integer of Bits bits
+	Uint            // unsigned integer of Bits bits
+	Float           // float of Bits bits
+	Bytes           // []byte, a base64 string
+	Struct          // object with the properties of a Go struct
+	Map             // object with arbitrary string keys
+	Slice           // array of any length
+	Array           // array of exactly Len elements
+	Pointer         // optional (or, with the nullable tag, null) Elem
+	Any             // any JSON value (interface{})
+	Text            // a type with its own text form (encoding.TextMarshaler): a JSON string
+	Custom          // a type with its own JSON form (json.Marshaler), with a declared schema
+	Duration        // time.Duration: a string in time.ParseDuration syntax ("1h30m")
+	RawJSON         // json.RawMessage: any JSON value, kept as its text
+	JSONNumber      // json.Number: a JSON number, kept as its text
 )
 
 // Type is one use of a Go type: its JSON shape plus the rules that apply at this site.
