@@ -307,7 +307,10 @@ func (b *Builder) basic(node *Type, u *types.Basic) bool {
 			}
 		}
 	case k == types.Float32:
+		// The range of a float32, which the decoder enforces.
 		node.Kind, node.Bits = Float, 32
+		node.Rules.Minimum, _ = NewNumber("-3.4028234663852886e+38")
+		node.Rules.Maximum, _ = NewNumber("3.4028234663852886e+38")
 	case k == types.Float64:
 		node.Kind, node.Bits = Float, 64
 	default:

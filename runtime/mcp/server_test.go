@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
 
 // harness runs a server session over pipes, as a client process would see it.
@@ -536,4 +538,24 @@ func TestConcurrentSessionsShareServer(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+func TestCallToolInProcess(t *testing.T) {
+	srv := quietServer(nil)
+	srv.AddTool(echoTool("echo"))
+	res, err := srv.CallTool(context.Background(), "echo", []byte(`{"text":"hi"}`))
+	if err != nil || string(res) != `{"content":[{"type":"text","text":"hi"}]}` {
+		t.Fatalf("CallTool = %s, %v", res, err)
+	}
+	res, err = srv.CallTool(context.Background(), "echo", []byte(`{}`))
+	if err != nil || !strings.Contains(string(res), `"isError":true`) || !strings.Contains(string(res), "/text: missing required property") {
+		t.Fatalf("CallTool with bad arguments = %s, %v", res, err)
+	}
+	var rpcErr *jsonrpc.Error
+	if _, err := srv.CallTool(context.Background(), "nope", nil); !errors.As(err, &rpcErr) || rpcErr.Code != -32602 {
+		t.Fatalf("unknown tool: %v", err)
+	}
+	if _, err := srv.CallTool(context.Background(), "echo", []byte(`[1]`)); !errors.As(err, &rpcErr) || rpcErr.Code != -32602 {
+		t.Fatalf("arguments not an object: %v", err)
+	}
 }

@@ -355,23 +355,5 @@ func (ss *session) callTool(ctx context.Context, m *jsonrpc.Message, dl dialect)
 	case !argsOK:
 		return invalidParams(m.ID, "tools/call: arguments must be an object")
 	}
-	if args == nil {
-		args = []byte("{}")
-	}
-	c := getToolCall(t.Name, args, dl)
-	defer putToolCall(c)
-	ss.runTool(ctx, t, c)
-	return jsonrpc.AppendResult(nil, m.ID, c.finish())
-}
-
-// runTool calls the tool's handler; a panic in the tool becomes an error result, logged with
-// its stack, and the server goes on serving.
-func (ss *session) runTool(ctx context.Context, t *toolEntry, c *ToolCall) {
-	defer func() {
-		if v := recover(); v != nil {
-			ss.srv.logger.Error("mcp: tool panicked", "tool", t.Name, "panic", v, "stack", string(debug.Stack()))
-			c.setErrorText("internal error: tool " + t.Name + " failed unexpectedly")
-		}
-	}()
-	t.Handler(ctx, c)
+	return ss.srv.runTool(ctx, t, args, dl, func(result []byte) []byte { return jsonrpc.AppendResult(nil, m.ID, result) })
 }

@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"sync"
 
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 )
 
@@ -127,6 +129,50 @@ func optionalBool(e *jsonwire.Encoder, key string, v *bool) {
 		e.Key(key)
 		e.Bool(*v)
 	}
+}
+
+// runTool calls a tool's handler with arguments (nil means none) and hands the
+// CallToolResult's JSON to respond, whose return value it returns; the JSON is valid only
+// during respond. A panic in the tool becomes an error result, logged with its stack, and the
+// server goes on serving.
+func (s *Server) runTool(ctx context.Context, t *toolEntry, args []byte, d dialect, respond func([]byte) []byte) []byte {
+	if args == nil {
+		args = []byte("{}")
+	}
+	c := getToolCall(t.Name, args, d)
+	defer putToolCall(c)
+	func() {
+		defer func() {
+			if v := recover(); v != nil {
+				s.logger.Error("mcp: tool panicked", "tool", t.Name, "panic", v, "stack", string(debug.Stack()))
+				c.setErrorText("internal error: tool " + t.Name + " failed unexpectedly")
+			}
+		}()
+		t.Handler(ctx, c)
+	}()
+	return respond(c.finish())
+}
+
+// CallTool calls a tool in process, exactly as tools/call would (decoding and validating the
+// arguments, checking and encoding the result), and returns the CallToolResult as JSON. It is
+// for tests and for programs that embed a server. An unknown tool, or arguments that are not
+// a JSON object, give a *jsonrpc.Error, as they would give a protocol error.
+func (s *Server) CallTool(ctx context.Context, name string, arguments []byte) ([]byte, error) {
+	t := s.lookupTool([]byte(name))
+	if t == nil {
+		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, fmt.Sprintf("invalid params: unknown tool %q", name))
+	}
+	var d jsonwire.Decoder
+	d.Reset(arguments)
+	if k := d.Peek(); arguments != nil && k != jsonwire.Object && k != jsonwire.Null {
+		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "invalid params: tools/call: arguments must be an object")
+	}
+	if d.Peek() == jsonwire.Null {
+		arguments = nil
+	}
+	return s.runTool(ctx, t, arguments, dialectOf(LatestProtocolVersion), func(result []byte) []byte {
+		return append([]byte(nil), result...)
+	}), nil
 }
 
 // ErrNilResult is the error result of a tool whose function returned a nil pointer where a
