@@ -3,6 +3,7 @@ package gen
 import (
 	"fmt"
 	"go/types"
+	"math"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/mcpgen/mcpgen/gen/schema"
@@ -70,7 +71,10 @@ func needsCheck(t *schema.Type, need map[*schema.Object]bool) bool {
 	case schema.Int, schema.Uint:
 		return len(r.Enum) > 0 || r.MultipleOf != nil || integerRange(t).narrowed
 	case schema.Float:
-		return len(r.Enum) > 0 || r.MultipleOf != nil || r.Minimum != nil || r.Maximum != nil || r.ExclusiveMinimum != nil || r.ExclusiveMaximum != nil
+		own := func(n *schema.Number) bool { // a bound other than float32's own range
+			return n != nil && !(t.Bits == 32 && math.Abs(n.Float()) == math.MaxFloat32)
+		}
+		return len(r.Enum) > 0 || r.MultipleOf != nil || own(r.Minimum) || own(r.Maximum) || own(r.ExclusiveMinimum) || own(r.ExclusiveMaximum)
 	}
 	return false
 }
@@ -85,7 +89,11 @@ func (e *emitter) checker(o *schema.Object, need map[*schema.Object]bool) jen.Co
 		if requiredPointer(f) {
 			stmts = append(stmts, jen.If(jen.Id(src).Op("==").Nil()).Block(c().Dot("Report").Call(jen.Lit("must not be null"))))
 		}
-		stmts = append(stmts, e.check(f.Type, src, 0, need)...)
+		if f.Type.Kind == schema.Pointer && f.OmitOut != schema.OmitNever {
+			stmts = append(stmts, e.check(f.Type.Elem, deref(src), 1, need)...) // the guard rules out nil
+		} else {
+			stmts = append(stmts, e.check(f.Type, src, 0, need)...)
+		}
 		if len(stmts) == 0 {
 			continue
 		}

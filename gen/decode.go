@@ -183,10 +183,10 @@ func durationLiteral(d time.Duration) jen.Code {
 		size time.Duration
 	}{{"Hour", time.Hour}, {"Minute", time.Minute}, {"Second", time.Second}, {"Millisecond", time.Millisecond}, {"Microsecond", time.Microsecond}} {
 		if d != 0 && d%u.size == 0 {
-			return jen.Lit(int64(d/u.size)).Op("*").Qual("time", u.name)
+			return jen.Op(strconv.FormatInt(int64(d/u.size), 10)).Op("*").Qual("time", u.name) // an untyped count
 		}
 	}
-	return jen.Qual("time", "Duration").Call(jen.Lit(int64(d)))
+	return jen.Qual("time", "Duration").Call(jen.Op(strconv.FormatInt(int64(d), 10)))
 }
 
 // decode emits statements that decode the next value into dst, an addressable expression of

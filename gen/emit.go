@@ -3,8 +3,10 @@ package gen
 import (
 	"bytes"
 	"cmp"
+	"errors"
 	"fmt"
 	"go/types"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -87,7 +89,15 @@ func emitFile(p *pkgGen) ([]byte, error) {
 
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
-		return nil, err
+		// jennifer's error carries the whole unformatted source: keep the first line, and
+		// leave the source where it can be read.
+		msg, source, _ := strings.Cut(err.Error(), "\n")
+		if dump, derr := os.CreateTemp("", "mcpgen-unformatted-*.go"); derr == nil {
+			dump.WriteString(source)
+			dump.Close()
+			msg += " (unformatted output in " + dump.Name() + ")"
+		}
+		return nil, errors.New(msg)
 	}
 	// A blank line between the header and the build constraint, for the reader; imports in
 	// goimports' groups (standard library first).

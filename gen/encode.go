@@ -100,7 +100,7 @@ func (e *emitter) nonZero(t types.Type, x string) jen.Code {
 	case *types.Slice, *types.Map, *types.Pointer, *types.Interface:
 		return jen.Id(x).Op("!=").Nil()
 	}
-	return jen.Id(x).Op("!=").Add(e.zero(t)) // a comparable struct or array (the builder checked)
+	return jen.Id(x).Op("!=").Parens(e.zero(t)) // a comparable struct or array (the builder checked)
 }
 
 // writer is the encoder method that writes a scalar kind and the Go type it takes.

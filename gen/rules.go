@@ -77,9 +77,20 @@ func (e *emitter) valueChecks(t *schema.Type, s subject, ints intChecks) []jen.C
 			out = append(out, jen.If(jen.Op("!").Add(wire("FloatMultiple")).Call(f, jen.Id(e.rat(m.Text)))).Block(s.report("must be a multiple of "+m.Text)))
 		}
 	case schema.Int, schema.Uint:
-		if ir := integerRange(t); ints == allIntLimits && (ir.narrowed || t.Bits < 64) || ints == tagIntLimits && ir.narrowed {
-			out = append(out, jen.If(jen.Id(bare(s.expr)).Op("<").Op(ir.lo.String())).Block(s.report(ir.loMsg)).
-				Else().If(jen.Id(bare(s.expr)).Op(">").Op(ir.hi.String())).Block(s.report(ir.hiMsg)))
+		if ints != noIntLimits {
+			// A side is checked when tags narrow it, or, for a value read as 64 bits, when the
+			// type is narrower. (Comparing a Go int with a 64-bit limit would not even compile
+			// where int has 32 bits.)
+			ir := integerRange(t)
+			typeSide := ints == allIntLimits && t.Bits < 64
+			var cond []jen.Code
+			if ir.loNarrowed || typeSide {
+				cond = append(cond, jen.If(jen.Id(bare(s.expr)).Op("<").Op(ir.lo.String())).Block(s.report(ir.loMsg)))
+			}
+			if ir.hiNarrowed || typeSide {
+				cond = append(cond, jen.If(jen.Id(bare(s.expr)).Op(">").Op(ir.hi.String())).Block(s.report(ir.hiMsg)))
+			}
+			out = append(out, cond...)
 		}
 		if m := r.MultipleOf; m != nil {
 			// For a whole n and m = p/q in lowest terms, n/m is whole exactly when p divides n.
@@ -141,8 +152,8 @@ func bounds(r *schema.Rules) []bound {
 func (e *emitter) floatBounds(t *schema.Type, s subject) []jen.Code {
 	var out []jen.Code
 	for _, b := range bounds(&t.Rules) {
-		if b.n == nil || math.IsInf(b.n.Float(), 0) {
-			continue // beyond float64, which the decoder enforces
+		if b.n == nil || math.IsInf(b.n.Float(), 0) || t.Bits == 32 && math.Abs(b.n.Float()) == math.MaxFloat32 {
+			continue // beyond float64, or float32's own range: the decoder enforces them
 		}
 		out = append(out, jen.If(jen.Id(bare(s.expr)).Op(b.op).Op(floatText(b.n))).Block(s.report("must be "+b.text+b.n.Text)))
 	}
@@ -153,9 +164,10 @@ func (e *emitter) floatBounds(t *schema.Type, s subject) []jen.Code {
 // minimum, maximum and exclusive bounds of its tags, with the message of the tightest limit on
 // each side.
 type intRange struct {
-	lo, hi       *big.Int
-	loMsg, hiMsg string
-	narrowed     bool // tighter than the type's range: a Go value of the type can break it
+	lo, hi                 *big.Int
+	loMsg, hiMsg           string
+	loNarrowed, hiNarrowed bool // tighter than the type's range: a Go value of the type can break it
+	narrowed               bool // either
 }
 
 func integerRange(t *schema.Type) intRange {
@@ -180,7 +192,8 @@ func integerRange(t *schema.Type) intRange {
 			ir.hi, ir.hiMsg = threshold, msg
 		}
 	}
-	ir.narrowed = ir.lo.Cmp(typeLo) != 0 || ir.hi.Cmp(typeHi) != 0
+	ir.loNarrowed, ir.hiNarrowed = ir.lo.Cmp(typeLo) != 0, ir.hi.Cmp(typeHi) != 0
+	ir.narrowed = ir.loNarrowed || ir.hiNarrowed
 	// A limit beyond the type's range can never be met (the builder reports it); clamping
 	// keeps the constants representable, and every value is then rejected.
 	if ir.lo.Cmp(typeHi) > 0 {

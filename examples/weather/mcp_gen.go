@@ -234,7 +234,8 @@ func mcpgenCheckWeatherReport(c *jsonwire.Checker, v *WeatherReport) {
 	c.Enter("humidity")
 	if v.Humidity < 0 {
 		c.Report("must be >= 0")
-	} else if v.Humidity > 100 {
+	}
+	if v.Humidity > 100 {
 		c.Report("must be <= 100")
 	}
 	c.Leave()

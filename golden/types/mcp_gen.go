@@ -1324,7 +1324,8 @@ func mcpgenCheckOutput(c *jsonwire.Checker, v *Output) {
 		c.Enter("delta")
 		if v.Input.Delta < -4 {
 			c.Report("must be > -5")
-		} else if v.Input.Delta > 5 {
+		}
+		if v.Input.Delta > 5 {
 			c.Report("must be < 5.5")
 		}
 		c.Leave()
@@ -1370,9 +1371,7 @@ func mcpgenCheckOutput(c *jsonwire.Checker, v *Output) {
 		default:
 			c.Report("must be one of 0, 1, 2, 3, 4, 5, 6")
 		}
-		if v.Input.Weekday < -9223372036854775808 {
-			c.Report("must be >= -9223372036854775808")
-		} else if v.Input.Weekday > 6 {
+		if v.Input.Weekday > 6 {
 			c.Report("must be <= 6")
 		}
 		c.Leave()
@@ -1391,9 +1390,7 @@ func mcpgenCheckOutput(c *jsonwire.Checker, v *Output) {
 	}
 	if v.Input.Place != nil {
 		c.Enter("place")
-		if v.Input.Place != nil {
-			mcpgenCheckNode2(c, v.Input.Place)
-		}
+		mcpgenCheckNode2(c, v.Input.Place)
 		c.Leave()
 	}
 }
