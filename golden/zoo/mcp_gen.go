@@ -565,7 +565,7 @@ const (
     },
     "pair": {
       "type": "array",
-      "description": "Pair is two distinct names.",
+      "description": "Pair is two distinct names. (A fixed-length array is never left out, so its zero\nvalue, two empty strings, would break uniqueItems: it is required.)",
       "items": {
         "type": "string"
       },
@@ -575,7 +575,8 @@ const (
     }
   },
   "required": [
-    "point"
+    "point",
+    "pair"
   ],
   "additionalProperties": false
 }`
@@ -604,7 +605,7 @@ const (
     },
     "pair": {
       "type": "array",
-      "description": "Pair is two distinct names.",
+      "description": "Pair is two distinct names. (A fixed-length array is never left out, so its zero\nvalue, two empty strings, would break uniqueItems: it is required.)",
       "items": {
         "type": "string"
       },
@@ -614,7 +615,8 @@ const (
     }
   },
   "required": [
-    "point"
+    "point",
+    "pair"
   ],
   "additionalProperties": false
 }`
@@ -4453,7 +4455,7 @@ func mcpgenDecodeArrays(d *jsonwire.Decoder, v *Arrays) {
 	if !d.Expect(jsonwire.Object) {
 		return
 	}
-	var hasPoint bool
+	var hasPoint, hasPair bool
 	for key := range d.Members {
 		switch string(key) {
 		case "point":
@@ -4496,10 +4498,7 @@ func mcpgenDecodeArrays(d *jsonwire.Decoder, v *Arrays) {
 				}
 			}
 		case "pair":
-			if d.Null() {
-				d.Report("must not be null; leave the property out instead")
-				continue
-			}
+			hasPair = true
 			if d.Expect(jsonwire.Array) {
 				count := 0
 				for i := range d.Elements {
@@ -4524,6 +4523,9 @@ func mcpgenDecodeArrays(d *jsonwire.Decoder, v *Arrays) {
 	}
 	if !hasPoint {
 		d.ReportMissing("point")
+	}
+	if !hasPair {
+		d.ReportMissing("pair")
 	}
 }
 
@@ -6629,15 +6631,13 @@ func mcpgenEncodeArrays(e *jsonwire.Encoder, v *Arrays) {
 		}
 		e.ArrayEnd()
 	}
-	if len(v.Pair) != 0 {
-		e.Key("pair")
-		e.ArrayStart()
-		for i := range v.Pair {
-			e.Elem()
-			e.String(v.Pair[i])
-		}
-		e.ArrayEnd()
+	e.Key("pair")
+	e.ArrayStart()
+	for i := range v.Pair {
+		e.Elem()
+		e.String(v.Pair[i])
 	}
+	e.ArrayEnd()
 	e.ObjectEnd()
 }
 
@@ -7471,11 +7471,9 @@ func mcpgenEncodeUnsignedInts(e *jsonwire.Encoder, v *UnsignedInts) {
 
 // mcpgenCheckArrays checks a value of type Arrays against the rules of its schema, before it is sent.
 func mcpgenCheckArrays(c *jsonwire.Checker, v *Arrays) {
-	if len(v.Pair) != 0 {
-		c.Enter("pair")
-		jsonwire.CheckUnique(c, v.Pair[:])
-		c.Leave()
-	}
+	c.Enter("pair")
+	jsonwire.CheckUnique(c, v.Pair[:])
+	c.Leave()
 }
 
 // mcpgenCheckBig checks a value of type Big against the rules of its schema, before it is sent.

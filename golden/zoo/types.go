@@ -109,8 +109,9 @@ type Arrays struct {
 	Point [2]float64 `json:"point"`
 	// RGB is three bytes, as numbers (only slices of bytes are base64).
 	RGB [3]uint8 `json:"rgb,omitempty"`
-	// Pair is two distinct names.
-	Pair [2]string `json:"pair,omitempty" jsonschema:"uniqueItems=true"`
+	// Pair is two distinct names. (A fixed-length array is never left out, so its zero
+	// value, two empty strings, would break uniqueItems: it is required.)
+	Pair [2]string `json:"pair" jsonschema:"uniqueItems=true"`
 }
 
 // Key is a named string used as a map key.
