@@ -84,11 +84,16 @@ func parsePosition(s string) token.Position {
 type source struct {
 	fields  map[*types.Var]*ast.Field
 	docs    map[*types.TypeName]string
-	schemas map[*types.TypeName]string // from //mcp:schema
+	schemas map[*types.TypeName]declaredSchema // from //mcp:schema
+}
+
+type declaredSchema struct {
+	json string
+	pos  token.Pos
 }
 
 func newSource(pkgs []*packages.Package, diags *diag.List) *source {
-	s := &source{fields: map[*types.Var]*ast.Field{}, docs: map[*types.TypeName]string{}, schemas: map[*types.TypeName]string{}}
+	s := &source{fields: map[*types.Var]*ast.Field{}, docs: map[*types.TypeName]string{}, schemas: map[*types.TypeName]declaredSchema{}}
 	for _, pkg := range pkgs {
 		if pkg.TypesInfo == nil {
 			continue
@@ -166,7 +171,10 @@ func (s *source) FieldDoc(v *types.Var) string {
 
 func (s *source) TypeDoc(obj *types.TypeName) string { return s.docs[obj] }
 
-func (s *source) TypeSchema(obj *types.TypeName) string { return s.schemas[obj] }
+func (s *source) TypeSchema(obj *types.TypeName) (string, token.Pos) {
+	d := s.schemas[obj]
+	return d.json, d.pos
+}
 
 // readSchema reads a //mcp:schema directive, the schema of a type that encodes itself:
 //
@@ -185,7 +193,7 @@ func (s *source) readSchema(obj *types.TypeName, doc *ast.CommentGroup, diags *d
 		}
 		var compact bytes.Buffer
 		json.Compact(&compact, []byte(text))
-		s.schemas[obj] = compact.String()
+		s.schemas[obj] = declaredSchema{compact.String(), c.Slash}
 	}
 }
 

@@ -246,6 +246,9 @@ func (p *pkgGen) params(t *Tool, fd *ast.FuncDecl, sig *types.Signature) bool {
 	}
 	_, t.InPointer = types.Unalias(in).(*types.Pointer)
 	t.In = p.builder.Object(in, pos[i])
+	if t.In != nil {
+		p.builder.CheckDirection(t.In, true)
+	}
 	return t.In != nil
 }
 
@@ -307,6 +310,9 @@ func (p *pkgGen) output(t *Tool, fd *ast.FuncDecl, out types.Type, pos token.Pos
 	if _, ok := elem.Underlying().(*types.Struct); ok {
 		t.Out = OutStruct
 		t.OutType = p.builder.Object(out, pos)
+		if t.OutType != nil {
+			p.builder.CheckDirection(t.OutType, false)
+		}
 		return t.OutType != nil
 	}
 	p.diags.Hintf(pos, "return a struct (structured output), a string (text), or an mcp content type",

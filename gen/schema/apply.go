@@ -448,23 +448,35 @@ func (t *Type) check(v *Value) string {
 	return ""
 }
 
+// kindNames says in words which kinds a key applies to: "strings and numbers".
 func kindNames(kinds []Kind) string {
-	switch {
-	case slices.Equal(kinds, strs):
-		return "strings"
-	case slices.Equal(kinds, numbers):
-		return "numbers"
-	case slices.Equal(kinds, arrays):
-		return "slices and arrays"
-	case slices.Equal(kinds, scalars):
-		return "strings, numbers and booleans"
-	case slices.Equal(kinds, []Kind{Map}):
-		return "maps"
+	word := map[Kind]string{
+		String: "strings", Text: "strings", Int: "numbers", Uint: "numbers", Float: "numbers",
+		JSONNumber: "numbers", Bool: "booleans", Duration: "durations", Slice: "slices and arrays",
+		Array: "slices and arrays", Map: "maps", Struct: "structs", Custom: "types with their own JSON encoding",
 	}
-	return "values"
+	var words []string
+	for _, k := range kinds {
+		if w := word[k]; w != "" && !slices.Contains(words, w) {
+			words = append(words, w)
+		}
+	}
+	if len(words) == 0 {
+		return "values"
+	}
+	if len(words) == 1 {
+		return words[0]
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }
 
 func describe(t *Type) string {
+	switch t.Kind {
+	case Text:
+		return "type " + typeString(t.Go) + ", which has its own text form"
+	case Custom:
+		return "type " + typeString(t.Go) + ", which has its own JSON form"
+	}
 	return "type " + typeString(t.Go)
 }
 

@@ -19,8 +19,8 @@ import (
 type Source interface {
 	FieldDoc(v *types.Var) string
 	TypeDoc(obj *types.TypeName) string
-	TagPos(v *types.Var) token.Pos         // the position of the tag literal, or token.NoPos
-	TypeSchema(obj *types.TypeName) string // the schema //mcp:schema declares for a type, or ""
+	TagPos(v *types.Var) token.Pos                      // the position of the tag literal, or token.NoPos
+	TypeSchema(obj *types.TypeName) (string, token.Pos) // the schema //mcp:schema declares for a type, or ""
 }
 
 // Builder turns Go types into Types, reporting what it cannot express. One Builder serves
@@ -49,7 +49,46 @@ func (b *Builder) Object(t types.Type, pos token.Pos) *Type {
 	if _, ok := t.Underlying().(*types.Struct); !ok {
 		return nil
 	}
-	return b.typeOf(t, pos, "")
+	node := b.typeOf(t, pos, "")
+	if node != nil && node.Kind != Struct {
+		b.diags.Hintf(pos, "use a plain struct for the tool's arguments and result; a field of the type can encode itself",
+			"type %s has its own encoding (MarshalJSON or MarshalText), so its properties are not its fields", typeString(t))
+		return nil
+	}
+	return node
+}
+
+// CheckDirection reports the types with their own encoding that lack the method one
+// direction needs: UnmarshalText or UnmarshalJSON for a tool's arguments (input), MarshalText
+// or MarshalJSON for its result. Each problem is reported at the field that has the type.
+func (b *Builder) CheckDirection(t *Type, input bool) {
+	seen := map[*Object]bool{}
+	var walk func(t *Type, pos token.Pos, where string)
+	walk = func(t *Type, pos token.Pos, where string) {
+		for ; t != nil; t = t.Elem {
+			switch {
+			case t.Kind == Struct && !seen[t.Object]:
+				seen[t.Object] = true
+				for _, f := range t.Object.Fields {
+					walk(f.Type, f.Pos, "field "+t.Object.displayName()+"."+f.Path[len(f.Path)-1].Name)
+				}
+			case (t.Kind == Text || t.Kind == Custom) && input && !t.CanDecode:
+				b.diags.Hintf(pos, "give it an Unmarshal"+methodKind(t)+" method, or use it only in results",
+					"%s: type %s has Marshal%s but no Unmarshal%s, so it cannot be read from a tool's arguments", where, typeString(t.Go), methodKind(t), methodKind(t))
+			case (t.Kind == Text || t.Kind == Custom) && !input && !t.CanEncode:
+				b.diags.Hintf(pos, "give it a Marshal"+methodKind(t)+" method, or use it only in arguments",
+					"%s: type %s has Unmarshal%s but no Marshal%s, so it cannot be written in a tool's result", where, typeString(t.Go), methodKind(t), methodKind(t))
+			}
+		}
+	}
+	walk(t, token.NoPos, "")
+}
+
+func methodKind(t *Type) string {
+	if t.Kind == Text {
+		return "Text"
+	}
+	return "JSON"
 }
 
 func isNamed(t types.Type) bool {
@@ -148,6 +187,10 @@ func (b *Builder) special(node *Type) bool {
 		node.Kind = JSONNumber
 		return true
 	}
+	declared, at := "", token.NoPos
+	if n, ok := types.Unalias(t).(*types.Named); ok && b.src != nil {
+		declared, at = b.src.TypeSchema(n.Obj())
+	}
 	m := methodsOf(t)
 	switch {
 	case m["MarshalJSON"] || m["UnmarshalJSON"]:
@@ -155,11 +198,13 @@ func (b *Builder) special(node *Type) bool {
 	case m["MarshalText"] || m["UnmarshalText"]:
 		node.Kind, node.CanDecode, node.CanEncode = Text, m["UnmarshalText"], m["MarshalText"]
 	default:
+		if declared != "" {
+			b.diags.Hintf(at, "remove it: the schema is derived from the type's fields, which is how it is encoded",
+				"//mcp:schema on type %s, which has no encoding of its own (MarshalJSON or MarshalText)", typeString(t))
+		}
 		return false
 	}
-	if n, ok := types.Unalias(t).(*types.Named); ok && b.src != nil {
-		node.Declared = b.src.TypeSchema(n.Obj())
-	}
+	node.Declared = declared
 	return true
 }
 

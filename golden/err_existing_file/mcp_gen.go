@@ -1,0 +1,4 @@
+package errexistingfile
+
+// helper is hand-written: mcpgen must not overwrite this file.
+func helper() error { return nil }
