@@ -4,6 +4,7 @@ package errparamtype
 import (
 	"context"
 	"time"
+	"unsafe"
 )
 
 // Watch streams events: a channel cannot be a tool argument.
@@ -13,10 +14,11 @@ func Watch(ctx context.Context, events chan string) error { return nil }
 
 // Job has fields that JSON cannot carry.
 type Job struct {
-	Run    func()     `json:"run"`
-	Weight complex128 `json:"weight"`
-	Next   chan int
-	ok     bool // unexported: ignored, not an error
+	Run    func()         `json:"run"`
+	Weight complex128     `json:"weight"`
+	Next   chan int       `json:"next"`
+	Raw    unsafe.Pointer `json:"raw"`
+	ok     bool           // unexported: ignored, not an error
 }
 
 // Schedule takes a struct with unsupported fields.
