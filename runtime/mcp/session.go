@@ -2,28 +2,46 @@ package mcp
 
 import (
 	"context"
-	"encoding/base64"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"runtime/debug"
+	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 )
 
-// session is one client's conversation with a server: its lifecycle state, negotiated
-// protocol revision and the requests it has in flight. Transports feed it messages and
-// give it a way to send.
-type session struct {
-	srv  *Server
-	send func(msg []byte) error // writes one complete message; safe for concurrent use
+// outbox delivers messages to a client: the stdio stream, or one of the streams of an HTTP
+// session (a request's own response stream, or the stream the client opened with GET).
+type outbox interface {
+	// send writes one complete message, or reports why it cannot.
+	send(msg []byte) error
+}
 
-	mu          sync.Mutex
-	initialized bool // initialize has been answered
-	version     string
-	dialect     dialect
-	client      Implementation
-	inflight    map[string]*inflightRequest // by the request id's raw JSON
+// session is one client's conversation with a server: its lifecycle state, negotiated
+// protocol revision and capabilities, the requests it has in flight in both directions, its
+// log level and its subscriptions. Transports feed it messages and tell it where to answer.
+type session struct {
+	srv *Server
+	out outbox // for messages that belong to no request
+	id  string // the HTTP session id; "" over stdio
+
+	nextID atomic.Int64 // of the requests the server sends
+
+	mu            sync.Mutex
+	initialized   bool // initialize has been answered
+	version       string
+	dialect       dialect
+	client        Implementation
+	caps          ClientCapabilities
+	logLevel      LogLevel // the least severe level sent; debug until the client sets one
+	subscriptions map[string]bool
+	inflight      map[string]*inflightRequest // by the request id's raw JSON
+	pending       map[string]chan *jsonrpc.Message
+	closed        bool
 }
 
 type inflightRequest struct {
@@ -31,35 +49,55 @@ type inflightRequest struct {
 	cancelled bool // by the client: the response must not be sent
 }
 
-func newSession(srv *Server, send func([]byte) error) *session {
-	return &session{srv: srv, send: send, inflight: map[string]*inflightRequest{}}
+func newSession(srv *Server, out outbox) *session {
+	return &session{
+		srv: srv, out: out,
+		subscriptions: map[string]bool{},
+		inflight:      map[string]*inflightRequest{},
+		pending:       map[string]chan *jsonrpc.Message{},
+	}
 }
 
-// receive handles one incoming message. Requests other than initialize run on their own
-// goroutine, tracked by wg, so that a slow tool never holds up the others; initialize runs
-// inline because everything after it depends on its outcome.
-func (ss *session) receive(ctx context.Context, data []byte, wg *sync.WaitGroup) {
+// ClientCapabilities are what a client declared it can do for the server.
+type ClientCapabilities struct {
+	Sampling        bool
+	Elicitation     bool // form mode
+	ElicitationURL  bool
+	Roots           bool
+	RootsListChange bool
+}
+
+// receive handles one incoming message; replies to it go to out. Requests other than
+// initialize run on their own goroutine, tracked by wg, so that a slow tool never holds up
+// the others; initialize runs inline because everything after it depends on its outcome.
+func (ss *session) receive(ctx context.Context, data []byte, out outbox, wg *sync.WaitGroup) {
 	m, perr := jsonrpc.Parse(data)
-	switch {
-	case perr != nil:
-		ss.write(jsonrpc.AppendError(nil, m.ID, perr))
-	case m.IsNotification():
-		ss.notification(&m)
-	case m.IsResponse():
-		// The server sends no requests yet, so no response is expected; ignore it.
-		ss.srv.logger.Debug("mcp: ignoring unexpected response", "id", string(m.ID))
-	case m.Method == "initialize":
-		ss.request(ctx, &m)
-	case m.Method != "ping" && !ss.ready():
-		// Decided here, in the order messages arrive, not on the request's own goroutine,
-		// where an initialize read later could already have been handled.
-		ss.write(jsonrpc.AppendError(nil, m.ID, errNotInitialized))
-	default:
+	ss.handle(ctx, &m, perr, out, func(run func()) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ss.request(ctx, &m)
+			run()
 		}()
+	})
+}
+
+// handle handles a parsed message; spawn runs a request's work (on a new goroutine).
+func (ss *session) handle(ctx context.Context, m *jsonrpc.Message, perr *jsonrpc.Error, out outbox, spawn func(func())) {
+	switch {
+	case perr != nil:
+		ss.write(out, jsonrpc.AppendError(nil, m.ID, perr))
+	case m.IsNotification():
+		ss.notification(m)
+	case m.IsResponse():
+		ss.deliver(m)
+	case m.Method == "initialize":
+		ss.request(ctx, m, out)
+	case m.Method != "ping" && !ss.ready():
+		// Decided here, in the order messages arrive, not on the request's own goroutine,
+		// where an initialize read later could already have been handled.
+		ss.write(out, jsonrpc.AppendError(nil, m.ID, errNotInitialized))
+	default:
+		spawn(func() { ss.request(ctx, m, out) })
 	}
 }
 
@@ -71,9 +109,9 @@ func (ss *session) ready() bool {
 	return ss.initialized
 }
 
-func (ss *session) write(msg []byte) {
-	if err := ss.send(msg); err != nil {
-		ss.srv.logger.Warn("mcp: cannot send message", "error", err)
+func (ss *session) write(out outbox, msg []byte) {
+	if err := out.send(msg); err != nil {
+		ss.srv.logger.Debug("mcp: cannot send message", "error", err)
 	}
 }
 
@@ -83,6 +121,8 @@ func (ss *session) notification(m *jsonrpc.Message) {
 		// Nothing to do: requests are served as soon as initialize has been answered.
 	case "notifications/cancelled":
 		ss.cancelRequest(m.Params)
+	case "notifications/roots/list_changed":
+		ss.srv.rootsChanged(ss)
 	}
 	// Unknown notifications are ignored, as JSON-RPC requires.
 }
@@ -110,7 +150,7 @@ func (ss *session) cancelRequest(params []byte) {
 }
 
 // request serves one request and sends its response, unless the client cancelled it.
-func (ss *session) request(ctx context.Context, m *jsonrpc.Message) {
+func (ss *session) request(ctx context.Context, m *jsonrpc.Message, out outbox) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	key := string(m.ID)
@@ -122,98 +162,141 @@ func (ss *session) request(ctx context.Context, m *jsonrpc.Message) {
 	}
 	ss.mu.Unlock()
 	if dup {
-		ss.write(jsonrpc.AppendError(nil, m.ID, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
+		ss.write(out, jsonrpc.AppendError(nil, m.ID, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
 			"invalid request: id "+key+" is already in use by a request in progress")))
 		return
 	}
 
-	resp := ss.dispatch(ctx, m)
+	req := &Request{ss: ss, id: m.ID, method: m.Method, out: out, progressToken: progressToken(m.Params)}
+	resp := ss.dispatch(context.WithValue(ctx, requestKey{}, req), m, req)
 
 	ss.mu.Lock()
 	delete(ss.inflight, key)
 	cancelled := r.cancelled
 	ss.mu.Unlock()
 	if !cancelled {
-		ss.write(resp)
+		ss.write(out, resp)
 	}
+}
+
+// progressToken reads params._meta.progressToken, as raw JSON.
+func progressToken(params []byte) []byte {
+	if params == nil {
+		return nil
+	}
+	var token []byte
+	d := jsonwire.NewDecoder(params)
+	for key := range d.Members {
+		if string(key) != "_meta" {
+			d.Skip()
+			continue
+		}
+		for key := range d.Members {
+			if string(key) == "progressToken" && (d.Peek() == jsonwire.String || d.Peek() == jsonwire.Number) {
+				token = append([]byte(nil), d.Raw()...)
+			} else {
+				d.Skip()
+			}
+		}
+	}
+	return token
+}
+
+// handler answers one method: it returns the result object, or a JSON-RPC error.
+type handler func(ctx context.Context, req *Request, params []byte) ([]byte, *jsonrpc.Error)
+
+// methods are the requests a server answers after initialize.
+var methods = map[string]handler{
+	"tools/list":               listTools,
+	"tools/call":               callTool,
+	"resources/list":           listResources,
+	"resources/templates/list": listResourceTemplates,
+	"resources/read":           readResource,
+	"resources/subscribe":      subscribe,
+	"resources/unsubscribe":    unsubscribe,
+	"prompts/list":             listPrompts,
+	"prompts/get":              getPrompt,
+	"completion/complete":      complete,
+	"logging/setLevel":         setLevel,
 }
 
 // dispatch runs a request's handler and returns the complete response message. A panic
 // anywhere in it becomes an internal error: nothing a client sends may stop the server.
-func (ss *session) dispatch(ctx context.Context, m *jsonrpc.Message) (resp []byte) {
+func (ss *session) dispatch(ctx context.Context, m *jsonrpc.Message, req *Request) (resp []byte) {
 	defer func() {
 		if v := recover(); v != nil {
 			ss.srv.logger.Error("mcp: panic while serving request", "method", m.Method, "panic", v, "stack", string(debug.Stack()))
 			resp = jsonrpc.AppendError(nil, m.ID, jsonrpc.NewError(jsonrpc.CodeInternalError, "internal error"))
 		}
 	}()
-	if m.Method == "initialize" {
+	switch m.Method {
+	case "initialize":
 		return ss.initialize(m)
-	}
-	if m.Method == "ping" {
+	case "ping":
 		return jsonrpc.AppendResult(nil, m.ID, []byte("{}"))
 	}
-	ss.mu.Lock()
-	d := ss.dialect
-	ss.mu.Unlock()
-	switch m.Method {
-	case "tools/list":
-		return ss.listTools(m, d)
-	case "tools/call":
-		return ss.callTool(ctx, m, d)
+	h := methods[m.Method]
+	if h == nil || !ss.srv.offers(m.Method) {
+		return jsonrpc.AppendError(nil, m.ID, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "method not found: "+m.Method))
 	}
-	return jsonrpc.AppendError(nil, m.ID, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "method not found: "+m.Method))
+	result, err := h(ctx, req, m.Params)
+	if err != nil {
+		return jsonrpc.AppendError(nil, m.ID, err)
+	}
+	return jsonrpc.AppendResult(nil, m.ID, result)
 }
 
-func invalidParams(id []byte, format string, args ...any) []byte {
-	return jsonrpc.AppendError(nil, id, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "invalid params: "+fmt.Sprintf(format, args...)))
+func invalidParams(format string, args ...any) *jsonrpc.Error {
+	return jsonrpc.NewError(jsonrpc.CodeInvalidParams, "invalid params: "+fmt.Sprintf(format, args...))
 }
 
 func (ss *session) initialize(m *jsonrpc.Message) []byte {
-	var requested string
-	var client Implementation
-	d := jsonwire.NewDecoder(m.Params)
-	if m.Params == nil {
-		d.Reset([]byte("{}"))
+	var p struct {
+		ProtocolVersion string `json:"protocolVersion"`
+		ClientInfo      struct {
+			Name    string `json:"name"`
+			Version string `json:"version"`
+		} `json:"clientInfo"`
+		Capabilities struct {
+			Sampling    *json.RawMessage `json:"sampling"`
+			Elicitation *struct {
+				Form *json.RawMessage `json:"form"`
+				URL  *json.RawMessage `json:"url"`
+			} `json:"elicitation"`
+			Roots *struct {
+				ListChanged bool `json:"listChanged"`
+			} `json:"roots"`
+		} `json:"capabilities"`
 	}
-	for key := range d.Members {
-		switch string(key) {
-		case "protocolVersion":
-			requested, _ = d.String()
-		case "clientInfo":
-			for key := range d.Members {
-				switch string(key) {
-				case "name":
-					client.Name, _ = d.String()
-				case "version":
-					client.Version, _ = d.String()
-				default:
-					d.Skip()
-				}
-			}
-		case "capabilities":
-			for range d.Members {
-				d.Skip()
-			}
-		default:
-			d.Skip()
+	// initialize happens once per session: encoding/json is simplest here.
+	if m.Params != nil {
+		if err := json.Unmarshal(m.Params, &p); err != nil {
+			return jsonrpc.AppendError(nil, m.ID, invalidParams("initialize: %v", err))
 		}
 	}
-	d.Finish()
-	switch {
-	case d.Failed():
-		return invalidParams(m.ID, "initialize: %s", d.Summary())
-	case requested == "":
-		return invalidParams(m.ID, "initialize: protocolVersion is required")
+	if p.ProtocolVersion == "" {
+		return jsonrpc.AppendError(nil, m.ID, invalidParams("initialize: protocolVersion is required"))
+	}
+	c := p.Capabilities
+	caps := ClientCapabilities{
+		Sampling: c.Sampling != nil,
+		// An empty elicitation object means form mode (it was the only mode before 2025-11-25).
+		Elicitation:    c.Elicitation != nil && (c.Elicitation.Form != nil || c.Elicitation.URL == nil),
+		ElicitationURL: c.Elicitation != nil && c.Elicitation.URL != nil,
+		Roots:          c.Roots != nil,
+	}
+	if c.Roots != nil {
+		caps.RootsListChange = c.Roots.ListChanged
 	}
 
 	ss.mu.Lock()
 	again := ss.initialized
 	if !again {
 		ss.initialized = true
-		ss.version = negotiate(requested)
+		ss.version = negotiate(p.ProtocolVersion)
 		ss.dialect = dialectOf(ss.version)
-		ss.client = client
+		ss.client = Implementation{Name: p.ClientInfo.Name, Version: p.ClientInfo.Version}
+		ss.caps = caps
 	}
 	version, dialect := ss.version, ss.dialect
 	ss.mu.Unlock()
@@ -226,7 +309,7 @@ func (ss *session) initialize(m *jsonrpc.Message) []byte {
 	e.Key("protocolVersion")
 	e.String(version)
 	e.Key("capabilities")
-	e.Raw([]byte(`{"tools":{}}`))
+	ss.srv.writeCapabilities(&e)
 	e.Key("serverInfo")
 	e.ObjectStart()
 	e.Key("name")
@@ -242,118 +325,98 @@ func (ss *session) initialize(m *jsonrpc.Message) []byte {
 	return jsonrpc.AppendResult(nil, m.ID, e.Bytes())
 }
 
-// listTools answers tools/list: the tools in name order, PageSize at a time. The cursor is
-// the last name of the previous page, so pages stay correct while tools are added.
-func (ss *session) listTools(m *jsonrpc.Message, dl dialect) []byte {
-	after, ok := "", true
-	if m.Params != nil {
-		d := jsonwire.NewDecoder(m.Params)
-		for key := range d.Members {
-			if string(key) != "cursor" {
-				d.Skip()
-				continue
-			}
-			var cursor string
-			if cursor, ok = d.String(); ok {
-				after, ok = decodeCursor(cursor)
-			}
+// call sends a request to the client on out and waits for its response, or for ctx to end
+// (then it tells the client the request is cancelled). It returns the raw result.
+func (ss *session) call(ctx context.Context, out outbox, method string, params []byte) ([]byte, error) {
+	id := []byte(strconv.FormatInt(ss.nextID.Add(1), 10))
+	ch := make(chan *jsonrpc.Message, 1)
+	ss.mu.Lock()
+	if ss.closed {
+		ss.mu.Unlock()
+		return nil, ErrSessionClosed
+	}
+	ss.pending[string(id)] = ch
+	ss.mu.Unlock()
+	defer func() {
+		ss.mu.Lock()
+		delete(ss.pending, string(id))
+		ss.mu.Unlock()
+	}()
+	if err := out.send(jsonrpc.AppendRequest(nil, id, method, params)); err != nil {
+		return nil, fmt.Errorf("mcp: sending %s: %w", method, err)
+	}
+	select {
+	case resp := <-ch:
+		if resp == nil {
+			return nil, ErrSessionClosed
 		}
-		d.Finish()
-		if d.Failed() || !ok {
-			return invalidParams(m.ID, "tools/list: invalid cursor")
+		if resp.Error != nil {
+			return nil, &ClientError{Method: method, Code: resp.Error.Code, Message: resp.Error.Message}
 		}
+		return resp.Result, nil
+	case <-ctx.Done():
+		note := fmt.Appendf(nil, `{"requestId":%s,"reason":%s}`, id, jsonwire.AppendString(nil, context.Cause(ctx).Error()))
+		out.send(jsonrpc.AppendNotification(nil, "notifications/cancelled", note))
+		return nil, ctx.Err()
 	}
-
-	srv := ss.srv
-	srv.mu.RLock()
-	defer srv.mu.RUnlock()
-	start := 0
-	if after != "" {
-		var found bool
-		if start, found = searchTools(srv.toolOrder, after); found {
-			start++
-		}
-	}
-	end := min(start+srv.opts.PageSize, len(srv.toolOrder))
-
-	var e jsonwire.Encoder
-	e.Reset(make([]byte, 0, 256))
-	e.Raw([]byte(`{"tools":[`))
-	for _, t := range srv.toolOrder[start:end] {
-		e.Elem()
-		e.Raw(t.rendered[dl])
-	}
-	e.ArrayEnd()
-	if end < len(srv.toolOrder) {
-		e.Key("nextCursor")
-		e.String(encodeCursor(srv.toolOrder[end-1].Name))
-	}
-	e.ObjectEnd()
-	return jsonrpc.AppendResult(nil, m.ID, e.Bytes())
 }
 
-const cursorPrefix = "after:"
-
-func encodeCursor(last string) string {
-	return base64.RawURLEncoding.EncodeToString([]byte(cursorPrefix + last))
+// deliver hands a client's response to the request of ours it answers.
+func (ss *session) deliver(m *jsonrpc.Message) {
+	ss.mu.Lock()
+	ch := ss.pending[string(m.ID)]
+	delete(ss.pending, string(m.ID))
+	ss.mu.Unlock()
+	if ch == nil {
+		ss.srv.logger.Debug("mcp: a response to no request of ours", "id", string(m.ID))
+		return
+	}
+	// The message aliases the transport's buffer: keep copies.
+	copied := *m
+	copied.Result = append([]byte(nil), m.Result...)
+	ch <- &copied
 }
 
-func decodeCursor(c string) (string, bool) {
-	b, err := base64.RawURLEncoding.DecodeString(c)
-	if err != nil || len(b) <= len(cursorPrefix) || string(b[:len(cursorPrefix)]) != cursorPrefix {
-		return "", false
+// hangUp records that the client will send nothing more: requests waiting for its answers
+// give up, and no new ones are sent. Requests in progress go on, to be answered.
+func (ss *session) hangUp() {
+	ss.mu.Lock()
+	ss.closed = true
+	pending := ss.pending
+	ss.pending = map[string]chan *jsonrpc.Message{}
+	ss.mu.Unlock()
+	for _, ch := range pending {
+		ch <- nil
 	}
-	return string(b[len(cursorPrefix):]), true
 }
 
-// callTool answers tools/call. Problems with the request itself (no name, an unknown tool,
-// arguments that are not an object) are protocol errors; everything about the arguments'
-// content, and whatever the tool does, is a tool result.
-func (ss *session) callTool(ctx context.Context, m *jsonrpc.Message, dl dialect) []byte {
-	if m.Params == nil {
-		return invalidParams(m.ID, "tools/call: params with a tool name are required")
+// close ends the session: requests in progress are cancelled, and those waiting for the
+// client give up.
+func (ss *session) close() {
+	ss.hangUp()
+	ss.mu.Lock()
+	for _, r := range ss.inflight {
+		r.cancel()
 	}
-	var (
-		t       *toolEntry
-		named   bool
-		unknown string
-		args    []byte
-		argsOK  = true
-	)
-	d := jsonwire.NewDecoder(m.Params)
-	for key := range d.Members {
-		switch string(key) {
-		case "name":
-			if d.Peek() != jsonwire.String {
-				d.Skip()
-				continue
-			}
-			name, _ := d.Text() // valid until the next read: look it up now
-			named = true
-			if t = ss.srv.lookupTool(name); t == nil {
-				unknown = string(name)
-			}
-		case "arguments":
-			switch d.Peek() {
-			case jsonwire.Object:
-				args = d.Raw()
-			case jsonwire.Null:
-				d.Skip()
-			default:
-				d.Skip()
-				argsOK = false
-			}
-		default:
-			d.Skip()
-		}
-	}
-	switch {
-	case !named:
-		return invalidParams(m.ID, "tools/call: a tool name is required")
-	case t == nil:
-		return invalidParams(m.ID, "unknown tool %q", unknown)
-	case !argsOK:
-		return invalidParams(m.ID, "tools/call: arguments must be an object")
-	}
-	return ss.srv.runTool(ctx, t, args, dl, func(result []byte) []byte { return jsonrpc.AppendResult(nil, m.ID, result) })
+	ss.mu.Unlock()
+	ss.srv.forget(ss)
+}
+
+// ErrSessionClosed is returned by requests to a client whose session has ended.
+var ErrSessionClosed = errors.New("mcp: the session has ended")
+
+// ClientError is an error response of the client to a request of the server's.
+type ClientError struct {
+	Method  string
+	Code    int
+	Message string
+}
+
+func (e *ClientError) Error() string {
+	return fmt.Sprintf("mcp: the client answered %s with error %d: %s", e.Method, e.Code, e.Message)
+}
+
+// notify sends a notification that belongs to no request (list changes, resource updates).
+func (ss *session) notify(method string, params []byte) {
+	ss.write(ss.out, jsonrpc.AppendNotification(nil, method, params))
 }

@@ -35,7 +35,9 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	out := &lineWriter{w: w, failed: cancel}
-	ss := newSession(s, out.write)
+	ss := newSession(s, out)
+	s.track(ss)
+	defer ss.close()
 	var wg sync.WaitGroup
 
 	stop := context.AfterFunc(ctx, func() { interruptRead(r) })
@@ -45,17 +47,18 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	for {
 		line, err := readLine(br, s.opts.MaxMessageSize)
 		if err == errTooLarge {
-			ss.write(jsonrpc.AppendError(nil, nil, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
+			ss.write(out, jsonrpc.AppendError(nil, nil, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
 				"invalid request: message larger than "+strconv.Itoa(s.opts.MaxMessageSize)+" bytes")))
 			continue
 		}
 		if line = bytes.TrimSpace(line); len(line) > 0 && ctx.Err() == nil {
-			ss.receive(ctx, line, &wg)
+			ss.receive(ctx, line, out, &wg)
 		}
 		if err == nil {
 			continue
 		}
 		if err == io.EOF && ctx.Err() == nil {
+			ss.hangUp()
 			wg.Wait() // the client has said all it will; answer what it asked
 			return nil
 		}
@@ -100,7 +103,7 @@ type lineWriter struct {
 	failed func(error)
 }
 
-func (lw *lineWriter) write(msg []byte) error {
+func (lw *lineWriter) send(msg []byte) error {
 	msg = append(msg, '\n')
 	lw.mu.Lock()
 	defer lw.mu.Unlock()

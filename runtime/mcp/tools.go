@@ -175,6 +175,84 @@ func (s *Server) CallTool(ctx context.Context, name string, arguments []byte) ([
 	}), nil
 }
 
+// listTools answers tools/list.
+func listTools(ctx context.Context, req *Request, params []byte) ([]byte, *jsonrpc.Error) {
+	srv := req.ss.srv
+	srv.mu.RLock()
+	defer srv.mu.RUnlock()
+	start, end, next, err := page("tools/list", srv.tools, func(t *toolEntry) string { return t.Name }, params, srv.opts.PageSize)
+	if err != nil {
+		return nil, err
+	}
+	d := req.ss.dialectNow()
+	items := make([][]byte, 0, end-start)
+	for _, t := range srv.tools[start:end] {
+		items = append(items, t.rendered[d])
+	}
+	return listResult("tools", items, next), nil
+}
+
+// callTool answers tools/call. Problems with the request itself (no name, an unknown tool,
+// arguments that are not an object) are protocol errors; everything about the arguments'
+// content, and whatever the tool does, is a tool result.
+func callTool(ctx context.Context, req *Request, params []byte) ([]byte, *jsonrpc.Error) {
+	if params == nil {
+		return nil, invalidParams("tools/call: params with a tool name are required")
+	}
+	var (
+		t       *toolEntry
+		named   bool
+		unknown string
+		args    []byte
+		argsOK  = true
+	)
+	d := jsonwire.NewDecoder(params)
+	for key := range d.Members {
+		switch string(key) {
+		case "name":
+			if d.Peek() != jsonwire.String {
+				d.Skip()
+				continue
+			}
+			name, _ := d.Text() // valid until the next read: look it up now
+			named = true
+			if t = req.ss.srv.lookupTool(name); t == nil {
+				unknown = string(name)
+			}
+		case "arguments":
+			switch d.Peek() {
+			case jsonwire.Object:
+				args = d.Raw()
+			case jsonwire.Null:
+				d.Skip()
+			default:
+				d.Skip()
+				argsOK = false
+			}
+		default:
+			d.Skip()
+		}
+	}
+	switch {
+	case !named:
+		return nil, invalidParams("tools/call: a tool name is required")
+	case t == nil:
+		return nil, invalidParams("unknown tool %q", unknown)
+	case !argsOK:
+		return nil, invalidParams("tools/call: arguments must be an object")
+	}
+	return req.ss.srv.runTool(ctx, t, args, req.ss.dialectNow(), func(result []byte) []byte {
+		return append([]byte(nil), result...)
+	}), nil
+}
+
+// dialectNow is the session's protocol dialect.
+func (ss *session) dialectNow() dialect {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.dialect
+}
+
 // ErrNilResult is the error result of a tool whose function returned a nil pointer where a
 // result was expected.
 var ErrNilResult = errors.New("the tool returned no result")

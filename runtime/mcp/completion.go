@@ -1,0 +1,140 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/jsonwire"
+)
+
+// Completion suggests values for one argument of a prompt, or one variable of a resource
+// template, as the user types it (completion/complete). Set Prompt or ResourceTemplate.
+type Completion struct {
+	Prompt           string // the prompt's name
+	ResourceTemplate string // the template's URI template
+	Argument         string // the argument or variable
+	// Complete returns the values that complete req.Value, best first. At most 100 are
+	// sent; the client learns how many there were in all.
+	Complete func(ctx context.Context, req CompletionRequest) ([]string, error)
+}
+
+// CompletionRequest is what the user has typed so far.
+type CompletionRequest struct {
+	Argument string
+	Value    string            // the partial value of the argument
+	Context  map[string]string // values of other arguments already given, if the client sent them
+}
+
+type completionKey struct {
+	prompt   bool // otherwise a resource template
+	name     string
+	argument string
+}
+
+// AddCompletion registers a completion. It panics if it names no prompt or template, or if
+// that argument already has one.
+func (s *Server) AddCompletion(c Completion) {
+	if (c.Prompt == "") == (c.ResourceTemplate == "") || c.Argument == "" || c.Complete == nil {
+		panic("mcp: a completion needs a prompt or a resource template (one of them), an argument and a Complete function")
+	}
+	key := completionKey{prompt: c.Prompt != "", name: c.Prompt + c.ResourceTemplate, argument: c.Argument}
+	s.add(func() bool {
+		if s.completers[key] != nil {
+			return false
+		}
+		s.completers[key] = &c
+		return true
+	}, fmt.Sprintf("mcp: completion for %s %q argument %q registered twice", key.kind(), key.name, c.Argument), "")
+}
+
+func (k completionKey) kind() string {
+	if k.prompt {
+		return "prompt"
+	}
+	return "resource template"
+}
+
+// maxCompletionValues is the protocol's limit on the values of one completion result.
+const maxCompletionValues = 100
+
+// complete answers completion/complete. A reference to a prompt or template the server does
+// not have is invalid params; an argument without a completion gets no suggestions.
+func complete(ctx context.Context, req *Request, params []byte) ([]byte, *jsonrpc.Error) {
+	var p struct {
+		Ref struct {
+			Type string `json:"type"`
+			Name string `json:"name"`
+			URI  string `json:"uri"`
+		} `json:"ref"`
+		Argument struct {
+			Name  string `json:"name"`
+			Value string `json:"value"`
+		} `json:"argument"`
+		Context struct {
+			Arguments map[string]string `json:"arguments"`
+		} `json:"context"`
+	}
+	// Completions are not on the hot path of tool calls: encoding/json keeps this plain.
+	if params == nil || json.Unmarshal(params, &p) != nil {
+		return nil, invalidParams("completion/complete: params need a ref and an argument with a name and a value")
+	}
+	if p.Argument.Name == "" {
+		return nil, invalidParams("completion/complete: argument.name is required")
+	}
+	srv := req.ss.srv
+	var key completionKey
+	switch p.Ref.Type {
+	case "ref/prompt":
+		if srv.lookupPrompt(p.Ref.Name) == nil {
+			return nil, invalidParams("completion/complete: unknown prompt %q", p.Ref.Name)
+		}
+		key = completionKey{prompt: true, name: p.Ref.Name, argument: p.Argument.Name}
+	case "ref/resource":
+		srv.mu.RLock()
+		known := search(srv.templates, []byte(p.Ref.URI), func(t *templateEntry) string { return t.URITemplate }) >= 0
+		srv.mu.RUnlock()
+		if !known {
+			return nil, invalidParams("completion/complete: unknown resource template %q", p.Ref.URI)
+		}
+		key = completionKey{name: p.Ref.URI, argument: p.Argument.Name}
+	default:
+		return nil, invalidParams("completion/complete: ref.type must be \"ref/prompt\" or \"ref/resource\"")
+	}
+	srv.mu.RLock()
+	c := srv.completers[key]
+	srv.mu.RUnlock()
+
+	var values []string
+	if c != nil {
+		var err error
+		values, err = c.Complete(ctx, CompletionRequest{Argument: p.Argument.Name, Value: p.Argument.Value, Context: p.Context.Arguments})
+		if err != nil {
+			var rpcErr *jsonrpc.Error
+			if errors.As(err, &rpcErr) {
+				return nil, rpcErr
+			}
+			return nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "completion: "+err.Error())
+		}
+	}
+	var e jsonwire.Encoder
+	e.ObjectStart()
+	e.Key("completion")
+	e.ObjectStart()
+	e.Key("values")
+	e.ArrayStart()
+	for _, v := range values[:min(len(values), maxCompletionValues)] {
+		e.Elem()
+		e.String(v)
+	}
+	e.ArrayEnd()
+	e.Key("total")
+	e.Int(int64(len(values)))
+	e.Key("hasMore")
+	e.Bool(len(values) > maxCompletionValues)
+	e.ObjectEnd()
+	e.ObjectEnd()
+	return e.Bytes(), nil
+}

@@ -1,0 +1,72 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/jsonwire"
+)
+
+// LogLevel is the severity of a log message, as syslog (RFC 5424) names them.
+type LogLevel string
+
+// The levels, least severe first.
+const (
+	LevelDebug     LogLevel = "debug"
+	LevelInfo      LogLevel = "info"
+	LevelNotice    LogLevel = "notice"
+	LevelWarning   LogLevel = "warning"
+	LevelError     LogLevel = "error"
+	LevelCritical  LogLevel = "critical"
+	LevelAlert     LogLevel = "alert"
+	LevelEmergency LogLevel = "emergency"
+)
+
+var levels = []LogLevel{LevelDebug, LevelInfo, LevelNotice, LevelWarning, LevelError, LevelCritical, LevelAlert, LevelEmergency}
+
+func (l LogLevel) rank() int { return slices.Index(levels, l) }
+
+// setLevel answers logging/setLevel: from now on, log messages below the level are not sent.
+func setLevel(ctx context.Context, req *Request, params []byte) ([]byte, *jsonrpc.Error) {
+	var p struct {
+		Level LogLevel `json:"level"`
+	}
+	if err := json.Unmarshal(params, &p); err != nil || p.Level.rank() < 0 {
+		return nil, invalidParams("logging/setLevel: level must be one of debug, info, notice, warning, error, critical, alert, emergency")
+	}
+	req.ss.mu.Lock()
+	req.ss.logLevel = p.Level
+	req.ss.mu.Unlock()
+	return []byte("{}"), nil
+}
+
+// Log sends a log message about the request ctx belongs to, if its level is at or above the
+// level the client set (all messages are sent until it sets one). data is anything that
+// encodes as JSON, usually a string; logger names the source and may be empty.
+func Log(ctx context.Context, level LogLevel, logger string, data any) {
+	r := RequestFrom(ctx)
+	if r == nil {
+		return
+	}
+	r.ss.mu.Lock()
+	threshold := r.ss.logLevel
+	r.ss.mu.Unlock()
+	if threshold != "" && level.rank() < threshold.rank() {
+		return
+	}
+	var e jsonwire.Encoder
+	e.ObjectStart()
+	e.Key("level")
+	e.String(string(level))
+	optionalString(&e, "logger", logger)
+	e.Key("data")
+	if s, ok := data.(string); ok {
+		e.String(s)
+	} else {
+		e.Any(data)
+	}
+	e.ObjectEnd()
+	r.notify("notifications/message", e.Bytes())
+}

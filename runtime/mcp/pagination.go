@@ -1,0 +1,89 @@
+package mcp
+
+import (
+	"cmp"
+	"encoding/base64"
+	"slices"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/jsonwire"
+)
+
+// Every list result (tools, resources, templates, prompts) is paginated the same way: the
+// list is sorted by a key (a name or URI), a page holds PageSize items, and the cursor is the
+// key of the last item of the previous page, so pages stay right while items come and go.
+
+const cursorPrefix = "after:"
+
+func encodeCursor(last string) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(cursorPrefix + last))
+}
+
+func decodeCursor(c string) (string, bool) {
+	b, err := base64.RawURLEncoding.DecodeString(c)
+	if err != nil || len(b) <= len(cursorPrefix) || string(b[:len(cursorPrefix)]) != cursorPrefix {
+		return "", false
+	}
+	return string(b[len(cursorPrefix):]), true
+}
+
+// page finds the page params ask for in list, sorted by key: the bounds of its items, and
+// the cursor of the next page ("" on the last).
+func page[T any](method string, list []T, key func(T) string, params []byte, size int) (start, end int, next string, err *jsonrpc.Error) {
+	after := ""
+	if params != nil {
+		d := jsonwire.NewDecoder(params)
+		ok := true
+		for k := range d.Members {
+			if string(k) != "cursor" {
+				d.Skip()
+				continue
+			}
+			var cursor string
+			if cursor, ok = d.String(); ok {
+				after, ok = decodeCursor(cursor)
+			}
+		}
+		d.Finish()
+		if d.Failed() || !ok {
+			return 0, 0, "", invalidParams("%s: invalid cursor", method)
+		}
+	}
+	if after != "" {
+		var found bool
+		start, found = slices.BinarySearchFunc(list, after, func(item T, k string) int { return cmp.Compare(key(item), k) })
+		if found {
+			start++
+		}
+	}
+	end = min(start+size, len(list))
+	if end < len(list) {
+		next = encodeCursor(key(list[end-1]))
+	}
+	return start, end, next, nil
+}
+
+// insertSorted adds an item to a list sorted by key, reporting false if the key is taken.
+func insertSorted[T any](list []T, item T, key func(T) string) ([]T, bool) {
+	i, found := slices.BinarySearchFunc(list, key(item), func(x T, k string) int { return cmp.Compare(key(x), k) })
+	if found {
+		return list, false
+	}
+	return slices.Insert(list, i, item), true
+}
+
+// listResult writes a list result: {"<field>":[items...],"nextCursor":...}.
+func listResult(field string, items [][]byte, next string) []byte {
+	var e jsonwire.Encoder
+	e.ObjectStart()
+	e.Key(field)
+	e.ArrayStart()
+	for _, it := range items {
+		e.Elem()
+		e.Raw(it)
+	}
+	e.ArrayEnd()
+	optionalString(&e, "nextCursor", next)
+	e.ObjectEnd()
+	return e.Bytes()
+}

@@ -1,0 +1,207 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/jsonwire"
+)
+
+// Prompt is a prompt template a client may offer its user, listed by prompts/list.
+type Prompt struct {
+	Name        string
+	Title       string
+	Description string
+	Arguments   []PromptArgument
+	// Get renders the prompt. args is positioned at the client's arguments object ({} when
+	// it sent none); generated code decodes it into the argument struct and calls
+	// ArgumentsError before anything else.
+	Get func(ctx context.Context, args *jsonwire.Decoder) (*GetPromptResult, error)
+}
+
+// PromptArgument describes one argument of a prompt. Arguments are strings.
+type PromptArgument struct {
+	Name        string
+	Title       string
+	Description string
+	Required    bool
+}
+
+// PromptMessage is one message of a rendered prompt.
+type PromptMessage struct {
+	Role    Role
+	Content Content // Text, Image, Audio, ResourceLink or EmbeddedResource
+}
+
+// GetPromptResult is a rendered prompt.
+type GetPromptResult struct {
+	Description string
+	Messages    []PromptMessage
+}
+
+// ArgumentsError finishes decoding a prompt's arguments and returns the protocol error for
+// them (invalid params, listing every problem), or nil if they are fine.
+func ArgumentsError(d *jsonwire.Decoder) error {
+	d.Finish()
+	if !d.Failed() {
+		return nil
+	}
+	return invalidParams("prompt arguments:\n%s", d.Summary())
+}
+
+type promptEntry struct {
+	Prompt
+	rendered [numDialects][]byte
+}
+
+// AddPrompt registers a prompt. It panics if the prompt is malformed or its name is taken.
+func (s *Server) AddPrompt(p Prompt) {
+	if p.Name == "" || p.Get == nil {
+		panic(fmt.Sprintf("mcp: prompt %q needs a name and a Get function", p.Name))
+	}
+	e := &promptEntry{Prompt: p}
+	for d := range numDialects {
+		e.rendered[d] = e.render(d)
+	}
+	s.add(func() bool {
+		var ok bool
+		s.prompts, ok = insertSorted(s.prompts, e, func(e *promptEntry) string { return e.Name })
+		return ok
+	}, fmt.Sprintf("mcp: prompt %q registered twice", p.Name), "notifications/prompts/list_changed")
+}
+
+func (p *promptEntry) render(d dialect) []byte {
+	var e jsonwire.Encoder
+	e.ObjectStart()
+	e.Key("name")
+	e.String(p.Name)
+	if d >= dialect2025b {
+		optionalString(&e, "title", p.Title)
+	}
+	optionalString(&e, "description", p.Description)
+	if len(p.Arguments) > 0 {
+		e.Key("arguments")
+		e.ArrayStart()
+		for _, a := range p.Arguments {
+			e.Elem()
+			e.ObjectStart()
+			e.Key("name")
+			e.String(a.Name)
+			if d >= dialect2025b {
+				optionalString(&e, "title", a.Title)
+			}
+			optionalString(&e, "description", a.Description)
+			if a.Required {
+				e.Key("required")
+				e.Bool(true)
+			}
+			e.ObjectEnd()
+		}
+		e.ArrayEnd()
+	}
+	e.ObjectEnd()
+	return e.Bytes()
+}
+
+func (s *Server) lookupPrompt(name string) *promptEntry {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	i := search(s.prompts, []byte(name), func(p *promptEntry) string { return p.Name })
+	if i < 0 {
+		return nil
+	}
+	return s.prompts[i]
+}
+
+func listPrompts(ctx context.Context, req *Request, params []byte) ([]byte, *jsonrpc.Error) {
+	srv := req.ss.srv
+	srv.mu.RLock()
+	defer srv.mu.RUnlock()
+	start, end, next, err := page("prompts/list", srv.prompts, func(p *promptEntry) string { return p.Name }, params, srv.opts.PageSize)
+	if err != nil {
+		return nil, err
+	}
+	d := req.ss.dialectNow()
+	items := make([][]byte, 0, end-start)
+	for _, p := range srv.prompts[start:end] {
+		items = append(items, p.rendered[d])
+	}
+	return listResult("prompts", items, next), nil
+}
+
+// getPrompt answers prompts/get. An unknown prompt and arguments that do not fit are
+// protocol errors (invalid params); an error the prompt's function returns is an internal
+// error, unless it is a *jsonrpc.Error of its own choosing.
+func getPrompt(ctx context.Context, req *Request, params []byte) ([]byte, *jsonrpc.Error) {
+	var (
+		name  string
+		named bool
+		args  []byte
+	)
+	if params != nil {
+		d := jsonwire.NewDecoder(params)
+		for key := range d.Members {
+			switch {
+			case string(key) == "name" && d.Peek() == jsonwire.String:
+				name, named = d.String()
+			case string(key) == "arguments" && d.Peek() == jsonwire.Object:
+				args = d.Raw()
+			case string(key) == "arguments" && d.Peek() != jsonwire.Null:
+				d.Skip()
+				return nil, invalidParams("prompts/get: arguments must be an object of strings")
+			default:
+				d.Skip()
+			}
+		}
+		if d.Finish(); d.Failed() {
+			return nil, invalidParams("prompts/get: %s", d.Summary())
+		}
+	}
+	if !named {
+		return nil, invalidParams("prompts/get: a prompt name is required")
+	}
+	p := req.ss.srv.lookupPrompt(name)
+	if p == nil {
+		return nil, invalidParams("unknown prompt %q", name)
+	}
+	if args == nil {
+		args = []byte("{}")
+	}
+	res, err := p.Get(ctx, jsonwire.NewDecoder(args))
+	if err != nil {
+		var rpcErr *jsonrpc.Error
+		if errors.As(err, &rpcErr) {
+			return nil, rpcErr
+		}
+		return nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "prompt "+name+": "+err.Error())
+	}
+	if res == nil {
+		res = &GetPromptResult{}
+	}
+	var e jsonwire.Encoder
+	e.ObjectStart()
+	optionalString(&e, "description", res.Description)
+	e.Key("messages")
+	e.ArrayStart()
+	for _, m := range res.Messages {
+		if m.Content == nil {
+			continue
+		}
+		e.Elem()
+		e.ObjectStart()
+		e.Key("role")
+		role := m.Role
+		if role == "" {
+			role = RoleUser
+		}
+		e.String(string(role))
+		e.Key("content")
+		m.Content.encodeContent(&e)
+		e.ObjectEnd()
+	}
+	e.ArrayEnd()
+	e.ObjectEnd()
+	return e.Bytes(), nil
+}

@@ -1,0 +1,326 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/jsonwire"
+)
+
+// Request is the request a handler serves: a tool call, a prompt, a resource read. What a
+// tool body may need from the client goes through it: progress, log messages, and asking
+// the client for more (sampling, elicitation, roots). Get it with RequestFrom; the helpers
+// Progress, Log, Sample, Elicit and Roots do so for you.
+type Request struct {
+	ss            *session
+	id            []byte
+	method        string
+	out           outbox // where messages about this request go
+	progressToken []byte
+}
+
+type requestKey struct{}
+
+// RequestFrom returns the request ctx belongs to, or nil outside a handler.
+func RequestFrom(ctx context.Context) *Request {
+	r, _ := ctx.Value(requestKey{}).(*Request)
+	return r
+}
+
+// Method is the request's method, such as "tools/call".
+func (r *Request) Method() string { return r.method }
+
+// ProtocolVersion is the protocol revision of the request's session.
+func (r *Request) ProtocolVersion() string {
+	r.ss.mu.Lock()
+	defer r.ss.mu.Unlock()
+	return r.ss.version
+}
+
+// ClientInfo names the client.
+func (r *Request) ClientInfo() Implementation {
+	r.ss.mu.Lock()
+	defer r.ss.mu.Unlock()
+	return r.ss.client
+}
+
+// ClientCapabilities are the capabilities the client declared.
+func (r *Request) ClientCapabilities() ClientCapabilities {
+	r.ss.mu.Lock()
+	defer r.ss.mu.Unlock()
+	return r.ss.caps
+}
+
+// notify sends a notification about this request.
+func (r *Request) notify(method string, params []byte) {
+	r.ss.write(r.out, jsonrpc.AppendNotification(nil, method, params))
+}
+
+// Progress reports progress of the request the context belongs to, if the client asked for
+// it (with a progressToken); otherwise it does nothing. progress should increase with each
+// call; total is 0 when unknown; message may be empty.
+func Progress(ctx context.Context, progress, total float64, message string) {
+	r := RequestFrom(ctx)
+	if r == nil || r.progressToken == nil {
+		return
+	}
+	var e jsonwire.Encoder
+	e.ObjectStart()
+	e.Key("progressToken")
+	e.Raw(r.progressToken)
+	e.Key("progress")
+	e.Float(progress, 64)
+	if total > 0 {
+		e.Key("total")
+		e.Float(total, 64)
+	}
+	optionalString(&e, "message", message)
+	e.ObjectEnd()
+	r.notify("notifications/progress", e.Bytes())
+}
+
+// ErrCapability reports that the client did not declare what a request to it needs.
+type ErrCapability struct {
+	Capability string // "sampling", "elicitation", "roots"
+}
+
+func (e *ErrCapability) Error() string {
+	return "mcp: the client did not declare the " + e.Capability + " capability, so the server cannot ask it for that"
+}
+
+// ask sends a request to the client of the request ctx belongs to, if it declared the
+// capability it needs, and returns the raw result.
+func ask(ctx context.Context, capability string, has func(ClientCapabilities) bool, method string, params []byte) ([]byte, error) {
+	r := RequestFrom(ctx)
+	if r == nil {
+		return nil, errors.New("mcp: " + method + " needs the context of a request being served")
+	}
+	if !has(r.ClientCapabilities()) {
+		return nil, &ErrCapability{Capability: capability}
+	}
+	return r.ss.call(ctx, r.out, method, params)
+}
+
+// Roots asks the client for its roots: the directories or files it lets the server work in.
+func Roots(ctx context.Context) ([]Root, error) {
+	raw, err := ask(ctx, "roots", func(c ClientCapabilities) bool { return c.Roots }, "roots/list", []byte("{}"))
+	if err != nil {
+		return nil, err
+	}
+	var res struct {
+		Roots []Root `json:"roots"`
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return nil, fmt.Errorf("mcp: the client's roots/list result: %w", err)
+	}
+	return res.Roots, nil
+}
+
+// Root is a root the client offers.
+type Root struct {
+	URI  string `json:"uri"`
+	Name string `json:"name,omitempty"`
+}
+
+// SamplingMessage is one message of a conversation the client's model is asked to continue.
+type SamplingMessage struct {
+	Role    Role
+	Content Content // Text, Image or Audio
+}
+
+// CreateMessageRequest asks the client's model for a message (sampling/createMessage).
+type CreateMessageRequest struct {
+	Messages         []SamplingMessage
+	SystemPrompt     string
+	MaxTokens        int
+	Temperature      *float64
+	StopSequences    []string
+	IncludeContext   string            // "none", "thisServer" or "allServers"; "" leaves it out
+	ModelPreferences *ModelPreferences // nil leaves it to the client
+}
+
+// ModelPreferences guide the client's choice of model.
+type ModelPreferences struct {
+	Hints                []string // model names, or parts of names
+	CostPriority         *float64 // each from 0 to 1
+	SpeedPriority        *float64
+	IntelligencePriority *float64
+}
+
+// CreateMessageResult is the client's model's answer.
+type CreateMessageResult struct {
+	Role       Role
+	Content    Content // Text, Image or Audio
+	Model      string
+	StopReason string
+}
+
+// Sample asks the client's model to continue a conversation (sampling/createMessage), if
+// the client declared the sampling capability. It waits for the answer, as long as ctx lets it.
+func Sample(ctx context.Context, req *CreateMessageRequest) (*CreateMessageResult, error) {
+	var e jsonwire.Encoder
+	e.ObjectStart()
+	e.Key("messages")
+	e.ArrayStart()
+	for _, m := range req.Messages {
+		e.Elem()
+		e.ObjectStart()
+		e.Key("role")
+		e.String(string(m.Role))
+		e.Key("content")
+		m.Content.encodeContent(&e)
+		e.ObjectEnd()
+	}
+	e.ArrayEnd()
+	optionalString(&e, "systemPrompt", req.SystemPrompt)
+	optionalString(&e, "includeContext", req.IncludeContext)
+	if req.Temperature != nil {
+		e.Key("temperature")
+		e.Float(*req.Temperature, 64)
+	}
+	e.Key("maxTokens")
+	e.Int(int64(req.MaxTokens))
+	if len(req.StopSequences) > 0 {
+		e.Key("stopSequences")
+		e.ArrayStart()
+		for _, s := range req.StopSequences {
+			e.Elem()
+			e.String(s)
+		}
+		e.ArrayEnd()
+	}
+	if p := req.ModelPreferences; p != nil {
+		e.Key("modelPreferences")
+		e.ObjectStart()
+		if len(p.Hints) > 0 {
+			e.Key("hints")
+			e.ArrayStart()
+			for _, h := range p.Hints {
+				e.Elem()
+				e.ObjectStart()
+				e.Key("name")
+				e.String(h)
+				e.ObjectEnd()
+			}
+			e.ArrayEnd()
+		}
+		for _, kv := range []struct {
+			key string
+			v   *float64
+		}{{"costPriority", p.CostPriority}, {"speedPriority", p.SpeedPriority}, {"intelligencePriority", p.IntelligencePriority}} {
+			if kv.v != nil {
+				e.Key(kv.key)
+				e.Float(*kv.v, 64)
+			}
+		}
+		e.ObjectEnd()
+	}
+	e.ObjectEnd()
+	raw, err := ask(ctx, "sampling", func(c ClientCapabilities) bool { return c.Sampling }, "sampling/createMessage", e.Bytes())
+	if err != nil {
+		return nil, err
+	}
+	var res struct {
+		Role       Role            `json:"role"`
+		Content    json.RawMessage `json:"content"`
+		Model      string          `json:"model"`
+		StopReason string          `json:"stopReason"`
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return nil, fmt.Errorf("mcp: the client's sampling result: %w", err)
+	}
+	content, err := decodeContent(res.Content)
+	if err != nil {
+		return nil, fmt.Errorf("mcp: the client's sampling result: %w", err)
+	}
+	return &CreateMessageResult{Role: res.Role, Content: content, Model: res.Model, StopReason: res.StopReason}, nil
+}
+
+// decodeContent reads one content block a client sent.
+func decodeContent(raw []byte) (Content, error) {
+	var c struct {
+		Type     string `json:"type"`
+		Text     string `json:"text"`
+		Data     []byte `json:"data"`
+		MIMEType string `json:"mimeType"`
+	}
+	if err := json.Unmarshal(raw, &c); err != nil {
+		return nil, err
+	}
+	switch c.Type {
+	case "text":
+		return Text{Text: c.Text}, nil
+	case "image":
+		return Image{Data: c.Data, MIMEType: c.MIMEType}, nil
+	case "audio":
+		return Audio{Data: c.Data, MIMEType: c.MIMEType}, nil
+	}
+	return nil, fmt.Errorf("content of unknown type %q", c.Type)
+}
+
+// Form is a struct the client asks its user to fill in (elicitation). mcpgen generates these
+// methods for a struct whose doc comment has //mcp:elicit; the schema is derived from its
+// fields, as for tool arguments, in the flat form elicitation allows.
+type Form interface {
+	ElicitationSchema() string             // the requestedSchema
+	DecodeElicitation(d *jsonwire.Decoder) // reads and validates the user's answer into the struct
+}
+
+// ElicitAction is what the user did with an elicitation.
+type ElicitAction string
+
+// The actions.
+const (
+	Accept  ElicitAction = "accept"  // the user submitted the form: it is filled in
+	Decline ElicitAction = "decline" // the user refused
+	Cancel  ElicitAction = "cancel"  // the user dismissed the request
+)
+
+// Elicit asks the client's user to fill in form, explaining why in message, if the client
+// declared the elicitation capability. On Accept the form holds the answer, checked against
+// its schema. It waits for the user as long as ctx lets it.
+func Elicit(ctx context.Context, message string, form Form) (ElicitAction, error) {
+	var e jsonwire.Encoder
+	e.ObjectStart()
+	e.Key("mode")
+	e.String("form")
+	e.Key("message")
+	e.String(message)
+	e.Key("requestedSchema")
+	schema, err := compactObject(form.ElicitationSchema())
+	if err != nil {
+		return "", fmt.Errorf("mcp: elicitation schema: %w", err)
+	}
+	e.Raw(schema)
+	e.ObjectEnd()
+	raw, err := ask(ctx, "elicitation", func(c ClientCapabilities) bool { return c.Elicitation }, "elicitation/create", e.Bytes())
+	if err != nil {
+		return "", err
+	}
+	var res struct {
+		Action  ElicitAction    `json:"action"`
+		Content json.RawMessage `json:"content"`
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return "", fmt.Errorf("mcp: the client's elicitation result: %w", err)
+	}
+	switch res.Action {
+	case Accept:
+		if res.Content == nil {
+			res.Content = []byte("{}")
+		}
+		d := jsonwire.NewDecoder(res.Content)
+		form.DecodeElicitation(d)
+		d.Finish()
+		if d.Failed() {
+			return Accept, fmt.Errorf("mcp: the user's answer does not fit the form:\n%s", d.Summary())
+		}
+		return Accept, nil
+	case Decline, Cancel:
+		return res.Action, nil
+	}
+	return "", fmt.Errorf("mcp: the client answered elicitation with unknown action %q", res.Action)
+}

@@ -1,0 +1,308 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"regexp"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/jsonwire"
+)
+
+// Resource is a resource at a fixed URI, listed by resources/list.
+type Resource struct {
+	URI         string
+	Name        string
+	Title       string
+	Description string
+	MIMEType    string
+	Size        *int64
+	Annotations *Annotations
+	// Read returns the resource's contents; uri is the one asked for.
+	Read func(ctx context.Context, uri string) ([]ResourceContents, error)
+}
+
+// ResourceTemplate offers the resources whose URIs match a URI template (RFC 6570), listed
+// by resources/templates/list. A template's variables are written {name}, matching one path
+// segment, or {+name}, matching the rest.
+type ResourceTemplate struct {
+	URITemplate string
+	Name        string
+	Title       string
+	Description string
+	MIMEType    string
+	Annotations *Annotations
+	// Read returns the contents of the resource at uri, whose variables are in vars.
+	Read func(ctx context.Context, uri string, vars map[string]string) ([]ResourceContents, error)
+}
+
+// ErrResourceNotFound is returned by a Read function for a URI that names no resource; the
+// client gets the protocol's "resource not found" error.
+var ErrResourceNotFound = errors.New("resource not found")
+
+type resourceEntry struct {
+	Resource
+}
+
+type templateEntry struct {
+	ResourceTemplate
+	pattern *regexp.Regexp
+	names   []string
+}
+
+// AddResource registers a resource. It panics if the resource is malformed or its URI is
+// taken.
+func (s *Server) AddResource(r Resource) {
+	if r.URI == "" || r.Name == "" || r.Read == nil {
+		panic(fmt.Sprintf("mcp: resource %q needs a URI, a name and a Read function", r.URI))
+	}
+	e := &resourceEntry{r}
+	s.add(func() bool {
+		var ok bool
+		s.resources, ok = insertSorted(s.resources, e, func(e *resourceEntry) string { return e.URI })
+		return ok
+	}, fmt.Sprintf("mcp: resource %q registered twice", r.URI), "notifications/resources/list_changed")
+}
+
+// AddResourceTemplate registers a resource template. It panics if the template is malformed
+// or registered twice.
+func (s *Server) AddResourceTemplate(t ResourceTemplate) {
+	pattern, names, err := compileTemplate(t.URITemplate)
+	if err != nil || t.Name == "" || t.Read == nil {
+		panic(fmt.Sprintf("mcp: resource template %q needs a valid template, a name and a Read function: %v", t.URITemplate, err))
+	}
+	e := &templateEntry{t, pattern, names}
+	s.add(func() bool {
+		var ok bool
+		s.templates, ok = insertSorted(s.templates, e, func(e *templateEntry) string { return e.URITemplate })
+		return ok
+	}, fmt.Sprintf("mcp: resource template %q registered twice", t.URITemplate), "notifications/resources/list_changed")
+}
+
+var templateVar = regexp.MustCompile(`\{(\+?)([A-Za-z0-9_.]+)\}`)
+
+// compileTemplate turns a URI template into a regular expression matching its URIs.
+func compileTemplate(tmpl string) (*regexp.Regexp, []string, error) {
+	var b strings.Builder
+	var names []string
+	last := 0
+	for _, m := range templateVar.FindAllStringSubmatchIndex(tmpl, -1) {
+		b.WriteString(regexp.QuoteMeta(tmpl[last:m[0]]))
+		if tmpl[m[2]:m[3]] == "+" {
+			b.WriteString("(.+)")
+		} else {
+			b.WriteString("([^/?#]+)")
+		}
+		names = append(names, tmpl[m[4]:m[5]])
+		last = m[1]
+	}
+	rest := tmpl[last:]
+	if strings.ContainsAny(rest, "{}") || strings.ContainsAny(tmpl[:last], "}") && len(names) == 0 {
+		return nil, nil, errors.New("only {name} and {+name} variables are supported")
+	}
+	b.WriteString(regexp.QuoteMeta(rest))
+	re, err := regexp.Compile("^" + b.String() + "$")
+	return re, names, err
+}
+
+// match reports whether uri is one of the template's, with its variables.
+func (t *templateEntry) match(uri string) (map[string]string, bool) {
+	m := t.pattern.FindStringSubmatch(uri)
+	if m == nil {
+		return nil, false
+	}
+	vars := make(map[string]string, len(t.names))
+	for i, name := range t.names {
+		v, err := url.PathUnescape(m[i+1])
+		if err != nil {
+			return nil, false
+		}
+		vars[name] = v
+	}
+	return vars, true
+}
+
+// NotifyResourceUpdated tells the sessions subscribed to uri that it changed.
+func (s *Server) NotifyResourceUpdated(uri string) {
+	s.mu.RLock()
+	var subscribed []*session
+	for ss := range s.sessions {
+		ss.mu.Lock()
+		if ss.subscriptions[uri] {
+			subscribed = append(subscribed, ss)
+		}
+		ss.mu.Unlock()
+	}
+	s.mu.RUnlock()
+	params := append(append([]byte(`{"uri":`), jsonwire.AppendString(nil, uri)...), '}')
+	for _, ss := range subscribed {
+		ss.notify("notifications/resources/updated", params)
+	}
+}
+
+func (r *resourceEntry) render(d dialect) []byte {
+	var e jsonwire.Encoder
+	e.ObjectStart()
+	e.Key("uri")
+	e.String(r.URI)
+	e.Key("name")
+	e.String(r.Name)
+	if d >= dialect2025b {
+		optionalString(&e, "title", r.Title)
+	}
+	optionalString(&e, "description", r.Description)
+	optionalString(&e, "mimeType", r.MIMEType)
+	if r.Size != nil {
+		e.Key("size")
+		e.Int(*r.Size)
+	}
+	r.Annotations.encode(&e)
+	e.ObjectEnd()
+	return e.Bytes()
+}
+
+func (t *templateEntry) render(d dialect) []byte {
+	var e jsonwire.Encoder
+	e.ObjectStart()
+	e.Key("uriTemplate")
+	e.String(t.URITemplate)
+	e.Key("name")
+	e.String(t.Name)
+	if d >= dialect2025b {
+		optionalString(&e, "title", t.Title)
+	}
+	optionalString(&e, "description", t.Description)
+	optionalString(&e, "mimeType", t.MIMEType)
+	t.Annotations.encode(&e)
+	e.ObjectEnd()
+	return e.Bytes()
+}
+
+func listResources(ctx context.Context, req *Request, params []byte) ([]byte, *jsonrpc.Error) {
+	srv := req.ss.srv
+	srv.mu.RLock()
+	defer srv.mu.RUnlock()
+	start, end, next, err := page("resources/list", srv.resources, func(r *resourceEntry) string { return r.URI }, params, srv.opts.PageSize)
+	if err != nil {
+		return nil, err
+	}
+	d := req.ss.dialectNow()
+	var items [][]byte
+	for _, r := range srv.resources[start:end] {
+		items = append(items, r.render(d))
+	}
+	return listResult("resources", items, next), nil
+}
+
+func listResourceTemplates(ctx context.Context, req *Request, params []byte) ([]byte, *jsonrpc.Error) {
+	srv := req.ss.srv
+	srv.mu.RLock()
+	defer srv.mu.RUnlock()
+	start, end, next, err := page("resources/templates/list", srv.templates, func(t *templateEntry) string { return t.URITemplate }, params, srv.opts.PageSize)
+	if err != nil {
+		return nil, err
+	}
+	d := req.ss.dialectNow()
+	var items [][]byte
+	for _, t := range srv.templates[start:end] {
+		items = append(items, t.render(d))
+	}
+	return listResult("resourceTemplates", items, next), nil
+}
+
+// uriParam reads the uri parameter of resources/read and the subscriptions.
+func uriParam(method string, params []byte) (string, *jsonrpc.Error) {
+	var p struct {
+		URI string `json:"uri"`
+	}
+	if params == nil || json.Unmarshal(params, &p) != nil || p.URI == "" {
+		return "", invalidParams("%s: a uri is required", method)
+	}
+	return p.URI, nil
+}
+
+// CodeResourceNotFound is the JSON-RPC error code of a resource the server does not have.
+const CodeResourceNotFound = -32002
+
+func resourceNotFound(uri string) *jsonrpc.Error {
+	return &jsonrpc.Error{Code: CodeResourceNotFound, Message: "resource not found: " + uri,
+		Data: append(append([]byte(`{"uri":`), jsonwire.AppendString(nil, uri)...), '}')}
+}
+
+// readResource answers resources/read: a resource at that URI, or else the first template
+// that matches it.
+func readResource(ctx context.Context, req *Request, params []byte) ([]byte, *jsonrpc.Error) {
+	uri, perr := uriParam("resources/read", params)
+	if perr != nil {
+		return nil, perr
+	}
+	srv := req.ss.srv
+	var read func() ([]ResourceContents, error)
+	srv.mu.RLock()
+	if i := search(srv.resources, []byte(uri), func(r *resourceEntry) string { return r.URI }); i >= 0 {
+		r := srv.resources[i]
+		read = func() ([]ResourceContents, error) { return r.Read(ctx, uri) }
+	} else {
+		for _, t := range srv.templates {
+			if vars, ok := t.match(uri); ok {
+				read = func() ([]ResourceContents, error) { return t.Read(ctx, uri, vars) }
+				break
+			}
+		}
+	}
+	srv.mu.RUnlock()
+	if read == nil {
+		return nil, resourceNotFound(uri)
+	}
+	contents, err := read()
+	switch {
+	case errors.Is(err, ErrResourceNotFound):
+		return nil, resourceNotFound(uri)
+	case err != nil:
+		var rpcErr *jsonrpc.Error
+		if errors.As(err, &rpcErr) {
+			return nil, rpcErr
+		}
+		return nil, jsonrpc.NewError(jsonrpc.CodeInternalError, err.Error())
+	}
+	var e jsonwire.Encoder
+	e.ObjectStart()
+	e.Key("contents")
+	e.ArrayStart()
+	for i := range contents {
+		e.Elem()
+		if contents[i].URI == "" {
+			contents[i].URI = uri
+		}
+		contents[i].encode(&e)
+	}
+	e.ArrayEnd()
+	e.ObjectEnd()
+	return e.Bytes(), nil
+}
+
+func subscribe(ctx context.Context, req *Request, params []byte) ([]byte, *jsonrpc.Error) {
+	uri, err := uriParam("resources/subscribe", params)
+	if err != nil {
+		return nil, err
+	}
+	req.ss.mu.Lock()
+	req.ss.subscriptions[uri] = true
+	req.ss.mu.Unlock()
+	return []byte("{}"), nil
+}
+
+func unsubscribe(ctx context.Context, req *Request, params []byte) ([]byte, *jsonrpc.Error) {
+	uri, err := uriParam("resources/unsubscribe", params)
+	if err != nil {
+		return nil, err
+	}
+	req.ss.mu.Lock()
+	delete(req.ss.subscriptions, uri)
+	req.ss.mu.Unlock()
+	return []byte("{}"), nil
+}
