@@ -11,8 +11,9 @@ import (
 // the slashes, which is what makes go/ast leave it out of doc comment text.
 const directivePrefix = "//mcp:"
 
-// verbs are the known directives: //mcp:tool on functions, //mcp:schema on types.
-var verbs = []string{"tool", "schema"}
+// verbs are the known directives: //mcp:tool, //mcp:resource, //mcp:prompt and
+// //mcp:complete on functions, //mcp:schema on types.
+var verbs = []string{"tool", "resource", "prompt", "complete", "schema"}
 
 const schemaDirective = directivePrefix + "schema "
 

@@ -51,7 +51,17 @@ func emitFile(p *pkgGen) ([]byte, error) {
 	for _, t := range p.tools {
 		roots = append(roots, t.In, t.OutType)
 	}
+	for _, r := range p.resources {
+		roots = append(roots, r.In)
+	}
+	for _, pr := range p.prompts {
+		roots = append(roots, pr.In)
+	}
+	for _, fm := range p.forms {
+		roots = append(roots, fm.Type)
+	}
 	e.checked = checked(schema.Prepare(roots))
+	slices.SortFunc(p.forms, func(a, b *Form) int { return cmp.Compare(a.Type.Object.Name, b.Type.Object.Name) })
 
 	recvs := receivers(p)
 	f.Add(e.register(p, recvs))
@@ -64,6 +74,27 @@ func emitFile(p *pkgGen) ([]byte, error) {
 		f.Add(e.call(t))
 		objects(t.In, seenIn, &decoded)
 		objects(t.OutType, seenOut, &encoded)
+	}
+	for _, r := range p.resources {
+		f.Line()
+		f.Add(e.readFunc(r))
+		objects(r.In, seenIn, &decoded)
+	}
+	for _, pr := range p.prompts {
+		f.Line()
+		f.Add(e.getFunc(pr))
+		objects(pr.In, seenIn, &decoded)
+	}
+	for _, c := range p.completions {
+		f.Line()
+		f.Add(e.completeFunc(c))
+	}
+	if len(p.forms) > 0 {
+		f.Line()
+		f.Add(e.formSchemas(p.forms))
+	}
+	for _, fm := range p.forms {
+		objects(fm.Type, seenIn, &decoded)
 	}
 	byName := func(a, b *schema.Object) int { return cmp.Compare(a.Name, b.Name) }
 	slices.SortFunc(decoded, byName)
@@ -149,12 +180,13 @@ func isKeyword(s string) bool {
 	return false
 }
 
-// goName is a tool's Go name: Func, or Type + Method for methods.
-func goName(t *Tool) string {
-	if t.Recv != nil {
-		return t.Recv.Type.Obj().Name() + upperFirst(t.Func.Name())
+// goName is an annotated function's Go name, for generated identifiers: Func, or
+// Type + Method for methods.
+func goName(c *Callable) string {
+	if c.Recv != nil {
+		return c.Recv.Type.Obj().Name() + upperFirst(c.Func.Name())
 	}
-	return upperFirst(t.Func.Name())
+	return upperFirst(c.Func.Name())
 }
 
 func upperFirst(s string) string {
@@ -172,7 +204,8 @@ func (e *emitter) register(p *pkgGen, recvs []*Receiver) jen.Code {
 	for _, t := range p.tools {
 		body = append(body, jen.Id("s").Dot("AddTool").Call(e.toolValue(t)))
 	}
-	doc := fmt.Sprintf("%s adds the MCP tools of package %s to s.", RegisterFunc, p.pkg.Name)
+	body = append(body, e.registerFeatures(p)...)
+	doc := fmt.Sprintf("%s adds the MCP %s of package %s to s.", RegisterFunc, p.offerings(), p.pkg.Name)
 	if len(recvs) > 0 {
 		doc += " Methods are called on the values given."
 	}
@@ -196,9 +229,9 @@ func (e *emitter) toolValue(t *Tool) jen.Code {
 	if t.Description != "" {
 		fields = append(fields, field("Description", jen.Lit(t.Description)))
 	}
-	fields = append(fields, field("InputSchema", jen.Id(genPrefix+goName(t)+"Input")))
+	fields = append(fields, field("InputSchema", jen.Id(genPrefix+goName(&t.Callable)+"Input")))
 	if t.Out == OutStruct {
-		fields = append(fields, field("OutputSchema", jen.Id(genPrefix+goName(t)+"Output")))
+		fields = append(fields, field("OutputSchema", jen.Id(genPrefix+goName(&t.Callable)+"Output")))
 	}
 	var hints []jen.Code
 	for _, h := range []struct {
@@ -212,10 +245,10 @@ func (e *emitter) toolValue(t *Tool) jen.Code {
 	if len(hints) > 0 {
 		fields = append(fields, field("Annotations", jen.Qual(RuntimePath, "ToolAnnotations").Values(hints...)))
 	}
-	var handler jen.Code = jen.Id(genPrefix + "Call" + goName(t))
+	var handler jen.Code = jen.Id(genPrefix + "Call" + goName(&t.Callable))
 	if t.Recv != nil {
 		handler = jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("c").Op("*").Qual(RuntimePath, "ToolCall")).Block(
-			jen.Id(genPrefix+"Call"+goName(t)).Call(jen.Id("ctx"), jen.Id("c"), jen.Id(t.Recv.Param)),
+			jen.Id(genPrefix+"Call"+goName(&t.Callable)).Call(jen.Id("ctx"), jen.Id("c"), jen.Id(t.Recv.Param)),
 		)
 	}
 	fields = append(fields, field("Handler", handler))
@@ -236,9 +269,9 @@ func (e *emitter) schemas(t *Tool) jen.Code {
 	if t.In != nil {
 		in = schema.Render(t.In)
 	}
-	defs := []jen.Code{jen.Id(genPrefix + goName(t) + "Input").Op("=").Op("`" + string(in) + "`")}
+	defs := []jen.Code{jen.Id(genPrefix + goName(&t.Callable) + "Input").Op("=").Op("`" + string(in) + "`")}
 	if t.Out == OutStruct {
-		defs = append(defs, jen.Id(genPrefix+goName(t)+"Output").Op("=").Op("`"+string(schema.Render(t.OutType))+"`"))
+		defs = append(defs, jen.Id(genPrefix+goName(&t.Callable)+"Output").Op("=").Op("`"+string(schema.Render(t.OutType))+"`"))
 	}
 	return jen.Comment(fmt.Sprintf("JSON Schemas of tool %s.", t.Name)).Line().Const().Defs(defs...)
 }
@@ -256,7 +289,14 @@ func (e *emitter) call(t *Tool) jen.Code {
 	if t.Ctx {
 		args = append(args, jen.Id("ctx"))
 	}
-	if t.In != nil {
+	if t.In != nil && t.In.Kind == schema.Custom {
+		// The type reads its own JSON, against the schema it declares.
+		body = append(body,
+			jen.Var().Id("in").Add(e.typ(t.In.Go)),
+			jen.Id("c").Dot("UnmarshalArguments").Call(jen.Op("&").Id("in")),
+		)
+		args = append(args, argument("in", t.InPointer))
+	} else if t.In != nil {
 		body = append(body,
 			jen.Var().Id("in").Add(e.typ(t.In.Go)),
 			jen.Id(genPrefix+"Decode"+t.In.Object.Name).Call(jen.Id("c").Dot("Arguments").Call(), jen.Op("&").Id("in")),
@@ -294,8 +334,8 @@ func (e *emitter) call(t *Tool) jen.Code {
 		body = append(body, jen.Id("out").Op(":=").Add(invoke))
 		body = append(body, e.result(t)...)
 	}
-	doc := fmt.Sprintf("%sCall%s serves tool %s.", genPrefix, goName(t), t.Name)
-	return jen.Comment(doc).Line().Func().Id(genPrefix + "Call" + goName(t)).Params(params...).Block(body...)
+	doc := fmt.Sprintf("%sCall%s serves tool %s.", genPrefix, goName(&t.Callable), t.Name)
+	return jen.Comment(doc).Line().Func().Id(genPrefix + "Call" + goName(&t.Callable)).Params(params...).Block(body...)
 }
 
 // result emits what sets the call's result from out.

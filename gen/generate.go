@@ -108,13 +108,15 @@ func generatePackage(cfg *Config, pkg *packages.Package, fset *token.FileSet, sr
 	before := diags.Len()
 	p := &pkgGen{pkg: pkg, diags: diags, builder: schema.NewBuilder(diags, src, pkg.Types), receivers: map[*types.TypeName]*Receiver{}}
 	p.scan()
-	if len(p.tools) == 0 {
+	p.findForms()
+	if p.empty() {
 		if isGenerated(path) { // left over from earlier annotations
 			files = append(files, File{Package: pkg.PkgPath, Path: path})
 		}
 		return files
 	}
 	p.checkNames()
+	p.checkCompletions()
 	if diags.Len() > before {
 		return nil
 	}
@@ -152,15 +154,42 @@ func ValidFileName(name string) string {
 
 // pkgGen holds one package's generation state.
 type pkgGen struct {
-	pkg       *packages.Package
-	diags     *diag.List
-	builder   *schema.Builder
-	tools     []*Tool
-	receivers map[*types.TypeName]*Receiver
+	pkg         *packages.Package
+	diags       *diag.List
+	builder     *schema.Builder
+	tools       []*Tool
+	resources   []*Resource
+	prompts     []*Prompt
+	completions []*Completion
+	forms       []*Form
+	receivers   map[*types.TypeName]*Receiver
+}
+
+// empty reports whether the package declares nothing for MCP.
+func (p *pkgGen) empty() bool {
+	return len(p.tools)+len(p.resources)+len(p.prompts)+len(p.completions)+len(p.forms) == 0
 }
 
 func (p *pkgGen) errorf(pos token.Pos, format string, args ...any) {
 	p.diags.Errorf(pos, format, args...)
+}
+
+// offerings names what the package offers, for RegisterMCP's doc comment: "tools",
+// "tools, resources and prompts".
+func (p *pkgGen) offerings() string {
+	var kinds []string
+	for _, k := range []struct {
+		name string
+		n    int
+	}{{"tools", len(p.tools)}, {"resources", len(p.resources)}, {"prompts", len(p.prompts)}, {"completions", len(p.completions)}, {"elicitation forms", len(p.forms)}} {
+		if k.n > 0 {
+			kinds = append(kinds, k.name)
+		}
+	}
+	if len(kinds) == 1 {
+		return kinds[0]
+	}
+	return strings.Join(kinds[:len(kinds)-1], ", ") + " and " + kinds[len(kinds)-1]
 }
 
 // goDisplayName names a tool's function as Go code would: Func, or Type.Method.
@@ -201,4 +230,34 @@ func (p *pkgGen) checkNames() {
 		}
 	}
 	slices.SortFunc(p.tools, func(a, b *Tool) int { return cmp.Compare(a.Name, b.Name) })
+
+	byPos := func(a, b token.Pos) int {
+		return diag.Compare(diag.Diagnostic{Pos: p.pkg.Fset.Position(a)}, diag.Diagnostic{Pos: p.pkg.Fset.Position(b)})
+	}
+	slices.SortStableFunc(p.resources, func(a, b *Resource) int { return byPos(a.Pos, b.Pos) })
+	uris := map[string]*Resource{}
+	for _, r := range p.resources {
+		if prev, dup := uris[r.URI]; dup {
+			at := p.pkg.Fset.Position(prev.Pos)
+			p.errorf(r.Pos, "duplicate resource %s; %s already serves it at %s:%d", r.URI, prev.Func.Name(), filepath.Base(at.Filename), at.Line)
+			continue
+		}
+		uris[r.URI] = r
+	}
+	slices.SortStableFunc(p.prompts, func(a, b *Prompt) int { return byPos(a.Pos, b.Pos) })
+	prompts := map[string]*Prompt{}
+	for _, pr := range p.prompts {
+		if prev, dup := prompts[pr.Name]; dup {
+			at := p.pkg.Fset.Position(prev.Pos)
+			p.diags.Hintf(pr.Pos, "give one of them another name: //mcp:prompt other_name",
+				"duplicate prompt name %q; %s already uses it at %s:%d", pr.Name, prev.Func.Name(), filepath.Base(at.Filename), at.Line)
+			continue
+		}
+		prompts[pr.Name] = pr
+	}
+	slices.SortFunc(p.resources, func(a, b *Resource) int { return cmp.Compare(a.URI, b.URI) })
+	slices.SortFunc(p.prompts, func(a, b *Prompt) int { return cmp.Compare(a.Name, b.Name) })
+	slices.SortFunc(p.completions, func(a, b *Completion) int {
+		return cmp.Or(cmp.Compare(a.Prompt, b.Prompt), cmp.Compare(a.Template, b.Template), cmp.Compare(a.Argument, b.Argument))
+	})
 }

@@ -3,10 +3,12 @@ package gen
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -84,6 +86,7 @@ func parsePosition(s string) token.Position {
 type source struct {
 	fields  map[*types.Var]*ast.Field
 	docs    map[*types.TypeName]string
+	consts  map[*types.Const]string            // doc or line comments of constants
 	schemas map[*types.TypeName]declaredSchema // from //mcp:schema
 }
 
@@ -93,7 +96,7 @@ type declaredSchema struct {
 }
 
 func newSource(pkgs []*packages.Package, diags *diag.List) *source {
-	s := &source{fields: map[*types.Var]*ast.Field{}, docs: map[*types.TypeName]string{}, schemas: map[*types.TypeName]declaredSchema{}}
+	s := &source{fields: map[*types.Var]*ast.Field{}, docs: map[*types.TypeName]string{}, consts: map[*types.Const]string{}, schemas: map[*types.TypeName]declaredSchema{}}
 	for _, pkg := range pkgs {
 		if pkg.TypesInfo == nil {
 			continue
@@ -103,6 +106,10 @@ func newSource(pkgs []*packages.Package, diags *diag.List) *source {
 				switch n := n.(type) {
 				case *ast.GenDecl:
 					for _, spec := range n.Specs {
+						if vs, ok := spec.(*ast.ValueSpec); ok && n.Tok == token.CONST {
+							s.readConstDocs(pkg, vs)
+							continue
+						}
 						ts, ok := spec.(*ast.TypeSpec)
 						if !ok {
 							continue
@@ -157,6 +164,24 @@ func fieldIdents(f *ast.Field) []*ast.Ident {
 	}
 }
 
+// readConstDocs records the comments of constants: the doc comment, else the line comment.
+func (s *source) readConstDocs(pkg *packages.Package, vs *ast.ValueSpec) {
+	doc := vs.Doc.Text()
+	if doc == "" {
+		doc = vs.Comment.Text()
+	}
+	if doc = strings.TrimSpace(doc); doc == "" {
+		return
+	}
+	for _, id := range vs.Names {
+		if c, ok := pkg.TypesInfo.Defs[id].(*types.Const); ok {
+			s.consts[c] = doc
+		}
+	}
+}
+
+func (s *source) ConstDoc(c *types.Const) string { return s.consts[c] }
+
 func (s *source) FieldDoc(v *types.Var) string {
 	f := s.fields[v]
 	if f == nil {
@@ -176,19 +201,33 @@ func (s *source) TypeSchema(obj *types.TypeName) (string, token.Pos) {
 	return d.json, d.pos
 }
 
-// readSchema reads a //mcp:schema directive, the schema of a type that encodes itself:
+// readSchema reads a //mcp:schema directive, the schema of a type that encodes itself, given
+// on the line or in a JSON file beside the source file:
 //
 //	//mcp:schema {"type": "string", "format": "uri"}
+//	//mcp:schema file=contact.schema.json
 func (s *source) readSchema(obj *types.TypeName, doc *ast.CommentGroup, diags *diag.List) {
 	for _, c := range directivesIn(doc) {
 		text, ok := strings.CutPrefix(c.Text, schemaDirective)
 		if !ok {
 			continue
 		}
+		text = strings.TrimSpace(text)
+		from := "" // where the JSON came from, for messages
+		if name, isFile := strings.CutPrefix(text, "file="); isFile {
+			path := filepath.Join(filepath.Dir(diags.FileSet().Position(c.Slash).Filename), filepath.FromSlash(name))
+			data, err := os.ReadFile(path)
+			if err != nil {
+				diags.Hintf(c.Slash, "the path is relative to the directory of this source file",
+					"//mcp:schema of type %s: cannot read %s: %v", obj.Name(), name, errors.Unwrap(err))
+				continue
+			}
+			text, from = string(data), " in "+name
+		}
 		var v map[string]any
 		if err := json.Unmarshal([]byte(text), &v); err != nil {
-			diags.Hintf(c.Slash, `write one JSON object on the line: //mcp:schema {"type": "string"}`,
-				"//mcp:schema of type %s: not a JSON object: %v", obj.Name(), err)
+			diags.Hintf(c.Slash, `write one JSON object on the line: //mcp:schema {"type": "string"}, or put it in a file: //mcp:schema file=x.json`,
+				"//mcp:schema of type %s: not a JSON object%s: %v", obj.Name(), from, err)
 			continue
 		}
 		var compact bytes.Buffer

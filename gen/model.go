@@ -1,7 +1,6 @@
 package gen
 
 import (
-	"go/token"
 	"go/types"
 	"strings"
 	"unicode"
@@ -29,17 +28,13 @@ type Tool struct {
 	Title       string
 	Description string
 	Hints       Hints
-	Func        *types.Func
-	Recv        *Receiver // nil for a plain function
-	Ctx         bool      // the function takes a context.Context first
-	In          *schema.Type
-	InPointer   bool // the argument is a pointer to the struct
-	Out         OutKind
-	OutGo       types.Type   // the result's Go type, if any
-	OutType     *schema.Type // for OutStruct
-	OutPointer  bool         // the result is a pointer
-	Err         bool         // the function returns an error last
-	Pos         token.Pos    // where the directive is
+	Callable
+	In         *schema.Type
+	InPointer  bool // the argument is a pointer to the struct
+	Out        OutKind
+	OutGo      types.Type   // the result's Go type, if any
+	OutType    *schema.Type // for OutStruct
+	OutPointer bool         // the result is a pointer
 }
 
 // Hints are the tool annotation hints of MCP; nil means not said.

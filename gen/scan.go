@@ -51,7 +51,16 @@ func (p *pkgGen) scan() {
 				continue
 			}
 			if len(found) == 1 {
-				p.tool(fd, found[0])
+				switch found[0].verb {
+				case "tool":
+					p.tool(fd, found[0])
+				case "resource":
+					p.resource(fd, found[0])
+				case "prompt":
+					p.prompt(fd, found[0])
+				case "complete":
+					p.completion(fd, found[0])
+				}
 			}
 		}
 		for _, g := range file.Comments {
@@ -83,29 +92,28 @@ func typeDocs(gd *ast.GenDecl) []*ast.CommentGroup {
 
 // tool checks an annotated function and adds it to the package's tools.
 func (p *pkgGen) tool(fd *ast.FuncDecl, d directive) {
-	fn, ok := p.pkg.TypesInfo.Defs[fd.Name].(*types.Func)
-	if !ok {
-		return
-	}
-	t := &Tool{Func: fn, Pos: d.pos, Name: snakeCase(fd.Name.Name)}
+	t := &Tool{Name: snakeCase(fd.Name.Name)}
 	t.Description = toolDescription(fd.Name.Name, fd.Doc.Text())
 	p.options(t, d)
 	if !validToolName(t.Name) {
 		p.diags.Hintf(d.pos, "use 1 to 128 ASCII letters, digits, '_', '-' or '.'", "invalid tool name %q", t.Name)
 	}
-	sig := fn.Type().(*types.Signature)
-	if fd.Type.TypeParams != nil && fd.Type.TypeParams.NumFields() > 0 {
-		p.errorf(fd.Type.TypeParams.Pos(), "tool %s is generic; a tool must be an ordinary function or method", fd.Name.Name)
+	c, ok := p.callable(fd, d, toolRole)
+	if !ok {
 		return
 	}
-	if sig.Recv() != nil && !p.receiver(t, fd, sig.Recv()) {
+	t.Callable = c.Callable
+	if c.arg != nil {
+		_, t.InPointer = types.Unalias(c.arg).(*types.Pointer)
+		if t.In = p.builder.Argument(c.arg, c.argPos); t.In == nil {
+			return
+		}
+		p.builder.CheckDirection(t.In, true)
+	}
+	if c.out != nil && !p.output(t, fd, c.out, c.outPos) {
 		return
 	}
-	okParams := p.params(t, fd, sig)
-	okResults := p.results(t, fd, sig)
-	if okParams && okResults {
-		p.tools = append(p.tools, t)
-	}
+	p.tools = append(p.tools, t)
 }
 
 // options applies a directive's arguments: an optional name, then key=value options and flags.
@@ -154,14 +162,22 @@ func (p *pkgGen) options(t *Tool, d directive) {
 	}
 }
 
-// toolDescription turns a function's doc comment into a tool description for a model. Go doc
-// comments start with the function's name ("GetWeather returns ..."), which means nothing
-// to a model calling get_weather, so it is dropped: "Returns ...".
+// toolDescription turns a function's doc comment into a description for a model (of a tool,
+// resource or prompt). Go doc comments start with the function's name ("GetWeather returns
+// ..."), which means nothing to a model calling get_weather, so it is dropped: "Returns ...";
+// "Config is the ..." becomes "The ...".
 func toolDescription(name, doc string) string {
 	doc = strings.TrimSpace(doc)
 	rest, ok := strings.CutPrefix(doc, name+" ")
 	if !ok || rest == "" {
 		return doc
+	}
+	// "StaticText is a fixed text." says what the thing is: "A fixed text."
+	for _, verb := range []string{"is ", "are "} {
+		if after, found := strings.CutPrefix(rest, verb); found && after != "" {
+			rest = after
+			break
+		}
 	}
 	r, size := utf8.DecodeRuneInString(rest)
 	if !unicode.IsLower(r) {
@@ -185,99 +201,6 @@ func nearOption(word string) string {
 		}
 	}
 	return ""
-}
-
-// receiver records the type whose method is a tool; RegisterMCP will take an instance of it.
-func (p *pkgGen) receiver(t *Tool, fd *ast.FuncDecl, recv *types.Var) bool {
-	rt := recv.Type()
-	ptr, isPtr := rt.(*types.Pointer)
-	if isPtr {
-		rt = ptr.Elem()
-	}
-	named, ok := types.Unalias(rt).(*types.Named)
-	if !ok {
-		return false
-	}
-	if named.TypeParams().Len() > 0 {
-		p.errorf(fd.Recv.Pos(), "tool %s is a method of generic type %s; methods of generic types cannot be tools", fd.Name.Name, named.Obj().Name())
-		return false
-	}
-	r := p.receivers[named.Obj()]
-	if r == nil {
-		r = &Receiver{Type: named}
-		p.receivers[named.Obj()] = r
-	}
-	r.Pointer = r.Pointer || isPtr
-	t.Recv = r
-	return true
-}
-
-// params checks the parameters: an optional context.Context, then an optional struct.
-func (p *pkgGen) params(t *Tool, fd *ast.FuncDecl, sig *types.Signature) bool {
-	params := sig.Params()
-	pos := paramPositions(fd.Type.Params)
-	const shape = "a tool takes (ctx context.Context, in T) with T a struct or a pointer to one; either may be left out"
-	if sig.Variadic() {
-		p.diags.Hintf(pos[len(pos)-1], shape, "tool %s is variadic", fd.Name.Name)
-		return false
-	}
-	n := params.Len()
-	t.Ctx = n > 0 && isContext(params.At(0).Type())
-	switch {
-	case n > 2:
-		p.diags.Hintf(pos[2], shape, "tool %s has too many parameters", fd.Name.Name)
-		return false
-	case n == 2 && !t.Ctx:
-		p.diags.Hintf(pos[0], shape, "the first parameter of tool %s must be a context.Context, not %s", fd.Name.Name, typeString(params.At(0).Type()))
-		return false
-	case n == 0 || n == 1 && t.Ctx:
-		return true
-	}
-	i := n - 1
-	in := params.At(i).Type()
-	if isContext(in) {
-		p.diags.Hintf(pos[i], shape, "tool %s takes a second context.Context", fd.Name.Name)
-		return false
-	}
-	if !isStructOrPointer(in) {
-		p.diags.Hintf(pos[i], "put the arguments in a struct: its fields become the tool's properties",
-			"the argument of tool %s must be a struct or a pointer to a struct, not %s", fd.Name.Name, typeString(in))
-		return false
-	}
-	_, t.InPointer = types.Unalias(in).(*types.Pointer)
-	t.In = p.builder.Object(in, pos[i])
-	if t.In != nil {
-		p.builder.CheckDirection(t.In, true)
-	}
-	return t.In != nil
-}
-
-// results checks the results: nothing, an error, a value, or a value and an error.
-func (p *pkgGen) results(t *Tool, fd *ast.FuncDecl, sig *types.Signature) bool {
-	res := sig.Results()
-	var pos []token.Pos
-	if fd.Type.Results != nil {
-		pos = paramPositions(fd.Type.Results)
-	}
-	const shape = "a tool returns (T, error), T alone, error alone, or nothing"
-	if res.Len() == 2 && !isError(res.At(1).Type()) {
-		p.diags.Hintf(pos[1], shape, "the last result of tool %s must be an error, not %s", fd.Name.Name, typeString(res.At(1).Type()))
-		return false
-	}
-	n := res.Len()
-	if n > 0 && isError(res.At(n-1).Type()) {
-		t.Err = true
-		n--
-	}
-	switch n {
-	case 0:
-		return true
-	case 1:
-	default:
-		p.diags.Hintf(pos[0], shape, "tool %s returns too many results", fd.Name.Name)
-		return false
-	}
-	return p.output(t, fd, res.At(0).Type(), pos[0])
 }
 
 // output classifies a tool's result type.

@@ -297,7 +297,7 @@ func (b *Builder) setRule(node *Type, key, value string) string {
 		switch key {
 		case "enum":
 			if node.enumFromConsts { // a tag's enum replaces the one taken from constants
-				r.Enum, node.enumFromConsts = nil, false
+				r.Enum, node.enumFromConsts, node.EnumTitles = nil, false, nil
 			}
 			r.Enum = append(r.Enum, v)
 		case "default":

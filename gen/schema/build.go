@@ -2,6 +2,7 @@ package schema
 
 import (
 	"cmp"
+	"encoding/json"
 	"go/constant"
 	"go/token"
 	"go/types"
@@ -19,6 +20,7 @@ import (
 type Source interface {
 	FieldDoc(v *types.Var) string
 	TypeDoc(obj *types.TypeName) string
+	ConstDoc(c *types.Const) string                     // the doc or line comment of a constant
 	TagPos(v *types.Var) token.Pos                      // the position of the tag literal, or token.NoPos
 	TypeSchema(obj *types.TypeName) (string, token.Pos) // the schema //mcp:schema declares for a type, or ""
 }
@@ -56,6 +58,27 @@ func (b *Builder) Object(t types.Type, pos token.Pos) *Type {
 		return nil
 	}
 	return node
+}
+
+// Argument builds the Type of a tool's argument: a struct, as Object builds it, or a type
+// that reads its own JSON (UnmarshalJSON) and declares its schema with //mcp:schema. Such a
+// type may use any JSON Schema keyword; it validates what its UnmarshalJSON accepts.
+func (b *Builder) Argument(t types.Type, pos token.Pos) *Type {
+	if n, ok := types.Unalias(t).(*types.Named); ok && b.src != nil {
+		if declared, at := b.src.TypeSchema(n.Obj()); declared != "" && methodsOf(t)["UnmarshalJSON"] {
+			node := &Type{Go: t, Kind: Custom, CanDecode: true, CanEncode: methodsOf(t)["MarshalJSON"], Declared: declared, Doc: b.typeDoc(t)}
+			var root struct {
+				Type any `json:"type"`
+			}
+			if json.Unmarshal([]byte(declared), &root) != nil || root.Type != "object" {
+				b.diags.Hintf(at, `an inputSchema is an object schema: {"type": "object", ...}`,
+					"//mcp:schema of type %s, a tool's arguments, does not say \"type\": \"object\"", typeString(t))
+				return nil
+			}
+			return node
+		}
+	}
+	return b.Object(t, pos)
 }
 
 // CheckDirection reports the types with their own encoding that lack the method one
@@ -271,14 +294,19 @@ func (b *Builder) constEnum(node *Type) {
 		return cmp.Or(cmp.Compare(px.Filename, py.Filename), cmp.Compare(px.Offset, py.Offset), cmp.Compare(x.Name(), y.Name()))
 	})
 	seen := map[string]bool{}
+	var titles []string
 	for _, c := range consts {
 		v := constValue(c.Val(), node.Kind)
 		if !seen[v.JSON] { // two names for one value count once
 			seen[v.JSON] = true
 			node.Rules.Enum = append(node.Rules.Enum, v)
+			titles = append(titles, b.src.ConstDoc(c))
 		}
 	}
 	node.enumFromConsts = true
+	if !slices.Contains(titles, "") {
+		node.EnumTitles = titles // every constant has a comment: a title for its value
+	}
 }
 
 func constValue(v constant.Value, k Kind) Value {

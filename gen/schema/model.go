@@ -52,6 +52,10 @@ type Type struct {
 	Nullable bool   // null is accepted and stands for the zero value (nil for pointers)
 	Quoted   bool   // the ",string" json option: the value travels inside a JSON string
 	Doc      string // the doc comment of the named type, used when the field has none
+	// EnumTitles are display titles of the values of an enum taken from a type's constants,
+	// one for each value of Rules.Enum, from the constants' comments (when all have one).
+	// Elicitation forms show them to the user.
+	EnumTitles []string
 
 	// Text and Custom types decode and encode themselves, through methods that may exist
 	// for one direction only.

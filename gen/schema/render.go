@@ -13,7 +13,17 @@ import (
 // $ref; only recursive types are written once under $defs and referenced.
 func Render(t *Type) []byte {
 	r := &renderer{defs: map[*Object]bool{}}
-	root := r.node(t, "", t.Object)
+	var root *ordered
+	if t.Kind == Custom && t.Declared != "" {
+		// A tool argument that declares its whole schema gets exactly that schema.
+		declared, err := parseOrdered(t.Declared)
+		if err != nil {
+			panic("schema: declared schema is not a JSON object: " + err.Error())
+		}
+		root = &declared
+	} else {
+		root = r.node(t, "", t.Object)
+	}
 	for i := 0; i < len(r.order); i++ { // definitions may add definitions
 		s := r.order[i]
 		r.defList = append(r.defList, member{s.Name, r.object(s, s.Doc)})
@@ -323,4 +333,17 @@ func values(vs []Value) []any {
 		out[i] = rawJSON(v.JSON)
 	}
 	return out
+}
+
+// Description is the description a field's schema carries: its jsonschema tag's, else its
+// doc comment, else its type's doc comment.
+func Description(f *Field) string {
+	t := f.Type.Deref()
+	switch {
+	case t.Rules.Description != "":
+		return t.Rules.Description
+	case f.Doc != "":
+		return f.Doc
+	}
+	return t.Doc
 }

@@ -261,12 +261,28 @@ func decodeContent(raw []byte) (Content, error) {
 	return nil, fmt.Errorf("content of unknown type %q", c.Type)
 }
 
-// Form is a struct the client asks its user to fill in (elicitation). mcpgen generates these
-// methods for a struct whose doc comment has //mcp:elicit; the schema is derived from its
-// fields, as for tool arguments, in the flat form elicitation allows.
-type Form interface {
-	ElicitationSchema() string             // the requestedSchema
-	DecodeElicitation(d *jsonwire.Decoder) // reads and validates the user's answer into the struct
+// form is the elicitation form of a Go type: its requested schema and the decoder that reads
+// and checks an answer into a value of the type.
+type form[T any] struct {
+	schema []byte
+	decode func(*jsonwire.Decoder, *T)
+}
+
+// AddForm registers the elicitation form of type T, for Elicit. mcpgen generates the call, in
+// RegisterMCP, for every type the package passes to Elicit; schema is derived from the
+// struct's fields in the flat form elicitation allows, and decode checks answers against it.
+func AddForm[T any](s *Server, schema string, decode func(d *jsonwire.Decoder, v *T)) {
+	compact, err := compactObject(schema)
+	if err != nil {
+		panic(fmt.Sprintf("mcp: elicitation form %T: %v", *new(T), err))
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.forms == nil {
+		s.forms = map[any]any{}
+	}
+	// A nil *T is a comparable key that stands for the type, with no reflection.
+	s.forms[(*T)(nil)] = &form[T]{schema: compact, decode: decode}
 }
 
 // ElicitAction is what the user did with an elicitation.
@@ -279,10 +295,25 @@ const (
 	Cancel  ElicitAction = "cancel"  // the user dismissed the request
 )
 
-// Elicit asks the client's user to fill in form, explaining why in message, if the client
-// declared the elicitation capability. On Accept the form holds the answer, checked against
-// its schema. It waits for the user as long as ctx lets it.
-func Elicit(ctx context.Context, message string, form Form) (ElicitAction, error) {
+// Elicit asks the client's user to fill in a form, the fields of struct T, explaining why in
+// message, if the client declared the elicitation capability (form mode). On Accept it
+// returns the user's answer, checked against the form's schema; on Decline or Cancel, the
+// zero T. It waits for the user as long as ctx lets it.
+//
+// mcpgen generates the form of every T a package passes to Elicit; RegisterMCP registers it.
+func Elicit[T any](ctx context.Context, message string) (T, ElicitAction, error) {
+	var zero T
+	r := RequestFrom(ctx)
+	if r == nil {
+		return zero, "", errors.New("mcp: elicitation/create needs the context of a request being served")
+	}
+	srv := r.ss.srv
+	srv.mu.RLock()
+	f, _ := srv.forms[(*T)(nil)].(*form[T])
+	srv.mu.RUnlock()
+	if f == nil {
+		return zero, "", fmt.Errorf("mcp: no elicitation form for type %T is registered: run go generate, and call RegisterMCP of the package that calls Elicit", zero)
+	}
 	var e jsonwire.Encoder
 	e.ObjectStart()
 	e.Key("mode")
@@ -290,37 +321,46 @@ func Elicit(ctx context.Context, message string, form Form) (ElicitAction, error
 	e.Key("message")
 	e.String(message)
 	e.Key("requestedSchema")
-	schema, err := compactObject(form.ElicitationSchema())
-	if err != nil {
-		return "", fmt.Errorf("mcp: elicitation schema: %w", err)
-	}
-	e.Raw(schema)
+	e.Raw(f.schema)
 	e.ObjectEnd()
 	raw, err := ask(ctx, "elicitation", func(c ClientCapabilities) bool { return c.Elicitation }, "elicitation/create", e.Bytes())
 	if err != nil {
-		return "", err
+		return zero, "", err
 	}
 	var res struct {
 		Action  ElicitAction    `json:"action"`
 		Content json.RawMessage `json:"content"`
 	}
 	if err := json.Unmarshal(raw, &res); err != nil {
-		return "", fmt.Errorf("mcp: the client's elicitation result: %w", err)
+		return zero, "", fmt.Errorf("mcp: the client's elicitation result: %w", err)
 	}
 	switch res.Action {
 	case Accept:
 		if res.Content == nil {
 			res.Content = []byte("{}")
 		}
+		var v T
 		d := jsonwire.NewDecoder(res.Content)
-		form.DecodeElicitation(d)
+		f.decode(d, &v)
 		d.Finish()
 		if d.Failed() {
-			return Accept, fmt.Errorf("mcp: the user's answer does not fit the form:\n%s", d.Summary())
+			return zero, Accept, fmt.Errorf("mcp: the user's answer does not fit the form:\n%s", d.Summary())
 		}
-		return Accept, nil
+		return v, Accept, nil
 	case Decline, Cancel:
-		return res.Action, nil
+		return zero, res.Action, nil
 	}
-	return "", fmt.Errorf("mcp: the client answered elicitation with unknown action %q", res.Action)
+	return zero, "", fmt.Errorf("mcp: the client answered elicitation with unknown action %q", res.Action)
+}
+
+// CloseSSEStream closes the HTTP connection that carries the SSE stream of the request ctx
+// belongs to, without ending the stream: the client reconnects after the retry interval and
+// resumes the stream where it left off (GET with Last-Event-ID), missing nothing. A server
+// uses it to avoid holding a connection open through a long call. Over stdio it does nothing.
+func CloseSSEStream(ctx context.Context) {
+	if r := RequestFrom(ctx); r != nil {
+		if st, ok := r.out.(*stream); ok {
+			st.closeConnection()
+		}
+	}
 }

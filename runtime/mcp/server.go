@@ -58,6 +58,7 @@ type Server struct {
 	templates  []*templateEntry
 	prompts    []*promptEntry
 	completers map[completionKey]*Completion
+	forms      map[any]any // (*T)(nil) -> *form[T], for Elicit
 	sessions   map[*session]bool
 }
 

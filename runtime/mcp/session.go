@@ -19,6 +19,8 @@ import (
 type outbox interface {
 	// send writes one complete message, or reports why it cannot.
 	send(msg []byte) error
+	// reply writes the response to the request the outbox belongs to: its last message.
+	reply(msg []byte) error
 }
 
 // session is one client's conversation with a server: its lifecycle state, negotiated
@@ -85,7 +87,7 @@ func (ss *session) receive(ctx context.Context, data []byte, out outbox, wg *syn
 func (ss *session) handle(ctx context.Context, m *jsonrpc.Message, perr *jsonrpc.Error, out outbox, spawn func(func())) {
 	switch {
 	case perr != nil:
-		ss.write(out, jsonrpc.AppendError(nil, m.ID, perr))
+		ss.reply(out, jsonrpc.AppendError(nil, m.ID, perr))
 	case m.IsNotification():
 		ss.notification(m)
 	case m.IsResponse():
@@ -95,7 +97,7 @@ func (ss *session) handle(ctx context.Context, m *jsonrpc.Message, perr *jsonrpc
 	case m.Method != "ping" && !ss.ready():
 		// Decided here, in the order messages arrive, not on the request's own goroutine,
 		// where an initialize read later could already have been handled.
-		ss.write(out, jsonrpc.AppendError(nil, m.ID, errNotInitialized))
+		ss.reply(out, jsonrpc.AppendError(nil, m.ID, errNotInitialized))
 	default:
 		spawn(func() { ss.request(ctx, m, out) })
 	}
@@ -112,6 +114,12 @@ func (ss *session) ready() bool {
 func (ss *session) write(out outbox, msg []byte) {
 	if err := out.send(msg); err != nil {
 		ss.srv.logger.Debug("mcp: cannot send message", "error", err)
+	}
+}
+
+func (ss *session) reply(out outbox, msg []byte) {
+	if err := out.reply(msg); err != nil {
+		ss.srv.logger.Debug("mcp: cannot send response", "error", err)
 	}
 }
 
@@ -162,7 +170,7 @@ func (ss *session) request(ctx context.Context, m *jsonrpc.Message, out outbox) 
 	}
 	ss.mu.Unlock()
 	if dup {
-		ss.write(out, jsonrpc.AppendError(nil, m.ID, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
+		ss.reply(out, jsonrpc.AppendError(nil, m.ID, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
 			"invalid request: id "+key+" is already in use by a request in progress")))
 		return
 	}
@@ -175,7 +183,7 @@ func (ss *session) request(ctx context.Context, m *jsonrpc.Message, out outbox) 
 	cancelled := r.cancelled
 	ss.mu.Unlock()
 	if !cancelled {
-		ss.write(out, resp)
+		ss.reply(out, resp)
 	}
 }
 

@@ -118,6 +118,8 @@ func (lw *lineWriter) send(msg []byte) error {
 	return nil
 }
 
+func (lw *lineWriter) reply(msg []byte) error { return lw.send(msg) }
+
 // interruptRead makes a blocked Read on r return, if r offers a way.
 func interruptRead(r io.Reader) {
 	if d, ok := r.(interface{ SetReadDeadline(time.Time) error }); ok && d.SetReadDeadline(time.Now()) == nil {

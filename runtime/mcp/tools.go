@@ -314,6 +314,19 @@ func (c *ToolCall) ArgumentsOK() bool {
 	return false
 }
 
+// UnmarshalArguments hands the arguments to a type that reads its own JSON (a tool whose
+// argument type declares its schema with //mcp:schema); an error it returns is a problem
+// with the arguments.
+func (c *ToolCall) UnmarshalArguments(v json.Unmarshaler) {
+	c.dec.Reset(c.args)
+	c.dec.Skip() // checks the syntax, as encoding/json would before calling UnmarshalJSON
+	if !c.dec.Failed() {
+		if err := v.UnmarshalJSON(c.args); err != nil {
+			c.dec.ReportError(err)
+		}
+	}
+}
+
 // Checker returns the checker generated code validates the tool's result with, before
 // encoding it.
 func (c *ToolCall) Checker() *jsonwire.Checker { return &c.check }

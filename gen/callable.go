@@ -1,0 +1,154 @@
+package gen
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// Callable is what every annotated function has: the Go function or method, and the parts
+// of its signature that the generated code adapts to the runtime.
+type Callable struct {
+	Func *types.Func
+	Recv *Receiver // nil for a plain function
+	Ctx  bool      // the function takes a context.Context first
+	Err  bool      // the function returns an error last
+	Pos  token.Pos // where the directive is
+}
+
+// role says what an annotated function becomes (a tool, a resource, ...): the word for it in
+// messages, the signatures it may have, and which argument types it accepts.
+type role struct {
+	word    string
+	takes   string                // the parameter shapes, as a hint
+	returns string                // the result shapes, as a hint
+	argOK   func(types.Type) bool // accepts the argument's type
+	argWant string                // what argOK accepts, for the message
+	argHint string
+}
+
+var toolRole = role{
+	word:    "tool",
+	takes:   "a tool takes (ctx context.Context, in T) with T a struct or a pointer to one; either may be left out",
+	returns: "a tool returns (T, error), T alone, error alone, or nothing",
+	argOK:   isStructOrPointer,
+	argWant: "a struct or a pointer to a struct",
+	argHint: "put the arguments in a struct: its fields become the tool's properties",
+}
+
+// signature is a checked function: the Callable, and its argument and result besides the
+// context and the error (nil when there are none).
+type signature struct {
+	Callable
+	arg, out       types.Type
+	argPos, outPos token.Pos
+}
+
+// callable checks the shape shared by every annotated function: an ordinary function or a
+// method of a non-generic type, taking an optional context.Context and at most one more
+// argument, returning at most one value and an optional error.
+func (p *pkgGen) callable(fd *ast.FuncDecl, d directive, r role) (signature, bool) {
+	var s signature
+	fn, ok := p.pkg.TypesInfo.Defs[fd.Name].(*types.Func)
+	if !ok {
+		return s, false
+	}
+	s.Func, s.Pos = fn, d.pos
+	sig := fn.Type().(*types.Signature)
+	if fd.Type.TypeParams != nil && fd.Type.TypeParams.NumFields() > 0 {
+		p.errorf(fd.Type.TypeParams.Pos(), "%s %s is generic; a %s must be an ordinary function or method", r.word, fd.Name.Name, r.word)
+		return s, false
+	}
+	if sig.Recv() != nil && !p.receiver(&s.Callable, fd, sig.Recv(), r) {
+		return s, false
+	}
+	okParams := p.params(&s, fd, sig, r)
+	okResults := p.results(&s, fd, sig, r)
+	return s, okParams && okResults
+}
+
+// receiver records the type whose method is annotated; RegisterMCP will take an instance of it.
+func (p *pkgGen) receiver(c *Callable, fd *ast.FuncDecl, recv *types.Var, r role) bool {
+	rt := recv.Type()
+	ptr, isPtr := rt.(*types.Pointer)
+	if isPtr {
+		rt = ptr.Elem()
+	}
+	named, ok := types.Unalias(rt).(*types.Named)
+	if !ok {
+		return false
+	}
+	if named.TypeParams().Len() > 0 {
+		p.errorf(fd.Recv.Pos(), "%s %s is a method of generic type %s; methods of generic types cannot be %ss", r.word, fd.Name.Name, named.Obj().Name(), r.word)
+		return false
+	}
+	rc := p.receivers[named.Obj()]
+	if rc == nil {
+		rc = &Receiver{Type: named}
+		p.receivers[named.Obj()] = rc
+	}
+	rc.Pointer = rc.Pointer || isPtr
+	c.Recv = rc
+	return true
+}
+
+// params checks the parameters: an optional context.Context, then an optional argument.
+func (p *pkgGen) params(s *signature, fd *ast.FuncDecl, sig *types.Signature, r role) bool {
+	params := sig.Params()
+	pos := paramPositions(fd.Type.Params)
+	if sig.Variadic() {
+		p.diags.Hintf(pos[len(pos)-1], r.takes, "%s %s is variadic", r.word, fd.Name.Name)
+		return false
+	}
+	n := params.Len()
+	s.Ctx = n > 0 && isContext(params.At(0).Type())
+	switch {
+	case n > 2:
+		p.diags.Hintf(pos[2], r.takes, "%s %s has too many parameters", r.word, fd.Name.Name)
+		return false
+	case n == 2 && !s.Ctx:
+		p.diags.Hintf(pos[0], r.takes, "the first parameter of %s %s must be a context.Context, not %s", r.word, fd.Name.Name, typeString(params.At(0).Type()))
+		return false
+	case n == 0 || n == 1 && s.Ctx:
+		return true
+	}
+	i := n - 1
+	arg := params.At(i).Type()
+	if isContext(arg) {
+		p.diags.Hintf(pos[i], r.takes, "%s %s takes a second context.Context", r.word, fd.Name.Name)
+		return false
+	}
+	if !r.argOK(arg) {
+		p.diags.Hintf(pos[i], r.argHint, "the argument of %s %s must be %s, not %s", r.word, fd.Name.Name, r.argWant, typeString(arg))
+		return false
+	}
+	s.arg, s.argPos = arg, pos[i]
+	return true
+}
+
+// results checks the results: nothing, an error, a value, or a value and an error.
+func (p *pkgGen) results(s *signature, fd *ast.FuncDecl, sig *types.Signature, r role) bool {
+	res := sig.Results()
+	var pos []token.Pos
+	if fd.Type.Results != nil {
+		pos = paramPositions(fd.Type.Results)
+	}
+	if res.Len() == 2 && !isError(res.At(1).Type()) {
+		p.diags.Hintf(pos[1], r.returns, "the last result of %s %s must be an error, not %s", r.word, fd.Name.Name, typeString(res.At(1).Type()))
+		return false
+	}
+	n := res.Len()
+	if n > 0 && isError(res.At(n-1).Type()) {
+		s.Err = true
+		n--
+	}
+	switch n {
+	case 0:
+		return true
+	case 1:
+		s.out, s.outPos = res.At(0).Type(), pos[0]
+		return true
+	}
+	p.diags.Hintf(pos[0], r.returns, "%s %s returns too many results", r.word, fd.Name.Name)
+	return false
+}

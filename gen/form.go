@@ -1,0 +1,116 @@
+package gen
+
+import (
+	"cmp"
+	"go/token"
+	"go/types"
+	"slices"
+
+	"github.com/mcpgen/mcpgen/gen/schema"
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// Form is a struct the package asks users to fill in: a type argument of mcp.Elicit. Its
+// requested schema is derived from its fields, in the flat form elicitation allows, and its
+// decoder checks the user's answer.
+type Form struct {
+	Type *schema.Type
+	Pos  token.Pos // of the first mcp.Elicit call that names it
+}
+
+// findForms finds the types the package passes to mcp.Elicit. No directive is needed: the
+// call says it all, and a type with no form fails to compile only at run time otherwise.
+func (p *pkgGen) findForms() {
+	type use struct {
+		t   types.Type
+		pos token.Pos
+	}
+	var uses []use
+	for id, inst := range p.pkg.TypesInfo.Instances {
+		fn, ok := p.pkg.TypesInfo.Uses[id].(*types.Func)
+		if !ok || fn.Pkg() == nil || fn.Pkg().Path() != RuntimePath || fn.Name() != "Elicit" || inst.TypeArgs.Len() != 1 {
+			continue
+		}
+		uses = append(uses, use{inst.TypeArgs.At(0), id.Pos()})
+	}
+	// In source order, so the first use of each type is where its problems are reported.
+	fset := p.pkg.Fset
+	slices.SortFunc(uses, func(a, b use) int {
+		pa, pb := fset.Position(a.pos), fset.Position(b.pos)
+		return cmp.Or(cmp.Compare(pa.Filename, pb.Filename), cmp.Compare(pa.Offset, pb.Offset))
+	})
+	var seen typeutil.Map
+	for _, u := range uses {
+		if seen.At(u.t) != nil {
+			continue
+		}
+		seen.Set(u.t, true)
+		if _, isTypeParam := u.t.(*types.TypeParam); isTypeParam {
+			p.diags.Hintf(u.pos, "call mcp.Elicit with a struct type, so that mcpgen can derive its form",
+				"mcp.Elicit is called with type parameter %s; mcpgen derives forms from concrete types only", u.t)
+			continue
+		}
+		if !isStructOrPointer(u.t) {
+			p.diags.Hintf(u.pos, "declare a struct whose fields are the form's fields",
+				"mcp.Elicit needs a struct type, not %s", typeString(u.t))
+			continue
+		}
+		if _, isPtr := types.Unalias(u.t).(*types.Pointer); isPtr {
+			p.diags.Hintf(u.pos, "write mcp.Elicit[T] with the struct type itself; it returns a T",
+				"mcp.Elicit is called with pointer type %s", typeString(u.t))
+			continue
+		}
+		t := p.builder.Object(u.t, u.pos)
+		if t == nil {
+			continue
+		}
+		p.builder.CheckDirection(t, true)
+		if p.checkForm(t) {
+			p.forms = append(p.forms, &Form{Type: t, Pos: u.pos})
+		}
+	}
+}
+
+// checkForm reports the fields a flat elicitation form cannot hold: the protocol allows
+// strings, numbers, booleans and multi-selects of strings, with a few keywords each.
+func (p *pkgGen) checkForm(t *schema.Type) bool {
+	ok := true
+	for _, f := range t.Object.Fields {
+		ft := f.Type
+		if ft.Kind == schema.Pointer {
+			ft = ft.Elem // an optional field
+		}
+		bad := func(format string, args ...any) {
+			p.diags.Hintf(f.Pos, "a form holds strings, numbers, booleans and multi-selects (slices of strings with enum values); check anything more in the tool",
+				"field %s of form %s: "+format, append([]any{f.Name, typeString(t.Go)}, args...)...)
+			ok = false
+		}
+		r := &ft.Rules
+		switch {
+		case ft.Quoted || ft.Nullable:
+			bad("a form field cannot be quoted or nullable")
+		case ft.Kind == schema.String || ft.Kind == schema.Text && ft.CanDecode:
+			if r.Format != "" && !slices.Contains([]string{"date", "date-time", "email", "uri"}, r.Format) {
+				bad("format %s is not one a form allows (date, date-time, email, uri)", r.Format)
+			}
+			if r.Pattern != "" {
+				bad("a form field cannot carry a pattern")
+			}
+		case ft.Kind == schema.Int || ft.Kind == schema.Uint || ft.Kind == schema.Float:
+			if len(r.Enum) > 0 {
+				bad("a form's enums hold strings; make %s a string type", typeString(ft.Go))
+			}
+			if r.ExclusiveMinimum != nil || r.ExclusiveMaximum != nil || r.MultipleOf != nil {
+				bad("a form's numbers take only minimum and maximum")
+			}
+		case ft.Kind == schema.Bool:
+		case ft.Kind == schema.Slice:
+			if e := ft.Elem; e.Kind != schema.String || len(e.Rules.Enum) == 0 {
+				bad("a list in a form must be a multi-select: a slice of strings with enum values")
+			}
+		default:
+			bad("a %s cannot be a form field", typeString(ft.Go))
+		}
+	}
+	return ok
+}

@@ -1,0 +1,682 @@
+package mcp
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+)
+
+// HTTPOptions configure the Streamable HTTP transport. The zero value is a sensible
+// default for a server on the local machine.
+type HTTPOptions struct {
+	// Path is the MCP endpoint's path, for ListenAndServeHTTP; the default is "/mcp".
+	// An HTTPHandler answers on whatever path it is mounted at.
+	Path string
+	// AllowedHosts are the Host header values accepted besides localhost, 127.0.0.1 and
+	// [::1] (with any port): names such as "mcp.example.com" or "mcp.example.com:8443".
+	// "*" accepts any host. Checking the host keeps web pages from reaching a server on
+	// the local machine through DNS rebinding; answers to other hosts are 403.
+	AllowedHosts []string
+	// AllowedOrigins are the Origin header values (scheme://host[:port]) accepted besides
+	// those of localhost; "*" accepts any. Requests without an Origin (not from a browser)
+	// are accepted.
+	AllowedOrigins []string
+	// SessionIdleTimeout ends sessions that have had no request and no open stream for this
+	// long. The default is 30 minutes; a negative value keeps sessions until they are
+	// deleted or the server stops.
+	SessionIdleTimeout time.Duration
+	// ResumeTimeout is how long a request whose client disconnected keeps running, waiting
+	// for the client to resume its stream (GET with Last-Event-ID), before it is cancelled.
+	// The default is 30 seconds.
+	ResumeTimeout time.Duration
+	// RetryInterval is the reconnection delay the server asks of clients (SSE retry). The
+	// default is one second.
+	RetryInterval time.Duration
+	// ShutdownTimeout bounds how long ListenAndServeHTTP waits for requests in progress to
+	// finish once its context is cancelled. The default is 10 seconds.
+	ShutdownTimeout time.Duration
+}
+
+// HTTPHandler serves MCP's Streamable HTTP transport (revision 2025-11-25 and the older
+// ones it is compatible with): sessions, JSON or SSE answers to POSTed requests, the GET
+// stream for messages that belong to no request, resumption, and DELETE.
+type HTTPHandler struct {
+	srv  *Server
+	opts HTTPOptions
+
+	mu       sync.Mutex
+	sessions map[string]*httpSession
+	closing  bool
+	requests sync.WaitGroup // requests being served, on their own goroutines
+}
+
+// HTTPHandler returns an http.Handler for the Streamable HTTP transport; opts may be nil.
+// Mount it on the endpoint path, and call Shutdown when the server stops.
+func (s *Server) HTTPHandler(opts *HTTPOptions) *HTTPHandler {
+	h := &HTTPHandler{srv: s, sessions: map[string]*httpSession{}}
+	if opts != nil {
+		h.opts = *opts
+	}
+	o := &h.opts
+	if o.Path == "" {
+		o.Path = "/mcp"
+	}
+	if o.SessionIdleTimeout == 0 {
+		o.SessionIdleTimeout = 30 * time.Minute
+	}
+	if o.ResumeTimeout <= 0 {
+		o.ResumeTimeout = 30 * time.Second
+	}
+	if o.RetryInterval <= 0 {
+		o.RetryInterval = time.Second
+	}
+	if o.ShutdownTimeout <= 0 {
+		o.ShutdownTimeout = 10 * time.Second
+	}
+	return h
+}
+
+// ListenAndServeHTTP serves the Streamable HTTP transport on addr (host:port; the default
+// "127.0.0.1:8080" listens on the local machine only) at opts.Path, until ctx is cancelled.
+// It then stops taking requests, lets those in progress finish for up to
+// opts.ShutdownTimeout, and returns nil.
+func (s *Server) ListenAndServeHTTP(ctx context.Context, addr string, opts *HTTPOptions) error {
+	if addr == "" {
+		addr = "127.0.0.1:8080"
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	return s.ServeHTTPListener(ctx, ln, opts)
+}
+
+// ServeHTTPListener is ListenAndServeHTTP on a listener of the caller's.
+func (s *Server) ServeHTTPListener(ctx context.Context, ln net.Listener, opts *HTTPOptions) error {
+	h := s.HTTPHandler(opts)
+	mux := http.NewServeMux()
+	mux.Handle(h.opts.Path, h)
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, BaseContext: func(net.Listener) context.Context { return ctx }}
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	select {
+	case err := <-served:
+		h.Close()
+		return err
+	case <-ctx.Done():
+	}
+	// Running requests get their time; then sessions end, which closes the streams, and the
+	// connections, now idle, close.
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), h.opts.ShutdownTimeout)
+	defer cancel()
+	h.Shutdown(sctx)
+	if err := hs.Shutdown(sctx); err != nil {
+		hs.Close()
+	}
+	<-served
+	return nil
+}
+
+// Shutdown stops taking new sessions and requests, waits for the requests in progress to
+// finish or for ctx to end, then ends every session (cancelling what still runs).
+func (h *HTTPHandler) Shutdown(ctx context.Context) error {
+	h.mu.Lock()
+	h.closing = true
+	h.mu.Unlock()
+	done := make(chan struct{})
+	go func() {
+		h.requests.Wait()
+		close(done)
+	}()
+	var err error
+	select {
+	case <-done:
+	case <-ctx.Done():
+		err = ctx.Err()
+	}
+	h.Close()
+	<-done // cancelled requests end promptly: they all watch their context
+	return err
+}
+
+// Close ends every session at once, cancelling the requests in progress.
+func (h *HTTPHandler) Close() {
+	h.mu.Lock()
+	h.closing = true
+	sessions := h.sessions
+	h.sessions = map[string]*httpSession{}
+	h.mu.Unlock()
+	for _, hs := range sessions {
+		hs.end()
+	}
+}
+
+// httpSession is a session of the HTTP transport: the protocol session, the streams of its
+// requests, and its standalone stream.
+type httpSession struct {
+	*session
+	h      *HTTPHandler
+	ctx    context.Context // ends with the session
+	cancel context.CancelFunc
+
+	mu       sync.Mutex
+	streams  map[int64]*stream // the standalone stream (0) and request streams that can be resumed
+	nextNum  int64
+	lastUsed time.Time
+	ended    bool
+	idle     *time.Timer
+	busy     int // requests and connections in progress
+}
+
+func (h *HTTPHandler) newSession() *httpSession {
+	ctx, cancel := context.WithCancel(context.Background())
+	hs := &httpSession{h: h, ctx: ctx, cancel: cancel, streams: map[int64]*stream{0: newStream(0)}, nextNum: 1, lastUsed: time.Now()}
+	hs.session = newSession(h.srv, hs.streams[0])
+	hs.session.id = newSessionID()
+	return hs
+}
+
+// newSessionID returns 32 random bytes as base64url: visible ASCII, as the spec requires,
+// and unguessable.
+func newSessionID() string {
+	b := make([]byte, 32)
+	rand.Read(b)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// use marks the session busy for one request or connection; the returned function ends it.
+func (hs *httpSession) use() func() {
+	hs.mu.Lock()
+	hs.busy++
+	hs.mu.Unlock()
+	return func() {
+		hs.mu.Lock()
+		hs.busy--
+		hs.lastUsed = time.Now()
+		hs.mu.Unlock()
+	}
+}
+
+// watchIdle ends the session once it has been idle for the timeout.
+func (hs *httpSession) watchIdle() {
+	timeout := hs.h.opts.SessionIdleTimeout
+	if timeout < 0 {
+		return
+	}
+	hs.mu.Lock()
+	defer hs.mu.Unlock()
+	hs.idle = time.AfterFunc(timeout, func() {
+		hs.mu.Lock()
+		idleFor := time.Since(hs.lastUsed)
+		expired := hs.busy == 0 && idleFor >= timeout && !hs.ended
+		if !expired && !hs.ended {
+			hs.idle.Reset(max(timeout-idleFor, time.Second))
+		}
+		hs.mu.Unlock()
+		if expired {
+			hs.h.remove(hs)
+			hs.end()
+		}
+	})
+}
+
+// end ends the session: its requests are cancelled and its streams' connections close.
+func (hs *httpSession) end() {
+	hs.mu.Lock()
+	if hs.ended {
+		hs.mu.Unlock()
+		return
+	}
+	hs.ended = true
+	if hs.idle != nil {
+		hs.idle.Stop()
+	}
+	streams := hs.streams
+	hs.streams = map[int64]*stream{}
+	hs.mu.Unlock()
+	hs.cancel()
+	hs.session.close()
+	for _, st := range streams {
+		st.mu.Lock()
+		owner := st.owner
+		st.mu.Unlock()
+		if owner != nil {
+			owner.release()
+		}
+	}
+}
+
+func (h *HTTPHandler) remove(hs *httpSession) {
+	h.mu.Lock()
+	if h.sessions[hs.id] == hs {
+		delete(h.sessions, hs.id)
+	}
+	h.mu.Unlock()
+}
+
+// newRequestStream opens the stream of one request.
+func (hs *httpSession) newRequestStream() *stream {
+	hs.mu.Lock()
+	defer hs.mu.Unlock()
+	st := newStream(hs.nextNum)
+	hs.nextNum++
+	if !hs.ended {
+		hs.streams[st.num] = st
+	}
+	return st
+}
+
+func (hs *httpSession) stream(num int64) *stream {
+	hs.mu.Lock()
+	defer hs.mu.Unlock()
+	return hs.streams[num]
+}
+
+func (hs *httpSession) dropStream(st *stream) {
+	hs.mu.Lock()
+	if hs.streams[st.num] == st && !st.standalone {
+		delete(hs.streams, st.num)
+	}
+	hs.mu.Unlock()
+}
+
+// ServeHTTP serves one HTTP request to the MCP endpoint.
+func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if msg := h.forbidden(r); msg != "" {
+		httpError(w, http.StatusForbidden, jsonrpc.CodeInvalidRequest, msg)
+		return
+	}
+	switch r.Method {
+	case http.MethodPost:
+		h.post(w, r)
+	case http.MethodGet:
+		h.get(w, r)
+	case http.MethodDelete:
+		h.delete(w, r)
+	default:
+		w.Header().Set("Allow", "GET, POST, DELETE")
+		httpError(w, http.StatusMethodNotAllowed, jsonrpc.CodeInvalidRequest, "method not allowed: the MCP endpoint takes POST, GET and DELETE")
+	}
+}
+
+// httpError answers with an HTTP error status and a JSON-RPC error without an id.
+func httpError(w http.ResponseWriter, status, code int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(jsonrpc.AppendError(nil, nil, jsonrpc.NewError(code, msg)))
+}
+
+// forbidden checks the Host and Origin headers against DNS rebinding: a web page must not
+// reach a server on the local machine through a name it controls.
+func (h *HTTPHandler) forbidden(r *http.Request) string {
+	if !h.hostAllowed(r.Host) {
+		return "forbidden: host " + r.Host + " is not allowed (see HTTPOptions.AllowedHosts)"
+	}
+	if origin := r.Header.Get("Origin"); origin != "" && !h.originAllowed(origin) {
+		return "forbidden: origin " + origin + " is not allowed (see HTTPOptions.AllowedOrigins)"
+	}
+	return ""
+}
+
+func isLoopbackName(host string) bool {
+	switch strings.ToLower(host) {
+	case "localhost", "127.0.0.1", "::1":
+		return true
+	}
+	return false
+}
+
+func (h *HTTPHandler) hostAllowed(host string) bool {
+	if slices.Contains(h.opts.AllowedHosts, "*") || slices.Contains(h.opts.AllowedHosts, host) {
+		return true
+	}
+	name := host
+	if n, _, err := net.SplitHostPort(host); err == nil {
+		name = n
+	}
+	return isLoopbackName(strings.Trim(name, "[]")) || slices.Contains(h.opts.AllowedHosts, name)
+}
+
+func (h *HTTPHandler) originAllowed(origin string) bool {
+	if slices.Contains(h.opts.AllowedOrigins, "*") || slices.Contains(h.opts.AllowedOrigins, origin) {
+		return true
+	}
+	u, err := url.Parse(origin)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && isLoopbackName(u.Hostname())
+}
+
+// accepts reports whether an Accept header admits a media type. No header admits anything.
+func accepts(header []string, mediaType string) bool {
+	if len(header) == 0 {
+		return true
+	}
+	major, _, _ := strings.Cut(mediaType, "/")
+	for _, h := range header {
+		for part := range strings.SplitSeq(h, ",") {
+			mt, _, err := mime.ParseMediaType(strings.TrimSpace(part))
+			if err != nil {
+				continue
+			}
+			if mt == mediaType || mt == "*/*" || mt == major+"/*" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// session finds the session a request names, or answers with the error and returns nil.
+func (h *HTTPHandler) session(w http.ResponseWriter, r *http.Request) *httpSession {
+	id := r.Header.Get("Mcp-Session-Id")
+	if id == "" {
+		httpError(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest, "bad request: the Mcp-Session-Id header is missing; initialize a session first")
+		return nil
+	}
+	h.mu.Lock()
+	hs := h.sessions[id]
+	h.mu.Unlock()
+	if hs == nil {
+		httpError(w, http.StatusNotFound, jsonrpc.CodeInvalidRequest, "session not found: it ended or never existed; initialize a new one")
+		return nil
+	}
+	return hs
+}
+
+// protocolVersionOK checks the MCP-Protocol-Version header: absent, or a revision we speak.
+func protocolVersionOK(w http.ResponseWriter, r *http.Request) bool {
+	v := r.Header.Get("Mcp-Protocol-Version")
+	if v == "" || slices.Contains(supportedVersions, v) {
+		return true
+	}
+	httpError(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest,
+		"bad request: unsupported MCP-Protocol-Version "+v+"; supported: "+strings.Join(supportedVersions, ", "))
+	return false
+}
+
+func (h *HTTPHandler) isClosing() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.closing
+}
+
+func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
+	if h.isClosing() {
+		httpError(w, http.StatusServiceUnavailable, jsonrpc.CodeInternalError, "the server is shutting down")
+		return
+	}
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		httpError(w, http.StatusUnsupportedMediaType, jsonrpc.CodeInvalidRequest, "unsupported media type: a POST to the MCP endpoint carries application/json")
+		return
+	}
+	acceptJSON, acceptSSE := accepts(r.Header.Values("Accept"), "application/json"), accepts(r.Header.Values("Accept"), "text/event-stream")
+	if !acceptJSON && !acceptSSE {
+		httpError(w, http.StatusNotAcceptable, jsonrpc.CodeInvalidRequest, "not acceptable: the client must accept application/json or text/event-stream")
+		return
+	}
+	if !protocolVersionOK(w, r) {
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, int64(h.srv.opts.MaxMessageSize)))
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			httpError(w, http.StatusRequestEntityTooLarge, jsonrpc.CodeInvalidRequest, "request body too large: the limit is "+strconv.Itoa(h.srv.opts.MaxMessageSize)+" bytes")
+			return
+		}
+		httpError(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest, "bad request: cannot read the body: "+err.Error())
+		return
+	}
+	m, perr := jsonrpc.Parse(body)
+	if perr != nil {
+		// Nothing in a message we cannot read can be answered on a stream.
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		w.Write(jsonrpc.AppendError(nil, m.ID, perr))
+		return
+	}
+	if m.Method == "initialize" && r.Header.Get("Mcp-Session-Id") == "" {
+		h.initialize(w, r, &m)
+		return
+	}
+	hs := h.session(w, r)
+	if hs == nil {
+		return
+	}
+	done := hs.use()
+	defer done()
+	if !m.IsRequest() {
+		// Notifications and responses are handled at once; they get no answer of their own.
+		hs.handle(hs.ctx, &m, nil, hs.streams0(), nil)
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	h.serveRequest(w, r, hs, &m, acceptJSON, acceptSSE)
+}
+
+func (hs *httpSession) streams0() *stream { return hs.stream(0) }
+
+// initialize starts a session with an initialize request.
+func (h *HTTPHandler) initialize(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
+	hs := h.newSession()
+	var out captured
+	hs.handle(hs.ctx, m, nil, &out, nil)
+	if !hs.ready() {
+		hs.end() // the handshake failed: no session
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(out.msg)
+		return
+	}
+	h.mu.Lock()
+	closing := h.closing
+	if !closing {
+		h.sessions[hs.id] = hs
+	}
+	h.mu.Unlock()
+	if closing {
+		hs.end()
+		httpError(w, http.StatusServiceUnavailable, jsonrpc.CodeInternalError, "the server is shutting down")
+		return
+	}
+	hs.watchIdle()
+	w.Header().Set("Mcp-Session-Id", hs.id)
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(out.msg)
+}
+
+// captured is an outbox that keeps the one response of a request handled inline.
+type captured struct{ msg []byte }
+
+func (c *captured) send(msg []byte) error  { return nil }
+func (c *captured) reply(msg []byte) error { c.msg = append([]byte(nil), msg...); return nil }
+
+// serveRequest runs a request on its own goroutine and writes its stream to the response:
+// as plain JSON if the response is all there is to send, else as SSE from the first
+// message on. If the client disconnects before the response, the request goes on for a
+// while, for the client to resume the stream; then it is cancelled.
+func (h *HTTPHandler) serveRequest(w http.ResponseWriter, r *http.Request, hs *httpSession, m *jsonrpc.Message, acceptJSON, acceptSSE bool) {
+	st := hs.newRequestStream()
+	ctx, cancel := context.WithCancel(hs.ctx)
+	var out outbox = st
+	if !acceptSSE {
+		// A client that takes JSON only hears the request's notifications and requests on
+		// its GET stream; the response comes back here.
+		out = &splitOutbox{messages: hs.streams0(), response: st}
+	}
+	h.requests.Add(1)
+	go func() {
+		defer h.requests.Done()
+		defer cancel()
+		hs.handle(ctx, m, nil, out, func(run func()) { run() })
+		st.finish()
+	}()
+	if !h.pump(w, r, hs, st, 0, acceptJSON, acceptSSE) {
+		// The client went away before the end. If it saw an event id it may come back for
+		// the rest (GET with Last-Event-ID); otherwise no one will read the response.
+		st.mu.Lock()
+		resumable := st.sse
+		st.mu.Unlock()
+		if !resumable {
+			cancel()
+			hs.dropStream(st)
+			return
+		}
+		time.AfterFunc(h.opts.ResumeTimeout, func() {
+			if !st.attached() {
+				cancel()
+				hs.dropStream(st)
+			}
+		})
+	}
+}
+
+// splitOutbox sends a request's messages on one stream and its response on another.
+type splitOutbox struct {
+	messages, response outbox
+}
+
+func (s *splitOutbox) send(msg []byte) error  { return s.messages.send(msg) }
+func (s *splitOutbox) reply(msg []byte) error { return s.response.reply(msg) }
+
+// pump writes a stream to a response, from after event seq, until the stream is complete
+// (it returns true), or the client disconnects, the stream is taken over, or the session
+// ends (false). A request's stream answers with plain JSON when it can.
+func (h *HTTPHandler) pump(w http.ResponseWriter, r *http.Request, hs *httpSession, st *stream, after int64, acceptJSON, acceptSSE bool) bool {
+	a := st.attach()
+	defer st.detach(a)
+	var sw *sseWriter
+	stopping := false
+	for {
+		evs, finished := st.pending(after)
+		if sw == nil {
+			if msg, ok := st.jsonAnswer(); ok && acceptJSON {
+				w.Header().Set("Content-Type", "application/json")
+				w.Write(msg)
+				st.markDelivered(1)
+				hs.dropStream(st)
+				return true
+			}
+			st.mu.Lock()
+			forced := st.sse
+			st.mu.Unlock()
+			switch {
+			case finished && len(evs) == 0:
+				// Cancelled by the client: there is no response to give.
+				w.WriteHeader(http.StatusAccepted)
+				hs.dropStream(st)
+				return true
+			case len(evs) > 0 || forced || !acceptJSON || st.standalone:
+				if !acceptSSE {
+					// Only a JSON answer will do: wait for the response.
+					break
+				}
+				st.mu.Lock()
+				st.sse = true
+				st.mu.Unlock()
+				sw = newSSEWriter(w)
+				if sw.start(eventID(st.num, after), h.opts.RetryInterval.Milliseconds()) != nil {
+					return false
+				}
+			}
+		}
+		if sw != nil && len(evs) > 0 {
+			for _, ev := range evs {
+				sw.event(eventID(st.num, ev.seq), ev.data)
+				after = ev.seq
+			}
+			if sw.flush() != nil {
+				return false
+			}
+			st.markDelivered(after)
+		}
+		if sw != nil && finished && len(evs) == 0 {
+			hs.dropStream(st)
+			return true
+		}
+		if stopping {
+			return false
+		}
+		select {
+		case <-st.wake:
+		case <-a.stop:
+			st.mu.Lock()
+			drain := a.drain
+			st.mu.Unlock()
+			if !drain {
+				return false // another connection took the stream over
+			}
+			stopping = true // write what is pending (the priming event at least), then end
+		case <-r.Context().Done():
+			return false
+		case <-hs.ctx.Done():
+			return false
+		}
+	}
+}
+
+// get opens the standalone stream, or resumes a stream with Last-Event-ID.
+func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
+	if !accepts(r.Header.Values("Accept"), "text/event-stream") {
+		httpError(w, http.StatusNotAcceptable, jsonrpc.CodeInvalidRequest, "not acceptable: GET opens an SSE stream; accept text/event-stream")
+		return
+	}
+	if h.isClosing() {
+		httpError(w, http.StatusServiceUnavailable, jsonrpc.CodeInternalError, "the server is shutting down")
+		return
+	}
+	if !protocolVersionOK(w, r) {
+		return
+	}
+	hs := h.session(w, r)
+	if hs == nil {
+		return
+	}
+	done := hs.use()
+	defer done()
+	st, after := hs.streams0(), int64(-1)
+	if last := r.Header.Get("Last-Event-Id"); last != "" {
+		num, seq, ok := parseEventID(last)
+		if ok {
+			st = hs.stream(num)
+		}
+		if !ok || st == nil {
+			httpError(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest, "bad request: Last-Event-ID "+last+" names no stream that can be resumed")
+			return
+		}
+		after = seq
+	}
+	if st == nil {
+		httpError(w, http.StatusNotFound, jsonrpc.CodeInvalidRequest, "session not found")
+		return
+	}
+	if after < 0 {
+		// A new standalone connection gets what no connection has delivered yet.
+		st.mu.Lock()
+		after = st.delivered
+		st.mu.Unlock()
+	}
+	h.pump(w, r, hs, st, after, false, true)
+}
+
+// delete ends a session.
+func (h *HTTPHandler) delete(w http.ResponseWriter, r *http.Request) {
+	hs := h.session(w, r)
+	if hs == nil {
+		return
+	}
+	h.remove(hs)
+	hs.end()
+	w.WriteHeader(http.StatusNoContent)
+}

@@ -1,0 +1,261 @@
+package mcp
+
+import (
+	"bytes"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// A stream is the sequence of messages the server sends a client of the Streamable HTTP
+// transport on one SSE stream: the stream of one POSTed request (its notifications, its
+// requests to the client, and at last its response), or a session's standalone stream (the
+// messages that belong to no request, read with GET).
+//
+// Messages are kept in a log, numbered, so that a client whose connection broke can resume
+// the stream with Last-Event-ID and miss nothing. A connection that writes the stream
+// attaches to it; only one does at a time. Sending never blocks on the network.
+type stream struct {
+	num        int64 // unique in the session; 0 is the standalone stream
+	standalone bool
+
+	mu        sync.Mutex
+	events    []event // retained, in order
+	next      int64   // number of the next event; events are numbered from 1
+	delivered int64   // the last event written to a connection
+	finished  bool    // the request's stream is complete: nothing more will be sent
+	replied   bool    // ... and it ended with a response
+	sse       bool    // the connection speaks SSE (otherwise a POST may still answer with JSON)
+	owner     *attachment
+	wake      chan struct{} // pokes the owner: there is something to write
+}
+
+type event struct {
+	seq  int64
+	data []byte
+}
+
+// attachment is one connection writing a stream. stop tells it to let go: another
+// connection took the stream over, or the server wants the client to reconnect.
+type attachment struct {
+	stop     chan struct{}
+	stopOnce sync.Once
+	drain    bool // set before stop by closeConnection: send what is pending, then end
+}
+
+func (a *attachment) release() { a.stopOnce.Do(func() { close(a.stop) }) }
+
+// maxStreamEvents bounds the log of a stream nobody reads; the oldest events go first.
+const maxStreamEvents = 4096
+
+// standaloneReplay is how many delivered events the standalone stream keeps for resumption.
+const standaloneReplay = 64
+
+var errStreamFinished = errors.New("mcp: the request's stream has ended")
+
+func newStream(num int64) *stream {
+	return &stream{num: num, standalone: num == 0, next: 1, wake: make(chan struct{}, 1)}
+}
+
+func (st *stream) send(msg []byte) error { return st.add(msg, false) }
+
+func (st *stream) reply(msg []byte) error { return st.add(msg, true) }
+
+func (st *stream) add(msg []byte, final bool) error {
+	st.mu.Lock()
+	if st.finished {
+		st.mu.Unlock()
+		return errStreamFinished
+	}
+	st.events = append(st.events, event{seq: st.next, data: append([]byte(nil), msg...)})
+	st.next++
+	if final && !st.standalone {
+		st.finished, st.replied = true, true
+	}
+	st.trim()
+	st.mu.Unlock()
+	st.poke()
+	return nil
+}
+
+// trim drops what no one can ask for any more: events beyond the bound, and on the
+// standalone stream, delivered events beyond the replay window.
+func (st *stream) trim() {
+	drop := len(st.events) - maxStreamEvents
+	if st.standalone {
+		kept := 0
+		for _, ev := range st.events {
+			if ev.seq > st.delivered {
+				break
+			}
+			kept++
+		}
+		drop = max(drop, kept-standaloneReplay)
+	}
+	if drop > 0 {
+		st.events = append(st.events[:0], st.events[drop:]...)
+	}
+}
+
+// finish marks a request's stream complete, with or without a response (a request the
+// client cancelled gets none).
+func (st *stream) finish() {
+	st.mu.Lock()
+	st.finished = true
+	st.mu.Unlock()
+	st.poke()
+}
+
+func (st *stream) poke() {
+	select {
+	case st.wake <- struct{}{}:
+	default:
+	}
+}
+
+// attach makes a connection the stream's writer, taking over from any other.
+func (st *stream) attach() *attachment {
+	a := &attachment{stop: make(chan struct{})}
+	st.mu.Lock()
+	old := st.owner
+	st.owner = a
+	st.mu.Unlock()
+	if old != nil {
+		old.release()
+	}
+	st.poke()
+	return a
+}
+
+// detach lets go of the stream, if a is still its writer; it reports whether a was.
+func (st *stream) detach(a *attachment) bool {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.owner != a {
+		return false
+	}
+	st.owner = nil
+	return true
+}
+
+// attached reports whether a connection is writing the stream.
+func (st *stream) attached() bool {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.owner != nil
+}
+
+// closeConnection asks the connection writing the stream to end, after sending what is
+// pending, while the stream goes on: the client reconnects and resumes it. A POST that has
+// not answered yet answers with SSE, so the client gets an event id to resume from.
+func (st *stream) closeConnection() {
+	st.mu.Lock()
+	st.sse = true
+	owner := st.owner
+	if owner != nil {
+		owner.drain = true
+	}
+	st.mu.Unlock()
+	if owner != nil {
+		owner.release()
+	}
+}
+
+// pending returns the events after seq, and whether the stream is complete with all of them.
+func (st *stream) pending(after int64) (evs []event, done bool) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	for _, ev := range st.events {
+		if ev.seq > after {
+			evs = append(evs, ev)
+		}
+	}
+	return evs, st.finished
+}
+
+// markDelivered records that events up to seq reached a connection.
+func (st *stream) markDelivered(seq int64) {
+	st.mu.Lock()
+	st.delivered = max(st.delivered, seq)
+	st.trim()
+	st.mu.Unlock()
+}
+
+// jsonAnswer returns the response, if the stream can still answer its POST with plain JSON:
+// the response is its only message, and nothing forced SSE.
+func (st *stream) jsonAnswer() ([]byte, bool) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.sse || !st.replied || len(st.events) != 1 {
+		return nil, false
+	}
+	return st.events[0].data, true
+}
+
+// eventID names the position after event seq of stream num: "<num>-<seq>". It is what a
+// client sends back as Last-Event-ID.
+func eventID(num, seq int64) string {
+	return strconv.FormatInt(num, 10) + "-" + strconv.FormatInt(seq, 10)
+}
+
+func parseEventID(id string) (num, seq int64, ok bool) {
+	a, b, found := strings.Cut(id, "-")
+	if !found {
+		return 0, 0, false
+	}
+	num, err1 := strconv.ParseInt(a, 10, 64)
+	seq, err2 := strconv.ParseInt(b, 10, 64)
+	return num, seq, err1 == nil && err2 == nil && num >= 0 && seq >= 0
+}
+
+// sseWriter writes Server-Sent Events to a response.
+type sseWriter struct {
+	w       http.ResponseWriter
+	rc      *http.ResponseController
+	buf     bytes.Buffer
+	started bool
+}
+
+func newSSEWriter(w http.ResponseWriter) *sseWriter {
+	return &sseWriter{w: w, rc: http.NewResponseController(w)}
+}
+
+// start sends the headers and the priming event: an id, with which the client can resume
+// the stream from here, the retry interval, and no data.
+func (sw *sseWriter) start(primingID string, retryMillis int64) error {
+	h := sw.w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no") // keep proxies such as nginx from buffering the stream
+	sw.w.WriteHeader(http.StatusOK)
+	sw.started = true
+	sw.buf.WriteString("id: " + primingID + "\n")
+	if retryMillis > 0 {
+		sw.buf.WriteString("retry: " + strconv.FormatInt(retryMillis, 10) + "\n")
+	}
+	sw.buf.WriteString("data: \n\n")
+	return sw.flush()
+}
+
+// event buffers one message event.
+func (sw *sseWriter) event(id string, data []byte) {
+	sw.buf.WriteString("id: " + id + "\nevent: message\n")
+	// A message is one line of JSON, but one written by hand could hold newlines: each line
+	// becomes a data line, which the client joins back with newlines.
+	for line := range bytes.Lines(data) {
+		sw.buf.WriteString("data: ")
+		sw.buf.Write(bytes.TrimSuffix(line, []byte("\n")))
+		sw.buf.WriteByte('\n')
+	}
+	sw.buf.WriteByte('\n')
+}
+
+func (sw *sseWriter) flush() error {
+	if _, err := sw.w.Write(sw.buf.Bytes()); err != nil {
+		return err
+	}
+	sw.buf.Reset()
+	return sw.rc.Flush()
+}
