@@ -490,6 +490,7 @@ func (h *HTTPHandler) initialize(w http.ResponseWriter, r *http.Request, m *json
 		httpError(w, http.StatusServiceUnavailable, jsonrpc.CodeInternalError, "the server is shutting down")
 		return
 	}
+	h.srv.track(hs.session)
 	hs.watchIdle()
 	w.Header().Set("Mcp-Session-Id", hs.id)
 	w.Header().Set("Content-Type", "application/json")
