@@ -20,8 +20,9 @@ import (
 )
 
 var (
-	weatherBin string
-	referee    *spectest.Referee
+	weatherBin    string
+	everythingBin string
+	referee       *spectest.Referee
 )
 
 func TestMain(m *testing.M) {
@@ -36,9 +37,12 @@ func run(m *testing.M) int {
 	}
 	defer os.RemoveAll(dir)
 	weatherBin = filepath.Join(dir, "weather")
-	if out, err := exec.Command("go", "build", "-o", weatherBin, "../examples/weather").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "building examples/weather: %v\n%s", err, out)
-		return 1
+	everythingBin = filepath.Join(dir, "everything")
+	for bin, pkg := range map[string]string{weatherBin: "../examples/weather", everythingBin: "../examples/everything"} {
+		if out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
+			fmt.Fprintf(os.Stderr, "building %s: %v\n%s", pkg, err, out)
+			return 1
+		}
 	}
 	spec, err := spectest.SpecDir(".")
 	if err != nil {

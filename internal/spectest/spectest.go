@@ -1,7 +1,8 @@
 // Package spectest checks messages a server sends against the normative JSON Schema of the
 // protocol revision in use (schema.json of each revision in the MCP specification), for the
-// end-to-end tests: the envelope must be a JSONRPCMessage and each result must be the result
-// type of the request it answers.
+// end-to-end tests: the envelope must be a JSONRPCMessage, each result must be the result
+// type of the request it answers, and each request and notification the server sends must
+// be one of the revision's ServerRequest and ServerNotification messages.
 package spectest
 
 import (
@@ -41,10 +42,19 @@ func SpecDir(dir string) (string, error) {
 
 // resultTypes names the result definition of each request method.
 var resultTypes = map[string]string{
-	"initialize": "InitializeResult",
-	"ping":       "EmptyResult",
-	"tools/list": "ListToolsResult",
-	"tools/call": "CallToolResult",
+	"initialize":               "InitializeResult",
+	"ping":                     "EmptyResult",
+	"tools/list":               "ListToolsResult",
+	"tools/call":               "CallToolResult",
+	"resources/list":           "ListResourcesResult",
+	"resources/templates/list": "ListResourceTemplatesResult",
+	"resources/read":           "ReadResourceResult",
+	"resources/subscribe":      "EmptyResult",
+	"resources/unsubscribe":    "EmptyResult",
+	"prompts/list":             "ListPromptsResult",
+	"prompts/get":              "GetPromptResult",
+	"completion/complete":      "CompleteResult",
+	"logging/setLevel":         "EmptyResult",
 }
 
 // Referee validates messages. It is safe for concurrent use.
@@ -107,6 +117,20 @@ func (r *Referee) Check(version string, msg []byte, method string) error {
 		return fmt.Errorf("not a valid JSONRPCMessage of %s: %w", version, err)
 	}
 	m, _ := doc.(map[string]any)
+	if _, isCall := m["method"]; isCall {
+		def := "ServerNotification"
+		if _, hasID := m["id"]; hasID {
+			def = "ServerRequest"
+		}
+		s, err := r.schema(version, def)
+		if err != nil {
+			return err
+		}
+		if err := s.Validate(doc); err != nil {
+			return fmt.Errorf("not a valid %s of %s: %w", def, version, err)
+		}
+		return nil
+	}
 	result, isResult := m["result"]
 	def, known := resultTypes[method]
 	if !isResult || !known {
