@@ -21,24 +21,9 @@ fi
 say "building examples/everything"
 go build -o bin/everything ./examples/everything
 
-log=$(mktemp)
-bin/everything -http 127.0.0.1:0 2>"$log" &
-server=$!
-cleanup() {
-  kill "$server" 2>/dev/null || true
-  wait "$server" 2>/dev/null || true
-  rm -f "$log"
-}
-trap cleanup EXIT
-
-url=""
-for _ in $(seq 100); do
-  url=$(sed -n 's/^serving MCP at //p' "$log")
-  [ -n "$url" ] && break
-  kill -0 "$server" 2>/dev/null || { cat "$log"; echo "examples/everything exited"; exit 1; }
-  sleep 0.1
-done
-[ -n "$url" ] || { cat "$log"; echo "examples/everything did not start"; exit 1; }
+serve_http bin/everything
+trap 'stop_server >/dev/null' EXIT
+url=$SERVER_URL
 
 results="$suite/results/latest"
 rm -rf "$results"; mkdir -p "$results"
@@ -70,11 +55,6 @@ if (scenarios < 33) { console.log("expected 33 scenarios (30 scored, 3 not score
 process.exit(failures > 0 ? 1 : 0);
 JS
 
-# The server must stop cleanly on SIGTERM: graceful shutdown, exit status 0.
-kill -TERM "$server"
-if ! wait "$server"; then
-  echo "examples/everything did not exit cleanly on SIGTERM"; cat "$log"; status=1
-fi
 trap - EXIT
-rm -f "$log"
+stop_server || status=1
 exit "$status"

@@ -34,3 +34,31 @@ node22() {
 npm_ci() {
   (cd "$1" && npm ci --no-audit --no-fund --loglevel=error)
 }
+
+# serve_http starts a server binary with -http on a free loopback port and waits until it
+# says where it listens. It sets SERVER_PID and SERVER_URL; stop_server stops it and checks
+# that it exits cleanly (graceful shutdown on SIGTERM, exit status 0).
+serve_http() {
+  SERVER_LOG=$(mktemp)
+  "$1" -http 127.0.0.1:0 2>"$SERVER_LOG" &
+  SERVER_PID=$!
+  SERVER_URL=""
+  for _ in $(seq 100); do
+    SERVER_URL=$(sed -n 's/^serving MCP at //p' "$SERVER_LOG")
+    [ -n "$SERVER_URL" ] && return 0
+    kill -0 "$SERVER_PID" 2>/dev/null || break
+    sleep 0.1
+  done
+  cat "$SERVER_LOG"; echo "$1 did not start"; return 1
+}
+
+stop_server() {
+  kill -TERM "$SERVER_PID" 2>/dev/null || true
+  local status=0
+  wait "$SERVER_PID" || status=$?
+  if [ "$status" -ne 0 ]; then
+    echo "the server exited with status $status on SIGTERM:"; cat "$SERVER_LOG"
+  fi
+  rm -f "$SERVER_LOG"
+  return "$status"
+}

@@ -27,4 +27,16 @@ npm_ci e2e/tsclient
 go build -o bin/weather ./examples/weather
 node e2e/tsclient/client.mjs bin/weather
 
+say "official MCP TypeScript SDK client against examples/everything over stdio and Streamable HTTP"
+go build -o bin/everything ./examples/everything
+node e2e/tsclient/everything.mjs stdio bin/everything
+serve_http bin/everything
+trap 'stop_server >/dev/null' EXIT
+node e2e/tsclient/everything.mjs http "$SERVER_URL"
+trap - EXIT
+stop_server
+
+say "official MCP conformance suite (server, 2025-11-25) against examples/everything"
+./scripts/conformance.sh
+
 say "all tests passed"

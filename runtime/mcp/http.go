@@ -32,8 +32,13 @@ type HTTPOptions struct {
 	AllowedHosts []string
 	// AllowedOrigins are the Origin header values (scheme://host[:port]) accepted besides
 	// those of localhost; "*" accepts any. Requests without an Origin (not from a browser)
-	// are accepted.
+	// are accepted. Browsers on an allowed origin get the CORS headers they need.
 	AllowedOrigins []string
+	// MaxBodySize bounds the body of a POST, in bytes. The default is 16 MiB.
+	MaxBodySize int64
+	// MaxSessions bounds the sessions open at once; initialize gets 503 beyond it. The
+	// default is 10000.
+	MaxSessions int
 	// SessionIdleTimeout ends sessions that have had no request and no open stream for this
 	// long. The default is 30 minutes; a negative value keeps sessions until they are
 	// deleted or the server stops.
@@ -74,6 +79,12 @@ func (s *Server) HTTPHandler(opts *HTTPOptions) *HTTPHandler {
 	if o.Path == "" {
 		o.Path = "/mcp"
 	}
+	if o.MaxBodySize <= 0 {
+		o.MaxBodySize = 16 << 20
+	}
+	if o.MaxSessions <= 0 {
+		o.MaxSessions = 10000
+	}
 	if o.SessionIdleTimeout == 0 {
 		o.SessionIdleTimeout = 30 * time.Minute
 	}
@@ -109,7 +120,13 @@ func (s *Server) ServeHTTPListener(ctx context.Context, ln net.Listener, opts *H
 	h := s.HTTPHandler(opts)
 	mux := http.NewServeMux()
 	mux.Handle(h.opts.Path, h)
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, BaseContext: func(net.Listener) context.Context { return ctx }}
+	hs := &http.Server{
+		Handler:           mux,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		// Requests outlive ctx by the shutdown grace: their own contexts must not end with it.
+		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	select {
@@ -131,7 +148,9 @@ func (s *Server) ServeHTTPListener(ctx context.Context, ln net.Listener, opts *H
 }
 
 // Shutdown stops taking new sessions and requests, waits for the requests in progress to
-// finish or for ctx to end, then ends every session (cancelling what still runs).
+// finish or for ctx to end, then ends every session, cancelling what still runs. It returns
+// ctx's error if requests were still running at its deadline. A tool that ignores its
+// context's cancellation may run on after Shutdown returns.
 func (h *HTTPHandler) Shutdown(ctx context.Context) error {
 	h.mu.Lock()
 	h.closing = true
@@ -148,7 +167,11 @@ func (h *HTTPHandler) Shutdown(ctx context.Context) error {
 		err = ctx.Err()
 	}
 	h.Close()
-	<-done // cancelled requests end promptly: they all watch their context
+	select {
+	case <-done:
+	case <-time.After(time.Second): // cancelled requests get a moment to wind down
+		h.srv.logger.Warn("mcp: requests still running after shutdown cancelled them")
+	}
 	return err
 }
 
@@ -164,16 +187,28 @@ func (h *HTTPHandler) Close() {
 	}
 }
 
+// begin counts a request that is about to run, unless the handler is shutting down.
+func (h *HTTPHandler) begin() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closing {
+		return false
+	}
+	h.requests.Add(1)
+	return true
+}
+
 // httpSession is a session of the HTTP transport: the protocol session, the streams of its
 // requests, and its standalone stream.
 type httpSession struct {
 	*session
-	h      *HTTPHandler
-	ctx    context.Context // ends with the session
-	cancel context.CancelFunc
+	h          *HTTPHandler
+	ctx        context.Context // ends with the session
+	cancel     context.CancelFunc
+	standalone *stream
 
 	mu       sync.Mutex
-	streams  map[int64]*stream // the standalone stream (0) and request streams that can be resumed
+	streams  map[int64]*stream // the standalone stream (0) and the streams of requests in progress or unread
 	nextNum  int64
 	lastUsed time.Time
 	ended    bool
@@ -183,8 +218,10 @@ type httpSession struct {
 
 func (h *HTTPHandler) newSession() *httpSession {
 	ctx, cancel := context.WithCancel(context.Background())
-	hs := &httpSession{h: h, ctx: ctx, cancel: cancel, streams: map[int64]*stream{0: newStream(0)}, nextNum: 1, lastUsed: time.Now()}
-	hs.session = newSession(h.srv, hs.streams[0])
+	standalone := newStream(0)
+	hs := &httpSession{h: h, ctx: ctx, cancel: cancel, standalone: standalone,
+		streams: map[int64]*stream{0: standalone}, nextNum: 1, lastUsed: time.Now()}
+	hs.session = newSession(h.srv, standalone)
 	hs.session.id = newSessionID()
 	return hs
 }
@@ -198,15 +235,19 @@ func newSessionID() string {
 }
 
 // use marks the session busy for one request or connection; the returned function ends it.
+// A session is idle only while nothing uses it; its idle timer starts when the last use ends.
 func (hs *httpSession) use() func() {
 	hs.mu.Lock()
 	hs.busy++
 	hs.mu.Unlock()
 	return func() {
 		hs.mu.Lock()
+		defer hs.mu.Unlock()
 		hs.busy--
 		hs.lastUsed = time.Now()
-		hs.mu.Unlock()
+		if hs.busy == 0 && hs.idle != nil && !hs.ended {
+			hs.idle.Reset(hs.h.opts.SessionIdleTimeout)
+		}
 	}
 }
 
@@ -218,12 +259,15 @@ func (hs *httpSession) watchIdle() {
 	}
 	hs.mu.Lock()
 	defer hs.mu.Unlock()
+	if hs.ended {
+		return
+	}
 	hs.idle = time.AfterFunc(timeout, func() {
 		hs.mu.Lock()
 		idleFor := time.Since(hs.lastUsed)
 		expired := hs.busy == 0 && idleFor >= timeout && !hs.ended
-		if !expired && !hs.ended {
-			hs.idle.Reset(max(timeout-idleFor, time.Second))
+		if hs.busy == 0 && !expired && !hs.ended {
+			hs.idle.Reset(timeout - idleFor)
 		}
 		hs.mu.Unlock()
 		if expired {
@@ -250,6 +294,7 @@ func (hs *httpSession) end() {
 	hs.cancel()
 	hs.session.close()
 	for _, st := range streams {
+		st.stopTimers()
 		st.mu.Lock()
 		owner := st.owner
 		st.mu.Unlock()
@@ -267,12 +312,17 @@ func (h *HTTPHandler) remove(hs *httpSession) {
 	h.mu.Unlock()
 }
 
-// newRequestStream opens the stream of one request.
-func (hs *httpSession) newRequestStream() *stream {
+// newRequestStream opens the stream of one request; abandon cancels the request.
+func (hs *httpSession) newRequestStream(abandon func()) *stream {
 	hs.mu.Lock()
 	defer hs.mu.Unlock()
 	st := newStream(hs.nextNum)
 	hs.nextNum++
+	st.resumeAfter = hs.h.opts.ResumeTimeout
+	st.abandon = func() {
+		abandon()
+		hs.dropStream(st)
+	}
 	if !hs.ended {
 		hs.streams[st.num] = st
 	}
@@ -299,6 +349,7 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusForbidden, jsonrpc.CodeInvalidRequest, msg)
 		return
 	}
+	h.cors(w, r)
 	switch r.Method {
 	case http.MethodPost:
 		h.post(w, r)
@@ -306,9 +357,30 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.get(w, r)
 	case http.MethodDelete:
 		h.delete(w, r)
+	case http.MethodOptions:
+		w.Header().Set("Allow", "GET, POST, DELETE, OPTIONS")
+		w.WriteHeader(http.StatusNoContent)
 	default:
-		w.Header().Set("Allow", "GET, POST, DELETE")
+		w.Header().Set("Allow", "GET, POST, DELETE, OPTIONS")
 		httpError(w, http.StatusMethodNotAllowed, jsonrpc.CodeInvalidRequest, "method not allowed: the MCP endpoint takes POST, GET and DELETE")
+	}
+}
+
+// cors gives a browser on an allowed origin what it needs to talk to the endpoint and to
+// read the session id.
+func (h *HTTPHandler) cors(w http.ResponseWriter, r *http.Request) {
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return
+	}
+	hd := w.Header()
+	hd.Set("Access-Control-Allow-Origin", origin)
+	hd.Add("Vary", "Origin")
+	hd.Set("Access-Control-Expose-Headers", "Mcp-Session-Id")
+	if r.Method == http.MethodOptions {
+		hd.Set("Access-Control-Allow-Methods", "GET, POST, DELETE")
+		hd.Set("Access-Control-Allow-Headers", "Content-Type, Accept, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID")
+		hd.Set("Access-Control-Max-Age", "86400")
 	}
 }
 
@@ -358,7 +430,8 @@ func (h *HTTPHandler) originAllowed(origin string) bool {
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && isLoopbackName(u.Hostname())
 }
 
-// accepts reports whether an Accept header admits a media type. No header admits anything.
+// accepts reports whether an Accept header admits a media type. No header admits anything;
+// a quality of 0 refuses.
 func accepts(header []string, mediaType string) bool {
 	if len(header) == 0 {
 		return true
@@ -366,8 +439,11 @@ func accepts(header []string, mediaType string) bool {
 	major, _, _ := strings.Cut(mediaType, "/")
 	for _, h := range header {
 		for part := range strings.SplitSeq(h, ",") {
-			mt, _, err := mime.ParseMediaType(strings.TrimSpace(part))
+			mt, params, err := mime.ParseMediaType(strings.TrimSpace(part))
 			if err != nil {
+				continue
+			}
+			if q, err := strconv.ParseFloat(params["q"], 64); err == nil && q <= 0 {
 				continue
 			}
 			if mt == mediaType || mt == "*/*" || mt == major+"/*" {
@@ -412,9 +488,17 @@ func (h *HTTPHandler) isClosing() bool {
 	return h.closing
 }
 
+func shuttingDown(w http.ResponseWriter) {
+	httpError(w, http.StatusServiceUnavailable, jsonrpc.CodeInternalError, "the server is shutting down")
+}
+
+// bodyTimeout bounds the reading of a POST's body, so that a client trickling it cannot
+// hold a goroutine forever.
+const bodyTimeout = 30 * time.Second
+
 func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 	if h.isClosing() {
-		httpError(w, http.StatusServiceUnavailable, jsonrpc.CodeInternalError, "the server is shutting down")
+		shuttingDown(w)
 		return
 	}
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
@@ -429,11 +513,20 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 	if !protocolVersionOK(w, r) {
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, int64(h.srv.opts.MaxMessageSize)))
+	// The session, if the request names one, is found before the body is read: a request
+	// for no session costs nothing.
+	var hs *httpSession
+	if r.Header.Get("Mcp-Session-Id") != "" {
+		if hs = h.session(w, r); hs == nil {
+			return
+		}
+	}
+	http.NewResponseController(w).SetReadDeadline(time.Now().Add(bodyTimeout))
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodySize))
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			httpError(w, http.StatusRequestEntityTooLarge, jsonrpc.CodeInvalidRequest, "request body too large: the limit is "+strconv.Itoa(h.srv.opts.MaxMessageSize)+" bytes")
+			httpError(w, http.StatusRequestEntityTooLarge, jsonrpc.CodeInvalidRequest, "request body too large: the limit is "+strconv.FormatInt(h.opts.MaxBodySize, 10)+" bytes")
 			return
 		}
 		httpError(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest, "bad request: cannot read the body: "+err.Error())
@@ -447,54 +540,64 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 		w.Write(jsonrpc.AppendError(nil, m.ID, perr))
 		return
 	}
-	if m.Method == "initialize" && r.Header.Get("Mcp-Session-Id") == "" {
-		h.initialize(w, r, &m)
-		return
-	}
-	hs := h.session(w, r)
 	if hs == nil {
+		if m.Method == "initialize" && m.IsRequest() {
+			h.initialize(w, &m, acceptJSON)
+			return
+		}
+		h.session(w, r) // answers that the session id is missing
 		return
 	}
 	done := hs.use()
 	defer done()
 	if !m.IsRequest() {
 		// Notifications and responses are handled at once; they get no answer of their own.
-		hs.handle(hs.ctx, &m, nil, hs.streams0(), nil)
+		hs.handle(hs.ctx, &m, nil, hs.standalone, nil)
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
 	h.serveRequest(w, r, hs, &m, acceptJSON, acceptSSE)
 }
 
-func (hs *httpSession) streams0() *stream { return hs.stream(0) }
-
 // initialize starts a session with an initialize request.
-func (h *HTTPHandler) initialize(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
+func (h *HTTPHandler) initialize(w http.ResponseWriter, m *jsonrpc.Message, acceptJSON bool) {
 	hs := h.newSession()
 	var out captured
 	hs.handle(hs.ctx, m, nil, &out, nil)
-	if !hs.ready() {
-		hs.end() // the handshake failed: no session
+	registered := false
+	if hs.ready() {
+		h.mu.Lock()
+		switch {
+		case h.closing:
+			out.msg = nil
+		case len(h.sessions) >= h.opts.MaxSessions:
+			out.msg = jsonrpc.AppendError(nil, m.ID, jsonrpc.NewError(jsonrpc.CodeInternalError, "too many sessions; try again later"))
+		default:
+			h.sessions[hs.id] = hs
+			registered = true
+		}
+		h.mu.Unlock()
+	}
+	if !registered { // the handshake failed, or there is no room: no session
+		hs.end()
+		if out.msg == nil {
+			shuttingDown(w)
+			return
+		}
+	} else {
+		h.srv.track(hs.session)
+		hs.watchIdle()
+		w.Header().Set("Mcp-Session-Id", hs.id)
+	}
+	if acceptJSON {
 		w.Header().Set("Content-Type", "application/json")
 		w.Write(out.msg)
 		return
 	}
-	h.mu.Lock()
-	closing := h.closing
-	if !closing {
-		h.sessions[hs.id] = hs
-	}
-	h.mu.Unlock()
-	if closing {
-		hs.end()
-		httpError(w, http.StatusServiceUnavailable, jsonrpc.CodeInternalError, "the server is shutting down")
-		return
-	}
-	h.srv.track(hs.session)
-	hs.watchIdle()
-	w.Header().Set("Mcp-Session-Id", hs.id)
-	w.Header().Set("Content-Type", "application/json")
-	w.Write(out.msg)
+	sw := newSSEWriter(w)
+	sw.start("", h.opts.RetryInterval.Milliseconds())
+	sw.event("", out.msg)
+	sw.flush()
 }
 
 // captured is an outbox that keeps the one response of a request handled inline.
@@ -508,38 +611,31 @@ func (c *captured) reply(msg []byte) error { c.msg = append([]byte(nil), msg...)
 // message on. If the client disconnects before the response, the request goes on for a
 // while, for the client to resume the stream; then it is cancelled.
 func (h *HTTPHandler) serveRequest(w http.ResponseWriter, r *http.Request, hs *httpSession, m *jsonrpc.Message, acceptJSON, acceptSSE bool) {
-	st := hs.newRequestStream()
+	if !h.begin() {
+		shuttingDown(w)
+		return
+	}
 	ctx, cancel := context.WithCancel(hs.ctx)
+	st := hs.newRequestStream(cancel)
 	var out outbox = st
 	if !acceptSSE {
 		// A client that takes JSON only hears the request's notifications and requests on
 		// its GET stream; the response comes back here.
-		out = &splitOutbox{messages: hs.streams0(), response: st}
+		out = &splitOutbox{messages: hs.standalone, response: st}
 	}
-	h.requests.Add(1)
 	go func() {
 		defer h.requests.Done()
 		defer cancel()
 		hs.handle(ctx, m, nil, out, func(run func()) { run() })
 		st.finish()
 	}()
-	if !h.pump(w, r, hs, st, 0, acceptJSON, acceptSSE) {
-		// The client went away before the end. If it saw an event id it may come back for
-		// the rest (GET with Last-Event-ID); otherwise no one will read the response.
-		st.mu.Lock()
-		resumable := st.sse
-		st.mu.Unlock()
-		if !resumable {
-			cancel()
-			hs.dropStream(st)
-			return
+	if h.pump(w, r, hs, st, 0, acceptJSON, acceptSSE) == pumpNothingWritten {
+		// The session ended or the server is shutting down before anything was sent.
+		if h.isClosing() {
+			shuttingDown(w)
+		} else {
+			httpError(w, http.StatusNotFound, jsonrpc.CodeInvalidRequest, "session ended before the request was answered")
 		}
-		time.AfterFunc(h.opts.ResumeTimeout, func() {
-			if !st.attached() {
-				cancel()
-				hs.dropStream(st)
-			}
-		})
 	}
 }
 
@@ -551,44 +647,62 @@ type splitOutbox struct {
 func (s *splitOutbox) send(msg []byte) error  { return s.messages.send(msg) }
 func (s *splitOutbox) reply(msg []byte) error { return s.response.reply(msg) }
 
-// pump writes a stream to a response, from after event seq, until the stream is complete
-// (it returns true), or the client disconnects, the stream is taken over, or the session
-// ends (false). A request's stream answers with plain JSON when it can.
-func (h *HTTPHandler) pump(w http.ResponseWriter, r *http.Request, hs *httpSession, st *stream, after int64, acceptJSON, acceptSSE bool) bool {
+// How a pump ended.
+type pumpResult int
+
+const (
+	pumpComplete       pumpResult = iota // the stream was written to its end
+	pumpInterrupted                      // the connection ended (or was let go) mid-stream
+	pumpNothingWritten                   // it ended before a byte of the response was written
+)
+
+// pump writes a stream to a response, from after event seq. A request's stream answers a
+// POST with plain JSON when it can. It returns when the stream is complete, the client
+// disconnects, another connection takes the stream over, the server asks the client to
+// reconnect (CloseSSEStream), or the session ends.
+func (h *HTTPHandler) pump(w http.ResponseWriter, r *http.Request, hs *httpSession, st *stream, after int64, acceptJSON, acceptSSE bool) pumpResult {
 	a := st.attach()
 	defer st.detach(a)
+	resumed := after > 0
 	var sw *sseWriter
 	stopping := false
 	for {
+		// A connection that lost the stream to another writes nothing more: the other
+		// goes on from where its client says it is.
+		if !st.owns(a) {
+			return interrupted(sw)
+		}
 		evs, finished := st.pending(after)
-		if sw == nil {
-			if msg, ok := st.jsonAnswer(); ok && acceptJSON {
+		if sw == nil && acceptJSON && !st.standalone {
+			if msg, ok := st.jsonAnswer(); ok {
 				w.Header().Set("Content-Type", "application/json")
 				w.Write(msg)
 				st.markDelivered(1)
 				hs.dropStream(st)
-				return true
+				return pumpComplete
 			}
-			st.mu.Lock()
-			forced := st.sse
-			st.mu.Unlock()
-			switch {
-			case finished && len(evs) == 0:
+			if finished && len(evs) == 0 {
 				// Cancelled by the client: there is no response to give.
 				w.WriteHeader(http.StatusAccepted)
 				hs.dropStream(st)
-				return true
-			case len(evs) > 0 || forced || !acceptJSON || st.standalone:
-				if !acceptSSE {
-					// Only a JSON answer will do: wait for the response.
-					break
-				}
+				return pumpComplete
+			}
+		}
+		if sw == nil && acceptSSE {
+			st.mu.Lock()
+			forced := st.sse
+			st.mu.Unlock()
+			if len(evs) > 0 || forced || !acceptJSON || st.standalone || stopping {
 				st.mu.Lock()
 				st.sse = true
 				st.mu.Unlock()
 				sw = newSSEWriter(w)
-				if sw.start(eventID(st.num, after), h.opts.RetryInterval.Milliseconds()) != nil {
-					return false
+				priming := eventID(st.num, after)
+				if resumed {
+					priming = "" // the client holds an id already
+				}
+				if sw.start(priming, h.opts.RetryInterval.Milliseconds()) != nil {
+					return pumpInterrupted
 				}
 			}
 		}
@@ -598,33 +712,42 @@ func (h *HTTPHandler) pump(w http.ResponseWriter, r *http.Request, hs *httpSessi
 				after = ev.seq
 			}
 			if sw.flush() != nil {
-				return false
+				return pumpInterrupted
 			}
 			st.markDelivered(after)
 		}
 		if sw != nil && finished && len(evs) == 0 {
-			hs.dropStream(st)
-			return true
+			if !st.standalone {
+				hs.dropStream(st)
+			}
+			return pumpComplete
 		}
 		if stopping {
-			return false
+			return interrupted(sw)
 		}
 		select {
-		case <-st.wake:
+		case <-a.wake:
 		case <-a.stop:
 			st.mu.Lock()
 			drain := a.drain
 			st.mu.Unlock()
 			if !drain {
-				return false // another connection took the stream over
+				return interrupted(sw) // another connection took the stream over
 			}
 			stopping = true // write what is pending (the priming event at least), then end
 		case <-r.Context().Done():
-			return false
+			return interrupted(sw)
 		case <-hs.ctx.Done():
-			return false
+			return interrupted(sw)
 		}
 	}
+}
+
+func interrupted(sw *sseWriter) pumpResult {
+	if sw == nil {
+		return pumpNothingWritten
+	}
+	return pumpInterrupted
 }
 
 // get opens the standalone stream, or resumes a stream with Last-Event-ID.
@@ -634,7 +757,7 @@ func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if h.isClosing() {
-		httpError(w, http.StatusServiceUnavailable, jsonrpc.CodeInternalError, "the server is shutting down")
+		shuttingDown(w)
 		return
 	}
 	if !protocolVersionOK(w, r) {
@@ -646,21 +769,25 @@ func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 	}
 	done := hs.use()
 	defer done()
-	st, after := hs.streams0(), int64(-1)
+	st, after := hs.standalone, int64(-1)
 	if last := r.Header.Get("Last-Event-Id"); last != "" {
 		num, seq, ok := parseEventID(last)
+		st = nil
 		if ok {
 			st = hs.stream(num)
 		}
-		if !ok || st == nil {
+		resumable := false
+		if st != nil {
+			st.mu.Lock()
+			// Only a stream that gave out event ids can be resumed, only from one of them.
+			resumable = (st.sse || st.standalone) && seq < st.next
+			st.mu.Unlock()
+		}
+		if !resumable {
 			httpError(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest, "bad request: Last-Event-ID "+last+" names no stream that can be resumed")
 			return
 		}
 		after = seq
-	}
-	if st == nil {
-		httpError(w, http.StatusNotFound, jsonrpc.CodeInvalidRequest, "session not found")
-		return
 	}
 	if after < 0 {
 		// A new standalone connection gets what no connection has delivered yet.
@@ -668,11 +795,16 @@ func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 		after = st.delivered
 		st.mu.Unlock()
 	}
-	h.pump(w, r, hs, st, after, false, true)
+	if h.pump(w, r, hs, st, after, false, true) == pumpNothingWritten {
+		httpError(w, http.StatusNotFound, jsonrpc.CodeInvalidRequest, "session ended")
+	}
 }
 
 // delete ends a session.
 func (h *HTTPHandler) delete(w http.ResponseWriter, r *http.Request) {
+	if !protocolVersionOK(w, r) {
+		return
+	}
 	hs := h.session(w, r)
 	if hs == nil {
 		return

@@ -256,9 +256,9 @@ func TestHTTPSessionLifecycle(t *testing.T) {
 }
 
 func TestHTTPRejectsBadRequests(t *testing.T) {
-	srv := quietServer(&ServerOptions{MaxMessageSize: 1 << 10})
+	srv := quietServer(nil)
 	srv.AddTool(echoTool("echo"))
-	_, c := serveHTTPTest(t, srv, &HTTPOptions{AllowedHosts: []string{"mcp.example.com"}, AllowedOrigins: []string{"https://app.example.com"}})
+	_, c := serveHTTPTest(t, srv, &HTTPOptions{MaxBodySize: 1 << 10, AllowedHosts: []string{"mcp.example.com"}, AllowedOrigins: []string{"https://app.example.com"}})
 	noSession := newHTTPClient(t, c.url)
 	c.initialize(`{}`)
 	list := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
@@ -603,17 +603,19 @@ func TestHTTPShutdownLetsRunningCallsFinish(t *testing.T) {
 func TestHTTPIdleSessionsEnd(t *testing.T) {
 	srv := quietServer(nil)
 	srv.AddTool(echoTool("echo"))
-	_, c := serveHTTPTest(t, srv, &HTTPOptions{SessionIdleTimeout: 100 * time.Millisecond})
+	_, c := serveHTTPTest(t, srv, &HTTPOptions{SessionIdleTimeout: 300 * time.Millisecond})
 	c.initialize(`{}`)
+	// A session in use does not idle out: a standalone stream is open past the timeout.
+	sse := readSSE(t, c.do(http.MethodGet, "Accept", "text/event-stream"))
+	sse.next() // the priming event
+	time.Sleep(600 * time.Millisecond)
 	if s := c.post(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`).StatusCode; s != 200 {
-		t.Fatalf("status %d", s)
+		t.Fatalf("a session with an open stream ended: status %d", s)
 	}
-	deadline := time.Now().Add(3 * time.Second)
-	for c.post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`).StatusCode != http.StatusNotFound {
-		if time.Now().After(deadline) {
-			t.Fatal("the idle session did not end")
-		}
-		time.Sleep(150 * time.Millisecond) // longer than the timeout: the session idles out
+	c.closeAll() // the stream closes: from now on the session is idle
+	time.Sleep(900 * time.Millisecond)
+	if s := c.post(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`).StatusCode; s != http.StatusNotFound {
+		t.Fatalf("an idle session is still there: status %d, want 404", s)
 	}
 }
 

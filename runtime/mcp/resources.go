@@ -292,15 +292,42 @@ func readResource(ctx context.Context, req *Request, params []byte) ([]byte, *js
 	return e.Bytes(), nil
 }
 
+// maxSubscriptions bounds the subscriptions of one session.
+const maxSubscriptions = 10000
+
+// subscribe answers resources/subscribe, for a resource the server has (a fixed one, or one
+// of a template's).
 func subscribe(ctx context.Context, req *Request, params []byte) ([]byte, *jsonrpc.Error) {
 	uri, err := uriParam("resources/subscribe", params)
 	if err != nil {
 		return nil, err
 	}
-	req.ss.mu.Lock()
-	req.ss.subscriptions[uri] = true
-	req.ss.mu.Unlock()
+	if !req.ss.srv.hasResource(uri) {
+		return nil, resourceNotFound(uri)
+	}
+	ss := req.ss
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if len(ss.subscriptions) >= maxSubscriptions && !ss.subscriptions[uri] {
+		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: a session may hold at most %d subscriptions", maxSubscriptions))
+	}
+	ss.subscriptions[uri] = true
 	return []byte("{}"), nil
+}
+
+// hasResource reports whether uri names a resource: a fixed one, or a template's.
+func (s *Server) hasResource(uri string) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if search(s.resources, []byte(uri), func(r *resourceEntry) string { return r.URI }) >= 0 {
+		return true
+	}
+	for _, t := range s.templates {
+		if _, ok := t.match(uri); ok {
+			return true
+		}
+	}
+	return false
 }
 
 func unsubscribe(ctx context.Context, req *Request, params []byte) ([]byte, *jsonrpc.Error) {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // A stream is the sequence of messages the server sends a client of the Streamable HTTP
@@ -16,20 +17,27 @@ import (
 //
 // Messages are kept in a log, numbered, so that a client whose connection broke can resume
 // the stream with Last-Event-ID and miss nothing. A connection that writes the stream
-// attaches to it; only one does at a time. Sending never blocks on the network.
+// attaches to it; only one does at a time, and a connection that another took the stream
+// from stops writing (the old connection is one its client gave up on). Sending never
+// blocks on the network.
 type stream struct {
 	num        int64 // unique in the session; 0 is the standalone stream
 	standalone bool
 
-	mu        sync.Mutex
-	events    []event // retained, in order
-	next      int64   // number of the next event; events are numbered from 1
-	delivered int64   // the last event written to a connection
-	finished  bool    // the request's stream is complete: nothing more will be sent
-	replied   bool    // ... and it ended with a response
-	sse       bool    // the connection speaks SSE (otherwise a POST may still answer with JSON)
-	owner     *attachment
-	wake      chan struct{} // pokes the owner: there is something to write
+	mu          sync.Mutex
+	events      []event // retained, in order
+	size        int     // bytes of data in events
+	next        int64   // number of the next event; events are numbered from 1
+	delivered   int64   // the last event written to a connection
+	finished    bool    // the request's stream is complete: nothing more will be sent
+	replied     bool    // ... and it ended with a response
+	sse         bool    // an event id went out: the client can resume; no JSON answer
+	owner       *attachment
+	everOwned   bool
+	drainFirst  bool        // closeConnection came before any connection attached
+	orphaned    *time.Timer // runs abandon if no connection comes back in time
+	abandon     func()      // cancels the request of a stream nobody reads
+	resumeAfter time.Duration
 }
 
 type event struct {
@@ -38,8 +46,9 @@ type event struct {
 }
 
 // attachment is one connection writing a stream. stop tells it to let go: another
-// connection took the stream over, or the server wants the client to reconnect.
+// connection took the stream over, or (drain) the server wants the client to reconnect.
 type attachment struct {
+	wake     chan struct{} // there is something to write
 	stop     chan struct{}
 	stopOnce sync.Once
 	drain    bool // set before stop by closeConnection: send what is pending, then end
@@ -47,8 +56,11 @@ type attachment struct {
 
 func (a *attachment) release() { a.stopOnce.Do(func() { close(a.stop) }) }
 
-// maxStreamEvents bounds the log of a stream nobody reads; the oldest events go first.
-const maxStreamEvents = 4096
+// Bounds on the log of a stream nobody reads; the oldest events go first.
+const (
+	maxStreamEvents = 4096
+	maxStreamBytes  = 16 << 20
+)
 
 // standaloneReplay is how many delivered events the standalone stream keeps for resumption.
 const standaloneReplay = 64
@@ -56,7 +68,7 @@ const standaloneReplay = 64
 var errStreamFinished = errors.New("mcp: the request's stream has ended")
 
 func newStream(num int64) *stream {
-	return &stream{num: num, standalone: num == 0, next: 1, wake: make(chan struct{}, 1)}
+	return &stream{num: num, standalone: num == 0, next: 1}
 }
 
 func (st *stream) send(msg []byte) error { return st.add(msg, false) }
@@ -65,37 +77,47 @@ func (st *stream) reply(msg []byte) error { return st.add(msg, true) }
 
 func (st *stream) add(msg []byte, final bool) error {
 	st.mu.Lock()
+	defer st.mu.Unlock()
 	if st.finished {
-		st.mu.Unlock()
 		return errStreamFinished
 	}
 	st.events = append(st.events, event{seq: st.next, data: append([]byte(nil), msg...)})
+	st.size += len(msg)
 	st.next++
 	if final && !st.standalone {
 		st.finished, st.replied = true, true
 	}
 	st.trim()
-	st.mu.Unlock()
 	st.poke()
 	return nil
 }
 
-// trim drops what no one can ask for any more: events beyond the bound, and on the
-// standalone stream, delivered events beyond the replay window.
+// trim drops what no one can ask for any more: events beyond the bounds (but never the
+// newest), and on the standalone stream, delivered events beyond the replay window. st.mu
+// is held.
 func (st *stream) trim() {
-	drop := len(st.events) - maxStreamEvents
+	drop := max(len(st.events)-maxStreamEvents, 0)
 	if st.standalone {
-		kept := 0
+		delivered := 0
 		for _, ev := range st.events {
 			if ev.seq > st.delivered {
 				break
 			}
-			kept++
+			delivered++
 		}
-		drop = max(drop, kept-standaloneReplay)
+		drop = max(drop, delivered-standaloneReplay)
+	}
+	size := st.size
+	for _, ev := range st.events[:drop] {
+		size -= len(ev.data)
+	}
+	for drop < len(st.events)-1 && size > maxStreamBytes {
+		size -= len(st.events[drop].data)
+		drop++
 	}
 	if drop > 0 {
 		st.events = append(st.events[:0], st.events[drop:]...)
+		st.size = size
 	}
 }
 
@@ -103,48 +125,85 @@ func (st *stream) trim() {
 // client cancelled gets none).
 func (st *stream) finish() {
 	st.mu.Lock()
+	defer st.mu.Unlock()
 	st.finished = true
-	st.mu.Unlock()
 	st.poke()
 }
 
+// poke wakes the owner. st.mu is held.
 func (st *stream) poke() {
-	select {
-	case st.wake <- struct{}{}:
-	default:
+	if st.owner != nil {
+		select {
+		case st.owner.wake <- struct{}{}:
+		default:
+		}
 	}
 }
 
 // attach makes a connection the stream's writer, taking over from any other.
 func (st *stream) attach() *attachment {
-	a := &attachment{stop: make(chan struct{})}
+	a := &attachment{wake: make(chan struct{}, 1), stop: make(chan struct{})}
 	st.mu.Lock()
 	old := st.owner
-	st.owner = a
+	st.owner, st.everOwned = a, true
+	if st.orphaned != nil {
+		st.orphaned.Stop()
+		st.orphaned = nil
+	}
+	if st.drainFirst {
+		st.drainFirst, a.drain = false, true
+		a.release()
+	}
+	st.poke()
 	st.mu.Unlock()
 	if old != nil {
 		old.release()
 	}
-	st.poke()
 	return a
 }
 
-// detach lets go of the stream, if a is still its writer; it reports whether a was.
-func (st *stream) detach(a *attachment) bool {
+// detach lets go of the stream, if a is still its writer. A request's stream left without
+// a writer before its end waits for its client to come back (if the client can resume);
+// when it does not, the request is abandoned.
+func (st *stream) detach(a *attachment) {
 	st.mu.Lock()
-	defer st.mu.Unlock()
 	if st.owner != a {
-		return false
+		st.mu.Unlock()
+		return
 	}
 	st.owner = nil
-	return true
+	orphan := !st.standalone && !st.finished && st.abandon != nil
+	resumable := st.sse
+	if orphan && resumable {
+		st.orphaned = time.AfterFunc(st.resumeAfter, func() {
+			st.mu.Lock()
+			still := st.owner == nil && !st.finished
+			st.mu.Unlock()
+			if still {
+				st.abandon()
+			}
+		})
+	}
+	st.mu.Unlock()
+	if orphan && !resumable {
+		st.abandon() // no event id went out: nobody can resume
+	}
 }
 
-// attached reports whether a connection is writing the stream.
-func (st *stream) attached() bool {
+// stopTimers stops what would act on the stream later; the session is ending.
+func (st *stream) stopTimers() {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	return st.owner != nil
+	if st.orphaned != nil {
+		st.orphaned.Stop()
+	}
+}
+
+// owns reports whether a is the stream's writer.
+func (st *stream) owns(a *attachment) bool {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.owner == a
 }
 
 // closeConnection asks the connection writing the stream to end, after sending what is
@@ -156,6 +215,8 @@ func (st *stream) closeConnection() {
 	owner := st.owner
 	if owner != nil {
 		owner.drain = true
+	} else if !st.everOwned {
+		st.drainFirst = true // the POST's connection has not attached yet
 	}
 	st.mu.Unlock()
 	if owner != nil {
@@ -210,40 +271,51 @@ func parseEventID(id string) (num, seq int64, ok bool) {
 	return num, seq, err1 == nil && err2 == nil && num >= 0 && seq >= 0
 }
 
+// writeTimeout bounds one write to a client; a client that stops reading loses its
+// connection instead of holding a goroutine and the stream.
+const writeTimeout = 30 * time.Second
+
 // sseWriter writes Server-Sent Events to a response.
 type sseWriter struct {
-	w       http.ResponseWriter
-	rc      *http.ResponseController
-	buf     bytes.Buffer
-	started bool
+	w   http.ResponseWriter
+	rc  *http.ResponseController
+	buf bytes.Buffer
 }
 
 func newSSEWriter(w http.ResponseWriter) *sseWriter {
 	return &sseWriter{w: w, rc: http.NewResponseController(w)}
 }
 
-// start sends the headers and the priming event: an id, with which the client can resume
-// the stream from here, the retry interval, and no data.
+// start sends the headers and the retry interval, and, when primingID is set, the priming
+// event: an id, with which the client can resume the stream from here, and no data. A
+// resumed stream needs none: its client already holds an id.
 func (sw *sseWriter) start(primingID string, retryMillis int64) error {
 	h := sw.w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no") // keep proxies such as nginx from buffering the stream
 	sw.w.WriteHeader(http.StatusOK)
-	sw.started = true
-	sw.buf.WriteString("id: " + primingID + "\n")
-	if retryMillis > 0 {
-		sw.buf.WriteString("retry: " + strconv.FormatInt(retryMillis, 10) + "\n")
+	if primingID != "" {
+		sw.buf.WriteString("id: " + primingID + "\n")
 	}
-	sw.buf.WriteString("data: \n\n")
+	sw.buf.WriteString("retry: " + strconv.FormatInt(retryMillis, 10) + "\n")
+	if primingID != "" {
+		sw.buf.WriteString("data: \n")
+	}
+	sw.buf.WriteString("\n")
 	return sw.flush()
 }
 
 // event buffers one message event.
 func (sw *sseWriter) event(id string, data []byte) {
-	sw.buf.WriteString("id: " + id + "\nevent: message\n")
-	// A message is one line of JSON, but one written by hand could hold newlines: each line
-	// becomes a data line, which the client joins back with newlines.
+	if id != "" {
+		sw.buf.WriteString("id: " + id + "\n")
+	}
+	sw.buf.WriteString("event: message\n")
+	// A message is one line of JSON, but one written by hand could hold line breaks: each
+	// line becomes a data line, which the client joins back with newlines.
+	data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
+	data = bytes.ReplaceAll(data, []byte("\r"), []byte("\n"))
 	for line := range bytes.Lines(data) {
 		sw.buf.WriteString("data: ")
 		sw.buf.Write(bytes.TrimSuffix(line, []byte("\n")))
@@ -253,6 +325,7 @@ func (sw *sseWriter) event(id string, data []byte) {
 }
 
 func (sw *sseWriter) flush() error {
+	sw.rc.SetWriteDeadline(time.Now().Add(writeTimeout))
 	if _, err := sw.w.Write(sw.buf.Bytes()); err != nil {
 		return err
 	}

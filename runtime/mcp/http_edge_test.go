@@ -1,0 +1,394 @@
+package mcp
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+)
+
+// HTTP sessions are known to the server, so list_changed and resources/updated reach them.
+func TestHTTPSessionsHearServerNotifications(t *testing.T) {
+	srv := quietServer(nil)
+	srv.AddTool(echoTool("echo"))
+	h, c := serveHTTPTest(t, srv, nil)
+	c.initialize(`{}`)
+	srv.mu.RLock()
+	n := len(srv.sessions)
+	srv.mu.RUnlock()
+	if n == 0 {
+		t.Errorf("Server.sessions is empty with one live HTTP session: notifications cannot reach it")
+	}
+	srv.AddTool(echoTool("echo2"))
+	hs := h.sessions[c.session]
+	evs, _ := hs.standalone.pending(0)
+	if len(evs) == 0 {
+		t.Errorf("no list_changed queued on the standalone stream after AddTool")
+	}
+}
+
+// A call whose client disconnects, resumes, and disconnects again for good is cancelled
+// once the resume timeout passes after the last disconnect.
+func TestHTTPResumedThenAbandonedCallIsCancelled(t *testing.T) {
+	var started, ended atomic.Int32
+	srv := quietServer(nil)
+	srv.AddTool(Tool{
+		Name: "block", Description: "d", InputSchema: `{"type":"object"}`,
+		Handler: func(ctx context.Context, c *ToolCall) {
+			Log(ctx, LevelInfo, "", "working") // forces SSE
+			started.Add(1)
+			<-ctx.Done()
+			ended.Add(1)
+		},
+	})
+	h := srv.HTTPHandler(&HTTPOptions{ResumeTimeout: 100 * time.Millisecond})
+	ts := httptest.NewServer(h)
+	defer ts.Close()
+	defer h.Close()
+	c := newHTTPClient(t, ts.URL)
+	c.initialize(`{}`)
+
+	open := func(method, body string, hdr ...string) (*http.Response, context.CancelFunc) {
+		ctx, cancel := context.WithCancel(context.Background())
+		var rd io.Reader
+		if body != "" {
+			rd = strings.NewReader(body)
+		}
+		req, _ := http.NewRequestWithContext(ctx, method, ts.URL, rd)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Session-Id", c.session)
+		for i := 0; i+1 < len(hdr); i += 2 {
+			req.Header.Set(hdr[i], hdr[i+1])
+		}
+		resp, err := (&http.Client{Transport: &http.Transport{DisableKeepAlives: true}}).Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp, cancel
+	}
+	resp, cancel1 := open("POST", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"block"}}`)
+	br := bufio.NewReader(resp.Body)
+	var last string
+	for started.Load() == 0 || last == "" || !strings.HasSuffix(last, "-1") {
+		line, err := br.ReadString('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasPrefix(line, "id: ") {
+			last = strings.TrimSpace(line[4:])
+		}
+	}
+	defer resp.Body.Close()
+	cancel1() // disconnect #1: resume timer armed
+	time.Sleep(20 * time.Millisecond)
+	resp2, cancel2 := open("GET", "", "Accept", "text/event-stream", "Last-Event-Id", last)
+	defer resp2.Body.Close()
+	if resp2.StatusCode != 200 {
+		t.Fatalf("resume: %d", resp2.StatusCode)
+	}
+	time.Sleep(200 * time.Millisecond) // longer than the timeout, but the client is back
+	if ended.Load() != 0 {
+		t.Fatal("the call was cancelled while its client was reading it")
+	}
+	cancel2()                          // disconnect #2, for good
+	time.Sleep(500 * time.Millisecond) // 5x the resume timeout
+	if ended.Load() == 0 {
+		t.Errorf("tool still running %v after the client left for good (ResumeTimeout 100ms)", 500*time.Millisecond)
+	}
+}
+
+// Cancelling ServeHTTPListener's context lets a running request finish and answers it.
+func TestServeHTTPListenerShutdownAnswersRunningRequests(t *testing.T) {
+	srv := quietServer(nil)
+	srv.AddTool(Tool{
+		Name: "slow", Description: "d", InputSchema: `{"type":"object"}`,
+		Handler: func(ctx context.Context, c *ToolCall) {
+			select {
+			case <-time.After(300 * time.Millisecond):
+				c.ReturnText("finished")
+			case <-ctx.Done():
+				c.ReturnText("cancelled")
+			}
+		},
+	})
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.ServeHTTPListener(ctx, ln, nil) }()
+	c := newHTTPClient(t, "http://"+ln.Addr().String()+"/mcp")
+	c.initialize(`{}`)
+	go func() { time.Sleep(100 * time.Millisecond); cancel() }()
+	resp := c.post(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow"}}`)
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 || !strings.Contains(string(body), `"finished"`) {
+		t.Errorf("running request answered %d %q, want its result", resp.StatusCode, body)
+	}
+	<-done
+}
+
+// Deleting a session while a JSON-mode POST waits answers that POST with an error.
+func TestHTTPDeleteAnswersWaitingRequests(t *testing.T) {
+	var started, ended atomic.Int32
+	srv := quietServer(nil)
+	srv.AddTool(blockingTool(&started, &ended))
+	_, c := serveHTTPTest(t, srv, nil)
+	c.initialize(`{}`)
+	got := make(chan *http.Response, 1)
+	go func() {
+		got <- c.post(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"block"}}`, "Accept", "application/json")
+	}()
+	for started.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	c.do(http.MethodDelete)
+	resp := <-got
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusNotFound || !strings.Contains(string(body), `"error"`) {
+		t.Errorf("POST whose session was deleted: %d %q, want 404 with an error", resp.StatusCode, body)
+	}
+}
+
+// initialize sent as a notification starts no session.
+func TestHTTPInitializeAsANotificationIsRejected(t *testing.T) {
+	srv := quietServer(nil)
+	_, c := serveHTTPTest(t, srv, nil)
+	resp := c.post(`{"jsonrpc":"2.0","method":"initialize","params":{"protocolVersion":"2025-11-25"}}`)
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusBadRequest || resp.Header.Get("Mcp-Session-Id") != "" {
+		t.Errorf("initialize notification: %d %q, want 400 and no session", resp.StatusCode, body)
+	}
+}
+
+// blockingWriter is a ResponseWriter whose writes can be held (a slow connection).
+type blockingWriter struct {
+	mu     sync.Mutex
+	h      http.Header
+	buf    strings.Builder
+	hold   chan struct{} // if non-nil, Write waits for it
+	inside chan struct{}
+}
+
+func (w *blockingWriter) Header() http.Header { return w.h }
+func (w *blockingWriter) WriteHeader(int)     {}
+func (w *blockingWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	hold := w.hold
+	w.mu.Unlock()
+	if hold != nil {
+		select {
+		case w.inside <- struct{}{}:
+		default:
+		}
+		<-hold
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf.WriteString(string(p))
+	return len(p), nil
+}
+func (w *blockingWriter) Flush() {}
+func (w *blockingWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
+}
+
+// When a client resumes a stream on a new connection while the old one is stuck writing,
+// the response goes out on the new connection only, and that connection ends.
+func TestHTTPStreamTakeoverNeitherLosesNorDuplicates(t *testing.T) {
+	lost, dup := 0, 0
+	outcomes := map[[3]bool]int{}
+	defer func() { t.Logf("outcomes [respOnOldConn respOnNewConn newConnHung]: %v", outcomes) }()
+	for range 200 {
+		srv := quietServer(nil)
+		h := srv.HTTPHandler(nil)
+		hs := h.newSession()
+		st := hs.newRequestStream(func() {})
+		st.send([]byte(`{"n":1}`))
+		wa := &blockingWriter{h: http.Header{}, inside: make(chan struct{}, 1)}
+		ra := httptest.NewRequest("GET", "/", nil)
+		aDone := make(chan pumpResult, 1)
+		go func() { aDone <- h.pump(wa, ra, hs, st, 0, false, true) }()
+		for !strings.Contains(wa.String(), `{"n":1}`) {
+			time.Sleep(time.Millisecond)
+		}
+		// A's connection becomes slow: its next write blocks.
+		hold := make(chan struct{})
+		wa.mu.Lock()
+		wa.hold = hold
+		wa.mu.Unlock()
+		st.send([]byte(`{"n":2}`))
+		<-wa.inside // A is stuck writing event 2
+		// The client gives up on A and resumes from event 2 on a new connection B.
+		wb := &blockingWriter{h: http.Header{}}
+		ctxB, cancelB := context.WithCancel(context.Background())
+		rb := httptest.NewRequest("GET", "/", nil).WithContext(ctxB)
+		bDone := make(chan pumpResult, 1)
+		go func() { bDone <- h.pump(wb, rb, hs, st, 2, false, true) }()
+		for !strings.Contains(wb.String(), "retry: ") {
+			time.Sleep(time.Millisecond)
+		}
+		time.Sleep(2 * time.Millisecond) // B waits on wake
+		st.reply([]byte(`{"resp":true}`))
+		st.finish()
+		close(hold) // A's write completes
+		<-aDone
+		hung := false
+		select {
+		case <-bDone:
+		case <-time.After(200 * time.Millisecond):
+			hung = true
+			lost++
+			cancelB()
+			<-bDone
+		}
+		cancelB()
+		inA, inB := strings.Contains(wa.String(), "resp"), strings.Contains(wb.String(), "resp")
+		if inA && inB {
+			dup++
+		}
+		outcomes[[3]bool{inA, inB, hung}]++
+		hs.end()
+	}
+	t.Logf("of 200 takeovers: B never got the response %d times; response written on both connections %d times", lost, dup)
+	if lost+dup > 0 {
+		t.Errorf("takeover race: lost=%d dup=%d", lost, dup)
+	}
+}
+
+// Requests that arrive while Shutdown runs are either served or refused, never lost track of
+// (the race detector watches the WaitGroup).
+func TestHTTPShutdownRacingRequests(t *testing.T) {
+	for range 300 {
+		srv := quietServer(nil)
+		srv.AddTool(echoTool("echo"))
+		h := srv.HTTPHandler(nil)
+		hs := h.newSession()
+		hs.handle(hs.ctx, mustParse(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}`), nil, &captured{}, nil)
+		h.sessions[hs.id] = hs
+		var wg sync.WaitGroup
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			req := httptest.NewRequest("POST", "/", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Mcp-Session-Id", hs.id)
+			h.ServeHTTP(httptest.NewRecorder(), req)
+		}()
+		go func() {
+			defer wg.Done()
+			h.Shutdown(context.Background())
+		}()
+		wg.Wait()
+	}
+}
+
+func mustParse(s string) *jsonrpc.Message {
+	m, err := jsonrpc.Parse([]byte(s))
+	if err != nil {
+		panic(err)
+	}
+	return &m
+}
+
+// Shutdown returns soon after its deadline even while a tool ignores its context.
+func TestHTTPShutdownKeepsItsDeadline(t *testing.T) {
+	srv := quietServer(nil)
+	var started atomic.Int32
+	srv.AddTool(Tool{Name: "stubborn", Description: "d", InputSchema: `{"type":"object"}`,
+		Handler: func(ctx context.Context, c *ToolCall) { started.Add(1); time.Sleep(2 * time.Second); c.ReturnText("x") }})
+	h, c := serveHTTPTest(t, srv, nil)
+	c.initialize(`{}`)
+	go c.post(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"stubborn"}}`)
+	for started.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	t0 := time.Now()
+	if err := h.Shutdown(ctx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Shutdown: %v, want the deadline exceeded", err)
+	}
+	if d := time.Since(t0); d > 1500*time.Millisecond {
+		t.Errorf("Shutdown with a 100ms context took %v", d)
+	}
+}
+
+func TestHTTPMaxSessions(t *testing.T) {
+	srv := quietServer(nil)
+	_, c := serveHTTPTest(t, srv, &HTTPOptions{MaxSessions: 2})
+	c.initialize(`{}`)
+	newHTTPClient(t, c.url).initialize(`{}`)
+	third := newHTTPClient(t, c.url)
+	resp := third.post(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	m := jsonBody(t, resp)
+	if resp.Header.Get("Mcp-Session-Id") != "" || m["error"] == nil {
+		t.Fatalf("a third session was opened beyond MaxSessions 2: %v", m)
+	}
+	// Deleting one makes room.
+	c.do(http.MethodDelete)
+	third.initialize(`{}`)
+}
+
+// A tool that closes its stream at once, before the POST's connection even attached to it,
+// still gets its connection closed after the priming event, and the client resumes.
+func TestHTTPCloseSSEStreamAtOnce(t *testing.T) {
+	srv := quietServer(nil)
+	srv.AddTool(Tool{
+		Name: "poll", Description: "Closes its connection first thing.", InputSchema: `{"type":"object"}`,
+		Handler: func(ctx context.Context, c *ToolCall) {
+			CloseSSEStream(ctx)
+			time.Sleep(50 * time.Millisecond)
+			c.ReturnText("done")
+		},
+	})
+	_, c := serveHTTPTest(t, srv, nil)
+	c.initialize(`{}`)
+	sse := readSSE(t, c.post(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"poll"}}`))
+	var last string
+	for {
+		ev, ok := sse.next()
+		if !ok {
+			break
+		}
+		if ev.data != "" {
+			t.Fatalf("the connection carried %q; it should have closed after the priming event", ev.data)
+		}
+		last = ev.id
+	}
+	resumed := readSSE(t, c.do(http.MethodGet, "Accept", "text/event-stream", "Last-Event-Id", last))
+	if text := result(t, resumed.message())["content"].([]any)[0].(map[string]any)["text"]; text != "done" {
+		t.Fatalf("resumed result %q", text)
+	}
+}
+
+func TestSubscribeNeedsAResource(t *testing.T) {
+	srv := quietServer(nil)
+	srv.AddResource(Resource{URI: "test://r", Name: "r", Read: func(ctx context.Context, uri string) ([]ResourceContents, error) {
+		return TextContents(uri, "x"), nil
+	}})
+	srv.AddResourceTemplate(ResourceTemplate{URITemplate: "test://items/{id}", Name: "item", Read: func(ctx context.Context, uri string, vars map[string]string) ([]ResourceContents, error) {
+		return TextContents(uri, vars["id"]), nil
+	}})
+	h := start(t, srv)
+	h.initialize("2025-11-25")
+	for uri, code := range map[string]int{"test://r": 0, "test://items/7": 0, "test://nothing": CodeResourceNotFound} {
+		m := h.roundTrip(`{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"` + uri + `"}}`)
+		if code == 0 {
+			result(t, m)
+		} else if got := errorCode(t, m); got != code {
+			t.Errorf("subscribe %s: error %d, want %d", uri, got, code)
+		}
+	}
+}
