@@ -109,7 +109,7 @@ func (p *pkgGen) checkForm(t *schema.Type) bool {
 				bad("a list in a form must be a multi-select: a slice of strings with enum values")
 			}
 		default:
-			bad("a %s cannot be a form field", typeString(ft.Go))
+			bad("type %s cannot be a form field", typeString(ft.Go))
 		}
 	}
 	return ok

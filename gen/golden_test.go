@@ -118,7 +118,7 @@ func docOf(d ast.Decl) *ast.CommentGroup {
 // TestOutputIgnoresDeclarationOrder copies golden cases with their declarations reversed
 // and expects the same generated file: everything emitted is sorted first.
 func TestOutputIgnoresDeclarationOrder(t *testing.T) {
-	for _, name := range []string{"methods", "shapes", "types"} {
+	for _, name := range []string{"features", "methods", "shapes", "types"} {
 		t.Run(name, func(t *testing.T) {
 			src := filepath.Join("..", "golden", name)
 			want, err := os.ReadFile(filepath.Join(src, DefaultFileName))
@@ -133,6 +133,17 @@ func TestOutputIgnoresDeclarationOrder(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { os.RemoveAll(dir) })
+			// Files other than Go sources (schemas that //mcp:schema file= reads) come along.
+			others, _ := filepath.Glob(filepath.Join(src, "*.json"))
+			for _, file := range others {
+				data, err := os.ReadFile(file)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, filepath.Base(file)), data, 0o666); err != nil {
+					t.Fatal(err)
+				}
+			}
 			files, _ := filepath.Glob(filepath.Join(src, "*.go"))
 			for _, file := range files {
 				if strings.HasSuffix(file, "_test.go") || filepath.Base(file) == DefaultFileName {

@@ -73,7 +73,7 @@ func (p *pkgGen) prompt(fd *ast.FuncDecl, d directive) {
 		for _, f := range pr.In.Object.Fields {
 			if t := f.Type.Deref(); t.Kind != schema.String || t.Quoted {
 				p.diags.Hintf(f.Pos, "use a string field (or *string for an optional argument); convert it in the function",
-					"prompt argument %s is a %s, but prompt arguments are strings", f.Name, typeString(f.Type.Go))
+					"prompt argument %s has type %s, but prompt arguments are strings", f.Name, typeString(f.Type.Go))
 				ok = false
 			}
 		}

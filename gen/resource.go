@@ -161,7 +161,7 @@ func (p *pkgGen) resourceVars(r *Resource, fd *ast.FuncDecl, s signature) bool {
 				"field %s is not a variable of URI template %s", f.Name, r.URI)
 			ok = false
 		case !uriScalar(f.Type):
-			p.diags.Hintf(f.Pos, "use a string, a number or a bool", "URI variable %s cannot be a %s: a URI holds it as text", f.Name, typeString(f.Type.Go))
+			p.diags.Hintf(f.Pos, "use a string, a number or a bool", "URI variable %s cannot have type %s: a URI holds it as text", f.Name, typeString(f.Type.Go))
 			ok = false
 		case f.Type.Kind == schema.Int || f.Type.Kind == schema.Uint || f.Type.Kind == schema.Float || f.Type.Kind == schema.Bool:
 			r.Literal = append(r.Literal, f.Name)

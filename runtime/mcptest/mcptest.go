@@ -6,6 +6,9 @@
 //	c := mcptest.Connect(t, srv)
 //	res := c.CallTool("get_weather", map[string]any{"city": "Lisbon"})
 //	if res.IsError { t.Fatal(res.Text()) }
+//
+// A tool that asks the client for something (sampling, elicitation, roots) gets its answer
+// from the handlers given to ConnectWith.
 package mcptest
 
 import (
@@ -28,14 +31,36 @@ var Timeout = 10 * time.Second
 // Client is one session with a server, for tests. Its methods fail the test on protocol
 // errors they do not expect, so tests read like the happy path.
 type Client struct {
-	t    testing.TB
-	in   *io.PipeWriter
-	out  *bufio.Reader
-	mu   sync.Mutex
-	next int
+	t        testing.TB
+	in       *io.PipeWriter
+	out      *bufio.Reader
+	mu       sync.Mutex
+	next     int
+	handlers map[string]Handler
+	notes    []Notification
 
 	// Initialize is the result of the initialize request.
 	Initialize map[string]any
+}
+
+// Handler answers a request the server sends the client, such as "sampling/createMessage"
+// or "elicitation/create": it returns the result (anything encoding/json encodes) or an
+// error, which the server gets as an error response.
+type Handler func(params json.RawMessage) (any, error)
+
+// Options configure ConnectWith.
+type Options struct {
+	// ProtocolVersion to ask for; the default is the newest.
+	ProtocolVersion string
+	// Handlers answer the server's requests, by method. The client declares the
+	// capabilities they imply: sampling, elicitation (form mode), roots.
+	Handlers map[string]Handler
+}
+
+// Notification is a notification the server sent.
+type Notification struct {
+	Method string
+	Params json.RawMessage
 }
 
 // Connect starts serving srv in memory and initializes a session at the newest protocol
@@ -47,6 +72,23 @@ func Connect(t testing.TB, srv *mcp.Server) *Client {
 // ConnectVersion is Connect with a chosen protocol version.
 func ConnectVersion(t testing.TB, srv *mcp.Server, version string) *Client {
 	t.Helper()
+	return ConnectWith(t, srv, Options{ProtocolVersion: version})
+}
+
+// ConnectWith is Connect with options: a protocol version, and handlers for the requests
+// the server may send.
+func ConnectWith(t testing.TB, srv *mcp.Server, opts Options) *Client {
+	t.Helper()
+	version := opts.ProtocolVersion
+	if version == "" {
+		version = mcp.LatestProtocolVersion
+	}
+	caps := map[string]any{}
+	for method, capability := range map[string]string{"sampling/createMessage": "sampling", "elicitation/create": "elicitation", "roots/list": "roots"} {
+		if opts.Handlers[method] != nil {
+			caps[capability] = map[string]any{}
+		}
+	}
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -61,10 +103,10 @@ func ConnectVersion(t testing.TB, srv *mcp.Server, version string) *Client {
 		cancel()
 		<-done
 	})
-	c := &Client{t: t, in: inW, out: bufio.NewReaderSize(outR, 1<<16)}
+	c := &Client{t: t, in: inW, out: bufio.NewReaderSize(outR, 1<<16), handlers: opts.Handlers}
 	res, err := c.Request("initialize", map[string]any{
 		"protocolVersion": version,
-		"capabilities":    map[string]any{},
+		"capabilities":    caps,
 		"clientInfo":      map[string]any{"name": "mcptest", "version": "0"},
 	})
 	if err != nil {
@@ -100,19 +142,47 @@ func (c *Client) Request(method string, params any) (json.RawMessage, *Error) {
 	c.send(msg)
 	for {
 		var resp struct {
-			ID     *int            `json:"id"`
+			ID     json.RawMessage `json:"id"`
 			Method string          `json:"method"`
+			Params json.RawMessage `json:"params"`
 			Result json.RawMessage `json:"result"`
 			Error  *Error          `json:"error"`
 		}
 		if err := json.Unmarshal(c.readLine(), &resp); err != nil {
 			c.t.Fatalf("mcptest: invalid message from server: %v", err)
 		}
-		if resp.Method != "" || resp.ID == nil || *resp.ID != id {
-			continue // a notification, or a response to something else
+		switch {
+		case resp.Method != "" && resp.ID != nil:
+			c.answer(resp.ID, resp.Method, resp.Params)
+		case resp.Method != "":
+			c.notes = append(c.notes, Notification{resp.Method, resp.Params})
+		case string(resp.ID) == fmt.Sprint(id):
+			return resp.Result, resp.Error
 		}
-		return resp.Result, resp.Error
 	}
+}
+
+// answer runs the handler of a request from the server and sends the response. c.mu is held.
+func (c *Client) answer(id json.RawMessage, method string, params json.RawMessage) {
+	msg := map[string]any{"jsonrpc": "2.0", "id": id}
+	h := c.handlers[method]
+	if h == nil {
+		msg["error"] = &Error{Code: -32601, Message: "mcptest: no handler for " + method}
+	} else if res, err := h(params); err != nil {
+		msg["error"] = &Error{Code: -32603, Message: err.Error()}
+	} else {
+		msg["result"] = res
+	}
+	c.send(msg)
+}
+
+// Notifications returns the notifications the server has sent so far, and forgets them.
+func (c *Client) Notifications() []Notification {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := c.notes
+	c.notes = nil
+	return n
 }
 
 // Notify sends a notification.
@@ -253,4 +323,66 @@ func (c *Client) CallToolErr(name string, args any) (*ToolResult, *Error) {
 		c.t.Fatalf("mcptest: tools/call result: %v", err)
 	}
 	return &res, nil
+}
+
+// ReadResource reads a resource and returns its contents, or the protocol error.
+func (c *Client) ReadResource(uri string) ([]map[string]any, *Error) {
+	c.t.Helper()
+	raw, rpcErr := c.Request("resources/read", map[string]any{"uri": uri})
+	if rpcErr != nil {
+		return nil, rpcErr
+	}
+	var res struct {
+		Contents []map[string]any `json:"contents"`
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		c.t.Fatalf("mcptest: resources/read result: %v", err)
+	}
+	return res.Contents, nil
+}
+
+// GetPrompt gets a prompt with arguments and returns its messages, or the protocol error.
+func (c *Client) GetPrompt(name string, args map[string]string) ([]map[string]any, *Error) {
+	c.t.Helper()
+	params := map[string]any{"name": name}
+	if args != nil {
+		params["arguments"] = args
+	}
+	raw, rpcErr := c.Request("prompts/get", params)
+	if rpcErr != nil {
+		return nil, rpcErr
+	}
+	var res struct {
+		Messages []map[string]any `json:"messages"`
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		c.t.Fatalf("mcptest: prompts/get result: %v", err)
+	}
+	return res.Messages, nil
+}
+
+// Complete asks for completions of an argument of a prompt (ref "prompt:NAME") or a
+// variable of a resource template (ref "resource:TEMPLATE").
+func (c *Client) Complete(ref, argument, value string) ([]string, *Error) {
+	c.t.Helper()
+	kind, name, _ := strings.Cut(ref, ":")
+	r := map[string]any{"type": "ref/" + kind}
+	if kind == "prompt" {
+		r["name"] = name
+	} else {
+		r["uri"] = name
+	}
+	raw, rpcErr := c.Request("completion/complete", map[string]any{"ref": r, "argument": map[string]any{"name": argument, "value": value}})
+	if rpcErr != nil {
+		return nil, rpcErr
+	}
+	var res struct {
+		Completion struct {
+			Values []string `json:"values"`
+		} `json:"completion"`
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		c.t.Fatalf("mcptest: completion/complete result: %v", err)
+	}
+	return res.Completion.Values, nil
 }

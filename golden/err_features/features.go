@@ -1,0 +1,179 @@
+// Package errfeatures has resources, prompts, completions and forms that mcpgen must reject,
+// each with a diagnostic at the right place.
+package errfeatures
+
+import (
+	"context"
+
+	"github.com/mcpgen/mcpgen/runtime/mcp"
+)
+
+// NoURI has no URI.
+//
+//mcp:resource name=x
+func NoURI() string { return "" }
+
+// Relative is not an absolute URI.
+//
+//mcp:resource just/a/path
+func Relative() string { return "" }
+
+// Query uses a template operator mcpgen does not support.
+//
+//mcp:resource search://items{?q}
+func Query() string { return "" }
+
+// Fixed has a fixed URI but takes an argument.
+//
+//mcp:resource config://app
+func Fixed(p Params) string { return "" }
+
+// Params are template variables.
+type Params struct {
+	ID   string `json:"id"`
+	Page int    `json:"page"`
+}
+
+// Missing has a template variable without a field.
+//
+//mcp:resource items://{id}/{rev}
+func Missing(p Params) string { return "" }
+
+// Tags has a variable of a type a URI cannot hold.
+type Tags struct {
+	Tags []string `json:"tags"`
+}
+
+// ListTags takes a list from a URI.
+//
+//mcp:resource tags://{tags}
+func ListTags(t Tags) string { return "" }
+
+// NoArgs is a template whose function takes nothing.
+//
+//mcp:resource users://{id}
+func NoArgs() string { return "" }
+
+// Count returns a number.
+//
+//mcp:resource count://all mime=text/plain color=blue
+func Count() int { return 0 }
+
+// Nothing returns nothing.
+//
+//mcp:resource nothing://here
+func Nothing() {}
+
+// Twice serves a URI another function serves.
+//
+//mcp:resource config://dup
+func Twice() string { return "" }
+
+// Again serves it too.
+//
+//mcp:resource config://dup
+func Again() string { return "" }
+
+// Numbers are prompt arguments that are not strings.
+type Numbers struct {
+	N int `json:"n"`
+}
+
+// Sum is a prompt with a number argument.
+//
+//mcp:prompt
+func Sum(in Numbers) string { return "" }
+
+// Silent is a prompt that returns nothing useful.
+//
+//mcp:prompt
+func Silent() int { return 0 }
+
+// Hello is a prompt.
+//
+//mcp:prompt hello tone=warm
+func Hello() string { return "" }
+
+// Hello2 has the same name.
+//
+//mcp:prompt hello
+func Hello2() string { return "" }
+
+// NoTarget names no prompt.
+//
+//mcp:complete arg=x
+func NoTarget(v string) []string { return nil }
+
+// Ghost completes a prompt that does not exist.
+//
+//mcp:complete prompt=ghost arg=x
+func Ghost(v string) []string { return nil }
+
+// WrongArg completes an argument the prompt does not have.
+//
+//mcp:complete prompt=hello arg=name
+func WrongArg(v string) []string { return nil }
+
+// BadParam takes an int.
+//
+//mcp:complete prompt=hello arg=x
+func BadParam(v int) []string { return nil }
+
+// BadResult returns a string.
+//
+//mcp:complete resource="items://{id}/{rev}" arg=id
+func BadResult(v string) string { return "" }
+
+// Nested is a form with a nested struct.
+type Nested struct {
+	Inner   struct{ A string } `json:"inner"`
+	Pattern string             `json:"pattern" jsonschema:"pattern=^[a-z]+$"`
+	Format  string             `json:"format" jsonschema:"format=hostname"`
+	Ints    []int              `json:"ints"`
+	Level   Level              `json:"level"`
+}
+
+// Level is a number enum.
+type Level int
+
+// The levels.
+const (
+	Low  Level = 1
+	High Level = 2
+)
+
+// Ask elicits forms mcpgen cannot derive.
+//
+//mcp:tool
+func Ask(ctx context.Context) error {
+	_, _, err := mcp.Elicit[Nested](ctx, "nested")
+	_, _, _ = mcp.Elicit[string](ctx, "a string")
+	_, _, _ = mcp.Elicit[*Params](ctx, "a pointer")
+	return err
+}
+
+// Generic elicits a type parameter.
+func Generic[T any](ctx context.Context) {
+	mcp.Elicit[T](ctx, "generic")
+}
+
+// NotObject declares a schema that is not an object.
+//
+//mcp:schema {"type": "array"}
+type NotObject struct{}
+
+// UnmarshalJSON reads it.
+func (n *NotObject) UnmarshalJSON([]byte) error { return nil }
+
+// UseNotObject takes it.
+//
+//mcp:tool
+func UseNotObject(n NotObject) {}
+
+// NoFile declares its schema in a file that is not there.
+//
+//mcp:schema file=missing.json
+type NoFile struct{}
+
+// UnmarshalJSON reads it.
+func (n *NoFile) UnmarshalJSON([]byte) error { return nil }

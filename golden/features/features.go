@@ -1,0 +1,238 @@
+// Package features has one of each resource, prompt, completion and elicitation form shape
+// mcpgen supports, and a tool whose argument declares its schema in a file.
+package features
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime/mcp"
+)
+
+// Readme is the project's README.
+//
+//mcp:resource docs://readme title="Read me" mime=text/markdown
+func Readme() string { return "# Features\n" }
+
+// Logo is the project's logo.
+//
+//mcp:resource docs://logo.png name=logo mime=image/png
+func Logo(ctx context.Context) ([]byte, error) { return []byte{0x89, 'P', 'N', 'G'}, nil }
+
+// Query has a query string, whose '=' must not split the directive.
+//
+//mcp:resource search://all?sort=name mime=text/plain
+func Query() mcp.ResourceContents {
+	return mcp.ResourceContents{Text: "everything, by name"}
+}
+
+// Tree lists a directory as several contents.
+//
+//mcp:resource files://tree
+func Tree() ([]mcp.ResourceContents, error) {
+	return []mcp.ResourceContents{{URI: "files://tree/a", Text: "a"}, {URI: "files://tree/b", Text: "b"}}, nil
+}
+
+// Kind is what an item is.
+type Kind string
+
+// The kinds.
+const (
+	Book  Kind = "book"
+	Movie Kind = "movie"
+)
+
+// ItemRef names an item by kind and number, with its details optional.
+type ItemRef struct {
+	Kind    Kind `json:"kind"`
+	ID      int  `json:"id" jsonschema:"minimum=1"`
+	Details bool `json:"details"`
+}
+
+// Item is one item, as JSON.
+//
+//mcp:resource items://{kind}/{id}/{details} mime=application/json
+func Item(ref ItemRef) (string, error) {
+	if ref.ID > 1000 {
+		return "", mcp.ErrResourceNotFound
+	}
+	b, _ := json.Marshal(ref)
+	return string(b), nil
+}
+
+// File is any file under files://, through {+path}.
+type File struct {
+	Path string `json:"path"`
+}
+
+// Store serves files; its methods are resources and completions of a value in hand.
+type Store struct {
+	Files map[string]string
+}
+
+// Read returns a stored file.
+//
+//mcp:resource files://{+path} name=file mime=text/plain
+func (s *Store) Read(ctx context.Context, f File) (string, error) {
+	text, ok := s.Files[f.Path]
+	if !ok {
+		return "", mcp.ErrResourceNotFound
+	}
+	return text, nil
+}
+
+// CompletePath suggests stored paths.
+//
+//mcp:complete resource="files://{+path}" arg=path
+func (s *Store) CompletePath(ctx context.Context, prefix string) ([]string, error) {
+	var out []string
+	for p := range s.Files {
+		if strings.HasPrefix(p, prefix) {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// ReviewArgs are the arguments of the code review prompt.
+type ReviewArgs struct {
+	// Code to review.
+	Code string `json:"code" jsonschema:"minLength=1"`
+	// Focus of the review, such as "security".
+	Focus *string `json:"focus,omitempty" jsonschema:"title=Focus area"`
+	// Language of the code.
+	Language Language `json:"language,omitempty"`
+}
+
+// Language is a programming language.
+type Language string
+
+// The languages.
+const (
+	Go     Language = "go"
+	Python Language = "python"
+)
+
+// Review asks the model to review code.
+//
+//mcp:prompt code_review title="Code review"
+func Review(in ReviewArgs) string {
+	focus := "anything"
+	if in.Focus != nil {
+		focus = *in.Focus
+	}
+	return fmt.Sprintf("Review this %s code, looking for %s:\n%s", in.Language, focus, in.Code)
+}
+
+// CompleteLanguage suggests languages.
+//
+//mcp:complete prompt=code_review arg=language
+func CompleteLanguage(req mcp.CompletionRequest) []string {
+	if strings.HasPrefix("go", req.Value) {
+		return []string{"go"}
+	}
+	return []string{"python"}
+}
+
+// Greeting is a prompt without arguments, as one message.
+//
+//mcp:prompt
+func Greeting() mcp.PromptMessage {
+	return mcp.PromptMessage{Role: mcp.RoleAssistant, Content: mcp.Text{Text: "Hello! What shall we build?"}}
+}
+
+// Conversation is a prompt of several messages.
+//
+//mcp:prompt
+func Conversation(ctx context.Context) ([]mcp.PromptMessage, error) {
+	return []mcp.PromptMessage{
+		{Role: mcp.RoleUser, Content: mcp.Text{Text: "Hi"}},
+		{Role: mcp.RoleAssistant, Content: mcp.Text{Text: "Hello"}},
+	}, nil
+}
+
+// Full is a prompt that sets the whole result.
+//
+//mcp:prompt
+func Full(ctx context.Context) (*mcp.GetPromptResult, error) {
+	return nil, errors.New("not today")
+}
+
+// Preferences is a form with every kind of field elicitation allows.
+type Preferences struct {
+	// Name to call the user by.
+	Name string `json:"name" jsonschema:"minLength=1,maxLength=40"`
+	// Email to write to.
+	Email string `json:"email,omitempty" jsonschema:"format=email"`
+	// Age in years.
+	Age *int `json:"age,omitempty" jsonschema:"minimum=0,maximum=150"`
+	// Newsletter subscription.
+	Newsletter bool `json:"newsletter,omitempty" jsonschema:"default=false"`
+	// Theme of the interface.
+	Theme Theme `json:"theme,omitempty" jsonschema:"default=dark"`
+	// Topics of interest.
+	Topics []Topic `json:"topics,omitempty" jsonschema:"maxItems=2"`
+}
+
+// Theme is a color theme; each constant's comment is its title.
+type Theme string
+
+// The themes.
+const (
+	Light Theme = "light" // Light theme
+	Dark  Theme = "dark"  // Dark theme
+)
+
+// Topic is a subject, without titles.
+type Topic string
+
+// The topics.
+const (
+	Go1     Topic = "go"
+	Rust    Topic = "rust"
+	Haskell Topic = "haskell"
+)
+
+// Onboard asks the user for their preferences.
+//
+//mcp:tool
+func Onboard(ctx context.Context) (string, error) {
+	p, action, err := mcp.Elicit[Preferences](ctx, "Tell us about yourself")
+	if err != nil || action != mcp.Accept {
+		return string(action), err
+	}
+	return fmt.Sprintf("%s likes %v", p.Name, p.Topics), nil
+}
+
+// Range is an argument that reads its own JSON against the schema it declares in a file.
+//
+//mcp:schema file=range.schema.json
+type Range struct {
+	From, To int
+}
+
+// UnmarshalJSON reads [from, to] with from <= to.
+func (r *Range) UnmarshalJSON(data []byte) error {
+	var v struct {
+		From int `json:"from"`
+		To   int `json:"to"`
+	}
+	if err := json.Unmarshal(data, &v); err != nil {
+		return err
+	}
+	if v.From > v.To {
+		return errors.New("/to: must not be less than /from")
+	}
+	r.From, r.To = v.From, v.To
+	return nil
+}
+
+// Span measures a range.
+//
+//mcp:tool
+func Span(r Range) int64String { return int64String(fmt.Sprint(r.To - r.From)) }
+
+type int64String string
