@@ -7,7 +7,10 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/mcpgen/mcpgen/runtime/mcp"
@@ -149,5 +152,96 @@ func check(b *testing.B, resp []byte, want, notWant string) {
 	}
 	if !json.Valid(resp) {
 		b.Fatalf("invalid JSON: %s", resp)
+	}
+}
+
+// httpClient speaks to a Streamable HTTP endpoint with one session, over loopback TCP.
+type httpClient struct {
+	url, session string
+	hc           *http.Client
+	id           int
+	body         bytes.Buffer
+}
+
+func connectHTTP(b *testing.B, handler http.Handler) *httpClient {
+	ts := httptest.NewServer(handler)
+	b.Cleanup(ts.Close)
+	c := &httpClient{url: ts.URL, hc: ts.Client()}
+	c.post(b, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`)
+	c.post(b, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	return c
+}
+
+func (c *httpClient) post(b *testing.B, msg string) []byte {
+	req, err := http.NewRequest(http.MethodPost, c.url, strings.NewReader(msg))
+	if err != nil {
+		b.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if c.session != "" {
+		req.Header.Set("Mcp-Session-Id", c.session)
+		req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if id := resp.Header.Get("Mcp-Session-Id"); id != "" {
+		c.session = id
+	}
+	c.body.Reset()
+	if _, err := c.body.ReadFrom(resp.Body); err != nil {
+		b.Fatal(err)
+	}
+	if resp.StatusCode/100 != 2 {
+		b.Fatalf("status %d: %s", resp.StatusCode, c.body.Bytes())
+	}
+	return c.body.Bytes()
+}
+
+func (c *httpClient) roundTrip(b *testing.B, method, params string) []byte {
+	c.id++
+	return c.post(b, `{"jsonrpc":"2.0","id":`+strconv.Itoa(c.id)+`,"method":"`+method+`","params":`+params+`}`)
+}
+
+func mcpgenHTTP() http.Handler {
+	srv := mcp.NewServer(mcp.Implementation{Name: "bench", Version: "1"}, &mcp.ServerOptions{Logger: slog.New(slog.DiscardHandler)})
+	RegisterMCP(srv)
+	return srv.HTTPHandler(nil)
+}
+
+func sdkHTTP() http.Handler {
+	srv := sdk.NewServer(&sdk.Implementation{Name: "bench", Version: "1"}, &sdk.ServerOptions{Logger: slog.New(slog.DiscardHandler)})
+	tool := &sdk.Tool{Name: "search", Description: "Search finds documents.",
+		InputSchema: json.RawMessage(mcpgenSearchInput), OutputSchema: json.RawMessage(mcpgenSearchOutput)}
+	sdk.AddTool(srv, tool,
+		func(ctx context.Context, req *sdk.CallToolRequest, in SearchInput) (*sdk.CallToolResult, SearchResult, error) {
+			if in.Limit == 0 {
+				in.Limit = 10
+			}
+			out, err := Search(ctx, in)
+			return nil, out, err
+		})
+	// Plain JSON answers, as mcpgen gives to a request that sends nothing before its response.
+	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, &sdk.StreamableHTTPOptions{JSONResponse: true})
+}
+
+// BenchmarkHTTPToolCall is one tools/call round trip over Streamable HTTP on loopback TCP.
+func BenchmarkHTTPToolCall(b *testing.B) {
+	for _, s := range []struct {
+		name    string
+		handler func() http.Handler
+	}{{"mcpgen", mcpgenHTTP}, {"go-sdk", sdkHTTP}} {
+		b.Run(s.name, func(b *testing.B) {
+			c := connectHTTP(b, s.handler())
+			check(b, c.roundTrip(b, "tools/call", validCall), `"structuredContent"`, `"isError":true`)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				c.roundTrip(b, "tools/call", validCall)
+			}
+		})
 	}
 }

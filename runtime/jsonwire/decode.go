@@ -87,6 +87,7 @@ type Decoder struct {
 	omitted  int    // problems not recorded because of maxProblems
 	syntax   bool   // the input is not valid JSON; decoding has stopped
 	scratch  []byte // reused by string unescaping
+	pathBuf  [8]segment
 }
 
 // NewDecoder returns a Decoder reading data.
@@ -101,6 +102,9 @@ func (d *Decoder) Reset(data []byte) {
 	d.data = data
 	d.pos = 0
 	d.depth = 0
+	if d.path == nil {
+		d.path = d.pathBuf[:0] // most documents nest shallowly: no allocation for the path
+	}
 	d.path = d.path[:0]
 	d.problems = d.problems[:0]
 	d.omitted = 0

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -189,11 +190,12 @@ func (ss *session) request(ctx context.Context, m *jsonrpc.Message, out outbox) 
 
 // progressToken reads params._meta.progressToken, as raw JSON.
 func progressToken(params []byte) []byte {
-	if params == nil {
-		return nil
+	if !bytes.Contains(params, []byte(`"_meta"`)) {
+		return nil // the common case, decided without decoding
 	}
 	var token []byte
-	d := jsonwire.NewDecoder(params)
+	var d jsonwire.Decoder
+	d.Reset(params)
 	for key := range d.Members {
 		if string(key) != "_meta" {
 			d.Skip()
@@ -246,6 +248,9 @@ func (ss *session) dispatch(ctx context.Context, m *jsonrpc.Message, req *Reques
 	h := methods[m.Method]
 	if h == nil || !ss.srv.offers(m.Method) {
 		return jsonrpc.AppendError(nil, m.ID, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "method not found: "+m.Method))
+	}
+	if m.Method == "tools/call" {
+		return callToolResponse(ctx, req, m.ID, m.Params)
 	}
 	result, err := h(ctx, req, m.Params)
 	if err != nil {

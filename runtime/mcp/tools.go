@@ -196,6 +196,26 @@ func listTools(ctx context.Context, req *Request, params []byte) ([]byte, *jsonr
 // arguments that are not an object) are protocol errors; everything about the arguments'
 // content, and whatever the tool does, is a tool result.
 func callTool(ctx context.Context, req *Request, params []byte) ([]byte, *jsonrpc.Error) {
+	return serveToolCall(ctx, req, params, func(result []byte) []byte {
+		return append([]byte(nil), result...)
+	})
+}
+
+// callToolResponse answers tools/call with the whole response message, writing the result
+// once, straight from the tool's buffer into the response: tools/call is the hot path.
+func callToolResponse(ctx context.Context, req *Request, id, params []byte) []byte {
+	resp, err := serveToolCall(ctx, req, params, func(result []byte) []byte {
+		return jsonrpc.AppendResult(nil, id, result)
+	})
+	if err != nil {
+		return jsonrpc.AppendError(nil, id, err)
+	}
+	return resp
+}
+
+// serveToolCall runs a tools/call request; respond turns the CallToolResult's JSON, valid
+// only during the call, into what serveToolCall returns.
+func serveToolCall(ctx context.Context, req *Request, params []byte, respond func([]byte) []byte) ([]byte, *jsonrpc.Error) {
 	if params == nil {
 		return nil, invalidParams("tools/call: params with a tool name are required")
 	}
@@ -206,7 +226,8 @@ func callTool(ctx context.Context, req *Request, params []byte) ([]byte, *jsonrp
 		args    []byte
 		argsOK  = true
 	)
-	d := jsonwire.NewDecoder(params)
+	var d jsonwire.Decoder
+	d.Reset(params)
 	for key := range d.Members {
 		switch string(key) {
 		case "name":
@@ -241,9 +262,7 @@ func callTool(ctx context.Context, req *Request, params []byte) ([]byte, *jsonrp
 	case !argsOK:
 		return nil, invalidParams("tools/call: arguments must be an object")
 	}
-	return req.ss.srv.runTool(ctx, t, args, req.ss.dialectNow(), func(result []byte) []byte {
-		return append([]byte(nil), result...)
-	}), nil
+	return req.ss.srv.runTool(ctx, t, args, req.ss.dialectNow(), respond), nil
 }
 
 // dialectNow is the session's protocol dialect.
