@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 )
 
 // samplingTool asks the client's model, with a deadline, and reports the error it gets.
@@ -133,5 +135,67 @@ func TestHTTPOlderClients(t *testing.T) {
 				t.Errorf("%s client got a tool %v", version, tool)
 			}
 		})
+	}
+}
+
+func TestEveryListIsPaginated(t *testing.T) {
+	srv := quietServer(&ServerOptions{PageSize: 1})
+	read := func(ctx context.Context, uri string) ([]ResourceContents, error) { return TextContents(uri, ""), nil }
+	readT := func(ctx context.Context, uri string, vars map[string]string) ([]ResourceContents, error) {
+		return TextContents(uri, ""), nil
+	}
+	get := func(ctx context.Context, args *jsonwire.Decoder) (*GetPromptResult, error) {
+		return &GetPromptResult{}, nil
+	}
+	for _, n := range []string{"x", "y"} {
+		srv.AddTool(echoTool(n))
+		srv.AddResource(Resource{URI: "test://" + n, Name: n, Read: read})
+		srv.AddResourceTemplate(ResourceTemplate{URITemplate: "test://" + n + "/{id}", Name: n, Read: readT})
+		srv.AddPrompt(Prompt{Name: n, Get: get})
+	}
+	h := start(t, srv)
+	h.initialize("2025-11-25")
+	for method, field := range map[string]string{"tools/list": "tools", "resources/list": "resources", "resources/templates/list": "resourceTemplates", "prompts/list": "prompts"} {
+		var pages int
+		cursor := ""
+		for {
+			params := `{}`
+			if cursor != "" {
+				params = `{"cursor":"` + cursor + `"}`
+			}
+			res := result(t, h.roundTrip(`{"jsonrpc":"2.0","id":1,"method":"`+method+`","params":`+params+`}`))
+			if items := res[field].([]any); len(items) != 1 {
+				t.Fatalf("%s page %d: %d items, want 1", method, pages, len(items))
+			}
+			pages++
+			next, _ := res["nextCursor"].(string)
+			if next == "" {
+				break
+			}
+			cursor = next
+		}
+		if pages != 2 {
+			t.Errorf("%s: %d pages, want 2", method, pages)
+		}
+	}
+}
+
+func TestListChangedOverStdio(t *testing.T) {
+	srv := quietServer(nil)
+	srv.AddTool(echoTool("x"))
+	h := start(t, srv)
+	h.initialize("2025-11-25")
+	result(t, h.roundTrip(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	srv.AddTool(echoTool("y"))
+	if m := h.recv(); m["method"] != "notifications/tools/list_changed" {
+		t.Fatalf("got %v, want tools/list_changed", m)
+	}
+	srv.AddPrompt(Prompt{Name: "p", Get: func(ctx context.Context, args *jsonwire.Decoder) (*GetPromptResult, error) { return nil, nil }})
+	if m := h.recv(); m["method"] != "notifications/prompts/list_changed" {
+		t.Fatalf("got %v, want prompts/list_changed", m)
+	}
+	srv.AddResource(Resource{URI: "test://r", Name: "r", Read: func(ctx context.Context, uri string) ([]ResourceContents, error) { return nil, nil }})
+	if m := h.recv(); m["method"] != "notifications/resources/list_changed" {
+		t.Fatalf("got %v, want resources/list_changed", m)
 	}
 }

@@ -716,7 +716,8 @@ func (h *HTTPHandler) pump(w http.ResponseWriter, r *http.Request, hs *httpSessi
 			}
 			st.markDelivered(after)
 		}
-		if sw != nil && finished && len(evs) == 0 {
+		if sw != nil && finished {
+			// pending read the events and the end together: all of them are written.
 			if !st.standalone {
 				hs.dropStream(st)
 			}

@@ -392,3 +392,36 @@ func TestSubscribeNeedsAResource(t *testing.T) {
 		}
 	}
 }
+
+// When one wake-up stands for several events, the last of which ends the stream, the
+// connection writes them all and ends: it does not wait for another wake-up.
+func TestHTTPPumpEndsACompleteStream(t *testing.T) {
+	srv := quietServer(nil)
+	h := srv.HTTPHandler(nil)
+	hs := h.newSession()
+	defer hs.end()
+	st := hs.newRequestStream(func() {})
+	st.send([]byte(`{"n":1}`))
+	// The connection is slow: its first write (the priming event) waits.
+	hold := make(chan struct{})
+	w := &blockingWriter{h: http.Header{}, hold: hold, inside: make(chan struct{}, 1)}
+	done := make(chan pumpResult, 1)
+	go func() { done <- h.pump(w, httptest.NewRequest("POST", "/", nil), hs, st, 0, false, true) }()
+	<-w.inside
+	// Meanwhile the response comes and the stream ends; the wake-up pending from the
+	// connection's start stands for all of it.
+	st.reply([]byte(`{"resp":true}`))
+	st.finish()
+	w.mu.Lock()
+	w.hold = nil
+	w.mu.Unlock()
+	close(hold)
+	select {
+	case r := <-done:
+		if r != pumpComplete || !strings.Contains(w.String(), `{"n":1}`) || !strings.Contains(w.String(), `{"resp":true}`) {
+			t.Fatalf("pump: %v, wrote %q", r, w.String())
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("the connection waits for a wake-up after writing a complete stream")
+	}
+}

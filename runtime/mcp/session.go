@@ -18,7 +18,8 @@ import (
 // outbox delivers messages to a client: the stdio stream, or one of the streams of an HTTP
 // session (a request's own response stream, or the stream the client opened with GET).
 type outbox interface {
-	// send writes one complete message, or reports why it cannot.
+	// send writes one complete message, or reports why it cannot. The outbox owns msg from
+	// then on: callers pass a buffer of its own and never touch it again.
 	send(msg []byte) error
 	// reply writes the response to the request the outbox belongs to: its last message.
 	reply(msg []byte) error
@@ -429,7 +430,13 @@ func (e *ClientError) Error() string {
 	return fmt.Sprintf("mcp: the client answered %s with error %d: %s", e.Method, e.Code, e.Message)
 }
 
-// notify sends a notification that belongs to no request (list changes, resource updates).
+// notify sends a notification that belongs to no request (list changes, resource updates),
+// without waiting for the client to read it.
 func (ss *session) notify(method string, params []byte) {
-	ss.write(ss.out, jsonrpc.AppendNotification(nil, method, params))
+	msg := jsonrpc.AppendNotification(nil, method, params)
+	if later, ok := ss.out.(interface{ sendLater([]byte) }); ok {
+		later.sendLater(msg)
+		return
+	}
+	ss.write(ss.out, msg)
 }

@@ -34,10 +34,13 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	out := &lineWriter{w: w, failed: cancel}
+	out := newLineWriter(w, cancel)
 	ss := newSession(s, out)
 	s.track(ss)
-	defer ss.close()
+	defer func() {
+		ss.close()
+		out.close() // everything answered is written before Serve returns
+	}()
 	var wg sync.WaitGroup
 
 	stop := context.AfterFunc(ctx, func() { interruptRead(r) })
@@ -95,16 +98,30 @@ func readLine(br *bufio.Reader, max int) ([]byte, error) {
 	}
 }
 
-// lineWriter writes whole messages, one per line, one at a time.
+// lineWriter writes whole messages, one per line, one at a time. Messages about requests are
+// written by the goroutine that sends them (a slow client slows the request down: that is
+// backpressure). Notifications that belong to no request, from AddTool or
+// NotifyResourceUpdated, are written by a goroutine of the writer's, so that no registration
+// or update waits for a client to read.
 type lineWriter struct {
 	mu     sync.Mutex
 	w      io.Writer
 	err    error
 	failed func(error)
+
+	qmu      sync.Mutex
+	queue    [][]byte
+	draining bool
+	closed   bool
+	drained  sync.WaitGroup
+}
+
+func newLineWriter(w io.Writer, failed func(error)) *lineWriter {
+	return &lineWriter{w: w, failed: failed}
 }
 
 func (lw *lineWriter) send(msg []byte) error {
-	msg = append(msg, '\n')
+	msg = append(msg, '\n') // the writer owns msg
 	lw.mu.Lock()
 	defer lw.mu.Unlock()
 	if lw.err != nil {
@@ -119,6 +136,47 @@ func (lw *lineWriter) send(msg []byte) error {
 }
 
 func (lw *lineWriter) reply(msg []byte) error { return lw.send(msg) }
+
+// sendLater queues a notification that belongs to no request and returns at once.
+func (lw *lineWriter) sendLater(msg []byte) {
+	lw.qmu.Lock()
+	defer lw.qmu.Unlock()
+	if lw.closed {
+		return
+	}
+	lw.queue = append(lw.queue, msg)
+	if !lw.draining {
+		lw.draining = true
+		lw.drained.Add(1)
+		go lw.drain()
+	}
+}
+
+func (lw *lineWriter) drain() {
+	defer lw.drained.Done()
+	for {
+		lw.qmu.Lock()
+		batch := lw.queue
+		lw.queue = nil
+		if len(batch) == 0 {
+			lw.draining = false
+			lw.qmu.Unlock()
+			return
+		}
+		lw.qmu.Unlock()
+		for _, msg := range batch {
+			lw.send(msg)
+		}
+	}
+}
+
+// close writes the queued notifications; nothing is queued after it.
+func (lw *lineWriter) close() {
+	lw.qmu.Lock()
+	lw.closed = true
+	lw.qmu.Unlock()
+	lw.drained.Wait()
+}
 
 // interruptRead makes a blocked Read on r return, if r offers a way.
 func interruptRead(r io.Reader) {

@@ -81,7 +81,7 @@ func (st *stream) add(msg []byte, final bool) error {
 	if st.finished {
 		return errStreamFinished
 	}
-	st.events = append(st.events, event{seq: st.next, data: append([]byte(nil), msg...)})
+	st.events = append(st.events, event{seq: st.next, data: msg}) // the outbox owns msg
 	st.size += len(msg)
 	st.next++
 	if final && !st.standalone {
