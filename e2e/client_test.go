@@ -113,11 +113,12 @@ func startHTTP(t *testing.T, bin string) *httpTransport {
 	// The server says where it listens on its first line of stderr.
 	r := bufio.NewReader(stderr)
 	line, err := r.ReadString('\n')
-	if err != nil || !strings.HasPrefix(line, "serving MCP at ") {
+	_, url, found := strings.Cut(line, "serving MCP at ")
+	if err != nil || !found {
 		tr.cmd.Process.Kill()
 		t.Fatalf("server did not say where it listens: %q %v", line, err)
 	}
-	tr.url = strings.TrimSpace(strings.TrimPrefix(line, "serving MCP at "))
+	tr.url = strings.TrimSpace(url)
 	go io.Copy(tr.stderr, r)
 	t.Cleanup(func() {
 		tr.close()

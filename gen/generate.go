@@ -31,6 +31,7 @@ type Config struct {
 	Patterns  []string // package patterns as the go command takes them; none means "."
 	BuildTags []string // extra build tags to load with, besides mcpgen
 	FileName  string   // the generated file's name; "" means DefaultFileName
+	Env       []string // the go command's environment; nil means the process's
 }
 
 // File is the generated file of one package. Content nil means the package has no

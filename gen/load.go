@@ -29,6 +29,7 @@ func load(cfg *Config, fset *token.FileSet) ([]*packages.Package, error) {
 		Mode: packages.NeedName | packages.NeedFiles | packages.NeedSyntax | packages.NeedTypes |
 			packages.NeedTypesInfo | packages.NeedModule,
 		Dir:        cfg.Dir,
+		Env:        cfg.Env,
 		Fset:       fset,
 		BuildFlags: []string{"-tags=" + strings.Join(tags, ",")},
 		Tests:      false,

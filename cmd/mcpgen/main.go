@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/gen"
+	"github.com/mcpgen/mcpgen/scaffold"
 	"github.com/urfave/cli/v3"
 )
 
@@ -54,10 +55,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	app := &cli.Command{
 		Name:      "mcpgen",
 		Usage:     "generate typed MCP servers from annotated Go functions",
-		UsageText: "mcpgen [flags] [packages]\nmcpgen check [packages]\nmcpgen version",
+		UsageText: "mcpgen [flags] [packages]\nmcpgen check [packages]\nmcpgen new [--module path] [--name name] <dir>\nmcpgen version",
 		Description: "With no command, mcpgen generates code for the packages named (default: the current\n" +
 			"directory's), which is what //go:generate go tool mcpgen runs. Each package with\n" +
-			"//mcp:tool functions gets one file, " + gen.DefaultFileName + ", declaring " + gen.RegisterFunc + ".\n\n" +
+			"//mcp:tool, //mcp:resource, //mcp:prompt or //mcp:complete functions (or mcp.Elicit\n" +
+			"calls) gets one file, " + gen.DefaultFileName + ", declaring " + gen.RegisterFunc + ". It prints nothing on success\n" +
+			"unless -v is given.\n\n" +
 			"Exit status: 0 on success, 1 when check finds a stale or missing file, 2 on errors.",
 		ArgsUsage:      "[packages]",
 		Version:        version(),
@@ -80,6 +83,26 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 				Usage:        "exit 1 and print a diff if a generated file is stale or missing; write nothing",
 				ArgsUsage:    "[packages]",
 				Action:       generate(true),
+				OnUsageError: usage,
+			},
+			{
+				Name:      "new",
+				Usage:     "create a new MCP server project that builds, tests and serves on its first run",
+				ArgsUsage: "<dir>",
+				Description: "Writes a Go module into <dir> (new or empty): a server with one example tool and its\n" +
+					"generated code, tests, a README on growing it and registering it with MCP clients,\n" +
+					".gitignore and a CI workflow. go.mod names mcpgen as a tool dependency; a development\n" +
+					"build of mcpgen (run from its checkout) points it at that checkout with a replace\n" +
+					"directive. Runs go mod tidy, which may download modules.",
+				Flags: []cli.Flag{
+					&cli.StringFlag{Name: "module", Usage: "the new module's `path` (default: the directory's name)"},
+					&cli.StringFlag{Name: "name", Usage: "the server's `name`, also its binary's (default: the directory's name)"},
+					&cli.StringFlag{Name: "mcpgen-dir", Usage: "use the mcpgen checkout in `dir` (default: the one this mcpgen was built from, if any)"},
+				},
+				Action: func(ctx context.Context, cmd *cli.Command) error {
+					code = runNew(ctx, cmd, stdout, stderr)
+					return nil
+				},
 				OnUsageError: usage,
 			},
 			{
@@ -146,6 +169,43 @@ func runGenerate(cmd *cli.Command, check bool, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "%s %s\n", change, relative(cwd, f.Path))
 		}
 	}
+	return exitOK
+}
+
+// runNew creates a project.
+func runNew(ctx context.Context, cmd *cli.Command, stdout, stderr io.Writer) int {
+	if cmd.Args().Len() != 1 {
+		fmt.Fprintln(stderr, "mcpgen new: give exactly one directory: mcpgen new <dir>\nRun 'mcpgen new --help' for usage.")
+		return exitError
+	}
+	var src scaffold.Source
+	var err error
+	if dir := cmd.String("mcpgen-dir"); dir != "" {
+		src, err = scaffold.Checkout(dir)
+	} else {
+		src, err = scaffold.Local()
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "mcpgen new: %v\n", err)
+		return exitError
+	}
+	p, err := scaffold.New(ctx, scaffold.Options{Dir: cmd.Args().First(), Module: cmd.String("module"), Name: cmd.String("name"), MCPGen: src})
+	if err != nil {
+		fmt.Fprintf(stderr, "mcpgen new: %v\n", err)
+		return exitError
+	}
+	cwd, _ := os.Getwd()
+	rel := relative(cwd, p.Dir)
+	if cmd.Bool("verbose") {
+		for _, f := range p.Files {
+			fmt.Fprintf(stdout, "created %s\n", filepath.Join(rel, f))
+		}
+	}
+	fmt.Fprintf(stdout, "Created %s, module %s, server %s", rel, p.Module, p.Name)
+	if src.Dir != "" {
+		fmt.Fprintf(stdout, ", using the mcpgen checkout at %s", src.Dir)
+	}
+	fmt.Fprintf(stdout, ".\n\n  cd %s\n  go test ./...   # test it\n  go run .        # serve it over stdio (go run . --http 127.0.0.1:8080 for HTTP)\n\nREADME.md says how to add tools and register the server with MCP clients.\n", rel)
 	return exitOK
 }
 

@@ -162,3 +162,39 @@ func TestRenamedOutputReplacesTheOldFile(t *testing.T) {
 		t.Fatalf("the old generated file is still there")
 	}
 }
+
+func TestNewUsage(t *testing.T) {
+	if code, out, _ := mcpgen(t, "new", "--help"); code != 0 || !strings.Contains(out, "--module") || !strings.Contains(out, "--name") || !strings.Contains(out, "<dir>") {
+		t.Fatalf("new --help: exit %d\n%s", code, out)
+	}
+	if code, out, _ := mcpgen(t, "--help"); code != 0 || !strings.Contains(out, "mcpgen new") {
+		t.Fatalf("--help does not mention new:\n%s", out)
+	}
+	full := t.TempDir()
+	if err := os.WriteFile(filepath.Join(full, "x"), nil, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"new"}, "give exactly one directory"},
+		{[]string{"new", "a", "b"}, "give exactly one directory"},
+		{[]string{"new", full}, "is not empty"},
+		{[]string{"new", "--module", "bad path!", filepath.Join(t.TempDir(), "p")}, `invalid module path "bad path!"`},
+		{[]string{"new", "--name", "a b", filepath.Join(t.TempDir(), "p")}, `invalid server name "a b"`},
+		{[]string{"new", filepath.Join(t.TempDir(), "My Server")}, "give one with --name"},
+		{[]string{"new", "--name", "srv", filepath.Join(t.TempDir(), "My Server")}, "give one with --module"},
+		{[]string{"new", "--mcpgen-dir", t.TempDir(), filepath.Join(t.TempDir(), "p")}, "is not an mcpgen checkout"},
+		{[]string{"new", "--frobnicate", "p"}, "frobnicate"},
+	} {
+		code, _, errOut := mcpgen(t, tc.args...)
+		if code != 2 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("mcpgen %s: exit %d %q, want 2 and %q", strings.Join(tc.args, " "), code, errOut, tc.want)
+		}
+	}
+	// Nothing was written for the rejected projects.
+	if entries, _ := os.ReadDir(full); len(entries) != 1 {
+		t.Errorf("the non-empty directory changed: %v", entries)
+	}
+}

@@ -1,0 +1,145 @@
+package e2e
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestNewProject does what a new user does: build mcpgen, scaffold a project, add a second
+// tool in a new file, regenerate, vet, test, and run the server over stdio and HTTP, calling
+// both tools. Then it changes a tool without regenerating: check mode fails with a diff
+// until go generate runs.
+func TestNewProject(t *testing.T) {
+	t.Parallel()
+	work := t.TempDir()
+	mcpgen := filepath.Join(work, "mcpgen")
+	runCmd(t, "..", nil, "go", "build", "-o", mcpgen, "./cmd/mcpgen")
+
+	out := runCmd(t, work, nil, mcpgen, "new", "hello")
+	if !strings.Contains(out, "Created hello, module hello, server hello") {
+		t.Errorf("mcpgen new said:\n%s", out)
+	}
+	dir := filepath.Join(work, "hello")
+	for _, f := range []string{"go.mod", "go.sum", "main.go", "tools.go", "mcp_gen.go", "tools_test.go", "server_test.go", "README.md", ".gitignore", ".github/workflows/mcp.yml"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("the new project lacks %s", f)
+		}
+	}
+	gomod, _ := os.ReadFile(filepath.Join(dir, "go.mod"))
+	root, _ := filepath.Abs("..")
+	if !bytes.Contains(gomod, []byte("tool github.com/mcpgen/mcpgen/cmd/mcpgen")) || !bytes.Contains(gomod, []byte("replace github.com/mcpgen/mcpgen => "+root)) {
+		t.Errorf("go.mod does not use this checkout of mcpgen as a tool:\n%s", gomod)
+	}
+
+	// A second tool, in a file of its own, as the project's README shows.
+	write(t, filepath.Join(dir, "add.go"), addTool)
+	runCmd(t, dir, nil, "go", "generate", "./...")
+	runCmd(t, dir, nil, "go", "vet", "./...")
+	runCmd(t, dir, nil, "go", "test", "./...")
+	bin := filepath.Join(dir, "hello")
+	runCmd(t, dir, nil, "go", "build", "-o", bin, ".")
+
+	for _, tc := range []struct {
+		name  string
+		start func(t *testing.T) transport
+	}{
+		{"stdio", func(t *testing.T) transport { return startStdio(t, bin) }},
+		{"http", func(t *testing.T) transport { return startHTTP(t, bin) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newClient(t, tc.start(t), "2025-11-25", nil)
+			if name := c.initialize(map[string]any{})["serverInfo"].(map[string]any)["name"]; name != "hello" {
+				t.Errorf("server name %v", name)
+			}
+			if got := names(c.must("tools/list", nil)["tools"].([]any), "name"); !slices.Equal(got, []string{"add", "count_words"}) {
+				t.Errorf("tools %v", got)
+			}
+			sum := c.must("tools/call", map[string]any{"name": "add", "arguments": map[string]any{"a": 2, "b": 0.5}})
+			if s := sum["structuredContent"].(map[string]any)["sum"]; s != 2.5 {
+				t.Errorf("add: %v", sum)
+			}
+			counts := c.must("tools/call", map[string]any{"name": "count_words", "arguments": map[string]any{"text": "one two three"}})
+			if w := counts["structuredContent"].(map[string]any)["words"]; w != 3.0 {
+				t.Errorf("count_words: %v", counts)
+			}
+		})
+	}
+
+	// Change the arguments of add without regenerating: check mode notices, with a diff.
+	write(t, filepath.Join(dir, "add.go"), strings.Replace(addTool, "\tB float64 `json:\"b\"`\n", "\tB float64 `json:\"b\"`\n\t// C is a third number.\n\tC float64 `json:\"c,omitempty\"`\n", 1))
+	stdout, stderr, code := runStatus(t, dir, mcpgen, "check", "./...")
+	if code != 1 || !strings.Contains(stdout, `+    "c": {`) || !strings.Contains(stdout, "--- mcp_gen.go") || !strings.Contains(stderr, "mcp_gen.go is stale") {
+		t.Errorf("check after changing a tool: exit %d, stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	runCmd(t, dir, nil, "go", "generate", "./...")
+	if _, stderr, code := runStatus(t, dir, mcpgen, "check", "./..."); code != 0 {
+		t.Errorf("check after go generate: exit %d\n%s", code, stderr)
+	}
+}
+
+const addTool = `package main
+
+import "context"
+
+// AddInput are the numbers to add.
+type AddInput struct {
+	// A is the first number.
+	A float64 ` + "`json:\"a\"`" + `
+	// B is the second number.
+	B float64 ` + "`json:\"b\"`" + `
+}
+
+// Sum is the result of add.
+type Sum struct {
+	Sum float64 ` + "`json:\"sum\"`" + `
+}
+
+// Add adds two numbers.
+//
+//mcp:tool add readonly
+func Add(ctx context.Context, in AddInput) (Sum, error) {
+	return Sum{Sum: in.A + in.B}, nil
+}
+`
+
+func write(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o666); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// runCmd runs a command in dir and returns its output, failing the test if it fails. The
+// project stands alone: no go.work applies.
+func runCmd(t *testing.T, dir string, env []string, name string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(append(os.Environ(), "GOWORK=off"), env...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+func runStatus(t *testing.T, dir, name string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off")
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	if exit, ok := err.(*exec.ExitError); ok {
+		return o.String(), e.String(), exit.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return o.String(), e.String(), 0
+}

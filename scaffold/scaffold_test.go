@@ -1,0 +1,81 @@
+package scaffold
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/templates"
+	"golang.org/x/mod/modfile"
+)
+
+func TestGoVersionIsMCPGens(t *testing.T) {
+	data, err := os.ReadFile("../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := modfile.Parse("go.mod", data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Go.Version != GoVersion {
+		t.Errorf("GoVersion %s, but mcpgen's go.mod says %s", GoVersion, f.Go.Version)
+	}
+}
+
+func TestLocalFindsThisCheckout(t *testing.T) {
+	src, err := Local()
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, _ := filepath.Abs("..")
+	if src.Dir != root || src.Version != "v0.0.0" {
+		t.Errorf("Local() = %+v, want the checkout at %s", src, root)
+	}
+}
+
+// Both kinds of project render: from a checkout (with a replace directive) and from a
+// release (with a version and no replace).
+func TestRender(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		data templates.Data
+	}{
+		{"checkout", templates.Data{Module: "example.com/hello", Name: "hello", GoVersion: GoVersion, MCPGenVersion: "v0.0.0", MCPGenDir: "/src/mcpgen"}},
+		{"release", templates.Data{Module: "example.com/hello", Name: "hello", GoVersion: GoVersion, MCPGenVersion: "v1.2.3"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := render(dir, tc.data); err != nil {
+				t.Fatal(err)
+			}
+			files, _ := listFiles(dir)
+			if got := strings.Join(files, " "); got != ".github/workflows/mcp.yml .gitignore README.md go.mod main.go server_test.go tools.go tools_test.go" {
+				t.Errorf("files: %s", got)
+			}
+			gomod, _ := os.ReadFile(filepath.Join(dir, "go.mod"))
+			f, err := modfile.Parse("go.mod", gomod, nil)
+			if err != nil {
+				t.Fatalf("go.mod: %v\n%s", err, gomod)
+			}
+			if f.Module.Mod.Path != "example.com/hello" || len(f.Tool) != 1 || f.Tool[0].Path != "github.com/mcpgen/mcpgen/cmd/mcpgen" ||
+				len(f.Require) != 1 || f.Require[0].Mod.Version != tc.data.MCPGenVersion {
+				t.Errorf("go.mod:\n%s", gomod)
+			}
+			readme, _ := os.ReadFile(filepath.Join(dir, "README.md"))
+			if tc.data.MCPGenDir != "" {
+				if len(f.Replace) != 1 || f.Replace[0].New.Path != "/src/mcpgen" || !strings.Contains(string(readme), "replace github.com/mcpgen/mcpgen => /src/mcpgen") {
+					t.Errorf("a checkout's project does not say so:\n%s", gomod)
+				}
+			} else if len(f.Replace) != 0 || !strings.Contains(string(readme), "go get -tool github.com/mcpgen/mcpgen/cmd/mcpgen@latest") {
+				t.Errorf("a release's project:\n%s", gomod)
+			}
+			for _, want := range []string{`"hello": {`, `"url": "http://127.0.0.1:8080/mcp"`, "go generate ./...", "go tool mcpgen check ./..."} {
+				if !strings.Contains(string(readme), want) {
+					t.Errorf("README lacks %q", want)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,22 @@
+// Package templates holds the files `mcpgen new` renders into a new project, embedded in the
+// mcpgen binary. Each file under project/ is a text/template; the name "gitignore" stands
+// for .gitignore and "github" for .github (dot files are awkward to embed and to browse).
+package templates
+
+import "embed"
+
+// Project is the tree of a new project's files.
+//
+//go:embed all:project
+var Project embed.FS
+
+// Data is what the templates are rendered with.
+type Data struct {
+	Module    string // the Go module path
+	Name      string // the MCP server name, also the binary's
+	GoVersion string // the go directive
+	// MCPGenVersion is the version of mcpgen the project requires, and MCPGenDir, when set,
+	// the checkout it is replaced by (a development build of mcpgen wrote the project).
+	MCPGenVersion string
+	MCPGenDir     string
+}
