@@ -12,10 +12,18 @@ import (
 const directivePrefix = "//mcp:"
 
 // verbs are the known directives: //mcp:tool, //mcp:resource, //mcp:prompt and
-// //mcp:complete on functions, //mcp:schema on types.
-var verbs = []string{"tool", "resource", "prompt", "complete", "schema"}
+// //mcp:complete on functions, //mcp:schema and //mcp:form on types.
+var verbs = []string{"tool", "resource", "prompt", "complete", "schema", "form"}
 
-const schemaDirective = directivePrefix + "schema "
+const (
+	schemaDirective = directivePrefix + "schema "
+	formDirective   = directivePrefix + "form"
+)
+
+// isForm reports whether a comment is a //mcp:form directive (and not //mcp:formal).
+func isForm(text string) bool {
+	return text == formDirective || strings.HasPrefix(text, formDirective+" ")
+}
 
 // directive is one parsed //mcp:verb line.
 type directive struct {

@@ -2,6 +2,7 @@ package gen
 
 import (
 	"cmp"
+	"go/ast"
 	"go/token"
 	"go/types"
 	"slices"
@@ -18,8 +19,10 @@ type Form struct {
 	Pos  token.Pos // of the first mcp.Elicit call that names it
 }
 
-// findForms finds the types the package passes to mcp.Elicit. No directive is needed: the
-// call says it all, and a type with no form fails to compile only at run time otherwise.
+// findForms finds the types the package passes to mcp.Elicit, and those marked //mcp:form.
+// No directive is needed for a call with a concrete type: the call says it all. Generic code
+// that calls mcp.Elicit with a type parameter cannot be followed; the types it is used with
+// carry //mcp:form.
 func (p *pkgGen) findForms() {
 	type use struct {
 		t   types.Type
@@ -39,15 +42,17 @@ func (p *pkgGen) findForms() {
 		pa, pb := fset.Position(a.pos), fset.Position(b.pos)
 		return cmp.Or(cmp.Compare(pa.Filename, pb.Filename), cmp.Compare(pa.Offset, pb.Offset))
 	})
+	for _, obj := range p.formTypes {
+		uses = append(uses, use{obj.Type(), obj.Pos()})
+	}
 	var seen typeutil.Map
 	for _, u := range uses {
 		if seen.At(u.t) != nil {
 			continue
 		}
 		seen.Set(u.t, true)
-		if _, isTypeParam := u.t.(*types.TypeParam); isTypeParam {
-			p.diags.Hintf(u.pos, "call mcp.Elicit with a struct type, so that mcpgen can derive its form",
-				"mcp.Elicit is called with type parameter %s; mcpgen derives forms from concrete types only", u.t)
+		if typeParamIn(u.t) != nil {
+			// Generic code elicits the types it is instantiated with: those need //mcp:form.
 			continue
 		}
 		if !isStructOrPointer(u.t) {
@@ -113,4 +118,62 @@ func (p *pkgGen) checkForm(t *schema.Type) bool {
 		}
 	}
 	return ok
+}
+
+// typeParamIn returns a type parameter that t is or is made of, or nil.
+func typeParamIn(t types.Type) *types.TypeParam {
+	switch t := types.Unalias(t).(type) {
+	case *types.TypeParam:
+		return t
+	case *types.Pointer:
+		return typeParamIn(t.Elem())
+	case *types.Slice:
+		return typeParamIn(t.Elem())
+	case *types.Array:
+		return typeParamIn(t.Elem())
+	case *types.Map:
+		if tp := typeParamIn(t.Key()); tp != nil {
+			return tp
+		}
+		return typeParamIn(t.Elem())
+	case *types.Named:
+		for a := range t.TypeArgs().Types() {
+			if tp := typeParamIn(a); tp != nil {
+				return tp
+			}
+		}
+	case *types.Struct:
+		for i := range t.NumFields() {
+			if tp := typeParamIn(t.Field(i).Type()); tp != nil {
+				return tp
+			}
+		}
+	}
+	return nil
+}
+
+// formDirective records a type declaration marked //mcp:form (the i-th of typeDocs: 0 is the
+// declaration's own doc comment).
+func (p *pkgGen) formDirective(gd *ast.GenDecl, i int, c *ast.Comment) {
+	if c.Text != formDirective {
+		p.diags.Hintf(c.Slash, "write //mcp:form alone on its line", "//mcp:form takes no options")
+		return
+	}
+	specs := gd.Specs
+	if i > 0 {
+		specs = specs[i-1 : i]
+	} else if len(specs) != 1 {
+		p.diags.Hintf(c.Slash, "put it in the doc comment of the type itself", "//mcp:form is on a group of type declarations")
+		return
+	}
+	ts := specs[0].(*ast.TypeSpec)
+	obj, ok := p.pkg.TypesInfo.Defs[ts.Name].(*types.TypeName)
+	if !ok {
+		return
+	}
+	if ts.TypeParams != nil {
+		p.diags.Hintf(c.Slash, "mark the instantiations' own named types instead", "//mcp:form on generic type %s", ts.Name.Name)
+		return
+	}
+	p.formTypes = append(p.formTypes, obj)
 }

@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"bytes"
 	"go/ast"
 	"go/token"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	udiff "github.com/aymanbagabas/go-udiff"
 	"github.com/mcpgen/mcpgen/gen/diag"
 )
 
@@ -150,5 +152,26 @@ func TestWriteCompareDiff(t *testing.T) {
 	}
 	if _, err := os.Stat(path); !os.IsNotExist(err) {
 		t.Fatalf("file not removed: %v", err)
+	}
+}
+
+// The generated file of a package is the same whether or not the packages it imports are
+// named on the command line too: doc comments of other packages of the module are read
+// either way.
+func TestOutputIgnoresWhichPackagesAreNamed(t *testing.T) {
+	dir, _ := filepath.Abs("..")
+	alone, err := Generate(Config{Dir: dir, Patterns: []string{"./golden/types"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	both, err := Generate(Config{Dir: dir, Patterns: []string{"./golden/types", "./golden/types/geo"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(alone.Files) != 1 || len(both.Files) != 1 || !bytes.Equal(alone.Files[0].Content, both.Files[0].Content) {
+		t.Fatalf("the output depends on the packages named:\n%s", udiff.Unified("alone", "with geo", string(alone.Files[0].Content), string(both.Files[0].Content)))
+	}
+	if !bytes.Contains(alone.Files[0].Content, []byte("Lat is the latitude in degrees")) || !bytes.Contains(alone.Files[0].Content, []byte("Lon is the longitude in degrees.")) {
+		t.Error("doc comments of another package's fields are missing")
 	}
 }

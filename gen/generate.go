@@ -68,7 +68,7 @@ func Generate(cfg Config) (*Result, error) {
 		return nil, err
 	}
 	diags := diag.NewList(fset)
-	src := newSource(pkgs, diags)
+	src := newSource(pkgs, fset, diags)
 	res := &Result{}
 	for _, pkg := range pkgs {
 		res.Files = append(res.Files, generatePackage(&cfg, pkg, fset, src, diags)...)
@@ -163,6 +163,7 @@ type pkgGen struct {
 	prompts     []*Prompt
 	completions []*Completion
 	forms       []*Form
+	formTypes   []*types.TypeName // marked //mcp:form
 	receivers   map[*types.TypeName]*Receiver
 }
 

@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"go/ast"
+	"go/parser"
 	"go/token"
 	"go/types"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -82,13 +84,24 @@ func parsePosition(s string) token.Position {
 	return token.Position{Filename: m[1], Line: line, Column: col}
 }
 
-// source indexes what go/types does not keep: doc comments and struct tag positions. It
-// covers the packages loaded from source; types from elsewhere get no descriptions.
+// source indexes what go/types does not keep: doc comments, //mcp:schema directives and
+// struct tag positions. Packages loaded from source are indexed up front, by object. Types
+// of other packages come from export data, which records where each object is declared (file
+// and line): those declarations are read on demand, from the main module's source files only,
+// so that the output is the same whichever packages the command line names, and the
+// standard library's and other modules' doc comments stay out of schemas.
 type source struct {
 	fields  map[*types.Var]*ast.Field
 	docs    map[*types.TypeName]string
 	consts  map[*types.Const]string            // doc or line comments of constants
 	schemas map[*types.TypeName]declaredSchema // from //mcp:schema
+
+	fset       *token.FileSet
+	diags      *diag.List
+	moduleDirs []string             // directories of the main modules
+	parsed     map[string]bool      // files read for declarations of other packages
+	byLine     map[lineKey]lineDecl // their declarations
+	schemaRead map[*types.TypeName]bool
 }
 
 type declaredSchema struct {
@@ -96,9 +109,26 @@ type declaredSchema struct {
 	pos  token.Pos
 }
 
-func newSource(pkgs []*packages.Package, diags *diag.List) *source {
-	s := &source{fields: map[*types.Var]*ast.Field{}, docs: map[*types.TypeName]string{}, consts: map[*types.Const]string{}, schemas: map[*types.TypeName]declaredSchema{}}
+// lineKey names a declaration by where export data puts it: file, line and name.
+type lineKey struct {
+	file string
+	line int
+	name string
+}
+
+type lineDecl struct {
+	doc   *ast.CommentGroup // a type's or constant's doc comment (or line comment)
+	field *ast.Field
+}
+
+func newSource(pkgs []*packages.Package, fset *token.FileSet, diags *diag.List) *source {
+	s := &source{fields: map[*types.Var]*ast.Field{}, docs: map[*types.TypeName]string{}, consts: map[*types.Const]string{},
+		schemas: map[*types.TypeName]declaredSchema{}, fset: fset, diags: diags, parsed: map[string]bool{},
+		byLine: map[lineKey]lineDecl{}, schemaRead: map[*types.TypeName]bool{}}
 	for _, pkg := range pkgs {
+		if pkg.Module != nil && pkg.Module.Main && pkg.Module.Dir != "" && !slices.Contains(s.moduleDirs, pkg.Module.Dir) {
+			s.moduleDirs = append(s.moduleDirs, pkg.Module.Dir)
+		}
 		if pkg.TypesInfo == nil {
 			continue
 		}
@@ -115,13 +145,12 @@ func newSource(pkgs []*packages.Package, diags *diag.List) *source {
 						if !ok {
 							continue
 						}
-						doc := ts.Doc
-						if doc == nil && len(n.Specs) == 1 {
-							doc = n.Doc
-						}
-						if obj, ok := pkg.TypesInfo.Defs[ts.Name].(*types.TypeName); ok && doc != nil {
-							s.docs[obj] = strings.TrimSpace(doc.Text())
-							s.readSchema(obj, doc, diags)
+						if obj, ok := pkg.TypesInfo.Defs[ts.Name].(*types.TypeName); ok {
+							if doc := typeSpecDoc(n, ts); doc != nil {
+								s.docs[obj] = strings.TrimSpace(doc.Text())
+								s.readSchema(obj, doc)
+							}
+							s.schemaRead[obj] = true
 						}
 					}
 				case *ast.StructType:
@@ -138,6 +167,81 @@ func newSource(pkgs []*packages.Package, diags *diag.List) *source {
 		}
 	}
 	return s
+}
+
+// typeSpecDoc is a type's doc comment: the spec's own, or its declaration's when the
+// declaration has only this spec.
+func typeSpecDoc(gd *ast.GenDecl, ts *ast.TypeSpec) *ast.CommentGroup {
+	if ts.Doc == nil && len(gd.Specs) == 1 {
+		return gd.Doc
+	}
+	return ts.Doc
+}
+
+// foreign returns the declaration of an object of a package not loaded from source, if it is
+// in the main module's source.
+func (s *source) foreign(obj types.Object) (lineDecl, bool) {
+	if !obj.Pos().IsValid() {
+		return lineDecl{}, false
+	}
+	pos := s.fset.Position(obj.Pos())
+	if !s.parsed[pos.Filename] {
+		s.parsed[pos.Filename] = true
+		if s.inModule(pos.Filename) {
+			s.indexFile(pos.Filename)
+		}
+	}
+	d, ok := s.byLine[lineKey{pos.Filename, pos.Line, obj.Name()}]
+	return d, ok
+}
+
+func (s *source) inModule(file string) bool {
+	for _, dir := range s.moduleDirs {
+		if rel, err := filepath.Rel(dir, file); err == nil && !strings.HasPrefix(rel, "..") {
+			return true
+		}
+	}
+	return false
+}
+
+// indexFile reads the declarations of a file of another package by file, line and name.
+func (s *source) indexFile(name string) {
+	f, err := parser.ParseFile(s.fset, name, nil, parser.ParseComments|parser.SkipObjectResolution)
+	if err != nil {
+		return // the package compiled, so this does not happen; without it, no descriptions
+	}
+	key := func(id *ast.Ident) lineKey {
+		return lineKey{name, s.fset.Position(id.Pos()).Line, id.Name}
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.GenDecl:
+			for _, spec := range n.Specs {
+				switch spec := spec.(type) {
+				case *ast.TypeSpec:
+					s.byLine[key(spec.Name)] = lineDecl{doc: typeSpecDoc(n, spec)}
+				case *ast.ValueSpec:
+					if n.Tok != token.CONST {
+						continue
+					}
+					doc := spec.Doc
+					if doc == nil {
+						doc = spec.Comment
+					}
+					for _, id := range spec.Names {
+						s.byLine[key(id)] = lineDecl{doc: doc}
+					}
+				}
+			}
+		case *ast.StructType:
+			for _, field := range n.Fields.List {
+				for _, id := range fieldIdents(field) {
+					s.byLine[key(id)] = lineDecl{field: field}
+				}
+			}
+		}
+		return true
+	})
 }
 
 // fieldIdents returns the identifiers that define a struct field: its names, or for an
@@ -181,10 +285,25 @@ func (s *source) readConstDocs(pkg *packages.Package, vs *ast.ValueSpec) {
 	}
 }
 
-func (s *source) ConstDoc(c *types.Const) string { return s.consts[c] }
+func (s *source) ConstDoc(c *types.Const) string {
+	if doc, ok := s.consts[c]; ok {
+		return doc
+	}
+	d, _ := s.foreign(c)
+	return strings.TrimSpace(d.doc.Text())
+}
+
+// field returns the syntax of a struct field.
+func (s *source) field(v *types.Var) *ast.Field {
+	if f := s.fields[v]; f != nil {
+		return f
+	}
+	d, _ := s.foreign(v)
+	return d.field
+}
 
 func (s *source) FieldDoc(v *types.Var) string {
-	f := s.fields[v]
+	f := s.field(v)
 	if f == nil {
 		return ""
 	}
@@ -195,9 +314,21 @@ func (s *source) FieldDoc(v *types.Var) string {
 	return strings.TrimSpace(doc)
 }
 
-func (s *source) TypeDoc(obj *types.TypeName) string { return s.docs[obj] }
+func (s *source) TypeDoc(obj *types.TypeName) string {
+	if doc, ok := s.docs[obj]; ok {
+		return doc
+	}
+	d, _ := s.foreign(obj)
+	return strings.TrimSpace(d.doc.Text())
+}
 
 func (s *source) TypeSchema(obj *types.TypeName) (string, token.Pos) {
+	if !s.schemaRead[obj] {
+		s.schemaRead[obj] = true
+		if d, ok := s.foreign(obj); ok && d.doc != nil {
+			s.readSchema(obj, d.doc)
+		}
+	}
 	d := s.schemas[obj]
 	return d.json, d.pos
 }
@@ -207,7 +338,7 @@ func (s *source) TypeSchema(obj *types.TypeName) (string, token.Pos) {
 //
 //	//mcp:schema {"type": "string", "format": "uri"}
 //	//mcp:schema file=contact.schema.json
-func (s *source) readSchema(obj *types.TypeName, doc *ast.CommentGroup, diags *diag.List) {
+func (s *source) readSchema(obj *types.TypeName, doc *ast.CommentGroup) {
 	for _, c := range directivesIn(doc) {
 		text, ok := strings.CutPrefix(c.Text, schemaDirective)
 		if !ok {
@@ -216,10 +347,10 @@ func (s *source) readSchema(obj *types.TypeName, doc *ast.CommentGroup, diags *d
 		text = strings.TrimSpace(text)
 		from := "" // where the JSON came from, for messages
 		if name, isFile := strings.CutPrefix(text, "file="); isFile {
-			path := filepath.Join(filepath.Dir(diags.FileSet().Position(c.Slash).Filename), filepath.FromSlash(name))
+			path := filepath.Join(filepath.Dir(s.fset.Position(c.Slash).Filename), filepath.FromSlash(name))
 			data, err := os.ReadFile(path)
 			if err != nil {
-				diags.Hintf(c.Slash, "the path is relative to the directory of this source file",
+				s.diags.Hintf(c.Slash, "the path is relative to the directory of this source file",
 					"//mcp:schema of type %s: cannot read %s: %v", obj.Name(), name, errors.Unwrap(err))
 				continue
 			}
@@ -227,7 +358,7 @@ func (s *source) readSchema(obj *types.TypeName, doc *ast.CommentGroup, diags *d
 		}
 		var v map[string]any
 		if err := json.Unmarshal([]byte(text), &v); err != nil {
-			diags.Hintf(c.Slash, `write one JSON object on the line: //mcp:schema {"type": "string"}, or put it in a file: //mcp:schema file=x.json`,
+			s.diags.Hintf(c.Slash, `write one JSON object on the line: //mcp:schema {"type": "string"}, or put it in a file: //mcp:schema file=x.json`,
 				"//mcp:schema of type %s: not a JSON object%s: %v", obj.Name(), from, err)
 			continue
 		}
@@ -238,7 +369,7 @@ func (s *source) readSchema(obj *types.TypeName, doc *ast.CommentGroup, diags *d
 }
 
 func (s *source) TagPos(v *types.Var) token.Pos {
-	if f := s.fields[v]; f != nil && f.Tag != nil {
+	if f := s.field(v); f != nil && f.Tag != nil {
 		return f.Tag.Pos()
 	}
 	return token.NoPos

@@ -19,10 +19,15 @@ func (p *pkgGen) scan() {
 		for _, decl := range file.Decls {
 			if gd, ok := decl.(*ast.GenDecl); ok && gd.Tok == token.TYPE {
 				// //mcp:schema belongs on type declarations; the source index has read it.
-				for _, g := range typeDocs(gd) {
+				// //mcp:form asks for a type's elicitation form.
+				for i, g := range typeDocs(gd) {
 					for _, c := range directivesIn(g) {
-						if strings.HasPrefix(c.Text, schemaDirective) {
+						switch {
+						case strings.HasPrefix(c.Text, schemaDirective):
 							used[c] = true
+						case isForm(c.Text):
+							used[c] = true
+							p.formDirective(gd, i, c)
 						}
 					}
 				}
@@ -40,8 +45,8 @@ func (p *pkgGen) scan() {
 					p.errorf(at, "//mcp:%s: %s", d.verb, problem)
 				case !slices.Contains(verbs, d.verb):
 					p.diags.Hintf(c.Slash, "the known directives are //mcp:"+strings.Join(verbs, ", //mcp:"), "unknown directive //mcp:%s", d.verb)
-				case d.verb == "schema":
-					p.diags.Hintf(c.Slash, "put it in the doc comment of the type whose schema it declares", "//mcp:schema is on a function")
+				case d.verb == "schema" || d.verb == "form":
+					p.diags.Hintf(c.Slash, "put it in the doc comment of the type it describes", "//mcp:%s is on a function", d.verb)
 				default:
 					found = append(found, d)
 				}
@@ -66,9 +71,9 @@ func (p *pkgGen) scan() {
 		for _, g := range file.Comments {
 			for _, c := range g.List {
 				switch {
-				case strings.HasPrefix(c.Text, schemaDirective) && !used[c]:
+				case (strings.HasPrefix(c.Text, schemaDirective) || isForm(c.Text)) && !used[c]:
 					p.diags.Hintf(c.Slash, "put it in the comment directly above a type declaration",
-						"//mcp:schema is not in the doc comment of a type")
+						"%s is not in the doc comment of a type", strings.Fields(c.Text)[0])
 				case strings.HasPrefix(c.Text, directivePrefix) && !used[c]:
 					p.diags.Hintf(c.Slash, "put it in the comment directly above a func, with no blank line in between",
 						"%s is not in the doc comment of a function or method", strings.Fields(c.Text)[0])

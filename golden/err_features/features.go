@@ -152,10 +152,25 @@ func Ask(ctx context.Context) error {
 	return err
 }
 
-// Generic elicits a type parameter.
+// Generic elicits a type parameter: fine, the types it is used with carry //mcp:form.
 func Generic[T any](ctx context.Context) {
 	mcp.Elicit[T](ctx, "generic")
 }
+
+// Marked has //mcp:form but cannot be a form.
+//
+//mcp:form
+type Marked struct {
+	Inner struct{ A string } `json:"inner"`
+}
+
+//mcp:form
+var notAType int
+
+// Generic types cannot be marked.
+//
+//mcp:form
+type GenericForm[T any] struct{ V T }
 
 // NotObject declares a schema that is not an object.
 //
@@ -177,3 +192,13 @@ type NoFile struct{}
 
 // UnmarshalJSON reads it.
 func (n *NoFile) UnmarshalJSON([]byte) error { return nil }
+
+// Wrapped is a generic form.
+type Wrapped[T any] struct {
+	Name string `json:"name"`
+}
+
+// AskWrapped elicits a generic type instantiated with a type parameter.
+func AskWrapped[T any](ctx context.Context) {
+	mcp.Elicit[Wrapped[T]](ctx, "wrapped")
+}

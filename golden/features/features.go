@@ -207,6 +207,32 @@ func Onboard(ctx context.Context) (string, error) {
 	return fmt.Sprintf("%s likes %v", p.Name, p.Topics), nil
 }
 
+// Consent is elicited only from generic code, so mcpgen cannot see it at a call; //mcp:form
+// asks for its form.
+//
+//mcp:form
+type Consent struct {
+	// Agree to the terms.
+	Agree bool `json:"agree"`
+}
+
+// confirm elicits any form and reports whether the user accepted it.
+func confirm[T any](ctx context.Context, message string) (T, bool, error) {
+	v, action, err := mcp.Elicit[T](ctx, message)
+	return v, action == mcp.Accept, err
+}
+
+// AskConsent asks the user to agree to the terms.
+//
+//mcp:tool
+func AskConsent(ctx context.Context) (string, error) {
+	c, ok, err := confirm[Consent](ctx, "Do you agree?")
+	if err != nil || !ok {
+		return "no answer", err
+	}
+	return fmt.Sprintf("agree=%v", c.Agree), nil
+}
+
 // Range is an argument that reads its own JSON against the schema it declares in a file.
 //
 //mcp:schema file=range.schema.json

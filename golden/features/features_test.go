@@ -127,6 +127,20 @@ func TestElicitationForm(t *testing.T) {
 	}
 }
 
+func TestFormOfTypeElicitedFromGenericCode(t *testing.T) {
+	c := connect(t, map[string]mcptest.Handler{
+		"elicitation/create": func(params json.RawMessage) (any, error) {
+			if !strings.Contains(string(params), `"agree":{"type":"boolean","description":"Agree to the terms."}`) {
+				t.Errorf("requested schema: %s", params)
+			}
+			return map[string]any{"action": "accept", "content": map[string]any{"agree": true}}, nil
+		},
+	})
+	if got := c.CallTool("ask_consent", nil).Text(); got != "agree=true" {
+		t.Errorf("ask_consent: %q", got)
+	}
+}
+
 func TestDeclaredSchemaArgument(t *testing.T) {
 	c := connect(t, nil)
 	if got := c.CallTool("span", map[string]any{"from": 2, "to": 5}).Text(); got != "3" {

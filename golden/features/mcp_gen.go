@@ -15,6 +15,12 @@ import (
 // RegisterMCP adds the MCP tools, resources, prompts, completions and elicitation forms of package features to s. Methods are called on the values given.
 func RegisterMCP(s *mcp.Server, store *Store) {
 	s.AddTool(mcp.Tool{
+		Name:        "ask_consent",
+		Description: "Asks the user to agree to the terms.",
+		InputSchema: mcpgenAskConsentInput,
+		Handler:     mcpgenCallAskConsent,
+	})
+	s.AddTool(mcp.Tool{
 		Name:        "onboard",
 		Description: "Asks the user for their preferences.",
 		InputSchema: mcpgenOnboardInput,
@@ -108,7 +114,31 @@ func RegisterMCP(s *mcp.Server, store *Store) {
 		Argument: "language",
 		Complete: mcpgenCompleteCompleteLanguage,
 	})
+	mcp.AddForm(s, mcpgenConsentForm, mcpgenDecodeConsent)
 	mcp.AddForm(s, mcpgenPreferencesForm, mcpgenDecodePreferences)
+}
+
+// JSON Schemas of tool ask_consent.
+const (
+	mcpgenAskConsentInput = `{
+  "type": "object",
+  "properties": {},
+  "additionalProperties": false
+}`
+)
+
+// mcpgenCallAskConsent serves tool ask_consent.
+func mcpgenCallAskConsent(ctx context.Context, c *mcp.ToolCall) {
+	c.Arguments().EmptyObject()
+	if !c.ArgumentsOK() {
+		return
+	}
+	out, err := AskConsent(ctx)
+	if err != nil {
+		c.ReturnError(err)
+		return
+	}
+	c.ReturnText(out)
 }
 
 // JSON Schemas of tool onboard.
@@ -292,6 +322,18 @@ func mcpgenCompleteCompleteLanguage(_ context.Context, req mcp.CompletionRequest
 
 // Requested schemas of the elicitation forms (mcp.Elicit).
 const (
+	mcpgenConsentForm = `{
+  "type": "object",
+  "properties": {
+    "agree": {
+      "type": "boolean",
+      "description": "Agree to the terms."
+    }
+  },
+  "required": [
+    "agree"
+  ]
+}`
 	mcpgenPreferencesForm = `{
   "type": "object",
   "properties": {
@@ -351,6 +393,29 @@ const (
   ]
 }`
 )
+
+// mcpgenDecodeConsent decodes a value of type Consent and checks it against its schema.
+func mcpgenDecodeConsent(d *jsonwire.Decoder, v *Consent) {
+	if !d.Expect(jsonwire.Object) {
+		return
+	}
+	var hasAgree bool
+	for key := range d.Members {
+		switch string(key) {
+		case "agree":
+			hasAgree = true
+			if b, ok := d.Bool(); ok {
+				v.Agree = b
+			}
+		default:
+			d.Report("unknown property; expected one of \"agree\"")
+			d.Skip()
+		}
+	}
+	if !hasAgree {
+		d.ReportMissing("agree")
+	}
+}
 
 // mcpgenDecodeFile decodes a value of type File and checks it against its schema.
 func mcpgenDecodeFile(d *jsonwire.Decoder, v *File) {

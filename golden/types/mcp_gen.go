@@ -205,11 +205,13 @@ const (
       "properties": {
         "lat": {
           "type": "number",
+          "description": "Lat is the latitude in degrees: its doc comment reaches the schema although this\npackage is not among those mcpgen is asked to generate.",
           "minimum": -90,
           "maximum": 90
         },
         "lon": {
           "type": "number",
+          "description": "Lon is the longitude in degrees.",
           "minimum": -180,
           "maximum": 180
         }
@@ -462,11 +464,13 @@ const (
       "properties": {
         "lat": {
           "type": "number",
+          "description": "Lat is the latitude in degrees: its doc comment reaches the schema although this\npackage is not among those mcpgen is asked to generate.",
           "minimum": -90,
           "maximum": 90
         },
         "lon": {
           "type": "number",
+          "description": "Lon is the longitude in degrees.",
           "minimum": -180,
           "maximum": 180
         }

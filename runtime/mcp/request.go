@@ -312,7 +312,7 @@ func Elicit[T any](ctx context.Context, message string) (T, ElicitAction, error)
 	f, _ := srv.forms[(*T)(nil)].(*form[T])
 	srv.mu.RUnlock()
 	if f == nil {
-		return zero, "", fmt.Errorf("mcp: no elicitation form for type %T is registered: run go generate, and call RegisterMCP of the package that calls Elicit", zero)
+		return zero, "", fmt.Errorf("mcp: no elicitation form for type %T is registered: run go generate, and call RegisterMCP of the package that calls Elicit (a type elicited from generic code needs //mcp:form)", zero)
 	}
 	var e jsonwire.Encoder
 	e.ObjectStart()
