@@ -199,3 +199,146 @@ func TestListChangedOverStdio(t *testing.T) {
 		t.Fatalf("got %v, want resources/list_changed", m)
 	}
 }
+
+type themeForm struct{ Theme, Name string }
+
+// A form with a titled select and a text field, as mcpgen generates for 2025-11-25.
+const themeFormSchema = `{"type":"object","properties":{
+	"theme":{"type":"string","title":"Theme","oneOf":[{"const":"light","title":"Light theme"},{"const":"dark","title":"Dark theme"}]},
+	"name":{"type":"string"}},"required":["theme"]}`
+
+func decodeThemeForm(d *jsonwire.Decoder, v *themeForm) {
+	for key := range d.Members {
+		switch string(key) {
+		case "theme":
+			v.Theme, _ = d.String()
+		case "name":
+			v.Name, _ = d.String()
+		default:
+			d.Skip()
+		}
+	}
+}
+
+func elicitTool() Tool {
+	return Tool{
+		Name: "ask", Description: "Elicits.", InputSchema: `{"type":"object"}`,
+		Handler: func(ctx context.Context, c *ToolCall) {
+			v, action, err := Elicit[themeForm](ctx, "Pick")
+			if err != nil {
+				c.ReturnError(err)
+				return
+			}
+			c.ReturnText(string(action) + " " + v.Theme)
+		},
+	}
+}
+
+func TestElicitSpeaksTheClientsRevision(t *testing.T) {
+	for _, tc := range []struct {
+		version, want string
+	}{
+		{"2025-11-25", `{"mode":"form","message":"Pick","requestedSchema":{"type":"object","properties":{"theme":{"type":"string","title":"Theme","oneOf":[{"const":"light","title":"Light theme"},{"const":"dark","title":"Dark theme"}]},"name":{"type":"string"}},"required":["theme"]}}`},
+		// Before 2025-11-25: no mode, and a titled enum is enum with enumNames, fields in order.
+		{"2025-06-18", `{"message":"Pick","requestedSchema":{"type":"object","properties":{"theme":{"type":"string","title":"Theme","enum":["light","dark"],"enumNames":["Light theme","Dark theme"]},"name":{"type":"string"}},"required":["theme"]}}`},
+	} {
+		srv := quietServer(nil)
+		AddForm(srv, themeFormSchema, decodeThemeForm)
+		srv.AddTool(elicitTool())
+		h := start(t, srv)
+		result(t, h.roundTrip(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"`+tc.version+`","capabilities":{"elicitation":{}},"clientInfo":{"name":"t","version":"1"}}}`))
+		h.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+		h.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask"}}`)
+		req := h.recv()
+		params, _ := json.Marshal(req["params"])
+		var want any
+		json.Unmarshal([]byte(tc.want), &want)
+		wantJSON, _ := json.Marshal(want)
+		if string(params) != string(wantJSON) {
+			t.Errorf("%s: elicitation/create params\n got %s\nwant %s", tc.version, params, wantJSON)
+		}
+		id, _ := json.Marshal(req["id"])
+		h.send(`{"jsonrpc":"2.0","id":` + string(id) + `,"result":{"action":"accept","content":{"theme":"dark"}}}`)
+		if got := toolText(t, h.recv()); got != "accept dark" {
+			t.Errorf("%s: tool saw %q", tc.version, got)
+		}
+	}
+}
+
+func TestLegacyFormKeepsFieldOrder(t *testing.T) {
+	got, err := legacyForm([]byte(`{"type":"object","properties":{"z":{"type":"string"},"a":{"type":"integer"},"m":{"type":"boolean"}}}`))
+	if err != nil || string(got) != `{"type":"object","properties":{"z":{"type":"string"},"a":{"type":"integer"},"m":{"type":"boolean"}}}` {
+		t.Errorf("legacyForm: %s %v", got, err)
+	}
+	if _, err := legacyForm([]byte(`{"type":"object","properties":{"tags":{"type":"array","items":{"enum":["a"]}}}}`)); err == nil || !strings.Contains(err.Error(), "tags is a multi-select") {
+		t.Errorf("multi-select: %v", err)
+	}
+}
+
+func TestElicitCapabilityErrorSaysFormMode(t *testing.T) {
+	srv := quietServer(nil)
+	AddForm(srv, themeFormSchema, decodeThemeForm)
+	srv.AddTool(elicitTool())
+	h := start(t, srv)
+	initializeWith(h, `{"elicitation":{"url":{}}}`)
+	if got := toolText(t, h.roundTrip(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask"}}`)); !strings.Contains(got, "elicitation capability for form mode") {
+		t.Errorf("url-only client: %q", got)
+	}
+}
+
+func sampleTool(req *CreateMessageRequest) Tool {
+	return Tool{
+		Name: "ask", Description: "Samples.", InputSchema: `{"type":"object"}`,
+		Handler: func(ctx context.Context, c *ToolCall) {
+			res, err := Sample(ctx, req)
+			if err != nil {
+				c.ReturnError(err)
+				return
+			}
+			var texts []string
+			for _, b := range res.Contents {
+				texts = append(texts, b.(Text).Text)
+			}
+			c.ReturnText(string(res.Role) + ": " + strings.Join(texts, "+") + " first=" + res.Content.(Text).Text)
+		},
+	}
+}
+
+func TestSampleArrayContentAndDefaultRole(t *testing.T) {
+	srv := quietServer(nil)
+	srv.AddTool(sampleTool(&CreateMessageRequest{Messages: []SamplingMessage{{Content: Text{Text: "hi"}}}, MaxTokens: 5}))
+	h := start(t, srv)
+	initializeWith(h, `{"sampling":{}}`)
+	h.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask"}}`)
+	req := h.recv()
+	msg := req["params"].(map[string]any)["messages"].([]any)[0].(map[string]any)
+	if msg["role"] != "user" {
+		t.Errorf("a message without a role went out as %v", msg)
+	}
+	id, _ := json.Marshal(req["id"])
+	h.send(`{"jsonrpc":"2.0","id":` + string(id) + `,"result":{"role":"assistant","content":[{"type":"text","text":"a"},{"type":"text","text":"b"}],"model":"m"}}`)
+	if got := toolText(t, h.recv()); got != "assistant: a+b first=a" {
+		t.Errorf("tool saw %q", got)
+	}
+}
+
+func TestSampleChecksItsRequest(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		caps string
+		req  *CreateMessageRequest
+		want string
+	}{
+		{"no content", `{"sampling":{}}`, &CreateMessageRequest{Messages: []SamplingMessage{{Role: RoleUser}}, MaxTokens: 5}, "message 0 has no content"},
+		{"no messages", `{"sampling":{}}`, &CreateMessageRequest{MaxTokens: 5}, "at least one message"},
+		{"context without capability", `{"sampling":{}}`, &CreateMessageRequest{Messages: []SamplingMessage{{Content: Text{Text: "hi"}}}, IncludeContext: "thisServer", MaxTokens: 5}, "sampling.context capability"},
+	} {
+		srv := quietServer(nil)
+		srv.AddTool(sampleTool(tc.req))
+		h := start(t, srv)
+		initializeWith(h, tc.caps)
+		if got := toolText(t, h.roundTrip(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask"}}`)); !strings.Contains(got, tc.want) {
+			t.Errorf("%s: %q", tc.name, got)
+		}
+	}
+}

@@ -1,10 +1,12 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
@@ -88,7 +90,13 @@ type ErrCapability struct {
 }
 
 func (e *ErrCapability) Error() string {
-	return "mcp: the client did not declare the " + e.Capability + " capability, so the server cannot ask it for that"
+	c := e.Capability
+	if c == "elicitation" {
+		c = "elicitation capability for form mode"
+	} else {
+		c += " capability"
+	}
+	return "mcp: the client did not declare the " + c + ", so the server cannot ask it for that"
 }
 
 // ask sends a request to the client of the request ctx belongs to, if it declared the
@@ -153,23 +161,42 @@ type ModelPreferences struct {
 // CreateMessageResult is the client's model's answer.
 type CreateMessageResult struct {
 	Role       Role
-	Content    Content // Text, Image or Audio
+	Content    Content   // Text, Image or Audio: the first block of Contents
+	Contents   []Content // every block; a 2025-11-25 client may answer with several
 	Model      string
 	StopReason string
 }
 
 // Sample asks the client's model to continue a conversation (sampling/createMessage), if
 // the client declared the sampling capability. It waits for the answer, as long as ctx lets it.
+//
+// A message with no Role is the user's. IncludeContext other than "none" needs the client's
+// sampling.context capability (2025-11-25).
 func Sample(ctx context.Context, req *CreateMessageRequest) (*CreateMessageResult, error) {
+	if len(req.Messages) == 0 {
+		return nil, errors.New("mcp: sampling needs at least one message")
+	}
+	if req.IncludeContext != "" && req.IncludeContext != "none" {
+		if r := RequestFrom(ctx); r != nil && r.ClientCapabilities().Sampling && !r.ClientCapabilities().SamplingContext {
+			return nil, &ErrCapability{Capability: "sampling.context"}
+		}
+	}
 	var e jsonwire.Encoder
 	e.ObjectStart()
 	e.Key("messages")
 	e.ArrayStart()
-	for _, m := range req.Messages {
+	for i, m := range req.Messages {
+		if m.Content == nil {
+			return nil, fmt.Errorf("mcp: sampling message %d has no content", i)
+		}
+		role := m.Role
+		if role == "" {
+			role = RoleUser
+		}
 		e.Elem()
 		e.ObjectStart()
 		e.Key("role")
-		e.String(string(m.Role))
+		e.String(string(role))
 		e.Key("content")
 		m.Content.encodeContent(&e)
 		e.ObjectEnd()
@@ -232,11 +259,26 @@ func Sample(ctx context.Context, req *CreateMessageRequest) (*CreateMessageResul
 	if err := json.Unmarshal(raw, &res); err != nil {
 		return nil, fmt.Errorf("mcp: the client's sampling result: %w", err)
 	}
-	content, err := decodeContent(res.Content)
-	if err != nil {
-		return nil, fmt.Errorf("mcp: the client's sampling result: %w", err)
+	// Since 2025-11-25 the content may be an array of blocks.
+	blocks := []json.RawMessage{res.Content}
+	if trimmed := bytes.TrimLeft(res.Content, " \t\r\n"); len(trimmed) > 0 && trimmed[0] == '[' {
+		if err := json.Unmarshal(trimmed, &blocks); err != nil {
+			return nil, fmt.Errorf("mcp: the client's sampling result: %w", err)
+		}
 	}
-	return &CreateMessageResult{Role: res.Role, Content: content, Model: res.Model, StopReason: res.StopReason}, nil
+	if len(blocks) == 0 || len(res.Content) == 0 {
+		return nil, errors.New("mcp: the client's sampling result has no content")
+	}
+	out := &CreateMessageResult{Role: res.Role, Model: res.Model, StopReason: res.StopReason}
+	for _, b := range blocks {
+		c, err := decodeContent(b)
+		if err != nil {
+			return nil, fmt.Errorf("mcp: the client's sampling result: %w", err)
+		}
+		out.Contents = append(out.Contents, c)
+	}
+	out.Content = out.Contents[0]
+	return out, nil
 }
 
 // decodeContent reads one content block a client sent.
@@ -265,7 +307,118 @@ func decodeContent(raw []byte) (Content, error) {
 // and checks an answer into a value of the type.
 type form[T any] struct {
 	schema []byte
-	decode func(*jsonwire.Decoder, *T)
+	// legacy is the schema for clients before 2025-11-25, which know neither titled enums
+	// (oneOf) nor multi-selects; legacyErr says why there is none.
+	legacy    []byte
+	legacyErr error
+	decode    func(*jsonwire.Decoder, *T)
+}
+
+// legacyForm rewrites a 2025-11-25 requested schema for the 2025-06-18 dialect: a titled
+// single-select ({"oneOf": [{"const", "title"}]}) becomes "enum" with "enumNames"; a
+// multi-select cannot be expressed. The order of the fields, which clients show, is kept.
+// It runs once, when the form is registered.
+func legacyForm(schema []byte) ([]byte, error) {
+	root, err := parseObject(schema)
+	if err != nil {
+		return nil, err
+	}
+	if root.get("properties") == nil {
+		return schema, nil
+	}
+	props, err := parseObject(root.get("properties"))
+	if err != nil {
+		return nil, err
+	}
+	for i, name := range props.keys {
+		p, err := parseObject(props.vals[i])
+		if err != nil {
+			return nil, err
+		}
+		var typ string
+		json.Unmarshal(p.get("type"), &typ)
+		if typ == "array" {
+			return nil, fmt.Errorf("field %s is a multi-select, which clients before 2025-11-25 do not know", name)
+		}
+		oneOf := p.get("oneOf")
+		if oneOf == nil {
+			continue
+		}
+		var options []struct {
+			Const json.RawMessage `json:"const"`
+			Title json.RawMessage `json:"title"`
+		}
+		if err := json.Unmarshal(oneOf, &options); err != nil {
+			return nil, err
+		}
+		var values, titles []json.RawMessage
+		for _, o := range options {
+			values, titles = append(values, o.Const), append(titles, o.Title)
+		}
+		v, _ := json.Marshal(values)
+		t, _ := json.Marshal(titles)
+		p.replace("oneOf", []string{"enum", "enumNames"}, []json.RawMessage{v, t})
+		props.vals[i] = p.bytes()
+	}
+	root.replace("properties", []string{"properties"}, []json.RawMessage{props.bytes()})
+	return root.bytes(), nil
+}
+
+// object is a JSON object that keeps the order of its members.
+type object struct {
+	keys []string
+	vals []json.RawMessage
+}
+
+func parseObject(data []byte) (*object, error) {
+	d := json.NewDecoder(bytes.NewReader(data))
+	if t, err := d.Token(); err != nil || t != json.Delim('{') {
+		return nil, errors.New("not a JSON object")
+	}
+	o := &object{}
+	for d.More() {
+		k, err := d.Token()
+		if err != nil {
+			return nil, err
+		}
+		var v json.RawMessage
+		if err := d.Decode(&v); err != nil {
+			return nil, err
+		}
+		o.keys, o.vals = append(o.keys, k.(string)), append(o.vals, v)
+	}
+	return o, nil
+}
+
+func (o *object) get(key string) json.RawMessage {
+	for i, k := range o.keys {
+		if k == key {
+			return o.vals[i]
+		}
+	}
+	return nil
+}
+
+// replace puts keys and vals where key was.
+func (o *object) replace(key string, keys []string, vals []json.RawMessage) {
+	for i, k := range o.keys {
+		if k == key {
+			o.keys = slices.Concat(o.keys[:i], keys, o.keys[i+1:])
+			o.vals = slices.Concat(o.vals[:i], vals, o.vals[i+1:])
+			return
+		}
+	}
+}
+
+func (o *object) bytes() []byte {
+	var e jsonwire.Encoder
+	e.ObjectStart()
+	for i, k := range o.keys {
+		e.Key(k)
+		e.Raw(o.vals[i])
+	}
+	e.ObjectEnd()
+	return e.Bytes()
 }
 
 // AddForm registers the elicitation form of type T, for Elicit. mcpgen generates the call, in
@@ -282,7 +435,8 @@ func AddForm[T any](s *Server, schema string, decode func(d *jsonwire.Decoder, v
 		s.forms = map[any]any{}
 	}
 	// A nil *T is a comparable key that stands for the type, with no reflection.
-	s.forms[(*T)(nil)] = &form[T]{schema: compact, decode: decode}
+	legacy, legacyErr := legacyForm(compact)
+	s.forms[(*T)(nil)] = &form[T]{schema: compact, legacy: legacy, legacyErr: legacyErr, decode: decode}
 }
 
 // ElicitAction is what the user did with an elicitation.
@@ -316,12 +470,22 @@ func Elicit[T any](ctx context.Context, message string) (T, ElicitAction, error)
 	}
 	var e jsonwire.Encoder
 	e.ObjectStart()
-	e.Key("mode")
-	e.String("form")
-	e.Key("message")
-	e.String(message)
-	e.Key("requestedSchema")
-	e.Raw(f.schema)
+	if r.ProtocolVersion() >= "2025-11-25" {
+		e.Key("mode")
+		e.String("form")
+		e.Key("message")
+		e.String(message)
+		e.Key("requestedSchema")
+		e.Raw(f.schema)
+	} else {
+		if f.legacyErr != nil && r.ClientCapabilities().Elicitation {
+			return zero, "", fmt.Errorf("mcp: cannot elicit %T from a client of protocol version %s: %w", zero, r.ProtocolVersion(), f.legacyErr)
+		}
+		e.Key("message")
+		e.String(message)
+		e.Key("requestedSchema")
+		e.Raw(f.legacy)
+	}
 	e.ObjectEnd()
 	raw, err := ask(ctx, "elicitation", func(c ClientCapabilities) bool { return c.Elicitation }, "elicitation/create", e.Bytes())
 	if err != nil {

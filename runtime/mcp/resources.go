@@ -277,15 +277,17 @@ func readResource(ctx context.Context, req *Request, params []byte) ([]byte, *js
 	e.ObjectStart()
 	e.Key("contents")
 	e.ArrayStart()
-	for i := range contents {
+	for _, c := range contents {
+		// c is a copy: the function may return a slice it keeps (a cache), which is not ours
+		// to fill in.
 		e.Elem()
-		if contents[i].URI == "" {
-			contents[i].URI = uri
+		if c.URI == "" {
+			c.URI = uri
 		}
-		if contents[i].MIMEType == "" {
-			contents[i].MIMEType = mime
+		if c.MIMEType == "" {
+			c.MIMEType = mime
 		}
-		contents[i].encode(&e)
+		c.encode(&e)
 	}
 	e.ArrayEnd()
 	e.ObjectEnd()

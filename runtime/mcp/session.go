@@ -65,6 +65,7 @@ func newSession(srv *Server, out outbox) *session {
 // ClientCapabilities are what a client declared it can do for the server.
 type ClientCapabilities struct {
 	Sampling        bool
+	SamplingContext bool // includeContext other than "none" (2025-11-25)
 	Elicitation     bool // form mode
 	ElicitationURL  bool
 	Roots           bool
@@ -272,7 +273,9 @@ func (ss *session) initialize(m *jsonrpc.Message) []byte {
 			Version string `json:"version"`
 		} `json:"clientInfo"`
 		Capabilities struct {
-			Sampling    *json.RawMessage `json:"sampling"`
+			Sampling *struct {
+				Context *json.RawMessage `json:"context"`
+			} `json:"sampling"`
 			Elicitation *struct {
 				Form *json.RawMessage `json:"form"`
 				URL  *json.RawMessage `json:"url"`
@@ -294,6 +297,8 @@ func (ss *session) initialize(m *jsonrpc.Message) []byte {
 	c := p.Capabilities
 	caps := ClientCapabilities{
 		Sampling: c.Sampling != nil,
+		// Before 2025-11-25, sampling included context without a capability of its own.
+		SamplingContext: c.Sampling != nil && (c.Sampling.Context != nil || negotiate(p.ProtocolVersion) < "2025-11-25"),
 		// An empty elicitation object means form mode (it was the only mode before 2025-11-25).
 		Elicitation:    c.Elicitation != nil && (c.Elicitation.Form != nil || c.Elicitation.URL == nil),
 		ElicitationURL: c.Elicitation != nil && c.Elicitation.URL != nil,
