@@ -180,15 +180,20 @@ func getPrompt(ctx context.Context, req *Request, params []byte) ([]byte, *jsonr
 	if res == nil {
 		res = &GetPromptResult{}
 	}
+	for i, m := range res.Messages {
+		switch {
+		case m.Content == nil:
+			return nil, jsonrpc.NewError(jsonrpc.CodeInternalError, fmt.Sprintf("prompt %s: message %d has no content", name, i))
+		case m.Role != "" && m.Role != RoleUser && m.Role != RoleAssistant:
+			return nil, jsonrpc.NewError(jsonrpc.CodeInternalError, fmt.Sprintf("prompt %s: message %d has role %q; a role is %q or %q", name, i, m.Role, RoleUser, RoleAssistant))
+		}
+	}
 	var e jsonwire.Encoder
 	e.ObjectStart()
 	optionalString(&e, "description", res.Description)
 	e.Key("messages")
 	e.ArrayStart()
 	for _, m := range res.Messages {
-		if m.Content == nil {
-			continue
-		}
 		e.Elem()
 		e.ObjectStart()
 		e.Key("role")
