@@ -1,7 +1,10 @@
 package e2e
 
 import (
+	"bufio"
 	"bytes"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,10 +13,10 @@ import (
 	"testing"
 )
 
-// TestNewProject does what a new user does: build mcpgen, scaffold a project, add a second
-// tool in a new file, regenerate, vet, test, and run the server over stdio and HTTP, calling
-// both tools. Then it changes a tool without regenerating: check mode fails with a diff
-// until go generate runs.
+// TestNewProject does what a new user does: build mcpgen, scaffold a project, add the second
+// tool the project's README shows in a new file, regenerate, vet, test, and run the server
+// over stdio and HTTP, calling both tools. Then it changes a tool without regenerating:
+// check mode and go test fail with a diff until go generate runs.
 func TestNewProject(t *testing.T) {
 	t.Parallel()
 	work := t.TempDir()
@@ -21,7 +24,8 @@ func TestNewProject(t *testing.T) {
 	runCmd(t, "..", nil, "go", "build", "-o", mcpgen, "./cmd/mcpgen")
 
 	out := runCmd(t, work, nil, mcpgen, "new", "hello")
-	if !strings.Contains(out, "Created hello, module hello, server hello") {
+	if !strings.Contains(out, "Created hello, module hello, server hello") || !strings.Contains(out, `README.md
+("Which mcpgen") says how to pin it`) {
 		t.Errorf("mcpgen new said:\n%s", out)
 	}
 	dir := filepath.Join(work, "hello")
@@ -36,11 +40,22 @@ func TestNewProject(t *testing.T) {
 		t.Errorf("go.mod does not use this checkout of mcpgen as a tool:\n%s", gomod)
 	}
 
+	if out := runCmd(t, dir, nil, "gofmt", "-l", "."); out != "" {
+		t.Errorf("the new project is not gofmt'd: %s", out)
+	}
+
 	// A second tool, in a file of its own, as the project's README shows.
+	readme, _ := os.ReadFile(filepath.Join(dir, "README.md"))
+	addTool := readmeExample(t, string(readme), "## Add a tool")
 	write(t, filepath.Join(dir, "add.go"), addTool)
-	runCmd(t, dir, nil, "go", "generate", "./...")
+	if out := runCmd(t, dir, nil, "go", "generate", "./..."); out != "" {
+		t.Errorf("go generate printed %q; the README says it prints nothing", out)
+	}
 	runCmd(t, dir, nil, "go", "vet", "./...")
 	runCmd(t, dir, nil, "go", "test", "./...")
+	if out := runCmd(t, dir, nil, "gofmt", "-l", "."); out != "" {
+		t.Errorf("not gofmt'd after go generate: %s", out)
+	}
 	bin := filepath.Join(dir, "hello")
 	runCmd(t, dir, nil, "go", "build", "-o", bin, ".")
 
@@ -70,42 +85,67 @@ func TestNewProject(t *testing.T) {
 		})
 	}
 
-	// Change the arguments of add without regenerating: check mode notices, with a diff.
+	// --http: an address without a host gets a hint; one beyond this machine is printed as
+	// a URL that works here, with a warning that other hosts are refused.
+	if _, stderr, code := runStatus(t, dir, bin, "--http", "8080"); code != 2 || !strings.Contains(stderr, "--http 127.0.0.1:8080") {
+		t.Errorf("--http 8080: exit %d %q", code, stderr)
+	}
+	t.Run("http all interfaces", func(t *testing.T) {
+		cmd := exec.Command(bin, "--http", ":0")
+		stderr, _ := cmd.StderrPipe()
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer func() { cmd.Process.Signal(os.Interrupt); cmd.Wait() }()
+		r := bufio.NewReader(stderr)
+		first, _ := r.ReadString('\n')
+		second, _ := r.ReadString('\n')
+		_, url, _ := strings.Cut(strings.TrimSpace(first), "serving MCP at ")
+		if !strings.HasPrefix(url, "http://127.0.0.1:") || !strings.Contains(second, "warning") || !strings.Contains(second, "AllowedHosts") {
+			t.Fatalf("the server said:\n%s%s", first, second)
+		}
+		go io.Copy(io.Discard, r)
+		resp, err := http.Post(url, "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusForbidden {
+			t.Errorf("the printed URL %s is refused", url)
+		}
+	})
+
+	// Change the arguments of add without regenerating: check mode notices, with a diff, and
+	// so does go test.
 	write(t, filepath.Join(dir, "add.go"), strings.Replace(addTool, "\tB float64 `json:\"b\"`\n", "\tB float64 `json:\"b\"`\n\t// C is a third number.\n\tC float64 `json:\"c,omitempty\"`\n", 1))
 	stdout, stderr, code := runStatus(t, dir, mcpgen, "check", "./...")
 	if code != 1 || !strings.Contains(stdout, `+    "c": {`) || !strings.Contains(stdout, "--- mcp_gen.go") || !strings.Contains(stderr, "mcp_gen.go is stale") {
 		t.Errorf("check after changing a tool: exit %d, stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
+	stdout, _, code = runStatus(t, dir, "go", "test", "./...")
+	if code != 1 || !strings.Contains(stdout, "--- FAIL: TestGeneratedCodeIsCurrent") || !strings.Contains(stdout, `+    "c": {`) || !strings.Contains(stdout, "go generate ./...") {
+		t.Errorf("go test after changing a tool: exit %d\n%s", code, stdout)
+	}
 	runCmd(t, dir, nil, "go", "generate", "./...")
 	if _, stderr, code := runStatus(t, dir, mcpgen, "check", "./..."); code != 0 {
 		t.Errorf("check after go generate: exit %d\n%s", code, stderr)
 	}
+	runCmd(t, dir, nil, "go", "test", "-run", "TestGeneratedCodeIsCurrent", "./...")
 }
 
-const addTool = `package main
-
-import "context"
-
-// AddInput are the numbers to add.
-type AddInput struct {
-	// A is the first number.
-	A float64 ` + "`json:\"a\"`" + `
-	// B is the second number.
-	B float64 ` + "`json:\"b\"`" + `
+// readmeExample returns the first Go code block after a heading of a README.
+func readmeExample(t *testing.T, readme, heading string) string {
+	t.Helper()
+	_, after, ok := strings.Cut(readme, "\n"+heading+"\n")
+	if ok {
+		_, after, ok = strings.Cut(after, "\n```go\n")
+	}
+	code, _, closed := strings.Cut(after, "\n```\n")
+	if !ok || !closed {
+		t.Fatalf("the README has no Go example under %q", heading)
+	}
+	return code + "\n"
 }
-
-// Sum is the result of add.
-type Sum struct {
-	Sum float64 ` + "`json:\"sum\"`" + `
-}
-
-// Add adds two numbers.
-//
-//mcp:tool add readonly
-func Add(ctx context.Context, in AddInput) (Sum, error) {
-	return Sum{Sum: in.A + in.B}, nil
-}
-`
 
 func write(t *testing.T, path, text string) {
 	t.Helper()

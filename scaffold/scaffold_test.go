@@ -1,6 +1,8 @@
 package scaffold
 
 import (
+	"bytes"
+	"go/format"
 	"os"
 	"path/filepath"
 	"strings"
@@ -44,6 +46,7 @@ func TestRender(t *testing.T) {
 	}{
 		{"checkout", templates.Data{Module: "example.com/hello", Name: "hello", GoVersion: GoVersion, MCPGenVersion: "v0.0.0", MCPGenDir: "/src/mcpgen"}},
 		{"release", templates.Data{Module: "example.com/hello", Name: "hello", GoVersion: GoVersion, MCPGenVersion: "v1.2.3"}},
+		{"long name", templates.Data{Module: "example.com/hello", Name: "a-much-longer-server.name_2", GoVersion: GoVersion, MCPGenVersion: "v1.2.3"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -51,7 +54,7 @@ func TestRender(t *testing.T) {
 				t.Fatal(err)
 			}
 			files, _ := listFiles(dir)
-			if got := strings.Join(files, " "); got != ".github/workflows/mcp.yml .gitignore README.md go.mod main.go server_test.go tools.go tools_test.go" {
+			if got := strings.Join(files, " "); got != ".github/workflows/mcp.yml .gitignore README.md generate_test.go go.mod main.go server_test.go tools.go tools_test.go" {
 				t.Errorf("files: %s", got)
 			}
 			gomod, _ := os.ReadFile(filepath.Join(dir, "go.mod"))
@@ -64,16 +67,33 @@ func TestRender(t *testing.T) {
 				t.Errorf("go.mod:\n%s", gomod)
 			}
 			readme, _ := os.ReadFile(filepath.Join(dir, "README.md"))
+			workflow, _ := os.ReadFile(filepath.Join(dir, ".github/workflows/mcp.yml"))
 			if tc.data.MCPGenDir != "" {
 				if len(f.Replace) != 1 || f.Replace[0].New.Path != "/src/mcpgen" || !strings.Contains(string(readme), "replace github.com/mcpgen/mcpgen => /src/mcpgen") {
 					t.Errorf("a checkout's project does not say so:\n%s", gomod)
 				}
-			} else if len(f.Replace) != 0 || !strings.Contains(string(readme), "go get -tool github.com/mcpgen/mcpgen/cmd/mcpgen@latest") {
-				t.Errorf("a release's project:\n%s", gomod)
+				// Its CI cannot reach the checkout, and says why.
+				if !bytes.Contains(workflow, []byte("exists only on the machine that created this project")) || !strings.Contains(string(readme), "**CI.**") {
+					t.Errorf("a checkout's workflow does not explain the replace directive:\n%s", workflow)
+				}
+			} else if len(f.Replace) != 0 || !strings.Contains(string(readme), "go get -tool github.com/mcpgen/mcpgen/cmd/mcpgen@latest") ||
+				bytes.Contains(workflow, []byte("replace")) {
+				t.Errorf("a release's project:\n%s\n%s", gomod, workflow)
 			}
-			for _, want := range []string{`"hello": {`, `"url": "http://127.0.0.1:8080/mcp"`, "go generate ./...", "go tool mcpgen check ./..."} {
+			for _, want := range []string{`"` + tc.data.Name + `": {`, `"url": "http://127.0.0.1:8080/mcp"`, "go generate ./...", "go tool mcpgen check ./...",
+				"./" + tc.data.Name + " --http 127.0.0.1:8080", "@modelcontextprotocol/inspector@0.21.1", "claude mcp add --transport http", `"streamable-http"`} {
 				if !strings.Contains(string(readme), want) {
 					t.Errorf("README lacks %q", want)
+				}
+			}
+			// The Go files are gofmt'd as rendered, whatever the name.
+			for _, name := range files {
+				if !strings.HasSuffix(name, ".go") {
+					continue
+				}
+				src, _ := os.ReadFile(filepath.Join(dir, name))
+				if formatted, err := format.Source(src); err != nil || !bytes.Equal(formatted, src) {
+					t.Errorf("%s is not gofmt'd (%v):\n%s", name, err, src)
 				}
 			}
 		})

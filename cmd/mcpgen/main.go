@@ -90,10 +90,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 				Usage:     "create a new MCP server project that builds, tests and serves on its first run",
 				ArgsUsage: "<dir>",
 				Description: "Writes a Go module into <dir> (new or empty): a server with one example tool and its\n" +
-					"generated code, tests, a README on growing it and registering it with MCP clients,\n" +
-					".gitignore and a CI workflow. go.mod names mcpgen as a tool dependency; a development\n" +
-					"build of mcpgen (run from its checkout) points it at that checkout with a replace\n" +
-					"directive. Runs go mod tidy, which may download modules.",
+					"generated code, tests (one fails when the generated code is stale), a README on growing\n" +
+					"it and registering it with MCP clients, .gitignore and a CI workflow. go.mod names\n" +
+					"mcpgen as a tool dependency; a development build of mcpgen (run from its checkout)\n" +
+					"points it at that checkout's working tree with a replace directive, which CI cannot\n" +
+					"reach. Runs go mod tidy, which may download modules.",
 				Flags: []cli.Flag{
 					&cli.StringFlag{Name: "module", Usage: "the new module's `path` (default: the directory's name)"},
 					&cli.StringFlag{Name: "name", Usage: "the server's `name`, also its binary's (default: the directory's name)"},
@@ -206,6 +207,9 @@ func runNew(ctx context.Context, cmd *cli.Command, stdout, stderr io.Writer) int
 		fmt.Fprintf(stdout, ", using the mcpgen checkout at %s", src.Dir)
 	}
 	fmt.Fprintf(stdout, ".\n\n  cd %s\n  go test ./...   # test it\n  go run .        # serve it over stdio (go run . --http 127.0.0.1:8080 for HTTP)\n\nREADME.md says how to add tools and register the server with MCP clients.\n", rel)
+	if src.Dir != "" {
+		fmt.Fprintln(stdout, "go.mod uses the checkout's working tree as it is, which CI cannot reach: README.md\n(\"Which mcpgen\") says how to pin it, and what CI needs.")
+	}
 	return exitOK
 }
 
