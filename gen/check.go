@@ -100,7 +100,7 @@ func (e *emitter) checker(o *schema.Object, need map[*schema.Object]bool) jen.Co
 		stmts = append([]jen.Code{c().Dot("Enter").Call(jen.Lit(f.Name))}, append(stmts, c().Dot("Leave").Call())...)
 		body = append(body, e.guard(f, src, stmts)...)
 	}
-	name := genPrefix + "Check" + o.Name
+	name := e.id(o, "Check")
 	return jen.Comment(fmt.Sprintf("%s checks a value of type %s against the rules of its schema, before it is sent.", name, displayName(o))).Line().
 		Func().Id(name).Params(jen.Id("c").Op("*").Add(wire("Checker")), jen.Id("v").Op("*").Add(e.typ(o.Go))).Block(body...)
 }
@@ -115,7 +115,7 @@ func (e *emitter) check(t *schema.Type, src string, depth int, need map[*schema.
 	case schema.Pointer:
 		return []jen.Code{jen.If(jen.Id(src).Op("!=").Nil()).Block(e.check(t.Elem, deref(src), depth+1, need)...)}
 	case schema.Struct:
-		return []jen.Code{jen.Id(genPrefix+"Check"+t.Object.Name).Call(c(), jen.Id(addr(src)))}
+		return []jen.Code{jen.Id(e.id(t.Object, "Check")).Call(c(), jen.Id(addr(src)))}
 	case schema.Slice, schema.Array:
 		out := countChecks(&t.Rules, jen.Len(jen.Id(bare(src))), "item", "c")
 		if t.Kind == schema.Array {

@@ -98,7 +98,7 @@ func (e *emitter) decoder(o *schema.Object) jen.Code {
 			jen.Switch(jen.String().Parens(jen.Id("key"))).Block(cases...)))
 	}
 	body = append(body, after...)
-	name := genPrefix + "Decode" + o.Name
+	name := e.id(o, "Decode")
 	return jen.Comment(fmt.Sprintf("%s decodes a value of type %s and checks it against its schema.", name, displayName(o))).Line().
 		Func().Id(name).Params(jen.Id("d").Op("*").Add(wire("Decoder")), jen.Id("v").Op("*").Add(e.typ(o.Go))).Block(body...)
 }
@@ -229,7 +229,7 @@ var readers = map[schema.Kind]reader{
 func (e *emitter) decodeValue(t *schema.Type, dst string, depth int) []jen.Code {
 	switch t.Kind {
 	case schema.Struct:
-		return []jen.Code{jen.Id(genPrefix+"Decode"+t.Object.Name).Call(d(), jen.Id(addr(dst)))}
+		return []jen.Code{jen.Id(e.id(t.Object, "Decode")).Call(d(), jen.Id(addr(dst)))}
 	case schema.Slice:
 		return e.decodeSlice(t, dst, depth)
 	case schema.Array:

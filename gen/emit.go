@@ -27,25 +27,36 @@ const genPrefix = "mcpgen"
 type emitter struct {
 	file     *jen.File
 	pkgPath  string
+	scope    *types.Scope            // the user's package block
 	patterns map[string]string       // regular expression -> variable name
 	rats     map[string]string       // multipleOf number -> variable name
 	checked  map[*schema.Object]bool // the result structs that need a checker
+
+	taken       map[string]bool   // package-level identifiers of the generated file
+	ids         map[idKey]string  // and whom they belong to
+	imports     map[string]string // import path -> the name it is imported under
+	importsUsed map[string]bool   // those names
+	refs        map[string]string // user declaration -> its marker
+	markers     map[string]string // marker -> user declaration
 }
 
 // locals are the names generated code gives its variables (temporaries get a depth suffix);
 // an imported package with one of these names is imported under an alias instead.
-var locals = map[string]bool{"a": true, "b": true, "c": true, "count": true, "ctx": true, "d": true, "def": true,
-	"e": true, "err": true, "f": true, "i": true, "in": true, "k": true, "key": true, "length": true, "list": true,
-	"m": true, "n": true, "ok": true, "out": true, "recv": true, "s": true, "v": true, "x": true}
+var locals = map[string]bool{"a": true, "args": true, "b": true, "c": true, "count": true, "ctx": true, "d": true,
+	"dur": true, "e": true, "err": true, "f": true, "i": true, "in": true, "k": true, "key": true, "keyOK": true,
+	"kn": true, "length": true, "list": true, "m": true, "n": true, "num": true, "ok": true, "out": true, "raw": true,
+	"recv": true, "req": true, "s": true, "text": true, "uri": true, "v": true, "vars": true, "x": true}
 
-// emitFile renders the generated file of a package.
+// emitFile renders the generated file of a package. Declarations of the user's package that
+// hide predeclared identifiers the file needs are reported, and then no file is returned.
 func emitFile(p *pkgGen) ([]byte, error) {
 	f := jen.NewFilePathName(p.pkg.PkgPath, p.pkg.Name)
-	e := &emitter{file: f, pkgPath: p.pkg.PkgPath, patterns: map[string]string{}, rats: map[string]string{}}
+	e := &emitter{file: f, pkgPath: p.pkg.PkgPath, scope: p.pkg.Types.Scope(), patterns: map[string]string{}, rats: map[string]string{},
+		taken: map[string]bool{}, ids: map[idKey]string{}, imports: map[string]string{}, importsUsed: map[string]bool{},
+		refs: map[string]string{}, markers: map[string]string{}}
 	f.HeaderComment(strings.TrimPrefix(Header, "// "))
 	f.HeaderComment("//go:build !" + BuildTag)
-	f.ImportName(RuntimePath, "mcp")
-	f.ImportName(JSONWirePath, "jsonwire")
+	e.registerImports()
 
 	var roots []*schema.Type
 	for _, t := range p.tools {
@@ -63,27 +74,42 @@ func emitFile(p *pkgGen) ([]byte, error) {
 	e.checked = checked(schema.Prepare(roots))
 	slices.SortFunc(p.forms, func(a, b *Form) int { return cmp.Compare(a.Type.Object.Name, b.Type.Object.Name) })
 
-	recvs := receivers(p)
-	f.Add(e.register(p, recvs))
+	// The structs that need a decoder (arguments) or an encoder (results).
 	var decoded, encoded []*schema.Object
 	seenIn, seenOut := map[*schema.Object]bool{}, map[*schema.Object]bool{}
+	for _, t := range p.tools {
+		objects(t.In, seenIn, &decoded)
+		objects(t.OutType, seenOut, &encoded)
+	}
+	for _, r := range p.resources {
+		objects(r.In, seenIn, &decoded)
+	}
+	for _, pr := range p.prompts {
+		objects(pr.In, seenIn, &decoded)
+	}
+	for _, fm := range p.forms {
+		objects(fm.Type, seenIn, &decoded)
+	}
+	byName := func(a, b *schema.Object) int { return cmp.Compare(a.Name, b.Name) }
+	slices.SortFunc(decoded, byName)
+	slices.SortFunc(encoded, byName)
+	e.allocate(p, decoded, encoded)
+
+	recvs := e.receivers(p)
+	f.Add(e.register(p, recvs))
 	for _, t := range p.tools {
 		f.Line()
 		f.Add(e.schemas(t))
 		f.Line()
 		f.Add(e.call(t))
-		objects(t.In, seenIn, &decoded)
-		objects(t.OutType, seenOut, &encoded)
 	}
 	for _, r := range p.resources {
 		f.Line()
 		f.Add(e.readFunc(r))
-		objects(r.In, seenIn, &decoded)
 	}
 	for _, pr := range p.prompts {
 		f.Line()
 		f.Add(e.getFunc(pr))
-		objects(pr.In, seenIn, &decoded)
 	}
 	for _, c := range p.completions {
 		f.Line()
@@ -93,12 +119,6 @@ func emitFile(p *pkgGen) ([]byte, error) {
 		f.Line()
 		f.Add(e.formSchemas(p.forms))
 	}
-	for _, fm := range p.forms {
-		objects(fm.Type, seenIn, &decoded)
-	}
-	byName := func(a, b *schema.Object) int { return cmp.Compare(a.Name, b.Name) }
-	slices.SortFunc(decoded, byName)
-	slices.SortFunc(encoded, byName)
 	for _, o := range decoded {
 		f.Line()
 		f.Add(e.decoder(o))
@@ -130,27 +150,95 @@ func emitFile(p *pkgGen) ([]byte, error) {
 		}
 		return nil, errors.New(msg)
 	}
+	out, hidden, err := e.finish(buf.Bytes())
+	if err != nil {
+		return nil, err
+	}
+	if len(hidden) > 0 {
+		for _, obj := range hidden {
+			p.diags.Hintf(obj.Pos(), "rename it: the generated file shares the package's names, so it cannot refer to Go's "+obj.Name()+" otherwise",
+				"%s %s hides Go's predeclared %s, which the generated code needs", objectKind(obj), obj.Name(), obj.Name())
+		}
+		return nil, nil
+	}
 	// A blank line between the header and the build constraint, for the reader; imports in
 	// goimports' groups (standard library first).
-	out := bytes.Replace(buf.Bytes(), []byte("\n//go:build"), []byte("\n\n//go:build"), 1)
+	out = bytes.Replace(out, []byte("\n//go:build"), []byte("\n\n//go:build"), 1)
 	return imports.Process(DefaultFileName, out, &imports.Options{FormatOnly: true, Comments: true, TabIndent: true, TabWidth: 8})
 }
 
-// receivers orders the receiver types of method tools by name and names their parameters.
-func receivers(p *pkgGen) []*Receiver {
+// objectKind says what a package-level declaration is, for messages.
+func objectKind(obj types.Object) string {
+	switch obj.(type) {
+	case *types.Func:
+		return "func"
+	case *types.TypeName:
+		return "type"
+	case *types.Const:
+		return "const"
+	}
+	return "var"
+}
+
+// allocate reserves the package-level identifiers of the generated file, in an order that
+// depends only on names (tools by name, resources by URI, structs by name...), so that the
+// numbers given to derived names that collide do not depend on declaration order.
+func (e *emitter) allocate(p *pkgGen, decoded, encoded []*schema.Object) {
+	e.alloc(RegisterFunc)
+	for _, t := range p.tools {
+		e.allocID(t, "Call", genPrefix+"Call"+goName(&t.Callable))
+		e.allocID(t, "Input", genPrefix+goName(&t.Callable)+"Input")
+		if t.Out == OutStruct {
+			e.allocID(t, "Output", genPrefix+goName(&t.Callable)+"Output")
+		}
+	}
+	for _, r := range p.resources {
+		e.allocID(r, "Read", genPrefix+"Read"+goName(&r.Callable))
+	}
+	for _, pr := range p.prompts {
+		e.allocID(pr, "Get", genPrefix+"Get"+goName(&pr.Callable))
+	}
+	for _, c := range p.completions {
+		e.allocID(c, "Complete", genPrefix+"Complete"+goName(&c.Callable))
+	}
+	for _, fm := range p.forms {
+		e.allocID(fm.Type.Object, "Form", genPrefix+fm.Type.Object.Name+"Form")
+	}
+	for _, o := range decoded {
+		e.allocID(o, "Decode", genPrefix+"Decode"+o.Name)
+	}
+	for _, o := range encoded {
+		e.allocID(o, "Encode", genPrefix+"Encode"+o.Name)
+	}
+	for _, o := range encoded {
+		if e.checked[o] {
+			e.allocID(o, "Check", genPrefix+"Check"+o.Name)
+		}
+	}
+}
+
+// receivers orders the receiver types of methods by name and names their parameters in
+// RegisterMCP. A parameter must not hide what RegisterMCP's body refers to (imported packages,
+// predeclared identifiers, generated functions), nor be hidden by the parameters of the
+// closures it declares (ctx, c, uri, vars, args, req).
+func (e *emitter) receivers(p *pkgGen) []*Receiver {
 	var out []*Receiver
 	for _, r := range p.receivers {
 		out = append(out, r)
 	}
 	slices.SortFunc(out, func(a, b *Receiver) int { return cmp.Compare(a.Type.Obj().Name(), b.Type.Obj().Name()) })
-	taken := map[string]bool{"s": true, "ctx": true, "c": true, "mcp": true, "jsonwire": true}
+	reserved := func(name string) bool {
+		return name == "s" || locals[name] || e.taken[name] || e.importsUsed[name] || isKeyword(name) || types.Universe.Lookup(name) != nil
+	}
+	taken := map[string]bool{}
 	for _, r := range out {
-		name := lowerFirst(r.Type.Obj().Name())
-		if isKeyword(name) || taken[name] {
-			name += "Recv"
+		base := lowerFirst(r.Type.Obj().Name())
+		if reserved(base) {
+			base += "Recv"
 		}
-		for i := 2; taken[name]; i++ {
-			name = lowerFirst(r.Type.Obj().Name()) + strconv.Itoa(i)
+		name := base
+		for i := 2; taken[name] || reserved(name); i++ {
+			name = base + strconv.Itoa(i)
 		}
 		taken[name] = true
 		r.Param = name
@@ -229,9 +317,9 @@ func (e *emitter) toolValue(t *Tool) jen.Code {
 	if t.Description != "" {
 		fields = append(fields, field("Description", jen.Lit(t.Description)))
 	}
-	fields = append(fields, field("InputSchema", jen.Id(genPrefix+goName(&t.Callable)+"Input")))
+	fields = append(fields, field("InputSchema", jen.Id(e.id(t, "Input"))))
 	if t.Out == OutStruct {
-		fields = append(fields, field("OutputSchema", jen.Id(genPrefix+goName(&t.Callable)+"Output")))
+		fields = append(fields, field("OutputSchema", jen.Id(e.id(t, "Output"))))
 	}
 	var hints []jen.Code
 	for _, h := range []struct {
@@ -245,10 +333,10 @@ func (e *emitter) toolValue(t *Tool) jen.Code {
 	if len(hints) > 0 {
 		fields = append(fields, field("Annotations", jen.Qual(RuntimePath, "ToolAnnotations").Values(hints...)))
 	}
-	var handler jen.Code = jen.Id(genPrefix + "Call" + goName(&t.Callable))
+	var handler jen.Code = jen.Id(e.id(t, "Call"))
 	if t.Recv != nil {
 		handler = jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("c").Op("*").Qual(RuntimePath, "ToolCall")).Block(
-			jen.Id(genPrefix+"Call"+goName(&t.Callable)).Call(jen.Id("ctx"), jen.Id("c"), jen.Id(t.Recv.Param)),
+			jen.Id(e.id(t, "Call")).Call(jen.Id("ctx"), jen.Id("c"), jen.Id(t.Recv.Param)),
 		)
 	}
 	fields = append(fields, field("Handler", handler))
@@ -269,9 +357,9 @@ func (e *emitter) schemas(t *Tool) jen.Code {
 	if t.In != nil {
 		in = schema.Render(t.In)
 	}
-	defs := []jen.Code{jen.Id(genPrefix + goName(&t.Callable) + "Input").Op("=").Op("`" + string(in) + "`")}
+	defs := []jen.Code{jen.Id(e.id(t, "Input")).Op("=").Op("`" + string(in) + "`")}
 	if t.Out == OutStruct {
-		defs = append(defs, jen.Id(genPrefix+goName(&t.Callable)+"Output").Op("=").Op("`"+string(schema.Render(t.OutType))+"`"))
+		defs = append(defs, jen.Id(e.id(t, "Output")).Op("=").Op("`"+string(schema.Render(t.OutType))+"`"))
 	}
 	return jen.Comment(fmt.Sprintf("JSON Schemas of tool %s.", t.Name)).Line().Const().Defs(defs...)
 }
@@ -299,7 +387,7 @@ func (e *emitter) call(t *Tool) jen.Code {
 	} else if t.In != nil {
 		body = append(body,
 			jen.Var().Id("in").Add(e.typ(t.In.Go)),
-			jen.Id(genPrefix+"Decode"+t.In.Object.Name).Call(jen.Id("c").Dot("Arguments").Call(), jen.Op("&").Id("in")),
+			jen.Id(e.id(t.In.Object, "Decode")).Call(jen.Id("c").Dot("Arguments").Call(), jen.Op("&").Id("in")),
 		)
 		if t.InPointer {
 			args = append(args, jen.Op("&").Id("in"))
@@ -311,7 +399,7 @@ func (e *emitter) call(t *Tool) jen.Code {
 	}
 	body = append(body, jen.If(jen.Op("!").Id("c").Dot("ArgumentsOK").Call()).Block(jen.Return()))
 
-	fn := jen.Id(t.Func.Name())
+	fn := e.ref(t.Func.Name())
 	if t.Recv != nil {
 		params = append(params, jen.Id("recv").Add(e.recvType(t.Recv)))
 		fn = jen.Id("recv").Dot(t.Func.Name())
@@ -334,8 +422,8 @@ func (e *emitter) call(t *Tool) jen.Code {
 		body = append(body, jen.Id("out").Op(":=").Add(invoke))
 		body = append(body, e.result(t)...)
 	}
-	doc := fmt.Sprintf("%sCall%s serves tool %s.", genPrefix, goName(&t.Callable), t.Name)
-	return jen.Comment(doc).Line().Func().Id(genPrefix + "Call" + goName(&t.Callable)).Params(params...).Block(body...)
+	name := e.id(t, "Call")
+	return jen.Comment(fmt.Sprintf("%s serves tool %s.", name, t.Name)).Line().Func().Id(name).Params(params...).Block(body...)
 }
 
 // result emits what sets the call's result from out.
@@ -343,7 +431,7 @@ func (e *emitter) result(t *Tool) []jen.Code {
 	c := jen.Id("c")
 	switch t.Out {
 	case OutStruct:
-		name := t.OutType.Deref().Object.Name
+		obj := t.OutType.Deref().Object
 		value := jen.Op("&").Id("out")
 		var out []jen.Code
 		if t.OutPointer {
@@ -353,13 +441,13 @@ func (e *emitter) result(t *Tool) []jen.Code {
 				jen.Return(),
 			))
 		}
-		if e.checked[t.OutType.Deref().Object] {
+		if e.checked[obj] {
 			out = append(out,
-				jen.Id(genPrefix+"Check"+name).Call(c.Clone().Dot("Checker").Call(), value.Clone()),
+				jen.Id(e.id(obj, "Check")).Call(c.Clone().Dot("Checker").Call(), value.Clone()),
 				jen.If(jen.Op("!").Add(c.Clone()).Dot("ResultOK").Call()).Block(jen.Return()),
 			)
 		}
-		return append(out, jen.Id(genPrefix+"Encode"+name).Call(c.Clone().Dot("Structured").Call(), value))
+		return append(out, jen.Id(e.id(obj, "Encode")).Call(c.Clone().Dot("Structured").Call(), value))
 	case OutText:
 		return []jen.Code{c.Dot("ReturnText").Call(e.convert(jen.Id("out"), t.OutGo, types.Typ[types.String]))}
 	case OutContent:
@@ -379,17 +467,10 @@ func (e *emitter) result(t *Tool) []jen.Code {
 func (e *emitter) typ(t types.Type) *jen.Statement {
 	switch t := t.(type) {
 	case *types.Alias:
-		return e.qual(t.Obj())
+		// A generic alias (type A[T any] = S[T]) is written with its type arguments.
+		return e.typeArgs(e.qual(t.Obj()), t.TypeArgs())
 	case *types.Named:
-		s := e.qual(t.Obj())
-		if args := t.TypeArgs(); args != nil {
-			var list []jen.Code
-			for a := range args.Types() {
-				list = append(list, e.typ(a))
-			}
-			s = s.Types(list...)
-		}
-		return s
+		return e.typeArgs(e.qual(t.Obj()), t.TypeArgs())
 	case *types.Basic:
 		return jen.Id(t.Name())
 	case *types.Pointer:
@@ -424,17 +505,30 @@ func (e *emitter) typ(t types.Type) *jen.Statement {
 	panic(fmt.Sprintf("gen: cannot write type %s", t))
 }
 
+// typeArgs adds the type arguments of an instance, if it is one.
+func (e *emitter) typeArgs(s *jen.Statement, args *types.TypeList) *jen.Statement {
+	if args == nil || args.Len() == 0 {
+		return s
+	}
+	var list []jen.Code
+	for a := range args.Types() {
+		list = append(list, e.typ(a))
+	}
+	return s.Types(list...)
+}
+
+// qual names a package-level type: unqualified (as a reference finish resolves) in the
+// generated file's own package, qualified in another.
 func (e *emitter) qual(obj types.Object) *jen.Statement {
 	pkg := obj.Pkg()
-	if pkg == nil || pkg.Path() == e.pkgPath {
+	if pkg == nil {
 		return jen.Id(obj.Name())
 	}
-	// The package's real name, so the import needs no alias unless it would be shadowed.
-	if locals[strings.TrimRight(pkg.Name(), "0123456789")] {
-		e.file.ImportAlias(pkg.Path(), pkg.Name()+"pkg")
-	} else {
-		e.file.ImportName(pkg.Path(), pkg.Name())
+	if pkg.Path() == e.pkgPath {
+		return e.ref(obj.Name())
 	}
+	// The package's real name, so the import needs no alias unless it would be shadowed.
+	e.importName(pkg.Path(), pkg.Name())
 	return jen.Qual(pkg.Path(), obj.Name())
 }
 
@@ -465,7 +559,7 @@ func (e *emitter) pattern(re string) string {
 	if name, ok := e.patterns[re]; ok {
 		return name
 	}
-	name := fmt.Sprintf("%sPattern%d", genPrefix, len(e.patterns))
+	name := e.alloc(fmt.Sprintf("%sPattern%d", genPrefix, len(e.patterns)))
 	e.patterns[re] = name
 	return name
 }

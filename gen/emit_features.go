@@ -32,7 +32,7 @@ func (e *emitter) registerFeatures(p *pkgGen) []jen.Code {
 	s := jen.Id("s")
 	var out []jen.Code
 	for _, r := range p.resources {
-		name := genPrefix + "Read" + goName(&r.Callable)
+		name := e.id(r, "Read")
 		var fields []jen.Code
 		if r.Template() {
 			fields = append(fields, field("URITemplate", jen.Lit(r.URI)))
@@ -73,7 +73,7 @@ func (e *emitter) registerFeatures(p *pkgGen) []jen.Code {
 		}
 		params := []jen.Code{jen.Id("ctx").Qual("context", "Context"), jen.Id("args").Op("*").Qual(JSONWirePath, "Decoder")}
 		results := []jen.Code{jen.Op("*").Qual(RuntimePath, "GetPromptResult"), jen.Error()}
-		name := genPrefix + "Get" + goName(&pr.Callable)
+		name := e.id(pr, "Get")
 		fields = append(fields, field("Get", e.handler(name, &pr.Callable, params, results, []jen.Code{jen.Id("ctx"), jen.Id("args")})))
 		out = append(out, s.Clone().Dot("AddPrompt").Call(multiLine(jen.Qual(RuntimePath, "Prompt"), fields...)))
 	}
@@ -82,13 +82,13 @@ func (e *emitter) registerFeatures(p *pkgGen) []jen.Code {
 		fields = optionalFields(fields, "Prompt", c.Prompt, "ResourceTemplate", c.Template, "Argument", c.Argument)
 		params := []jen.Code{jen.Id("ctx").Qual("context", "Context"), jen.Id("req").Qual(RuntimePath, "CompletionRequest")}
 		results := []jen.Code{jen.Index().String(), jen.Error()}
-		name := genPrefix + "Complete" + goName(&c.Callable)
+		name := e.id(c, "Complete")
 		fields = append(fields, field("Complete", e.handler(name, &c.Callable, params, results, []jen.Code{jen.Id("ctx"), jen.Id("req")})))
 		out = append(out, s.Clone().Dot("AddCompletion").Call(multiLine(jen.Qual(RuntimePath, "Completion"), fields...)))
 	}
 	for _, fm := range p.forms {
-		name := fm.Type.Object.Name
-		out = append(out, jen.Qual(RuntimePath, "AddForm").Call(s.Clone(), jen.Id(genPrefix+name+"Form"), jen.Id(genPrefix+"Decode"+name)))
+		o := fm.Type.Object
+		out = append(out, jen.Qual(RuntimePath, "AddForm").Call(s.Clone(), jen.Id(e.id(o, "Form")), jen.Id(e.id(o, "Decode"))))
 	}
 	return out
 }
@@ -114,7 +114,7 @@ func (e *emitter) invoke(c *Callable, args ...jen.Code) *jen.Statement {
 	if c.Recv != nil {
 		return jen.Id("recv").Dot(c.Func.Name()).Call(all...)
 	}
-	return jen.Id(c.Func.Name()).Call(all...)
+	return e.ref(c.Func.Name()).Call(all...)
 }
 
 // callAndCheck calls the user's function and returns its error, if it has one, as the
@@ -157,7 +157,7 @@ func (e *emitter) readFunc(r *Resource) jen.Code {
 		body = append(body,
 			jen.Var().Id("in").Add(e.typ(r.In.Go)),
 			jen.Id("d").Op(":=").Qual(RuntimePath, "TemplateVariables").Call(lits...),
-			jen.Id(genPrefix+"Decode"+r.In.Object.Name).Call(jen.Id("d"), jen.Op("&").Id("in")),
+			jen.Id(e.id(r.In.Object, "Decode")).Call(jen.Id("d"), jen.Op("&").Id("in")),
 			jen.If(jen.Err().Op(":=").Qual(RuntimePath, "VariablesError").Call(jen.Id("uri"), jen.Id("d")), jen.Err().Op("!=").Nil()).Block(
 				jen.Return(jen.Nil(), jen.Err())),
 		)
@@ -177,7 +177,7 @@ func (e *emitter) readFunc(r *Resource) jen.Code {
 		result = jen.Id("out")
 	}
 	body = append(body, jen.Return(result, jen.Nil()))
-	name := genPrefix + "Read" + goName(&r.Callable)
+	name := e.id(r, "Read")
 	kind := "resource"
 	if r.Template() {
 		kind = "resource template"
@@ -201,7 +201,7 @@ func (e *emitter) getFunc(pr *Prompt) jen.Code {
 	if pr.In != nil {
 		body = append(body,
 			jen.Var().Id("in").Add(e.typ(pr.In.Go)),
-			jen.Id(genPrefix+"Decode"+pr.In.Object.Name).Call(jen.Id("args"), jen.Op("&").Id("in")),
+			jen.Id(e.id(pr.In.Object, "Decode")).Call(jen.Id("args"), jen.Op("&").Id("in")),
 		)
 		args = append(args, argument("in", pr.InPointer))
 	} else {
@@ -230,7 +230,7 @@ func (e *emitter) getFunc(pr *Prompt) jen.Code {
 		result = argument("out", !pr.OutPointer)
 	}
 	body = append(body, jen.Return(result, jen.Nil()))
-	name := genPrefix + "Get" + goName(&pr.Callable)
+	name := e.id(pr, "Get")
 	return jen.Comment(fmt.Sprintf("%s serves prompt %s.", name, pr.Name)).Line().
 		Func().Id(name).Params(params...).Params(jen.Op("*").Qual(RuntimePath, "GetPromptResult"), jen.Error()).Block(body...)
 }
@@ -249,7 +249,7 @@ func (e *emitter) completeFunc(c *Completion) jen.Code {
 	} else {
 		body = append(body, jen.Return(e.invoke(&c.Callable, arg), jen.Nil()))
 	}
-	name := genPrefix + "Complete" + goName(&c.Callable)
+	name := e.id(c, "Complete")
 	what := "prompt " + c.Prompt
 	if c.Template != "" {
 		what = "resource template " + c.Template
@@ -262,7 +262,7 @@ func (e *emitter) completeFunc(c *Completion) jen.Code {
 func (e *emitter) formSchemas(forms []*Form) jen.Code {
 	var defs []jen.Code
 	for _, fm := range forms {
-		defs = append(defs, jen.Id(genPrefix+fm.Type.Object.Name+"Form").Op("=").Op("`"+string(schema.RenderForm(fm.Type))+"`"))
+		defs = append(defs, jen.Id(e.id(fm.Type.Object, "Form")).Op("=").Op("`"+string(schema.RenderForm(fm.Type))+"`"))
 	}
 	return jen.Comment("Requested schemas of the elicitation forms (mcp.Elicit).").Line().Const().Defs(defs...)
 }

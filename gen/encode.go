@@ -24,7 +24,7 @@ func (e *emitter) encoder(o *schema.Object) jen.Code {
 		body = append(body, e.guard(f, src, stmts)...)
 	}
 	body = append(body, jen.Id("e").Dot("ObjectEnd").Call())
-	name := genPrefix + "Encode" + o.Name
+	name := e.id(o, "Encode")
 	return jen.Comment(fmt.Sprintf("%s writes a value of type %s as JSON.", name, displayName(o))).Line().
 		Func().Id(name).Params(jen.Id("e").Op("*").Add(wire("Encoder")), jen.Id("v").Op("*").Add(e.typ(o.Go))).Block(body...)
 }
@@ -129,7 +129,7 @@ func (e *emitter) encode(t *schema.Type, src string, depth int) []jen.Code {
 		return []jen.Code{jen.If(jen.Id(src).Op("==").Nil()).Block(enc().Dot("Null").Call()).Else().Block(
 			e.encode(t.Elem, deref(src), depth+1)...)}
 	case schema.Struct:
-		return []jen.Code{jen.Id(genPrefix+"Encode"+t.Object.Name).Call(enc(), jen.Id(addr(src)))}
+		return []jen.Code{jen.Id(e.id(t.Object, "Encode")).Call(enc(), jen.Id(addr(src)))}
 	case schema.Slice, schema.Array:
 		i := temp("i", depth)
 		loop := []jen.Code{enc().Dot("Elem").Call()}

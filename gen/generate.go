@@ -224,8 +224,9 @@ func (p *pkgGen) checkNames() {
 			"%s is already declared in package %s", RegisterFunc, p.pkg.Name)
 	}
 	for _, name := range p.pkg.Types.Scope().Names() {
-		// Generated identifiers are genPrefix followed by a capital: mcpgenCallX, mcpgenDecodeY.
-		if rest, ok := strings.CutPrefix(name, genPrefix); ok && rest != "" && unicode.IsUpper([]rune(rest)[0]) {
+		// Generated identifiers are genPrefix followed by a capital: mcpgenCallX, mcpgenDecodeY
+		// (or the markers of the emitter, which never reach the file).
+		if rest, ok := strings.CutPrefix(name, genPrefix); ok && rest != "" && (unicode.IsUpper([]rune(rest)[0]) || strings.HasPrefix(name, refPrefix)) {
 			obj := p.pkg.Types.Scope().Lookup(name)
 			p.diags.Hintf(obj.Pos(), "rename it: names of the form "+genPrefix+"Xxx are reserved for generated code",
 				"%s uses the prefix reserved for mcpgen's generated identifiers", name)

@@ -291,7 +291,7 @@ func (e *emitter) rat(text string) string {
 	if name, ok := e.rats[text]; ok {
 		return name
 	}
-	name := fmt.Sprintf("%sMultiple%d", genPrefix, len(e.rats))
+	name := e.alloc(fmt.Sprintf("%sMultiple%d", genPrefix, len(e.rats)))
 	e.rats[text] = name
 	return name
 }
