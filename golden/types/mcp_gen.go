@@ -148,6 +148,33 @@ const (
       ],
       "additionalProperties": false
     },
+    "names": {
+      "type": "array",
+      "items": {
+        "type": "string"
+      },
+      "maxItems": 2
+    },
+    "counts": {
+      "type": "object",
+      "description": "Page is one page of a listing.",
+      "properties": {
+        "items": {
+          "type": "array",
+          "items": {
+            "type": "integer"
+          }
+        },
+        "next": {
+          "type": "string",
+          "description": "Next is the cursor of the next page, if any."
+        }
+      },
+      "required": [
+        "items"
+      ],
+      "additionalProperties": false
+    },
     "weekday": {
       "type": "integer",
       "enum": [
@@ -395,6 +422,33 @@ const (
           "items": {
             "$ref": "#/$defs/Node",
             "description": "Node is a tree."
+          }
+        },
+        "next": {
+          "type": "string",
+          "description": "Next is the cursor of the next page, if any."
+        }
+      },
+      "required": [
+        "items"
+      ],
+      "additionalProperties": false
+    },
+    "names": {
+      "type": "array",
+      "items": {
+        "type": "string"
+      },
+      "maxItems": 2
+    },
+    "counts": {
+      "type": "object",
+      "description": "Page is one page of a listing.",
+      "properties": {
+        "items": {
+          "type": "array",
+          "items": {
+            "type": "integer"
           }
         },
         "next": {
@@ -815,6 +869,31 @@ func mcpgenDecodeInput(d *jsonwire.Decoder, v *Input) {
 		case "pages":
 			hasPages = true
 			mcpgenDecodePageNode(d, &v.Pages)
+		case "names":
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
+			if d.Expect(jsonwire.Array) {
+				list := List[string]{}
+				for i := range d.Elements {
+					list = append(list, "")
+					if s1, ok := d.String(); ok {
+						list[i] = s1
+					}
+				}
+				if len(list) > 2 {
+					d.Report("must have at most 2 items")
+				}
+				v.Names = list
+			}
+		case "counts":
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
+			v.Counts = new(PageOf[int])
+			mcpgenDecodePageInt(d, v.Counts)
 		case "weekday":
 			if d.Null() {
 				d.Report("must not be null; leave the property out instead")
@@ -872,7 +951,7 @@ func mcpgenDecodeInput(d *jsonwire.Decoder, v *Input) {
 			v.Place = new(geo.Node)
 			mcpgenDecodeNode2(d, v.Place)
 		default:
-			d.Report("unknown property; expected one of \"id\", \"kind\", \"source\", \"Kind\", \"title\", \"level\", \"count\", \"delta\", \"ratio\", \"big\", \"enabled\", \"tags\", \"point\", \"labels\", \"extra\", \"payload\", \"anything\", \"tree\", \"pages\", \"weekday\", \"note\", \"required\", \"nested\", \"comma\", \"formula\", \"place\"")
+			d.Report("unknown property; expected one of \"id\", \"kind\", \"source\", \"Kind\", \"title\", \"level\", \"count\", \"delta\", \"ratio\", \"big\", \"enabled\", \"tags\", \"point\", \"labels\", \"extra\", \"payload\", \"anything\", \"tree\", \"pages\", \"names\", \"counts\", \"weekday\", \"note\", \"required\", \"nested\", \"comma\", \"formula\", \"place\"")
 			d.Skip()
 		}
 	}
@@ -976,6 +1055,44 @@ func mcpgenDecodeNode2(d *jsonwire.Decoder, v *geo.Node) {
 	}
 	if !hasLon {
 		d.ReportMissing("lon")
+	}
+}
+
+// mcpgenDecodePageInt decodes a value of type Page and checks it against its schema.
+func mcpgenDecodePageInt(d *jsonwire.Decoder, v *PageOf[int]) {
+	if !d.Expect(jsonwire.Object) {
+		return
+	}
+	var hasItems bool
+	for key := range d.Members {
+		switch string(key) {
+		case "items":
+			hasItems = true
+			if d.Expect(jsonwire.Array) {
+				list := []int{}
+				for i := range d.Elements {
+					list = append(list, 0)
+					if n1, ok := d.Int(); ok {
+						list[i] = int(n1)
+					}
+				}
+				v.Items = list
+			}
+		case "next":
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
+			if s, ok := d.String(); ok {
+				v.Next = s
+			}
+		default:
+			d.Report("unknown property; expected one of \"items\", \"next\"")
+			d.Skip()
+		}
+	}
+	if !hasItems {
+		d.ReportMissing("items")
 	}
 }
 
@@ -1209,6 +1326,19 @@ func mcpgenEncodeOutput(e *jsonwire.Encoder, v *Output) {
 	}
 	e.Key("pages")
 	mcpgenEncodePageNode(e, &v.Input.Pages)
+	if len(v.Input.Names) != 0 {
+		e.Key("names")
+		e.ArrayStart()
+		for i := range v.Input.Names {
+			e.Elem()
+			e.String(v.Input.Names[i])
+		}
+		e.ArrayEnd()
+	}
+	if v.Input.Counts != nil {
+		e.Key("counts")
+		mcpgenEncodePageInt(e, v.Input.Counts)
+	}
 	if v.Input.Weekday != 0 {
 		e.Key("weekday")
 		e.Int(int64(v.Input.Weekday))
@@ -1241,6 +1371,23 @@ func mcpgenEncodeOutput(e *jsonwire.Encoder, v *Output) {
 	}
 	e.Key("seen")
 	e.Int(int64(v.Seen))
+	e.ObjectEnd()
+}
+
+// mcpgenEncodePageInt writes a value of type Page as JSON.
+func mcpgenEncodePageInt(e *jsonwire.Encoder, v *PageOf[int]) {
+	e.ObjectStart()
+	e.Key("items")
+	e.ArrayStart()
+	for i := range v.Items {
+		e.Elem()
+		e.Int(int64(v.Items[i]))
+	}
+	e.ArrayEnd()
+	if v.Next != "" {
+		e.Key("next")
+		e.String(v.Next)
+	}
 	e.ObjectEnd()
 }
 
@@ -1365,6 +1512,13 @@ func mcpgenCheckOutput(c *jsonwire.Checker, v *Output) {
 		c.Enter("labels")
 		if len(v.Input.Labels) > 2 {
 			c.Report("must have at most 2 properties")
+		}
+		c.Leave()
+	}
+	if len(v.Input.Names) != 0 {
+		c.Enter("names")
+		if len(v.Input.Names) > 2 {
+			c.Report("must have at most 2 items")
 		}
 		c.Leave()
 	}

@@ -19,6 +19,12 @@ type Page[T any] struct {
 	Next string `json:"next,omitempty"`
 }
 
+// List is a generic alias of a slice.
+type List[T any] = []T
+
+// PageOf is a generic alias of a generic struct.
+type PageOf[T any] = Page[T]
+
 // Base holds fields shared by several messages.
 type Base struct {
 	// ID identifies the message.
@@ -70,6 +76,8 @@ type Input struct {
 	Anything any            `json:"anything,omitempty"`
 	Tree     *Node          `json:"tree,omitempty"`
 	Pages    Page[Node]     `json:"pages"`
+	Names    List[string]   `json:"names,omitempty" jsonschema:"maxItems=2"`
+	Counts   *PageOf[int]   `json:"counts,omitempty"`
 	Weekday  time.Weekday   `json:"weekday,omitempty" jsonschema:"maximum=6"`
 	Note     *string        `json:"note" jsonschema:"nullable"`
 	Required *int           `json:"required" jsonschema:"required"`
