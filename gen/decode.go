@@ -255,6 +255,18 @@ func (e *emitter) decodeValue(t *schema.Type, dst string, depth int) []jen.Code 
 		return []jen.Code{jen.If(jen.List(jen.Id(dur), jen.Id("ok")).Op(":=").Add(d()).Dot("Duration").Call(), jen.Id("ok")).Block(
 			jen.Id(bare(dst)).Op("=").Id(dur))} // only time.Duration itself is a Duration
 	}
+	if t.Kind == schema.Bytes && !bytesType(t.Go) {
+		// A slice of a named byte type ([]MyByte), which encoding/json also reads as base64:
+		// []byte does not convert to it, so copy the bytes.
+		b, list, i, x := temp("b", depth), temp("list", depth), temp("i", depth), temp("x", depth)
+		elem := t.Go.Underlying().(*types.Slice).Elem()
+		return []jen.Code{jen.If(jen.List(jen.Id(b), jen.Id("ok")).Op(":=").Add(d()).Dot("Base64").Call(), jen.Id("ok")).Block(
+			jen.Id(list).Op(":=").Make(e.typ(t.Go), jen.Len(jen.Id(b))),
+			jen.For(jen.List(jen.Id(i), jen.Id(x)).Op(":=").Range().Id(b)).Block(
+				jen.Id(list).Index(jen.Id(i)).Op("=").Add(e.typ(elem)).Parens(jen.Id(x))),
+			jen.Id(bare(dst)).Op("=").Id(list),
+		)}
+	}
 	r, ok := readers[t.Kind]
 	if !ok {
 		panic(fmt.Sprintf("gen: no decoder for kind %d", t.Kind))
@@ -340,6 +352,12 @@ func (e *emitter) decodeMap(t *schema.Type, dst string, depth int) []jen.Code {
 	body = append(body, countChecks(&t.Rules, jen.Len(jen.Id(m)), "property", "d")...)
 	body = append(body, jen.Id(bare(dst)).Op("=").Id(m))
 	return []jen.Code{jen.If(d().Dot("Expect").Call(wire("Object"))).Block(body...)}
+}
+
+// bytesType reports whether a slice type converts to []byte: whether its elements are bytes,
+// not of a named type whose underlying type is byte.
+func bytesType(t types.Type) bool {
+	return types.Identical(t.Underlying().(*types.Slice).Elem(), types.Typ[types.Byte])
 }
 
 // zero writes the zero value of a type.

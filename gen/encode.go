@@ -148,6 +148,16 @@ func (e *emitter) encode(t *schema.Type, src string, depth int) []jen.Code {
 	case schema.Duration:
 		return []jen.Code{enc().Dot("Duration").Call(jen.Id(bare(src)))}
 	}
+	if t.Kind == schema.Bytes && !bytesType(t.Go) {
+		// A slice of a named byte type ([]MyByte): copied into a []byte, in a block of its own.
+		b, i, x := temp("b", depth), temp("i", depth), temp("x", depth)
+		return []jen.Code{jen.Block(
+			jen.Id(b).Op(":=").Make(jen.Index().Byte(), jen.Len(jen.Id(bare(src)))),
+			jen.For(jen.List(jen.Id(i), jen.Id(x)).Op(":=").Range().Id(bare(src))).Block(
+				jen.Id(b).Index(jen.Id(i)).Op("=").Byte().Parens(jen.Id(x))),
+			enc().Dot("Base64").Call(jen.Id(b)),
+		)}
+	}
 	w, ok := writers[t.Kind]
 	if !ok {
 		panic(fmt.Sprintf("gen: no encoder for kind %d", t.Kind))

@@ -199,9 +199,14 @@ func (p *pkgGen) resourceOut(r *Resource, fd *ast.FuncDecl, s signature) bool {
 			r.Out = ResourceList
 			return true
 		}
-		if isByte(sl.Elem()) {
+		if types.Identical(sl.Elem(), types.Typ[types.Byte]) {
 			r.Out = ResourceBlob
 			return true
+		}
+		if b, ok := sl.Elem().Underlying().(*types.Basic); ok && b.Kind() == types.Byte {
+			p.diags.Hintf(s.outPos, "return []byte, or a type whose underlying type is []byte; convert the bytes in the function",
+				"resource %s returns %s: binary contents are a []byte, and []%s cannot be converted to one", fd.Name.Name, typeString(s.out), typeString(sl.Elem()))
+			return false
 		}
 	}
 	if b, ok := s.out.Underlying().(*types.Basic); ok && b.Kind() == types.String {
@@ -210,9 +215,4 @@ func (p *pkgGen) resourceOut(r *Resource, fd *ast.FuncDecl, s signature) bool {
 	}
 	p.diags.Hintf(s.outPos, resourceRole.returns, "resource %s returns %s, which mcpgen cannot turn into resource contents", fd.Name.Name, typeString(s.out))
 	return false
-}
-
-func isByte(t types.Type) bool {
-	b, ok := t.Underlying().(*types.Basic)
-	return ok && b.Kind() == types.Byte
 }

@@ -202,3 +202,11 @@ type Wrapped[T any] struct {
 func AskWrapped[T any](ctx context.Context) {
 	mcp.Elicit[Wrapped[T]](ctx, "wrapped")
 }
+
+// Octet is a named byte type.
+type Octet byte
+
+// Octets returns named bytes, which do not convert to []byte.
+//
+//mcp:resource octets://all
+func Octets() []Octet { return nil }

@@ -122,6 +122,10 @@ const (
       "type": "string",
       "contentEncoding": "base64"
     },
+    "octets": {
+      "type": "string",
+      "contentEncoding": "base64"
+    },
     "anything": {},
     "tree": {
       "$ref": "#/$defs/Node",
@@ -405,6 +409,10 @@ const (
       "type": "object"
     },
     "payload": {
+      "type": "string",
+      "contentEncoding": "base64"
+    },
+    "octets": {
       "type": "string",
       "contentEncoding": "base64"
     },
@@ -855,6 +863,18 @@ func mcpgenDecodeInput(d *jsonwire.Decoder, v *Input) {
 			if b, ok := d.Base64(); ok {
 				v.Payload = b
 			}
+		case "octets":
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
+			if b, ok := d.Base64(); ok {
+				list := make([]Octet, len(b))
+				for i, x := range b {
+					list[i] = Octet(x)
+				}
+				v.Octets = list
+			}
 		case "anything":
 			if a, ok := d.Any(); ok {
 				v.Anything = a
@@ -951,7 +971,7 @@ func mcpgenDecodeInput(d *jsonwire.Decoder, v *Input) {
 			v.Place = new(geo.Node)
 			mcpgenDecodeNode2(d, v.Place)
 		default:
-			d.Report("unknown property; expected one of \"id\", \"kind\", \"source\", \"Kind\", \"title\", \"level\", \"count\", \"delta\", \"ratio\", \"big\", \"enabled\", \"tags\", \"point\", \"labels\", \"extra\", \"payload\", \"anything\", \"tree\", \"pages\", \"names\", \"counts\", \"weekday\", \"note\", \"required\", \"nested\", \"comma\", \"formula\", \"place\"")
+			d.Report("unknown property; expected one of \"id\", \"kind\", \"source\", \"Kind\", \"title\", \"level\", \"count\", \"delta\", \"ratio\", \"big\", \"enabled\", \"tags\", \"point\", \"labels\", \"extra\", \"payload\", \"octets\", \"anything\", \"tree\", \"pages\", \"names\", \"counts\", \"weekday\", \"note\", \"required\", \"nested\", \"comma\", \"formula\", \"place\"")
 			d.Skip()
 		}
 	}
@@ -1315,6 +1335,16 @@ func mcpgenEncodeOutput(e *jsonwire.Encoder, v *Output) {
 	if len(v.Input.Payload) != 0 {
 		e.Key("payload")
 		e.Base64(v.Input.Payload)
+	}
+	if len(v.Input.Octets) != 0 {
+		e.Key("octets")
+		{
+			b := make([]byte, len(v.Input.Octets))
+			for i, x := range v.Input.Octets {
+				b[i] = byte(x)
+			}
+			e.Base64(b)
+		}
 	}
 	if v.Input.Anything != nil {
 		e.Key("anything")

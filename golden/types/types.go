@@ -25,6 +25,9 @@ type List[T any] = []T
 // PageOf is a generic alias of a generic struct.
 type PageOf[T any] = Page[T]
 
+// Octet is a named byte type: a []Octet is base64 in JSON, like a []byte.
+type Octet byte
+
 // Base holds fields shared by several messages.
 type Base struct {
 	// ID identifies the message.
@@ -73,6 +76,7 @@ type Input struct {
 	Labels   map[string]int `json:"labels,omitempty" jsonschema:"maxProperties=2"`
 	Extra    map[string]any `json:"extra,omitempty"`
 	Payload  []byte         `json:"payload,omitempty"`
+	Octets   []Octet        `json:"octets,omitempty"`
 	Anything any            `json:"anything,omitempty"`
 	Tree     *Node          `json:"tree,omitempty"`
 	Pages    Page[Node]     `json:"pages"`

@@ -16,7 +16,7 @@ const goodInput = `{
 	"id": "abc", "kind": "k", "source": "s", "Kind": "K", "title": "Hello", "level": "error",
 	"count": 255, "delta": -4, "ratio": 0.5, "big": -9223372036854775808, "enabled": true,
 	"tags": ["ab", "cd"], "point": [1.5, -2], "labels": {"x": 1, "y": 2}, "extra": {"a": [1, "b", null]},
-	"payload": "aGVsbG8=", "anything": {"deep": [true]}, "tree": {"name": "root", "children": [{"name": "leaf"}]},
+	"payload": "aGVsbG8=", "octets": "AQL/", "names": ["a", "b"], "counts": {"items": [1, 2]}, "anything": {"deep": [true]}, "tree": {"name": "root", "children": [{"name": "leaf"}]},
 	"pages": {"items": [{"name": "n"}], "next": "2"}, "weekday": 6, "note": null, "required": 7,
 	"nested": {"depth": 3}, "comma": "a,b",
 	"formula": {"terms": [{"value": 1}, {"value": 2, "sub": {"terms": [{"value": 3}]}}]},
