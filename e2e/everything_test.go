@@ -147,7 +147,7 @@ func (w *walker) lists() {
 	if got := names(templates, "uriTemplate"); !slices.Equal(got, []string{"test://template/{id}/data"}) {
 		w.t.Errorf("resources/templates/list: %v", got)
 	}
-	if got := names(w.c.must("prompts/list", nil)["prompts"].([]any), "name"); !slices.Equal(got, []string{"test_prompt_with_arguments", "test_prompt_with_embedded_resource", "test_prompt_with_image", "test_simple_prompt"}) {
+	if got := names(w.c.must("prompts/list", nil)["prompts"].([]any), "name"); !slices.Equal(got, []string{"test_input_required_result_prompt", "test_prompt_with_arguments", "test_prompt_with_embedded_resource", "test_prompt_with_image", "test_simple_prompt"}) {
 		w.t.Errorf("prompts/list: %v", got)
 	}
 	if _, err := w.c.call("tools/list", map[string]any{"cursor": "not a cursor"}); err == nil || err["code"] != float64(-32602) {
@@ -453,7 +453,15 @@ func (w *walker) prompts() {
 	if c := m[0]["content"].(map[string]any); c["type"] != "image" || c["mimeType"] != "image/png" {
 		t.Errorf("prompt with image: %v", m)
 	}
-	args := w.c.must("prompts/list", nil)["prompts"].([]any)[0].(map[string]any)["arguments"].([]any)
+	var args []any
+	for _, p := range w.c.must("prompts/list", nil)["prompts"].([]any) {
+		if p := p.(map[string]any); p["name"] == "test_prompt_with_arguments" {
+			args, _ = p["arguments"].([]any)
+		}
+	}
+	if len(args) == 0 {
+		t.Fatalf("test_prompt_with_arguments lists no arguments")
+	}
 	if a := args[0].(map[string]any); a["name"] != "arg1" || a["required"] != true || a["description"] != "First test argument" {
 		t.Errorf("prompt argument %v", a)
 	}

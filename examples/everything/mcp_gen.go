@@ -13,7 +13,7 @@ import (
 )
 
 // RegisterMCP adds the MCP tools, resources, prompts, completions and elicitation forms of package main to s. Methods are called on the values given.
-func RegisterMCP(s *mcp.Server, watched *Watched) {
+func RegisterMCP(s *mcp.Server, lists *Lists, watched *Watched) {
 	s.AddTool(mcp.Tool{
 		Name:        "json_schema_2020_12_tool",
 		Description: "Accepts a contact described by a JSON Schema 2020-12 document.",
@@ -26,6 +26,13 @@ func RegisterMCP(s *mcp.Server, watched *Watched) {
 		InputSchema: mcpgenAudioContentInput,
 		Annotations: mcp.ToolAnnotations{ReadOnlyHint: mcp.Ptr(true)},
 		Handler:     mcpgenCallAudioContent,
+	})
+	s.AddTool(mcp.Tool{
+		Name:        "test_custom_header",
+		Description: "Echoes its region, which the server checked against the Mcp-Param-Region\nheader over HTTP.",
+		InputSchema: mcpgenCustomHeaderInput,
+		Annotations: mcp.ToolAnnotations{ReadOnlyHint: mcp.Ptr(true)},
+		Handler:     mcpgenCallCustomHeader,
 	})
 	s.AddTool(mcp.Tool{
 		Name:        "test_elicitation",
@@ -64,6 +71,66 @@ func RegisterMCP(s *mcp.Server, watched *Watched) {
 		InputSchema: mcpgenImageContentInput,
 		Annotations: mcp.ToolAnnotations{ReadOnlyHint: mcp.Ptr(true)},
 		Handler:     mcpgenCallImageContent,
+	})
+	s.AddTool(mcp.Tool{
+		Name:        "test_input_required_result_capabilities",
+		Description: "Asks the user for a confirmation if the client can show forms,\nand its model otherwise.",
+		InputSchema: mcpgenInputRequiredCapabilitiesInput,
+		Handler:     mcpgenCallInputRequiredCapabilities,
+	})
+	s.AddTool(mcp.Tool{
+		Name:        "test_input_required_result_elicitation",
+		Description: "Greets the user by the name it asks for.",
+		InputSchema: mcpgenInputRequiredElicitationInput,
+		Handler:     mcpgenCallInputRequiredElicitation,
+	})
+	s.AddTool(mcp.Tool{
+		Name:        "test_input_required_result_list_roots",
+		Description: "Reports the client's roots.",
+		InputSchema: mcpgenInputRequiredListRootsInput,
+		Handler:     mcpgenCallInputRequiredListRoots,
+	})
+	s.AddTool(mcp.Tool{
+		Name:        "test_input_required_result_multi_round",
+		Description: "Asks for a name, then, in a second round, for a color.",
+		InputSchema: mcpgenInputRequiredMultiRoundInput,
+		Handler:     mcpgenCallInputRequiredMultiRound,
+	})
+	s.AddTool(mcp.Tool{
+		Name:        "test_input_required_result_multiple_inputs",
+		Description: "Asks for a name, a greeting from the model and the roots, all\nat once: the body goes on after each unanswered request, so the three travel together.",
+		InputSchema: mcpgenInputRequiredMultipleInputsInput,
+		Handler:     mcpgenCallInputRequiredMultipleInputs,
+	})
+	s.AddTool(mcp.Tool{
+		Name:        "test_input_required_result_request_state",
+		Description: "Asks for a confirmation; the request's state travels with the\nquestion and comes back with the answer.",
+		InputSchema: mcpgenInputRequiredRequestStateInput,
+		Handler:     mcpgenCallInputRequiredRequestState,
+	})
+	s.AddTool(mcp.Tool{
+		Name:        "test_input_required_result_sampling",
+		Description: "Asks the client's model for the capital of France.",
+		InputSchema: mcpgenInputRequiredSamplingInput,
+		Handler:     mcpgenCallInputRequiredSampling,
+	})
+	s.AddTool(mcp.Tool{
+		Name:        "test_input_required_result_tampered_state",
+		Description: "Asks for a confirmation; a retry whose requestState was\naltered is refused.",
+		InputSchema: mcpgenInputRequiredTamperedStateInput,
+		Handler:     mcpgenCallInputRequiredTamperedState,
+	})
+	s.AddTool(mcp.Tool{
+		Name:        "test_logging_tool",
+		Description: "Sends a log message, which a modern request receives only if it asked for a log\nlevel, then answers.",
+		InputSchema: mcpgenLoggingInput,
+		Handler:     mcpgenCallLogging,
+	})
+	s.AddTool(mcp.Tool{
+		Name:        "test_missing_capability",
+		Description: "Needs the client's model: without the sampling capability, a modern\nrequest gets MissingRequiredClientCapability.",
+		InputSchema: mcpgenMissingCapabilityInput,
+		Handler:     mcpgenCallMissingCapability,
 	})
 	s.AddTool(mcp.Tool{
 		Name:        "test_multiple_content_types",
@@ -106,6 +173,12 @@ func RegisterMCP(s *mcp.Server, watched *Watched) {
 		Handler:     mcpgenCallSlow,
 	})
 	s.AddTool(mcp.Tool{
+		Name:        "test_streaming_elicitation",
+		Description: "Asks the user for a name; the question travels in the result, never\nas a request of the server's on the response stream.",
+		InputSchema: mcpgenStreamingElicitationInput,
+		Handler:     mcpgenCallStreamingElicitation,
+	})
+	s.AddTool(mcp.Tool{
 		Name:        "test_tool_with_logging",
 		Description: "Sends three log messages while it runs.",
 		InputSchema: mcpgenToolWithLoggingInput,
@@ -116,6 +189,22 @@ func RegisterMCP(s *mcp.Server, watched *Watched) {
 		Description: "Reports progress at 0, 50 and 100 of 100 while it runs.",
 		InputSchema: mcpgenToolWithProgressInput,
 		Handler:     mcpgenCallToolWithProgress,
+	})
+	s.AddTool(mcp.Tool{
+		Name:        "test_trigger_prompt_change",
+		Description: "Adds test_dynamic_prompt, or removes it if it is there.",
+		InputSchema: mcpgenListsTriggerPromptChangeInput,
+		Handler: func(ctx context.Context, c *mcp.ToolCall) {
+			mcpgenCallListsTriggerPromptChange(ctx, c, lists)
+		},
+	})
+	s.AddTool(mcp.Tool{
+		Name:        "test_trigger_tool_change",
+		Description: "Adds test_dynamic_tool, or removes it if it is there: the tool list\nchanges, and subscribers hear of it.",
+		InputSchema: mcpgenListsTriggerToolChangeInput,
+		Handler: func(ctx context.Context, c *mcp.ToolCall) {
+			mcpgenCallListsTriggerToolChange(ctx, c, lists)
+		},
 	})
 	s.AddTool(mcp.Tool{
 		Name:        "update_watched_resource",
@@ -157,6 +246,11 @@ func RegisterMCP(s *mcp.Server, watched *Watched) {
 		},
 	})
 	s.AddPrompt(mcp.Prompt{
+		Name:        "test_input_required_result_prompt",
+		Description: "Asks the user for context, then builds the prompt with it.",
+		Get:         mcpgenGetInputRequiredPrompt,
+	})
+	s.AddPrompt(mcp.Prompt{
 		Name:        "test_prompt_with_arguments",
 		Description: "A prompt with two required arguments.",
 		Arguments: []mcp.PromptArgument{
@@ -193,6 +287,10 @@ func RegisterMCP(s *mcp.Server, watched *Watched) {
 		Argument: "arg1",
 		Complete: mcpgenCompleteCompleteArg1,
 	})
+	mcp.AddForm(s, mcpgenColorFormForm, mcpgenDecodeColorForm)
+	mcp.AddForm(s, mcpgenConfirmFormForm, mcpgenDecodeConfirmForm)
+	mcp.AddForm(s, mcpgenContextFormForm, mcpgenDecodeContextForm)
+	mcp.AddForm(s, mcpgenNameFormForm, mcpgenDecodeNameForm)
 	mcp.AddForm(s, mcpgenProfileForm, mcpgenDecodeProfile)
 	mcp.AddForm(s, mcpgenSelectionsForm, mcpgenDecodeSelections)
 	mcp.AddForm(s, mcpgenUserInfoForm, mcpgenDecodeUserInfo)
@@ -306,6 +404,36 @@ func mcpgenCallAudioContent(_ context.Context, c *mcp.ToolCall) {
 	}
 	out := AudioContent()
 	c.ReturnContent(out)
+}
+
+// JSON Schemas of tool test_custom_header.
+const (
+	mcpgenCustomHeaderInput = `{
+  "type": "object",
+  "description": "CustomHeaderInput has an argument that clients mirror into an HTTP header.",
+  "properties": {
+    "region": {
+      "type": "string",
+      "description": "Region to work in; sent as the Mcp-Param-Region header too.",
+      "x-mcp-header": "Region"
+    }
+  },
+  "required": [
+    "region"
+  ],
+  "additionalProperties": false
+}`
+)
+
+// mcpgenCallCustomHeader serves tool test_custom_header.
+func mcpgenCallCustomHeader(_ context.Context, c *mcp.ToolCall) {
+	var in CustomHeaderInput
+	mcpgenDecodeCustomHeaderInput(c.Arguments(), &in)
+	if !c.ArgumentsOK() {
+		return
+	}
+	out := CustomHeader(in)
+	c.ReturnText(out)
 }
 
 // JSON Schemas of tool test_elicitation.
@@ -444,6 +572,232 @@ func mcpgenCallImageContent(_ context.Context, c *mcp.ToolCall) {
 	}
 	out := ImageContent()
 	c.ReturnContent(out)
+}
+
+// JSON Schemas of tool test_input_required_result_capabilities.
+const (
+	mcpgenInputRequiredCapabilitiesInput = `{
+  "type": "object",
+  "properties": {},
+  "additionalProperties": false
+}`
+)
+
+// mcpgenCallInputRequiredCapabilities serves tool test_input_required_result_capabilities.
+func mcpgenCallInputRequiredCapabilities(ctx context.Context, c *mcp.ToolCall) {
+	c.Arguments().EmptyObject()
+	if !c.ArgumentsOK() {
+		return
+	}
+	out, err := InputRequiredCapabilities(ctx)
+	if err != nil {
+		c.ReturnError(err)
+		return
+	}
+	c.ReturnText(out)
+}
+
+// JSON Schemas of tool test_input_required_result_elicitation.
+const (
+	mcpgenInputRequiredElicitationInput = `{
+  "type": "object",
+  "properties": {},
+  "additionalProperties": false
+}`
+)
+
+// mcpgenCallInputRequiredElicitation serves tool test_input_required_result_elicitation.
+func mcpgenCallInputRequiredElicitation(ctx context.Context, c *mcp.ToolCall) {
+	c.Arguments().EmptyObject()
+	if !c.ArgumentsOK() {
+		return
+	}
+	out, err := InputRequiredElicitation(ctx)
+	if err != nil {
+		c.ReturnError(err)
+		return
+	}
+	c.ReturnText(out)
+}
+
+// JSON Schemas of tool test_input_required_result_list_roots.
+const (
+	mcpgenInputRequiredListRootsInput = `{
+  "type": "object",
+  "properties": {},
+  "additionalProperties": false
+}`
+)
+
+// mcpgenCallInputRequiredListRoots serves tool test_input_required_result_list_roots.
+func mcpgenCallInputRequiredListRoots(ctx context.Context, c *mcp.ToolCall) {
+	c.Arguments().EmptyObject()
+	if !c.ArgumentsOK() {
+		return
+	}
+	out, err := InputRequiredListRoots(ctx)
+	if err != nil {
+		c.ReturnError(err)
+		return
+	}
+	c.ReturnText(out)
+}
+
+// JSON Schemas of tool test_input_required_result_multi_round.
+const (
+	mcpgenInputRequiredMultiRoundInput = `{
+  "type": "object",
+  "properties": {},
+  "additionalProperties": false
+}`
+)
+
+// mcpgenCallInputRequiredMultiRound serves tool test_input_required_result_multi_round.
+func mcpgenCallInputRequiredMultiRound(ctx context.Context, c *mcp.ToolCall) {
+	c.Arguments().EmptyObject()
+	if !c.ArgumentsOK() {
+		return
+	}
+	out, err := InputRequiredMultiRound(ctx)
+	if err != nil {
+		c.ReturnError(err)
+		return
+	}
+	c.ReturnText(out)
+}
+
+// JSON Schemas of tool test_input_required_result_multiple_inputs.
+const (
+	mcpgenInputRequiredMultipleInputsInput = `{
+  "type": "object",
+  "properties": {},
+  "additionalProperties": false
+}`
+)
+
+// mcpgenCallInputRequiredMultipleInputs serves tool test_input_required_result_multiple_inputs.
+func mcpgenCallInputRequiredMultipleInputs(ctx context.Context, c *mcp.ToolCall) {
+	c.Arguments().EmptyObject()
+	if !c.ArgumentsOK() {
+		return
+	}
+	out, err := InputRequiredMultipleInputs(ctx)
+	if err != nil {
+		c.ReturnError(err)
+		return
+	}
+	c.ReturnText(out)
+}
+
+// JSON Schemas of tool test_input_required_result_request_state.
+const (
+	mcpgenInputRequiredRequestStateInput = `{
+  "type": "object",
+  "properties": {},
+  "additionalProperties": false
+}`
+)
+
+// mcpgenCallInputRequiredRequestState serves tool test_input_required_result_request_state.
+func mcpgenCallInputRequiredRequestState(ctx context.Context, c *mcp.ToolCall) {
+	c.Arguments().EmptyObject()
+	if !c.ArgumentsOK() {
+		return
+	}
+	out, err := InputRequiredRequestState(ctx)
+	if err != nil {
+		c.ReturnError(err)
+		return
+	}
+	c.ReturnText(out)
+}
+
+// JSON Schemas of tool test_input_required_result_sampling.
+const (
+	mcpgenInputRequiredSamplingInput = `{
+  "type": "object",
+  "properties": {},
+  "additionalProperties": false
+}`
+)
+
+// mcpgenCallInputRequiredSampling serves tool test_input_required_result_sampling.
+func mcpgenCallInputRequiredSampling(ctx context.Context, c *mcp.ToolCall) {
+	c.Arguments().EmptyObject()
+	if !c.ArgumentsOK() {
+		return
+	}
+	out, err := InputRequiredSampling(ctx)
+	if err != nil {
+		c.ReturnError(err)
+		return
+	}
+	c.ReturnText(out)
+}
+
+// JSON Schemas of tool test_input_required_result_tampered_state.
+const (
+	mcpgenInputRequiredTamperedStateInput = `{
+  "type": "object",
+  "properties": {},
+  "additionalProperties": false
+}`
+)
+
+// mcpgenCallInputRequiredTamperedState serves tool test_input_required_result_tampered_state.
+func mcpgenCallInputRequiredTamperedState(ctx context.Context, c *mcp.ToolCall) {
+	c.Arguments().EmptyObject()
+	if !c.ArgumentsOK() {
+		return
+	}
+	out, err := InputRequiredTamperedState(ctx)
+	if err != nil {
+		c.ReturnError(err)
+		return
+	}
+	c.ReturnText(out)
+}
+
+// JSON Schemas of tool test_logging_tool.
+const (
+	mcpgenLoggingInput = `{
+  "type": "object",
+  "properties": {},
+  "additionalProperties": false
+}`
+)
+
+// mcpgenCallLogging serves tool test_logging_tool.
+func mcpgenCallLogging(ctx context.Context, c *mcp.ToolCall) {
+	c.Arguments().EmptyObject()
+	if !c.ArgumentsOK() {
+		return
+	}
+	out := Logging(ctx)
+	c.ReturnText(out)
+}
+
+// JSON Schemas of tool test_missing_capability.
+const (
+	mcpgenMissingCapabilityInput = `{
+  "type": "object",
+  "properties": {},
+  "additionalProperties": false
+}`
+)
+
+// mcpgenCallMissingCapability serves tool test_missing_capability.
+func mcpgenCallMissingCapability(ctx context.Context, c *mcp.ToolCall) {
+	c.Arguments().EmptyObject()
+	if !c.ArgumentsOK() {
+		return
+	}
+	out, err := MissingCapability(ctx)
+	if err != nil {
+		c.ReturnError(err)
+		return
+	}
+	c.ReturnText(out)
 }
 
 // JSON Schemas of tool test_multiple_content_types.
@@ -599,6 +953,29 @@ func mcpgenCallSlow(ctx context.Context, c *mcp.ToolCall) {
 	c.ReturnText(out)
 }
 
+// JSON Schemas of tool test_streaming_elicitation.
+const (
+	mcpgenStreamingElicitationInput = `{
+  "type": "object",
+  "properties": {},
+  "additionalProperties": false
+}`
+)
+
+// mcpgenCallStreamingElicitation serves tool test_streaming_elicitation.
+func mcpgenCallStreamingElicitation(ctx context.Context, c *mcp.ToolCall) {
+	c.Arguments().EmptyObject()
+	if !c.ArgumentsOK() {
+		return
+	}
+	out, err := StreamingElicitation(ctx)
+	if err != nil {
+		c.ReturnError(err)
+		return
+	}
+	c.ReturnText(out)
+}
+
 // JSON Schemas of tool test_tool_with_logging.
 const (
 	mcpgenToolWithLoggingInput = `{
@@ -642,6 +1019,44 @@ func mcpgenCallToolWithProgress(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
+	c.ReturnText(out)
+}
+
+// JSON Schemas of tool test_trigger_prompt_change.
+const (
+	mcpgenListsTriggerPromptChangeInput = `{
+  "type": "object",
+  "properties": {},
+  "additionalProperties": false
+}`
+)
+
+// mcpgenCallListsTriggerPromptChange serves tool test_trigger_prompt_change.
+func mcpgenCallListsTriggerPromptChange(_ context.Context, c *mcp.ToolCall, recv *Lists) {
+	c.Arguments().EmptyObject()
+	if !c.ArgumentsOK() {
+		return
+	}
+	out := recv.TriggerPromptChange()
+	c.ReturnText(out)
+}
+
+// JSON Schemas of tool test_trigger_tool_change.
+const (
+	mcpgenListsTriggerToolChangeInput = `{
+  "type": "object",
+  "properties": {},
+  "additionalProperties": false
+}`
+)
+
+// mcpgenCallListsTriggerToolChange serves tool test_trigger_tool_change.
+func mcpgenCallListsTriggerToolChange(_ context.Context, c *mcp.ToolCall, recv *Lists) {
+	c.Arguments().EmptyObject()
+	if !c.ArgumentsOK() {
+		return
+	}
+	out := recv.TriggerToolChange()
 	c.ReturnText(out)
 }
 
@@ -706,6 +1121,22 @@ func mcpgenReadWatchedRead(ctx context.Context, uri string, recv *Watched) ([]mc
 	return mcp.TextContents(uri, out), nil
 }
 
+// mcpgenGetInputRequiredPrompt serves prompt test_input_required_result_prompt.
+func mcpgenGetInputRequiredPrompt(ctx context.Context, args *jsonwire.Decoder) (*mcp.GetPromptResult, error) {
+	args.EmptyObject()
+	if err := mcp.ArgumentsError(args); err != nil {
+		return nil, err
+	}
+	out, err := InputRequiredPrompt(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.GetPromptResult{Messages: []mcp.PromptMessage{{
+		Content: mcp.Text{Text: out},
+		Role:    mcp.RoleUser,
+	}}}, nil
+}
+
 // mcpgenGetPromptWithArguments serves prompt test_prompt_with_arguments.
 func mcpgenGetPromptWithArguments(_ context.Context, args *jsonwire.Decoder) (*mcp.GetPromptResult, error) {
 	var in PromptArgs
@@ -766,6 +1197,54 @@ func mcpgenCompleteCompleteArg1(_ context.Context, req mcp.CompletionRequest) ([
 
 // Requested schemas of the elicitation forms (mcp.Elicit).
 const (
+	mcpgenColorFormForm = `{
+  "type": "object",
+  "properties": {
+    "color": {
+      "type": "string",
+      "description": "Your favorite color."
+    }
+  },
+  "required": [
+    "color"
+  ]
+}`
+	mcpgenConfirmFormForm = `{
+  "type": "object",
+  "properties": {
+    "ok": {
+      "type": "boolean",
+      "description": "Whether you confirm."
+    }
+  },
+  "required": [
+    "ok"
+  ]
+}`
+	mcpgenContextFormForm = `{
+  "type": "object",
+  "properties": {
+    "context": {
+      "type": "string",
+      "description": "Context for the prompt."
+    }
+  },
+  "required": [
+    "context"
+  ]
+}`
+	mcpgenNameFormForm = `{
+  "type": "object",
+  "properties": {
+    "name": {
+      "type": "string",
+      "description": "Your name."
+    }
+  },
+  "required": [
+    "name"
+  ]
+}`
 	mcpgenProfileForm = `{
   "type": "object",
   "properties": {
@@ -907,6 +1386,98 @@ const (
 }`
 )
 
+// mcpgenDecodeColorForm decodes a value of type ColorForm and checks it against its schema.
+func mcpgenDecodeColorForm(d *jsonwire.Decoder, v *ColorForm) {
+	if !d.Expect(jsonwire.Object) {
+		return
+	}
+	var hasColor bool
+	for key := range d.Members {
+		switch string(key) {
+		case "color":
+			hasColor = true
+			if s, ok := d.String(); ok {
+				v.Color = s
+			}
+		default:
+			d.Report("unknown property; expected one of \"color\"")
+			d.Skip()
+		}
+	}
+	if !hasColor {
+		d.ReportMissing("color")
+	}
+}
+
+// mcpgenDecodeConfirmForm decodes a value of type ConfirmForm and checks it against its schema.
+func mcpgenDecodeConfirmForm(d *jsonwire.Decoder, v *ConfirmForm) {
+	if !d.Expect(jsonwire.Object) {
+		return
+	}
+	var hasOK bool
+	for key := range d.Members {
+		switch string(key) {
+		case "ok":
+			hasOK = true
+			if b, ok := d.Bool(); ok {
+				v.OK = b
+			}
+		default:
+			d.Report("unknown property; expected one of \"ok\"")
+			d.Skip()
+		}
+	}
+	if !hasOK {
+		d.ReportMissing("ok")
+	}
+}
+
+// mcpgenDecodeContextForm decodes a value of type ContextForm and checks it against its schema.
+func mcpgenDecodeContextForm(d *jsonwire.Decoder, v *ContextForm) {
+	if !d.Expect(jsonwire.Object) {
+		return
+	}
+	var hasContext bool
+	for key := range d.Members {
+		switch string(key) {
+		case "context":
+			hasContext = true
+			if s, ok := d.String(); ok {
+				v.Context = s
+			}
+		default:
+			d.Report("unknown property; expected one of \"context\"")
+			d.Skip()
+		}
+	}
+	if !hasContext {
+		d.ReportMissing("context")
+	}
+}
+
+// mcpgenDecodeCustomHeaderInput decodes a value of type CustomHeaderInput and checks it against its schema.
+func mcpgenDecodeCustomHeaderInput(d *jsonwire.Decoder, v *CustomHeaderInput) {
+	if !d.Expect(jsonwire.Object) {
+		return
+	}
+	var hasRegion bool
+	for key := range d.Members {
+		switch string(key) {
+		case "region":
+			hasRegion = true
+			if s, ok := d.String(); ok {
+				v.Region = s
+			}
+		default:
+			d.Report("unknown property; expected one of \"region\"")
+			d.Skip()
+		}
+	}
+	if !hasRegion {
+		d.ReportMissing("region")
+	}
+}
+
 // mcpgenDecodeElicitationInput decodes a value of type ElicitationInput and checks it against its schema.
 func mcpgenDecodeElicitationInput(d *jsonwire.Decoder, v *ElicitationInput) {
 	if !d.Expect(jsonwire.Object) {
@@ -956,6 +1527,29 @@ func mcpgenDecodeEmbeddedArgs(d *jsonwire.Decoder, v *EmbeddedArgs) {
 	}
 	if !hasResourceURI {
 		d.ReportMissing("resourceUri")
+	}
+}
+
+// mcpgenDecodeNameForm decodes a value of type NameForm and checks it against its schema.
+func mcpgenDecodeNameForm(d *jsonwire.Decoder, v *NameForm) {
+	if !d.Expect(jsonwire.Object) {
+		return
+	}
+	var hasName bool
+	for key := range d.Members {
+		switch string(key) {
+		case "name":
+			hasName = true
+			if s, ok := d.String(); ok {
+				v.Name = s
+			}
+		default:
+			d.Report("unknown property; expected one of \"name\"")
+			d.Skip()
+		}
+	}
+	if !hasName {
+		d.ReportMissing("name")
 	}
 }
 

@@ -66,12 +66,17 @@ type HTTPHandler struct {
 	sessions map[string]*httpSession
 	closing  bool
 	requests sync.WaitGroup // requests being served, on their own goroutines
+	// stopping ends when the handler shuts down: subscriptions (subscriptions/listen) end
+	// with it, gracefully, rather than hold the shutdown up.
+	stopping context.Context
+	stop     context.CancelFunc
 }
 
 // HTTPHandler returns an http.Handler for the Streamable HTTP transport; opts may be nil.
 // Mount it on the endpoint path, and call Shutdown when the server stops.
 func (s *Server) HTTPHandler(opts *HTTPOptions) *HTTPHandler {
 	h := &HTTPHandler{srv: s, sessions: map[string]*httpSession{}}
+	h.stopping, h.stop = context.WithCancel(context.Background())
 	if opts != nil {
 		h.opts = *opts
 	}
@@ -155,6 +160,7 @@ func (h *HTTPHandler) Shutdown(ctx context.Context) error {
 	h.mu.Lock()
 	h.closing = true
 	h.mu.Unlock()
+	h.stop()
 	done := make(chan struct{})
 	go func() {
 		h.requests.Wait()
@@ -177,6 +183,7 @@ func (h *HTTPHandler) Shutdown(ctx context.Context) error {
 
 // Close ends every session at once, cancelling the requests in progress.
 func (h *HTTPHandler) Close() {
+	h.stop()
 	h.mu.Lock()
 	h.closing = true
 	sessions := h.sessions
@@ -350,6 +357,12 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.cors(w, r)
+	if (r.Method == http.MethodGet || r.Method == http.MethodDelete) && isModernHeader(r.Header.Get("Mcp-Protocol-Version")) {
+		// Revision 2026-07-28 has neither the GET stream nor sessions to delete.
+		w.Header().Set("Allow", "POST, OPTIONS")
+		httpError(w, http.StatusMethodNotAllowed, jsonrpc.CodeInvalidRequest, "method not allowed: in revision "+ModernProtocolVersion+" the MCP endpoint takes POST only")
+		return
+	}
 	switch r.Method {
 	case http.MethodPost:
 		h.post(w, r)
@@ -379,7 +392,12 @@ func (h *HTTPHandler) cors(w http.ResponseWriter, r *http.Request) {
 	hd.Set("Access-Control-Expose-Headers", "Mcp-Session-Id")
 	if r.Method == http.MethodOptions {
 		hd.Set("Access-Control-Allow-Methods", "GET, POST, DELETE")
-		hd.Set("Access-Control-Allow-Headers", "Content-Type, Accept, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID")
+		// Mcp-Param-* headers are named by the tools: a preflight's list is echoed.
+		allowed := "Content-Type, Accept, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID, Mcp-Method, Mcp-Name"
+		if asked := r.Header.Get("Access-Control-Request-Headers"); asked != "" {
+			allowed += ", " + asked
+		}
+		hd.Set("Access-Control-Allow-Headers", allowed)
 		hd.Set("Access-Control-Max-Age", "86400")
 	}
 }
@@ -510,17 +528,6 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusNotAcceptable, jsonrpc.CodeInvalidRequest, "not acceptable: the client must accept application/json or text/event-stream")
 		return
 	}
-	if !protocolVersionOK(w, r) {
-		return
-	}
-	// The session, if the request names one, is found before the body is read: a request
-	// for no session costs nothing.
-	var hs *httpSession
-	if r.Header.Get("Mcp-Session-Id") != "" {
-		if hs = h.session(w, r); hs == nil {
-			return
-		}
-	}
 	http.NewResponseController(w).SetReadDeadline(time.Now().Add(bodyTimeout))
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodySize))
 	if err != nil {
@@ -539,6 +546,28 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusBadRequest)
 		w.Write(jsonrpc.AppendError(nil, m.ID, perr))
 		return
+	}
+	// The era is the request's: a modern one (by its _meta, or by its header) has no
+	// session, whatever headers it carries.
+	var meta *requestMeta
+	modern := isModernHeader(r.Header.Get("Mcp-Protocol-Version"))
+	if m.IsRequest() {
+		var bodyModern bool
+		meta, bodyModern = modernMeta(&m)
+		modern = modern || bodyModern
+	}
+	if modern {
+		h.postModern(w, r, &m, meta, acceptJSON, acceptSSE)
+		return
+	}
+	if !protocolVersionOK(w, r) {
+		return
+	}
+	var hs *httpSession
+	if r.Header.Get("Mcp-Session-Id") != "" {
+		if hs = h.session(w, r); hs == nil {
+			return
+		}
 	}
 	if hs == nil {
 		if m.Method == "initialize" && m.IsRequest() {

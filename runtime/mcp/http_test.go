@@ -272,7 +272,6 @@ func TestHTTPRejectsBadRequests(t *testing.T) {
 		{"GET without a session", func() *http.Response { return noSession.do(http.MethodGet, "Accept", "text/event-stream") }, 400},
 		{"DNS rebinding host", func() *http.Response { return c.post(list, "Host", "evil.example.com") }, 403},
 		{"foreign origin", func() *http.Response { return c.post(list, "Origin", "http://evil.example.com") }, 403},
-		{"unsupported protocol version", func() *http.Response { return c.post(list, "Mcp-Protocol-Version", "1999-01-01") }, 400},
 		{"PUT", func() *http.Response { return c.do(http.MethodPut) }, 405},
 		{"not JSON", func() *http.Response { return c.post(list, "Content-Type", "text/plain") }, 415},
 		{"accepts neither JSON nor SSE", func() *http.Response { return c.post(list, "Accept", "text/html") }, 406},

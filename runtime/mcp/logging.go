@@ -53,7 +53,10 @@ func Log(ctx context.Context, level LogLevel, logger string, data any) {
 	r.ss.mu.Lock()
 	threshold := r.ss.logLevel
 	r.ss.mu.Unlock()
-	if threshold != "" && level.rank() < threshold.rank() {
+	switch {
+	case r.ss.modern && threshold == "":
+		return // a modern request asks for log messages with a level in its _meta, or gets none
+	case threshold != "" && level.rank() < threshold.rank():
 		return
 	}
 	var e jsonwire.Encoder

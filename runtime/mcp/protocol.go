@@ -28,14 +28,17 @@ func negotiate(requested string) string {
 type dialect uint8
 
 const (
-	dialect2024  dialect = iota // 2024-11-05: name, description, inputSchema
-	dialect2025a                // 2025-03-26: + tool annotations, audio content
-	dialect2025b                // 2025-06-18 and later: + titles, outputSchema, structuredContent, resource links
+	dialect2024   dialect = iota // 2024-11-05: name, description, inputSchema
+	dialect2025a                 // 2025-03-26: + tool annotations, audio content
+	dialect2025b                 // 2025-06-18 and later: + titles, outputSchema, structuredContent, resource links
+	dialectModern                // 2026-07-28: the same fields; results get resultType and _meta
 	numDialects
 )
 
 func dialectOf(version string) dialect {
 	switch {
+	case version >= ModernProtocolVersion:
+		return dialectModern
 	case version >= "2025-06-18":
 		return dialect2025b
 	case version >= "2025-03-26":

@@ -22,6 +22,7 @@ type Request struct {
 	method        string
 	out           outbox // where messages about this request go
 	progressToken []byte
+	round         *round // a modern request's multi round-trip state
 }
 
 type requestKey struct{}
@@ -107,7 +108,14 @@ func ask(ctx context.Context, capability string, has func(ClientCapabilities) bo
 		return nil, errors.New("mcp: " + method + " needs the context of a request being served")
 	}
 	if !has(r.ClientCapabilities()) {
+		if r.round != nil {
+			r.round.lacking(capability)
+		}
 		return nil, &ErrCapability{Capability: capability}
+	}
+	if r.ss.modern {
+		key, _ := ctx.Value(inputKeyCtx{}).(string)
+		return r.askModern(method, key, params)
 	}
 	return r.ss.call(ctx, r.out, method, params)
 }

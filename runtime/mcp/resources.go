@@ -143,6 +143,7 @@ func (s *Server) NotifyResourceUpdated(uri string) {
 	for _, ss := range subscribed {
 		ss.notify("notifications/resources/updated", params)
 	}
+	s.notifyListeners("notifications/resources/updated", uri)
 }
 
 func (r *resourceEntry) render(d dialect) []byte {

@@ -11,10 +11,13 @@
 package mcp
 
 import (
+	"crypto/rand"
 	"fmt"
 	"log/slog"
 	"os"
+	"slices"
 	"sync"
+	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 )
@@ -42,15 +45,68 @@ type ServerOptions struct {
 	MaxMessageSize int
 	// RootsChanged, if set, is called when a client says its roots changed.
 	RootsChanged func()
+
+	// Cache is the caching hint of the cacheable results of revision 2026-07-28
+	// (server/discover, the lists, resources/read): how long a client may keep them, and
+	// whether shared caches may. The default is one minute, public, for server/discover and
+	// the lists, and 0, private, for resources/read. CacheFor overrides it per method, such
+	// as "tools/list".
+	Cache    *CacheHint
+	CacheFor map[string]CacheHint
+	// StateKey seals the requestState of multi round-trip requests (revision 2026-07-28):
+	// 16, 24 or 32 bytes for AES-128, -192 or -256. Servers behind a load balancer share
+	// one key, so that any of them can continue a request another began. The default is a
+	// random key, which is right for a single process.
+	StateKey []byte
+}
+
+// CacheScope says who may cache a result: "public" (any cache, any user) or "private".
+type CacheScope string
+
+// The cache scopes.
+const (
+	CachePublic  CacheScope = "public"
+	CachePrivate CacheScope = "private"
+)
+
+// CacheHint is the caching hint of a result: ttlMs and cacheScope.
+type CacheHint struct {
+	TTL   time.Duration // 0: stale at once
+	Scope CacheScope
+}
+
+// cacheable are the methods whose results carry a cache hint.
+var cacheable = map[string]bool{
+	"server/discover": true, "tools/list": true, "prompts/list": true, "resources/list": true,
+	"resources/templates/list": true, "resources/read": true,
+}
+
+// cacheHint is the hint for a method's results, or nil if they are not cacheable.
+func (s *Server) cacheHint(method string) *CacheHint {
+	if !cacheable[method] {
+		return nil
+	}
+	if h, ok := s.opts.CacheFor[method]; ok {
+		return &h
+	}
+	if s.opts.Cache != nil {
+		return s.opts.Cache
+	}
+	if method == "resources/read" {
+		return &CacheHint{TTL: 0, Scope: CachePrivate}
+	}
+	return &CacheHint{TTL: time.Minute, Scope: CachePublic}
 }
 
 // Server holds what a server offers: tools, resources, resource templates, prompts and
 // completions. It is safe for concurrent use and serves any number of sessions at once.
 // What is added after sessions began is announced to them (list_changed).
 type Server struct {
-	info   Implementation
-	opts   ServerOptions
-	logger *slog.Logger
+	info     Implementation
+	infoJSON []byte // info, encoded once for the _meta of modern results
+	opts     ServerOptions
+	logger   *slog.Logger
+	stateKey []byte
 
 	mu         sync.RWMutex
 	tools      []*toolEntry // sorted by name, the order of tools/list
@@ -60,6 +116,7 @@ type Server struct {
 	completers map[completionKey]*Completion
 	forms      map[any]any // (*T)(nil) -> *form[T], for Elicit
 	sessions   map[*session]bool
+	listeners  map[*listener]bool // subscriptions/listen requests open (revision 2026-07-28)
 }
 
 // NewServer returns a server that introduces itself as info. opts may be nil.
@@ -73,6 +130,15 @@ func NewServer(info Implementation, opts *ServerOptions) *Server {
 	}
 	if s.opts.MaxMessageSize <= 0 {
 		s.opts.MaxMessageSize = 64 << 20
+	}
+	s.infoJSON = encodeInfo(info)
+	s.stateKey = s.opts.StateKey
+	if n := len(s.stateKey); n != 0 && n != 16 && n != 24 && n != 32 {
+		panic(fmt.Sprintf("mcp: ServerOptions.StateKey has %d bytes; an AES key has 16, 24 or 32", n))
+	}
+	if s.stateKey == nil {
+		s.stateKey = make([]byte, 32)
+		rand.Read(s.stateKey)
 	}
 	s.logger = s.opts.Logger
 	if s.logger == nil {
@@ -95,6 +161,32 @@ func (s *Server) AddTool(t Tool) {
 	}, fmt.Sprintf("mcp: tool %q registered twice", t.Name), "notifications/tools/list_changed")
 }
 
+// RemoveTool unregisters a tool, and tells clients the list changed. It reports whether
+// there was such a tool.
+func (s *Server) RemoveTool(name string) bool {
+	removed := false
+	s.add(func() bool {
+		if i := search(s.tools, []byte(name), func(t *toolEntry) string { return t.Name }); i >= 0 {
+			s.tools, removed = slices.Delete(s.tools, i, i+1), true
+		}
+		return true
+	}, "", "notifications/tools/list_changed")
+	return removed
+}
+
+// RemovePrompt unregisters a prompt, and tells clients the list changed. It reports
+// whether there was such a prompt.
+func (s *Server) RemovePrompt(name string) bool {
+	removed := false
+	s.add(func() bool {
+		if i := search(s.prompts, []byte(name), func(p *promptEntry) string { return p.Name }); i >= 0 {
+			s.prompts, removed = slices.Delete(s.prompts, i, i+1), true
+		}
+		return true
+	}, "", "notifications/prompts/list_changed")
+	return removed
+}
+
 // add changes a registry under the lock, panics with dup if it reports a duplicate, and
 // tells the sessions that have begun that the list changed.
 func (s *Server) add(change func() bool, dup, notification string) {
@@ -112,6 +204,9 @@ func (s *Server) add(change func() bool, dup, notification string) {
 		if notification != "" && ss.ready() {
 			ss.notify(notification, nil)
 		}
+	}
+	if notification != "" {
+		s.notifyListeners(notification, "")
 	}
 }
 

@@ -32,6 +32,9 @@ type session struct {
 	srv *Server
 	out outbox // for messages that belong to no request
 	id  string // the HTTP session id; "" over stdio
+	// modern marks the stand-in session of one request of revision 2026-07-28, which has
+	// no session: it holds what the request's _meta says.
+	modern bool
 
 	nextID atomic.Int64 // of the requests the server sends
 
@@ -88,7 +91,15 @@ func (ss *session) receive(ctx context.Context, data []byte, out outbox, wg *syn
 
 // handle handles a parsed message; spawn runs a request's work (on a new goroutine).
 func (ss *session) handle(ctx context.Context, m *jsonrpc.Message, perr *jsonrpc.Error, out outbox, spawn func(func())) {
+	var meta *requestMeta
+	modern := false
+	if perr == nil && m.IsRequest() {
+		meta, modern = modernMeta(m)
+	}
 	switch {
+	case modern:
+		// A request of revision 2026-07-28 stands on its own, initialized or not.
+		spawn(func() { ss.request(ctx, m, meta, out) })
 	case perr != nil:
 		ss.reply(out, jsonrpc.AppendError(nil, m.ID, perr))
 	case m.IsNotification():
@@ -96,13 +107,13 @@ func (ss *session) handle(ctx context.Context, m *jsonrpc.Message, perr *jsonrpc
 	case m.IsResponse():
 		ss.deliver(m)
 	case m.Method == "initialize":
-		ss.request(ctx, m, out)
+		ss.request(ctx, m, nil, out)
 	case m.Method != "ping" && !ss.ready():
 		// Decided here, in the order messages arrive, not on the request's own goroutine,
 		// where an initialize read later could already have been handled.
 		ss.reply(out, jsonrpc.AppendError(nil, m.ID, errNotInitialized))
 	default:
-		spawn(func() { ss.request(ctx, m, out) })
+		spawn(func() { ss.request(ctx, m, nil, out) })
 	}
 }
 
@@ -160,8 +171,9 @@ func (ss *session) cancelRequest(params []byte) {
 	ss.mu.Unlock()
 }
 
-// request serves one request and sends its response, unless the client cancelled it.
-func (ss *session) request(ctx context.Context, m *jsonrpc.Message, out outbox) {
+// request serves one request and sends its response, unless the client cancelled it. meta
+// is that of a request of revision 2026-07-28, served without the session's state.
+func (ss *session) request(ctx context.Context, m *jsonrpc.Message, meta *requestMeta, out outbox) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	key := string(m.ID)
@@ -178,8 +190,13 @@ func (ss *session) request(ctx context.Context, m *jsonrpc.Message, out outbox) 
 		return
 	}
 
-	req := &Request{ss: ss, id: m.ID, method: m.Method, out: out, progressToken: progressToken(m.Params)}
-	resp := ss.dispatch(context.WithValue(ctx, requestKey{}, req), m, req)
+	var resp []byte
+	if meta != nil {
+		resp = ss.srv.serveModern(ctx, m, meta, out)
+	} else {
+		req := &Request{ss: ss, id: m.ID, method: m.Method, out: out, progressToken: progressToken(m.Params)}
+		resp = ss.dispatch(context.WithValue(ctx, requestKey{}, req), m, req)
+	}
 
 	ss.mu.Lock()
 	delete(ss.inflight, key)

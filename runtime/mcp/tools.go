@@ -51,7 +51,8 @@ func (a *ToolAnnotations) empty() bool {
 // toolEntry is a registered tool with its description pre-rendered once per dialect.
 type toolEntry struct {
 	Tool
-	rendered [numDialects][]byte
+	rendered     [numDialects][]byte
+	headerParams []headerParam // arguments mirrored into Mcp-Param-* headers
 }
 
 func newToolEntry(t Tool) (*toolEntry, error) {
@@ -72,6 +73,9 @@ func newToolEntry(t Tool) (*toolEntry, error) {
 		}
 	}
 	te := &toolEntry{Tool: t}
+	if te.headerParams, err = headerParams(in); err != nil {
+		return nil, fmt.Errorf("mcp: tool %q: input schema: %v", t.Name, err)
+	}
 	for d := range numDialects {
 		te.rendered[d] = te.render(d, in, out)
 	}

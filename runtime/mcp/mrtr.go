@@ -1,0 +1,323 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/jsonwire"
+)
+
+// Multi round-trip requests (basic/patterns/mrtr.mdx). In revision 2026-07-28 a server asks
+// its client for nothing on its own: a tool, prompt or resource that needs an elicitation,
+// a sampling or the roots answers with an InputRequiredResult, and the client retries the
+// request with the answers. The body calls Elicit, Sample or Roots as it does in a legacy
+// session; here, the first time, the call returns ErrInputRequired, the body returns it (or
+// goes on to ask for more), and the runtime answers with what was asked. On the retry the
+// body runs again from the start, and each call finds its answer.
+//
+// The answers of earlier rounds travel in requestState, sealed with AES-GCM under a key of
+// the server's and bound to the method, a digest of the request's parameters and an expiry,
+// so that a client can neither forge answers nor replay them on another request.
+
+// ErrInputRequired is returned by Elicit, Sample and Roots in a request of revision
+// 2026-07-28 when the client has yet to answer: return it (or any error wrapping it), and
+// the client is asked; the body runs again, from the start, with the answer. A body may
+// also go on and ask for more first: everything asked in one run is asked at once.
+var ErrInputRequired = errors.New("mcp: the client's input is required; return this error, and the request is retried with it")
+
+// WithInputKey names the next request to the client made with the returned context (by
+// Elicit, Sample or Roots) in revision 2026-07-28's InputRequiredResult: the key of the
+// request in inputRequests, and of its answer in the retry's inputResponses. Keys must be
+// unique within a request. Without one, the key is the method and the call's place in the
+// body ("elicitation-1"), which is right unless clients are scripted against known keys.
+func WithInputKey(ctx context.Context, key string) context.Context {
+	return context.WithValue(ctx, inputKeyCtx{}, key)
+}
+
+type inputKeyCtx struct{}
+
+// stateTTL bounds how long a requestState is honoured.
+const stateTTL = 30 * time.Minute
+
+// round is a modern request's part in a multi round-trip request.
+type round struct {
+	mu      sync.Mutex
+	answers map[string]json.RawMessage // by input request key: earlier rounds' and this one's
+	asked   []inputRequest             // in this run, in order
+	n       int                        // requests to the client made in this run
+	missing []string                   // capabilities a request to the client lacked
+}
+
+// lacking records that the body wanted a capability the client did not declare: if the
+// body then fails, the answer is MissingRequiredClientCapability.
+func (rd *round) lacking(capability string) {
+	rd.mu.Lock()
+	defer rd.mu.Unlock()
+	if !contains(rd.missing, capability) {
+		rd.missing = append(rd.missing, capability)
+	}
+}
+
+// missingCapability is the MissingRequiredClientCapability error for what the body lacked.
+func (rd *round) missingCapability() *jsonrpc.Error {
+	rd.mu.Lock()
+	defer rd.mu.Unlock()
+	var e jsonwire.Encoder
+	e.ObjectStart()
+	e.Key("requiredCapabilities")
+	e.ObjectStart()
+	for _, c := range rd.missing {
+		if c == "sampling.context" {
+			e.Key("sampling")
+			e.Raw([]byte(`{"context":{}}`))
+			continue
+		}
+		e.Key(c)
+		if c == "elicitation" {
+			e.Raw([]byte(`{"form":{}}`))
+		} else {
+			e.Raw([]byte(`{}`))
+		}
+	}
+	e.ObjectEnd()
+	e.ObjectEnd()
+	return &jsonrpc.Error{Code: CodeMissingRequiredClientCapability,
+		Message: "Missing required client capability: " + strings.Join(rd.missing, ", "), Data: e.Bytes()}
+}
+
+// lacked reports whether a request to the client lacked a capability, and none was asked.
+func (rd *round) lacked() bool {
+	if rd == nil {
+		return false
+	}
+	rd.mu.Lock()
+	defer rd.mu.Unlock()
+	return len(rd.missing) > 0 && len(rd.asked) == 0
+}
+
+type inputRequest struct {
+	key, method string
+	params      []byte
+}
+
+// beginRound reads the answers a retry carries: the sealed ones of earlier rounds and the
+// client's new ones. Only answers to what was asked count; others are ignored.
+func (r *Request) beginRound(meta *requestMeta, m *jsonrpc.Message) *jsonrpc.Error {
+	rd := &round{answers: map[string]json.RawMessage{}}
+	r.round = rd
+	if meta.hasState {
+		st, err := r.ss.srv.openState(meta.requestState, m)
+		if err != nil {
+			return invalidParams("requestState: %v", err)
+		}
+		for k, v := range st.Answers {
+			rd.answers[k] = v
+		}
+	}
+	if meta.inputResponses != nil {
+		var responses map[string]json.RawMessage
+		if err := json.Unmarshal(meta.inputResponses, &responses); err != nil {
+			return invalidParams("inputResponses: %v", err)
+		}
+		// Answers come from the client either way: the sealed state keeps earlier rounds'
+		// and binds them to this request. Keys the body never asks for are ignored.
+		for k, v := range responses {
+			if len(bytes.TrimSpace(v)) == 0 || bytes.TrimSpace(v)[0] != '{' {
+				return invalidParams("inputResponses: %s must be an object (the result of the request it answers)", k)
+			}
+			if _, done := rd.answers[k]; !done {
+				rd.answers[k] = v
+			}
+		}
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// inputRequired reports whether the body asked the client for something it has not answered.
+func (rd *round) inputRequired() bool {
+	if rd == nil {
+		return false
+	}
+	rd.mu.Lock()
+	defer rd.mu.Unlock()
+	return len(rd.asked) > 0
+}
+
+// askModern is ask in a modern request: the answer, if the client gave it, or
+// ErrInputRequired after recording the request.
+func (r *Request) askModern(method, key string, params []byte) ([]byte, error) {
+	rd := r.round
+	if rd == nil {
+		return nil, fmt.Errorf("mcp: %s: a request of revision %s can ask its client only while serving tools/call, prompts/get or resources/read", method, r.ss.version)
+	}
+	rd.mu.Lock()
+	defer rd.mu.Unlock()
+	rd.n++
+	if key == "" {
+		// The key is the call's place in the body: the body runs again the same way, and
+		// its n-th call finds the n-th answer.
+		key = inputKey(method) + "-" + strconv.Itoa(rd.n)
+	}
+	if a, ok := rd.answers[key]; ok {
+		return a, nil
+	}
+	rd.asked = append(rd.asked, inputRequest{key: key, method: method, params: params})
+	return nil, ErrInputRequired
+}
+
+func inputKey(method string) string {
+	switch method {
+	case "elicitation/create":
+		return "elicitation"
+	case "sampling/createMessage":
+		return "sampling"
+	case "roots/list":
+		return "roots"
+	}
+	return method
+}
+
+// inputRequiredResponse answers with the InputRequiredResult of this run: what the body
+// asked, and the sealed state with the answers so far.
+func (r *Request) inputRequiredResponse(m *jsonrpc.Message) []byte {
+	rd := r.round
+	rd.mu.Lock()
+	st := sealedState{Answers: rd.answers}
+	var e jsonwire.Encoder
+	e.ObjectStart()
+	e.Key("resultType")
+	e.String("input_required")
+	e.Key("inputRequests")
+	e.ObjectStart()
+	for _, a := range rd.asked {
+		e.Key(a.key)
+		e.ObjectStart()
+		e.Key("method")
+		e.String(a.method)
+		e.Key("params")
+		e.Raw(a.params)
+		e.ObjectEnd()
+	}
+	rd.mu.Unlock()
+	e.ObjectEnd()
+	state, err := r.ss.srv.sealState(&st, m)
+	if err != nil {
+		return jsonrpc.AppendError(nil, m.ID, jsonrpc.NewError(jsonrpc.CodeInternalError, "internal error: "+err.Error()))
+	}
+	e.Key("requestState")
+	e.String(state)
+	e.Key("_meta")
+	e.ObjectStart()
+	e.Key(metaServerInfo)
+	e.Raw(r.ss.srv.infoJSON)
+	e.ObjectEnd()
+	e.ObjectEnd()
+	return jsonrpc.AppendResult(nil, m.ID, e.Bytes())
+}
+
+// sealedState is what requestState holds, sealed.
+type sealedState struct {
+	Method  string                     `json:"m"`
+	Digest  []byte                     `json:"d"` // of the request's parameters that matter
+	Expires int64                      `json:"e"` // Unix seconds
+	Answers map[string]json.RawMessage `json:"a,omitempty"`
+}
+
+// requestDigest identifies a request across its retries: its method, and the parameters
+// that make it this request (name, arguments, uri), compacted so that spacing does not count.
+func requestDigest(m *jsonrpc.Message) []byte {
+	h := sha256.New()
+	h.Write([]byte(m.Method))
+	var d jsonwire.Decoder
+	d.Reset(m.Params)
+	if m.Params != nil && d.Peek() == jsonwire.Object {
+		for key := range d.Members {
+			switch string(key) {
+			case "name", "arguments", "uri":
+				var b bytes.Buffer
+				json.Compact(&b, d.Raw())
+				h.Write([]byte{0})
+				h.Write(key)
+				h.Write([]byte{0})
+				h.Write(b.Bytes())
+			default:
+				d.Skip()
+			}
+		}
+	}
+	return h.Sum(nil)
+}
+
+func (s *Server) stateAEAD() (cipher.AEAD, error) {
+	block, err := aes.NewCipher(s.stateKey)
+	if err != nil {
+		return nil, err
+	}
+	return cipher.NewGCM(block)
+}
+
+func (s *Server) sealState(st *sealedState, m *jsonrpc.Message) (string, error) {
+	st.Method, st.Digest, st.Expires = m.Method, requestDigest(m), time.Now().Add(stateTTL).Unix()
+	plain, err := json.Marshal(st)
+	if err != nil {
+		return "", err
+	}
+	aead, err := s.stateAEAD()
+	if err != nil {
+		return "", err
+	}
+	nonce := make([]byte, aead.NonceSize(), aead.NonceSize()+len(plain)+aead.Overhead())
+	rand.Read(nonce)
+	return base64.RawURLEncoding.EncodeToString(aead.Seal(nonce, nonce, plain, nil)), nil
+}
+
+func (s *Server) openState(text string, m *jsonrpc.Message) (*sealedState, error) {
+	sealed, err := base64.RawURLEncoding.DecodeString(text)
+	if err != nil {
+		return nil, errors.New("not a state this server issued")
+	}
+	aead, err := s.stateAEAD()
+	if err != nil {
+		return nil, err
+	}
+	if len(sealed) < aead.NonceSize() {
+		return nil, errors.New("not a state this server issued")
+	}
+	plain, err := aead.Open(nil, sealed[:aead.NonceSize()], sealed[aead.NonceSize():], nil)
+	if err != nil {
+		return nil, errors.New("not a state this server issued, or it was altered")
+	}
+	var st sealedState
+	if err := json.Unmarshal(plain, &st); err != nil {
+		return nil, err
+	}
+	switch {
+	case st.Method != m.Method || !bytes.Equal(st.Digest, requestDigest(m)):
+		return nil, errors.New("it belongs to another request")
+	case time.Now().Unix() > st.Expires:
+		return nil, errors.New("it has expired; send the request again without it")
+	}
+	return &st, nil
+}

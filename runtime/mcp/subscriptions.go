@@ -1,0 +1,162 @@
+package mcp
+
+import (
+	"context"
+	"slices"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/jsonwire"
+)
+
+// subscriptions/listen (basic/patterns/subscriptions.mdx) is how a client of revision
+// 2026-07-28 hears of changes: one long-lived request whose stream carries the
+// notifications it opted in to, each tagged with the request's id, until the client cancels
+// it or the server stops.
+
+// listener is one open subscriptions/listen request.
+type listener struct {
+	id        []byte // the request's id, raw JSON: the subscription id
+	out       outbox
+	tools     bool
+	prompts   bool
+	resources bool
+	uris      []string
+}
+
+// listen serves subscriptions/listen: it acknowledges the filter, delivers notifications
+// until ctx ends, then answers with the result that ends the subscription gracefully (which
+// the transport drops if the client itself cancelled).
+func (s *Server) listen(ctx context.Context, m *jsonrpc.Message, out outbox) []byte {
+	l := &listener{id: append([]byte(nil), m.ID...), out: out}
+	var d jsonwire.Decoder
+	d.Reset(m.Params)
+	for key := range d.Members {
+		if string(key) != "notifications" || d.Peek() != jsonwire.Object {
+			d.Skip()
+			continue
+		}
+		for key := range d.Members {
+			switch string(key) {
+			case "toolsListChanged":
+				l.tools, _ = d.Bool()
+			case "promptsListChanged":
+				l.prompts, _ = d.Bool()
+			case "resourcesListChanged":
+				l.resources, _ = d.Bool()
+			case "resourceSubscriptions":
+				for range d.Elements {
+					if uri, ok := d.String(); ok && !slices.Contains(l.uris, uri) {
+						l.uris = append(l.uris, uri)
+					}
+				}
+			default:
+				d.Skip()
+			}
+		}
+	}
+	if d.Finish(); d.Failed() {
+		return jsonrpc.AppendError(nil, m.ID, invalidParams("subscriptions/listen: %s", d.Summary()))
+	}
+
+	var e jsonwire.Encoder
+	e.ObjectStart()
+	l.writeMeta(&e)
+	e.Key("notifications")
+	e.ObjectStart()
+	for _, f := range []struct {
+		key string
+		on  bool
+	}{{"toolsListChanged", l.tools}, {"promptsListChanged", l.prompts}, {"resourcesListChanged", l.resources}} {
+		if f.on {
+			e.Key(f.key)
+			e.Bool(true)
+		}
+	}
+	if l.uris != nil {
+		e.Key("resourceSubscriptions")
+		e.ArrayStart()
+		for _, uri := range l.uris {
+			e.Elem()
+			e.String(uri)
+		}
+		e.ArrayEnd()
+	}
+	e.ObjectEnd()
+	e.ObjectEnd()
+	// The acknowledgement goes out before the listener is registered: nothing of the
+	// subscription can come before it.
+	if err := out.send(jsonrpc.AppendNotification(nil, "notifications/subscriptions/acknowledged", e.Bytes())); err != nil {
+		return nil
+	}
+	s.mu.Lock()
+	if s.listeners == nil {
+		s.listeners = map[*listener]bool{}
+	}
+	s.listeners[l] = true
+	s.mu.Unlock()
+	<-ctx.Done()
+	s.mu.Lock()
+	delete(s.listeners, l)
+	s.mu.Unlock()
+
+	e.Reset(nil)
+	e.ObjectStart()
+	e.Key("resultType")
+	e.String("complete")
+	l.writeMeta(&e)
+	e.ObjectEnd()
+	return jsonrpc.AppendResult(nil, m.ID, e.Bytes())
+}
+
+func (l *listener) writeMeta(e *jsonwire.Encoder) {
+	e.Key("_meta")
+	e.ObjectStart()
+	e.Key(metaSubscriptionID)
+	e.Raw(l.id)
+	e.ObjectEnd()
+}
+
+// wants reports whether the listener opted in to a notification (uri for resource updates).
+func (l *listener) wants(method, uri string) bool {
+	switch method {
+	case "notifications/tools/list_changed":
+		return l.tools
+	case "notifications/prompts/list_changed":
+		return l.prompts
+	case "notifications/resources/list_changed":
+		return l.resources
+	case "notifications/resources/updated":
+		return slices.Contains(l.uris, uri)
+	}
+	return false
+}
+
+// notifyListeners sends a notification to the subscriptions that opted in to it; uri is
+// the resource of notifications/resources/updated.
+func (s *Server) notifyListeners(method, uri string) {
+	s.mu.RLock()
+	var to []*listener
+	for l := range s.listeners {
+		if l.wants(method, uri) {
+			to = append(to, l)
+		}
+	}
+	s.mu.RUnlock()
+	for _, l := range to {
+		var e jsonwire.Encoder
+		e.ObjectStart()
+		l.writeMeta(&e)
+		if uri != "" {
+			e.Key("uri")
+			e.String(uri)
+		}
+		e.ObjectEnd()
+		msg := jsonrpc.AppendNotification(nil, method, e.Bytes())
+		// Like a session's notifications, these never make the caller wait for a client.
+		if later, ok := l.out.(interface{ sendLater([]byte) }); ok {
+			later.sendLater(msg)
+		} else {
+			l.out.send(msg)
+		}
+	}
+}
