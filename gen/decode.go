@@ -117,11 +117,14 @@ func fieldPath(f *schema.Field) string {
 	return pathTo(f, len(f.Path))
 }
 
-// pathTo is the selector chain to the first n steps of a field's path.
+// pathTo is the selector chain to the first n steps of a field's path. Embedded fields that
+// generated code cannot name are left out: the fields they promote are selected directly.
 func pathTo(f *schema.Field, n int) string {
-	names := make([]string, n)
-	for i := range names {
-		names[i] = f.Path[i].Name
+	var names []string
+	for _, s := range f.Path[:n] {
+		if !s.Hidden {
+			names = append(names, s.Name)
+		}
 	}
 	return strings.Join(names, ".")
 }

@@ -479,7 +479,7 @@ func (b *Builder) fields(s *Object, root *types.Struct) []*Field {
 					name = ""
 				}
 				index := append(slices.Clone(lv.index), i)
-				step := Step{Name: v.Name()}
+				step := Step{Name: v.Name(), v: v, Hidden: v.Embedded() && !v.Exported() && v.Pkg() != b.local}
 				if isPtr && v.Embedded() {
 					step.Pointer, step.PtrTo = true, ptr.Elem()
 				}
@@ -502,6 +502,11 @@ func (b *Builder) fields(s *Object, root *types.Struct) []*Field {
 					continue
 				}
 				if isPtr && !v.Exported() {
+					if v.Pkg() != b.local {
+						b.diags.Hintf(v.Pos(), "embed the struct by value or export its type; if package "+v.Pkg().Name()+" is not yours, use a struct of your own in the signature",
+							"embedded field %s is a pointer to an unexported struct type, which neither encoding/json nor code outside package %s can allocate", v.Name(), v.Pkg().Path())
+						continue
+					}
 					b.diags.Hintf(v.Pos(), "embed the struct by value, or export its type",
 						"embedded field %s is a pointer to an unexported struct type, which encoding/json cannot allocate", v.Name())
 					continue
@@ -554,6 +559,32 @@ func (b *Builder) fields(s *Object, root *types.Struct) []*Field {
 	return fields
 }
 
+// reachable reports whether generated code selects the field at the end of path when it
+// leaves out the hidden steps: the promoted selector must name the same field, not another
+// one or an ambiguous name.
+func (b *Builder) reachable(root types.Type, path []Step) bool {
+	if !slices.ContainsFunc(path, func(s Step) bool { return s.Hidden }) {
+		return true
+	}
+	t := root
+	for _, s := range path {
+		if s.Hidden {
+			continue
+		}
+		if v, ok := lookupField(t, b.local, s.Name); !ok || v.Origin() != s.v.Origin() {
+			return false
+		}
+		t = s.v.Type()
+	}
+	return true
+}
+
+func lookupField(t types.Type, pkg *types.Package, name string) (*types.Var, bool) {
+	obj, _, _ := types.LookupFieldOrMethod(t, true, pkg, name)
+	v, ok := obj.(*types.Var)
+	return v, ok
+}
+
 // schemaIgnores reports whether a jsonschema tag starts with "-", which hides the field from
 // the schema; mcpgen then also leaves it out of decoding and encoding, so they agree.
 func schemaIgnores(tag string) bool {
@@ -574,6 +605,19 @@ func (b *Builder) field(s *Object, c candidate) *Field {
 		case String, Int, Uint, Float, Bool:
 			inner.Quoted = true
 		}
+	}
+	if !b.reachable(s.Go, c.path) {
+		hidden := ""
+		for _, st := range c.path {
+			if st.Hidden {
+				hidden = st.Name
+				break
+			}
+		}
+		b.diags.Hintf(c.v.Pos(), "export the type of embedded field "+hidden+", or give the field a name no other promoted field has",
+			"%s: generated code cannot select this field: it is promoted through embedded field %s, an unexported type of package %s, and the selector .%s is ambiguous or names another field",
+			where, hidden, c.v.Pkg().Path(), c.v.Name())
+		return nil
 	}
 	f := &Field{Path: c.path, Name: c.name, Type: t, Pos: c.v.Pos()}
 	if b.src != nil {

@@ -88,11 +88,17 @@ type Field struct {
 }
 
 // Step is one selector on the way to a field. Pointer is set when the selected field is an
-// embedded pointer, which decoding must allocate and encoding must check for nil.
+// embedded pointer, which decoding must allocate and encoding must check for nil. Hidden is
+// set for an embedded field that generated code cannot name (an unexported struct type of
+// another package): its fields are selected as promoted fields instead, as if it were not
+// on the path.
 type Step struct {
 	Name    string
 	Pointer bool
 	PtrTo   types.Type // the pointed-to type, when Pointer
+	Hidden  bool
+
+	v *types.Var
 }
 
 // Omit says when an output property is left out.

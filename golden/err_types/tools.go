@@ -84,3 +84,14 @@ func (s *SelfEncoding) UnmarshalJSON([]byte) error { return nil }
 //
 //mcp:tool
 func Self(in SelfEncoding) error { return nil }
+
+// Embeds has structs of another package that embed unexported structs.
+type Embeds struct {
+	Both    other.Both    `json:"both"`
+	Pointer other.Pointer `json:"pointer"`
+}
+
+// Embedded takes them.
+//
+//mcp:tool
+func Embedded(in Embeds) error { return nil }

@@ -252,6 +252,31 @@ const (
         "lon"
       ],
       "additionalProperties": false
+    },
+    "site": {
+      "type": "object",
+      "description": "Site embeds unexported structs, which other packages cannot name: generated code selects\ntheir fields as promoted fields.",
+      "properties": {
+        "alt": {
+          "type": "number",
+          "description": "Alt is the altitude in meters."
+        },
+        "note": {
+          "type": "string"
+        },
+        "label": {
+          "type": "string",
+          "minLength": 1
+        },
+        "name": {
+          "type": "string"
+        }
+      },
+      "required": [
+        "label",
+        "name"
+      ],
+      "additionalProperties": false
     }
   },
   "required": [
@@ -540,6 +565,31 @@ const (
       "required": [
         "lat",
         "lon"
+      ],
+      "additionalProperties": false
+    },
+    "site": {
+      "type": "object",
+      "description": "Site embeds unexported structs, which other packages cannot name: generated code selects\ntheir fields as promoted fields.",
+      "properties": {
+        "alt": {
+          "type": "number",
+          "description": "Alt is the altitude in meters."
+        },
+        "note": {
+          "type": "string"
+        },
+        "label": {
+          "type": "string",
+          "minLength": 1
+        },
+        "name": {
+          "type": "string"
+        }
+      },
+      "required": [
+        "label",
+        "name"
       ],
       "additionalProperties": false
     },
@@ -970,8 +1020,15 @@ func mcpgenDecodeInput(d *jsonwire.Decoder, v *Input) {
 			}
 			v.Place = new(geo.Node)
 			mcpgenDecodeNode2(d, v.Place)
+		case "site":
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
+			v.Site = new(geo.Site)
+			mcpgenDecodeSite(d, v.Site)
 		default:
-			d.Report("unknown property; expected one of \"id\", \"kind\", \"source\", \"Kind\", \"title\", \"level\", \"count\", \"delta\", \"ratio\", \"big\", \"enabled\", \"tags\", \"point\", \"labels\", \"extra\", \"payload\", \"octets\", \"anything\", \"tree\", \"pages\", \"names\", \"counts\", \"weekday\", \"note\", \"required\", \"nested\", \"comma\", \"formula\", \"place\"")
+			d.Report("unknown property; expected one of \"id\", \"kind\", \"source\", \"Kind\", \"title\", \"level\", \"count\", \"delta\", \"ratio\", \"big\", \"enabled\", \"tags\", \"point\", \"labels\", \"extra\", \"payload\", \"octets\", \"anything\", \"tree\", \"pages\", \"names\", \"counts\", \"weekday\", \"note\", \"required\", \"nested\", \"comma\", \"formula\", \"place\", \"site\"")
 			d.Skip()
 		}
 	}
@@ -1149,6 +1206,59 @@ func mcpgenDecodePageNode(d *jsonwire.Decoder, v *Page[Node]) {
 	}
 	if !hasItems {
 		d.ReportMissing("items")
+	}
+}
+
+// mcpgenDecodeSite decodes a value of type Site and checks it against its schema.
+func mcpgenDecodeSite(d *jsonwire.Decoder, v *geo.Site) {
+	if !d.Expect(jsonwire.Object) {
+		return
+	}
+	var hasTaggedLabel, hasName bool
+	for key := range d.Members {
+		switch string(key) {
+		case "alt":
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
+			if f, ok := d.Float(64); ok {
+				v.Alt = f
+			}
+		case "note":
+			if v.Extra == nil {
+				v.Extra = new(geo.Extra)
+			}
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
+			if s, ok := d.String(); ok {
+				v.Extra.Note = s
+			}
+		case "label":
+			hasTaggedLabel = true
+			if s, ok := d.String(); ok {
+				if length := utf8.RuneCountInString(s); length < 1 {
+					d.Report("must be at least 1 character long")
+				}
+				v.Label = s
+			}
+		case "name":
+			hasName = true
+			if s, ok := d.String(); ok {
+				v.Name = s
+			}
+		default:
+			d.Report("unknown property; expected one of \"alt\", \"note\", \"label\", \"name\"")
+			d.Skip()
+		}
+	}
+	if !hasTaggedLabel {
+		d.ReportMissing("label")
+	}
+	if !hasName {
+		d.ReportMissing("name")
 	}
 }
 
@@ -1399,6 +1509,10 @@ func mcpgenEncodeOutput(e *jsonwire.Encoder, v *Output) {
 		e.Key("place")
 		mcpgenEncodeNode2(e, v.Input.Place)
 	}
+	if v.Input.Site != nil {
+		e.Key("site")
+		mcpgenEncodeSite(e, v.Input.Site)
+	}
 	e.Key("seen")
 	e.Int(int64(v.Seen))
 	e.ObjectEnd()
@@ -1435,6 +1549,26 @@ func mcpgenEncodePageNode(e *jsonwire.Encoder, v *Page[Node]) {
 		e.Key("next")
 		e.String(v.Next)
 	}
+	e.ObjectEnd()
+}
+
+// mcpgenEncodeSite writes a value of type Site as JSON.
+func mcpgenEncodeSite(e *jsonwire.Encoder, v *geo.Site) {
+	e.ObjectStart()
+	if v.Alt != 0 {
+		e.Key("alt")
+		e.Float(v.Alt, 64)
+	}
+	if v.Extra != nil {
+		if v.Extra.Note != "" {
+			e.Key("note")
+			e.String(v.Extra.Note)
+		}
+	}
+	e.Key("label")
+	e.String(v.Label)
+	e.Key("name")
+	e.String(v.Name)
 	e.ObjectEnd()
 }
 
@@ -1581,6 +1715,20 @@ func mcpgenCheckOutput(c *jsonwire.Checker, v *Output) {
 		mcpgenCheckNode2(c, v.Input.Place)
 		c.Leave()
 	}
+	if v.Input.Site != nil {
+		c.Enter("site")
+		mcpgenCheckSite(c, v.Input.Site)
+		c.Leave()
+	}
+}
+
+// mcpgenCheckSite checks a value of type Site against the rules of its schema, before it is sent.
+func mcpgenCheckSite(c *jsonwire.Checker, v *geo.Site) {
+	c.Enter("label")
+	if length := utf8.RuneCountInString(v.Label); length < 1 {
+		c.Report("must be at least 1 character long")
+	}
+	c.Leave()
 }
 
 // Patterns and numbers of the schemas' rules, prepared once.

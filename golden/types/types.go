@@ -93,6 +93,7 @@ type Input struct {
 	Formula *Expr `json:"formula,omitempty"`
 	// Place is a node of another package.
 	Place  *geo.Node `json:"place,omitempty"`
+	Site   *geo.Site `json:"site,omitempty"`
 	Hidden string    `json:"-"`
 	Skip   string    `jsonschema:"-"`
 	secret string

@@ -20,7 +20,7 @@ const goodInput = `{
 	"pages": {"items": [{"name": "n"}], "next": "2"}, "weekday": 6, "note": null, "required": 7,
 	"nested": {"depth": 3}, "comma": "a,b",
 	"formula": {"terms": [{"value": 1}, {"value": 2, "sub": {"terms": [{"value": 3}]}}]},
-	"place": {"lat": 38.7, "lon": -9.1}
+	"place": {"lat": 38.7, "lon": -9.1}, "site": {"alt": 12.5, "note": "n", "label": "L", "name": "S"}
 }`
 
 func TestDecodeMatchesEncodingJSON(t *testing.T) {
