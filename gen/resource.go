@@ -60,6 +60,9 @@ func (p *pkgGen) resource(fd *ast.FuncDecl, d directive) {
 	r := &Resource{Name: snakeCase(fd.Name.Name), Description: toolDescription(fd.Name.Name, fd.Doc.Text())}
 	for i, a := range d.args {
 		switch {
+		case (a.key == "name" || a.key == "mime") && a.hasValue && a.value == "":
+			what := map[string]string{"name": "the name defaults to the function's name in snake_case (" + r.Name + ")", "mime": "clients then guess the type"}[a.key]
+			p.diags.Hintf(a.pos, "write "+a.key+"=..., or leave the option out: "+what, "//mcp:resource option %s= has no value", a.key)
 		case i == 0 && !a.hasValue || i == 0 && strings.Contains(a.key, ":"):
 			// The URI; one with a query may hold '=', which the directive parser splits on.
 			r.URI = a.key

@@ -210,3 +210,8 @@ type Octet byte
 //
 //mcp:resource octets://all
 func Octets() []Octet { return nil }
+
+// EmptyName has an empty name and MIME type.
+//
+//mcp:resource config://empty name= mime=
+func EmptyName() string { return "" }
