@@ -246,28 +246,47 @@ type sealedState struct {
 }
 
 // requestDigest identifies a request across its retries: its method, and the parameters
-// that make it this request (name, arguments, uri), compacted so that spacing does not count.
+// that make it this request (name, arguments, uri), in canonical form so that spacing and
+// member order do not count.
 func requestDigest(m *jsonrpc.Message) []byte {
-	h := sha256.New()
-	h.Write([]byte(m.Method))
+	parts := map[string][]byte{}
 	var d jsonwire.Decoder
 	d.Reset(m.Params)
 	if m.Params != nil && d.Peek() == jsonwire.Object {
 		for key := range d.Members {
-			switch string(key) {
+			switch k := string(key); k {
 			case "name", "arguments", "uri":
-				var b bytes.Buffer
-				json.Compact(&b, d.Raw())
-				h.Write([]byte{0})
-				h.Write(key)
-				h.Write([]byte{0})
-				h.Write(b.Bytes())
+				parts[k] = canonicalJSON(d.Raw())
 			default:
 				d.Skip()
 			}
 		}
 	}
+	h := sha256.New()
+	h.Write([]byte(m.Method))
+	for _, k := range []string{"name", "arguments", "uri"} { // in this order, whatever the client's
+		h.Write([]byte{0})
+		h.Write([]byte(k))
+		h.Write([]byte{0})
+		h.Write(parts[k])
+	}
 	return h.Sum(nil)
+}
+
+// canonicalJSON rewrites a JSON value with its object members sorted and no spacing, so
+// that a client may echo a request in another form.
+func canonicalJSON(raw []byte) []byte {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return raw
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return raw
+	}
+	return out
 }
 
 func (s *Server) stateAEAD() (cipher.AEAD, error) {
@@ -290,8 +309,10 @@ func (s *Server) sealState(st *sealedState, m *jsonrpc.Message) (string, error) 
 	}
 	nonce := make([]byte, aead.NonceSize(), aead.NonceSize()+len(plain)+aead.Overhead())
 	rand.Read(nonce)
-	return base64.RawURLEncoding.EncodeToString(aead.Seal(nonce, nonce, plain, nil)), nil
+	return encodeState(aead.Seal(nonce, nonce, plain, nil)), nil
 }
+
+func encodeState(sealed []byte) string { return base64.RawURLEncoding.EncodeToString(sealed) }
 
 func (s *Server) openState(text string, m *jsonrpc.Message) (*sealedState, error) {
 	sealed, err := base64.RawURLEncoding.DecodeString(text)
