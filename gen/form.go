@@ -109,9 +109,15 @@ func (p *pkgGen) checkForm(t *schema.Type) bool {
 				bad("a form's numbers take only minimum and maximum")
 			}
 		case ft.Kind == schema.Bool:
+			if len(r.Enum) > 0 {
+				bad("a form's booleans take no enum; use a string enum for a choice of values")
+			}
 		case ft.Kind == schema.Slice:
 			if e := ft.Elem; e.Kind != schema.String || len(e.Rules.Enum) == 0 {
 				bad("a list in a form must be a multi-select: a slice of strings with enum values")
+			}
+			if r.UniqueItems {
+				bad("a form's multi-select takes no uniqueItems (its choices are distinct already); check duplicates in the tool")
 			}
 		default:
 			bad("type %s cannot be a form field", typeString(ft.Go))

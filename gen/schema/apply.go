@@ -142,12 +142,19 @@ func (b *Builder) applyTags(f *Field, c candidate, where string) tagResult {
 		target.Rules.Description = d
 	}
 	if extras, eoff, ok := tagValue(c.tag, "jsonschema_extras"); ok {
+		enumNames := token.NoPos
 		for _, it := range splitTagItems(extras) {
 			if !it.hasValue || it.key == "" {
 				b.diags.Errorf(at(eoff+it.offset), "%s: jsonschema_extras items must be key=value", where)
 				continue
 			}
+			if it.key == "enumNames" && !enumNames.IsValid() {
+				enumNames = at(eoff + it.offset)
+			}
 			target.Rules.addExtra(it.key, it.value)
+		}
+		if enumNames.IsValid() {
+			b.checkEnumNames(target, enumNames, where)
 		}
 	}
 
@@ -239,6 +246,25 @@ func (t *Type) contradiction() string {
 	return ""
 }
 
+// checkEnumNames reports legacy enum titles (jsonschema_extras:"enumNames=...") that do not
+// title exactly the enum values of a string.
+func (b *Builder) checkEnumNames(t *Type, pos token.Pos, where string) {
+	var names int
+	for _, x := range t.Rules.Extras {
+		if x.Key == "enumNames" {
+			names = len(x.Value.([]any))
+		}
+	}
+	switch values := len(t.Rules.Enum); {
+	case t.Kind != String && t.Kind != Text || values == 0:
+		b.diags.Hintf(pos, `add the values: jsonschema:"enum=a,enum=b" jsonschema_extras:"enumNames=A,enumNames=B"`,
+			"%s: enumNames titles the enum values of a string, and this field has none", where)
+	case names != values:
+		b.diags.Hintf(pos, "write one enumNames item for each enum value, in the same order",
+			"%s: %d enumNames for %d enum values", where, names, values)
+	}
+}
+
 func (r *Rules) addExtra(key, value string) {
 	var v any = value
 	switch value {
@@ -246,6 +272,9 @@ func (r *Rules) addExtra(key, value string) {
 		v = true
 	case "false":
 		v = false
+	}
+	if key == "enumNames" {
+		v = value // titles are text, even "true"
 	}
 	for i := range r.Extras {
 		if r.Extras[i].Key == key {
@@ -256,6 +285,9 @@ func (r *Rules) addExtra(key, value string) {
 			}
 			return
 		}
+	}
+	if key == "enumNames" {
+		v = []any{v} // a list, even of one title
 	}
 	r.Extras = append(r.Extras, Extra{Key: key, Value: v})
 }
@@ -354,6 +386,9 @@ func (b *Builder) setRule(node *Type, key, value string) string {
 		}
 		r.Pattern = value
 	case "format":
+		if qualifiedName(node.Go) == "time.Time" && value != "date-time" {
+			return "a time.Time is read and written as an RFC 3339 date-time; use a string field for another format (a date is format=date)"
+		}
 		r.Format = value
 	}
 	return ""

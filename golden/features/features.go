@@ -214,6 +214,8 @@ func Onboard(ctx context.Context) (string, error) {
 type Consent struct {
 	// Agree to the terms.
 	Agree bool `json:"agree"`
+	// Terms agreed to: a legacy titled enum of one value, whose enumNames is still a list.
+	Terms string `json:"terms,omitempty" jsonschema:"enum=basic" jsonschema_extras:"enumNames=Basic terms"`
 }
 
 // confirm elicits any form and reports whether the user accepted it.

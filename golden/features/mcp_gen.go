@@ -328,6 +328,16 @@ const (
     "agree": {
       "type": "boolean",
       "description": "Agree to the terms."
+    },
+    "terms": {
+      "type": "string",
+      "description": "Terms agreed to: a legacy titled enum of one value, whose enumNames is still a list.",
+      "enum": [
+        "basic"
+      ],
+      "enumNames": [
+        "Basic terms"
+      ]
     }
   },
   "required": [
@@ -407,8 +417,21 @@ func mcpgenDecodeConsent(d *jsonwire.Decoder, v *Consent) {
 			if b, ok := d.Bool(); ok {
 				v.Agree = b
 			}
+		case "terms":
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
+			if s, ok := d.String(); ok {
+				switch s {
+				case "basic":
+				default:
+					d.Report("must be one of \"basic\"")
+				}
+				v.Terms = s
+			}
 		default:
-			d.Report("unknown property; expected one of \"agree\"")
+			d.Report("unknown property; expected one of \"agree\", \"terms\"")
 			d.Skip()
 		}
 	}
