@@ -64,6 +64,9 @@ func (b *Builder) Object(t types.Type, pos token.Pos) *Type {
 // that reads its own JSON (UnmarshalJSON) and declares its schema with //mcp:schema. Such a
 // type may use any JSON Schema keyword; it validates what its UnmarshalJSON accepts.
 func (b *Builder) Argument(t types.Type, pos token.Pos) *Type {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem() // a tool may take a pointer to its argument
+	}
 	if n, ok := types.Unalias(t).(*types.Named); ok && b.src != nil {
 		if declared, at := b.src.TypeSchema(n.Obj()); declared != "" && methodsOf(t)["UnmarshalJSON"] {
 			node := &Type{Go: t, Kind: Custom, CanDecode: true, CanEncode: methodsOf(t)["MarshalJSON"], Declared: declared, Doc: b.typeDoc(t)}

@@ -264,3 +264,8 @@ func (r *Range) UnmarshalJSON(data []byte) error {
 func Span(r Range) int64String { return int64String(fmt.Sprint(r.To - r.From)) }
 
 type int64String string
+
+// Midpoint is the middle of a range, which it takes by pointer.
+//
+//mcp:tool
+func Midpoint(r *Range) string { return fmt.Sprint((r.From + r.To) / 2) }

@@ -154,4 +154,10 @@ func TestDeclaredSchemaArgument(t *testing.T) {
 	if !res.IsError {
 		t.Errorf("span with a string: %+v", res)
 	}
+	if got := c.CallTool("midpoint", map[string]any{"from": 2, "to": 6}).Text(); got != "4" {
+		t.Errorf("midpoint: %q", got)
+	}
+	if res := c.CallTool("midpoint", map[string]any{"from": 6, "to": 2}); !res.IsError || !strings.Contains(res.Text(), "/to: must not be less than /from") {
+		t.Errorf("midpoint with from > to: %+v", res)
+	}
 }

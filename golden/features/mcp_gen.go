@@ -21,6 +21,12 @@ func RegisterMCP(s *mcp.Server, store *Store) {
 		Handler:     mcpgenCallAskConsent,
 	})
 	s.AddTool(mcp.Tool{
+		Name:        "midpoint",
+		Description: "The middle of a range, which it takes by pointer.",
+		InputSchema: mcpgenMidpointInput,
+		Handler:     mcpgenCallMidpoint,
+	})
+	s.AddTool(mcp.Tool{
 		Name:        "onboard",
 		Description: "Asks the user for their preferences.",
 		InputSchema: mcpgenOnboardInput,
@@ -138,6 +144,42 @@ func mcpgenCallAskConsent(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
+	c.ReturnText(out)
+}
+
+// JSON Schemas of tool midpoint.
+const (
+	mcpgenMidpointInput = `{
+  "type": "object",
+  "properties": {
+    "from": {
+      "type": "integer"
+    },
+    "to": {
+      "type": "integer"
+    }
+  },
+  "required": [
+    "from",
+    "to"
+  ],
+  "dependentRequired": {
+    "to": [
+      "from"
+    ]
+  },
+  "additionalProperties": false
+}`
+)
+
+// mcpgenCallMidpoint serves tool midpoint.
+func mcpgenCallMidpoint(_ context.Context, c *mcp.ToolCall) {
+	var in Range
+	c.UnmarshalArguments(&in)
+	if !c.ArgumentsOK() {
+		return
+	}
+	out := Midpoint(&in)
 	c.ReturnText(out)
 }
 
