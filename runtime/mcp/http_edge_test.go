@@ -51,7 +51,10 @@ func TestHTTPResumedThenAbandonedCallIsCancelled(t *testing.T) {
 			ended.Add(1)
 		},
 	})
-	h := srv.HTTPHandler(&HTTPOptions{ResumeTimeout: 100 * time.Millisecond})
+	// The resume timeout leaves room for a loaded machine (go test -race ./... with the
+	// other packages) between the disconnect and the resumption.
+	const resumeTimeout = 400 * time.Millisecond
+	h := srv.HTTPHandler(&HTTPOptions{ResumeTimeout: resumeTimeout})
 	ts := httptest.NewServer(h)
 	defer ts.Close()
 	defer h.Close()
@@ -97,14 +100,17 @@ func TestHTTPResumedThenAbandonedCallIsCancelled(t *testing.T) {
 	if resp2.StatusCode != 200 {
 		t.Fatalf("resume: %d", resp2.StatusCode)
 	}
-	time.Sleep(200 * time.Millisecond) // longer than the timeout, but the client is back
+	time.Sleep(2 * resumeTimeout) // longer than the timeout, but the client is back
 	if ended.Load() != 0 {
 		t.Fatal("the call was cancelled while its client was reading it")
 	}
-	cancel2()                          // disconnect #2, for good
-	time.Sleep(500 * time.Millisecond) // 5x the resume timeout
+	cancel2() // disconnect #2, for good
+	deadline := time.Now().Add(10 * resumeTimeout)
+	for ended.Load() == 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
 	if ended.Load() == 0 {
-		t.Errorf("tool still running %v after the client left for good (ResumeTimeout 100ms)", 500*time.Millisecond)
+		t.Errorf("tool still running %v after the client left for good (ResumeTimeout %v)", 10*resumeTimeout, resumeTimeout)
 	}
 }
 

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"slices"
+	"sync"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
@@ -15,7 +16,8 @@ import (
 
 // listener is one open subscriptions/listen request.
 type listener struct {
-	id        []byte // the request's id, raw JSON: the subscription id
+	id        []byte     // the request's id, raw JSON: the subscription id
+	mu        sync.Mutex // held while acknowledging: nothing of the subscription goes first
 	out       outbox
 	tools     bool
 	prompts   bool
@@ -83,17 +85,24 @@ func (s *Server) listen(ctx context.Context, m *jsonrpc.Message, out outbox) []b
 	}
 	e.ObjectEnd()
 	e.ObjectEnd()
-	// The acknowledgement goes out before the listener is registered: nothing of the
-	// subscription can come before it.
-	if err := out.send(jsonrpc.AppendNotification(nil, "notifications/subscriptions/acknowledged", e.Bytes())); err != nil {
-		return nil
-	}
+	// The listener is registered before the acknowledgement goes out, so that a change the
+	// client makes once it has the acknowledgement reaches it; its lock keeps such a
+	// notification from going out before the acknowledgement.
+	l.mu.Lock()
 	s.mu.Lock()
 	if s.listeners == nil {
 		s.listeners = map[*listener]bool{}
 	}
 	s.listeners[l] = true
 	s.mu.Unlock()
+	err := out.send(jsonrpc.AppendNotification(nil, "notifications/subscriptions/acknowledged", e.Bytes()))
+	l.mu.Unlock()
+	if err != nil {
+		s.mu.Lock()
+		delete(s.listeners, l)
+		s.mu.Unlock()
+		return nil
+	}
 	<-ctx.Done()
 	s.mu.Lock()
 	delete(s.listeners, l)
@@ -152,11 +161,13 @@ func (s *Server) notifyListeners(method, uri string) {
 		}
 		e.ObjectEnd()
 		msg := jsonrpc.AppendNotification(nil, method, e.Bytes())
+		l.mu.Lock()
 		// Like a session's notifications, these never make the caller wait for a client.
 		if later, ok := l.out.(interface{ sendLater([]byte) }); ok {
 			later.sendLater(msg)
 		} else {
 			l.out.send(msg)
 		}
+		l.mu.Unlock()
 	}
 }
