@@ -107,7 +107,7 @@ func generatePackage(cfg *Config, pkg *packages.Package, fset *token.FileSet, sr
 		return nil
 	}
 	before := diags.Len()
-	p := &pkgGen{pkg: pkg, diags: diags, builder: schema.NewBuilder(diags, src, pkg.Types), receivers: map[*types.TypeName]*Receiver{}}
+	p := &pkgGen{pkg: pkg, diags: diags, builder: schema.NewBuilder(diags, src, pkg.Types), receivers: map[*types.TypeName]*Receiver{}, declared: map[string]bool{}}
 	p.scan()
 	p.findForms()
 	if p.empty() {
@@ -165,6 +165,7 @@ type pkgGen struct {
 	forms       []*Form
 	formTypes   []*types.TypeName // marked //mcp:form
 	receivers   map[*types.TypeName]*Receiver
+	declared    map[string]bool // prompts and templates with a directive, even one that failed (promptTarget, templateTarget)
 }
 
 // empty reports whether the package declares nothing for MCP.
@@ -194,12 +195,18 @@ func (p *pkgGen) offerings() string {
 	return strings.Join(kinds[:len(kinds)-1], ", ") + " and " + kinds[len(kinds)-1]
 }
 
-// goDisplayName names a tool's function as Go code would: Func, or Type.Method.
-func goDisplayName(t *Tool) string {
-	if t.Recv != nil {
-		return t.Recv.Type.Obj().Name() + "." + t.Func.Name()
+// goDisplayName names an annotated function as Go code would: Func, or Type.Method.
+func goDisplayName(c *Callable) string {
+	if c.Recv != nil {
+		return c.Recv.Type.Obj().Name() + "." + c.Func.Name()
 	}
-	return t.Func.Name()
+	return c.Func.Name()
+}
+
+// where says where a declaration is, for messages that point at another one: file:line.
+func (p *pkgGen) where(pos token.Pos) string {
+	at := p.pkg.Fset.Position(pos)
+	return fmt.Sprintf("%s:%d", filepath.Base(at.Filename), at.Line)
 }
 
 // checkNames reports tool names used twice and package-level names that collide with the
@@ -212,9 +219,8 @@ func (p *pkgGen) checkNames() {
 	first := map[string]*Tool{}
 	for _, t := range p.tools {
 		if prev, dup := first[t.Name]; dup {
-			at := p.pkg.Fset.Position(prev.Pos)
 			p.diags.Hintf(t.Pos, "give one of them another name: //mcp:tool other_name",
-				"duplicate tool name %q; %s already uses it at %s:%d", t.Name, goDisplayName(prev), filepath.Base(at.Filename), at.Line)
+				"duplicate tool name %q; %s at %s has it too", t.Name, goDisplayName(&prev.Callable), p.where(prev.Pos))
 			continue
 		}
 		first[t.Name] = t
@@ -239,25 +245,36 @@ func (p *pkgGen) checkNames() {
 	}
 	slices.SortStableFunc(p.resources, func(a, b *Resource) int { return byPos(a.Pos, b.Pos) })
 	uris := map[string]*Resource{}
+	patterns := map[string]*Resource{} // templates up to the names of their variables
 	for _, r := range p.resources {
 		if prev, dup := uris[r.URI]; dup {
-			at := p.pkg.Fset.Position(prev.Pos)
-			p.errorf(r.Pos, "duplicate resource %s; %s already serves it at %s:%d", r.URI, prev.Func.Name(), filepath.Base(at.Filename), at.Line)
+			p.diags.Hintf(r.Pos, "give one of them another URI, or serve the URI from one function",
+				"duplicate resource %s; %s at %s serves it too", r.URI, goDisplayName(&prev.Callable), p.where(prev.Pos))
 			continue
 		}
 		uris[r.URI] = r
+		if !r.Template() {
+			continue
+		}
+		pattern := uriVariable.ReplaceAllString(r.URI, "{$1}")
+		if prev, dup := patterns[pattern]; dup {
+			p.diags.Hintf(r.Pos, "a URI matches both, so one of them could never serve it; change the fixed parts of one template",
+				"resource template %s matches the same URIs as %s, which %s at %s serves", r.URI, prev.URI, goDisplayName(&prev.Callable), p.where(prev.Pos))
+			continue
+		}
+		patterns[pattern] = r
 	}
 	slices.SortStableFunc(p.prompts, func(a, b *Prompt) int { return byPos(a.Pos, b.Pos) })
 	prompts := map[string]*Prompt{}
 	for _, pr := range p.prompts {
 		if prev, dup := prompts[pr.Name]; dup {
-			at := p.pkg.Fset.Position(prev.Pos)
 			p.diags.Hintf(pr.Pos, "give one of them another name: //mcp:prompt other_name",
-				"duplicate prompt name %q; %s already uses it at %s:%d", pr.Name, prev.Func.Name(), filepath.Base(at.Filename), at.Line)
+				"duplicate prompt name %q; %s at %s has it too", pr.Name, goDisplayName(&prev.Callable), p.where(prev.Pos))
 			continue
 		}
 		prompts[pr.Name] = pr
 	}
+	slices.SortStableFunc(p.completions, func(a, b *Completion) int { return byPos(a.Pos, b.Pos) })
 	slices.SortFunc(p.resources, func(a, b *Resource) int { return cmp.Compare(a.URI, b.URI) })
 	slices.SortFunc(p.prompts, func(a, b *Prompt) int { return cmp.Compare(a.Name, b.Name) })
 	slices.SortFunc(p.completions, func(a, b *Completion) int {

@@ -59,6 +59,7 @@ func (p *pkgGen) prompt(fd *ast.FuncDecl, d directive) {
 	if !validToolName(pr.Name) {
 		p.diags.Hintf(d.pos, "use 1 to 128 ASCII letters, digits, '_', '-' or '.'", "invalid prompt name %q", pr.Name)
 	}
+	p.declared[promptTarget(pr.Name)] = true
 	s, ok := p.callable(fd, d, promptRole)
 	if !ok {
 		return
@@ -173,18 +174,15 @@ func (p *pkgGen) completion(fd *ast.FuncDecl, d directive) {
 		return
 	}
 	_, c.Request = runtimeType(s.arg)
-	if sl, isSlice := types.Unalias(typeOrNil(s.out)).(*types.Slice); !isSlice || !isString(sl.Elem()) {
-		p.diags.Hintf(d.pos, completionRole.returns, "completion %s must return []string", fd.Name.Name)
+	if s.out == nil {
+		p.diags.Hintf(d.pos, completionRole.returns, "completion %s returns no values; it must return []string", fd.Name.Name)
+		return
+	}
+	if sl, isSlice := s.out.Underlying().(*types.Slice); !isSlice || !isString(sl.Elem()) {
+		p.diags.Hintf(s.outPos, completionRole.returns, "completion %s returns %s; it must return []string", fd.Name.Name, typeString(s.out))
 		return
 	}
 	p.completions = append(p.completions, c)
-}
-
-func typeOrNil(t types.Type) types.Type {
-	if t == nil {
-		return types.Typ[types.Invalid]
-	}
-	return t
 }
 
 func isString(t types.Type) bool {
@@ -193,16 +191,18 @@ func isString(t types.Type) bool {
 }
 
 // checkCompletions checks that each completion names a prompt argument or template variable
-// of the package.
+// of the package. A prompt or template that is declared but failed its own checks has been
+// reported already, and its completions are not.
 func (p *pkgGen) checkCompletions() {
-	seen := map[[3]string]bool{}
+	seen := map[[3]string]*Completion{}
 	for _, c := range p.completions {
 		key := [3]string{c.Prompt, c.Template, c.Argument}
-		if seen[key] {
-			p.errorf(c.Pos, "a second completion for argument %s", c.Argument)
+		if prev := seen[key]; prev != nil {
+			p.diags.Hintf(c.Pos, "keep one of them; a completion may look at the other arguments with an mcp.CompletionRequest",
+				"argument %s of %s has a completion already: %s at %s", c.Argument, orString(c.Prompt, c.Template), goDisplayName(&prev.Callable), p.where(prev.Pos))
 			continue
 		}
-		seen[key] = true
+		seen[key] = c
 		var args []string
 		found := false
 		if c.Prompt != "" {
@@ -216,8 +216,10 @@ func (p *pkgGen) checkCompletions() {
 					}
 				}
 			}
-			if !found {
+			if !found && !p.declared[promptTarget(c.Prompt)] { // else the prompt was reported
 				p.errorf(c.Pos, "//mcp:complete: this package has no prompt %q", c.Prompt)
+			}
+			if !found {
 				continue
 			}
 		} else {
@@ -227,8 +229,10 @@ func (p *pkgGen) checkCompletions() {
 					args = r.Vars
 				}
 			}
-			if !found {
+			if !found && !p.declared[templateTarget(c.Template)] { // else the template was reported
 				p.errorf(c.Pos, "//mcp:complete: this package has no resource template %q", c.Template)
+			}
+			if !found {
 				continue
 			}
 		}
@@ -237,6 +241,10 @@ func (p *pkgGen) checkCompletions() {
 		}
 	}
 }
+
+// promptTarget and templateTarget name what a completion may complete, for pkgGen.declared.
+func promptTarget(name string) string  { return "prompt " + name }
+func templateTarget(uri string) string { return "template " + uri }
 
 func orString(a, b string) string {
 	if a != "" {

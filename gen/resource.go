@@ -81,6 +81,9 @@ func (p *pkgGen) resource(fd *ast.FuncDecl, d directive) {
 			p.diags.Hintf(a.pos, `write the URI first, then any of name=..., title="...", mime=...`, "unknown //mcp:resource option %q", a.key)
 		}
 	}
+	if strings.Contains(r.URI, "{") {
+		p.declared[templateTarget(r.URI)] = true
+	}
 	if !p.resourceURI(r, d) {
 		return
 	}

@@ -52,7 +52,12 @@ func (p *pkgGen) scan() {
 				}
 			}
 			if len(found) > 1 {
-				p.errorf(found[1].pos, "%s has more than one //mcp:%s directive", fd.Name.Name, found[1].verb)
+				if a, b := found[0].verb, found[1].verb; a != b {
+					p.diags.Hintf(found[1].pos, "keep one directive; for both, write a second function that calls this one",
+						"%s has both //mcp:%s and //mcp:%s, but a function can be only one of a tool, a resource, a prompt and a completion", fd.Name.Name, a, b)
+				} else {
+					p.diags.Hintf(found[1].pos, "remove one of them", "%s has two //mcp:%s directives", fd.Name.Name, a)
+				}
 				continue
 			}
 			if len(found) == 1 {

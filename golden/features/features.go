@@ -137,6 +137,22 @@ func CompleteLanguage(req mcp.CompletionRequest) []string {
 	return []string{"python"}
 }
 
+// Suggestions are values to complete: a completion may return a named []string.
+type Suggestions []string
+
+// CompleteFocus suggests areas to focus on.
+//
+//mcp:complete prompt=code_review arg=focus
+func CompleteFocus(prefix string) (Suggestions, error) {
+	var out Suggestions
+	for _, f := range []string{"performance", "security", "style"} {
+		if strings.HasPrefix(f, prefix) {
+			out = append(out, f)
+		}
+	}
+	return out, nil
+}
+
 // Greeting is a prompt without arguments, as one message.
 //
 //mcp:prompt

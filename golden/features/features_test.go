@@ -96,6 +96,9 @@ func TestCompletions(t *testing.T) {
 	if rpcErr != nil || !slices.Equal(got, []string{"a/b.txt", "a/c.txt"}) {
 		t.Errorf("path completion: %v %v", got, rpcErr)
 	}
+	if got, _ := c.Complete("prompt:code_review", "focus", "s"); !slices.Equal(got, []string{"security", "style"}) {
+		t.Errorf("focus completions: %v", got)
+	}
 	if got, _ := c.Complete("prompt:code_review", "language", "g"); !slices.Equal(got, []string{"go"}) {
 		t.Errorf("language completion: %v", got)
 	}

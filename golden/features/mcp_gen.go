@@ -117,6 +117,11 @@ func RegisterMCP(s *mcp.Server, store *Store) {
 	})
 	s.AddCompletion(mcp.Completion{
 		Prompt:   "code_review",
+		Argument: "focus",
+		Complete: mcpgenCompleteCompleteFocus,
+	})
+	s.AddCompletion(mcp.Completion{
+		Prompt:   "code_review",
 		Argument: "language",
 		Complete: mcpgenCompleteCompleteLanguage,
 	})
@@ -355,6 +360,11 @@ func mcpgenGetGreeting(_ context.Context, args *jsonwire.Decoder) (*mcp.GetPromp
 // mcpgenCompleteStoreCompletePath completes argument path of resource template files://{+path}.
 func mcpgenCompleteStoreCompletePath(ctx context.Context, req mcp.CompletionRequest, recv *Store) ([]string, error) {
 	return recv.CompletePath(ctx, req.Value)
+}
+
+// mcpgenCompleteCompleteFocus completes argument focus of prompt code_review.
+func mcpgenCompleteCompleteFocus(_ context.Context, req mcp.CompletionRequest) ([]string, error) {
+	return CompleteFocus(req.Value)
 }
 
 // mcpgenCompleteCompleteLanguage completes argument language of prompt code_review.
