@@ -3,6 +3,7 @@ package schema
 import (
 	"fmt"
 	"go/token"
+	"go/types"
 	"maps"
 	"math/big"
 	"regexp"
@@ -169,6 +170,61 @@ func (b *Builder) applyTags(f *Field, c candidate, where string) tagResult {
 		b.checkDefault(defaulted, res.defaultPos, where)
 	}
 	return res
+}
+
+// jsonOptions are the options of a json tag that encoding/json knows.
+var jsonOptions = []string{"omitempty", "omitzero", "string"}
+
+// checkJSONOptions reports json tag options encoding/json does not know, which it ignores: a
+// misspelled omitempty would silently make a property required.
+// Only tags in the user's source are checked: a mistake there can be fixed.
+func (b *Builder) checkJSONOptions(field *types.Var, tag, where string) {
+	v, off, ok := tagValue(tag, "json")
+	if !ok || b.src == nil {
+		return
+	}
+	base := b.src.TagPos(field)
+	if !base.IsValid() {
+		return
+	}
+	at := func(offset int) token.Pos { return base + 1 + token.Pos(offset) }
+	i := strings.IndexByte(v, ',')
+	if i < 0 {
+		return
+	}
+	for i < len(v) {
+		start := i + 1
+		end := strings.IndexByte(v[start:], ',')
+		if end < 0 {
+			end = len(v)
+		} else {
+			end += start
+		}
+		opt := v[start:end]
+		i = end
+		if opt == "" || slices.Contains(jsonOptions, opt) {
+			continue
+		}
+		hint := "encoding/json knows omitempty, omitzero and string, and ignores other options"
+		switch best := nearest(opt, jsonOptions); {
+		case opt == "inline":
+			hint = "remove it: encoding/json ignores it, and promotes the fields of an embedded struct without a name anyway"
+		case best != "":
+			hint = fmt.Sprintf("did you mean %q?", best)
+		}
+		b.diags.Hintf(at(off+start), hint, "%s: unknown json tag option %q", where, opt)
+	}
+}
+
+// nearest returns the word of words closest to w, if it is close enough to be a misspelling.
+func nearest(w string, words []string) string {
+	best, bestDist := "", 3
+	for _, k := range words {
+		if d := Distance(strings.ToLower(w), strings.ToLower(k)); d < bestDist {
+			best, bestDist = k, d
+		}
+	}
+	return best
 }
 
 // unique sets uniqueItems on a list, whose items must be compared as Go compares them: only
@@ -517,14 +573,9 @@ func describe(t *Type) string {
 
 // suggest proposes the known key closest to a misspelled one.
 func suggest(key string) string {
-	best, bestDist := "", 3
 	candidates := append(append(slices.Collect(maps.Keys(keywords)), flags...), unsupported...)
 	slices.Sort(candidates)
-	for _, k := range candidates {
-		if d := Distance(strings.ToLower(key), strings.ToLower(k)); d < bestDist {
-			best, bestDist = k, d
-		}
-	}
+	best := nearest(key, candidates)
 	if best == "" {
 		return ""
 	}

@@ -477,6 +477,7 @@ func (b *Builder) fields(s *Object, root *types.Struct) []*Field {
 				if jt.ignore || schemaIgnores(tag) {
 					continue
 				}
+				b.checkJSONOptions(v, tag, "field "+s.displayName()+"."+v.Name())
 				name := jt.name
 				if !validJSONName(name) {
 					name = ""

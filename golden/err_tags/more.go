@@ -13,3 +13,23 @@ type More struct {
 //
 //mcp:tool
 func CheckMore(in More) error { return nil }
+
+// Options has json tag options encoding/json does not know.
+type Options struct {
+	A     string `json:"a,omitemtpy"`
+	B     string `json:"b,omitempty,omitZero"`
+	C     int    `json:",strnig"`
+	D     string `json:"d,readonly"`
+	E     string `json:"e,omitempty,"`
+	Inner `json:",inline"`
+}
+
+// Inner is embedded.
+type Inner struct {
+	F string `json:"f,omitempty"`
+}
+
+// CheckOptions takes them.
+//
+//mcp:tool
+func CheckOptions(in Options) error { return nil }
