@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -248,7 +249,13 @@ func (p *pkgGen) output(t *Tool, fd *ast.FuncDecl, out types.Type, pos token.Pos
 		}
 		return t.OutType != nil
 	}
-	p.diags.Hintf(pos, "return a struct (structured output), a string (text), or an mcp content type",
+	field := "Value"
+	switch elem.Underlying().(type) {
+	case *types.Slice, *types.Array, *types.Map:
+		field = "Items"
+	}
+	example := fmt.Sprintf("struct{ %s %s `json:\"%s\"` }", field, types.TypeString(out, types.RelativeTo(p.pkg.Types)), strings.ToLower(field))
+	p.diags.Hintf(pos, "wrap it in a struct, whose fields become the structured output: "+example+"; or return a string (text) or an mcp content type",
 		"tool %s returns %s, which mcpgen cannot turn into a tool result", fd.Name.Name, typeString(out))
 	return false
 }

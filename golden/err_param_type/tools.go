@@ -46,3 +46,16 @@ func Find(s Search) error { return nil }
 //
 //mcp:tool
 func Count() int { return 0 }
+
+// List returns a list, which is not a tool result either.
+//
+//mcp:tool
+func List() ([]string, error) { return nil, nil }
+
+// Tally is a map type of this package.
+type Tally map[string]int
+
+// Counts returns one.
+//
+//mcp:tool
+func Counts() *Tally { return nil }
