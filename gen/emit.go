@@ -297,7 +297,12 @@ func (e *emitter) register(p *pkgGen, recvs []*Receiver) jen.Code {
 	if len(recvs) > 0 {
 		doc += " Methods are called on the values given."
 	}
-	return jen.Comment(doc).Line().Func().Id(RegisterFunc).Params(params...).Block(body...)
+	comment := jen.Comment(doc)
+	if p.empty() {
+		comment = jen.Comment(fmt.Sprintf("%s adds nothing to s: package %s has no //mcp: directives. It is", RegisterFunc, p.pkg.Name)).Line().
+			Comment("generated while code calls it, so that the code compiles; mcpgen removes it once none does.")
+	}
+	return comment.Line().Func().Id(RegisterFunc).Params(params...).Block(body...)
 }
 
 func (e *emitter) recvType(r *Receiver) *jen.Statement {

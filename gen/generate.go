@@ -34,8 +34,8 @@ type Config struct {
 	Env       []string // the go command's environment; nil means the process's
 }
 
-// File is the generated file of one package. Content nil means the package has no
-// annotated functions left, so a previously generated file should go.
+// File is the generated file of one package. Content nil means that a previously generated
+// file should go: the package has no directives left, and no code calls its RegisterMCP.
 type File struct {
 	Package string // import path
 	Path    string // absolute path of the file
@@ -81,9 +81,9 @@ func Generate(cfg Config) (*Result, error) {
 	return res, nil
 }
 
-// generatePackage returns the files of one package: its generated file, if it has tools, and
-// the removal of generated files it no longer needs (after the tools are gone, or the output
-// name changed).
+// generatePackage returns the files of one package: its generated file, if it has directives
+// (or no longer has, but code calls its RegisterMCP), and the removal of generated files it
+// no longer needs (after the directives are gone, or the output name changed).
 func generatePackage(cfg *Config, pkg *packages.Package, fset *token.FileSet, src *source, diags *diag.List) []File {
 	if loadErrors(pkg, diags) {
 		return nil
@@ -111,13 +111,21 @@ func generatePackage(cfg *Config, pkg *packages.Package, fset *token.FileSet, sr
 	p.scan()
 	p.findForms()
 	if p.empty() {
-		if isGenerated(path) { // left over from earlier annotations
-			files = append(files, File{Package: pkg.PkgPath, Path: path})
+		if diags.Len() > before {
+			return nil
 		}
-		return files
+		// No directives (left): the file goes, unless code still calls RegisterMCP, which
+		// then adds nothing.
+		if !keepRegister(pkg, dir, path) {
+			if isGenerated(path) {
+				files = append(files, File{Package: pkg.PkgPath, Path: path})
+			}
+			return files
+		}
+	} else {
+		p.checkNames()
+		p.checkCompletions()
 	}
-	p.checkNames()
-	p.checkCompletions()
 	if diags.Len() > before {
 		return nil
 	}
@@ -189,7 +197,10 @@ func (p *pkgGen) offerings() string {
 			kinds = append(kinds, k.name)
 		}
 	}
-	if len(kinds) == 1 {
+	switch len(kinds) {
+	case 0:
+		return ""
+	case 1:
 		return kinds[0]
 	}
 	return strings.Join(kinds[:len(kinds)-1], ", ") + " and " + kinds[len(kinds)-1]
