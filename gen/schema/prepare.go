@@ -41,14 +41,14 @@ func Prepare(roots []*Type) []*Object {
 	slices.SortFunc(objs, func(a, b *Object) int {
 		return cmp.Or(cmp.Compare(baseName(a), baseName(b)), cmp.Compare(types.TypeString(a.Go, nil), types.TypeString(b.Go, nil)))
 	})
-	count := map[string]int{}
+	taken := map[string]bool{}
 	for _, o := range objs {
 		base := baseName(o)
-		count[base]++
 		o.Name = base
-		if n := count[base]; n > 1 {
+		for n := 2; taken[o.Name]; n++ { // a type named X2 may come after the second X
 			o.Name = base + strconv.Itoa(n)
 		}
+		taken[o.Name] = true
 	}
 	return objs
 }

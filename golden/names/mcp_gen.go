@@ -24,6 +24,12 @@ func RegisterMCP(s *mcppkg.Server, sRecv S) {
 		Handler:      mcpgenCallC,
 	})
 	s.AddTool(mcppkg.Tool{
+		Name:        "count_pairs",
+		Description: "Takes them.",
+		InputSchema: mcpgenCountPairsInput,
+		Handler:     mcpgenCallCountPairs,
+	})
+	s.AddTool(mcppkg.Tool{
 		Name:        "decode_token",
 		Description: "Checks a token.",
 		InputSchema: mcpgenDecodeTokenInput,
@@ -138,6 +144,86 @@ func mcpgenCallC(ctx contextpkg.Context, c_ *mcppkg.ToolCall) {
 		return
 	}
 	mcpgenEncodeOut(c_.Structured(), &out)
+}
+
+// JSON Schemas of tool count_pairs.
+const (
+	mcpgenCountPairsInput = `{
+  "type": "object",
+  "description": "Pairs are recursive types, so that their schema has a definition of each.",
+  "properties": {
+    "a": {
+      "$ref": "#/$defs/PairInt2",
+      "description": "Pair is generic: the name of Pair[int] in generated identifiers is PairInt, like the type\nbelow, so one of them is PairInt2, like the type after it."
+    },
+    "b": {
+      "$ref": "#/$defs/PairInt",
+      "description": "PairInt is named like Pair[int]."
+    },
+    "c": {
+      "$ref": "#/$defs/PairInt22",
+      "description": "PairInt2 is named like the second of them."
+    }
+  },
+  "required": [
+    "a",
+    "b",
+    "c"
+  ],
+  "additionalProperties": false,
+  "$defs": {
+    "PairInt2": {
+      "type": "object",
+      "description": "Pair is generic: the name of Pair[int] in generated identifiers is PairInt, like the type\nbelow, so one of them is PairInt2, like the type after it.",
+      "properties": {
+        "value": {
+          "type": "integer"
+        },
+        "next": {
+          "$ref": "#/$defs/PairInt2",
+          "description": "Pair is generic: the name of Pair[int] in generated identifiers is PairInt, like the type\nbelow, so one of them is PairInt2, like the type after it."
+        }
+      },
+      "required": [
+        "value"
+      ],
+      "additionalProperties": false
+    },
+    "PairInt": {
+      "type": "object",
+      "description": "PairInt is named like Pair[int].",
+      "properties": {
+        "next": {
+          "$ref": "#/$defs/PairInt",
+          "description": "PairInt is named like Pair[int]."
+        }
+      },
+      "additionalProperties": false
+    },
+    "PairInt22": {
+      "type": "object",
+      "description": "PairInt2 is named like the second of them.",
+      "properties": {
+        "next": {
+          "$ref": "#/$defs/PairInt22",
+          "description": "PairInt2 is named like the second of them."
+        }
+      },
+      "additionalProperties": false
+    }
+  }
+}`
+)
+
+// mcpgenCallCountPairs serves tool count_pairs.
+func mcpgenCallCountPairs(_ contextpkg.Context, c *mcppkg.ToolCall) {
+	var in Pairs
+	mcpgenDecodePairs(c.Arguments(), &in)
+	if !c.ArgumentsOK() {
+		return
+	}
+	out := CountPairs(in)
+	c.ReturnText(out)
 }
 
 // JSON Schemas of tool decode_token.
@@ -351,6 +437,111 @@ func mcpgenDecodeIn(d *jsonwirepkg.Decoder, v *In) {
 	}
 	if !hasName {
 		d.ReportMissing("name")
+	}
+}
+
+// mcpgenDecodePairInt decodes a value of type PairInt and checks it against its schema.
+func mcpgenDecodePairInt(d *jsonwirepkg.Decoder, v *PairInt) {
+	if !d.Expect(jsonwirepkg.Object) {
+		return
+	}
+	for key := range d.Members {
+		switch string(key) {
+		case "next":
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
+			v.Next = new(PairInt)
+			mcpgenDecodePairInt(d, v.Next)
+		default:
+			d.Report("unknown property; expected one of \"next\"")
+			d.Skip()
+		}
+	}
+}
+
+// mcpgenDecodePairInt2 decodes a value of type Pair and checks it against its schema.
+func mcpgenDecodePairInt2(d *jsonwirepkg.Decoder, v *Pair[int]) {
+	if !d.Expect(jsonwirepkg.Object) {
+		return
+	}
+	var hasValue bool
+	for key := range d.Members {
+		switch string(key) {
+		case "value":
+			hasValue = true
+			if n, ok := d.Int(); ok {
+				v.Value = int(n)
+			}
+		case "next":
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
+			v.Next = new(Pair[int])
+			mcpgenDecodePairInt2(d, v.Next)
+		default:
+			d.Report("unknown property; expected one of \"value\", \"next\"")
+			d.Skip()
+		}
+	}
+	if !hasValue {
+		d.ReportMissing("value")
+	}
+}
+
+// mcpgenDecodePairInt22 decodes a value of type PairInt2 and checks it against its schema.
+func mcpgenDecodePairInt22(d *jsonwirepkg.Decoder, v *PairInt2) {
+	if !d.Expect(jsonwirepkg.Object) {
+		return
+	}
+	for key := range d.Members {
+		switch string(key) {
+		case "next":
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
+			v.Next = new(PairInt2)
+			mcpgenDecodePairInt22(d, v.Next)
+		default:
+			d.Report("unknown property; expected one of \"next\"")
+			d.Skip()
+		}
+	}
+}
+
+// mcpgenDecodePairs decodes a value of type Pairs and checks it against its schema.
+func mcpgenDecodePairs(d *jsonwirepkg.Decoder, v *Pairs) {
+	if !d.Expect(jsonwirepkg.Object) {
+		return
+	}
+	var hasA, hasB, hasC bool
+	for key := range d.Members {
+		switch string(key) {
+		case "a":
+			hasA = true
+			mcpgenDecodePairInt2(d, &v.A)
+		case "b":
+			hasB = true
+			mcpgenDecodePairInt(d, &v.B)
+		case "c":
+			hasC = true
+			mcpgenDecodePairInt22(d, &v.C)
+		default:
+			d.Report("unknown property; expected one of \"a\", \"b\", \"c\"")
+			d.Skip()
+		}
+	}
+	if !hasA {
+		d.ReportMissing("a")
+	}
+	if !hasB {
+		d.ReportMissing("b")
+	}
+	if !hasC {
+		d.ReportMissing("c")
 	}
 }
 

@@ -105,3 +105,32 @@ func DecodeToken(in TokenInput) (string, error) {
 }
 
 var _ = []any{context, mcp, jsonwire, utf8, maps, slices}
+
+// Pair is generic: the name of Pair[int] in generated identifiers is PairInt, like the type
+// below, so one of them is PairInt2, like the type after it.
+type Pair[T any] struct {
+	Value T        `json:"value"`
+	Next  *Pair[T] `json:"next,omitempty"`
+}
+
+// PairInt is named like Pair[int].
+type PairInt struct {
+	Next *PairInt `json:"next,omitempty"`
+}
+
+// PairInt2 is named like the second of them.
+type PairInt2 struct {
+	Next *PairInt2 `json:"next,omitempty"`
+}
+
+// Pairs are recursive types, so that their schema has a definition of each.
+type Pairs struct {
+	A Pair[int] `json:"a"`
+	B PairInt   `json:"b"`
+	C PairInt2  `json:"c"`
+}
+
+// CountPairs takes them.
+//
+//mcp:tool
+func CountPairs(in Pairs) string { return "3" }

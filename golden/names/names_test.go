@@ -26,6 +26,10 @@ func TestNames(t *testing.T) {
 		res.Text() != "invalid arguments for tool in:\n/name: must be at least 1 character long\n/tags/0: must be at most 3 characters long" {
 		t.Errorf("in, invalid: %s", res.Text())
 	}
+	pairs := map[string]any{"a": map[string]any{"value": 1, "next": map[string]any{"value": 2}}, "b": map[string]any{"next": map[string]any{}}, "c": map[string]any{}}
+	if res := cl.CallTool("count_pairs", pairs); res.IsError || res.Text() != "3" {
+		t.Errorf("count_pairs: %s", res.Text())
+	}
 	var out Out
 	res := cl.CallTool("c", map[string]any{"counts": map[string]int{"a": 2}, "name": "abc"})
 	if err := res.Structured(&out); err != nil || res.IsError || out.Counts["a"] != "++" || out.Name != "abc" {
