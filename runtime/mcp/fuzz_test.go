@@ -3,11 +3,13 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 )
@@ -46,6 +48,15 @@ func fuzzServer(spotter *panicSpotter) *Server {
 	for _, name := range []string{"a", "b", "c"} {
 		srv.AddTool(echoTool(name))
 	}
+	// roots asks the client, the legacy way or the multi round-trip way.
+	srv.AddTool(Tool{Name: "roots", Description: "Lists roots.", InputSchema: `{"type":"object"}`, Handler: func(ctx context.Context, c *ToolCall) {
+		roots, err := Roots(WithInputKey(ctx, "r"))
+		if err != nil {
+			c.ReturnError(err)
+			return
+		}
+		c.ReturnText(fmt.Sprint(roots))
+	}})
 	srv.AddResource(Resource{URI: "test://r", Name: "r", Read: func(ctx context.Context, uri string) ([]ResourceContents, error) {
 		return TextContents(uri, "text"), nil
 	}})
@@ -103,6 +114,13 @@ func FuzzSessionMessage(f *testing.F) {
 		`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`,
 		`{"jsonrpc":"2.0","id":1.5,"method":"ping"}`,
 		`{`,
+		// Revision 2026-07-28.
+		`{"jsonrpc":"2.0","id":11,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`,
+		`{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"roots","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"roots":{}},"io.modelcontextprotocol/logLevel":"debug"}}}`,
+		`{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"roots","inputResponses":{"r":{"roots":[{"uri":"file:///x"}]}},"requestState":"AAAA","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"roots":{}}}}}`,
+		`{"jsonrpc":"2.0","id":14,"method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true,"resourceSubscriptions":["test://r"]},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`,
+		`{"jsonrpc":"2.0","id":15,"method":"prompts/get","params":{"name":"p","arguments":{"x":"y"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2099-01-01"}}}`,
+		`{"jsonrpc":"2.0","id":16,"method":"resources/read","params":{"uri":"test://nope","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"sampling":{"context":{}},"elicitation":{"url":{}}}}}}`,
 	} {
 		f.Add([]byte(seed))
 	}
@@ -112,8 +130,11 @@ func FuzzSessionMessage(f *testing.F) {
 		out := &collector{}
 		ss := newSession(srv, out)
 		var wg sync.WaitGroup
-		ss.receive(context.Background(), []byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}}`), out, &wg)
-		ss.receive(context.Background(), msg, out, &wg)
+		// A subscription lasts until its context ends: the deadline ends it.
+		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+		defer cancel()
+		ss.receive(ctx, []byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"roots":{}}}}`), out, &wg)
+		ss.receive(ctx, msg, out, &wg)
 		wg.Wait()
 		ss.close()
 		if n := spotter.panics.Swap(0); n > 0 {
