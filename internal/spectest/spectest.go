@@ -1,8 +1,10 @@
 // Package spectest checks messages a server sends against the normative JSON Schema of the
 // protocol revision in use (schema.json of each revision in the MCP specification), for the
 // end-to-end tests: the envelope must be a JSONRPCMessage, each result must be the result
-// type of the request it answers, and each request and notification the server sends must
-// be one of the revision's ServerRequest and ServerNotification messages.
+// type of the request it answers (or an InputRequiredResult, from revision 2026-07-28 on),
+// each error whose code the revision defines must match that definition, and each request
+// and notification the server sends must be one of the revision's ServerRequest and
+// ServerNotification messages.
 package spectest
 
 import (
@@ -40,7 +42,8 @@ func SpecDir(dir string) (string, error) {
 	}
 }
 
-// resultTypes names the result definition of each request method.
+// resultTypes names the result definition of each request method of the revisions with
+// sessions (2025-11-25 and older).
 var resultTypes = map[string]string{
 	"initialize":               "InitializeResult",
 	"ping":                     "EmptyResult",
@@ -57,24 +60,73 @@ var resultTypes = map[string]string{
 	"logging/setLevel":         "EmptyResult",
 }
 
+// FirstStateless is the first revision without sessions (2026-07-28): no initialize, a
+// resultType on every result, and server/discover and subscriptions/listen. Revisions are
+// dates, so they compare as strings.
+const FirstStateless = "2026-07-28"
+
+// statelessResultTypes names the result definition of each request method of the revisions
+// without sessions. initialize, ping, logging/setLevel and resources/(un)subscribe are gone:
+// a result for one of them is a violation in itself.
+var statelessResultTypes = map[string]string{
+	"server/discover":          "DiscoverResult",
+	"tools/list":               "ListToolsResult",
+	"tools/call":               "CallToolResult",
+	"resources/list":           "ListResourcesResult",
+	"resources/templates/list": "ListResourceTemplatesResult",
+	"resources/read":           "ReadResourceResult",
+	"prompts/list":             "ListPromptsResult",
+	"prompts/get":              "GetPromptResult",
+	"completion/complete":      "CompleteResult",
+	"subscriptions/listen":     "SubscriptionsListenResult",
+}
+
+// inputRequiredMethods are the requests that may answer with an InputRequiredResult
+// (basic/patterns/mrtr.mdx); any other method must answer with its own result.
+var inputRequiredMethods = map[string]bool{"tools/call": true, "prompts/get": true, "resources/read": true}
+
+// errorDefs names the definitions of error responses by code, where a revision has them:
+// whole messages (the errors of 2026-07-28 with required data) or the error object.
+var errorDefs = map[int]struct {
+	def     string
+	message bool // the definition is of the whole response, not of its error member
+}{
+	-32020: {"HeaderMismatchError", true},
+	-32021: {"MissingRequiredClientCapabilityError", true},
+	-32022: {"UnsupportedProtocolVersionError", true},
+	-32042: {"URLElicitationRequiredError", true},
+	-32700: {"ParseError", false},
+	-32600: {"InvalidRequestError", false},
+	-32601: {"MethodNotFoundError", false},
+	-32602: {"InvalidParamsError", false},
+	-32603: {"InternalError", false},
+}
+
 // Referee validates messages. It is safe for concurrent use.
 type Referee struct {
 	dir     string
 	mu      sync.Mutex
+	docs    map[string]*schemaDoc         // by version
 	schemas map[string]*jsonschema.Schema // "version#definition" -> compiled
+}
+
+// schemaDoc is one revision's schema.json, read.
+type schemaDoc struct {
+	url  string          // where the compiler knows it
+	defs string          // "$defs" or "definitions"
+	has  map[string]bool // the names of its definitions
+	c    *jsonschema.Compiler
 }
 
 // NewReferee reads schemas from a specification directory (see SpecDir).
 func NewReferee(specDir string) *Referee {
-	return &Referee{dir: specDir, schemas: map[string]*jsonschema.Schema{}}
+	return &Referee{dir: specDir, docs: map[string]*schemaDoc{}, schemas: map[string]*jsonschema.Schema{}}
 }
 
-func (r *Referee) schema(version, def string) (*jsonschema.Schema, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	key := version + "#" + def
-	if s, ok := r.schemas[key]; ok {
-		return s, nil
+// doc reads a revision's schema.json; r.mu is held.
+func (r *Referee) doc(version string) (*schemaDoc, error) {
+	if d, ok := r.docs[version]; ok {
+		return d, nil
 	}
 	path := filepath.Join(r.dir, "schema", version, "schema.json")
 	raw, err := os.ReadFile(path)
@@ -85,16 +137,48 @@ func (r *Referee) schema(version, def string) (*jsonschema.Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	defs := "$defs"
-	if m, ok := doc.(map[string]any); ok && m["definitions"] != nil {
-		defs = "definitions"
+	d := &schemaDoc{url: "file://" + filepath.ToSlash(path), defs: "$defs", has: map[string]bool{}, c: jsonschema.NewCompiler()}
+	m, _ := doc.(map[string]any)
+	if m["definitions"] != nil {
+		d.defs = "definitions"
 	}
-	c := jsonschema.NewCompiler()
-	url := "file://" + filepath.ToSlash(path)
-	if err := c.AddResource(url, doc); err != nil {
+	defs, _ := m[d.defs].(map[string]any)
+	for name := range defs {
+		d.has[name] = true
+	}
+	if err := d.c.AddResource(d.url, doc); err != nil {
 		return nil, err
 	}
-	s, err := c.Compile(url + "#/" + defs + "/" + def)
+	r.docs[version] = d
+	return d, nil
+}
+
+// Has reports whether a revision's schema defines a definition.
+func (r *Referee) Has(version, def string) (bool, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	d, err := r.doc(version)
+	if err != nil {
+		return false, err
+	}
+	return d.has[def], nil
+}
+
+func (r *Referee) schema(version, def string) (*jsonschema.Schema, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	key := version + "#" + def
+	if s, ok := r.schemas[key]; ok {
+		return s, nil
+	}
+	d, err := r.doc(version)
+	if err != nil {
+		return nil, err
+	}
+	if !d.has[def] {
+		return nil, fmt.Errorf("revision %s has no definition %s", version, def)
+	}
+	s, err := d.c.Compile(d.url + "#/" + d.defs + "/" + def)
 	if err != nil {
 		return nil, fmt.Errorf("compiling %s of %s: %w", def, version, err)
 	}
@@ -102,18 +186,32 @@ func (r *Referee) schema(version, def string) (*jsonschema.Schema, error) {
 	return s, nil
 }
 
+// validate checks a value against a definition of a revision.
+func (r *Referee) validate(version, def string, v any) error {
+	s, err := r.schema(version, def)
+	if err != nil {
+		return err
+	}
+	return s.Validate(v)
+}
+
 // Check validates one message the server sent under protocol version. method is the method
 // of the request the message answers, if it is a response and the method is known.
+//
+// Beyond the envelope (JSONRPCMessage), a request or notification must be one of the
+// revision's ServerRequest or ServerNotification messages (revision 2026-07-28 has no
+// ServerRequest: a server that sends a request there breaks it), a result must be the
+// result definition of its method, and an error whose code the revision defines must match
+// that definition (HeaderMismatchError, MissingRequiredClientCapabilityError with its
+// required data, and so on). From revision 2026-07-28 on, a result of tools/call,
+// prompts/get or resources/read whose resultType is "input_required" must be an
+// InputRequiredResult, and a result for a method the revision does not have is refused.
 func (r *Referee) Check(version string, msg []byte, method string) error {
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(msg))
 	if err != nil {
 		return fmt.Errorf("not JSON: %w", err)
 	}
-	envelope, err := r.schema(version, "JSONRPCMessage")
-	if err != nil {
-		return err
-	}
-	if err := envelope.Validate(doc); err != nil {
+	if err := r.validate(version, "JSONRPCMessage", doc); err != nil {
 		return fmt.Errorf("not a valid JSONRPCMessage of %s: %w", version, err)
 	}
 	m, _ := doc.(map[string]any)
@@ -122,26 +220,67 @@ func (r *Referee) Check(version string, msg []byte, method string) error {
 		if _, hasID := m["id"]; hasID {
 			def = "ServerRequest"
 		}
-		s, err := r.schema(version, def)
-		if err != nil {
+		if ok, err := r.Has(version, def); err != nil {
 			return err
+		} else if !ok {
+			return fmt.Errorf("a server sends no requests in revision %s, but it sent %v", version, m["method"])
 		}
-		if err := s.Validate(doc); err != nil {
+		if err := r.validate(version, def, doc); err != nil {
 			return fmt.Errorf("not a valid %s of %s: %w", def, version, err)
 		}
 		return nil
 	}
+	if e, isError := m["error"].(map[string]any); isError {
+		return r.checkError(version, doc, e)
+	}
 	result, isResult := m["result"]
-	def, known := resultTypes[method]
-	if !isResult || !known {
+	if !isResult || method == "" {
 		return nil
 	}
-	s, err := r.schema(version, def)
+	stateless := version >= FirstStateless
+	def, known := resultTypes[method]
+	if stateless {
+		def, known = statelessResultTypes[method]
+		if !known && resultTypes[method] != "" {
+			return fmt.Errorf("%s has no result in revision %s: the method was removed", method, version)
+		}
+		if res, _ := result.(map[string]any); res["resultType"] == "input_required" && inputRequiredMethods[method] {
+			def = "InputRequiredResult"
+		}
+	}
+	if !known {
+		return nil
+	}
+	if err := r.validate(version, def, result); err != nil {
+		return fmt.Errorf("result of %s is not a valid %s of %s: %w", method, def, version, err)
+	}
+	return nil
+}
+
+// checkError validates an error response against the definition of its code, if the
+// revision has one.
+func (r *Referee) checkError(version string, doc any, e map[string]any) error {
+	code, ok := e["code"].(json.Number)
+	if !ok {
+		return nil // the envelope has already checked that it is an integer
+	}
+	n, err := code.Int64()
 	if err != nil {
+		return nil
+	}
+	ed, known := errorDefs[int(n)]
+	if !known {
+		return nil
+	}
+	if ok, err := r.Has(version, ed.def); err != nil || !ok {
 		return err
 	}
-	if err := s.Validate(result); err != nil {
-		return fmt.Errorf("result of %s is not a valid %s of %s: %w", method, def, version, err)
+	v := any(e)
+	if ed.message {
+		v = doc
+	}
+	if err := r.validate(version, ed.def, v); err != nil {
+		return fmt.Errorf("error %d is not a valid %s of %s: %w", n, ed.def, version, err)
 	}
 	return nil
 }
