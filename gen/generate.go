@@ -135,6 +135,9 @@ func generatePackage(cfg *Config, pkg *packages.Package, fset *token.FileSet, sr
 		diags.Add(token.Position{Filename: path}, "please report this as an mcpgen bug", "internal error: %v", err)
 		return nil
 	}
+	if content == nil { // emitFile reported why
+		return nil
+	}
 	return append(files, File{Package: pkg.PkgPath, Path: path, Content: content})
 }
 

@@ -10,11 +10,12 @@ import (
 	slicespkg "slices"
 	utf8pkg "unicode/utf8"
 
+	argspkg "github.com/mcpgen/mcpgen/golden/names/args"
 	jsonwirepkg "github.com/mcpgen/mcpgen/runtime/jsonwire"
 	mcppkg "github.com/mcpgen/mcpgen/runtime/mcp"
 )
 
-// RegisterMCP adds the MCP tools of package names to s. Methods are called on the values given.
+// RegisterMCP adds the MCP tools and prompts of package names to s. Methods are called on the values given.
 func RegisterMCP(s *mcppkg.Server, sRecv S) {
 	s.AddTool(mcppkg.Tool{
 		Name:         "c",
@@ -66,6 +67,14 @@ func RegisterMCP(s *mcppkg.Server, sRecv S) {
 		Description: "The other one.",
 		InputSchema: mcpgenFooInput2,
 		Handler:     mcpgenCallFoo2,
+	})
+	s.AddPrompt(mcppkg.Prompt{
+		Name:        "essay",
+		Description: "A prompt whose argument is of package args, named like the decoder prompt\nhandlers take: the import takes an alias.",
+		Arguments: []mcppkg.PromptArgument{
+			{Name: "topic", Description: "Topic to write about.", Required: true},
+		},
+		Get: mcpgenGetEssay,
 	})
 }
 
@@ -380,6 +389,20 @@ func mcpgenCallFoo2(_ contextpkg.Context, c *mcppkg.ToolCall) {
 	c.ReturnText(out)
 }
 
+// mcpgenGetEssay serves prompt essay.
+func mcpgenGetEssay(_ contextpkg.Context, args *jsonwirepkg.Decoder) (*mcppkg.GetPromptResult, error) {
+	var in argspkg.Topic
+	mcpgenDecodeTopic(args, &in)
+	if err := mcppkg.ArgumentsError(args); err != nil {
+		return nil, err
+	}
+	out := Essay(in)
+	return &mcppkg.GetPromptResult{Messages: []mcppkg.PromptMessage{{
+		Content: mcppkg.Text{Text: out},
+		Role:    mcppkg.RoleUser,
+	}}}, nil
+}
+
 // mcpgenDecodeIn decodes a value of type In and checks it against its schema.
 func mcpgenDecodeIn(d *jsonwirepkg.Decoder, v *In) {
 	if !d.Expect(jsonwirepkg.Object) {
@@ -565,6 +588,29 @@ func mcpgenDecodeTokenInput2(d *jsonwirepkg.Decoder, v *TokenInput) {
 	}
 	if !hasToken {
 		d.ReportMissing("token")
+	}
+}
+
+// mcpgenDecodeTopic decodes a value of type Topic and checks it against its schema.
+func mcpgenDecodeTopic(d *jsonwirepkg.Decoder, v *argspkg.Topic) {
+	if !d.Expect(jsonwirepkg.Object) {
+		return
+	}
+	var hasTopic bool
+	for key := range d.Members {
+		switch string(key) {
+		case "topic":
+			hasTopic = true
+			if s, ok := d.String(); ok {
+				v.Topic = s
+			}
+		default:
+			d.Report("unknown property; expected one of \"topic\"")
+			d.Skip()
+		}
+	}
+	if !hasTopic {
+		d.ReportMissing("topic")
 	}
 }
 

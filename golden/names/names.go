@@ -7,6 +7,8 @@ import (
 	stdcontext "context"
 	"errors"
 	"strings"
+
+	"github.com/mcpgen/mcpgen/golden/names/args"
 )
 
 // Package-level names the generated file would import packages under.
@@ -134,3 +136,9 @@ type Pairs struct {
 //
 //mcp:tool
 func CountPairs(in Pairs) string { return "3" }
+
+// Essay is a prompt whose argument is of package args, named like the decoder prompt
+// handlers take: the import takes an alias.
+//
+//mcp:prompt
+func Essay(in args.Topic) string { return "Write about " + in.Topic }

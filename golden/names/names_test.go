@@ -30,6 +30,9 @@ func TestNames(t *testing.T) {
 	if res := cl.CallTool("count_pairs", pairs); res.IsError || res.Text() != "3" {
 		t.Errorf("count_pairs: %s", res.Text())
 	}
+	if msgs, rpcErr := cl.GetPrompt("essay", map[string]string{"topic": "Go"}); rpcErr != nil || len(msgs) != 1 {
+		t.Errorf("essay: %v %v", msgs, rpcErr)
+	}
 	var out Out
 	res := cl.CallTool("c", map[string]any{"counts": map[string]int{"a": 2}, "name": "abc"})
 	if err := res.Structured(&out); err != nil || res.IsError || out.Counts["a"] != "++" || out.Name != "abc" {
