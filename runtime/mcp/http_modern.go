@@ -231,9 +231,9 @@ func (h *HTTPHandler) writeResponseStream(w http.ResponseWriter, r *http.Request
 	for {
 		msgs, final := st.take()
 		if sw == nil {
-			if final && len(msgs) > 0 && (acceptJSON || !acceptSSE) {
-				// Notifications before the response, which a client of JSON only cannot
-				// receive, are dropped.
+			// The response alone goes as JSON; with notifications before it, as SSE, unless
+			// the client takes JSON only: then they are dropped.
+			if final && (len(msgs) == 1 && acceptJSON || !acceptSSE) {
 				resp := msgs[len(msgs)-1]
 				writeJSON(w, modernStatus(resp), resp)
 				return

@@ -164,27 +164,47 @@ func (s *Server) AddTool(t Tool) {
 // RemoveTool unregisters a tool, and tells clients the list changed. It reports whether
 // there was such a tool.
 func (s *Server) RemoveTool(name string) bool {
-	removed := false
-	s.add(func() bool {
-		if i := search(s.tools, []byte(name), func(t *toolEntry) string { return t.Name }); i >= 0 {
-			s.tools, removed = slices.Delete(s.tools, i, i+1), true
+	return s.remove(func() bool {
+		i := search(s.tools, []byte(name), func(t *toolEntry) string { return t.Name })
+		if i >= 0 {
+			s.tools = slices.Delete(s.tools, i, i+1)
 		}
-		return true
-	}, "", "notifications/tools/list_changed")
-	return removed
+		return i >= 0
+	}, "notifications/tools/list_changed")
 }
 
 // RemovePrompt unregisters a prompt, and tells clients the list changed. It reports
 // whether there was such a prompt.
 func (s *Server) RemovePrompt(name string) bool {
-	removed := false
-	s.add(func() bool {
-		if i := search(s.prompts, []byte(name), func(p *promptEntry) string { return p.Name }); i >= 0 {
-			s.prompts, removed = slices.Delete(s.prompts, i, i+1), true
+	return s.remove(func() bool {
+		i := search(s.prompts, []byte(name), func(p *promptEntry) string { return p.Name })
+		if i >= 0 {
+			s.prompts = slices.Delete(s.prompts, i, i+1)
 		}
-		return true
-	}, "", "notifications/prompts/list_changed")
-	return removed
+		return i >= 0
+	}, "notifications/prompts/list_changed")
+}
+
+// remove changes a registry under the lock and, if change reports that it removed
+// something, tells the sessions that have begun and the subscribers that the list changed.
+func (s *Server) remove(change func() bool, notification string) bool {
+	s.mu.Lock()
+	removed := change()
+	var sessions []*session
+	for ss := range s.sessions {
+		sessions = append(sessions, ss)
+	}
+	s.mu.Unlock()
+	if !removed {
+		return false
+	}
+	for _, ss := range sessions {
+		if ss.ready() {
+			ss.notify(notification, nil)
+		}
+	}
+	s.notifyListeners(notification, "")
+	return true
 }
 
 // add changes a registry under the lock, panics with dup if it reports a duplicate, and

@@ -54,6 +54,7 @@ type session struct {
 type inflightRequest struct {
 	cancel    context.CancelFunc
 	cancelled bool // by the client: the response must not be sent
+	listen    bool // a subscription, which lasts until it is cancelled or the client leaves
 }
 
 func newSession(srv *Server, out outbox) *session {
@@ -99,7 +100,9 @@ func (ss *session) handle(ctx context.Context, m *jsonrpc.Message, perr *jsonrpc
 	switch {
 	case modern:
 		// A request of revision 2026-07-28 stands on its own, initialized or not.
-		spawn(func() { ss.request(ctx, m, meta, out) })
+		if ctx, r := ss.begin(ctx, m, out); r != nil {
+			spawn(func() { ss.request(ctx, m, meta, out, r) })
+		}
 	case perr != nil:
 		ss.reply(out, jsonrpc.AppendError(nil, m.ID, perr))
 	case m.IsNotification():
@@ -107,13 +110,17 @@ func (ss *session) handle(ctx context.Context, m *jsonrpc.Message, perr *jsonrpc
 	case m.IsResponse():
 		ss.deliver(m)
 	case m.Method == "initialize":
-		ss.request(ctx, m, nil, out)
+		if ctx, r := ss.begin(ctx, m, out); r != nil {
+			ss.request(ctx, m, nil, out, r)
+		}
 	case m.Method != "ping" && !ss.ready():
 		// Decided here, in the order messages arrive, not on the request's own goroutine,
 		// where an initialize read later could already have been handled.
 		ss.reply(out, jsonrpc.AppendError(nil, m.ID, errNotInitialized))
 	default:
-		spawn(func() { ss.request(ctx, m, nil, out) })
+		if ctx, r := ss.begin(ctx, m, out); r != nil {
+			spawn(func() { ss.request(ctx, m, nil, out, r) })
+		}
 	}
 }
 
@@ -171,13 +178,13 @@ func (ss *session) cancelRequest(params []byte) {
 	ss.mu.Unlock()
 }
 
-// request serves one request and sends its response, unless the client cancelled it. meta
-// is that of a request of revision 2026-07-28, served without the session's state.
-func (ss *session) request(ctx context.Context, m *jsonrpc.Message, meta *requestMeta, out outbox) {
+// begin records a request as in flight, in the order messages are read, so that a
+// notifications/cancelled read right after it finds it. For an id already in use it answers
+// with an error and returns a nil request.
+func (ss *session) begin(ctx context.Context, m *jsonrpc.Message, out outbox) (context.Context, *inflightRequest) {
 	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	key := string(m.ID)
-	r := &inflightRequest{cancel: cancel}
+	r := &inflightRequest{cancel: cancel, listen: m.Method == "subscriptions/listen"}
 	ss.mu.Lock()
 	_, dup := ss.inflight[key]
 	if !dup {
@@ -185,10 +192,20 @@ func (ss *session) request(ctx context.Context, m *jsonrpc.Message, meta *reques
 	}
 	ss.mu.Unlock()
 	if dup {
+		cancel()
 		ss.reply(out, jsonrpc.AppendError(nil, m.ID, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
 			"invalid request: id "+key+" is already in use by a request in progress")))
-		return
+		return ctx, nil
 	}
+	return ctx, r
+}
+
+// request serves one request begun with begin and sends its response, unless the client
+// cancelled it. meta is that of a request of revision 2026-07-28, served without the
+// session's state.
+func (ss *session) request(ctx context.Context, m *jsonrpc.Message, meta *requestMeta, out outbox, r *inflightRequest) {
+	defer r.cancel()
+	key := string(m.ID)
 
 	var resp []byte
 	if meta != nil {
@@ -420,6 +437,11 @@ func (ss *session) hangUp() {
 	ss.closed = true
 	pending := ss.pending
 	ss.pending = map[string]chan *jsonrpc.Message{}
+	for _, r := range ss.inflight {
+		if r.listen {
+			r.cancel() // a subscription ends with its transport
+		}
+	}
 	ss.mu.Unlock()
 	for _, ch := range pending {
 		ch <- nil
