@@ -48,7 +48,7 @@ type requestMeta struct {
 	hasVersion     bool
 	hasCaps        bool
 	caps           ClientCapabilities
-	client         Implementation
+	clientInfo     []byte   // the raw Implementation object, read if the body asks for it
 	logLevel       LogLevel // "": the client wants no log messages
 	problem        string   // a malformed field, for an invalid-params error
 	inputResponses []byte   // the raw object, on the retry of a multi round-trip request
@@ -107,11 +107,18 @@ func (meta *requestMeta) readMeta(d *jsonwire.Decoder) {
 	for key := range d.Members {
 		switch string(key) {
 		case metaProtocolVersion:
-			v, ok := d.String()
-			if !ok {
+			meta.hasVersion = true
+			if d.Peek() != jsonwire.String {
+				d.Skip()
 				meta.problem = metaProtocolVersion + " must be a string"
+				continue
 			}
-			meta.version, meta.hasVersion = v, true
+			v, _ := d.Text()
+			if string(v) == ModernProtocolVersion {
+				meta.version = ModernProtocolVersion // the common case, without a copy
+			} else {
+				meta.version = string(v)
+			}
 		case metaClientCapabilities:
 			if d.Peek() != jsonwire.Object {
 				d.Skip()
@@ -125,18 +132,7 @@ func (meta *requestMeta) readMeta(d *jsonwire.Decoder) {
 				d.Skip()
 				continue
 			}
-			for key := range d.Members {
-				switch string(key) {
-				case "name":
-					meta.client.Name, _ = d.String()
-				case "version":
-					meta.client.Version, _ = d.String()
-				case "title":
-					meta.client.Title, _ = d.String()
-				default:
-					d.Skip()
-				}
-			}
+			meta.clientInfo = d.Raw()
 		case metaLogLevel:
 			v, _ := d.String()
 			if LogLevel(v).rank() < 0 {
@@ -231,12 +227,15 @@ func (s *Server) serveModern(ctx context.Context, m *jsonrpc.Message, meta *requ
 	case !meta.hasCaps:
 		return modernError(m.ID, jsonrpc.CodeInvalidParams, "invalid params: _meta."+metaClientCapabilities+" is required", nil)
 	}
-	ss := &session{
+	// The stand-in session, the request and its round, in one allocation.
+	mr := &modernRequest{}
+	mr.ss = session{
 		srv: s, out: out, initialized: true, modern: true,
-		version: meta.version, dialect: dialectModern, client: meta.client, caps: meta.caps,
+		version: meta.version, dialect: dialectModern, clientInfo: meta.clientInfo, caps: meta.caps,
 		logLevel: meta.logLevel,
 	}
-	req := &Request{ss: ss, id: m.ID, method: m.Method, out: out, progressToken: progressToken(m.Params)}
+	mr.req = Request{ss: &mr.ss, id: m.ID, method: m.Method, out: out, progressToken: progressToken(m.Params)}
+	req := &mr.req
 	ctx = context.WithValue(ctx, requestKey{}, req)
 	defer func() {
 		if v := recover(); v != nil {
@@ -251,7 +250,7 @@ func (s *Server) serveModern(ctx context.Context, m *jsonrpc.Message, meta *requ
 	case "subscriptions/listen":
 		return s.listen(ctx, m, out)
 	case "tools/call", "prompts/get", "resources/read":
-		if rpcErr := req.beginRound(meta, m); rpcErr != nil {
+		if rpcErr := req.beginRound(meta, m, &mr.rd); rpcErr != nil {
 			return jsonrpc.AppendError(nil, m.ID, rpcErr)
 		}
 	}
@@ -294,6 +293,13 @@ func (s *Server) serveModern(ctx context.Context, m *jsonrpc.Message, meta *requ
 	return s.appendComplete(nil, m.ID, result, s.cacheHint(m.Method))
 }
 
+// modernRequest is what serving a modern request needs besides its message.
+type modernRequest struct {
+	ss  session
+	req Request
+	rd  round
+}
+
 // modernError turns the errors handlers share with the legacy revisions into this
 // revision's: a resource that is not found is invalid params, with its URI.
 func (r *Request) modernError(err *jsonrpc.Error) *jsonrpc.Error {
@@ -306,6 +312,9 @@ func (r *Request) modernError(err *jsonrpc.Error) *jsonrpc.Error {
 // appendComplete appends the response of a complete result: the handler's result object
 // with resultType, the cache hint if the method is cacheable, and the server's identity.
 func (s *Server) appendComplete(buf, id, result []byte, cache *CacheHint) []byte {
+	if buf == nil {
+		buf = make([]byte, 0, len(result)+len(id)+len(s.infoJSON)+160)
+	}
 	buf = append(buf, `{"jsonrpc":"2.0","id":`...)
 	buf = append(buf, id...)
 	buf = append(buf, `,"result":{"resultType":"complete"`...)

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -248,5 +249,19 @@ func TestModernLogLevel(t *testing.T) {
 	}
 	if m := h.recv(); m["id"] != float64(2) {
 		t.Fatalf("then the response: %v", m)
+	}
+}
+
+// A modern request's clientInfo and capabilities reach the body, from its own _meta.
+func TestModernRequestKnowsItsClient(t *testing.T) {
+	srv := quietServer(nil)
+	srv.AddTool(Tool{Name: "who", Description: "Says who asks.", InputSchema: `{"type":"object"}`, Handler: func(ctx context.Context, c *ToolCall) {
+		r := RequestFrom(ctx)
+		c.ReturnText(r.ClientInfo().Name + " " + r.ClientInfo().Version + " " + r.ProtocolVersion() + fmt.Sprintf(" sampling=%v", r.ClientCapabilities().Sampling))
+	}})
+	h := start(t, srv)
+	m := h.roundTrip(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"who","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"probe","version":"9"},"io.modelcontextprotocol/clientCapabilities":{"sampling":{}}}}}`)
+	if got := toolText(t, m); got != "probe 9 2026-07-28 sampling=true" {
+		t.Errorf("the body saw %q", got)
 	}
 }

@@ -115,9 +115,11 @@ type inputRequest struct {
 
 // beginRound reads the answers a retry carries: the sealed ones of earlier rounds and the
 // client's new ones. Only answers to what was asked count; others are ignored.
-func (r *Request) beginRound(meta *requestMeta, m *jsonrpc.Message) *jsonrpc.Error {
-	rd := &round{answers: map[string]json.RawMessage{}}
+func (r *Request) beginRound(meta *requestMeta, m *jsonrpc.Message, rd *round) *jsonrpc.Error {
 	r.round = rd
+	if meta.hasState || meta.inputResponses != nil {
+		rd.answers = map[string]json.RawMessage{}
+	}
 	if meta.hasState {
 		st, err := r.ss.srv.openState(meta.requestState, m)
 		if err != nil {

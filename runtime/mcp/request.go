@@ -47,6 +47,12 @@ func (r *Request) ProtocolVersion() string {
 func (r *Request) ClientInfo() Implementation {
 	r.ss.mu.Lock()
 	defer r.ss.mu.Unlock()
+	if r.ss.modern && r.ss.clientInfo != nil {
+		// A modern request's, read when asked for: most bodies never do.
+		var c struct{ Name, Title, Version string }
+		json.Unmarshal(r.ss.clientInfo, &c)
+		r.ss.client, r.ss.clientInfo = Implementation(c), nil
+	}
 	return r.ss.client
 }
 

@@ -43,6 +43,7 @@ type session struct {
 	version       string
 	dialect       dialect
 	client        Implementation
+	clientInfo    []byte // a modern request's clientInfo, as sent
 	caps          ClientCapabilities
 	logLevel      LogLevel // the least severe level sent; debug until the client sets one
 	subscriptions map[string]bool
