@@ -164,3 +164,31 @@ func TestDeclaredSchemaArgument(t *testing.T) {
 		t.Errorf("midpoint with from > to: %+v", res)
 	}
 }
+
+// A body that asks the client is written once: in a legacy session its questions are
+// requests to the client; in revision 2026-07-28 they come back as an InputRequiredResult
+// and the body runs again with the answers.
+func TestBodiesServeBothEras(t *testing.T) {
+	handlers := map[string]mcptest.Handler{
+		"elicitation/create": func(params json.RawMessage) (any, error) {
+			if strings.Contains(string(params), `"agree"`) {
+				return map[string]any{"action": "accept", "content": map[string]any{"agree": true}}, nil
+			}
+			return map[string]any{"action": "accept", "content": map[string]any{"name": "Ada", "topics": []string{"go"}, "theme": "dark"}}, nil
+		},
+	}
+	for _, version := range []string{"2025-11-25", mcp.ModernProtocolVersion} {
+		srv := mcp.NewServer(mcp.Implementation{Name: "features", Version: "0"}, nil)
+		RegisterMCP(srv, &Store{Files: map[string]string{}})
+		c := mcptest.ConnectWith(t, srv, mcptest.Options{ProtocolVersion: version, Handlers: handlers})
+		if got := c.CallTool("onboard", nil).Text(); got != "Ada likes [go]" {
+			t.Errorf("%s: onboard: %q", version, got)
+		}
+		if got := c.CallTool("ask_consent", nil).Text(); got != "agree=true" {
+			t.Errorf("%s: ask_consent: %q", version, got)
+		}
+		if modern := version == mcp.ModernProtocolVersion; modern != (c.InputRounds == 2) {
+			t.Errorf("%s: %d input rounds", version, c.InputRounds)
+		}
+	}
+}

@@ -8,7 +8,10 @@
 //	if res.IsError { t.Fatal(res.Text()) }
 //
 // A tool that asks the client for something (sampling, elicitation, roots) gets its answer
-// from the handlers given to ConnectWith.
+// from the handlers given to ConnectWith, in either era: with ProtocolVersion
+// mcp.ModernProtocolVersion (2026-07-28) the client sends no initialize, puts its version
+// and capabilities in every request's _meta, and answers an InputRequiredResult by calling
+// the handlers and retrying the request with their answers, as a modern client does.
 package mcptest
 
 import (
@@ -38,9 +41,14 @@ type Client struct {
 	next     int
 	handlers map[string]Handler
 	notes    []Notification
+	meta     map[string]any // a modern client's _meta; nil in a legacy session
 
-	// Initialize is the result of the initialize request.
+	// Initialize is the result of the initialize request (of server/discover for a client
+	// of revision 2026-07-28).
 	Initialize map[string]any
+	// InputRounds counts the retries of modern requests that answered an
+	// InputRequiredResult.
+	InputRounds int
 }
 
 // Handler answers a request the server sends the client, such as "sampling/createMessage"
@@ -104,6 +112,21 @@ func ConnectWith(t testing.TB, srv *mcp.Server, opts Options) *Client {
 		<-done
 	})
 	c := &Client{t: t, in: inW, out: bufio.NewReaderSize(outR, 1<<16), handlers: opts.Handlers}
+	if version == mcp.ModernProtocolVersion {
+		c.meta = map[string]any{
+			"io.modelcontextprotocol/protocolVersion":    version,
+			"io.modelcontextprotocol/clientCapabilities": caps,
+			"io.modelcontextprotocol/clientInfo":         map[string]any{"name": "mcptest", "version": "0"},
+		}
+		res, err := c.Request("server/discover", nil)
+		if err != nil {
+			t.Fatalf("mcptest: server/discover: %v", err)
+		}
+		if err := json.Unmarshal(res, &c.Initialize); err != nil {
+			t.Fatalf("mcptest: server/discover result: %v", err)
+		}
+		return c
+	}
 	res, err := c.Request("initialize", map[string]any{
 		"protocolVersion": version,
 		"capabilities":    caps,
@@ -128,8 +151,75 @@ type Error struct {
 
 func (e *Error) Error() string { return fmt.Sprintf("JSON-RPC error %d: %s", e.Code, e.Message) }
 
+// maxInputRounds bounds the retries of one modern request: a server that keeps asking is
+// a bug the test should see.
+const maxInputRounds = 10
+
 // Request sends a request and waits for its response: the result, or the error response.
+// A modern client retries a request answered with an InputRequiredResult, with the
+// handlers' answers, until it completes.
 func (c *Client) Request(method string, params any) (json.RawMessage, *Error) {
+	c.t.Helper()
+	if c.meta == nil {
+		return c.request(method, params)
+	}
+	p := map[string]any{}
+	if params != nil {
+		b, err := json.Marshal(params)
+		if err != nil || json.Unmarshal(b, &p) != nil {
+			c.t.Fatalf("mcptest: params of %s are not a JSON object: %v", method, err)
+		}
+	}
+	p["_meta"] = c.meta
+	for round := 0; ; round++ {
+		res, rpcErr := c.request(method, p)
+		if rpcErr != nil {
+			return nil, rpcErr
+		}
+		var ir struct {
+			ResultType    string                     `json:"resultType"`
+			InputRequests map[string]json.RawMessage `json:"inputRequests"`
+			RequestState  *string                    `json:"requestState"`
+		}
+		if err := json.Unmarshal(res, &ir); err != nil {
+			c.t.Fatalf("mcptest: %s result: %v", method, err)
+		}
+		if ir.ResultType != "input_required" {
+			return res, nil
+		}
+		if round == maxInputRounds {
+			c.t.Fatalf("mcptest: %s still needs input after %d rounds: %s", method, round, res)
+		}
+		responses := map[string]any{}
+		for key, raw := range ir.InputRequests {
+			var r struct {
+				Method string          `json:"method"`
+				Params json.RawMessage `json:"params"`
+			}
+			if err := json.Unmarshal(raw, &r); err != nil {
+				c.t.Fatalf("mcptest: input request %s: %v", key, err)
+			}
+			h := c.handlers[r.Method]
+			if h == nil {
+				return nil, &Error{Code: -32601, Message: "mcptest: the server asked for " + r.Method + ", which no handler answers"}
+			}
+			answer, err := h(r.Params)
+			if err != nil {
+				return nil, &Error{Code: -32603, Message: "mcptest: the " + r.Method + " handler failed: " + err.Error()}
+			}
+			responses[key] = answer
+		}
+		p["inputResponses"] = responses
+		delete(p, "requestState")
+		if ir.RequestState != nil {
+			p["requestState"] = *ir.RequestState
+		}
+		c.InputRounds++
+	}
+}
+
+// request sends one request and waits for its response.
+func (c *Client) request(method string, params any) (json.RawMessage, *Error) {
 	c.t.Helper()
 	c.mu.Lock()
 	defer c.mu.Unlock()
