@@ -170,9 +170,16 @@ func sameValue(kind, header string, value []byte) bool {
 		var s string
 		return json.Unmarshal(value, &s) == nil && s == header
 	case "integer":
+		// Exactly when both are integers (beyond 2^53 a float64 would round); 42 and 42.0
+		// are equal.
+		if h, err := strconv.ParseInt(header, 10, 64); err == nil {
+			if v, err := strconv.ParseInt(string(value), 10, 64); err == nil {
+				return h == v
+			}
+		}
 		h, err1 := strconv.ParseFloat(header, 64)
 		v, err2 := strconv.ParseFloat(string(value), 64)
-		return err1 == nil && err2 == nil && h == v && !math.IsInf(h, 0)
+		return err1 == nil && err2 == nil && h == v && !math.IsInf(h, 0) && math.Abs(h) < 1<<53
 	case "boolean":
 		return (header == "true" || header == "false") && header == string(value)
 	}

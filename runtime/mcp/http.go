@@ -548,13 +548,16 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// The era is the request's: a modern one (by its _meta, or by its header) has no
-	// session, whatever headers it carries.
+	// session, whatever headers it carries. A notification or response is modern only if
+	// the header names the modern revision itself: a legacy client's mistyped header gets
+	// the legacy answer.
 	var meta *requestMeta
-	modern := isModernHeader(r.Header.Get("Mcp-Protocol-Version"))
+	header := strings.TrimSpace(r.Header.Get("Mcp-Protocol-Version"))
+	modern := slices.Contains(modernVersions, header)
 	if m.IsRequest() {
 		var bodyModern bool
 		meta, bodyModern = modernMeta(&m)
-		modern = modern || bodyModern
+		modern = modern || bodyModern || isModernHeader(header)
 	}
 	if modern {
 		h.postModern(w, r, &m, meta, acceptJSON, acceptSSE)

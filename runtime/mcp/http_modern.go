@@ -112,12 +112,13 @@ func (h *HTTPHandler) checkHeaders(r *http.Request, m *jsonrpc.Message, meta *re
 	case meta != nil && meta.hasVersion && strings.TrimSpace(version) != meta.version:
 		return headerMismatch(m.ID, "MCP-Protocol-Version header value '"+version+"' does not match body value '"+meta.version+"'")
 	}
+	// Mcp-Method has no base64 form: it is compared as sent, spaces trimmed.
 	method, ok := headerValue(r.Header.Get("Mcp-Method"))
 	switch {
 	case r.Header.Get("Mcp-Method") == "":
 		return headerMismatch(m.ID, "the Mcp-Method header is required")
-	case !ok:
-		return headerMismatch(m.ID, "the Mcp-Method header holds characters a header may not")
+	case !ok || strings.HasPrefix(strings.TrimSpace(r.Header.Get("Mcp-Method")), "=?base64?"):
+		return headerMismatch(m.ID, "the Mcp-Method header holds characters a header may not, or an encoding it may not use")
 	case method != m.Method:
 		return headerMismatch(m.ID, "Mcp-Method header value '"+method+"' does not match body value '"+m.Method+"'")
 	}
@@ -194,19 +195,26 @@ func (h *HTTPHandler) postModern(w http.ResponseWriter, r *http.Request, m *json
 		writeJSON(w, modernStatus(resp), resp)
 		return
 	}
+	if m.Method == "subscriptions/listen" && !acceptSSE {
+		httpError(w, http.StatusNotAcceptable, jsonrpc.CodeInvalidRequest, "not acceptable: subscriptions/listen answers with an SSE stream; accept text/event-stream")
+		return
+	}
 	if !h.begin() {
 		shuttingDown(w)
 		return
 	}
 	ctx, cancel := context.WithCancel(r.Context())
-	stop := context.AfterFunc(h.stopping, cancel) // shutdown ends subscriptions
+	if m.Method == "subscriptions/listen" {
+		// Shutdown ends subscriptions at once; other requests get the shutdown's grace.
+		stop := context.AfterFunc(h.stopping, cancel)
+		defer stop()
+	}
 	st := &responseStream{wake: make(chan struct{}, 1)}
 	go func() {
 		defer h.requests.Done()
 		defer cancel()
 		st.reply(h.srv.serveModern(ctx, m, meta, st))
 	}()
-	defer stop()
 	h.writeResponseStream(w, r, st, acceptJSON, acceptSSE)
 	cancel() // closing the stream cancels the request (if it was still running)
 }
@@ -277,6 +285,7 @@ func (h *HTTPHandler) writeResponseStream(w http.ResponseWriter, r *http.Request
 type responseStream struct {
 	mu     sync.Mutex
 	msgs   [][]byte
+	size   int // of msgs, in bytes
 	final  bool
 	closed bool
 	wake   chan struct{}
@@ -291,7 +300,14 @@ func (st *responseStream) add(msg []byte, final bool) error {
 		return errStreamClosed
 	}
 	st.msgs = append(st.msgs, msg)
+	st.size += len(msg)
 	st.final = final
+	// A client that does not read loses the oldest notifications, never the response, as
+	// a legacy stream does: the server's memory is not the client's buffer.
+	for len(st.msgs) > 1 && (len(st.msgs) > maxStreamEvents || st.size > maxStreamBytes) {
+		st.size -= len(st.msgs[0])
+		st.msgs = st.msgs[1:]
+	}
 	st.mu.Unlock()
 	select {
 	case st.wake <- struct{}{}:
@@ -308,7 +324,7 @@ func (st *responseStream) take() ([][]byte, bool) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	msgs := st.msgs
-	st.msgs = nil
+	st.msgs, st.size = nil, 0
 	return msgs, st.final
 }
 

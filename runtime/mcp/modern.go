@@ -261,7 +261,7 @@ func (s *Server) serveModern(ctx context.Context, m *jsonrpc.Message, meta *requ
 				return nil
 			}
 			// A tool that failed for want of a capability the request did not declare.
-			if lacked = req.round.lacked() && bytes.HasSuffix(result, []byte(`"isError":true}`)); lacked {
+			if lacked = req.round.lacked() && bytes.HasSuffix(result, []byte(`"isError":true}`)) && req.round.failedFor(result); lacked {
 				return nil
 			}
 			return s.appendComplete(nil, m.ID, result, nil)

@@ -172,12 +172,13 @@ func TestHeaderParamsFollowTheRules(t *testing.T) {
 func TestListenOverStdio(t *testing.T) {
 	srv := quietServer(nil)
 	srv.AddTool(echoTool("a"))
+	srv.AddResource(Resource{URI: "test://r", Name: "r", Read: func(ctx context.Context, uri string) ([]ResourceContents, error) { return nil, nil }})
 	h := start(t, srv)
-	h.send(`{"jsonrpc":"2.0","id":"sub","method":"subscriptions/listen","params":{` + modernMetaJSON + `,"notifications":{"toolsListChanged":true,"resourceSubscriptions":["test://r"]}}}`)
-	ack := h.recv()
+	h.send(`{"jsonrpc":"2.0","id":"sub","method":"subscriptions/listen","params":{` + modernMetaJSON + `,"notifications":{"toolsListChanged":true,"promptsListChanged":true,"resourceSubscriptions":["test://r"]}}}`)
+	ack := h.recv() // a server without prompts does not agree to prompt changes
 	p := ack["params"].(map[string]any)
 	if ack["method"] != "notifications/subscriptions/acknowledged" || p["_meta"].(map[string]any)["io.modelcontextprotocol/subscriptionId"] != "sub" ||
-		p["notifications"].(map[string]any)["toolsListChanged"] != true {
+		p["notifications"].(map[string]any)["toolsListChanged"] != true || p["notifications"].(map[string]any)["promptsListChanged"] != nil {
 		t.Fatalf("acknowledgement: %v", ack)
 	}
 	srv.AddTool(echoTool("b"))

@@ -8,10 +8,10 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -30,7 +30,9 @@ import (
 //
 // The answers of earlier rounds travel in requestState, sealed with AES-GCM under a key of
 // the server's and bound to the method, a digest of the request's parameters and an expiry,
-// so that a client can neither forge answers nor replay them on another request.
+// so that a client can neither alter the answers of earlier rounds nor replay them on
+// another request. (The answers themselves are the client's, in any round: a client may
+// also answer at once, without a state.)
 
 // ErrInputRequired is returned by Elicit, Sample and Roots in a request of revision
 // 2026-07-28 when the client has yet to answer: return it (or any error wrapping it), and
@@ -38,37 +40,55 @@ import (
 // also go on and ask for more first: everything asked in one run is asked at once.
 var ErrInputRequired = errors.New("mcp: the client's input is required; return this error, and the request is retried with it")
 
-// WithInputKey names the next request to the client made with the returned context (by
-// Elicit, Sample or Roots) in revision 2026-07-28's InputRequiredResult: the key of the
-// request in inputRequests, and of its answer in the retry's inputResponses. Keys must be
-// unique within a request. Without one, the key is the method and the call's place in the
-// body ("elicitation-1"), which is right unless clients are scripted against known keys.
+// WithInputKey names the request to the client made with the returned context (by Elicit,
+// Sample or Roots) in revision 2026-07-28's InputRequiredResult: the key of the request in
+// inputRequests, and of its answer in the retry's inputResponses. A key names one question:
+// asking two different questions under one key is an error. Without a key, the key is the
+// method and a digest of the question ("elicitation-3f2a9c1e"), so that the same question
+// finds its answer in every run of the body, whatever order questions are asked in.
 func WithInputKey(ctx context.Context, key string) context.Context {
 	return context.WithValue(ctx, inputKeyCtx{}, key)
 }
 
 type inputKeyCtx struct{}
 
-// stateTTL bounds how long a requestState is honoured.
-const stateTTL = 30 * time.Minute
+// defaultStateTTL bounds how long a requestState is honoured, unless ServerOptions.StateTTL
+// says otherwise.
+const defaultStateTTL = 30 * time.Minute
 
 // round is a modern request's part in a multi round-trip request.
 type round struct {
 	mu      sync.Mutex
 	answers map[string]json.RawMessage // by input request key: earlier rounds' and this one's
-	asked   []inputRequest             // in this run, in order
-	n       int                        // requests to the client made in this run
+	used    map[string]string          // keys the body asked for in this run, with its question's digest
+	asked   []inputRequest             // unanswered, in this run, in order
 	missing []string                   // capabilities a request to the client lacked
+	failure []string                   // the errors the body got for them
 }
 
 // lacking records that the body wanted a capability the client did not declare: if the
 // body then fails, the answer is MissingRequiredClientCapability.
-func (rd *round) lacking(capability string) {
+func (rd *round) lacking(capability, failure string) {
 	rd.mu.Lock()
 	defer rd.mu.Unlock()
 	if !contains(rd.missing, capability) {
 		rd.missing = append(rd.missing, capability)
+		rd.failure = append(rd.failure, failure)
 	}
+}
+
+// failedFor reports whether a tool's error result says what the body was told when it
+// lacked a capability: a body that caught that error and failed for another reason gets
+// its own error result.
+func (rd *round) failedFor(result []byte) bool {
+	rd.mu.Lock()
+	defer rd.mu.Unlock()
+	for _, f := range rd.failure {
+		if bytes.Contains(result, []byte(f)) {
+			return true
+		}
+	}
+	return false
 }
 
 // missingCapability is the MissingRequiredClientCapability error for what the body lacked.
@@ -174,14 +194,27 @@ func (r *Request) askModern(method, key string, params []byte) ([]byte, error) {
 	if rd == nil {
 		return nil, fmt.Errorf("mcp: %s: a request of revision %s can ask its client only while serving tools/call, prompts/get or resources/read", method, r.ss.version)
 	}
+	sum := sha256.Sum256(append([]byte(method+"\x00"), params...))
+	question := hex.EncodeToString(sum[:8])
+	if key == "" {
+		key = inputKey(method) + "-" + question
+	}
 	rd.mu.Lock()
 	defer rd.mu.Unlock()
-	rd.n++
-	if key == "" {
-		// The key is the call's place in the body: the body runs again the same way, and
-		// its n-th call finds the n-th answer.
-		key = inputKey(method) + "-" + strconv.Itoa(rd.n)
+	if rd.used == nil {
+		rd.used = map[string]string{}
 	}
+	switch q, ok := rd.used[key]; {
+	case ok && q != question:
+		return nil, fmt.Errorf("mcp: input key %q names two different requests to the client; give each its own with WithInputKey", key)
+	case ok:
+		// The same question again (from another goroutine, say): the same answer.
+		if a, ok := rd.answers[key]; ok {
+			return a, nil
+		}
+		return nil, ErrInputRequired
+	}
+	rd.used[key] = question
 	if a, ok := rd.answers[key]; ok {
 		return a, nil
 	}
@@ -206,7 +239,13 @@ func inputKey(method string) string {
 func (r *Request) inputRequiredResponse(m *jsonrpc.Message) []byte {
 	rd := r.round
 	rd.mu.Lock()
-	st := sealedState{Answers: rd.answers}
+	// Only the answers the body used travel on: what it never asked for is dropped.
+	st := sealedState{Answers: map[string]json.RawMessage{}}
+	for k := range rd.used {
+		if a, ok := rd.answers[k]; ok {
+			st.Answers[k] = a
+		}
+	}
 	var e jsonwire.Encoder
 	e.ObjectStart()
 	e.Key("resultType")
@@ -300,7 +339,11 @@ func (s *Server) stateAEAD() (cipher.AEAD, error) {
 }
 
 func (s *Server) sealState(st *sealedState, m *jsonrpc.Message) (string, error) {
-	st.Method, st.Digest, st.Expires = m.Method, requestDigest(m), time.Now().Add(stateTTL).Unix()
+	ttl := s.opts.StateTTL
+	if ttl <= 0 {
+		ttl = defaultStateTTL
+	}
+	st.Method, st.Digest, st.Expires = m.Method, requestDigest(m), time.Now().Add(ttl).Unix()
 	plain, err := json.Marshal(st)
 	if err != nil {
 		return "", err

@@ -114,10 +114,11 @@ func ask(ctx context.Context, capability string, has func(ClientCapabilities) bo
 		return nil, errors.New("mcp: " + method + " needs the context of a request being served")
 	}
 	if !has(r.ClientCapabilities()) {
+		err := &ErrCapability{Capability: capability}
 		if r.round != nil {
-			r.round.lacking(capability)
+			r.round.lacking(capability, err.Error())
 		}
-		return nil, &ErrCapability{Capability: capability}
+		return nil, err
 	}
 	if r.ss.modern {
 		key, _ := ctx.Value(inputKeyCtx{}).(string)
@@ -192,7 +193,11 @@ func Sample(ctx context.Context, req *CreateMessageRequest) (*CreateMessageResul
 	}
 	if req.IncludeContext != "" && req.IncludeContext != "none" {
 		if r := RequestFrom(ctx); r != nil && r.ClientCapabilities().Sampling && !r.ClientCapabilities().SamplingContext {
-			return nil, &ErrCapability{Capability: "sampling.context"}
+			err := &ErrCapability{Capability: "sampling.context"}
+			if r.round != nil {
+				r.round.lacking(err.Capability, err.Error())
+			}
+			return nil, err
 		}
 	}
 	var e jsonwire.Encoder

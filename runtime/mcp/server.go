@@ -58,6 +58,8 @@ type ServerOptions struct {
 	// one key, so that any of them can continue a request another began. The default is a
 	// random key, which is right for a single process.
 	StateKey []byte
+	// StateTTL is how long a requestState is honoured; the default is 30 minutes.
+	StateTTL time.Duration
 }
 
 // CacheScope says who may cache a result: "public" (any cache, any user) or "private".
@@ -73,6 +75,14 @@ const (
 type CacheHint struct {
 	TTL   time.Duration // 0: stale at once
 	Scope CacheScope
+}
+
+// checkCacheHint panics on a hint the spec does not allow: a negative TTL, or a scope other
+// than public or private. Options are the program's, so this is a programming error.
+func checkCacheHint(name string, h CacheHint) {
+	if h.TTL < 0 || (h.Scope != CachePublic && h.Scope != CachePrivate) {
+		panic(fmt.Sprintf("mcp: %s: a cache hint has a TTL of 0 or more and the scope %q or %q, not %v and %q", name, CachePublic, CachePrivate, h.TTL, h.Scope))
+	}
 }
 
 // cacheable are the methods whose results carry a cache hint.
@@ -130,6 +140,12 @@ func NewServer(info Implementation, opts *ServerOptions) *Server {
 	}
 	if s.opts.MaxMessageSize <= 0 {
 		s.opts.MaxMessageSize = 64 << 20
+	}
+	for method, h := range s.opts.CacheFor {
+		checkCacheHint("ServerOptions.CacheFor["+method+"]", h)
+	}
+	if s.opts.Cache != nil {
+		checkCacheHint("ServerOptions.Cache", *s.opts.Cache)
 	}
 	s.infoJSON = encodeInfo(info)
 	s.stateKey = s.opts.StateKey

@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"slices"
 	"sync"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
@@ -22,7 +21,8 @@ type listener struct {
 	tools     bool
 	prompts   bool
 	resources bool
-	uris      []string
+	uris      map[string]bool
+	uriOrder  []string // as the client listed them, for the acknowledgement
 }
 
 // listen serves subscriptions/listen: it acknowledges the filter, delivers notifications
@@ -46,9 +46,16 @@ func (s *Server) listen(ctx context.Context, m *jsonrpc.Message, out outbox) []b
 			case "resourcesListChanged":
 				l.resources, _ = d.Bool()
 			case "resourceSubscriptions":
+				if l.uris == nil {
+					l.uris = map[string]bool{}
+				}
 				for range d.Elements {
-					if uri, ok := d.String(); ok && !slices.Contains(l.uris, uri) {
-						l.uris = append(l.uris, uri)
+					if uri, ok := d.String(); ok && !l.uris[uri] {
+						if len(l.uris) == maxSubscriptions {
+							return jsonrpc.AppendError(nil, m.ID, invalidParams("subscriptions/listen: at most %d resources per subscription", maxSubscriptions))
+						}
+						l.uris[uri] = true
+						l.uriOrder = append(l.uriOrder, uri)
 					}
 				}
 			default:
@@ -58,6 +65,15 @@ func (s *Server) listen(ctx context.Context, m *jsonrpc.Message, out outbox) []b
 	}
 	if d.Finish(); d.Failed() {
 		return jsonrpc.AppendError(nil, m.ID, invalidParams("subscriptions/listen: %s", d.Summary()))
+	}
+	// The server agrees to what it has: a server without prompts sends no prompt changes.
+	s.mu.RLock()
+	hasPrompts, hasResources := len(s.prompts) > 0, len(s.resources)+len(s.templates) > 0
+	s.mu.RUnlock()
+	l.prompts = l.prompts && hasPrompts
+	l.resources = l.resources && hasResources
+	if !hasResources {
+		l.uris, l.uriOrder = nil, nil
 	}
 
 	var e jsonwire.Encoder
@@ -77,7 +93,7 @@ func (s *Server) listen(ctx context.Context, m *jsonrpc.Message, out outbox) []b
 	if l.uris != nil {
 		e.Key("resourceSubscriptions")
 		e.ArrayStart()
-		for _, uri := range l.uris {
+		for _, uri := range l.uriOrder {
 			e.Elem()
 			e.String(uri)
 		}
@@ -112,7 +128,13 @@ func (s *Server) listen(ctx context.Context, m *jsonrpc.Message, out outbox) []b
 	e.ObjectStart()
 	e.Key("resultType")
 	e.String("complete")
-	l.writeMeta(&e)
+	e.Key("_meta")
+	e.ObjectStart()
+	e.Key(metaSubscriptionID)
+	e.Raw(l.id)
+	e.Key(metaServerInfo)
+	e.Raw(s.infoJSON)
+	e.ObjectEnd()
 	e.ObjectEnd()
 	return jsonrpc.AppendResult(nil, m.ID, e.Bytes())
 }
@@ -135,7 +157,7 @@ func (l *listener) wants(method, uri string) bool {
 	case "notifications/resources/list_changed":
 		return l.resources
 	case "notifications/resources/updated":
-		return slices.Contains(l.uris, uri)
+		return l.uris[uri]
 	}
 	return false
 }
