@@ -72,6 +72,9 @@ func emitFile(p *pkgGen) ([]byte, error) {
 		roots = append(roots, fm.Type)
 	}
 	e.checked = checked(schema.Prepare(roots))
+	if !headersValid(p) {
+		return nil, nil
+	}
 	slices.SortFunc(p.forms, func(a, b *Form) int { return cmp.Compare(a.Type.Object.Name, b.Type.Object.Name) })
 
 	// The structs that need a decoder (arguments) or an encoder (results).
@@ -367,6 +370,26 @@ func (e *emitter) schemas(t *Tool) jen.Code {
 		defs = append(defs, jen.Id(e.id(t, "Output")).Op("=").Op("`"+string(schema.Render(t.OutType))+"`"))
 	}
 	return jen.Comment(fmt.Sprintf("JSON Schemas of tool %s.", t.Name)).Line().Const().Defs(defs...)
+}
+
+// headersValid checks the x-mcp-header annotations of every input schema as the runtime
+// will when the tool is registered, reporting what it would refuse. The tags' own checks
+// catch their mistakes first, with positions; this catches schemas declared with
+// //mcp:schema, so that no generated file holds a tool that clients drop and the runtime
+// panics on.
+func headersValid(p *pkgGen) bool {
+	ok := true
+	for _, t := range p.tools {
+		if t.In == nil {
+			continue
+		}
+		for _, problem := range schema.HeaderProblems(schema.Render(t.In)) {
+			p.diags.Hintf(t.Pos, "fix the schema declared with //mcp:schema, or mark the argument with a field tag mcp:\"header=Name\"",
+				"tool %s: in its inputSchema, %s", t.Name, problem)
+			ok = false
+		}
+	}
+	return ok
 }
 
 // call emits the handler of one tool: decode and validate the arguments, call the function,

@@ -70,6 +70,7 @@ func (p *pkgGen) findForms() {
 			continue
 		}
 		p.builder.CheckDirection(t, true)
+		p.builder.RejectHeaders(t, "a field of elicitation form "+typeString(u.t), "remove the tag: only the arguments of tools/call are mirrored into headers")
 		if p.checkForm(t) {
 			p.forms = append(p.forms, &Form{Type: t, Pos: u.pos})
 		}

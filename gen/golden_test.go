@@ -118,7 +118,7 @@ func docOf(d ast.Decl) *ast.CommentGroup {
 // TestOutputIgnoresDeclarationOrder copies golden cases with their declarations reversed
 // and expects the same generated file: everything emitted is sorted first.
 func TestOutputIgnoresDeclarationOrder(t *testing.T) {
-	for _, name := range []string{"features", "methods", "names", "receivers", "shapes", "types"} {
+	for _, name := range []string{"features", "headers", "methods", "names", "receivers", "shapes", "types"} {
 		t.Run(name, func(t *testing.T) {
 			src := filepath.Join("..", "golden", name)
 			want, err := os.ReadFile(filepath.Join(src, DefaultFileName))

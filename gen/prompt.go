@@ -71,6 +71,7 @@ func (p *pkgGen) prompt(fd *ast.FuncDecl, d directive) {
 			return
 		}
 		p.builder.CheckDirection(pr.In, true)
+		p.builder.RejectHeaders(pr.In, "an argument of prompt "+pr.Name, "remove the tag: only the arguments of tools/call are mirrored into headers")
 		for _, f := range pr.In.Object.Fields {
 			if t := f.Type.Deref(); t.Kind != schema.String || t.Quoted {
 				p.diags.Hintf(f.Pos, "use a string field (or *string for an optional argument); convert it in the function",

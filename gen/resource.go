@@ -157,6 +157,7 @@ func (p *pkgGen) resourceVars(r *Resource, fd *ast.FuncDecl, s signature) bool {
 		return false
 	}
 	p.builder.CheckDirection(r.In, true)
+	p.builder.RejectHeaders(r.In, "a variable of resource template "+r.URI, "remove the tag: only the arguments of tools/call are mirrored into headers")
 	ok := true
 	fields := map[string]bool{}
 	for _, f := range r.In.Object.Fields {

@@ -120,6 +120,7 @@ func (p *pkgGen) tool(fd *ast.FuncDecl, d directive) {
 			return
 		}
 		p.builder.CheckDirection(t.In, true)
+		p.builder.CheckHeaders(t.In, t.Name)
 	}
 	if c.out != nil && !p.output(t, fd, c.out, c.outPos) {
 		return
@@ -246,6 +247,7 @@ func (p *pkgGen) output(t *Tool, fd *ast.FuncDecl, out types.Type, pos token.Pos
 		t.OutType = p.builder.Object(out, pos)
 		if t.OutType != nil {
 			p.builder.CheckDirection(t.OutType, false)
+			p.builder.RejectHeaders(t.OutType, "the result of tool "+t.Name, "give the result a type of its own, without the tag")
 		}
 		return t.OutType != nil
 	}

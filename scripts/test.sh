@@ -14,7 +14,7 @@ say "go vet ./..."
 go vet ./...
 
 say "mcpgen check: generated files of the examples and golden cases are current"
-go tool mcpgen check ./examples/... ./golden/features ./golden/methods ./golden/shapes ./golden/types ./golden/zoo
+go tool mcpgen check ./examples/... ./golden/features ./golden/headers ./golden/methods ./golden/shapes ./golden/types ./golden/zoo
 
 say "go test -race ./...   (unit, golden, end-to-end over stdio, fuzz seed corpora)"
 go test -race -count=1 ./...

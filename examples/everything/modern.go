@@ -271,7 +271,7 @@ func (l *Lists) TriggerPromptChange() string {
 // CustomHeaderInput has an argument that clients mirror into an HTTP header.
 type CustomHeaderInput struct {
 	// Region to work in; sent as the Mcp-Param-Region header too.
-	Region string `json:"region" jsonschema_extras:"x-mcp-header=Region"`
+	Region string `json:"region" mcp:"header=Region"`
 }
 
 // CustomHeader echoes its region, which the server checked against the Mcp-Param-Region

@@ -149,6 +149,10 @@ func (b *Builder) applyTags(f *Field, c candidate, where string) tagResult {
 				b.diags.Errorf(at(eoff+it.offset), "%s: jsonschema_extras items must be key=value", where)
 				continue
 			}
+			if it.key == HeaderKeyword {
+				b.extrasHeader(f, target, it.value, at(eoff+it.offset), where)
+				continue
+			}
 			if it.key == "enumNames" && !enumNames.IsValid() {
 				enumNames = at(eoff + it.offset)
 			}
@@ -157,6 +161,9 @@ func (b *Builder) applyTags(f *Field, c candidate, where string) tagResult {
 		if enumNames.IsValid() {
 			b.checkEnumNames(target, enumNames, where)
 		}
+	}
+	if value, moff, ok := tagValue(c.tag, "mcp"); ok {
+		b.mcpTag(f, target, value, func(offset int) token.Pos { return at(moff + offset) }, where)
 	}
 
 	for _, n := range []*Type{target, target.Elem} {

@@ -471,10 +471,14 @@ func (b *Builder) fields(s *Object, root *types.Struct) []*Field {
 						continue
 					}
 				} else if !v.Exported() {
+					b.strayMcpTag(v, tag, "field "+s.displayName()+"."+v.Name(), "an unexported field, which is no property",
+						"export the field, or remove the tag")
 					continue
 				}
 				jt := parseJSONTag(tag)
 				if jt.ignore || schemaIgnores(tag) {
+					b.strayMcpTag(v, tag, "field "+s.displayName()+"."+v.Name(), "a field left out of the JSON by its tag, which is no property",
+						"remove the mcp tag, or the \"-\" that leaves the field out")
 					continue
 				}
 				b.checkJSONOptions(v, tag, "field "+s.displayName()+"."+v.Name())
@@ -515,6 +519,8 @@ func (b *Builder) fields(s *Object, root *types.Struct) []*Field {
 						"embedded field %s is a pointer to an unexported struct type, which encoding/json cannot allocate", v.Name())
 					continue
 				}
+				b.strayMcpTag(v, tag, "field "+s.displayName()+"."+v.Name(), "an embedded struct, whose fields are promoted as properties of "+s.displayName(),
+					"tag the field of "+typeString(inner)+" that the header mirrors")
 				n, _ := nextCount.At(inner).(int)
 				nextCount.Set(inner, n+1)
 				if n == 0 {
@@ -628,6 +634,9 @@ func (b *Builder) field(s *Object, c candidate) *Field {
 		f.Doc = b.src.FieldDoc(c.v)
 	}
 	tags := b.applyTags(f, c, where)
+	if f.HeaderPos.IsValid() {
+		b.checkHeaderType(f, where)
+	}
 	b.checkDeclared(t, c.v.Pos(), where)
 	if c.json.omitZero && !HasIsZero(t.Go) && !types.Comparable(t.Go) {
 		switch t.Go.Underlying().(type) {

@@ -85,6 +85,12 @@ type Field struct {
 	OmitOut  Omit // when the encoder leaves the property out
 	Doc      string
 	Pos      token.Pos
+	// Header is the name of the HTTP header that clients mirror the property into (the
+	// x-mcp-header keyword of revision 2026-07-28), from the field's mcp:"header=..." tag
+	// or its jsonschema_extras:"x-mcp-header=...". HeaderPos is where the name is written;
+	// it is valid whenever the field asks for a header, even with an invalid name.
+	Header    string
+	HeaderPos token.Pos
 }
 
 // Step is one selector on the way to a field. Pointer is set when the selected field is an

@@ -182,6 +182,13 @@ func RegisterMCP(s *mcp.Server) {
 		Handler:      mcpgenCallEchoJSONTags,
 	})
 	s.AddTool(mcp.Tool{
+		Name:         "echo_mirrored",
+		Description:  "Returns its argument.",
+		InputSchema:  mcpgenEchoMirroredInput,
+		OutputSchema: mcpgenEchoMirroredOutput,
+		Handler:      mcpgenCallEchoMirrored,
+	})
+	s.AddTool(mcp.Tool{
 		Name:         "echo_nested",
 		Description:  "Returns its argument.",
 		InputSchema:  mcpgenEchoNestedInput,
@@ -2738,6 +2745,109 @@ func mcpgenCallEchoJSONTags(ctx context.Context, c *mcp.ToolCall) {
 		return
 	}
 	mcpgenEncodeJSONTags(c.Structured(), &out)
+}
+
+// JSON Schemas of tool echo_mirrored.
+const (
+	mcpgenEchoMirroredInput = `{
+  "type": "object",
+  "description": "Mirrored has arguments that clients mirror into HTTP headers: with the mcp tag, and with\nthe jsonschema_extras spelling that invopop reads too.",
+  "properties": {
+    "region": {
+      "type": "string",
+      "description": "Region is mirrored into Mcp-Param-Region.",
+      "x-mcp-header": "Region"
+    },
+    "shard": {
+      "type": "integer",
+      "description": "Shard is a narrow integer.",
+      "minimum": -32768,
+      "maximum": 32767,
+      "x-mcp-header": "Shard"
+    },
+    "dryRun": {
+      "type": "boolean",
+      "description": "DryRun is an optional boolean.",
+      "x-mcp-header": "Dry-Run"
+    },
+    "zone": {
+      "type": "string",
+      "description": "Zone is written as invopop reads it.",
+      "x-mcp-header": "Zone"
+    },
+    "place": {
+      "type": "object",
+      "description": "Place holds one more, a level down.",
+      "properties": {
+        "city": {
+          "type": "string",
+          "x-mcp-header": "City"
+        }
+      },
+      "required": [
+        "city"
+      ],
+      "additionalProperties": false
+    }
+  },
+  "required": [
+    "region",
+    "place"
+  ],
+  "additionalProperties": false
+}`
+	mcpgenEchoMirroredOutput = `{
+  "type": "object",
+  "description": "MirroredResult is Mirrored without its headers, which mean nothing in a result.",
+  "properties": {
+    "region": {
+      "type": "string"
+    },
+    "shard": {
+      "type": "integer",
+      "minimum": -32768,
+      "maximum": 32767
+    },
+    "dryRun": {
+      "type": "boolean"
+    },
+    "zone": {
+      "type": "string"
+    },
+    "place": {
+      "type": "object",
+      "properties": {
+        "city": {
+          "type": "string"
+        }
+      },
+      "required": [
+        "city"
+      ],
+      "additionalProperties": false
+    }
+  },
+  "required": [
+    "region",
+    "place"
+  ],
+  "additionalProperties": false
+}`
+)
+
+// mcpgenCallEchoMirrored serves tool echo_mirrored.
+func mcpgenCallEchoMirrored(ctx context.Context, c *mcp.ToolCall) {
+	var in Mirrored
+	mcpgenDecodeMirrored(c.Arguments(), &in)
+	if !c.ArgumentsOK() {
+		return
+	}
+	out, err := EchoMirrored(ctx, in)
+	if err != nil {
+		c.ReturnError(err)
+		return
+	}
+	mcpgenEncodeMirroredResult(c.Structured(), &out)
 }
 
 // JSON Schemas of tool echo_nested.
@@ -5511,6 +5621,60 @@ func mcpgenDecodeJSONTags(d *jsonwire.Decoder, v *JSONTags) {
 	}
 }
 
+// mcpgenDecodeMirrored decodes a value of type Mirrored and checks it against its schema.
+func mcpgenDecodeMirrored(d *jsonwire.Decoder, v *Mirrored) {
+	if !d.Expect(jsonwire.Object) {
+		return
+	}
+	var hasRegion, hasPlace bool
+	for key := range d.Members {
+		switch string(key) {
+		case "region":
+			hasRegion = true
+			if s, ok := d.String(); ok {
+				v.Region = s
+			}
+		case "shard":
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
+			if n, ok := d.IntRange(-32768, 32767, "must be >= -32768", "must be <= 32767"); ok {
+				v.Shard = int16(n)
+			}
+		case "dryRun":
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
+			v.DryRun = new(bool)
+			if b1, ok := d.Bool(); ok {
+				*v.DryRun = b1
+			}
+		case "zone":
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
+			if s, ok := d.String(); ok {
+				v.Zone = s
+			}
+		case "place":
+			hasPlace = true
+			mcpgenDecodeStruct(d, &v.Place)
+		default:
+			d.Report("unknown property; expected one of \"region\", \"shard\", \"dryRun\", \"zone\", \"place\"")
+			d.Skip()
+		}
+	}
+	if !hasRegion {
+		d.ReportMissing("region")
+	}
+	if !hasPlace {
+		d.ReportMissing("place")
+	}
+}
+
 // mcpgenDecodeNested decodes a value of type Nested and checks it against its schema.
 func mcpgenDecodeNested(d *jsonwire.Decoder, v *Nested) {
 	if !d.Expect(jsonwire.Object) {
@@ -5524,7 +5688,7 @@ func mcpgenDecodeNested(d *jsonwire.Decoder, v *Nested) {
 			mcpgenDecodeInner(d, &v.Inner)
 		case "anonymous":
 			hasAnonymous = true
-			mcpgenDecodeStruct(d, &v.Anonymous)
+			mcpgenDecodeStruct3(d, &v.Anonymous)
 		case "inners":
 			if d.Null() {
 				d.Report("must not be null; leave the property out instead")
@@ -6254,6 +6418,31 @@ func mcpgenDecodeStrings(d *jsonwire.Decoder, v *Strings) {
 
 // mcpgenDecodeStruct decodes a value of type struct and checks it against its schema.
 func mcpgenDecodeStruct(d *jsonwire.Decoder, v *struct {
+	City string "json:\"city\" mcp:\"header=City\""
+}) {
+	if !d.Expect(jsonwire.Object) {
+		return
+	}
+	var hasCity bool
+	for key := range d.Members {
+		switch string(key) {
+		case "city":
+			hasCity = true
+			if s, ok := d.String(); ok {
+				v.City = s
+			}
+		default:
+			d.Report("unknown property; expected one of \"city\"")
+			d.Skip()
+		}
+	}
+	if !hasCity {
+		d.ReportMissing("city")
+	}
+}
+
+// mcpgenDecodeStruct3 decodes a value of type struct and checks it against its schema.
+func mcpgenDecodeStruct3(d *jsonwire.Decoder, v *struct {
 	X int "json:\"x\""
 	Y int "json:\"y\""
 }) {
@@ -7027,13 +7216,35 @@ func mcpgenEncodeJSONTags(e *jsonwire.Encoder, v *JSONTags) {
 	e.ObjectEnd()
 }
 
+// mcpgenEncodeMirroredResult writes a value of type MirroredResult as JSON.
+func mcpgenEncodeMirroredResult(e *jsonwire.Encoder, v *MirroredResult) {
+	e.ObjectStart()
+	e.Key("region")
+	e.String(v.Region)
+	if v.Shard != 0 {
+		e.Key("shard")
+		e.Int(int64(v.Shard))
+	}
+	if v.DryRun != nil {
+		e.Key("dryRun")
+		e.Bool(*v.DryRun)
+	}
+	if v.Zone != "" {
+		e.Key("zone")
+		e.String(v.Zone)
+	}
+	e.Key("place")
+	mcpgenEncodeStruct2(e, &v.Place)
+	e.ObjectEnd()
+}
+
 // mcpgenEncodeNested writes a value of type Nested as JSON.
 func mcpgenEncodeNested(e *jsonwire.Encoder, v *Nested) {
 	e.ObjectStart()
 	e.Key("inner")
 	mcpgenEncodeInner(e, &v.Inner)
 	e.Key("anonymous")
-	mcpgenEncodeStruct(e, &v.Anonymous)
+	mcpgenEncodeStruct3(e, &v.Anonymous)
 	if len(v.Inners) != 0 {
 		e.Key("inners")
 		e.ArrayStart()
@@ -7350,8 +7561,18 @@ func mcpgenEncodeStrings(e *jsonwire.Encoder, v *Strings) {
 	e.ObjectEnd()
 }
 
-// mcpgenEncodeStruct writes a value of type struct as JSON.
-func mcpgenEncodeStruct(e *jsonwire.Encoder, v *struct {
+// mcpgenEncodeStruct2 writes a value of type struct as JSON.
+func mcpgenEncodeStruct2(e *jsonwire.Encoder, v *struct {
+	City string "json:\"city\""
+}) {
+	e.ObjectStart()
+	e.Key("city")
+	e.String(v.City)
+	e.ObjectEnd()
+}
+
+// mcpgenEncodeStruct3 writes a value of type struct as JSON.
+func mcpgenEncodeStruct3(e *jsonwire.Encoder, v *struct {
 	X int "json:\"x\""
 	Y int "json:\"y\""
 }) {

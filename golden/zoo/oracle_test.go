@@ -93,6 +93,8 @@ var differences = []difference{
 		adjustMoreTags},
 	{"typed-list-defaults", invopop, "A list's default holds values of the item type (`[1, 2]`); invopop writes strings.",
 		adjustListDefaults},
+	{"mcp-header", invopop, "A field tagged `mcp:\"header=Name\"` carries `\"x-mcp-header\": \"Name\"`, which asks clients of revision 2026-07-28 to mirror the argument into an `Mcp-Param-Name` header; invopop does not read the mcp tag (it copies the same keyword from `jsonschema_extras`).",
+		adjustMcpHeader},
 	{"base64-validated", validator, "A `[]byte` must be valid standard base64, which JSON Schema's `contentEncoding` only annotates unless a validator asserts content.", nil},
 	{"defaults-applied", encJSON, "The decoder applies a property's `default` when the property is left out, so the schema's default is what the tool sees.", nil},
 	{"integer-forms", encJSON, "Integers written `1.0` or `1e2` are accepted, as JSON Schema's `integer` accepts them; encoding/json rejects them.", nil},
@@ -740,6 +742,15 @@ func adjustMoreTags(n *node) {
 				n.m[key] = number(v[0])
 			}
 		}
+	}
+}
+
+func adjustMcpHeader(n *node) {
+	if n.field == nil {
+		return
+	}
+	if name, ok := strings.CutPrefix(n.field.Tag.Get("mcp"), "header="); ok {
+		n.m["x-mcp-header"] = name
 	}
 }
 

@@ -211,3 +211,10 @@ func EchoExtremes(ctx context.Context, in Extremes) (Extremes, error) { return i
 //
 //mcp:tool echo_big
 func EchoBig(ctx context.Context, in Big) (Big, error) { return in, nil }
+
+// EchoMirrored returns its argument.
+//
+//mcp:tool echo_mirrored
+func EchoMirrored(ctx context.Context, in Mirrored) (MirroredResult, error) {
+	return MirroredResult(in), nil
+}

@@ -526,3 +526,31 @@ type Big struct {
 	Tree     *Tree        `json:"tree,omitempty"`
 	Option   StringOption `json:"option,omitempty"`
 }
+
+// Mirrored has arguments that clients mirror into HTTP headers: with the mcp tag, and with
+// the jsonschema_extras spelling that invopop reads too.
+type Mirrored struct {
+	// Region is mirrored into Mcp-Param-Region.
+	Region string `json:"region" mcp:"header=Region"`
+	// Shard is a narrow integer.
+	Shard int16 `json:"shard,omitempty" mcp:"header=Shard"`
+	// DryRun is an optional boolean.
+	DryRun *bool `json:"dryRun,omitempty" mcp:"header=Dry-Run"`
+	// Zone is written as invopop reads it.
+	Zone string `json:"zone,omitempty" jsonschema_extras:"x-mcp-header=Zone"`
+	// Place holds one more, a level down.
+	Place struct {
+		City string `json:"city" mcp:"header=City"`
+	} `json:"place"`
+}
+
+// MirroredResult is Mirrored without its headers, which mean nothing in a result.
+type MirroredResult struct {
+	Region string `json:"region"`
+	Shard  int16  `json:"shard,omitempty"`
+	DryRun *bool  `json:"dryRun,omitempty"`
+	Zone   string `json:"zone,omitempty"`
+	Place  struct {
+		City string `json:"city"`
+	} `json:"place"`
+}

@@ -167,6 +167,9 @@ var cases = []zooCase{
 	{tool: "echo_big", value: Big{}, jsonDiffers: map[string]string{"*": "defaults-applied"},
 		good: []string{`{"strings":{"plain":"p"}}`, `{"strings":{"plain":"p"},"slices":{"names":["a"]},"maps":{"counts":{}},"pointers":{"must":{"name":"m"}},"enums":{"level":"info"},"tree":{"label":"t"},"option":{"id":"1"}}`},
 		bad:  []string{`{"strings":{}}`, `{"strings":{"plain":"p"},"enums":{"level":"x"}}`}},
+	{tool: "echo_mirrored", value: Mirrored{},
+		good: []string{`{"region":"r","place":{"city":"c"}}`, `{"region":"r","shard":-3,"dryRun":true,"zone":"z","place":{"city":"c"}}`},
+		bad:  []string{`{"region":"r"}`, `{"region":"r","shard":40000,"place":{"city":"c"}}`, `{"region":"r","place":{"city":1}}`}},
 }
 
 // zoo is the server of the zoo's tools, built once.
