@@ -422,11 +422,11 @@ func (h *HTTPHandler) forbidden(r *http.Request) string {
 }
 
 func isLoopbackName(host string) bool {
-	switch strings.ToLower(host) {
-	case "localhost", "127.0.0.1", "::1":
+	if strings.EqualFold(host, "localhost") {
 		return true
 	}
-	return false
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback() // 127.0.0.0/8 and ::1
 }
 
 func (h *HTTPHandler) hostAllowed(host string) bool {
