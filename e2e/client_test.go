@@ -98,6 +98,20 @@ type httpTransport struct {
 	in      chan []byte
 	streams sync.WaitGroup
 	done    chan struct{}
+	// interrupted is set by a test that interrupted the server itself: a second interrupt
+	// could reach it after its handler is gone, while it exits.
+	interrupted bool
+}
+
+// interrupt asks the server to stop, once.
+func (tr *httpTransport) interrupt() error {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	if tr.interrupted {
+		return nil
+	}
+	tr.interrupted = true
+	return tr.cmd.Process.Signal(os.Interrupt)
 }
 
 func startHTTP(t *testing.T, bin string) *httpTransport {
@@ -122,7 +136,7 @@ func startHTTP(t *testing.T, bin string) *httpTransport {
 	go io.Copy(tr.stderr, r)
 	t.Cleanup(func() {
 		tr.close()
-		tr.cmd.Process.Signal(os.Interrupt)
+		tr.interrupt()
 		exited := make(chan error, 1)
 		go func() { exited <- tr.cmd.Wait() }()
 		select {

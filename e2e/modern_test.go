@@ -10,7 +10,6 @@ import (
 	"io"
 	"mime"
 	"net/http"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -1586,7 +1585,7 @@ func TestModernHTTPShutdown(t *testing.T) {
 	h := startModernHTTP(t)
 	c := &mclient{t: t, conn: h}
 	sub := c.listen(5, map[string]any{"toolsListChanged": true})
-	if err := h.tr.cmd.Process.Signal(os.Interrupt); err != nil {
+	if err := h.tr.interrupt(); err != nil {
 		t.Fatal(err)
 	}
 	m, ok := sub.next(10 * time.Second)
