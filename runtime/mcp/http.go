@@ -528,6 +528,19 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusNotAcceptable, jsonrpc.CodeInvalidRequest, "not acceptable: the client must accept application/json or text/event-stream")
 		return
 	}
+	// A legacy request for a session is checked before its body is read: a request for no
+	// session costs nothing. (A modern request names its revision in the header; one with a
+	// session id as well is modern all the same, and reads on.)
+	var hs *httpSession
+	header := strings.TrimSpace(r.Header.Get("Mcp-Protocol-Version"))
+	if r.Header.Get("Mcp-Session-Id") != "" && !isModernHeader(header) {
+		if !protocolVersionOK(w, r) {
+			return
+		}
+		if hs = h.session(w, r); hs == nil {
+			return
+		}
+	}
 	http.NewResponseController(w).SetReadDeadline(time.Now().Add(bodyTimeout))
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodySize))
 	if err != nil {
@@ -552,7 +565,6 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 	// the header names the modern revision itself: a legacy client's mistyped header gets
 	// the legacy answer.
 	var meta *requestMeta
-	header := strings.TrimSpace(r.Header.Get("Mcp-Protocol-Version"))
 	modern := slices.Contains(modernVersions, header)
 	if m.IsRequest() {
 		var bodyModern bool
@@ -566,8 +578,7 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 	if !protocolVersionOK(w, r) {
 		return
 	}
-	var hs *httpSession
-	if r.Header.Get("Mcp-Session-Id") != "" {
+	if hs == nil && r.Header.Get("Mcp-Session-Id") != "" {
 		if hs = h.session(w, r); hs == nil {
 			return
 		}
