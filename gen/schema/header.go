@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/mcpgen/mcpgen/internal/httptoken"
 )
 
 // HeaderKeyword is the keyword of revision 2026-07-28 that asks clients to mirror a tool
@@ -80,27 +82,13 @@ func (b *Builder) setHeader(f *Field, target *Type, name string, pos token.Pos, 
 		b.diags.Hintf(pos, "name the header: header=Region sends the header Mcp-Param-Region",
 			"%s: header needs a name", where)
 		return
-	case !isToken(name):
+	case !httptoken.IsToken(name):
 		b.diags.Hintf(pos, "use letters, digits and !#$%&'*+-.^_`|~ only (an HTTP token, RFC 9110): header=Region sends the header Mcp-Param-Region",
 			"%s: header %q is not an HTTP header name", where, name)
 		return
 	}
 	f.Header = name
 	target.Rules.Extras = append(target.Rules.Extras, Extra{Key: HeaderKeyword, Value: name})
-}
-
-// isToken reports whether s is an HTTP field name: one or more tchar of RFC 9110.
-func isToken(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0) {
-			return false
-		}
-	}
-	return true
 }
 
 // checkHeaderType reports a header on a property whose values cannot be mirrored. MCP
@@ -375,7 +363,7 @@ func HeaderProblems(schema []byte) []string {
 		case !property:
 			problems = append(problems, label+" is not on a property reached from the root through \"properties\" alone")
 			return
-		case !isString || !isToken(name):
+		case !isString || !httptoken.IsToken(name):
 			problems = append(problems, label+" is not an HTTP header name")
 			return
 		}

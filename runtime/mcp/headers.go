@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcpgen/mcpgen/internal/httptoken"
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 )
 
@@ -44,7 +45,7 @@ func headerParams(schema []byte) ([]headerParam, error) {
 				hs, _ := h.(string)
 				kind, _ := p["type"].(string)
 				switch {
-				case !isToken(hs):
+				case !httptoken.IsToken(hs):
 					return fmt.Errorf("property %s: x-mcp-header %q is not an HTTP header name", strings.Join(at, "."), h)
 				case kind != "string" && kind != "integer" && kind != "boolean":
 					return fmt.Errorf("property %s: x-mcp-header needs a string, integer or boolean, not %q", strings.Join(at, "."), kind)
@@ -72,20 +73,6 @@ func sortedKeys(m map[string]any) []string {
 	}
 	slices.Sort(keys)
 	return keys
-}
-
-// isToken reports whether s is an HTTP field name (RFC 9110 token).
-func isToken(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0) {
-			return false
-		}
-	}
-	return true
 }
 
 // checkParamHeaders compares the Mcp-Param-* headers of a tools/call with the arguments in
