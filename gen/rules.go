@@ -84,7 +84,8 @@ func (e *emitter) valueChecks(t *schema.Type, s subject, ints intChecks) []jen.C
 			ir := integerRange(t)
 			typeSide := ints == allIntLimits && t.Bits < 64
 			var cond []jen.Code
-			if ir.loNarrowed || typeSide {
+			// An unsigned value read as 64 bits is never below 0: no check that cannot fail.
+			if ir.loNarrowed || typeSide && t.Kind != schema.Uint {
 				cond = append(cond, jen.If(jen.Id(bare(s.expr)).Op("<").Op(ir.lo.String())).Block(s.report(ir.loMsg)))
 			}
 			if ir.hiNarrowed || typeSide {

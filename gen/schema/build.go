@@ -33,7 +33,6 @@ type Builder struct {
 	diags   *diag.List
 	src     Source
 	structs typeutil.Map // types.Type -> *Object
-	names   map[string]bool
 }
 
 // NewBuilder returns a Builder for code generated in package local that records problems

@@ -6318,9 +6318,6 @@ func mcpgenDecodeStringOption(d *jsonwire.Decoder, v *StringOption) {
 			}
 			v.Small = new(uint8)
 			if n1, ok := d.QuotedUint(); ok {
-				if n1 < 0 {
-					d.Report("must be >= 0")
-				}
 				if n1 > 255 {
 					d.Report("must be <= 255")
 				}

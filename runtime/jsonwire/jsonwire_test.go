@@ -39,7 +39,7 @@ func TestEncodeStringMatchesEncodingJSON(t *testing.T) {
 }
 
 func TestEncodeFloatMatchesEncodingJSON(t *testing.T) {
-	floats := []float64{0, -0.0, 1, -1, 0.1, 1.5, 1e20, 1e21, 123456789e15, 1e-6, 1e-7, 5e-324,
+	floats := []float64{0, math.Copysign(0, -1), 1, -1, 0.1, 1.5, 1e20, 1e21, 123456789e15, 1e-6, 1e-7, 5e-324,
 		math.MaxFloat64, -math.MaxFloat64, math.SmallestNonzeroFloat64, 3.141592653589793, 100, 1e100}
 	for _, f := range floats {
 		var e Encoder

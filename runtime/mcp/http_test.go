@@ -68,7 +68,10 @@ func (c *httpClient) send(req *http.Request, header []string) *http.Response {
 	}
 	resp, err := c.hc.Do(req)
 	if err != nil {
-		c.t.Fatal(err)
+		// Fatal must not be called from another goroutine than the test's: a request sent
+		// in the background (go c.post(...)) reports its failure with Error instead.
+		c.t.Error(err)
+		runtime.Goexit()
 	}
 	c.mu.Lock()
 	c.open = append(c.open, resp)
