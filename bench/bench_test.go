@@ -77,14 +77,15 @@ func (c *pipeClient) roundTrip(b *testing.B, method, params string) []byte {
 	}
 }
 
-func mcpgenServer(ctx context.Context, r io.ReadCloser, w io.WriteCloser) {
+// newMCPGen and newSDK build the two servers under test, each with the search tool; the
+// benchmarks serve them over pipes and over HTTP.
+func newMCPGen() *mcp.Server {
 	srv := mcp.NewServer(mcp.Implementation{Name: "bench", Version: "1"}, &mcp.ServerOptions{Logger: slog.New(slog.DiscardHandler)})
 	RegisterMCP(srv)
-	srv.Serve(ctx, r, w)
-	w.Close()
+	return srv
 }
 
-func sdkServer(ctx context.Context, r io.ReadCloser, w io.WriteCloser) {
+func newSDK() *sdk.Server {
 	srv := sdk.NewServer(&sdk.Implementation{Name: "bench", Version: "1"}, &sdk.ServerOptions{Logger: slog.New(slog.DiscardHandler)})
 	// The same schemas mcpgen generated: the SDK reads jsonschema tags in another dialect.
 	tool := &sdk.Tool{Name: "search", Description: "Search finds documents.",
@@ -97,7 +98,16 @@ func sdkServer(ctx context.Context, r io.ReadCloser, w io.WriteCloser) {
 			out, err := Search(ctx, in)
 			return nil, out, err
 		})
-	srv.Run(ctx, &sdk.IOTransport{Reader: r, Writer: w})
+	return srv
+}
+
+func mcpgenServer(ctx context.Context, r io.ReadCloser, w io.WriteCloser) {
+	newMCPGen().Serve(ctx, r, w)
+	w.Close()
+}
+
+func sdkServer(ctx context.Context, r io.ReadCloser, w io.WriteCloser) {
+	newSDK().Run(ctx, &sdk.IOTransport{Reader: r, Writer: w})
 }
 
 var servers = []struct {
@@ -136,29 +146,32 @@ func BenchmarkModernToolCall(b *testing.B) {
 	const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}`
 	params := strings.Replace(validCall, `{"name"`, `{`+meta+`,"name"`, 1)
 	b.Run("mcpgen", func(b *testing.B) {
-		c := connect(b, mcpgenServer)
-		check(b, c.roundTrip(b, "tools/call", params), `"resultType":"complete"`, `"isError":true`)
-		b.ReportAllocs()
-		b.ResetTimer()
-		for range b.N {
-			c.roundTrip(b, "tools/call", params)
-		}
+		measure(b, connect(b, mcpgenServer), "tools/call", params, `"resultType":"complete"`, `"isError":true`)
 	})
 }
 
-// roundTrips measures one request against each server, after checking that its response
-// contains want and not notWant.
+// roundTrips measures one request against each server over pipes (see measure).
 func roundTrips(b *testing.B, method, params, want, notWant string) {
 	for _, s := range servers {
 		b.Run(s.name, func(b *testing.B) {
-			c := connect(b, s.serve)
-			check(b, c.roundTrip(b, method, params), want, notWant)
-			b.ReportAllocs()
-			b.ResetTimer()
-			for range b.N {
-				c.roundTrip(b, method, params)
-			}
+			measure(b, connect(b, s.serve), method, params, want, notWant)
 		})
+	}
+}
+
+// roundTripper is a client of either transport, connected to one server.
+type roundTripper interface {
+	roundTrip(b *testing.B, method, params string) []byte
+}
+
+// measure times b.N round trips of one request, after checking that its response contains
+// want and not notWant.
+func measure(b *testing.B, c roundTripper, method, params, want, notWant string) {
+	check(b, c.roundTrip(b, method, params), want, notWant)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		c.roundTrip(b, method, params)
 	}
 }
 
@@ -224,23 +237,11 @@ func (c *httpClient) roundTrip(b *testing.B, method, params string) []byte {
 }
 
 func mcpgenHTTP() http.Handler {
-	srv := mcp.NewServer(mcp.Implementation{Name: "bench", Version: "1"}, &mcp.ServerOptions{Logger: slog.New(slog.DiscardHandler)})
-	RegisterMCP(srv)
-	return srv.HTTPHandler(nil)
+	return newMCPGen().HTTPHandler(nil)
 }
 
 func sdkHTTP() http.Handler {
-	srv := sdk.NewServer(&sdk.Implementation{Name: "bench", Version: "1"}, &sdk.ServerOptions{Logger: slog.New(slog.DiscardHandler)})
-	tool := &sdk.Tool{Name: "search", Description: "Search finds documents.",
-		InputSchema: json.RawMessage(mcpgenSearchInput), OutputSchema: json.RawMessage(mcpgenSearchOutput)}
-	sdk.AddTool(srv, tool,
-		func(ctx context.Context, req *sdk.CallToolRequest, in SearchInput) (*sdk.CallToolResult, SearchResult, error) {
-			if in.Limit == 0 {
-				in.Limit = 10
-			}
-			out, err := Search(ctx, in)
-			return nil, out, err
-		})
+	srv := newSDK()
 	// Plain JSON answers, as mcpgen gives to a request that sends nothing before its response.
 	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, &sdk.StreamableHTTPOptions{JSONResponse: true})
 }
@@ -252,13 +253,7 @@ func BenchmarkHTTPToolCall(b *testing.B) {
 		handler func() http.Handler
 	}{{"mcpgen", mcpgenHTTP}, {"go-sdk", sdkHTTP}} {
 		b.Run(s.name, func(b *testing.B) {
-			c := connectHTTP(b, s.handler())
-			check(b, c.roundTrip(b, "tools/call", validCall), `"structuredContent"`, `"isError":true`)
-			b.ReportAllocs()
-			b.ResetTimer()
-			for range b.N {
-				c.roundTrip(b, "tools/call", validCall)
-			}
+			measure(b, connectHTTP(b, s.handler()), "tools/call", validCall, `"structuredContent"`, `"isError":true`)
 		})
 	}
 }

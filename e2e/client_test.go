@@ -23,6 +23,29 @@ type transport interface {
 	close()
 }
 
+// namedTransport starts a server binary behind one transport.
+type namedTransport struct {
+	name  string
+	start func(t *testing.T) transport
+}
+
+// transportsOf starts bin over stdio and over Streamable HTTP, for tests that must pass on both.
+func transportsOf(bin string) []namedTransport {
+	return []namedTransport{
+		{"stdio", func(t *testing.T) transport { return startStdio(t, bin) }},
+		{"http", func(t *testing.T) transport { return startHTTP(t, bin) }},
+	}
+}
+
+// checkSchema reports a message the server sent that breaks the schema of its revision;
+// method is that of the request it answers, if known.
+func checkSchema(t *testing.T, version string, msg []byte, method string) {
+	t.Helper()
+	if err := referee.Check(version, msg, method); err != nil {
+		t.Errorf("server sent a message that breaks the %s schema: %v\n%s", version, err, msg)
+	}
+}
+
 // stdioTransport runs the server as a subprocess and speaks over its stdin and stdout.
 type stdioTransport struct {
 	cmd    *exec.Cmd
@@ -235,20 +258,12 @@ func (tr *httpTransport) pump(resp *http.Response) {
 			case <-stop:
 			}
 		}()
-		r := bufio.NewReader(resp.Body)
-		var data []string
-		for {
-			line, err := r.ReadString('\n')
-			if err != nil {
-				return
-			}
-			line = strings.TrimSuffix(line, "\n")
-			switch {
-			case line == "" && len(data) > 0:
-				tr.deliver([]byte(strings.Join(data, "\n")))
-				data = nil
-			case strings.HasPrefix(line, "data: ") && line != "data: ":
-				data = append(data, line[len("data: "):])
+		events := make(chan []byte)
+		go readSSE(resp.Body, events)
+		for ev := range events {
+			// The priming event of a resumable stream carries an id and no message.
+			if len(ev) > 0 {
+				tr.deliver(ev)
 			}
 		}
 	}()
@@ -344,9 +359,7 @@ func (c *mcpClient) dispatch() {
 			delete(c.pending, string(key))
 		}
 		c.mu.Unlock()
-		if err := referee.Check(c.version, msg, p.method); err != nil {
-			c.t.Errorf("server sent a message that breaks the %s schema: %v\n%s", c.version, err, msg)
-		}
+		checkSchema(c.t, c.version, msg, p.method)
 		switch {
 		case isCall && hasID:
 			go c.answer(id, method, m["params"])
@@ -383,15 +396,20 @@ func (c *mcpClient) answer(id any, method string, params any) {
 	}
 }
 
+// register numbers a request and makes room for its response, before it is sent.
+func (c *mcpClient) register(method string) (int, chan map[string]any) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.nextID++
+	ch := make(chan map[string]any, 1)
+	c.pending[fmt.Sprint(c.nextID)] = pendingRequest{method, ch}
+	return c.nextID, ch
+}
+
 // call sends a request and waits for its response: the result, or the error object.
 func (c *mcpClient) call(method string, params any) (result, rpcErr map[string]any) {
 	c.t.Helper()
-	c.mu.Lock()
-	c.nextID++
-	id := c.nextID
-	ch := make(chan map[string]any, 1)
-	c.pending[fmt.Sprint(id)] = pendingRequest{method, ch}
-	c.mu.Unlock()
+	id, ch := c.register(method)
 	msg := map[string]any{"jsonrpc": "2.0", "id": id, "method": method}
 	if params != nil {
 		msg["params"] = params

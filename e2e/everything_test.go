@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -17,13 +16,7 @@ import (
 // and over Streamable HTTP: the two transports must offer the same. Every message the
 // server sends is checked against the 2025-11-25 schema.
 func TestEverything(t *testing.T) {
-	for _, tc := range []struct {
-		name  string
-		start func(t *testing.T) transport
-	}{
-		{"stdio", func(t *testing.T) transport { return startStdio(t, everythingBin) }},
-		{"http", func(t *testing.T) transport { return startHTTP(t, everythingBin) }},
-	} {
+	for _, tc := range transportsOf(everythingBin) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			w := &walker{t: t}
@@ -523,12 +516,7 @@ func (w *walker) declaredSchema() {
 func (w *walker) cancellation() {
 	t := w.t
 	c := w.c
-	c.mu.Lock()
-	c.nextID++
-	id := c.nextID
-	ch := make(chan map[string]any, 1)
-	c.pending[fmt.Sprint(id)] = pendingRequest{"tools/call", ch}
-	c.mu.Unlock()
+	id, ch := c.register("tools/call")
 	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": map[string]any{
 		"name": "test_slow", "arguments": map[string]any{"milliseconds": 60000}, "_meta": map[string]any{"progressToken": 9}}})
 	sent := make(chan error, 1)

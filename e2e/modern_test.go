@@ -449,27 +449,27 @@ func (s *mstdio) route(line []byte) {
 	}
 	switch {
 	case isCall && m["id"] != nil:
-		s.check(modernRev, line, "")
+		checkSchema(s.t, modernRev, line, "")
 		t.Errorf("the server sent a request over stdio: %s", line)
 	case !isCall:
 		if sub := s.subs[string(idJSON)]; sub != nil {
-			s.check(modernRev, line, "subscriptions/listen")
+			checkSchema(s.t, modernRev, line, "subscriptions/listen")
 			s.toSub(sub, m)
 			return
 		}
 		p := s.pending[string(idJSON)]
 		if p == nil {
-			s.check(modernRev, line, "")
+			checkSchema(s.t, modernRev, line, "")
 			t.Errorf("a response to no request in progress: %s", line)
 			return
 		}
 		delete(s.pending, string(idJSON))
-		s.check(p.call.version, line, p.call.method)
+		checkSchema(s.t, p.call.version, line, p.call.method)
 		checkModernMessage(t, p.call, m)
 		p.msgs = append(p.msgs, m)
 		p.resp <- m
 	case sid != nil:
-		s.check(modernRev, line, "")
+		checkSchema(s.t, modernRev, line, "")
 		sub := s.subs[string(sid)]
 		if sub == nil {
 			t.Errorf("a notification of no subscription: %s", line)
@@ -480,7 +480,7 @@ func (s *mstdio) route(line []byte) {
 		if s.legacy {
 			s.checkEither(line)
 		} else {
-			s.check(modernRev, line, "")
+			checkSchema(s.t, modernRev, line, "")
 			// Without a legacy session, a notification that belongs to no subscription
 			// belongs to a request in progress: its progress or its log messages.
 			if method := m["method"]; method != "notifications/progress" && method != "notifications/message" {
@@ -518,12 +518,6 @@ func (s *mstdio) toSub(p *stdioPending, m map[string]any) {
 	case p.sub.msgs <- m:
 	default:
 		s.t.Errorf("subscription %s: too many messages unread", p.call.idJSON)
-	}
-}
-
-func (s *mstdio) check(version string, line []byte, method string) {
-	if err := referee.Check(version, line, method); err != nil {
-		s.t.Errorf("server sent a message that breaks the %s schema: %v\n%s", version, err, line)
 	}
 }
 
@@ -602,8 +596,7 @@ func (s *mstdio) takeStray() []map[string]any {
 // own, with the headers that mirror its body, answered with JSON or an SSE stream.
 type mhttp struct {
 	t  *testing.T
-	tr *httpTransport // the process; its session machinery is not used
-	hc http.Client
+	tr *httpTransport // the process and its HTTP client; its session machinery is not used
 	wg sync.WaitGroup // subscription streams being read
 }
 
@@ -664,9 +657,7 @@ func (h *mhttp) request(ctx context.Context, call *mcall) *http.Request {
 
 func (h *mhttp) check(t *testing.T, call *mcall, raw []byte) map[string]any {
 	t.Helper()
-	if err := referee.Check(call.version, raw, call.method); err != nil {
-		t.Errorf("server sent a message that breaks the %s schema: %v\n%s", call.version, err, raw)
-	}
+	checkSchema(t, call.version, raw, call.method)
 	var m map[string]any
 	if err := json.Unmarshal(raw, &m); err != nil {
 		t.Errorf("server sent invalid JSON: %v: %s", err, raw)
@@ -682,7 +673,7 @@ func (h *mhttp) exchange(t *testing.T, call *mcall) *mexchange {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	resp, err := h.hc.Do(h.request(ctx, call))
+	resp, err := h.tr.hc.Do(h.request(ctx, call))
 	if err != nil {
 		t.Fatalf("POST %s: %v", call.method, err)
 	}
@@ -771,7 +762,7 @@ func readSSE(body io.Reader, events chan<- []byte) {
 func (h *mhttp) listen(t *testing.T, call *mcall) *msub {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	resp, err := h.hc.Do(h.request(ctx, call))
+	resp, err := h.tr.hc.Do(h.request(ctx, call))
 	if err != nil {
 		cancel()
 		t.Fatalf("POST subscriptions/listen: %v", err)
@@ -834,7 +825,7 @@ func (h *mhttp) post(t *testing.T, method string, header map[string]string, body
 	for k, v := range header {
 		req.Header.Set(k, v)
 	}
-	resp, err := h.hc.Do(req)
+	resp, err := h.tr.hc.Do(req)
 	if err != nil {
 		t.Fatalf("%s: %v", method, err)
 	}
@@ -1494,6 +1485,11 @@ func TestModernHTTP(t *testing.T) {
 	c := &mclient{t: t, conn: h}
 	toolName := names(c.must("tools/list", nil, nil)["tools"].([]any), "name")[0]
 	b64 := func(s string) string { return "=?base64?" + base64.StdEncoding.EncodeToString([]byte(s)) + "?=" }
+	// customHeader calls test_custom_header, whose region the client mirrors into
+	// Mcp-Param-Region, with the header overrides.
+	customHeader := func(region string, header map[string]string) mcall {
+		return mcall{method: "tools/call", params: map[string]any{"name": "test_custom_header", "arguments": map[string]any{"region": region}}, header: header}
+	}
 
 	for _, tc := range []struct {
 		name   string
@@ -1519,25 +1515,16 @@ func TestModernHTTP(t *testing.T) {
 		{"Mcp-Name of a resource", mcall{method: "resources/read", params: map[string]any{"uri": "test://static-text"}, header: map[string]string{"Mcp-Name": "test://static-binary"}}, 400},
 		{"no Mcp-Name on resources/read", mcall{method: "resources/read", params: map[string]any{"uri": "test://static-text"}, header: map[string]string{"Mcp-Name": ""}}, 400},
 		{"Mcp-Name of a resource in base64", mcall{method: "resources/read", params: map[string]any{"uri": "test://static-text"}, header: map[string]string{"Mcp-Name": b64("test://static-text")}}, 200},
-		{"Mcp-Param-Region matches", mcall{method: "tools/call", params: map[string]any{"name": "test_custom_header", "arguments": map[string]any{"region": "us-east"}}}, 200},
-		{"Mcp-Param-Region differs", mcall{method: "tools/call", params: map[string]any{"name": "test_custom_header", "arguments": map[string]any{"region": "us-east"}},
-			header: map[string]string{"Mcp-Param-Region": "eu-west"}}, 400},
-		{"no Mcp-Param-Region", mcall{method: "tools/call", params: map[string]any{"name": "test_custom_header", "arguments": map[string]any{"region": "test-value"}},
-			header: map[string]string{"Mcp-Param-Region": ""}}, 400},
-		{"Mcp-Param-Region in base64", mcall{method: "tools/call", params: map[string]any{"name": "test_custom_header", "arguments": map[string]any{"region": "Hello"}},
-			header: map[string]string{"Mcp-Param-Region": "=?base64?SGVsbG8=?="}}, 200},
-		{"Mcp-Param-Region in base64 of non-ASCII", mcall{method: "tools/call", params: map[string]any{"name": "test_custom_header", "arguments": map[string]any{"region": "Zürich"}},
-			header: map[string]string{"Mcp-Param-Region": b64("Zürich")}}, 200},
-		{"Mcp-Param-Region in base64 without padding", mcall{method: "tools/call", params: map[string]any{"name": "test_custom_header", "arguments": map[string]any{"region": "Hello"}},
-			header: map[string]string{"Mcp-Param-Region": "=?base64?SGVsbG8?="}}, 400},
-		{"Mcp-Param-Region in base64 with bad characters", mcall{method: "tools/call", params: map[string]any{"name": "test_custom_header", "arguments": map[string]any{"region": "Hello"}},
-			header: map[string]string{"Mcp-Param-Region": "=?base64?SGVs!!!bG8=?="}}, 400},
-		{"Mcp-Param-Region that looks like base64", mcall{method: "tools/call", params: map[string]any{"name": "test_custom_header", "arguments": map[string]any{"region": "SGVsbG8="}},
-			header: map[string]string{"Mcp-Param-Region": "SGVsbG8="}}, 200},
-		{"Mcp-Param-Region without the suffix", mcall{method: "tools/call", params: map[string]any{"name": "test_custom_header", "arguments": map[string]any{"region": "=?base64?SGVsbG8="}},
-			header: map[string]string{"Mcp-Param-Region": "=?base64?SGVsbG8="}}, 200},
-		{"Mcp-Param-Region with spaces", mcall{method: "tools/call", params: map[string]any{"name": "test_custom_header", "arguments": map[string]any{"region": "us-east"}},
-			header: map[string]string{"Mcp-Param-Region": "  us-east "}}, 200},
+		{"Mcp-Param-Region matches", customHeader("us-east", nil), 200},
+		{"Mcp-Param-Region differs", customHeader("us-east", map[string]string{"Mcp-Param-Region": "eu-west"}), 400},
+		{"no Mcp-Param-Region", customHeader("test-value", map[string]string{"Mcp-Param-Region": ""}), 400},
+		{"Mcp-Param-Region in base64", customHeader("Hello", map[string]string{"Mcp-Param-Region": "=?base64?SGVsbG8=?="}), 200},
+		{"Mcp-Param-Region in base64 of non-ASCII", customHeader("Zürich", map[string]string{"Mcp-Param-Region": b64("Zürich")}), 200},
+		{"Mcp-Param-Region in base64 without padding", customHeader("Hello", map[string]string{"Mcp-Param-Region": "=?base64?SGVsbG8?="}), 400},
+		{"Mcp-Param-Region in base64 with bad characters", customHeader("Hello", map[string]string{"Mcp-Param-Region": "=?base64?SGVs!!!bG8=?="}), 400},
+		{"Mcp-Param-Region that looks like base64", customHeader("SGVsbG8=", map[string]string{"Mcp-Param-Region": "SGVsbG8="}), 200},
+		{"Mcp-Param-Region without the suffix", customHeader("=?base64?SGVsbG8=", map[string]string{"Mcp-Param-Region": "=?base64?SGVsbG8="}), 200},
+		{"Mcp-Param-Region with spaces", customHeader("us-east", map[string]string{"Mcp-Param-Region": "  us-east "}), 200},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := &mclient{t: t, conn: h}

@@ -21,9 +21,9 @@ func TestNewProject(t *testing.T) {
 	t.Parallel()
 	work := t.TempDir()
 	mcpgen := filepath.Join(work, "mcpgen")
-	runCmd(t, "..", nil, "go", "build", "-o", mcpgen, "./cmd/mcpgen")
+	runCmd(t, "..", "go", "build", "-o", mcpgen, "./cmd/mcpgen")
 
-	out := runCmd(t, work, nil, mcpgen, "new", "hello")
+	out := runCmd(t, work, mcpgen, "new", "hello")
 	if !strings.Contains(out, "Created hello, module hello, server hello") || !strings.Contains(out, `README.md
 ("Which mcpgen") says how to pin it`) {
 		t.Errorf("mcpgen new said:\n%s", out)
@@ -40,7 +40,7 @@ func TestNewProject(t *testing.T) {
 		t.Errorf("go.mod does not use this checkout of mcpgen as a tool:\n%s", gomod)
 	}
 
-	if out := runCmd(t, dir, nil, "gofmt", "-l", "."); out != "" {
+	if out := runCmd(t, dir, "gofmt", "-l", "."); out != "" {
 		t.Errorf("the new project is not gofmt'd: %s", out)
 	}
 
@@ -48,24 +48,18 @@ func TestNewProject(t *testing.T) {
 	readme, _ := os.ReadFile(filepath.Join(dir, "README.md"))
 	addTool := readmeExample(t, string(readme), "## Add a tool")
 	write(t, filepath.Join(dir, "add.go"), addTool)
-	if out := runCmd(t, dir, nil, "go", "generate", "./..."); out != "" {
+	if out := runCmd(t, dir, "go", "generate", "./..."); out != "" {
 		t.Errorf("go generate printed %q; the README says it prints nothing", out)
 	}
-	runCmd(t, dir, nil, "go", "vet", "./...")
-	runCmd(t, dir, nil, "go", "test", "./...")
-	if out := runCmd(t, dir, nil, "gofmt", "-l", "."); out != "" {
+	runCmd(t, dir, "go", "vet", "./...")
+	runCmd(t, dir, "go", "test", "./...")
+	if out := runCmd(t, dir, "gofmt", "-l", "."); out != "" {
 		t.Errorf("not gofmt'd after go generate: %s", out)
 	}
 	bin := filepath.Join(dir, "hello")
-	runCmd(t, dir, nil, "go", "build", "-o", bin, ".")
+	runCmd(t, dir, "go", "build", "-o", bin, ".")
 
-	for _, tc := range []struct {
-		name  string
-		start func(t *testing.T) transport
-	}{
-		{"stdio", func(t *testing.T) transport { return startStdio(t, bin) }},
-		{"http", func(t *testing.T) transport { return startHTTP(t, bin) }},
-	} {
+	for _, tc := range transportsOf(bin) {
 		t.Run(tc.name, func(t *testing.T) {
 			c := newClient(t, tc.start(t), "2025-11-25", nil)
 			if name := c.initialize(map[string]any{})["serverInfo"].(map[string]any)["name"]; name != "hello" {
@@ -126,11 +120,11 @@ func TestNewProject(t *testing.T) {
 	if code != 1 || !strings.Contains(stdout, "--- FAIL: TestGeneratedCodeIsCurrent") || !strings.Contains(stdout, `+    "c": {`) || !strings.Contains(stdout, "go generate ./...") {
 		t.Errorf("go test after changing a tool: exit %d\n%s", code, stdout)
 	}
-	runCmd(t, dir, nil, "go", "generate", "./...")
+	runCmd(t, dir, "go", "generate", "./...")
 	if _, stderr, code := runStatus(t, dir, mcpgen, "check", "./..."); code != 0 {
 		t.Errorf("check after go generate: exit %d\n%s", code, stderr)
 	}
-	runCmd(t, dir, nil, "go", "test", "-run", "TestGeneratedCodeIsCurrent", "./...")
+	runCmd(t, dir, "go", "test", "-run", "TestGeneratedCodeIsCurrent", "./...")
 }
 
 // readmeExample returns the first Go code block after a heading of a README.
@@ -154,25 +148,28 @@ func write(t *testing.T, path, text string) {
 	}
 }
 
-// runCmd runs a command in dir and returns its output, failing the test if it fails. The
-// project stands alone: no go.work applies.
-func runCmd(t *testing.T, dir string, env []string, name string, args ...string) string {
-	t.Helper()
+// command is a command run in dir. The project stands alone: no go.work applies.
+func command(dir, name string, args ...string) *exec.Cmd {
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
-	cmd.Env = append(append(os.Environ(), "GOWORK=off"), env...)
-	out, err := cmd.CombinedOutput()
+	cmd.Env = append(os.Environ(), "GOWORK=off")
+	return cmd
+}
+
+// runCmd runs a command in dir and returns its output, failing the test if it fails.
+func runCmd(t *testing.T, dir, name string, args ...string) string {
+	t.Helper()
+	out, err := command(dir, name, args...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
 	}
 	return string(out)
 }
 
+// runStatus runs a command in dir and returns its output and exit status.
 func runStatus(t *testing.T, dir, name string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	cmd := exec.Command(name, args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOWORK=off")
+	cmd := command(dir, name, args...)
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err := cmd.Run()

@@ -3,11 +3,9 @@
 package e2e
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -53,17 +51,14 @@ func run(m *testing.M) int {
 	return m.Run()
 }
 
-// server is a server process and what it has written.
+// server is a weather server process, spoken to line by line over stdio.
 type server struct {
 	t       *testing.T
-	cmd     *exec.Cmd
-	stdin   io.WriteCloser
-	lines   chan []byte
-	stderr  *lockedBuffer
+	tr      *stdioTransport
 	version string // protocol version the referee checks messages against
-	exited  chan error
 }
 
+// lockedBuffer collects a process's stderr, which a test reads while the process writes it.
 type lockedBuffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer
@@ -83,52 +78,16 @@ func (l *lockedBuffer) String() string {
 
 func start(t *testing.T, version string) *server {
 	t.Helper()
-	s := &server{t: t, cmd: exec.Command(weatherBin), lines: make(chan []byte, 16), stderr: &lockedBuffer{}, version: version, exited: make(chan error, 1)}
-	s.cmd.Stderr = s.stderr
-	var err error
-	if s.stdin, err = s.cmd.StdinPipe(); err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := s.cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		r := bufio.NewReaderSize(stdout, 1<<20)
-		for {
-			line, err := r.ReadBytes('\n')
-			if len(line) > 0 {
-				s.lines <- line
-			}
-			if err != nil {
-				close(s.lines)
-				s.exited <- s.cmd.Wait()
-				return
-			}
-		}
-	}()
-	t.Cleanup(func() {
-		s.stdin.Close()
-		select {
-		case <-s.exited:
-		case <-time.After(10 * time.Second):
-			s.cmd.Process.Kill()
-			t.Error("server did not exit after stdin closed")
-		}
-	})
-	return s
+	return &server{t: t, tr: startStdio(t, weatherBin), version: version}
 }
 
 // next reads the next message, checks it against the schema and decodes it.
 func (s *server) next(method string) map[string]any {
 	s.t.Helper()
 	select {
-	case line, ok := <-s.lines:
+	case line, ok := <-s.tr.incoming():
 		if !ok {
-			s.t.Fatalf("server closed stdout; stderr:\n%s", s.stderr)
+			s.t.Fatalf("server closed stdout; stderr:\n%s", s.tr.stderr)
 		}
 		if !bytes.HasSuffix(line, []byte("\n")) || bytes.Count(line, []byte("\n")) != 1 {
 			s.t.Fatalf("message not on one line: %q", line)
@@ -142,14 +101,14 @@ func (s *server) next(method string) map[string]any {
 		}
 		return m
 	case <-time.After(20 * time.Second):
-		s.t.Fatalf("no message within 20s; stderr:\n%s", s.stderr)
+		s.t.Fatalf("no message within 20s; stderr:\n%s", s.tr.stderr)
 		return nil
 	}
 }
 
 func (s *server) send(line string) {
 	s.t.Helper()
-	if _, err := io.WriteString(s.stdin, line+"\n"); err != nil {
+	if err := s.tr.send([]byte(line)); err != nil {
 		s.t.Fatalf("writing to server: %v", err)
 	}
 }
@@ -382,17 +341,17 @@ func TestHostileInputDoesNotStopTheServer(t *testing.T) {
 func TestExitsCleanlyOnEOF(t *testing.T) {
 	s := start(t, "2025-11-25")
 	s.initialize("2025-11-25")
-	s.stdin.Close()
+	s.tr.close()
 	select {
-	case err := <-s.exited:
+	case err := <-s.tr.exited:
 		if err != nil {
-			t.Fatalf("exit: %v; stderr:\n%s", err, s.stderr)
+			t.Fatalf("exit: %v; stderr:\n%s", err, s.tr.stderr)
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("server still running 10s after stdin closed")
 	}
-	s.exited <- nil // for the cleanup
-	if msg := s.stderr.String(); msg != "" {
+	s.tr.exited <- nil // for the cleanup
+	if msg := s.tr.stderr.String(); msg != "" {
 		t.Errorf("unexpected output on stderr:\n%s", msg)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+
+	"github.com/mcpgen/mcpgen/gen/schema"
 )
 
 // Callable is what every annotated function has: the Go function or method, and the parts
@@ -34,6 +36,19 @@ var toolRole = role{
 	argOK:   isStructOrPointer,
 	argWant: "a struct or a pointer to a struct",
 	argHint: "put the arguments in a struct: its fields become the tool's properties",
+}
+
+// input builds the Type of a struct read like a tool's arguments that is not one: a
+// prompt's arguments, a template's variables, a form. Only tools/call mirrors arguments into
+// headers, so a header tag is reported; use names the struct for that message. It returns
+// nil (after reporting why) when the type cannot be used.
+func (p *pkgGen) input(t types.Type, pos token.Pos, use string) *schema.Type {
+	in := p.builder.Object(t, pos)
+	if in != nil {
+		p.builder.CheckDirection(in, true)
+		p.builder.RejectHeaders(in, use, "remove the tag: only the arguments of tools/call are mirrored into headers")
+	}
+	return in
 }
 
 // signature is a checked function: the Callable, and its argument and result besides the

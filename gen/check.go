@@ -101,7 +101,7 @@ func (e *emitter) checker(o *schema.Object, need map[*schema.Object]bool) jen.Co
 		body = append(body, e.guard(f, src, stmts)...)
 	}
 	name := e.id(o, "Check")
-	return jen.Comment(fmt.Sprintf("%s checks a value of type %s against the rules of its schema, before it is sent.", name, displayName(o))).Line().
+	return jen.Comment(fmt.Sprintf("%s checks a value of type %s against the rules of its schema, before it is sent.", name, o.DisplayName())).Line().
 		Func().Id(name).Params(jen.Id("c").Op("*").Add(wire("Checker")), jen.Id("v").Op("*").Add(e.typ(o.Go))).Block(body...)
 }
 

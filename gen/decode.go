@@ -99,18 +99,11 @@ func (e *emitter) decoder(o *schema.Object) jen.Code {
 	}
 	body = append(body, after...)
 	name := e.id(o, "Decode")
-	return jen.Comment(fmt.Sprintf("%s decodes a value of type %s and checks it against its schema.", name, displayName(o))).Line().
+	return jen.Comment(fmt.Sprintf("%s decodes a value of type %s and checks it against its schema.", name, o.DisplayName())).Line().
 		Func().Id(name).Params(jen.Id("d").Op("*").Add(wire("Decoder")), jen.Id("v").Op("*").Add(e.typ(o.Go))).Block(body...)
 }
 
 func report(msg string) jen.Code { return d().Dot("Report").Call(jen.Lit(msg)) }
-
-func displayName(o *schema.Object) string {
-	if n, ok := types.Unalias(o.Go).(*types.Named); ok {
-		return n.Obj().Name()
-	}
-	return "struct"
-}
 
 // fieldPath is the selector chain from a struct value to a (possibly promoted) field.
 func fieldPath(f *schema.Field) string {

@@ -31,6 +31,7 @@ type emitter struct {
 	patterns map[string]string       // regular expression -> variable name
 	rats     map[string]string       // multipleOf number -> variable name
 	checked  map[*schema.Object]bool // the result structs that need a checker
+	inputs   map[*Tool][]byte        // the input schemas, rendered once: checked, then emitted
 
 	taken       map[string]bool   // package-level identifiers of the generated file
 	ids         map[idKey]string  // and whom they belong to
@@ -72,7 +73,14 @@ func emitFile(p *pkgGen) ([]byte, error) {
 		roots = append(roots, fm.Type)
 	}
 	e.checked = checked(schema.Prepare(roots))
-	if !headersValid(p) {
+	e.inputs = map[*Tool][]byte{}
+	for _, t := range p.tools {
+		e.inputs[t] = []byte(noArguments)
+		if t.In != nil {
+			e.inputs[t] = schema.Render(t.In)
+		}
+	}
+	if !e.headersValid(p) {
 		return nil, nil
 	}
 	slices.SortFunc(p.forms, func(a, b *Form) int { return cmp.Compare(a.Type.Object.Name, b.Type.Object.Name) })
@@ -317,14 +325,7 @@ func (e *emitter) recvType(r *Receiver) *jen.Statement {
 
 // toolValue emits the mcp.Tool literal of one tool, fields in the order a reader wants them.
 func (e *emitter) toolValue(t *Tool) jen.Code {
-	field := func(name string, value jen.Code) jen.Code { return jen.Id(name).Op(":").Add(value) }
-	fields := []jen.Code{field("Name", jen.Lit(t.Name))}
-	if t.Title != "" {
-		fields = append(fields, field("Title", jen.Lit(t.Title)))
-	}
-	if t.Description != "" {
-		fields = append(fields, field("Description", jen.Lit(t.Description)))
-	}
+	fields := optionalFields([]jen.Code{field("Name", jen.Lit(t.Name))}, "Title", t.Title, "Description", t.Description)
 	fields = append(fields, field("InputSchema", jen.Id(e.id(t, "Input"))))
 	if t.Out == OutStruct {
 		fields = append(fields, field("OutputSchema", jen.Id(e.id(t, "Output"))))
@@ -348,7 +349,7 @@ func (e *emitter) toolValue(t *Tool) jen.Code {
 		)
 	}
 	fields = append(fields, field("Handler", handler))
-	return jen.Qual(RuntimePath, "Tool").Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, fields...)
+	return multiLine(jen.Qual(RuntimePath, "Tool"), fields...)
 }
 
 // noArguments is the input schema of a tool that takes no arguments, as the 2025-11-25 spec
@@ -361,11 +362,7 @@ const noArguments = `{
 
 // schemas emits the tool's JSON Schemas as constants.
 func (e *emitter) schemas(t *Tool) jen.Code {
-	in := []byte(noArguments)
-	if t.In != nil {
-		in = schema.Render(t.In)
-	}
-	defs := []jen.Code{jen.Id(e.id(t, "Input")).Op("=").Op("`" + string(in) + "`")}
+	defs := []jen.Code{jen.Id(e.id(t, "Input")).Op("=").Op("`" + string(e.inputs[t]) + "`")}
 	if t.Out == OutStruct {
 		defs = append(defs, jen.Id(e.id(t, "Output")).Op("=").Op("`"+string(schema.Render(t.OutType))+"`"))
 	}
@@ -377,13 +374,10 @@ func (e *emitter) schemas(t *Tool) jen.Code {
 // catch their mistakes first, with positions; this catches schemas declared with
 // //mcp:schema, so that no generated file holds a tool that clients drop and the runtime
 // panics on.
-func headersValid(p *pkgGen) bool {
+func (e *emitter) headersValid(p *pkgGen) bool {
 	ok := true
 	for _, t := range p.tools {
-		if t.In == nil {
-			continue
-		}
-		for _, problem := range schema.HeaderProblems(schema.Render(t.In)) {
+		for _, problem := range schema.HeaderProblems(e.inputs[t]) {
 			p.diags.Hintf(t.Pos, "fix the schema declared with //mcp:schema, or mark the argument with a field tag mcp:\"header=Name\"",
 				"tool %s: in its inputSchema, %s", t.Name, problem)
 			ok = false
@@ -395,44 +389,26 @@ func headersValid(p *pkgGen) bool {
 // call emits the handler of one tool: decode and validate the arguments, call the function,
 // turn what it returns into the result.
 func (e *emitter) call(t *Tool) jen.Code {
-	ctxName := "_"
-	if t.Ctx {
-		ctxName = "ctx"
-	}
-	params := []jen.Code{jen.Id(ctxName).Qual("context", "Context"), jen.Id("c").Op("*").Qual(RuntimePath, "ToolCall")}
-	var body []jen.Code
-	var args []jen.Code
-	if t.Ctx {
-		args = append(args, jen.Id("ctx"))
-	}
-	if t.In != nil && t.In.Kind == schema.Custom {
-		// The type reads its own JSON, against the schema it declares.
-		body = append(body,
-			jen.Var().Id("in").Add(e.typ(t.In.Go)),
-			jen.Id("c").Dot("UnmarshalArguments").Call(jen.Op("&").Id("in")),
-		)
-		args = append(args, argument("in", t.InPointer))
-	} else if t.In != nil {
-		body = append(body,
-			jen.Var().Id("in").Add(e.typ(t.In.Go)),
-			jen.Id(e.id(t.In.Object, "Decode")).Call(jen.Id("c").Dot("Arguments").Call(), jen.Op("&").Id("in")),
-		)
-		if t.InPointer {
-			args = append(args, jen.Op("&").Id("in"))
+	params := []jen.Code{ctxParam(&t.Callable), jen.Id("c").Op("*").Qual(RuntimePath, "ToolCall")}
+	params = append(params, e.recvParam(&t.Callable)...)
+	var body, args []jen.Code
+	if t.In != nil {
+		// A type with its own JSON reads it, against the schema it declares; a struct has a
+		// generated decoder.
+		var decode jen.Code
+		if t.In.Kind == schema.Custom {
+			decode = jen.Id("c").Dot("UnmarshalArguments").Call(jen.Op("&").Id("in"))
 		} else {
-			args = append(args, jen.Id("in"))
+			decode = jen.Id(e.id(t.In.Object, "Decode")).Call(jen.Id("c").Dot("Arguments").Call(), jen.Op("&").Id("in"))
 		}
+		body = append(body, jen.Var().Id("in").Add(e.typ(t.In.Go)), decode)
+		args = append(args, argument("in", t.InPointer))
 	} else {
 		body = append(body, jen.Id("c").Dot("Arguments").Call().Dot("EmptyObject").Call())
 	}
 	body = append(body, jen.If(jen.Op("!").Id("c").Dot("ArgumentsOK").Call()).Block(jen.Return()))
 
-	fn := e.ref(t.Func.Name())
-	if t.Recv != nil {
-		params = append(params, jen.Id("recv").Add(e.recvType(t.Recv)))
-		fn = jen.Id("recv").Dot(t.Func.Name())
-	}
-	invoke := fn.Call(args...)
+	invoke := e.invoke(&t.Callable, args...)
 	switch {
 	case t.Out == OutNone && !t.Err:
 		body = append(body, invoke)
@@ -583,11 +559,19 @@ func sortedByValue(m map[string]string) []string {
 	return keys
 }
 
-func (e *emitter) pattern(re string) string {
-	if name, ok := e.patterns[re]; ok {
+// pattern names the package variable holding a compiled pattern.
+func (e *emitter) pattern(re string) string { return e.prepared(e.patterns, "Pattern", re) }
+
+// rat names the package variable holding a multipleOf number.
+func (e *emitter) rat(text string) string { return e.prepared(e.rats, "Multiple", text) }
+
+// prepared names the package variable that holds a value the checks prepare once per file
+// (see vars), allocating the name on first use: genPrefix, kind and a number.
+func (e *emitter) prepared(vars map[string]string, kind, key string) string {
+	if name, ok := vars[key]; ok {
 		return name
 	}
-	name := e.alloc(fmt.Sprintf("%sPattern%d", genPrefix, len(e.patterns)))
-	e.patterns[re] = name
+	name := e.alloc(fmt.Sprintf("%s%s%d", genPrefix, kind, len(vars)))
+	vars[key] = name
 	return name
 }

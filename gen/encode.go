@@ -25,7 +25,7 @@ func (e *emitter) encoder(o *schema.Object) jen.Code {
 	}
 	body = append(body, jen.Id("e").Dot("ObjectEnd").Call())
 	name := e.id(o, "Encode")
-	return jen.Comment(fmt.Sprintf("%s writes a value of type %s as JSON.", name, displayName(o))).Line().
+	return jen.Comment(fmt.Sprintf("%s writes a value of type %s as JSON.", name, o.DisplayName())).Line().
 		Func().Id(name).Params(jen.Id("e").Op("*").Add(wire("Encoder")), jen.Id("v").Op("*").Add(e.typ(o.Go))).Block(body...)
 }
 
@@ -87,16 +87,10 @@ func (e *emitter) nonZero(t types.Type, x string) jen.Code {
 	}
 	switch u := t.Underlying().(type) {
 	case *types.Basic:
-		switch {
-		case u.Info()&types.IsString != 0:
-			return jen.Id(x).Op("!=").Lit("")
-		case u.Info()&types.IsBoolean != 0:
-			return jen.Id(x)
-		case u.Info()&types.IsFloat != 0:
+		if u.Info()&types.IsFloat != 0 {
 			return jen.Qual("math", "Float64bits").Call(e.convert(jen.Id(x), t, types.Typ[types.Float64])).Op("!=").Lit(0)
-		default:
-			return jen.Id(x).Op("!=").Lit(0)
 		}
+		return nonEmpty(t, x) // for other basic types, empty and zero are one
 	case *types.Slice, *types.Map, *types.Pointer, *types.Interface:
 		return jen.Id(x).Op("!=").Nil()
 	}

@@ -1,7 +1,6 @@
 package gen
 
 import (
-	"cmp"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -37,11 +36,7 @@ func (p *pkgGen) findForms() {
 		uses = append(uses, use{inst.TypeArgs.At(0), id.Pos()})
 	}
 	// In source order, so the first use of each type is where its problems are reported.
-	fset := p.pkg.Fset
-	slices.SortFunc(uses, func(a, b use) int {
-		pa, pb := fset.Position(a.pos), fset.Position(b.pos)
-		return cmp.Or(cmp.Compare(pa.Filename, pb.Filename), cmp.Compare(pa.Offset, pb.Offset))
-	})
+	slices.SortFunc(uses, func(a, b use) int { return p.bySource(a.pos, b.pos) })
 	for _, obj := range p.formTypes {
 		uses = append(uses, use{obj.Type(), obj.Pos()})
 	}
@@ -65,13 +60,8 @@ func (p *pkgGen) findForms() {
 				"mcp.Elicit is called with pointer type %s", typeString(u.t))
 			continue
 		}
-		t := p.builder.Object(u.t, u.pos)
-		if t == nil {
-			continue
-		}
-		p.builder.CheckDirection(t, true)
-		p.builder.RejectHeaders(t, "a field of elicitation form "+typeString(u.t), "remove the tag: only the arguments of tools/call are mirrored into headers")
-		if p.checkForm(t) {
+		t := p.input(u.t, u.pos, "a field of elicitation form "+typeString(u.t))
+		if t != nil && p.checkForm(t) {
 			p.forms = append(p.forms, &Form{Type: t, Pos: u.pos})
 		}
 	}

@@ -217,28 +217,47 @@ func goDisplayName(c *Callable) string {
 	return c.Func.Name()
 }
 
+// bySource orders positions as they are in the source: by file name, then line and column.
+// (token.Pos order across files depends on the order the files were loaded in.)
+func (p *pkgGen) bySource(a, b token.Pos) int {
+	return diag.Compare(diag.Diagnostic{Pos: p.pkg.Fset.Position(a)}, diag.Diagnostic{Pos: p.pkg.Fset.Position(b)})
+}
+
 // where says where a declaration is, for messages that point at another one: file:line.
 func (p *pkgGen) where(pos token.Pos) string {
 	at := p.pkg.Fset.Position(pos)
 	return fmt.Sprintf("%s:%d", filepath.Base(at.Filename), at.Line)
 }
 
-// checkNames reports tool names used twice and package-level names that collide with the
-// ones the generated file declares.
+// checkNames reports names used twice (of tools, resources, templates and prompts) and
+// package-level names that collide with the ones the generated file declares, then sorts
+// what the package declares into the order it is emitted in.
 func (p *pkgGen) checkNames() {
-	// In source order, by file name: token.Pos order across files depends on load order.
-	slices.SortStableFunc(p.tools, func(a, b *Tool) int {
-		return diag.Compare(diag.Diagnostic{Pos: p.pkg.Fset.Position(a.Pos)}, diag.Diagnostic{Pos: p.pkg.Fset.Position(b.Pos)})
+	// In source order, so that the second of two is the one reported.
+	slices.SortStableFunc(p.tools, func(a, b *Tool) int { return p.bySource(a.Pos, b.Pos) })
+	slices.SortStableFunc(p.resources, func(a, b *Resource) int { return p.bySource(a.Pos, b.Pos) })
+	slices.SortStableFunc(p.prompts, func(a, b *Prompt) int { return p.bySource(a.Pos, b.Pos) })
+	slices.SortStableFunc(p.completions, func(a, b *Completion) int { return p.bySource(a.Pos, b.Pos) })
+
+	firstOfEach(p.tools, func(t *Tool) string { return t.Name }, func(t, prev *Tool) {
+		p.diags.Hintf(t.Pos, "give one of them another name: //mcp:tool other_name",
+			"duplicate tool name %q; %s at %s has it too", t.Name, goDisplayName(&prev.Callable), p.where(prev.Pos))
 	})
-	first := map[string]*Tool{}
-	for _, t := range p.tools {
-		if prev, dup := first[t.Name]; dup {
-			p.diags.Hintf(t.Pos, "give one of them another name: //mcp:tool other_name",
-				"duplicate tool name %q; %s at %s has it too", t.Name, goDisplayName(&prev.Callable), p.where(prev.Pos))
-			continue
-		}
-		first[t.Name] = t
-	}
+	resources := firstOfEach(p.resources, func(r *Resource) string { return r.URI }, func(r, prev *Resource) {
+		p.diags.Hintf(r.Pos, "give one of them another URI, or serve the URI from one function",
+			"duplicate resource %s; %s at %s serves it too", r.URI, goDisplayName(&prev.Callable), p.where(prev.Pos))
+	})
+	// Templates the same up to the names of their variables match the same URIs.
+	templates := slices.DeleteFunc(resources, func(r *Resource) bool { return !r.Template() })
+	firstOfEach(templates, func(r *Resource) string { return uriVariable.ReplaceAllString(r.URI, "{$1}") }, func(r, prev *Resource) {
+		p.diags.Hintf(r.Pos, "a URI matches both, so one of them could never serve it; change the fixed parts of one template",
+			"resource template %s matches the same URIs as %s, which %s at %s serves", r.URI, prev.URI, goDisplayName(&prev.Callable), p.where(prev.Pos))
+	})
+	firstOfEach(p.prompts, func(pr *Prompt) string { return pr.Name }, func(pr, prev *Prompt) {
+		p.diags.Hintf(pr.Pos, "give one of them another name: //mcp:prompt other_name",
+			"duplicate prompt name %q; %s at %s has it too", pr.Name, goDisplayName(&prev.Callable), p.where(prev.Pos))
+	})
+
 	if obj := p.pkg.Types.Scope().Lookup(RegisterFunc); obj != nil {
 		p.diags.Hintf(obj.Pos(), "rename it: the generated file declares "+RegisterFunc,
 			"%s is already declared in package %s", RegisterFunc, p.pkg.Name)
@@ -252,46 +271,28 @@ func (p *pkgGen) checkNames() {
 				"%s uses the prefix reserved for mcpgen's generated identifiers", name)
 		}
 	}
-	slices.SortFunc(p.tools, func(a, b *Tool) int { return cmp.Compare(a.Name, b.Name) })
 
-	byPos := func(a, b token.Pos) int {
-		return diag.Compare(diag.Diagnostic{Pos: p.pkg.Fset.Position(a)}, diag.Diagnostic{Pos: p.pkg.Fset.Position(b)})
-	}
-	slices.SortStableFunc(p.resources, func(a, b *Resource) int { return byPos(a.Pos, b.Pos) })
-	uris := map[string]*Resource{}
-	patterns := map[string]*Resource{} // templates up to the names of their variables
-	for _, r := range p.resources {
-		if prev, dup := uris[r.URI]; dup {
-			p.diags.Hintf(r.Pos, "give one of them another URI, or serve the URI from one function",
-				"duplicate resource %s; %s at %s serves it too", r.URI, goDisplayName(&prev.Callable), p.where(prev.Pos))
-			continue
-		}
-		uris[r.URI] = r
-		if !r.Template() {
-			continue
-		}
-		pattern := uriVariable.ReplaceAllString(r.URI, "{$1}")
-		if prev, dup := patterns[pattern]; dup {
-			p.diags.Hintf(r.Pos, "a URI matches both, so one of them could never serve it; change the fixed parts of one template",
-				"resource template %s matches the same URIs as %s, which %s at %s serves", r.URI, prev.URI, goDisplayName(&prev.Callable), p.where(prev.Pos))
-			continue
-		}
-		patterns[pattern] = r
-	}
-	slices.SortStableFunc(p.prompts, func(a, b *Prompt) int { return byPos(a.Pos, b.Pos) })
-	prompts := map[string]*Prompt{}
-	for _, pr := range p.prompts {
-		if prev, dup := prompts[pr.Name]; dup {
-			p.diags.Hintf(pr.Pos, "give one of them another name: //mcp:prompt other_name",
-				"duplicate prompt name %q; %s at %s has it too", pr.Name, goDisplayName(&prev.Callable), p.where(prev.Pos))
-			continue
-		}
-		prompts[pr.Name] = pr
-	}
-	slices.SortStableFunc(p.completions, func(a, b *Completion) int { return byPos(a.Pos, b.Pos) })
+	slices.SortFunc(p.tools, func(a, b *Tool) int { return cmp.Compare(a.Name, b.Name) })
 	slices.SortFunc(p.resources, func(a, b *Resource) int { return cmp.Compare(a.URI, b.URI) })
 	slices.SortFunc(p.prompts, func(a, b *Prompt) int { return cmp.Compare(a.Name, b.Name) })
 	slices.SortFunc(p.completions, func(a, b *Completion) int {
 		return cmp.Or(cmp.Compare(a.Prompt, b.Prompt), cmp.Compare(a.Template, b.Template), cmp.Compare(a.Argument, b.Argument))
 	})
+}
+
+// firstOfEach calls dup for each item whose key an earlier item has, with that earlier one,
+// and returns the others: the first item of each key, in order.
+func firstOfEach[T any](items []T, key func(T) string, dup func(item, prev T)) []T {
+	first := map[string]T{}
+	var out []T
+	for _, it := range items {
+		k := key(it)
+		if prev, seen := first[k]; seen {
+			dup(it, prev)
+			continue
+		}
+		first[k] = it
+		out = append(out, it)
+	}
+	return out
 }

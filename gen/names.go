@@ -119,47 +119,37 @@ func (e *emitter) registerImports() {
 // It returns the user's declarations that hide predeclared identifiers the code uses.
 func (e *emitter) finish(src []byte) ([]byte, []types.Object, error) {
 	fset := token.NewFileSet()
-	file, err := parser.ParseFile(fset, DefaultFileName, src, parser.ParseComments)
+	file, err := parser.ParseFile(fset, DefaultFileName, src, parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {
 		return nil, nil, err
 	}
-	// Struct fields and composite literal keys are declared or resolved like variables by
-	// go/parser, but they are not locals.
-	notLocal := map[*ast.Ident]bool{}
-	params := map[*ast.Field]bool{}
+	// go/types tells which identifier is which variable, struct fields and composite literal
+	// keys apart. The file is checked alone, against imports that declare nothing: what it
+	// uses of them and of the user's package (the markers) stays unresolved, and only its
+	// own variables and the predeclared identifiers matter here.
+	info := &types.Info{Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{}}
+	conf := types.Config{Importer: emptyImporter{}, Error: func(error) {}}
+	pkg, _ := conf.Check(e.pkgPath, fset, []*ast.File{file}, info)
+	local := func(id *ast.Ident) types.Object {
+		obj := info.Defs[id]
+		if obj == nil {
+			obj = info.Uses[id]
+		}
+		if v, ok := obj.(*types.Var); ok && !v.IsField() && v.Parent() != pkg.Scope() {
+			return v
+		}
+		return nil
+	}
 	names := map[string]bool{} // every identifier of the file
 	ast.Inspect(file, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.Ident:
-			names[n.Name] = true
-		case *ast.FuncType:
-			for _, fl := range []*ast.FieldList{n.Params, n.Results} {
-				if fl != nil {
-					for _, f := range fl.List {
-						params[f] = true
-					}
-				}
-			}
-		case *ast.KeyValueExpr:
-			if id, ok := n.Key.(*ast.Ident); ok {
-				notLocal[id] = true
-			}
+		if id, ok := n.(*ast.Ident); ok {
+			names[id.Name] = true
 		}
 		return true
 	})
-	isLocal := func(id *ast.Ident) bool {
-		obj := id.Obj
-		if obj == nil || obj.Kind != ast.Var || notLocal[id] || file.Scope.Lookup(obj.Name) == obj {
-			return false
-		}
-		if f, ok := obj.Decl.(*ast.Field); ok {
-			return params[f] // not a struct field
-		}
-		return true
-	}
 	// In each function, the locals named like a user declaration its body refers to.
 	// (Parameter types are outside the parameters' scope.)
-	rename := map[*ast.Object]string{}
+	rename := map[types.Object]string{}
 	for _, decl := range file.Decls {
 		fd, ok := decl.(*ast.FuncDecl)
 		if !ok || fd.Body == nil {
@@ -176,36 +166,42 @@ func (e *emitter) finish(src []byte) ([]byte, []types.Object, error) {
 		})
 		ast.Inspect(fd, func(n ast.Node) bool {
 			id, ok := n.(*ast.Ident)
-			if !ok || !isLocal(id) || !referenced[id.Name] {
+			if !ok || !referenced[id.Name] {
 				return true
 			}
-			if _, done := rename[id.Obj]; !done {
-				name := id.Name + "_"
-				for names[name] || e.scope.Lookup(name) != nil {
-					name += "_"
+			if v := local(id); v != nil {
+				if _, done := rename[v]; !done {
+					name := id.Name + "_"
+					for names[name] || e.scope.Lookup(name) != nil {
+						name += "_"
+					}
+					rename[v] = name
 				}
-				rename[id.Obj] = name
 			}
 			return true
 		})
 	}
 	var hidden []types.Object
-	for _, id := range file.Unresolved {
-		if _, isMarker := e.markers[id.Name]; isMarker || e.importsUsed[id.Name] {
-			continue
-		}
-		// A predeclared identifier: string, len, nil...
-		if obj := e.scope.Lookup(id.Name); obj != nil && !slices.Contains(hidden, obj) {
-			hidden = append(hidden, obj)
-		}
-	}
 	ast.Inspect(file, func(n ast.Node) bool {
 		id, ok := n.(*ast.Ident)
 		if !ok {
 			return true
 		}
-		if name, ok := rename[id.Obj]; ok && !notLocal[id] {
-			id.Name = name
+		// A predeclared identifier (string, len, nil...) that the user's package declares.
+		if obj := info.Uses[id]; obj != nil && obj.Parent() == types.Universe {
+			if decl := e.scope.Lookup(id.Name); decl != nil && !slices.Contains(hidden, decl) {
+				hidden = append(hidden, decl)
+			}
+		}
+		return true
+	})
+	ast.Inspect(file, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if !ok {
+			return true
+		}
+		if v := local(id); v != nil && rename[v] != "" {
+			id.Name = rename[v]
 		} else if real, ok := e.markers[id.Name]; ok {
 			id.Name = real
 		}
@@ -216,4 +212,13 @@ func (e *emitter) finish(src []byte) ([]byte, []types.Object, error) {
 		return nil, nil, err
 	}
 	return out.Bytes(), hidden, nil
+}
+
+// emptyImporter gives finish's type check packages that declare nothing.
+type emptyImporter struct{}
+
+func (emptyImporter) Import(p string) (*types.Package, error) {
+	pkg := types.NewPackage(p, path.Base(p))
+	pkg.MarkComplete()
+	return pkg, nil
 }

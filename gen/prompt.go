@@ -67,11 +67,9 @@ func (p *pkgGen) prompt(fd *ast.FuncDecl, d directive) {
 	pr.Callable = s.Callable
 	if s.arg != nil {
 		_, pr.InPointer = types.Unalias(s.arg).(*types.Pointer)
-		if pr.In = p.builder.Object(s.arg, s.argPos); pr.In == nil {
+		if pr.In = p.input(s.arg, s.argPos, "an argument of prompt "+pr.Name); pr.In == nil {
 			return
 		}
-		p.builder.CheckDirection(pr.In, true)
-		p.builder.RejectHeaders(pr.In, "an argument of prompt "+pr.Name, "remove the tag: only the arguments of tools/call are mirrored into headers")
 		for _, f := range pr.In.Object.Fields {
 			if t := f.Type.Deref(); t.Kind != schema.String || t.Quoted {
 				p.diags.Hintf(f.Pos, "use a string field (or *string for an optional argument); convert it in the function",

@@ -153,11 +153,9 @@ func (p *pkgGen) resourceVars(r *Resource, fd *ast.FuncDecl, s signature) bool {
 		return false
 	}
 	_, r.InPointer = types.Unalias(s.arg).(*types.Pointer)
-	if r.In = p.builder.Object(s.arg, s.argPos); r.In == nil {
+	if r.In = p.input(s.arg, s.argPos, "a variable of resource template "+r.URI); r.In == nil {
 		return false
 	}
-	p.builder.CheckDirection(r.In, true)
-	p.builder.RejectHeaders(r.In, "a variable of resource template "+r.URI, "remove the tag: only the arguments of tools/call are mirrored into headers")
 	ok := true
 	fields := map[string]bool{}
 	for _, f := range r.In.Object.Fields {

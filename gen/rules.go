@@ -286,13 +286,3 @@ func uniqueCheck(t *schema.Type, list, to string) []jen.Code {
 	}
 	return []jen.Code{wire("CheckUnique").Call(jen.Id(to), jen.Id(list))}
 }
-
-// rat names the package variable holding a multipleOf number, declared once per file.
-func (e *emitter) rat(text string) string {
-	if name, ok := e.rats[text]; ok {
-		return name
-	}
-	name := e.alloc(fmt.Sprintf("%sMultiple%d", genPrefix, len(e.rats)))
-	e.rats[text] = name
-	return name
-}

@@ -104,24 +104,24 @@ func New(ctx context.Context, opts Options) (*Project, error) {
 	if err != nil {
 		return nil, err
 	}
-	tmp, err := os.MkdirTemp(parent, "."+base+".mcpgen-new-*")
-	if err != nil {
-		removeCreated(createdParent)
+	tmp, done := "", false
+	defer func() {
+		if !done {
+			if tmp != "" {
+				os.RemoveAll(tmp)
+			}
+			if createdParent != "" {
+				os.RemoveAll(createdParent)
+			}
+		}
+	}()
+	if tmp, err = os.MkdirTemp(parent, "."+base+".mcpgen-new-*"); err != nil {
 		return nil, err
 	}
 	// MkdirTemp makes a private directory; the project's should look like any other.
 	if err := os.Chmod(tmp, 0o755); err != nil {
-		os.RemoveAll(tmp)
-		removeCreated(createdParent)
 		return nil, err
 	}
-	done := false
-	defer func() {
-		if !done {
-			os.RemoveAll(tmp)
-			removeCreated(createdParent)
-		}
-	}()
 	data := templates.Data{Module: p.Module, Name: p.Name, GoVersion: GoVersion,
 		MCPGenVersion: opts.MCPGen.Version, MCPGenDir: opts.MCPGen.Dir}
 	if err := render(tmp, data); err != nil {
@@ -196,12 +196,6 @@ func mkdirAll(dir string) (string, error) {
 		return "", nil
 	}
 	return top, os.MkdirAll(dir, 0o777)
-}
-
-func removeCreated(top string) {
-	if top != "" {
-		os.RemoveAll(top)
-	}
 }
 
 // render writes the templates into dir.

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Runs the official MCP conformance suite (server scenarios of revisions 2025-11-25 and
-# 2026-07-28) against one examples/everything process over Streamable HTTP. The suite and Node.js 22 are installed into
-# .cache/ on first use; the suite's version is pinned by e2e/conformance/package-lock.json.
+# 2026-07-28) against one examples/everything process over Streamable HTTP. The suite and
+# Node.js 22 are installed into .cache/ on first use; the suite's version is pinned by
+# e2e/conformance/package-lock.json.
 #
-# Exit status: non-zero if any scenario has a failing check, scored or not. Results (one
-# checks.json per scenario) are kept in .cache/conformance/results/latest.
+# Exit status: non-zero if any scenario has a failing check, scored or not (except the
+# tasks extension's, which are reported). Results (one checks.json per scenario) are kept in
+# .cache/conformance/results/<revision>.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
@@ -26,8 +28,7 @@ trap 'stop_server >/dev/null' EXIT
 url=$SERVER_URL
 
 # Both eras against one server process on one endpoint: the legacy revision first (its
-# sessions), then the stateless one. Each run's results (one checks.json per scenario) are
-# kept in .cache/conformance/results/<revision>.
+# sessions), then the stateless one.
 status=0
 run() { # run REVISION MIN_SCENARIOS ALLOWED_FAILING_SCENARIO_REGEX
   local revision=$1 min=$2 allowed=$3 results="$suite/results/$1"

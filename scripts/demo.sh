@@ -16,14 +16,15 @@ say "go build -o bin/weather ./examples/weather"
 go build -o bin/weather ./examples/weather
 
 NODE=$(node22)
+PATH="$(dirname "$NODE"):$PATH" # npm and the Inspector run on Node 22 from here on
 if [ ! -x "$CACHE/inspector/node_modules/.bin/mcp-inspector" ]; then
   say "installing @modelcontextprotocol/inspector@$INSPECTOR_VERSION into .cache/inspector"
   mkdir -p "$CACHE/inspector"
-  PATH="$(dirname "$NODE"):$PATH" npm install --no-audit --no-fund --loglevel=error \
+  npm install --no-audit --no-fund --loglevel=error \
     --prefix "$CACHE/inspector" "@modelcontextprotocol/inspector@$INSPECTOR_VERSION"
 fi
 inspect() {
-  PATH="$(dirname "$NODE"):$PATH" "$CACHE/inspector/node_modules/.bin/mcp-inspector" --cli "$ROOT/bin/weather" "$@"
+  "$CACHE/inspector/node_modules/.bin/mcp-inspector" --cli "$ROOT/bin/weather" "$@"
 }
 
 say "MCP Inspector: tools/list"

@@ -36,7 +36,7 @@ node e2e/tsclient/everything.mjs http "$SERVER_URL"
 trap - EXIT
 stop_server
 
-say "official MCP conformance suite (server, 2025-11-25) against examples/everything"
+say "official MCP conformance suite (server, 2025-11-25 and 2026-07-28) against examples/everything"
 ./scripts/conformance.sh
 
 say "all tests passed"

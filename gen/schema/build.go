@@ -95,7 +95,7 @@ func (b *Builder) CheckDirection(t *Type, input bool) {
 			case t.Kind == Struct && !seen[t.Object]:
 				seen[t.Object] = true
 				for _, f := range t.Object.Fields {
-					walk(f.Type, f.Pos, "field "+t.Object.displayName()+"."+f.Path[len(f.Path)-1].Name)
+					walk(f.Type, f.Pos, "field "+t.Object.DisplayName()+"."+f.Path[len(f.Path)-1].Name)
 				}
 			case (t.Kind == Text || t.Kind == Custom) && input && !t.CanDecode:
 				b.diags.Hintf(pos, "give it an Unmarshal"+methodKind(t)+" method, or use it only in results",
@@ -470,17 +470,17 @@ func (b *Builder) fields(s *Object, root *types.Struct) []*Field {
 						continue
 					}
 				} else if !v.Exported() {
-					b.strayMcpTag(v, tag, "field "+s.displayName()+"."+v.Name(), "an unexported field, which is no property",
+					b.strayMcpTag(v, tag, "field "+s.DisplayName()+"."+v.Name(), "an unexported field, which is no property",
 						"export the field, or remove the tag")
 					continue
 				}
 				jt := parseJSONTag(tag)
 				if jt.ignore || schemaIgnores(tag) {
-					b.strayMcpTag(v, tag, "field "+s.displayName()+"."+v.Name(), "a field left out of the JSON by its tag, which is no property",
+					b.strayMcpTag(v, tag, "field "+s.DisplayName()+"."+v.Name(), "a field left out of the JSON by its tag, which is no property",
 						"remove the mcp tag, or the \"-\" that leaves the field out")
 					continue
 				}
-				b.checkJSONOptions(v, tag, "field "+s.displayName()+"."+v.Name())
+				b.checkJSONOptions(v, tag, "field "+s.DisplayName()+"."+v.Name())
 				name := jt.name
 				if !validJSONName(name) {
 					name = ""
@@ -518,7 +518,7 @@ func (b *Builder) fields(s *Object, root *types.Struct) []*Field {
 						"embedded field %s is a pointer to an unexported struct type, which encoding/json cannot allocate", v.Name())
 					continue
 				}
-				b.strayMcpTag(v, tag, "field "+s.displayName()+"."+v.Name(), "an embedded struct, whose fields are promoted as properties of "+s.displayName(),
+				b.strayMcpTag(v, tag, "field "+s.DisplayName()+"."+v.Name(), "an embedded struct, whose fields are promoted as properties of "+s.DisplayName(),
 					"tag the field of "+typeString(inner)+" that the header mirrors")
 				n, _ := nextCount.At(inner).(int)
 				nextCount.Set(inner, n+1)
@@ -602,7 +602,7 @@ func schemaIgnores(tag string) bool {
 }
 
 func (b *Builder) field(s *Object, c candidate) *Field {
-	where := "field " + s.displayName() + "." + c.v.Name()
+	where := "field " + s.DisplayName() + "." + c.v.Name()
 	t := b.typeOf(c.v.Type(), c.v.Pos(), where)
 	if t == nil {
 		return nil
@@ -688,7 +688,9 @@ func (b *Builder) checkDeclared(t *Type, pos token.Pos, where string) {
 	}
 }
 
-func (s *Object) displayName() string {
+// DisplayName names the struct for messages and comments: its type's name, or "struct" for
+// a struct literal.
+func (s *Object) DisplayName() string {
 	if n, ok := types.Unalias(s.Go).(*types.Named); ok {
 		return n.Obj().Name()
 	}

@@ -9,7 +9,6 @@ import (
 	"math/big"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/internal/httptoken"
@@ -18,7 +17,7 @@ import (
 // HeaderKeyword is the keyword of revision 2026-07-28 that asks clients to mirror a tool
 // argument into an HTTP header, Mcp-Param-{name}. Clients drop a tool whose annotations
 // break the rules (server/tools.mdx), and the runtime refuses to register it.
-const HeaderKeyword = "x-mcp-header"
+const HeaderKeyword = httptoken.Keyword
 
 // mcpKeys are the keys of the mcp struct tag.
 var mcpKeys = []string{"header"}
@@ -232,7 +231,7 @@ func (b *Builder) CheckHeaders(t *Type, tool string) {
 	var into func(t *Type, ptr, why string)
 	visit = func(o *Object, ptr, why string) {
 		if why == "" && onCycle(o) {
-			why = fmt.Sprintf("in recursive type %s, whose schema is a definition under $defs", o.displayName())
+			why = fmt.Sprintf("in recursive type %s, whose schema is a definition under $defs", o.DisplayName())
 		}
 		if why != "" {
 			if dynamic[o] {
@@ -242,7 +241,7 @@ func (b *Builder) CheckHeaders(t *Type, tool string) {
 		}
 		for _, f := range o.Fields {
 			p := ptr + "/" + pointerToken(f.Name)
-			where := "field " + o.displayName() + "." + f.Path[len(f.Path)-1].Name
+			where := "field " + o.DisplayName() + "." + f.Path[len(f.Path)-1].Name
 			switch {
 			case f.Header == "" || reported[f]:
 			case why != "":
@@ -313,7 +312,7 @@ func (b *Builder) RejectHeaders(t *Type, use, hint string) {
 			for _, f := range t.Object.Fields {
 				if f.Header != "" {
 					b.diags.Hintf(f.HeaderPos, hint, "field %s.%s: header %q is on %s, but headers mirror only the arguments of tools",
-						t.Object.displayName(), f.Path[len(f.Path)-1].Name, f.Header, use)
+						t.Object.DisplayName(), f.Path[len(f.Path)-1].Name, f.Header, use)
 				}
 				walk(f.Type)
 			}
@@ -337,8 +336,9 @@ func pointerToken(name string) string {
 // HeaderProblems checks the x-mcp-header annotations of a rendered input schema as clients
 // and the runtime do, whatever wrote them (tags, or a schema declared with //mcp:schema): on
 // a property reached from the root through "properties" alone, an HTTP token, unique
-// case-insensitively, on a string, a boolean or an integer bounded within ±(2^53-1). It
-// returns what is wrong, in the order of the schema's keys.
+// case-insensitively (these three as httptoken.Headers, which the runtime uses, tells), on a
+// string, a boolean or an integer bounded within ±(2^53-1). It returns what is wrong, in the
+// order of the schema's keys.
 func HeaderProblems(schema []byte) []string {
 	if !bytes.Contains(schema, []byte(`"`+HeaderKeyword+`"`)) {
 		return nil
@@ -350,23 +350,21 @@ func HeaderProblems(schema []byte) []string {
 		return nil
 	}
 	var problems []string
-	first := map[string]string{} // lower-case name -> the property that has it
-	check := func(s map[string]any, ptr string, property bool) {
-		h := s[HeaderKeyword]
-		name, isString := h.(string)
-		at := ptr
+	for _, h := range httptoken.Headers(root) {
+		at := h.Pointer
 		if at == "" {
 			at = "the root"
 		}
-		label := HeaderKeyword + " " + compactJSON(h) + " at " + at
+		label := HeaderKeyword + " " + compactJSON(h.Value) + " at " + at
 		switch {
-		case !property:
+		case !h.OnPath:
 			problems = append(problems, label+" is not on a property reached from the root through \"properties\" alone")
-			return
-		case !isString || !httptoken.IsToken(name):
+			continue
+		case h.Name == "":
 			problems = append(problems, label+" is not an HTTP header name")
-			return
+			continue
 		}
+		s := h.Schema
 		switch typ, _ := s["type"].(string); typ {
 		case "string", "boolean":
 		case "integer":
@@ -395,53 +393,11 @@ func HeaderProblems(schema []byte) []string {
 		default:
 			problems = append(problems, fmt.Sprintf("%s is not on a string, integer or boolean (type %s)", label, compactJSON(s["type"])))
 		}
-		key := strings.ToLower(name)
-		if prev, dup := first[key]; dup {
-			problems = append(problems, fmt.Sprintf("%s names the header of %s too; names are compared case-insensitively", label, prev))
-		} else {
-			first[key] = at
+		if h.Same != nil {
+			problems = append(problems, fmt.Sprintf("%s names the header of %s too; names are compared case-insensitively", label, h.Same.Pointer))
 		}
 	}
-	// chain: the value continues the static path (the root, and properties along it);
-	// property: it is a property's schema on that path.
-	var walk func(v any, ptr string, chain, property bool)
-	walk = func(v any, ptr string, chain, property bool) {
-		switch v := v.(type) {
-		case []any:
-			for i, x := range v {
-				walk(x, ptr+"/"+strconv.Itoa(i), false, false)
-			}
-		case map[string]any:
-			if _, ok := v[HeaderKeyword]; ok {
-				check(v, ptr, property)
-			}
-			for _, k := range sortedKeys(v) {
-				switch k {
-				case HeaderKeyword, "enum", "const", "default", "examples":
-					continue // values, not schemas
-				case "properties":
-					if props, ok := v[k].(map[string]any); ok {
-						for _, name := range sortedKeys(props) {
-							walk(props[name], ptr+"/properties/"+pointerToken(name), chain, chain)
-						}
-						continue
-					}
-				}
-				walk(v[k], ptr+"/"+pointerToken(k), false, false)
-			}
-		}
-	}
-	walk(root, "", true, false)
 	return problems
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 func compactJSON(v any) string {

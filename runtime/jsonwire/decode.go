@@ -77,17 +77,42 @@ type segment struct {
 	index int
 }
 
+// path is the path to the value being decoded, one segment per container entered: its
+// length is the nesting depth. The first segments are held in the Decoder itself, since
+// most documents nest shallowly, and no slice points at them: a pointer from a Decoder into
+// itself would make every Decoder escape to the heap, even one a function keeps to itself.
+type path struct {
+	len    int
+	inline [8]segment
+	more   []segment // the segments beyond inline, kept from one document to the next
+}
+
+// push adds a segment and returns its index.
+func (p *path) push() int {
+	if p.len >= len(p.inline) {
+		p.more = append(p.more[:p.len-len(p.inline)], segment{})
+	}
+	p.len++
+	return p.len - 1
+}
+
+// at returns the segment at index i.
+func (p *path) at(i int) *segment {
+	if i < len(p.inline) {
+		return &p.inline[i]
+	}
+	return &p.more[i-len(p.inline)]
+}
+
 // Decoder reads JSON values from a byte slice. The zero value is ready after Reset.
 type Decoder struct {
 	data     []byte
 	pos      int
-	depth    int
-	path     []segment
+	path     path
 	problems []Problem
 	omitted  int    // problems not recorded because of maxProblems
 	syntax   bool   // the input is not valid JSON; decoding has stopped
 	scratch  []byte // reused by string unescaping
-	pathBuf  [8]segment
 }
 
 // NewDecoder returns a Decoder reading data.
@@ -101,11 +126,7 @@ func NewDecoder(data []byte) *Decoder {
 func (d *Decoder) Reset(data []byte) {
 	d.data = data
 	d.pos = 0
-	d.depth = 0
-	if d.path == nil {
-		d.path = d.pathBuf[:0] // most documents nest shallowly: no allocation for the path
-	}
-	d.path = d.path[:0]
+	d.path.len = 0
 	d.problems = d.problems[:0]
 	d.omitted = 0
 	d.syntax = false
@@ -175,7 +196,8 @@ func (d *Decoder) reportType(want string, got Kind) {
 // pointer renders the current path, plus an extra key if one is given, as a JSON Pointer.
 func (d *Decoder) pointer(extra string) string {
 	var b strings.Builder
-	for _, s := range d.path {
+	for i := range d.path.len {
+		s := d.path.at(i)
 		b.WriteByte('/')
 		if s.key == nil {
 			b.WriteString(strconv.Itoa(s.index))
@@ -829,7 +851,7 @@ func (d *Decoder) Members(yield func(key []byte) bool) {
 			return
 		}
 		d.pos++
-		d.path[top] = segment{key: nonNil(key)}
+		*d.path.at(top) = segment{key: nonNil(key)}
 		if !yield(key) {
 			d.leave(top)
 			return
@@ -855,7 +877,7 @@ func nonNil(b []byte) []byte {
 func (d *Decoder) Elements(yield func(index int) bool) {
 	top, ok := d.open(Array, ']')
 	for i := 0; ok; i++ {
-		d.path[top] = segment{index: i}
+		*d.path.at(top) = segment{index: i}
 		if !yield(i) {
 			d.leave(top)
 			return
@@ -875,11 +897,9 @@ func (d *Decoder) open(k Kind, closer byte) (top int, ok bool) {
 	d.skipSpace()
 	if d.pos < len(d.data) && d.data[d.pos] == closer {
 		d.pos++
-		d.depth--
 		return 0, false
 	}
-	d.path = append(d.path, segment{})
-	return len(d.path) - 1, true
+	return d.path.push(), true
 }
 
 // next consumes what follows a member or element: a comma, reporting true, or the closing
@@ -904,14 +924,11 @@ func (d *Decoder) next(top int, closer byte) bool {
 	return false
 }
 
-func (d *Decoder) leave(top int) {
-	d.path = d.path[:top]
-	d.depth--
-}
+func (d *Decoder) leave(top int) { d.path.len = top }
 
+// enter checks that one more container may open: the path is as deep as the nesting.
 func (d *Decoder) enter() bool {
-	d.depth++
-	if d.depth > MaxDepth {
+	if d.path.len >= MaxDepth {
 		d.syntaxError("nested too deeply")
 		return false
 	}

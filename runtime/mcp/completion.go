@@ -94,7 +94,7 @@ func complete(ctx context.Context, req *Request, params []byte) ([]byte, *jsonrp
 		key = completionKey{prompt: true, name: p.Ref.Name, argument: p.Argument.Name}
 	case "ref/resource":
 		srv.mu.RLock()
-		known := search(srv.templates, []byte(p.Ref.URI), func(t *templateEntry) string { return t.URITemplate }) >= 0
+		known := search(srv.templates, []byte(p.Ref.URI), templateURI) >= 0
 		srv.mu.RUnlock()
 		if !known {
 			return nil, invalidParams("completion/complete: unknown resource template %q", p.Ref.URI)

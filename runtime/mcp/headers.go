@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -22,9 +21,11 @@ type headerParam struct {
 }
 
 // headerParams finds the x-mcp-header annotations of an input schema, and checks them as
-// clients will: a tool whose annotations break the rules is one clients drop.
+// clients will: a tool whose annotations break the rules is one clients drop. httptoken finds
+// them, and says which are where clients look and which names are tokens used once, for the
+// generator too, so that what mcpgen generates the runtime registers.
 func headerParams(schema []byte) ([]headerParam, error) {
-	if !strings.Contains(string(schema), `"x-mcp-header"`) {
+	if !strings.Contains(string(schema), `"`+httptoken.Keyword+`"`) {
 		return nil, nil
 	}
 	var root map[string]any
@@ -32,47 +33,23 @@ func headerParams(schema []byte) ([]headerParam, error) {
 		return nil, err
 	}
 	var params []headerParam
-	var walk func(s map[string]any, path []string) error
-	walk = func(s map[string]any, path []string) error {
-		props, _ := s["properties"].(map[string]any)
-		for _, name := range sortedKeys(props) {
-			p, ok := props[name].(map[string]any)
-			if !ok {
-				continue
-			}
-			at := append(slices.Clip(path), name)
-			if h, ok := p["x-mcp-header"]; ok {
-				hs, _ := h.(string)
-				kind, _ := p["type"].(string)
-				switch {
-				case !httptoken.IsToken(hs):
-					return fmt.Errorf("property %s: x-mcp-header %q is not an HTTP header name", strings.Join(at, "."), h)
-				case kind != "string" && kind != "integer" && kind != "boolean":
-					return fmt.Errorf("property %s: x-mcp-header needs a string, integer or boolean, not %q", strings.Join(at, "."), kind)
-				}
-				for _, other := range params {
-					if strings.EqualFold(other.name, hs) {
-						return fmt.Errorf("property %s: x-mcp-header %q is already used by %s", strings.Join(at, "."), hs, strings.Join(other.path, "."))
-					}
-				}
-				params = append(params, headerParam{name: hs, path: at, kind: kind})
-			}
-			if err := walk(p, at); err != nil {
-				return err
-			}
+	for _, h := range httptoken.Headers(root) {
+		if !h.OnPath {
+			continue // clients ignore it there, and so does the runtime
 		}
-		return nil
+		at := strings.Join(h.Path, ".")
+		kind, _ := h.Schema["type"].(string)
+		switch {
+		case h.Name == "":
+			return nil, fmt.Errorf("property %s: x-mcp-header %q is not an HTTP header name", at, h.Value)
+		case kind != "string" && kind != "integer" && kind != "boolean":
+			return nil, fmt.Errorf("property %s: x-mcp-header needs a string, integer or boolean, not %q", at, kind)
+		case h.Same != nil:
+			return nil, fmt.Errorf("property %s: x-mcp-header %q is already used by %s", at, h.Name, strings.Join(h.Same.Path, "."))
+		}
+		params = append(params, headerParam{name: h.Name, path: h.Path, kind: kind})
 	}
-	return params, walk(root, nil)
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
+	return params, nil
 }
 
 // checkParamHeaders compares the Mcp-Param-* headers of a tools/call with the arguments in

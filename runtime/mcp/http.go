@@ -404,9 +404,7 @@ func (h *HTTPHandler) cors(w http.ResponseWriter, r *http.Request) {
 
 // httpError answers with an HTTP error status and a JSON-RPC error without an id.
 func httpError(w http.ResponseWriter, status, code int, msg string) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	w.Write(jsonrpc.AppendError(nil, nil, jsonrpc.NewError(code, msg)))
+	writeJSON(w, status, jsonrpc.AppendError(nil, nil, jsonrpc.NewError(code, msg)))
 }
 
 // forbidden checks the Host and Origin headers against DNS rebinding: a web page must not
@@ -555,9 +553,7 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 	m, perr := jsonrpc.Parse(body)
 	if perr != nil {
 		// Nothing in a message we cannot read can be answered on a stream.
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusBadRequest)
-		w.Write(jsonrpc.AppendError(nil, m.ID, perr))
+		writeJSON(w, http.StatusBadRequest, jsonrpc.AppendError(nil, m.ID, perr))
 		return
 	}
 	// The era is the request's: a modern one (by its _meta, or by its header) has no
@@ -633,8 +629,7 @@ func (h *HTTPHandler) initialize(w http.ResponseWriter, m *jsonrpc.Message, acce
 		w.Header().Set("Mcp-Session-Id", hs.id)
 	}
 	if acceptJSON {
-		w.Header().Set("Content-Type", "application/json")
-		w.Write(out.msg)
+		writeJSON(w, http.StatusOK, out.msg)
 		return
 	}
 	sw := newSSEWriter(w)
@@ -718,8 +713,7 @@ func (h *HTTPHandler) pump(w http.ResponseWriter, r *http.Request, hs *httpSessi
 		evs, finished := st.pending(after)
 		if sw == nil && acceptJSON && !st.standalone {
 			if msg, ok := st.jsonAnswer(); ok {
-				w.Header().Set("Content-Type", "application/json")
-				w.Write(msg)
+				writeJSON(w, http.StatusOK, msg)
 				st.markDelivered(1)
 				hs.dropStream(st)
 				return pumpComplete

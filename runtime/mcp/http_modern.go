@@ -12,7 +12,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
-	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 )
 
 // Streamable HTTP in revision 2026-07-28 (basic/transports/streamable-http.mdx): no
@@ -24,52 +23,20 @@ import (
 // not a legacy one: the modern revision, or one unknown to us, answered as modern.
 func isModernHeader(v string) bool {
 	v = strings.TrimSpace(v)
-	if v == "" {
-		return false
-	}
-	for _, legacy := range supportedVersions {
-		if v == legacy {
-			return false
-		}
-	}
-	return true
+	return v != "" && !slices.Contains(supportedVersions, v)
 }
 
-// modernStatus is the HTTP status of a modern request's JSON answer.
-func modernStatus(resp []byte) int {
-	code, ok := responseErrorCode(resp)
-	switch {
-	case !ok:
-		return http.StatusOK
-	case code == jsonrpc.CodeMethodNotFound:
+// modernStatus is the HTTP status of a modern request's JSON answer, by the code of the
+// error it holds (0 for a result).
+func modernStatus(code int) int {
+	switch code {
+	case jsonrpc.CodeMethodNotFound:
 		return http.StatusNotFound
-	case code == jsonrpc.CodeInvalidParams || code == jsonrpc.CodeInvalidRequest || code == jsonrpc.CodeParseError ||
-		code == CodeHeaderMismatch || code == CodeMissingRequiredClientCapability || code == CodeUnsupportedProtocolVersion:
+	case jsonrpc.CodeInvalidParams, jsonrpc.CodeInvalidRequest, jsonrpc.CodeParseError,
+		CodeHeaderMismatch, CodeMissingRequiredClientCapability, CodeUnsupportedProtocolVersion:
 		return http.StatusBadRequest
 	}
 	return http.StatusOK
-}
-
-// responseErrorCode reads the error code of a response message, if it is an error.
-func responseErrorCode(resp []byte) (int, bool) {
-	var d jsonwire.Decoder
-	d.Reset(resp)
-	code, found := 0, false
-	for key := range d.Members {
-		if string(key) != "error" || d.Peek() != jsonwire.Object {
-			d.Skip()
-			continue
-		}
-		for key := range d.Members {
-			if string(key) == "code" {
-				n, _ := d.Int()
-				code, found = int(n), true
-			} else {
-				d.Skip()
-			}
-		}
-	}
-	return code, found
 }
 
 // headerValue decodes a header that may carry the =?base64?...?= form. ok is false for a
@@ -97,30 +64,30 @@ func headerValue(v string) (string, bool) {
 	return v, true
 }
 
-// headerMismatch is the HeaderMismatch error of a request.
-func headerMismatch(id []byte, msg string) []byte {
-	return modernError(id, CodeHeaderMismatch, "Header mismatch: "+msg, nil)
+// headerMismatch is a HeaderMismatch error.
+func headerMismatch(msg string) *jsonrpc.Error {
+	return jsonrpc.NewError(CodeHeaderMismatch, "Header mismatch: "+msg)
 }
 
 // checkHeaders checks the headers that mirror a modern request's body. It returns the
-// error response, or nil.
-func (h *HTTPHandler) checkHeaders(r *http.Request, m *jsonrpc.Message, meta *requestMeta) []byte {
+// error, or nil.
+func (h *HTTPHandler) checkHeaders(r *http.Request, m *jsonrpc.Message, meta *requestMeta) *jsonrpc.Error {
 	version := r.Header.Get("Mcp-Protocol-Version")
 	switch {
 	case version == "":
-		return headerMismatch(m.ID, "the MCP-Protocol-Version header is required")
+		return headerMismatch("the MCP-Protocol-Version header is required")
 	case meta != nil && meta.hasVersion && strings.TrimSpace(version) != meta.version:
-		return headerMismatch(m.ID, "MCP-Protocol-Version header value '"+version+"' does not match body value '"+meta.version+"'")
+		return headerMismatch("MCP-Protocol-Version header value '" + version + "' does not match body value '" + meta.version + "'")
 	}
 	// Mcp-Method has no base64 form: it is compared as sent, spaces trimmed.
 	method, ok := headerValue(r.Header.Get("Mcp-Method"))
 	switch {
 	case r.Header.Get("Mcp-Method") == "":
-		return headerMismatch(m.ID, "the Mcp-Method header is required")
+		return headerMismatch("the Mcp-Method header is required")
 	case !ok || strings.HasPrefix(strings.TrimSpace(r.Header.Get("Mcp-Method")), "=?base64?"):
-		return headerMismatch(m.ID, "the Mcp-Method header holds characters a header may not, or an encoding it may not use")
+		return headerMismatch("the Mcp-Method header holds characters a header may not, or an encoding it may not use")
 	case method != m.Method:
-		return headerMismatch(m.ID, "Mcp-Method header value '"+method+"' does not match body value '"+m.Method+"'")
+		return headerMismatch("Mcp-Method header value '" + method + "' does not match body value '" + m.Method + "'")
 	}
 	var field string
 	switch m.Method {
@@ -136,39 +103,20 @@ func (h *HTTPHandler) checkHeaders(r *http.Request, m *jsonrpc.Message, meta *re
 	name, ok := headerValue(raw)
 	switch {
 	case raw == "":
-		return headerMismatch(m.ID, "the Mcp-Name header is required for "+m.Method)
+		return headerMismatch("the Mcp-Name header is required for " + m.Method)
 	case !ok:
-		return headerMismatch(m.ID, "the Mcp-Name header holds characters a header may not, or bad base64")
+		return headerMismatch("the Mcp-Name header holds characters a header may not, or bad base64")
 	case name != body:
-		return headerMismatch(m.ID, "Mcp-Name header value '"+name+"' does not match body value '"+body+"'")
+		return headerMismatch("Mcp-Name header value '" + name + "' does not match body value '" + body + "'")
 	}
 	if m.Method == "tools/call" {
 		if t := h.srv.lookupTool([]byte(body)); t != nil && len(t.headerParams) > 0 {
 			if msg := t.checkParamHeaders(r.Header, m.Params); msg != "" {
-				return headerMismatch(m.ID, msg)
+				return headerMismatch(msg)
 			}
 		}
 	}
 	return nil
-}
-
-// stringParam reads a string member of a request's params.
-func stringParam(params []byte, name string) (string, bool) {
-	var d jsonwire.Decoder
-	d.Reset(params)
-	v, found := "", false
-	if params == nil || d.Peek() != jsonwire.Object {
-		return "", false
-	}
-	for key := range d.Members {
-		if string(key) == name && d.Peek() == jsonwire.String {
-			v, _ = d.String()
-			found = true
-		} else {
-			d.Skip()
-		}
-	}
-	return v, found
 }
 
 // postModern serves a POST of the stateless revision.
@@ -184,15 +132,15 @@ func (h *HTTPHandler) postModern(w http.ResponseWriter, r *http.Request, m *json
 	if meta == nil {
 		// The header names a revision that is not a legacy one; the body has no _meta
 		// to say which.
-		resp := modernError(m.ID, jsonrpc.CodeInvalidParams, "invalid params: _meta."+metaProtocolVersion+" is required", nil)
+		err := errMetaVersionRequired
 		if v := strings.TrimSpace(r.Header.Get("Mcp-Protocol-Version")); !slices.Contains(modernVersions, v) {
-			resp = unsupportedVersion(m.ID, v)
+			err = unsupportedVersion(v)
 		}
-		writeJSON(w, http.StatusBadRequest, resp)
+		writeJSON(w, http.StatusBadRequest, jsonrpc.AppendError(nil, m.ID, err))
 		return
 	}
-	if resp := h.checkHeaders(r, m, meta); resp != nil {
-		writeJSON(w, modernStatus(resp), resp)
+	if err := h.checkHeaders(r, m, meta); err != nil {
+		writeJSON(w, modernStatus(err.Code), jsonrpc.AppendError(nil, m.ID, err))
 		return
 	}
 	if m.Method == "subscriptions/listen" && !acceptSSE {
@@ -213,7 +161,8 @@ func (h *HTTPHandler) postModern(w http.ResponseWriter, r *http.Request, m *json
 	go func() {
 		defer h.requests.Done()
 		defer cancel()
-		st.reply(h.srv.serveModern(ctx, m, meta, st))
+		resp, code := h.srv.serveModern(ctx, m, meta, st)
+		st.respond(resp, modernStatus(code))
 	}()
 	h.writeResponseStream(w, r, st, acceptJSON, acceptSSE)
 	cancel() // closing the stream cancels the request (if it was still running)
@@ -242,8 +191,7 @@ func (h *HTTPHandler) writeResponseStream(w http.ResponseWriter, r *http.Request
 			// The response alone goes as JSON; with notifications before it, as SSE, unless
 			// the client takes JSON only: then they are dropped.
 			if final && (len(msgs) == 1 && acceptJSON || !acceptSSE) {
-				resp := msgs[len(msgs)-1]
-				writeJSON(w, modernStatus(resp), resp)
+				writeJSON(w, st.jsonStatus(), msgs[len(msgs)-1])
 				return
 			}
 			if len(msgs) > 0 && acceptSSE {
@@ -287,13 +235,15 @@ type responseStream struct {
 	msgs   [][]byte
 	size   int // of msgs, in bytes
 	final  bool
+	status int // of the response, when it goes as JSON; set with it
 	closed bool
 	wake   chan struct{}
 }
 
 var errStreamClosed = errors.New("mcp: the client closed the response stream")
 
-func (st *responseStream) add(msg []byte, final bool) error {
+// add adds a message; final marks the response, and status is then its HTTP status.
+func (st *responseStream) add(msg []byte, final bool, status int) error {
 	st.mu.Lock()
 	if st.closed || st.final {
 		st.mu.Unlock()
@@ -301,13 +251,10 @@ func (st *responseStream) add(msg []byte, final bool) error {
 	}
 	st.msgs = append(st.msgs, msg)
 	st.size += len(msg)
-	st.final = final
+	st.final, st.status = final, status
 	// A client that does not read loses the oldest notifications, never the response, as
 	// a legacy stream does: the server's memory is not the client's buffer.
-	for len(st.msgs) > 1 && (len(st.msgs) > maxStreamEvents || st.size > maxStreamBytes) {
-		st.size -= len(st.msgs[0])
-		st.msgs = st.msgs[1:]
-	}
+	st.msgs, st.size = bound(st.msgs, st.size, 0, func(msg []byte) int { return len(msg) })
 	st.mu.Unlock()
 	select {
 	case st.wake <- struct{}{}:
@@ -316,8 +263,18 @@ func (st *responseStream) add(msg []byte, final bool) error {
 	return nil
 }
 
-func (st *responseStream) send(msg []byte) error  { return st.add(msg, false) }
-func (st *responseStream) reply(msg []byte) error { return st.add(msg, true) }
+func (st *responseStream) send(msg []byte) error  { return st.add(msg, false, 0) }
+func (st *responseStream) reply(msg []byte) error { return st.add(msg, true, http.StatusOK) }
+
+// respond adds the response, which goes with status when it goes as JSON.
+func (st *responseStream) respond(msg []byte, status int) error { return st.add(msg, true, status) }
+
+// jsonStatus is the HTTP status of the response, once take has returned it.
+func (st *responseStream) jsonStatus() int {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.status
+}
 
 // take returns the messages waiting, and whether the response is among them.
 func (st *responseStream) take() ([][]byte, bool) {
@@ -338,10 +295,6 @@ func (st *responseStream) close() {
 // startStream sends the headers of an SSE stream without resumption: no event ids, no
 // retry interval.
 func (sw *sseWriter) startStream() error {
-	hd := sw.w.Header()
-	hd.Set("Content-Type", "text/event-stream")
-	hd.Set("Cache-Control", "no-cache")
-	hd.Set("X-Accel-Buffering", "no")
-	sw.w.WriteHeader(http.StatusOK)
+	sw.writeHeader()
 	return sw.rc.Flush()
 }

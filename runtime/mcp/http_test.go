@@ -550,7 +550,7 @@ func TestHTTPDisconnectMidCallLeavesNoGoroutines(t *testing.T) {
 
 func runtimeGoroutines() int {
 	time.Sleep(20 * time.Millisecond) // let earlier tests' connections wind down
-	return runtimeNumGoroutine()
+	return runtime.NumGoroutine()
 }
 
 func TestHTTPShutdownLetsRunningCallsFinish(t *testing.T) {
@@ -640,5 +640,3 @@ func TestListenAndServeHTTPStopsWithItsContext(t *testing.T) {
 		t.Fatal("ListenAndServeHTTP did not return after its context was cancelled")
 	}
 }
-
-func runtimeNumGoroutine() int { return runtime.NumGoroutine() }

@@ -40,7 +40,7 @@ const (
 )
 
 // allVersions lists every revision served, modern first, for UnsupportedProtocolVersion.
-func allVersions() []string { return slices.Concat(modernVersions, supportedVersions) }
+var allVersions = slices.Concat(modernVersions, supportedVersions)
 
 // requestMeta is what a modern request says about itself.
 type requestMeta struct {
@@ -50,15 +50,17 @@ type requestMeta struct {
 	caps           ClientCapabilities
 	clientInfo     []byte   // the raw Implementation object, read if the body asks for it
 	logLevel       LogLevel // "": the client wants no log messages
+	progressToken  []byte   // raw JSON, if the client asked for progress
 	problem        string   // a malformed field, for an invalid-params error
 	inputResponses []byte   // the raw object, on the retry of a multi round-trip request
 	requestState   string
 	hasState       bool
 }
 
-// modernMeta reads the _meta of a request, and the fields of a multi round-trip retry. It
-// reports whether the request is modern: its _meta names a protocol version other than a
-// legacy one (an unknown version is answered as a modern request would be).
+// modernMeta reads the _meta of a request (its progressToken too, so that serving the
+// request reads its params no second time for it), and the fields of a multi round-trip
+// retry. It reports whether the request is modern: its _meta names a protocol version other
+// than a legacy one (an unknown version is answered as a modern request would be).
 func modernMeta(m *jsonrpc.Message) (*requestMeta, bool) {
 	if m.Method != "server/discover" && !bytes.Contains(m.Params, []byte(metaProtocolVersion)) {
 		return nil, false // the common legacy case, decided without decoding
@@ -139,6 +141,12 @@ func (meta *requestMeta) readMeta(d *jsonwire.Decoder) {
 				meta.problem = metaLogLevel + " must be one of debug, info, notice, warning, error, critical, alert, emergency"
 			}
 			meta.logLevel = LogLevel(v)
+		case "progressToken":
+			if t := d.Peek(); t == jsonwire.String || t == jsonwire.Number {
+				meta.progressToken = append([]byte(nil), d.Raw()...)
+			} else {
+				d.Skip()
+			}
 		default:
 			d.Skip()
 		}
@@ -179,18 +187,13 @@ func readCapabilities(d *jsonwire.Decoder) ClientCapabilities {
 	return c
 }
 
-// modernError builds the error response of a modern request.
-func modernError(id []byte, code int, msg string, data []byte) []byte {
-	return jsonrpc.AppendError(nil, id, &jsonrpc.Error{Code: code, Message: msg, Data: data})
-}
-
 // unsupportedVersion is the UnsupportedProtocolVersionError for a requested version.
-func unsupportedVersion(id []byte, requested string) []byte {
+func unsupportedVersion(requested string) *jsonrpc.Error {
 	var e jsonwire.Encoder
 	e.ObjectStart()
 	e.Key("supported")
 	e.ArrayStart()
-	for _, v := range allVersions() {
+	for _, v := range allVersions {
 		e.Elem()
 		e.String(v)
 	}
@@ -198,8 +201,11 @@ func unsupportedVersion(id []byte, requested string) []byte {
 	e.Key("requested")
 	e.String(requested)
 	e.ObjectEnd()
-	return modernError(id, CodeUnsupportedProtocolVersion, "Unsupported protocol version: "+requested, e.Bytes())
+	return &jsonrpc.Error{Code: CodeUnsupportedProtocolVersion, Message: "Unsupported protocol version: " + requested, Data: e.Bytes()}
 }
+
+// errMetaVersionRequired answers a modern request whose _meta names no protocol version.
+var errMetaVersionRequired = jsonrpc.NewError(jsonrpc.CodeInvalidParams, "invalid params: _meta."+metaProtocolVersion+" is required")
 
 // modernMethods are the requests of revision 2026-07-28 besides tools/call, server/discover
 // and subscriptions/listen, which are served on their own.
@@ -214,18 +220,28 @@ var modernMethods = map[string]handler{
 }
 
 // serveModern serves one request of the stateless revision and returns its response
-// message. out receives the messages about the request (progress, log messages) and, for
+// message, and the code of the error it holds (0 for a result), from which HTTP takes its
+// status. out receives the messages about the request (progress, log messages) and, for
 // subscriptions/listen, the notifications of the subscription.
-func (s *Server) serveModern(ctx context.Context, m *jsonrpc.Message, meta *requestMeta, out outbox) (resp []byte) {
+func (s *Server) serveModern(ctx context.Context, m *jsonrpc.Message, meta *requestMeta, out outbox) ([]byte, int) {
+	resp, err := s.modernResponse(ctx, m, meta, out)
+	if err != nil {
+		return jsonrpc.AppendError(nil, m.ID, err), err.Code
+	}
+	return resp, 0
+}
+
+// modernResponse is serveModern's work: the response message of a result, or the error.
+func (s *Server) modernResponse(ctx context.Context, m *jsonrpc.Message, meta *requestMeta, out outbox) (resp []byte, rpcErr *jsonrpc.Error) {
 	switch {
 	case meta.problem != "":
-		return modernError(m.ID, jsonrpc.CodeInvalidParams, "invalid params: "+meta.problem, nil)
+		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "invalid params: "+meta.problem)
 	case !meta.hasVersion:
-		return modernError(m.ID, jsonrpc.CodeInvalidParams, "invalid params: _meta."+metaProtocolVersion+" is required", nil)
+		return nil, errMetaVersionRequired
 	case !slices.Contains(modernVersions, meta.version):
-		return unsupportedVersion(m.ID, meta.version)
+		return nil, unsupportedVersion(meta.version)
 	case !meta.hasCaps:
-		return modernError(m.ID, jsonrpc.CodeInvalidParams, "invalid params: _meta."+metaClientCapabilities+" is required", nil)
+		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "invalid params: _meta."+metaClientCapabilities+" is required")
 	}
 	// The stand-in session, the request and its round, in one allocation.
 	mr := &modernRequest{}
@@ -234,63 +250,63 @@ func (s *Server) serveModern(ctx context.Context, m *jsonrpc.Message, meta *requ
 		version: meta.version, dialect: dialectModern, clientInfo: meta.clientInfo, caps: meta.caps,
 		logLevel: meta.logLevel,
 	}
-	mr.req = Request{ss: &mr.ss, id: m.ID, method: m.Method, out: out, progressToken: progressToken(m.Params)}
+	mr.req = Request{ss: &mr.ss, id: m.ID, method: m.Method, out: out, progressToken: meta.progressToken}
 	req := &mr.req
 	ctx = context.WithValue(ctx, requestKey{}, req)
 	defer func() {
 		if v := recover(); v != nil {
 			s.logger.Error("mcp: panic while serving request", "method", m.Method, "panic", v, "stack", string(debug.Stack()))
-			resp = modernError(m.ID, jsonrpc.CodeInternalError, "internal error", nil)
+			resp, rpcErr = nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "internal error")
 		}
 	}()
 
 	switch m.Method {
 	case "server/discover":
-		return s.appendComplete(nil, m.ID, s.discover(), s.cacheHint(m.Method))
+		return s.appendComplete(nil, m.ID, s.discover(), s.cacheHint(m.Method)), nil
 	case "subscriptions/listen":
 		return s.listen(ctx, m, out)
 	case "tools/call", "prompts/get", "resources/read":
-		if rpcErr := req.beginRound(meta, m, &mr.rd); rpcErr != nil {
-			return jsonrpc.AppendError(nil, m.ID, rpcErr)
+		if err := req.beginRound(meta, m, &mr.rd); err != nil {
+			return nil, err
 		}
 	}
 	if m.Method == "tools/call" {
 		var asked, lacked bool
-		resp, err := serveToolCall(ctx, req, m.Params, func(result []byte) []byte {
+		msg, err := serveToolCall(ctx, req, m.Params, func(result []byte, isError bool) []byte {
 			if asked = req.round.inputRequired(); asked {
 				return nil
 			}
 			// A tool that failed for want of a capability the request did not declare.
-			if lacked = req.round.lacked() && bytes.HasSuffix(result, []byte(`"isError":true}`)) && req.round.failedFor(result); lacked {
+			if lacked = isError && req.round.lacked() && req.round.failedFor(result); lacked {
 				return nil
 			}
 			return s.appendComplete(nil, m.ID, result, nil)
 		})
 		switch {
 		case err != nil:
-			return jsonrpc.AppendError(nil, m.ID, req.modernError(err))
+			return nil, req.modernError(err)
 		case asked:
 			return req.inputRequiredResponse(m)
 		case lacked:
-			return jsonrpc.AppendError(nil, m.ID, req.round.missingCapability())
+			return nil, req.round.missingCapability()
 		}
-		return resp
+		return msg, nil
 	}
 	h := modernMethods[m.Method]
 	if h == nil || !s.offers(m.Method) {
-		return modernError(m.ID, jsonrpc.CodeMethodNotFound, "method not found: "+m.Method, nil)
+		return nil, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "method not found: "+m.Method)
 	}
 	result, err := h(ctx, req, m.Params)
-	if req.round != nil && req.round.inputRequired() {
+	if req.round.inputRequired() {
 		return req.inputRequiredResponse(m)
 	}
 	if err != nil {
 		if req.round.lacked() {
-			return jsonrpc.AppendError(nil, m.ID, req.round.missingCapability())
+			return nil, req.round.missingCapability()
 		}
-		return jsonrpc.AppendError(nil, m.ID, req.modernError(err))
+		return nil, req.modernError(err)
 	}
-	return s.appendComplete(nil, m.ID, result, s.cacheHint(m.Method))
+	return s.appendComplete(nil, m.ID, result, s.cacheHint(m.Method)), nil
 }
 
 // modernRequest is what serving a modern request needs besides its message.
@@ -339,7 +355,7 @@ func (s *Server) discover() []byte {
 	e.ObjectStart()
 	e.Key("supportedVersions")
 	e.ArrayStart()
-	for _, v := range allVersions() {
+	for _, v := range allVersions {
 		e.Elem()
 		e.String(v)
 	}

@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -71,7 +72,7 @@ type round struct {
 func (rd *round) lacking(capability, failure string) {
 	rd.mu.Lock()
 	defer rd.mu.Unlock()
-	if !contains(rd.missing, capability) {
+	if !slices.Contains(rd.missing, capability) {
 		rd.missing = append(rd.missing, capability)
 		rd.failure = append(rd.failure, failure)
 	}
@@ -168,15 +169,6 @@ func (r *Request) beginRound(meta *requestMeta, m *jsonrpc.Message, rd *round) *
 	return nil
 }
 
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
-}
-
 // inputRequired reports whether the body asked the client for something it has not answered.
 func (rd *round) inputRequired() bool {
 	if rd == nil {
@@ -236,7 +228,7 @@ func inputKey(method string) string {
 
 // inputRequiredResponse answers with the InputRequiredResult of this run: what the body
 // asked, and the sealed state with the answers so far.
-func (r *Request) inputRequiredResponse(m *jsonrpc.Message) []byte {
+func (r *Request) inputRequiredResponse(m *jsonrpc.Message) ([]byte, *jsonrpc.Error) {
 	rd := r.round
 	rd.mu.Lock()
 	// Only the answers the body used travel on: what it never asked for is dropped.
@@ -265,7 +257,7 @@ func (r *Request) inputRequiredResponse(m *jsonrpc.Message) []byte {
 	e.ObjectEnd()
 	state, err := r.ss.srv.sealState(&st, m)
 	if err != nil {
-		return jsonrpc.AppendError(nil, m.ID, jsonrpc.NewError(jsonrpc.CodeInternalError, "internal error: "+err.Error()))
+		return nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "internal error: "+err.Error())
 	}
 	e.Key("requestState")
 	e.String(state)
@@ -275,7 +267,7 @@ func (r *Request) inputRequiredResponse(m *jsonrpc.Message) []byte {
 	e.Raw(r.ss.srv.infoJSON)
 	e.ObjectEnd()
 	e.ObjectEnd()
-	return jsonrpc.AppendResult(nil, m.ID, e.Bytes())
+	return jsonrpc.AppendResult(nil, m.ID, e.Bytes()), nil
 }
 
 // sealedState is what requestState holds, sealed.

@@ -72,6 +72,35 @@ func insertSorted[T any](list []T, item T, key func(T) string) ([]T, bool) {
 	return slices.Insert(list, i, item), true
 }
 
+// removeSorted removes the item with key k from a list sorted by key, reporting false if
+// there is none.
+func removeSorted[T any](list []T, k string, key func(T) string) ([]T, bool) {
+	i, found := slices.BinarySearchFunc(list, k, func(x T, k string) int { return cmp.Compare(key(x), k) })
+	if !found {
+		return list, false
+	}
+	return slices.Delete(list, i, i+1), true
+}
+
+// listPage answers a list request (tools/list, prompts/list, ...): the page of list that
+// params ask for, each item as render writes it for the request's dialect, under field.
+// list is one of the server's registries, read under its lock.
+func listPage[T any](req *Request, params []byte, method, field string, list *[]T, key func(T) string, render func(T, dialect) []byte) ([]byte, *jsonrpc.Error) {
+	srv := req.ss.srv
+	srv.mu.RLock()
+	defer srv.mu.RUnlock()
+	start, end, next, err := page(method, *list, key, params, srv.opts.PageSize)
+	if err != nil {
+		return nil, err
+	}
+	d := req.ss.dialectNow()
+	items := make([][]byte, 0, end-start)
+	for _, it := range (*list)[start:end] {
+		items = append(items, render(it, d))
+	}
+	return listResult(field, items, next), nil
+}
+
 // listResult writes a list result: {"<field>":[items...],"nextCursor":...}.
 func listResult(field string, items [][]byte, next string) []byte {
 	var e jsonwire.Encoder

@@ -67,7 +67,7 @@ func (s *Server) AddPrompt(p Prompt) {
 	}
 	s.add(func() bool {
 		var ok bool
-		s.prompts, ok = insertSorted(s.prompts, e, func(e *promptEntry) string { return e.Name })
+		s.prompts, ok = insertSorted(s.prompts, e, promptName)
 		return ok
 	}, fmt.Sprintf("mcp: prompt %q registered twice", p.Name), "notifications/prompts/list_changed")
 }
@@ -75,24 +75,14 @@ func (s *Server) AddPrompt(p Prompt) {
 func (p *promptEntry) render(d dialect) []byte {
 	var e jsonwire.Encoder
 	e.ObjectStart()
-	e.Key("name")
-	e.String(p.Name)
-	if d >= dialect2025b {
-		optionalString(&e, "title", p.Title)
-	}
-	optionalString(&e, "description", p.Description)
+	writeNamed(&e, d, p.Name, p.Title, p.Description)
 	if len(p.Arguments) > 0 {
 		e.Key("arguments")
 		e.ArrayStart()
 		for _, a := range p.Arguments {
 			e.Elem()
 			e.ObjectStart()
-			e.Key("name")
-			e.String(a.Name)
-			if d >= dialect2025b {
-				optionalString(&e, "title", a.Title)
-			}
-			optionalString(&e, "description", a.Description)
+			writeNamed(&e, d, a.Name, a.Title, a.Description)
 			if a.Required {
 				e.Key("required")
 				e.Bool(true)
@@ -108,27 +98,19 @@ func (p *promptEntry) render(d dialect) []byte {
 func (s *Server) lookupPrompt(name string) *promptEntry {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	i := search(s.prompts, []byte(name), func(p *promptEntry) string { return p.Name })
+	i := search(s.prompts, []byte(name), promptName)
 	if i < 0 {
 		return nil
 	}
 	return s.prompts[i]
 }
 
+// promptName is the key the prompts are sorted by.
+func promptName(p *promptEntry) string { return p.Name }
+
 func listPrompts(ctx context.Context, req *Request, params []byte) ([]byte, *jsonrpc.Error) {
-	srv := req.ss.srv
-	srv.mu.RLock()
-	defer srv.mu.RUnlock()
-	start, end, next, err := page("prompts/list", srv.prompts, func(p *promptEntry) string { return p.Name }, params, srv.opts.PageSize)
-	if err != nil {
-		return nil, err
-	}
-	d := req.ss.dialectNow()
-	items := make([][]byte, 0, end-start)
-	for _, p := range srv.prompts[start:end] {
-		items = append(items, p.rendered[d])
-	}
-	return listResult("prompts", items, next), nil
+	return listPage(req, params, "prompts/list", "prompts", &req.ss.srv.prompts, promptName,
+		func(p *promptEntry, d dialect) []byte { return p.rendered[d] })
 }
 
 // getPrompt answers prompts/get. An unknown prompt and arguments that do not fit are
@@ -195,16 +177,7 @@ func getPrompt(ctx context.Context, req *Request, params []byte) ([]byte, *jsonr
 	e.ArrayStart()
 	for _, m := range res.Messages {
 		e.Elem()
-		e.ObjectStart()
-		e.Key("role")
-		role := m.Role
-		if role == "" {
-			role = RoleUser
-		}
-		e.String(string(role))
-		e.Key("content")
-		m.Content.encodeContent(&e)
-		e.ObjectEnd()
+		writeMessage(&e, m.Role, m.Content)
 	}
 	e.ArrayEnd()
 	e.ObjectEnd()

@@ -1,5 +1,7 @@
 package mcp
 
+import "slices"
+
 // Protocol revisions this runtime speaks, newest first. The first is offered to a client
 // that asks for a revision we do not know.
 var supportedVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
@@ -15,10 +17,8 @@ func SupportedProtocolVersions() []string {
 // negotiate picks the revision to answer an initialize request with: the client's own if we
 // speak it, otherwise our newest (the client then decides whether it can go on).
 func negotiate(requested string) string {
-	for _, v := range supportedVersions {
-		if v == requested {
-			return v
-		}
+	if slices.Contains(supportedVersions, requested) {
+		return requested
 	}
 	return supportedVersions[0]
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
@@ -208,17 +207,8 @@ func Sample(ctx context.Context, req *CreateMessageRequest) (*CreateMessageResul
 		if m.Content == nil {
 			return nil, fmt.Errorf("mcp: sampling message %d has no content", i)
 		}
-		role := m.Role
-		if role == "" {
-			role = RoleUser
-		}
 		e.Elem()
-		e.ObjectStart()
-		e.Key("role")
-		e.String(string(role))
-		e.Key("content")
-		m.Content.encodeContent(&e)
-		e.ObjectEnd()
+		writeMessage(&e, m.Role, m.Content)
 	}
 	e.ArrayEnd()
 	optionalString(&e, "systemPrompt", req.SystemPrompt)
@@ -335,109 +325,96 @@ type form[T any] struct {
 
 // legacyForm rewrites a 2025-11-25 requested schema for the 2025-06-18 dialect: a titled
 // single-select ({"oneOf": [{"const", "title"}]}) becomes "enum" with "enumNames"; a
-// multi-select cannot be expressed. The order of the fields, which clients show, is kept.
-// It runs once, when the form is registered.
+// multi-select cannot be expressed. The schema is copied member by member, so the order of
+// the fields, which clients show, is kept. It runs once, when the form is registered.
 func legacyForm(schema []byte) ([]byte, error) {
-	root, err := parseObject(schema)
-	if err != nil {
-		return nil, err
-	}
-	if root.get("properties") == nil {
-		return schema, nil
-	}
-	props, err := parseObject(root.get("properties"))
-	if err != nil {
-		return nil, err
-	}
-	for i, name := range props.keys {
-		p, err := parseObject(props.vals[i])
-		if err != nil {
-			return nil, err
-		}
-		var typ string
-		json.Unmarshal(p.get("type"), &typ)
-		if typ == "array" {
-			return nil, fmt.Errorf("field %s is a multi-select, which clients before 2025-11-25 do not know", name)
-		}
-		oneOf := p.get("oneOf")
-		if oneOf == nil {
+	var (
+		e   jsonwire.Encoder
+		err error
+	)
+	d := jsonwire.NewDecoder(schema)
+	e.ObjectStart()
+	for key := range d.Members {
+		e.Key(string(key))
+		if string(key) != "properties" {
+			e.Raw(d.Raw())
 			continue
 		}
-		var options []struct {
-			Const json.RawMessage `json:"const"`
-			Title json.RawMessage `json:"title"`
+		e.ObjectStart()
+		for name := range d.Members {
+			e.Key(string(name))
+			field, ferr := legacyField(string(name), d.Raw())
+			if err == nil {
+				err = ferr
+			}
+			e.Raw(field)
 		}
-		if err := json.Unmarshal(oneOf, &options); err != nil {
-			return nil, err
-		}
-		var values, titles []json.RawMessage
-		for _, o := range options {
-			values, titles = append(values, o.Const), append(titles, o.Title)
-		}
-		v, _ := json.Marshal(values)
-		t, _ := json.Marshal(titles)
-		p.replace("oneOf", []string{"enum", "enumNames"}, []json.RawMessage{v, t})
-		props.vals[i] = p.bytes()
-	}
-	root.replace("properties", []string{"properties"}, []json.RawMessage{props.bytes()})
-	return root.bytes(), nil
-}
-
-// object is a JSON object that keeps the order of its members.
-type object struct {
-	keys []string
-	vals []json.RawMessage
-}
-
-func parseObject(data []byte) (*object, error) {
-	d := json.NewDecoder(bytes.NewReader(data))
-	if t, err := d.Token(); err != nil || t != json.Delim('{') {
-		return nil, errors.New("not a JSON object")
-	}
-	o := &object{}
-	for d.More() {
-		k, err := d.Token()
-		if err != nil {
-			return nil, err
-		}
-		var v json.RawMessage
-		if err := d.Decode(&v); err != nil {
-			return nil, err
-		}
-		o.keys, o.vals = append(o.keys, k.(string)), append(o.vals, v)
-	}
-	return o, nil
-}
-
-func (o *object) get(key string) json.RawMessage {
-	for i, k := range o.keys {
-		if k == key {
-			return o.vals[i]
-		}
-	}
-	return nil
-}
-
-// replace puts keys and vals where key was.
-func (o *object) replace(key string, keys []string, vals []json.RawMessage) {
-	for i, k := range o.keys {
-		if k == key {
-			o.keys = slices.Concat(o.keys[:i], keys, o.keys[i+1:])
-			o.vals = slices.Concat(o.vals[:i], vals, o.vals[i+1:])
-			return
-		}
-	}
-}
-
-func (o *object) bytes() []byte {
-	var e jsonwire.Encoder
-	e.ObjectStart()
-	for i, k := range o.keys {
-		e.Key(k)
-		e.Raw(o.vals[i])
+		e.ObjectEnd()
 	}
 	e.ObjectEnd()
-	return e.Bytes()
+	if d.Finish(); d.Failed() {
+		return nil, errors.New(d.Summary())
+	}
+	if err != nil {
+		return nil, err
+	}
+	return e.Bytes(), nil
+}
+
+// legacyField rewrites the schema of one field of a form for legacyForm: a oneOf becomes
+// enum and enumNames, in its place.
+func legacyField(name string, field []byte) ([]byte, error) {
+	var typ string
+	var oneOf []byte
+	d := jsonwire.NewDecoder(field)
+	for key := range d.Members {
+		switch {
+		case string(key) == "type" && d.Peek() == jsonwire.String:
+			typ, _ = d.String()
+		case string(key) == "oneOf":
+			oneOf = d.Raw()
+		default:
+			d.Skip()
+		}
+	}
+	switch {
+	case d.Failed():
+		return nil, errors.New(d.Summary())
+	case typ == "array":
+		return nil, fmt.Errorf("field %s is a multi-select, which clients before 2025-11-25 do not know", name)
+	case oneOf == nil:
+		return field, nil
+	}
+	var options []struct {
+		Const json.RawMessage `json:"const"`
+		Title json.RawMessage `json:"title"`
+	}
+	if err := json.Unmarshal(oneOf, &options); err != nil {
+		return nil, err
+	}
+	var values, titles []json.RawMessage
+	for _, o := range options {
+		values, titles = append(values, o.Const), append(titles, o.Title)
+	}
+	v, _ := json.Marshal(values)
+	t, _ := json.Marshal(titles)
+	var e jsonwire.Encoder
+	d.Reset(field)
+	e.ObjectStart()
+	for key := range d.Members {
+		if string(key) == "oneOf" {
+			d.Skip()
+			e.Key("enum")
+			e.Raw(v)
+			e.Key("enumNames")
+			e.Raw(t)
+			continue
+		}
+		e.Key(string(key))
+		e.Raw(d.Raw())
+	}
+	e.ObjectEnd()
+	return e.Bytes(), nil
 }
 
 // AddForm registers the elicitation form of type T, for Elicit. mcpgen generates the call, in

@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -64,7 +63,7 @@ func (s *Server) AddResource(r Resource) {
 	e := &resourceEntry{r}
 	s.add(func() bool {
 		var ok bool
-		s.resources, ok = insertSorted(s.resources, e, func(e *resourceEntry) string { return e.URI })
+		s.resources, ok = insertSorted(s.resources, e, resourceURI)
 		return ok
 	}, fmt.Sprintf("mcp: resource %q registered twice", r.URI), "notifications/resources/list_changed")
 }
@@ -79,7 +78,7 @@ func (s *Server) AddResourceTemplate(t ResourceTemplate) {
 	e := &templateEntry{t, pattern, names}
 	s.add(func() bool {
 		var ok bool
-		s.templates, ok = insertSorted(s.templates, e, func(e *templateEntry) string { return e.URITemplate })
+		s.templates, ok = insertSorted(s.templates, e, templateURI)
 		return ok
 	}, fmt.Sprintf("mcp: resource template %q registered twice", t.URITemplate), "notifications/resources/list_changed")
 }
@@ -151,12 +150,7 @@ func (r *resourceEntry) render(d dialect) []byte {
 	e.ObjectStart()
 	e.Key("uri")
 	e.String(r.URI)
-	e.Key("name")
-	e.String(r.Name)
-	if d >= dialect2025b {
-		optionalString(&e, "title", r.Title)
-	}
-	optionalString(&e, "description", r.Description)
+	writeNamed(&e, d, r.Name, r.Title, r.Description)
 	optionalString(&e, "mimeType", r.MIMEType)
 	if r.Size != nil {
 		e.Key("size")
@@ -172,59 +166,31 @@ func (t *templateEntry) render(d dialect) []byte {
 	e.ObjectStart()
 	e.Key("uriTemplate")
 	e.String(t.URITemplate)
-	e.Key("name")
-	e.String(t.Name)
-	if d >= dialect2025b {
-		optionalString(&e, "title", t.Title)
-	}
-	optionalString(&e, "description", t.Description)
+	writeNamed(&e, d, t.Name, t.Title, t.Description)
 	optionalString(&e, "mimeType", t.MIMEType)
 	t.Annotations.encode(&e)
 	e.ObjectEnd()
 	return e.Bytes()
 }
 
+// resourceURI and templateURI are the keys resources and templates are sorted by.
+func resourceURI(r *resourceEntry) string { return r.URI }
+func templateURI(t *templateEntry) string { return t.URITemplate }
+
 func listResources(ctx context.Context, req *Request, params []byte) ([]byte, *jsonrpc.Error) {
-	srv := req.ss.srv
-	srv.mu.RLock()
-	defer srv.mu.RUnlock()
-	start, end, next, err := page("resources/list", srv.resources, func(r *resourceEntry) string { return r.URI }, params, srv.opts.PageSize)
-	if err != nil {
-		return nil, err
-	}
-	d := req.ss.dialectNow()
-	var items [][]byte
-	for _, r := range srv.resources[start:end] {
-		items = append(items, r.render(d))
-	}
-	return listResult("resources", items, next), nil
+	return listPage(req, params, "resources/list", "resources", &req.ss.srv.resources, resourceURI, (*resourceEntry).render)
 }
 
 func listResourceTemplates(ctx context.Context, req *Request, params []byte) ([]byte, *jsonrpc.Error) {
-	srv := req.ss.srv
-	srv.mu.RLock()
-	defer srv.mu.RUnlock()
-	start, end, next, err := page("resources/templates/list", srv.templates, func(t *templateEntry) string { return t.URITemplate }, params, srv.opts.PageSize)
-	if err != nil {
-		return nil, err
-	}
-	d := req.ss.dialectNow()
-	var items [][]byte
-	for _, t := range srv.templates[start:end] {
-		items = append(items, t.render(d))
-	}
-	return listResult("resourceTemplates", items, next), nil
+	return listPage(req, params, "resources/templates/list", "resourceTemplates", &req.ss.srv.templates, templateURI, (*templateEntry).render)
 }
 
 // uriParam reads the uri parameter of resources/read and the subscriptions.
 func uriParam(method string, params []byte) (string, *jsonrpc.Error) {
-	var p struct {
-		URI string `json:"uri"`
+	if uri, _ := stringParam(params, "uri"); uri != "" {
+		return uri, nil
 	}
-	if params == nil || json.Unmarshal(params, &p) != nil || p.URI == "" {
-		return "", invalidParams("%s: a uri is required", method)
-	}
-	return p.URI, nil
+	return "", invalidParams("%s: a uri is required", method)
 }
 
 // CodeResourceNotFound is the JSON-RPC error code of a resource the server does not have.
@@ -242,28 +208,21 @@ func readResource(ctx context.Context, req *Request, params []byte) ([]byte, *js
 	if perr != nil {
 		return nil, perr
 	}
-	srv := req.ss.srv
 	var (
-		read func() ([]ResourceContents, error)
-		mime string
+		contents []ResourceContents
+		err      error
+		mime     string
 	)
-	srv.mu.RLock()
-	if i := search(srv.resources, []byte(uri), func(r *resourceEntry) string { return r.URI }); i >= 0 {
-		r := srv.resources[i]
-		read, mime = func() ([]ResourceContents, error) { return r.Read(ctx, uri) }, r.MIMEType
-	} else {
-		for _, t := range srv.templates {
-			if vars, ok := t.match(uri); ok {
-				read, mime = func() ([]ResourceContents, error) { return t.Read(ctx, uri, vars) }, t.MIMEType
-				break
-			}
-		}
-	}
-	srv.mu.RUnlock()
-	if read == nil {
+	switch r, t, vars := req.ss.srv.resolve(uri); {
+	case r != nil:
+		contents, err = r.Read(ctx, uri)
+		mime = r.MIMEType
+	case t != nil:
+		contents, err = t.Read(ctx, uri, vars)
+		mime = t.MIMEType
+	default:
 		return nil, resourceNotFound(uri)
 	}
-	contents, err := read()
 	switch {
 	case errors.Is(err, ErrResourceNotFound):
 		return nil, resourceNotFound(uri)
@@ -320,17 +279,24 @@ func subscribe(ctx context.Context, req *Request, params []byte) ([]byte, *jsonr
 
 // hasResource reports whether uri names a resource: a fixed one, or a template's.
 func (s *Server) hasResource(uri string) bool {
+	r, t, _ := s.resolve(uri)
+	return r != nil || t != nil
+}
+
+// resolve finds what serves uri: the resource at that URI, or else the first template that
+// matches it, with its variables.
+func (s *Server) resolve(uri string) (*resourceEntry, *templateEntry, map[string]string) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	if search(s.resources, []byte(uri), func(r *resourceEntry) string { return r.URI }) >= 0 {
-		return true
+	if i := search(s.resources, []byte(uri), resourceURI); i >= 0 {
+		return s.resources[i], nil, nil
 	}
 	for _, t := range s.templates {
-		if _, ok := t.match(uri); ok {
-			return true
+		if vars, ok := t.match(uri); ok {
+			return nil, t, vars
 		}
 	}
-	return false
+	return nil, nil, nil
 }
 
 func unsubscribe(ctx context.Context, req *Request, params []byte) ([]byte, *jsonrpc.Error) {

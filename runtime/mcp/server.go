@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"slices"
 	"sync"
 	"time"
 
@@ -86,26 +85,30 @@ func checkCacheHint(name string, h CacheHint) {
 }
 
 // cacheable are the methods whose results carry a cache hint.
-var cacheable = map[string]bool{
-	"server/discover": true, "tools/list": true, "prompts/list": true, "resources/list": true,
-	"resources/templates/list": true, "resources/read": true,
+var cacheable = []string{
+	"server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read",
 }
 
 // cacheHint is the hint for a method's results, or nil if they are not cacheable.
-func (s *Server) cacheHint(method string) *CacheHint {
-	if !cacheable[method] {
-		return nil
+func (s *Server) cacheHint(method string) *CacheHint { return s.cacheHints[method] }
+
+// settleCacheHints works out, once, the hint of each cacheable method: its own in CacheFor,
+// else Cache, else the default.
+func (s *Server) settleCacheHints() {
+	s.cacheHints = make(map[string]*CacheHint, len(cacheable))
+	for _, method := range cacheable {
+		h, ok := s.opts.CacheFor[method]
+		switch {
+		case ok:
+		case s.opts.Cache != nil:
+			h = *s.opts.Cache
+		case method == "resources/read":
+			h = CacheHint{TTL: 0, Scope: CachePrivate}
+		default:
+			h = CacheHint{TTL: time.Minute, Scope: CachePublic}
+		}
+		s.cacheHints[method] = &h
 	}
-	if h, ok := s.opts.CacheFor[method]; ok {
-		return &h
-	}
-	if s.opts.Cache != nil {
-		return s.opts.Cache
-	}
-	if method == "resources/read" {
-		return &CacheHint{TTL: 0, Scope: CachePrivate}
-	}
-	return &CacheHint{TTL: time.Minute, Scope: CachePublic}
 }
 
 // Server holds what a server offers: tools, resources, resource templates, prompts and
@@ -117,6 +120,9 @@ type Server struct {
 	opts     ServerOptions
 	logger   *slog.Logger
 	stateKey []byte
+	// cacheHints are the hints of the cacheable methods' results, settled from opts once
+	// rather than on every request.
+	cacheHints map[string]*CacheHint
 
 	mu         sync.RWMutex
 	tools      []*toolEntry // sorted by name, the order of tools/list
@@ -147,6 +153,7 @@ func NewServer(info Implementation, opts *ServerOptions) *Server {
 	if s.opts.Cache != nil {
 		checkCacheHint("ServerOptions.Cache", *s.opts.Cache)
 	}
+	s.settleCacheHints()
 	s.infoJSON = encodeInfo(info)
 	s.stateKey = s.opts.StateKey
 	if n := len(s.stateKey); n != 0 && n != 16 && n != 24 && n != 32 {
@@ -172,7 +179,7 @@ func (s *Server) AddTool(t Tool) {
 	}
 	s.add(func() bool {
 		var ok bool
-		s.tools, ok = insertSorted(s.tools, te, func(e *toolEntry) string { return e.Name })
+		s.tools, ok = insertSorted(s.tools, te, toolName)
 		return ok
 	}, fmt.Sprintf("mcp: tool %q registered twice", t.Name), "notifications/tools/list_changed")
 }
@@ -180,39 +187,43 @@ func (s *Server) AddTool(t Tool) {
 // RemoveTool unregisters a tool, and tells clients the list changed. It reports whether
 // there was such a tool.
 func (s *Server) RemoveTool(name string) bool {
-	return s.remove(func() bool {
-		i := search(s.tools, []byte(name), func(t *toolEntry) string { return t.Name })
-		if i >= 0 {
-			s.tools = slices.Delete(s.tools, i, i+1)
-		}
-		return i >= 0
+	return s.update(func() bool {
+		var ok bool
+		s.tools, ok = removeSorted(s.tools, name, toolName)
+		return ok
 	}, "notifications/tools/list_changed")
 }
 
 // RemovePrompt unregisters a prompt, and tells clients the list changed. It reports
 // whether there was such a prompt.
 func (s *Server) RemovePrompt(name string) bool {
-	return s.remove(func() bool {
-		i := search(s.prompts, []byte(name), func(p *promptEntry) string { return p.Name })
-		if i >= 0 {
-			s.prompts = slices.Delete(s.prompts, i, i+1)
-		}
-		return i >= 0
+	return s.update(func() bool {
+		var ok bool
+		s.prompts, ok = removeSorted(s.prompts, name, promptName)
+		return ok
 	}, "notifications/prompts/list_changed")
 }
 
-// remove changes a registry under the lock and, if change reports that it removed
-// something, tells the sessions that have begun and the subscribers that the list changed.
-func (s *Server) remove(change func() bool, notification string) bool {
+// add changes a registry with update, and panics with dup if change reports a duplicate.
+func (s *Server) add(change func() bool, dup, notification string) {
+	if !s.update(change, notification) {
+		panic(dup)
+	}
+}
+
+// update changes a registry under the lock and, if change reports that it changed it, tells
+// the sessions that have begun and the subscriptions that the list changed (with
+// notification; "" tells no one). It returns what change reported.
+func (s *Server) update(change func() bool, notification string) bool {
 	s.mu.Lock()
-	removed := change()
+	changed := change()
 	var sessions []*session
 	for ss := range s.sessions {
 		sessions = append(sessions, ss)
 	}
 	s.mu.Unlock()
-	if !removed {
-		return false
+	if !changed || notification == "" {
+		return changed
 	}
 	for _, ss := range sessions {
 		if ss.ready() {
@@ -223,34 +234,11 @@ func (s *Server) remove(change func() bool, notification string) bool {
 	return true
 }
 
-// add changes a registry under the lock, panics with dup if it reports a duplicate, and
-// tells the sessions that have begun that the list changed.
-func (s *Server) add(change func() bool, dup, notification string) {
-	s.mu.Lock()
-	ok := change()
-	var sessions []*session
-	for ss := range s.sessions {
-		sessions = append(sessions, ss)
-	}
-	s.mu.Unlock()
-	if !ok {
-		panic(dup)
-	}
-	for _, ss := range sessions {
-		if notification != "" && ss.ready() {
-			ss.notify(notification, nil)
-		}
-	}
-	if notification != "" {
-		s.notifyListeners(notification, "")
-	}
-}
-
 // lookupTool finds a tool by name; the []byte form avoids converting on the hot path.
 func (s *Server) lookupTool(name []byte) *toolEntry {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	i := search(s.tools, name, func(e *toolEntry) string { return e.Name })
+	i := search(s.tools, name, toolName)
 	if i < 0 {
 		return nil
 	}

@@ -210,7 +210,7 @@ func (ss *session) request(ctx context.Context, m *jsonrpc.Message, meta *reques
 
 	var resp []byte
 	if meta != nil {
-		resp = ss.srv.serveModern(ctx, m, meta, out)
+		resp, _ = ss.srv.serveModern(ctx, m, meta, out)
 	} else {
 		req := &Request{ss: ss, id: m.ID, method: m.Method, out: out, progressToken: progressToken(m.Params)}
 		resp = ss.dispatch(context.WithValue(ctx, requestKey{}, req), m, req)
@@ -247,6 +247,25 @@ func progressToken(params []byte) []byte {
 		}
 	}
 	return token
+}
+
+// stringParam reads a string member of a request's params.
+func stringParam(params []byte, name string) (string, bool) {
+	var d jsonwire.Decoder
+	d.Reset(params)
+	v, found := "", false
+	if params == nil || d.Peek() != jsonwire.Object {
+		return "", false
+	}
+	for key := range d.Members {
+		if string(key) == name && d.Peek() == jsonwire.String {
+			v, _ = d.String()
+			found = true
+		} else {
+			d.Skip()
+		}
+	}
+	return v, found
 }
 
 // handler answers one method: it returns the result object, or a JSON-RPC error.
@@ -365,15 +384,11 @@ func (ss *session) initialize(m *jsonrpc.Message) []byte {
 	e.Key("capabilities")
 	ss.srv.writeCapabilities(&e)
 	e.Key("serverInfo")
-	e.ObjectStart()
-	e.Key("name")
-	e.String(ss.srv.info.Name)
 	if dialect >= dialect2025b {
-		optionalString(&e, "title", ss.srv.info.Title)
+		e.Raw(ss.srv.infoJSON)
+	} else {
+		e.Raw(encodeInfo(Implementation{Name: ss.srv.info.Name, Version: ss.srv.info.Version})) // no titles yet
 	}
-	e.Key("version")
-	e.String(ss.srv.info.Version)
-	e.ObjectEnd()
 	optionalString(&e, "instructions", ss.srv.opts.Instructions)
 	e.ObjectEnd()
 	return jsonrpc.AppendResult(nil, m.ID, e.Bytes())
@@ -478,10 +493,18 @@ func (e *ClientError) Error() string {
 // notify sends a notification that belongs to no request (list changes, resource updates),
 // without waiting for the client to read it.
 func (ss *session) notify(method string, params []byte) {
-	msg := jsonrpc.AppendNotification(nil, method, params)
-	if later, ok := ss.out.(interface{ sendLater([]byte) }); ok {
-		later.sendLater(msg)
-		return
+	if err := sendUnwaited(ss.out, jsonrpc.AppendNotification(nil, method, params)); err != nil {
+		ss.srv.logger.Debug("mcp: cannot send message", "error", err)
 	}
-	ss.write(ss.out, msg)
+}
+
+// sendUnwaited sends a message that belongs to no request (a session's notification, or a
+// subscription's) without making the caller, such as AddTool, wait for a client to read it:
+// an outbox that would block (stdio's) queues it; the others never block.
+func sendUnwaited(out outbox, msg []byte) error {
+	if later, ok := out.(interface{ sendLater([]byte) }); ok {
+		later.sendLater(msg)
+		return nil
+	}
+	return out.send(msg)
 }

@@ -96,7 +96,7 @@ func (st *stream) add(msg []byte, final bool) error {
 // newest), and on the standalone stream, delivered events beyond the replay window. st.mu
 // is held.
 func (st *stream) trim() {
-	drop := max(len(st.events)-maxStreamEvents, 0)
+	atLeast := 0
 	if st.standalone {
 		delivered := 0
 		for _, ev := range st.events {
@@ -105,20 +105,27 @@ func (st *stream) trim() {
 			}
 			delivered++
 		}
-		drop = max(drop, delivered-standaloneReplay)
+		atLeast = delivered - standaloneReplay
 	}
-	size := st.size
-	for _, ev := range st.events[:drop] {
-		size -= len(ev.data)
+	st.events, st.size = bound(st.events, st.size, atLeast, func(ev event) int { return len(ev.data) })
+}
+
+// bound drops the oldest entries of a log, at least atLeast of them, until it keeps within
+// maxStreamEvents and maxStreamBytes, but never the newest: a stream's and a modern
+// request's responseStream alike. size is the log's bytes (by sizeOf), before and after.
+func bound[E any](log []E, size, atLeast int, sizeOf func(E) int) ([]E, int) {
+	drop := max(len(log)-maxStreamEvents, atLeast, 0)
+	for _, e := range log[:drop] {
+		size -= sizeOf(e)
 	}
-	for drop < len(st.events)-1 && size > maxStreamBytes {
-		size -= len(st.events[drop].data)
+	for drop < len(log)-1 && size > maxStreamBytes {
+		size -= sizeOf(log[drop])
 		drop++
 	}
-	if drop > 0 {
-		st.events = append(st.events[:0], st.events[drop:]...)
-		st.size = size
+	if drop == 0 {
+		return log, size
 	}
+	return append(log[:0], log[drop:]...), size
 }
 
 // finish marks a request's stream complete, with or without a response (a request the
@@ -290,11 +297,7 @@ func newSSEWriter(w http.ResponseWriter) *sseWriter {
 // event: an id, with which the client can resume the stream from here, and no data. A
 // resumed stream needs none: its client already holds an id.
 func (sw *sseWriter) start(primingID string, retryMillis int64) error {
-	h := sw.w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	h.Set("X-Accel-Buffering", "no") // keep proxies such as nginx from buffering the stream
-	sw.w.WriteHeader(http.StatusOK)
+	sw.writeHeader()
 	if primingID != "" {
 		sw.buf.WriteString("id: " + primingID + "\n")
 	}
@@ -304,6 +307,15 @@ func (sw *sseWriter) start(primingID string, retryMillis int64) error {
 	}
 	sw.buf.WriteString("\n")
 	return sw.flush()
+}
+
+// writeHeader sends the response headers of an SSE stream.
+func (sw *sseWriter) writeHeader() {
+	h := sw.w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no") // keep proxies such as nginx from buffering the stream
+	sw.w.WriteHeader(http.StatusOK)
 }
 
 // event buffers one message event.

@@ -28,7 +28,7 @@ type listener struct {
 // listen serves subscriptions/listen: it acknowledges the filter, delivers notifications
 // until ctx ends, then answers with the result that ends the subscription gracefully (which
 // the transport drops if the client itself cancelled).
-func (s *Server) listen(ctx context.Context, m *jsonrpc.Message, out outbox) []byte {
+func (s *Server) listen(ctx context.Context, m *jsonrpc.Message, out outbox) ([]byte, *jsonrpc.Error) {
 	l := &listener{id: append([]byte(nil), m.ID...), out: out}
 	var d jsonwire.Decoder
 	d.Reset(m.Params)
@@ -52,7 +52,7 @@ func (s *Server) listen(ctx context.Context, m *jsonrpc.Message, out outbox) []b
 				for range d.Elements {
 					if uri, ok := d.String(); ok && !l.uris[uri] {
 						if len(l.uris) == maxSubscriptions {
-							return jsonrpc.AppendError(nil, m.ID, invalidParams("subscriptions/listen: at most %d resources per subscription", maxSubscriptions))
+							return nil, invalidParams("subscriptions/listen: at most %d resources per subscription", maxSubscriptions)
 						}
 						l.uris[uri] = true
 						l.uriOrder = append(l.uriOrder, uri)
@@ -64,7 +64,7 @@ func (s *Server) listen(ctx context.Context, m *jsonrpc.Message, out outbox) []b
 		}
 	}
 	if d.Finish(); d.Failed() {
-		return jsonrpc.AppendError(nil, m.ID, invalidParams("subscriptions/listen: %s", d.Summary()))
+		return nil, invalidParams("subscriptions/listen: %s", d.Summary())
 	}
 	// The server agrees to what it has: a server without prompts sends no prompt changes.
 	s.mu.RLock()
@@ -117,7 +117,7 @@ func (s *Server) listen(ctx context.Context, m *jsonrpc.Message, out outbox) []b
 		s.mu.Lock()
 		delete(s.listeners, l)
 		s.mu.Unlock()
-		return nil
+		return nil, nil
 	}
 	<-ctx.Done()
 	s.mu.Lock()
@@ -136,7 +136,7 @@ func (s *Server) listen(ctx context.Context, m *jsonrpc.Message, out outbox) []b
 	e.Raw(s.infoJSON)
 	e.ObjectEnd()
 	e.ObjectEnd()
-	return jsonrpc.AppendResult(nil, m.ID, e.Bytes())
+	return jsonrpc.AppendResult(nil, m.ID, e.Bytes()), nil
 }
 
 func (l *listener) writeMeta(e *jsonwire.Encoder) {
@@ -182,14 +182,8 @@ func (s *Server) notifyListeners(method, uri string) {
 			e.String(uri)
 		}
 		e.ObjectEnd()
-		msg := jsonrpc.AppendNotification(nil, method, e.Bytes())
 		l.mu.Lock()
-		// Like a session's notifications, these never make the caller wait for a client.
-		if later, ok := l.out.(interface{ sendLater([]byte) }); ok {
-			later.sendLater(msg)
-		} else {
-			l.out.send(msg)
-		}
+		sendUnwaited(l.out, jsonrpc.AppendNotification(nil, method, e.Bytes()))
 		l.mu.Unlock()
 	}
 }

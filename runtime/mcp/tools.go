@@ -97,12 +97,7 @@ func compactObject(s string) ([]byte, error) {
 func (t *toolEntry) render(d dialect, in, out []byte) []byte {
 	var e jsonwire.Encoder
 	e.ObjectStart()
-	e.Key("name")
-	e.String(t.Name)
-	if d >= dialect2025b {
-		optionalString(&e, "title", t.Title)
-	}
-	optionalString(&e, "description", t.Description)
+	writeNamed(&e, d, t.Name, t.Title, t.Description)
 	e.Key("inputSchema")
 	e.Raw(in)
 	if d >= dialect2025b && out != nil {
@@ -136,10 +131,10 @@ func optionalBool(e *jsonwire.Encoder, key string, v *bool) {
 }
 
 // runTool calls a tool's handler with arguments (nil means none) and hands the
-// CallToolResult's JSON to respond, whose return value it returns; the JSON is valid only
-// during respond. A panic in the tool becomes an error result, logged with its stack, and the
-// server goes on serving.
-func (s *Server) runTool(ctx context.Context, t *toolEntry, args []byte, d dialect, respond func([]byte) []byte) []byte {
+// CallToolResult's JSON, and whether it is an error result, to respond, whose return value
+// it returns; the JSON is valid only during respond. A panic in the tool becomes an error
+// result, logged with its stack, and the server goes on serving.
+func (s *Server) runTool(ctx context.Context, t *toolEntry, args []byte, d dialect, respond func(result []byte, isError bool) []byte) []byte {
 	if args == nil {
 		args = []byte("{}")
 	}
@@ -154,7 +149,8 @@ func (s *Server) runTool(ctx context.Context, t *toolEntry, args []byte, d diale
 		}()
 		t.Handler(ctx, c)
 	}()
-	return respond(c.finish())
+	result := c.finish() // which settles c.isError
+	return respond(result, c.isError)
 }
 
 // CallTool calls a tool in process, exactly as tools/call would (decoding and validating the
@@ -174,41 +170,32 @@ func (s *Server) CallTool(ctx context.Context, name string, arguments []byte) ([
 	if d.Peek() == jsonwire.Null {
 		arguments = nil
 	}
-	return s.runTool(ctx, t, arguments, dialectOf(LatestProtocolVersion), func(result []byte) []byte {
-		return append([]byte(nil), result...)
-	}), nil
+	return s.runTool(ctx, t, arguments, dialectOf(LatestProtocolVersion), copyResult), nil
 }
 
 // listTools answers tools/list.
 func listTools(ctx context.Context, req *Request, params []byte) ([]byte, *jsonrpc.Error) {
-	srv := req.ss.srv
-	srv.mu.RLock()
-	defer srv.mu.RUnlock()
-	start, end, next, err := page("tools/list", srv.tools, func(t *toolEntry) string { return t.Name }, params, srv.opts.PageSize)
-	if err != nil {
-		return nil, err
-	}
-	d := req.ss.dialectNow()
-	items := make([][]byte, 0, end-start)
-	for _, t := range srv.tools[start:end] {
-		items = append(items, t.rendered[d])
-	}
-	return listResult("tools", items, next), nil
+	return listPage(req, params, "tools/list", "tools", &req.ss.srv.tools, toolName,
+		func(t *toolEntry, d dialect) []byte { return t.rendered[d] })
 }
+
+// toolName is the key the tools are sorted by.
+func toolName(t *toolEntry) string { return t.Name }
 
 // callTool answers tools/call. Problems with the request itself (no name, an unknown tool,
 // arguments that are not an object) are protocol errors; everything about the arguments'
 // content, and whatever the tool does, is a tool result.
 func callTool(ctx context.Context, req *Request, params []byte) ([]byte, *jsonrpc.Error) {
-	return serveToolCall(ctx, req, params, func(result []byte) []byte {
-		return append([]byte(nil), result...)
-	})
+	return serveToolCall(ctx, req, params, copyResult)
 }
+
+// copyResult keeps a tool's result beyond the call.
+func copyResult(result []byte, _ bool) []byte { return append([]byte(nil), result...) }
 
 // callToolResponse answers tools/call with the whole response message, writing the result
 // once, straight from the tool's buffer into the response: tools/call is the hot path.
 func callToolResponse(ctx context.Context, req *Request, id, params []byte) []byte {
-	resp, err := serveToolCall(ctx, req, params, func(result []byte) []byte {
+	resp, err := serveToolCall(ctx, req, params, func(result []byte, _ bool) []byte {
 		return jsonrpc.AppendResult(nil, id, result)
 	})
 	if err != nil {
@@ -219,7 +206,7 @@ func callToolResponse(ctx context.Context, req *Request, id, params []byte) []by
 
 // serveToolCall runs a tools/call request; respond turns the CallToolResult's JSON, valid
 // only during the call, into what serveToolCall returns.
-func serveToolCall(ctx context.Context, req *Request, params []byte, respond func([]byte) []byte) ([]byte, *jsonrpc.Error) {
+func serveToolCall(ctx context.Context, req *Request, params []byte, respond func(result []byte, isError bool) []byte) ([]byte, *jsonrpc.Error) {
 	if params == nil {
 		return nil, invalidParams("tools/call: params with a tool name are required")
 	}
@@ -291,13 +278,14 @@ type ToolCall struct {
 	val     jsonwire.Encoder // the structured result, if any
 	res     jsonwire.Encoder // the CallToolResult object
 	done    bool             // a result has been set
+	isError bool             // ... and it is an error result (isError true)
 }
 
 var toolCallPool = sync.Pool{New: func() any { return new(ToolCall) }}
 
 func getToolCall(name string, args []byte, d dialect) *ToolCall {
 	c := toolCallPool.Get().(*ToolCall)
-	c.name, c.args, c.dialect, c.done = name, args, d, false
+	c.name, c.args, c.dialect, c.done, c.isError = name, args, d, false, false
 	c.check.Reset()
 	c.val.Reset(c.val.Bytes())
 	c.res.Reset(c.res.Bytes())
@@ -375,7 +363,7 @@ func (c *ToolCall) setErrorText(msg string) {
 	c.res.Raw([]byte(`{"content":[`))
 	Text{Text: msg}.encodeContent(&c.res)
 	c.res.Raw([]byte(`],"isError":true}`))
-	c.done = true
+	c.done, c.isError = true, true
 }
 
 // ReturnText sets a result of one text block.
@@ -395,7 +383,7 @@ func (c *ToolCall) ReturnContent(blocks ...Content) {
 		b.encodeContent(&c.res)
 	}
 	c.res.Raw([]byte(`]}`))
-	c.done = true
+	c.done, c.isError = true, false
 }
 
 // ReturnResult sets the result exactly as r says. A nil r is an empty result.
@@ -423,7 +411,7 @@ func (c *ToolCall) ReturnResult(r *CallToolResult) {
 		c.res.Bool(true)
 	}
 	c.res.ObjectEnd()
-	c.done = true
+	c.done, c.isError = true, r.IsError
 }
 
 // Structured returns the encoder for the tool's structured result. Generated code writes the
@@ -458,5 +446,6 @@ func (c *ToolCall) finish() []byte {
 		c.res.Raw(v)
 	}
 	c.res.ObjectEnd()
+	c.isError = false
 	return c.res.Bytes()
 }

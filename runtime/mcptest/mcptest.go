@@ -118,25 +118,18 @@ func ConnectWith(t testing.TB, srv *mcp.Server, opts Options) *Client {
 			"io.modelcontextprotocol/clientCapabilities": caps,
 			"io.modelcontextprotocol/clientInfo":         map[string]any{"name": "mcptest", "version": "0"},
 		}
-		res, err := c.Request("server/discover", nil)
-		if err != nil {
+		if err := c.call("server/discover", nil, &c.Initialize); err != nil {
 			t.Fatalf("mcptest: server/discover: %v", err)
-		}
-		if err := json.Unmarshal(res, &c.Initialize); err != nil {
-			t.Fatalf("mcptest: server/discover result: %v", err)
 		}
 		return c
 	}
-	res, err := c.Request("initialize", map[string]any{
+	err := c.call("initialize", map[string]any{
 		"protocolVersion": version,
 		"capabilities":    caps,
 		"clientInfo":      map[string]any{"name": "mcptest", "version": "0"},
-	})
+	}, &c.Initialize)
 	if err != nil {
 		t.Fatalf("mcptest: initialize: %v", err)
-	}
-	if err := json.Unmarshal(res, &c.Initialize); err != nil {
-		t.Fatalf("mcptest: initialize result: %v", err)
 	}
 	c.Notify("notifications/initialized", nil)
 	return c
@@ -181,9 +174,7 @@ func (c *Client) Request(method string, params any) (json.RawMessage, *Error) {
 			InputRequests map[string]json.RawMessage `json:"inputRequests"`
 			RequestState  *string                    `json:"requestState"`
 		}
-		if err := json.Unmarshal(res, &ir); err != nil {
-			c.t.Fatalf("mcptest: %s result: %v", method, err)
-		}
+		c.decode(method, res, &ir)
 		if ir.ResultType != "input_required" {
 			return res, nil
 		}
@@ -215,6 +206,26 @@ func (c *Client) Request(method string, params any) (json.RawMessage, *Error) {
 			p["requestState"] = *ir.RequestState
 		}
 		c.InputRounds++
+	}
+}
+
+// call sends a request and decodes its result into v; it returns the error response, if
+// that is the answer.
+func (c *Client) call(method string, params, v any) *Error {
+	c.t.Helper()
+	raw, rpcErr := c.Request(method, params)
+	if rpcErr != nil {
+		return rpcErr
+	}
+	c.decode(method, raw, v)
+	return nil
+}
+
+// decode reads the result of method into v, failing the test if it cannot.
+func (c *Client) decode(method string, result json.RawMessage, v any) {
+	c.t.Helper()
+	if err := json.Unmarshal(result, v); err != nil {
+		c.t.Fatalf("mcptest: %s result: %v", method, err)
 	}
 }
 
@@ -341,16 +352,12 @@ func (c *Client) ListTools() []Tool {
 		if cursor != "" {
 			params = map[string]any{"cursor": cursor}
 		}
-		raw, rpcErr := c.Request("tools/list", params)
-		if rpcErr != nil {
-			c.t.Fatalf("mcptest: tools/list: %v", rpcErr)
-		}
 		var page struct {
 			Tools      []Tool `json:"tools"`
 			NextCursor string `json:"nextCursor"`
 		}
-		if err := json.Unmarshal(raw, &page); err != nil {
-			c.t.Fatalf("mcptest: tools/list result: %v", err)
+		if rpcErr := c.call("tools/list", params, &page); rpcErr != nil {
+			c.t.Fatalf("mcptest: tools/list: %v", rpcErr)
 		}
 		all = append(all, page.Tools...)
 		if page.NextCursor == "" {
@@ -404,13 +411,9 @@ func (c *Client) CallToolErr(name string, args any) (*ToolResult, *Error) {
 	if args != nil {
 		params["arguments"] = args
 	}
-	raw, rpcErr := c.Request("tools/call", params)
-	if rpcErr != nil {
-		return nil, rpcErr
-	}
 	var res ToolResult
-	if err := json.Unmarshal(raw, &res); err != nil {
-		c.t.Fatalf("mcptest: tools/call result: %v", err)
+	if rpcErr := c.call("tools/call", params, &res); rpcErr != nil {
+		return nil, rpcErr
 	}
 	return &res, nil
 }
@@ -418,15 +421,11 @@ func (c *Client) CallToolErr(name string, args any) (*ToolResult, *Error) {
 // ReadResource reads a resource and returns its contents, or the protocol error.
 func (c *Client) ReadResource(uri string) ([]map[string]any, *Error) {
 	c.t.Helper()
-	raw, rpcErr := c.Request("resources/read", map[string]any{"uri": uri})
-	if rpcErr != nil {
-		return nil, rpcErr
-	}
 	var res struct {
 		Contents []map[string]any `json:"contents"`
 	}
-	if err := json.Unmarshal(raw, &res); err != nil {
-		c.t.Fatalf("mcptest: resources/read result: %v", err)
+	if rpcErr := c.call("resources/read", map[string]any{"uri": uri}, &res); rpcErr != nil {
+		return nil, rpcErr
 	}
 	return res.Contents, nil
 }
@@ -438,15 +437,11 @@ func (c *Client) GetPrompt(name string, args map[string]string) ([]map[string]an
 	if args != nil {
 		params["arguments"] = args
 	}
-	raw, rpcErr := c.Request("prompts/get", params)
-	if rpcErr != nil {
-		return nil, rpcErr
-	}
 	var res struct {
 		Messages []map[string]any `json:"messages"`
 	}
-	if err := json.Unmarshal(raw, &res); err != nil {
-		c.t.Fatalf("mcptest: prompts/get result: %v", err)
+	if rpcErr := c.call("prompts/get", params, &res); rpcErr != nil {
+		return nil, rpcErr
 	}
 	return res.Messages, nil
 }
@@ -462,17 +457,13 @@ func (c *Client) Complete(ref, argument, value string) ([]string, *Error) {
 	} else {
 		r["uri"] = name
 	}
-	raw, rpcErr := c.Request("completion/complete", map[string]any{"ref": r, "argument": map[string]any{"name": argument, "value": value}})
-	if rpcErr != nil {
-		return nil, rpcErr
-	}
 	var res struct {
 		Completion struct {
 			Values []string `json:"values"`
 		} `json:"completion"`
 	}
-	if err := json.Unmarshal(raw, &res); err != nil {
-		c.t.Fatalf("mcptest: completion/complete result: %v", err)
+	if rpcErr := c.call("completion/complete", map[string]any{"ref": r, "argument": map[string]any{"name": argument, "value": value}}, &res); rpcErr != nil {
+		return nil, rpcErr
 	}
 	return res.Completion.Values, nil
 }
