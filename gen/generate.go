@@ -275,7 +275,9 @@ func (p *pkgGen) checkNames() {
 	slices.SortFunc(p.tools, func(a, b *Tool) int { return cmp.Compare(a.Name, b.Name) })
 	slices.SortFunc(p.resources, func(a, b *Resource) int { return cmp.Compare(a.URI, b.URI) })
 	slices.SortFunc(p.prompts, func(a, b *Prompt) int { return cmp.Compare(a.Name, b.Name) })
-	slices.SortFunc(p.completions, func(a, b *Completion) int {
+	// Stable: completions of one argument stay in source order, so that the first is the one
+	// the others are reported against.
+	slices.SortStableFunc(p.completions, func(a, b *Completion) int {
 		return cmp.Or(cmp.Compare(a.Prompt, b.Prompt), cmp.Compare(a.Template, b.Template), cmp.Compare(a.Argument, b.Argument))
 	})
 }

@@ -78,3 +78,42 @@ func ThingByName(in struct {
 }) string {
 	return ""
 }
+
+// More completions of the same argument: each is reported against the first in the source,
+// however many there are (a sort that is not stable would name another one).
+
+//mcp:complete prompt=greet arg=name
+func CompleteNameAgain3(v string) []string { return nil }
+
+//mcp:complete prompt=greet arg=name
+func CompleteNameAgain4(v string) []string { return nil }
+
+//mcp:complete prompt=greet arg=name
+func CompleteNameAgain5(v string) []string { return nil }
+
+//mcp:complete prompt=greet arg=name
+func CompleteNameAgain6(v string) []string { return nil }
+
+//mcp:complete prompt=greet arg=name
+func CompleteNameAgain7(v string) []string { return nil }
+
+//mcp:complete prompt=greet arg=name
+func CompleteNameAgain8(v string) []string { return nil }
+
+//mcp:complete prompt=greet arg=name
+func CompleteNameAgain9(v string) []string { return nil }
+
+//mcp:complete prompt=greet arg=name
+func CompleteNameAgain10(v string) []string { return nil }
+
+//mcp:complete prompt=greet arg=name
+func CompleteNameAgain11(v string) []string { return nil }
+
+//mcp:complete prompt=greet arg=name
+func CompleteNameAgain12(v string) []string { return nil }
+
+//mcp:complete prompt=greet arg=name
+func CompleteNameAgain13(v string) []string { return nil }
+
+//mcp:complete prompt=greet arg=name
+func CompleteNameAgain14(v string) []string { return nil }
