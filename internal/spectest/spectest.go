@@ -9,38 +9,18 @@ package spectest
 
 import (
 	"bytes"
+	"embed"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// SpecDir finds the specification copy: $MCP_SPEC_DIR, or ../shared/mcp-spec beside the
-// repository root (the directory holding go.mod) that contains dir.
-func SpecDir(dir string) (string, error) {
-	if d := os.Getenv("MCP_SPEC_DIR"); d != "" {
-		return d, nil
-	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", err
-	}
-	for d := abs; ; d = filepath.Dir(d) {
-		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-			spec := filepath.Join(filepath.Dir(d), "shared", "mcp-spec")
-			if _, err := os.Stat(filepath.Join(spec, "schema")); err != nil {
-				return "", fmt.Errorf("no MCP specification at %s (set MCP_SPEC_DIR to its location): %w", spec, err)
-			}
-			return spec, nil
-		}
-		if filepath.Dir(d) == d {
-			return "", fmt.Errorf("no go.mod above %s", abs)
-		}
-	}
-}
+// schemas holds each revision's schema.json (schema/README.md says where they come from).
+//
+//go:embed schema/*/schema.json
+var schemas embed.FS
 
 // resultTypes names the result definition of each request method of the revisions with
 // sessions (2025-11-25 and older).
@@ -104,7 +84,6 @@ var errorDefs = map[int]struct {
 
 // Referee validates messages. It is safe for concurrent use.
 type Referee struct {
-	dir     string
 	mu      sync.Mutex
 	docs    map[string]*schemaDoc         // by version
 	schemas map[string]*jsonschema.Schema // "version#definition" -> compiled
@@ -118,9 +97,9 @@ type schemaDoc struct {
 	c    *jsonschema.Compiler
 }
 
-// NewReferee reads schemas from a specification directory (see SpecDir).
-func NewReferee(specDir string) *Referee {
-	return &Referee{dir: specDir, docs: map[string]*schemaDoc{}, schemas: map[string]*jsonschema.Schema{}}
+// NewReferee returns a referee for the revisions of the embedded schemas.
+func NewReferee() *Referee {
+	return &Referee{docs: map[string]*schemaDoc{}, schemas: map[string]*jsonschema.Schema{}}
 }
 
 // doc reads a revision's schema.json; r.mu is held.
@@ -128,16 +107,16 @@ func (r *Referee) doc(version string) (*schemaDoc, error) {
 	if d, ok := r.docs[version]; ok {
 		return d, nil
 	}
-	path := filepath.Join(r.dir, "schema", version, "schema.json")
-	raw, err := os.ReadFile(path)
+	path := "schema/" + version + "/schema.json"
+	raw, err := schemas.ReadFile(path)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("no schema of revision %q: %w", version, err)
 	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	d := &schemaDoc{url: "file://" + filepath.ToSlash(path), defs: "$defs", has: map[string]bool{}, c: jsonschema.NewCompiler()}
+	d := &schemaDoc{url: "mem://" + path, defs: "$defs", has: map[string]bool{}, c: jsonschema.NewCompiler()}
 	m, _ := doc.(map[string]any)
 	if m["definitions"] != nil {
 		d.defs = "definitions"
