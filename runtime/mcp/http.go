@@ -694,27 +694,28 @@ const (
 	pumpNothingWritten                   // it ended before a byte of the response was written
 )
 
-// pump writes a stream to a response, from after event seq. A request's stream answers a
+// pump writes a stream to a response, from after event seq (see stream.attach for a
+// negative seq). A request's stream answers a
 // POST with plain JSON when it can. It returns when the stream is complete, the client
 // disconnects, another connection takes the stream over, the server asks the client to
 // reconnect (CloseSSEStream), or the session ends.
 func (h *HTTPHandler) pump(w http.ResponseWriter, r *http.Request, hs *httpSession, st *stream, after int64, acceptJSON, acceptSSE bool) pumpResult {
-	a := st.attach()
+	a, after := st.attach(after)
 	defer st.detach(a)
 	resumed := after > 0
 	var sw *sseWriter
 	stopping := false
 	for {
 		// A connection that lost the stream to another writes nothing more: the other
-		// goes on from where its client says it is.
-		if !st.owns(a) {
+		// goes on from where its client says it is. Only a connection that writes SSE
+		// takes events; until then it only looks at them.
+		evs, finished, owned := st.pending(a, after, sw != nil)
+		if !owned {
 			return interrupted(sw)
 		}
-		evs, finished := st.pending(after)
 		if sw == nil && acceptJSON && !st.standalone {
 			if msg, ok := st.jsonAnswer(); ok {
 				writeJSON(w, http.StatusOK, msg)
-				st.markDelivered(1)
 				hs.dropStream(st)
 				return pumpComplete
 			}
@@ -741,6 +742,7 @@ func (h *HTTPHandler) pump(w http.ResponseWriter, r *http.Request, hs *httpSessi
 				if sw.start(priming, h.opts.RetryInterval.Milliseconds()) != nil {
 					return pumpInterrupted
 				}
+				continue // take the events now that there is a connection to write them
 			}
 		}
 		if sw != nil && len(evs) > 0 {
@@ -751,7 +753,6 @@ func (h *HTTPHandler) pump(w http.ResponseWriter, r *http.Request, hs *httpSessi
 			if sw.flush() != nil {
 				return pumpInterrupted
 			}
-			st.markDelivered(after)
 		}
 		if sw != nil && finished {
 			// pending read the events and the end together: all of them are written.
@@ -827,12 +828,8 @@ func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 		}
 		after = seq
 	}
-	if after < 0 {
-		// A new standalone connection gets what no connection has delivered yet.
-		st.mu.Lock()
-		after = st.delivered
-		st.mu.Unlock()
-	}
+	// Without Last-Event-ID (after < 0), a new standalone connection gets what no
+	// connection has been handed yet.
 	if h.pump(w, r, hs, st, after, false, true) == pumpNothingWritten {
 		httpError(w, http.StatusNotFound, jsonrpc.CodeInvalidRequest, "session ended")
 	}

@@ -31,7 +31,7 @@ func TestHTTPSessionsHearServerNotifications(t *testing.T) {
 	}
 	srv.AddTool(echoTool("echo2"))
 	hs := h.sessions[c.session]
-	evs, _ := hs.standalone.pending(0)
+	evs, _, _ := hs.standalone.pending(nil, 0, false) // no connection writes it yet: nil is its owner
 	if len(evs) == 0 {
 		t.Errorf("no list_changed queued on the standalone stream after AddTool")
 	}

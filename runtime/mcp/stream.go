@@ -147,10 +147,15 @@ func (st *stream) poke() {
 	}
 }
 
-// attach makes a connection the stream's writer, taking over from any other.
-func (st *stream) attach() *attachment {
+// attach makes a connection the stream's writer, taking over from any other, to write the
+// events after seq; a negative seq means after the last event handed to a connection, which
+// is read in the same step, so no event goes out on both the old and the new connection.
+func (st *stream) attach(after int64) (*attachment, int64) {
 	a := &attachment{wake: make(chan struct{}, 1), stop: make(chan struct{})}
 	st.mu.Lock()
+	if after < 0 {
+		after = st.delivered
+	}
 	old := st.owner
 	st.owner, st.everOwned = a, true
 	if st.orphaned != nil {
@@ -166,7 +171,7 @@ func (st *stream) attach() *attachment {
 	if old != nil {
 		old.release()
 	}
-	return a
+	return a, after
 }
 
 // detach lets go of the stream, if a is still its writer. A request's stream left without
@@ -206,13 +211,6 @@ func (st *stream) stopTimers() {
 	}
 }
 
-// owns reports whether a is the stream's writer.
-func (st *stream) owns(a *attachment) bool {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	return st.owner == a
-}
-
 // closeConnection asks the connection writing the stream to end, after sending what is
 // pending, while the stream goes on: the client reconnects and resumes it. A POST that has
 // not answered yet answers with SSE, so the client gets an event id to resume from.
@@ -231,24 +229,28 @@ func (st *stream) closeConnection() {
 	}
 }
 
-// pending returns the events after seq, and whether the stream is complete with all of them.
-func (st *stream) pending(after int64) (evs []event, done bool) {
+// pending returns the events after seq, and whether the stream is complete with all of them,
+// for a, its writer; owned is false when another connection has taken the stream over. With
+// deliver, the events are handed to a from now on, in the same step as the ownership check: a
+// connection that takes the stream over later starts after them, and one that took it
+// earlier made a lose it. A message is thus sent on one connection only, as the transport
+// requires; if that connection breaks, its client resumes with Last-Event-ID.
+func (st *stream) pending(a *attachment, after int64, deliver bool) (evs []event, done, owned bool) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	if st.owner != a {
+		return nil, false, false
+	}
 	for _, ev := range st.events {
 		if ev.seq > after {
 			evs = append(evs, ev)
 		}
 	}
-	return evs, st.finished
-}
-
-// markDelivered records that events up to seq reached a connection.
-func (st *stream) markDelivered(seq int64) {
-	st.mu.Lock()
-	st.delivered = max(st.delivered, seq)
-	st.trim()
-	st.mu.Unlock()
+	if deliver && len(evs) > 0 {
+		st.delivered = max(st.delivered, evs[len(evs)-1].seq)
+		st.trim()
+	}
+	return evs, st.finished, true
 }
 
 // jsonAnswer returns the response, if the stream can still answer its POST with plain JSON:
