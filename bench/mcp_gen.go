@@ -28,17 +28,17 @@ func RegisterMCP(s *mcp.Server) {
 const (
 	mcpgenSearchInput = `{
   "type": "object",
-  "description": "SearchInput is a search over a document index.",
+  "description": "A search over a document index.",
   "properties": {
     "query": {
       "type": "string",
-      "description": "Query is the text to look for.",
+      "description": "The text to look for.",
       "minLength": 1,
       "maxLength": 200
     },
     "limit": {
       "type": "integer",
-      "description": "Limit is the largest number of hits to return.",
+      "description": "The largest number of hits to return.",
       "minimum": 1,
       "maximum": 100,
       "default": 10
@@ -53,7 +53,7 @@ const (
     },
     "exact": {
       "type": "boolean",
-      "description": "Exact asks for exact phrase matching."
+      "description": "Asks for exact phrase matching."
     },
     "sort": {
       "type": "string",
@@ -71,13 +71,13 @@ const (
 }`
 	mcpgenSearchOutput = `{
   "type": "object",
-  "description": "SearchResult holds the best hits.",
+  "description": "Holds the best hits.",
   "properties": {
     "hits": {
       "type": "array",
       "items": {
         "type": "object",
-        "description": "Hit is one matching document.",
+        "description": "One matching document.",
         "properties": {
           "id": {
             "type": "string"

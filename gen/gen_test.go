@@ -24,21 +24,6 @@ func TestSnakeCase(t *testing.T) {
 	}
 }
 
-func TestToolDescription(t *testing.T) {
-	for _, tt := range []struct{ name, doc, want string }{
-		{"GetWeather", "GetWeather returns the weather.\n", "Returns the weather."},
-		{"Search", "Search finds documents.\n\nIt is fast.\n", "Finds documents.\n\nIt is fast."},
-		{"Now", "Now.\n", "Now."},
-		{"Add", "Adds two numbers.", "Adds two numbers."},
-		{"Get", "Get HTTP resources.", "Get HTTP resources."},
-		{"Get", "", ""},
-	} {
-		if got := toolDescription(tt.name, tt.doc); got != tt.want {
-			t.Errorf("toolDescription(%q, %q) = %q, want %q", tt.name, tt.doc, got, tt.want)
-		}
-	}
-}
-
 func TestValidToolName(t *testing.T) {
 	for name, want := range map[string]bool{
 		"get_weather": true, "admin.tools.list": true, "DATA_EXPORT_v2": true, "a-b": true,
@@ -171,7 +156,7 @@ func TestOutputIgnoresWhichPackagesAreNamed(t *testing.T) {
 	if len(alone.Files) != 1 || len(both.Files) != 1 || !bytes.Equal(alone.Files[0].Content, both.Files[0].Content) {
 		t.Fatalf("the output depends on the packages named:\n%s", udiff.Unified("alone", "with geo", string(alone.Files[0].Content), string(both.Files[0].Content)))
 	}
-	if !bytes.Contains(alone.Files[0].Content, []byte("Lat is the latitude in degrees")) || !bytes.Contains(alone.Files[0].Content, []byte("Lon is the longitude in degrees.")) {
+	if !bytes.Contains(alone.Files[0].Content, []byte("\"The latitude in degrees")) || !bytes.Contains(alone.Files[0].Content, []byte("\"The longitude in degrees.")) {
 		t.Error("doc comments of another package's fields are missing")
 	}
 }

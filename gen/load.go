@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/gen/diag"
+	"github.com/mcpgen/mcpgen/internal/describe"
 	"golang.org/x/tools/go/packages"
 )
 
@@ -147,7 +148,7 @@ func newSource(pkgs []*packages.Package, fset *token.FileSet, diags *diag.List) 
 						}
 						if obj, ok := pkg.TypesInfo.Defs[ts.Name].(*types.TypeName); ok {
 							if doc := typeSpecDoc(n, ts); doc != nil {
-								s.docs[obj] = strings.TrimSpace(doc.Text())
+								s.docs[obj] = describe.Description(obj.Name(), doc.Text())
 								s.readSchema(obj, doc)
 							}
 							s.schemaRead[obj] = true
@@ -275,12 +276,11 @@ func (s *source) readConstDocs(pkg *packages.Package, vs *ast.ValueSpec) {
 	if doc == "" {
 		doc = vs.Comment.Text()
 	}
-	if doc = strings.TrimSpace(doc); doc == "" {
-		return
-	}
 	for _, id := range vs.Names {
 		if c, ok := pkg.TypesInfo.Defs[id].(*types.Const); ok {
-			s.consts[c] = doc
+			if d := describe.Description(c.Name(), doc); d != "" {
+				s.consts[c] = d
+			}
 		}
 	}
 }
@@ -290,7 +290,7 @@ func (s *source) ConstDoc(c *types.Const) string {
 		return doc
 	}
 	d, _ := s.foreign(c)
-	return strings.TrimSpace(d.doc.Text())
+	return describe.Description(c.Name(), d.doc.Text())
 }
 
 // field returns the syntax of a struct field.
@@ -311,7 +311,7 @@ func (s *source) FieldDoc(v *types.Var) string {
 	if doc == "" {
 		doc = f.Comment.Text()
 	}
-	return strings.TrimSpace(doc)
+	return describe.Description(v.Name(), doc)
 }
 
 func (s *source) TypeDoc(obj *types.TypeName) string {
@@ -319,7 +319,7 @@ func (s *source) TypeDoc(obj *types.TypeName) string {
 		return doc
 	}
 	d, _ := s.foreign(obj)
-	return strings.TrimSpace(d.doc.Text())
+	return describe.Description(obj.Name(), d.doc.Text())
 }
 
 func (s *source) TypeSchema(obj *types.TypeName) (string, token.Pos) {

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/mcpgen/mcpgen/gen/schema"
+	"github.com/mcpgen/mcpgen/internal/describe"
 )
 
 // Prompt is one function annotated with //mcp:prompt. Its arguments are the string fields
@@ -43,7 +44,7 @@ var promptRole = role{
 
 // prompt checks a function annotated with //mcp:prompt.
 func (p *pkgGen) prompt(fd *ast.FuncDecl, d directive) {
-	pr := &Prompt{Name: snakeCase(fd.Name.Name), Description: toolDescription(fd.Name.Name, fd.Doc.Text())}
+	pr := &Prompt{Name: snakeCase(fd.Name.Name), Description: describe.Description(fd.Name.Name, fd.Doc.Text())}
 	for i, a := range d.args {
 		switch {
 		case i == 0 && !a.hasValue:

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/gen/schema"
+	"github.com/mcpgen/mcpgen/internal/describe"
 )
 
 // Resource is one function annotated with //mcp:resource: a resource at a fixed URI, or,
@@ -57,7 +58,7 @@ var uriVariable = regexp.MustCompile(`\{(\+?)([A-Za-z0-9_.]*)\}`)
 
 // resource checks a function annotated with //mcp:resource.
 func (p *pkgGen) resource(fd *ast.FuncDecl, d directive) {
-	r := &Resource{Name: snakeCase(fd.Name.Name), Description: toolDescription(fd.Name.Name, fd.Doc.Text())}
+	r := &Resource{Name: snakeCase(fd.Name.Name), Description: describe.Description(fd.Name.Name, fd.Doc.Text())}
 	for i, a := range d.args {
 		switch {
 		case (a.key == "name" || a.key == "mime") && a.hasValue && a.value == "":

@@ -7,10 +7,9 @@ import (
 	"go/types"
 	"slices"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/gen/schema"
+	"github.com/mcpgen/mcpgen/internal/describe"
 )
 
 // scan finds the package's directives and turns each annotated function into a Tool.
@@ -104,7 +103,7 @@ func typeDocs(gd *ast.GenDecl) []*ast.CommentGroup {
 // tool checks an annotated function and adds it to the package's tools.
 func (p *pkgGen) tool(fd *ast.FuncDecl, d directive) {
 	t := &Tool{Name: snakeCase(fd.Name.Name)}
-	t.Description = toolDescription(fd.Name.Name, fd.Doc.Text())
+	t.Description = describe.Description(fd.Name.Name, fd.Doc.Text())
 	p.options(t, d)
 	if !validToolName(t.Name) {
 		p.diags.Hintf(d.pos, "use 1 to 128 ASCII letters, digits, '_', '-' or '.'", "invalid tool name %q", t.Name)
@@ -172,30 +171,6 @@ func (p *pkgGen) options(t *Tool, d directive) {
 	if h := t.Hints; h.ReadOnly != nil && *h.ReadOnly && h.Destructive != nil && *h.Destructive {
 		p.errorf(d.pos, "a tool cannot be both readonly and destructive")
 	}
-}
-
-// toolDescription turns a function's doc comment into a description for a model (of a tool,
-// resource or prompt). Go doc comments start with the function's name ("GetWeather returns
-// ..."), which means nothing to a model calling get_weather, so it is dropped: "Returns ...";
-// "Config is the ..." becomes "The ...".
-func toolDescription(name, doc string) string {
-	doc = strings.TrimSpace(doc)
-	rest, ok := strings.CutPrefix(doc, name+" ")
-	if !ok || rest == "" {
-		return doc
-	}
-	// "StaticText is a fixed text." says what the thing is: "A fixed text."
-	for _, verb := range []string{"is ", "are "} {
-		if after, found := strings.CutPrefix(rest, verb); found && after != "" {
-			rest = after
-			break
-		}
-	}
-	r, size := utf8.DecodeRuneInString(rest)
-	if !unicode.IsLower(r) {
-		return doc
-	}
-	return string(unicode.ToUpper(r)) + rest[size:]
 }
 
 // toolOptions are the option words of //mcp:tool; the first four are the hints.

@@ -29,7 +29,7 @@ func RegisterMCP(s *mcp.Server, lists *Lists, watched *Watched) {
 	})
 	s.AddTool(mcp.Tool{
 		Name:        "test_custom_header",
-		Description: "Echoes its region, which the server checked against the Mcp-Param-Region\nheader over HTTP.",
+		Description: "Echoes its region, which the server checked against the Mcp-Param-Region header over HTTP.",
 		InputSchema: mcpgenCustomHeaderInput,
 		Annotations: mcp.ToolAnnotations{ReadOnlyHint: mcp.Ptr(true)},
 		Handler:     mcpgenCallCustomHeader,
@@ -61,7 +61,7 @@ func RegisterMCP(s *mcp.Server, lists *Lists, watched *Watched) {
 	})
 	s.AddTool(mcp.Tool{
 		Name:        "test_error_handling",
-		Description: "Always fails: its result is an error result.",
+		Description: "Error handling always fails: its result is an error result.",
 		InputSchema: mcpgenErrorHandlingInput,
 		Handler:     mcpgenCallErrorHandling,
 	})
@@ -74,7 +74,7 @@ func RegisterMCP(s *mcp.Server, lists *Lists, watched *Watched) {
 	})
 	s.AddTool(mcp.Tool{
 		Name:        "test_input_required_result_capabilities",
-		Description: "Asks the user for a confirmation if the client can show forms,\nand its model otherwise.",
+		Description: "Asks the user for a confirmation if the client can show forms, and its model otherwise.",
 		InputSchema: mcpgenInputRequiredCapabilitiesInput,
 		Handler:     mcpgenCallInputRequiredCapabilities,
 	})
@@ -98,13 +98,13 @@ func RegisterMCP(s *mcp.Server, lists *Lists, watched *Watched) {
 	})
 	s.AddTool(mcp.Tool{
 		Name:        "test_input_required_result_multiple_inputs",
-		Description: "Asks for a name, a greeting from the model and the roots, all\nat once: the body goes on after each unanswered request, so the three travel together.",
+		Description: "Asks for a name, a greeting from the model and the roots, all at once: the body goes on after each unanswered request, so the three travel together.",
 		InputSchema: mcpgenInputRequiredMultipleInputsInput,
 		Handler:     mcpgenCallInputRequiredMultipleInputs,
 	})
 	s.AddTool(mcp.Tool{
 		Name:        "test_input_required_result_request_state",
-		Description: "Asks for a confirmation; the request's state travels with the\nquestion and comes back with the answer.",
+		Description: "Asks for a confirmation; the request's state travels with the question and comes back with the answer.",
 		InputSchema: mcpgenInputRequiredRequestStateInput,
 		Handler:     mcpgenCallInputRequiredRequestState,
 	})
@@ -116,19 +116,19 @@ func RegisterMCP(s *mcp.Server, lists *Lists, watched *Watched) {
 	})
 	s.AddTool(mcp.Tool{
 		Name:        "test_input_required_result_tampered_state",
-		Description: "Asks for a confirmation; a retry whose requestState was\naltered is refused.",
+		Description: "Asks for a confirmation; a retry whose requestState was altered is refused.",
 		InputSchema: mcpgenInputRequiredTamperedStateInput,
 		Handler:     mcpgenCallInputRequiredTamperedState,
 	})
 	s.AddTool(mcp.Tool{
 		Name:        "test_logging_tool",
-		Description: "Sends a log message, which a modern request receives only if it asked for a log\nlevel, then answers.",
+		Description: "Sends a log message, which a modern request receives only if it asked for a log level, then answers.",
 		InputSchema: mcpgenLoggingInput,
 		Handler:     mcpgenCallLogging,
 	})
 	s.AddTool(mcp.Tool{
 		Name:        "test_missing_capability",
-		Description: "Needs the client's model: without the sampling capability, a modern\nrequest gets MissingRequiredClientCapability.",
+		Description: "Needs the client's model: without the sampling capability, a modern request gets MissingRequiredClientCapability.",
 		InputSchema: mcpgenMissingCapabilityInput,
 		Handler:     mcpgenCallMissingCapability,
 	})
@@ -141,7 +141,7 @@ func RegisterMCP(s *mcp.Server, lists *Lists, watched *Watched) {
 	})
 	s.AddTool(mcp.Tool{
 		Name:        "test_reconnection",
-		Description: "Closes the connection of its SSE stream, then finishes: a client resumes the\nstream (GET with Last-Event-ID) to get the result. Over stdio it just finishes.",
+		Description: "Closes the connection of its SSE stream, then finishes: a client resumes the stream (GET with Last-Event-ID) to get the result. Over stdio it just finishes.",
 		InputSchema: mcpgenReconnectionInput,
 		Handler:     mcpgenCallReconnection,
 	})
@@ -174,7 +174,7 @@ func RegisterMCP(s *mcp.Server, lists *Lists, watched *Watched) {
 	})
 	s.AddTool(mcp.Tool{
 		Name:        "test_streaming_elicitation",
-		Description: "Asks the user for a name; the question travels in the result, never\nas a request of the server's on the response stream.",
+		Description: "Asks the user for a name; the question travels in the result, never as a request of the server's on the response stream.",
 		InputSchema: mcpgenStreamingElicitationInput,
 		Handler:     mcpgenCallStreamingElicitation,
 	})
@@ -200,7 +200,7 @@ func RegisterMCP(s *mcp.Server, lists *Lists, watched *Watched) {
 	})
 	s.AddTool(mcp.Tool{
 		Name:        "test_trigger_tool_change",
-		Description: "Adds test_dynamic_tool, or removes it if it is there: the tool list\nchanges, and subscribers hear of it.",
+		Description: "Adds test_dynamic_tool, or removes it if it is there: the tool list changes, and subscribers hear of it.",
 		InputSchema: mcpgenListsTriggerToolChangeInput,
 		Handler: func(ctx context.Context, c *mcp.ToolCall) {
 			mcpgenCallListsTriggerToolChange(ctx, c, lists)
@@ -410,7 +410,7 @@ func mcpgenCallAudioContent(_ context.Context, c *mcp.ToolCall) {
 const (
 	mcpgenCustomHeaderInput = `{
   "type": "object",
-  "description": "CustomHeaderInput has an argument that clients mirror into an HTTP header.",
+  "description": "Has an argument that clients mirror into an HTTP header.",
   "properties": {
     "region": {
       "type": "string",
@@ -440,7 +440,7 @@ func mcpgenCallCustomHeader(_ context.Context, c *mcp.ToolCall) {
 const (
 	mcpgenElicitationInput = `{
   "type": "object",
-  "description": "ElicitationInput is the message shown to the user.",
+  "description": "The message shown to the user.",
   "properties": {
     "message": {
       "type": "string",
@@ -869,7 +869,7 @@ func mcpgenCallListRoots(ctx context.Context, c *mcp.ToolCall) {
 const (
 	mcpgenSamplingInput = `{
   "type": "object",
-  "description": "SamplingInput is the prompt for the client's model.",
+  "description": "The prompt for the client's model.",
   "properties": {
     "prompt": {
       "type": "string",
@@ -922,7 +922,7 @@ func mcpgenCallSimpleText(_ context.Context, c *mcp.ToolCall) {
 const (
 	mcpgenSlowInput = `{
   "type": "object",
-  "description": "SlowInput says how long test_slow works.",
+  "description": "Says how long test_slow works.",
   "properties": {
     "milliseconds": {
       "type": "integer",
@@ -1064,7 +1064,7 @@ func mcpgenCallListsTriggerToolChange(_ context.Context, c *mcp.ToolCall, recv *
 const (
 	mcpgenWatchedUpdateInput = `{
   "type": "object",
-  "description": "UpdateInput is the new text of the watched resource.",
+  "description": "The new text of the watched resource.",
   "properties": {
     "text": {
       "type": "string",

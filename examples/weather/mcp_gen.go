@@ -29,11 +29,11 @@ func RegisterMCP(s *mcp.Server) {
 const (
 	mcpgenGetWeatherInput = `{
   "type": "object",
-  "description": "WeatherInput names the city to report on.",
+  "description": "Names the city to report on.",
   "properties": {
     "city": {
       "type": "string",
-      "description": "City is the name of the city, for example \"Lisbon\".",
+      "description": "The name of the city, for example \"Lisbon\".",
       "minLength": 1,
       "maxLength": 100
     },
@@ -54,7 +54,7 @@ const (
 }`
 	mcpgenGetWeatherOutput = `{
   "type": "object",
-  "description": "WeatherReport is the current weather in a city.",
+  "description": "The current weather in a city.",
   "properties": {
     "city": {
       "type": "string"
@@ -79,18 +79,18 @@ const (
     },
     "windSpeed": {
       "type": "number",
-      "description": "WindSpeed in km/h or mph, depending on the units."
+      "description": "Wind speed in km/h or mph, depending on the units."
     },
     "forecast": {
       "type": "array",
       "description": "Forecast for the next three days.",
       "items": {
         "type": "object",
-        "description": "DayForecast is the expected weather of one day.",
+        "description": "The expected weather of one day.",
         "properties": {
           "day": {
             "type": "string",
-            "description": "Day is the day of the week."
+            "description": "The day of the week."
           },
           "high": {
             "type": "number"

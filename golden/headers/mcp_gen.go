@@ -36,7 +36,7 @@ const (
   "properties": {
     "target": {
       "type": "object",
-      "description": "Target says where a query runs.",
+      "description": "Says where a query runs.",
       "properties": {
         "cluster": {
           "type": "string",
@@ -45,7 +45,7 @@ const (
         },
         "labels": {
           "type": "object",
-          "description": "Labels are not mirrored: only their holder's own properties can be.",
+          "description": "Not mirrored: only their holder's own properties can be.",
           "additionalProperties": {
             "type": "string"
           }
@@ -81,7 +81,7 @@ func mcpgenCallMove(_ context.Context, c *mcp.ToolCall) {
 const (
 	mcpgenRunQueryInput = `{
   "type": "object",
-  "description": "Query is where and how to run a query.",
+  "description": "Where and how to run a query.",
   "properties": {
     "region": {
       "type": "string",
@@ -91,44 +91,44 @@ const (
     },
     "tenant": {
       "type": "string",
-      "description": "Tenant is optional: no header when it is absent.",
+      "description": "Optional: no header when it is absent.",
       "x-mcp-header": "Tenant-Id"
     },
     "dryRun": {
       "type": "boolean",
-      "description": "DryRun only plans the query.",
+      "description": "Dry run only plans the query.",
       "x-mcp-header": "Dry-Run"
     },
     "shard": {
       "type": "integer",
-      "description": "Shard is an integer narrow enough to mirror as it is.",
+      "description": "An integer narrow enough to mirror as it is.",
       "minimum": -2147483648,
       "maximum": 2147483647,
       "x-mcp-header": "Shard"
     },
     "account": {
       "type": "integer",
-      "description": "Account is an int64 kept within ±(2^53-1) by its bounds.",
+      "description": "An int64 kept within ±(2^53-1) by its bounds.",
       "minimum": 1,
       "maximum": 9007199254740991,
       "x-mcp-header": "Account"
     },
     "cost": {
       "type": "integer",
-      "description": "Cost is an unsigned int64 with a maximum.",
+      "description": "An unsigned int64 with a maximum.",
       "minimum": 0,
       "maximum": 1000000,
       "x-mcp-header": "Cost"
     },
     "serial": {
       "type": "string",
-      "description": "Serial is an int64 sent as text, which a header holds exactly.",
+      "description": "An int64 sent as text, which a header holds exactly.",
       "pattern": "^-?(0|[1-9][0-9]*)$",
       "x-mcp-header": "Serial"
     },
     "priority": {
       "type": "string",
-      "description": "Priority is an enum; the header holds the value.",
+      "description": "An enum; the header holds the value.",
       "enum": [
         "low",
         "high"
@@ -137,7 +137,7 @@ const (
     },
     "level": {
       "type": "integer",
-      "description": "Level is an int64 enum of small values.",
+      "description": "An int64 enum of small values.",
       "enum": [
         1,
         2
@@ -146,13 +146,13 @@ const (
     },
     "zone": {
       "type": "string",
-      "description": "Zone uses the spelling invopop/jsonschema also reads.",
+      "description": "Uses the spelling invopop/jsonschema also reads.",
       "x-mcp-header": "Zone",
       "x-order": "1"
     },
     "target": {
       "type": "object",
-      "description": "Target is nested: its cluster is /target/cluster.",
+      "description": "Nested: its cluster is /target/cluster.",
       "properties": {
         "cluster": {
           "type": "string",
@@ -161,7 +161,7 @@ const (
         },
         "labels": {
           "type": "object",
-          "description": "Labels are not mirrored: only their holder's own properties can be.",
+          "description": "Not mirrored: only their holder's own properties can be.",
           "additionalProperties": {
             "type": "string"
           }
@@ -174,15 +174,15 @@ const (
     },
     "route": {
       "type": "object",
-      "description": "Route is nested behind a pointer.",
+      "description": "Nested behind a pointer.",
       "properties": {
         "hop": {
           "type": "object",
-          "description": "Hop is one step of a route.",
+          "description": "One step of a route.",
           "properties": {
             "gateway": {
               "type": "string",
-              "description": "Gateway is two objects deep.",
+              "description": "Two objects deep.",
               "x-mcp-header": "Gateway"
             }
           },
@@ -199,17 +199,17 @@ const (
     },
     "actor": {
       "type": "string",
-      "description": "Actor is who runs the query.",
+      "description": "Who runs the query.",
       "x-mcp-header": "Actor"
     },
     "traceId": {
       "type": "string",
-      "description": "TraceID links the query to a trace.",
+      "description": "Links the query to a trace.",
       "x-mcp-header": "Trace-Id"
     },
     "text": {
       "type": "string",
-      "description": "Text is the query itself, not mirrored."
+      "description": "The query itself, not mirrored."
     }
   },
   "required": [
@@ -221,7 +221,7 @@ const (
 }`
 	mcpgenRunQueryOutput = `{
   "type": "object",
-  "description": "Answer is what a query returns.",
+  "description": "What a query returns.",
   "properties": {
     "region": {
       "type": "string"

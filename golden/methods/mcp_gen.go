@@ -48,7 +48,7 @@ func RegisterMCP(s *mcp.Server, clock Clock, index *Index) {
 const (
 	mcpgenIndexAddInput = `{
   "type": "object",
-  "description": "Document is a document to index.",
+  "description": "A document to index.",
   "properties": {
     "id": {
       "type": "string",
@@ -101,7 +101,7 @@ func mcpgenCallClockNow(_ context.Context, c *mcp.ToolCall, recv Clock) {
 const (
 	mcpgenIndexSearchInput = `{
   "type": "object",
-  "description": "Query is what to search for.",
+  "description": "What to search for.",
   "properties": {
     "text": {
       "type": "string",
@@ -123,7 +123,7 @@ const (
 }`
 	mcpgenIndexSearchOutput = `{
   "type": "object",
-  "description": "Hits are the documents that match a query.",
+  "description": "The documents that match a query.",
   "properties": {
     "ids": {
       "type": "array",

@@ -44,7 +44,7 @@ func RegisterMCP(s *mcppkg.Server, sRecv S) {
 	})
 	s.AddTool(mcppkg.Tool{
 		Name:        "lower_foo",
-		Description: "And Foo derive the same identifiers too.",
+		Description: "Foo and Foo derive the same identifiers too.",
 		InputSchema: mcpgenFooInput,
 		Handler:     mcpgenCallFoo,
 	})
@@ -70,7 +70,7 @@ func RegisterMCP(s *mcppkg.Server, sRecv S) {
 	})
 	s.AddPrompt(mcppkg.Prompt{
 		Name:        "essay",
-		Description: "A prompt whose argument is of package args, named like the decoder prompt\nhandlers take: the import takes an alias.",
+		Description: "A prompt whose argument is of package args, named like the decoder prompt handlers take: the import takes an alias.",
 		Arguments: []mcppkg.PromptArgument{
 			{Name: "topic", Description: "Topic to write about.", Required: true},
 		},
@@ -82,7 +82,7 @@ func RegisterMCP(s *mcppkg.Server, sRecv S) {
 const (
 	mcpgenCInput = `{
   "type": "object",
-  "description": "In is an argument of types named like generated locals.",
+  "description": "An argument of types named like generated locals.",
   "properties": {
     "counts": {
       "type": "object",
@@ -92,15 +92,15 @@ const (
     },
     "name": {
       "type": "string",
-      "description": "s is a string type, named like the variable decoders read strings into.",
+      "description": "A string type, named like the variable decoders read strings into.",
       "minLength": 1
     },
     "tags": {
       "type": "array",
-      "description": "list is a list type, named like the variable decoders build lists in.",
+      "description": "A list type, named like the variable decoders build lists in.",
       "items": {
         "type": "string",
-        "description": "s is a string type, named like the variable decoders read strings into.",
+        "description": "A string type, named like the variable decoders read strings into.",
         "maxLength": 3
       }
     }
@@ -113,18 +113,18 @@ const (
 }`
 	mcpgenCOutput = `{
   "type": "object",
-  "description": "Out is a result of types named like generated locals.",
+  "description": "A result of types named like generated locals.",
   "properties": {
     "counts": {
       "type": "object",
       "additionalProperties": {
         "type": "string",
-        "description": "s is a string type, named like the variable decoders read strings into."
+        "description": "A string type, named like the variable decoders read strings into."
       }
     },
     "name": {
       "type": "string",
-      "description": "s is a string type, named like the variable decoders read strings into.",
+      "description": "A string type, named like the variable decoders read strings into.",
       "maxLength": 5
     }
   },
@@ -159,19 +159,19 @@ func mcpgenCallC(ctx contextpkg.Context, c_ *mcppkg.ToolCall) {
 const (
 	mcpgenCountPairsInput = `{
   "type": "object",
-  "description": "Pairs are recursive types, so that their schema has a definition of each.",
+  "description": "Recursive types, so that their schema has a definition of each.",
   "properties": {
     "a": {
       "$ref": "#/$defs/PairInt2",
-      "description": "Pair is generic: the name of Pair[int] in generated identifiers is PairInt, like the type\nbelow, so one of them is PairInt2, like the type after it."
+      "description": "Generic: the name of Pair[int] in generated identifiers is PairInt, like the type below, so one of them is PairInt2, like the type after it."
     },
     "b": {
       "$ref": "#/$defs/PairInt",
-      "description": "PairInt is named like Pair[int]."
+      "description": "Named like Pair[int]."
     },
     "c": {
       "$ref": "#/$defs/PairInt22",
-      "description": "PairInt2 is named like the second of them."
+      "description": "Named like the second of them."
     }
   },
   "required": [
@@ -183,14 +183,14 @@ const (
   "$defs": {
     "PairInt2": {
       "type": "object",
-      "description": "Pair is generic: the name of Pair[int] in generated identifiers is PairInt, like the type\nbelow, so one of them is PairInt2, like the type after it.",
+      "description": "Generic: the name of Pair[int] in generated identifiers is PairInt, like the type below, so one of them is PairInt2, like the type after it.",
       "properties": {
         "value": {
           "type": "integer"
         },
         "next": {
           "$ref": "#/$defs/PairInt2",
-          "description": "Pair is generic: the name of Pair[int] in generated identifiers is PairInt, like the type\nbelow, so one of them is PairInt2, like the type after it."
+          "description": "Generic: the name of Pair[int] in generated identifiers is PairInt, like the type below, so one of them is PairInt2, like the type after it."
         }
       },
       "required": [
@@ -200,22 +200,22 @@ const (
     },
     "PairInt": {
       "type": "object",
-      "description": "PairInt is named like Pair[int].",
+      "description": "Named like Pair[int].",
       "properties": {
         "next": {
           "$ref": "#/$defs/PairInt",
-          "description": "PairInt is named like Pair[int]."
+          "description": "Named like Pair[int]."
         }
       },
       "additionalProperties": false
     },
     "PairInt22": {
       "type": "object",
-      "description": "PairInt2 is named like the second of them.",
+      "description": "Named like the second of them.",
       "properties": {
         "next": {
           "$ref": "#/$defs/PairInt22",
-          "description": "PairInt2 is named like the second of them."
+          "description": "Named like the second of them."
         }
       },
       "additionalProperties": false
@@ -239,7 +239,7 @@ func mcpgenCallCountPairs(_ contextpkg.Context, c *mcppkg.ToolCall) {
 const (
 	mcpgenDecodeTokenInput = `{
   "type": "object",
-  "description": "TokenInput's decoder, mcpgenDecodeTokenInput, is named like the input schema of tool\nDecodeToken.",
+  "description": "TokenInput's decoder, mcpgenDecodeTokenInput, is named like the input schema of tool DecodeToken.",
   "properties": {
     "token": {
       "type": "string"
@@ -271,7 +271,7 @@ func mcpgenCallDecodeToken(_ contextpkg.Context, c *mcppkg.ToolCall) {
 const (
 	mcpgenInInput = `{
   "type": "object",
-  "description": "In is an argument of types named like generated locals.",
+  "description": "An argument of types named like generated locals.",
   "properties": {
     "counts": {
       "type": "object",
@@ -281,15 +281,15 @@ const (
     },
     "name": {
       "type": "string",
-      "description": "s is a string type, named like the variable decoders read strings into.",
+      "description": "A string type, named like the variable decoders read strings into.",
       "minLength": 1
     },
     "tags": {
       "type": "array",
-      "description": "list is a list type, named like the variable decoders build lists in.",
+      "description": "A list type, named like the variable decoders build lists in.",
       "items": {
         "type": "string",
-        "description": "s is a string type, named like the variable decoders read strings into.",
+        "description": "A string type, named like the variable decoders read strings into.",
         "maxLength": 3
       }
     }

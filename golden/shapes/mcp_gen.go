@@ -72,7 +72,7 @@ func RegisterMCP(s *mcp.Server) {
 const (
 	mcpgenAddInput = `{
   "type": "object",
-  "description": "Pair is two numbers.",
+  "description": "Two numbers.",
   "properties": {
     "a": {
       "type": "number"
@@ -89,7 +89,7 @@ const (
 }`
 	mcpgenAddOutput = `{
   "type": "object",
-  "description": "Sum is the sum of a pair.",
+  "description": "The sum of a pair.",
   "properties": {
     "sum": {
       "type": "number"
@@ -153,7 +153,7 @@ const (
 }`
 	mcpgenHealthOutput = `{
   "type": "object",
-  "description": "Status is the health of the service.",
+  "description": "The health of the service.",
   "properties": {
     "ok": {
       "type": "boolean"

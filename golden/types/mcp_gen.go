@@ -32,11 +32,11 @@ func RegisterMCP(s *mcp.Server) {
 const (
 	mcpgenEchoInput = `{
   "type": "object",
-  "description": "Input has a field of every kind mcpgen maps.",
+  "description": "Has a field of every kind mcpgen maps.",
   "properties": {
     "id": {
       "type": "string",
-      "description": "ID identifies the message.",
+      "description": "Identifies the message.",
       "minLength": 3
     },
     "kind": {
@@ -47,7 +47,7 @@ const (
     },
     "Kind": {
       "type": "string",
-      "description": "Kind is promoted too: its JSON name differs from the \"kind\" tag of Base.Kind."
+      "description": "Promoted too: its JSON name differs from the \"kind\" tag of Base.Kind."
     },
     "title": {
       "title": "Title",
@@ -60,7 +60,7 @@ const (
     },
     "level": {
       "type": "string",
-      "description": "Level is how loud a message is.",
+      "description": "How loud a message is.",
       "enum": [
         "debug",
         "info",
@@ -129,22 +129,22 @@ const (
     "anything": {},
     "tree": {
       "$ref": "#/$defs/Node",
-      "description": "Node is a tree."
+      "description": "A tree."
     },
     "pages": {
       "type": "object",
-      "description": "Page is one page of a listing.",
+      "description": "One page of a listing.",
       "properties": {
         "items": {
           "type": "array",
           "items": {
             "$ref": "#/$defs/Node",
-            "description": "Node is a tree."
+            "description": "A tree."
           }
         },
         "next": {
           "type": "string",
-          "description": "Next is the cursor of the next page, if any."
+          "description": "The cursor of the next page, if any."
         }
       },
       "required": [
@@ -161,7 +161,7 @@ const (
     },
     "counts": {
       "type": "object",
-      "description": "Page is one page of a listing.",
+      "description": "One page of a listing.",
       "properties": {
         "items": {
           "type": "array",
@@ -171,7 +171,7 @@ const (
         },
         "next": {
           "type": "string",
-          "description": "Next is the cursor of the next page, if any."
+          "description": "The cursor of the next page, if any."
         }
       },
       "required": [
@@ -228,21 +228,21 @@ const (
     },
     "formula": {
       "$ref": "#/$defs/Expr",
-      "description": "Formula is an expression."
+      "description": "An expression."
     },
     "place": {
       "type": "object",
-      "description": "Place is a node of another package.",
+      "description": "A node of another package.",
       "properties": {
         "lat": {
           "type": "number",
-          "description": "Lat is the latitude in degrees: its doc comment reaches the schema although this\npackage is not among those mcpgen is asked to generate.",
+          "description": "The latitude in degrees: its doc comment reaches the schema although this package is not among those mcpgen is asked to generate.",
           "minimum": -90,
           "maximum": 90
         },
         "lon": {
           "type": "number",
-          "description": "Lon is the longitude in degrees.",
+          "description": "The longitude in degrees.",
           "minimum": -180,
           "maximum": 180
         }
@@ -255,11 +255,11 @@ const (
     },
     "site": {
       "type": "object",
-      "description": "Site embeds unexported structs, which other packages cannot name: generated code selects\ntheir fields as promoted fields.",
+      "description": "Embeds unexported structs, which other packages cannot name: generated code selects their fields as promoted fields.",
       "properties": {
         "alt": {
           "type": "number",
-          "description": "Alt is the altitude in meters."
+          "description": "The altitude in meters."
         },
         "note": {
           "type": "string"
@@ -291,7 +291,7 @@ const (
   "$defs": {
     "Node": {
       "type": "object",
-      "description": "Node is a tree.",
+      "description": "A tree.",
       "properties": {
         "name": {
           "type": "string"
@@ -300,7 +300,7 @@ const (
           "type": "array",
           "items": {
             "$ref": "#/$defs/Node",
-            "description": "Node is a tree."
+            "description": "A tree."
           }
         }
       },
@@ -317,7 +317,7 @@ const (
           "type": "array",
           "items": {
             "$ref": "#/$defs/Term",
-            "description": "Term is a value or a nested expression."
+            "description": "A value or a nested expression."
           }
         }
       },
@@ -328,7 +328,7 @@ const (
     },
     "Term": {
       "type": "object",
-      "description": "Term is a value or a nested expression.",
+      "description": "A value or a nested expression.",
       "properties": {
         "value": {
           "type": "number"
@@ -347,11 +347,11 @@ const (
 }`
 	mcpgenEchoOutput = `{
   "type": "object",
-  "description": "Output echoes what a tool was given.",
+  "description": "Echoes what a tool was given.",
   "properties": {
     "id": {
       "type": "string",
-      "description": "ID identifies the message.",
+      "description": "Identifies the message.",
       "minLength": 3
     },
     "kind": {
@@ -362,7 +362,7 @@ const (
     },
     "Kind": {
       "type": "string",
-      "description": "Kind is promoted too: its JSON name differs from the \"kind\" tag of Base.Kind."
+      "description": "Promoted too: its JSON name differs from the \"kind\" tag of Base.Kind."
     },
     "title": {
       "title": "Title",
@@ -375,7 +375,7 @@ const (
     },
     "level": {
       "type": "string",
-      "description": "Level is how loud a message is.",
+      "description": "How loud a message is.",
       "enum": [
         "debug",
         "info",
@@ -444,22 +444,22 @@ const (
     "anything": {},
     "tree": {
       "$ref": "#/$defs/Node",
-      "description": "Node is a tree."
+      "description": "A tree."
     },
     "pages": {
       "type": "object",
-      "description": "Page is one page of a listing.",
+      "description": "One page of a listing.",
       "properties": {
         "items": {
           "type": "array",
           "items": {
             "$ref": "#/$defs/Node",
-            "description": "Node is a tree."
+            "description": "A tree."
           }
         },
         "next": {
           "type": "string",
-          "description": "Next is the cursor of the next page, if any."
+          "description": "The cursor of the next page, if any."
         }
       },
       "required": [
@@ -476,7 +476,7 @@ const (
     },
     "counts": {
       "type": "object",
-      "description": "Page is one page of a listing.",
+      "description": "One page of a listing.",
       "properties": {
         "items": {
           "type": "array",
@@ -486,7 +486,7 @@ const (
         },
         "next": {
           "type": "string",
-          "description": "Next is the cursor of the next page, if any."
+          "description": "The cursor of the next page, if any."
         }
       },
       "required": [
@@ -543,21 +543,21 @@ const (
     },
     "formula": {
       "$ref": "#/$defs/Expr",
-      "description": "Formula is an expression."
+      "description": "An expression."
     },
     "place": {
       "type": "object",
-      "description": "Place is a node of another package.",
+      "description": "A node of another package.",
       "properties": {
         "lat": {
           "type": "number",
-          "description": "Lat is the latitude in degrees: its doc comment reaches the schema although this\npackage is not among those mcpgen is asked to generate.",
+          "description": "The latitude in degrees: its doc comment reaches the schema although this package is not among those mcpgen is asked to generate.",
           "minimum": -90,
           "maximum": 90
         },
         "lon": {
           "type": "number",
-          "description": "Lon is the longitude in degrees.",
+          "description": "The longitude in degrees.",
           "minimum": -180,
           "maximum": 180
         }
@@ -570,11 +570,11 @@ const (
     },
     "site": {
       "type": "object",
-      "description": "Site embeds unexported structs, which other packages cannot name: generated code selects\ntheir fields as promoted fields.",
+      "description": "Embeds unexported structs, which other packages cannot name: generated code selects their fields as promoted fields.",
       "properties": {
         "alt": {
           "type": "number",
-          "description": "Alt is the altitude in meters."
+          "description": "The altitude in meters."
         },
         "note": {
           "type": "string"
@@ -610,7 +610,7 @@ const (
   "$defs": {
     "Node": {
       "type": "object",
-      "description": "Node is a tree.",
+      "description": "A tree.",
       "properties": {
         "name": {
           "type": "string"
@@ -619,7 +619,7 @@ const (
           "type": "array",
           "items": {
             "$ref": "#/$defs/Node",
-            "description": "Node is a tree."
+            "description": "A tree."
           }
         }
       },
@@ -636,7 +636,7 @@ const (
           "type": "array",
           "items": {
             "$ref": "#/$defs/Term",
-            "description": "Term is a value or a nested expression."
+            "description": "A value or a nested expression."
           }
         }
       },
@@ -647,7 +647,7 @@ const (
     },
     "Term": {
       "type": "object",
-      "description": "Term is a value or a nested expression.",
+      "description": "A value or a nested expression.",
       "properties": {
         "value": {
           "type": "number"

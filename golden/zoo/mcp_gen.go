@@ -320,14 +320,14 @@ func RegisterMCP(s *mcp.Server) {
 const (
 	mcpgenEchoAliasesInput = `{
   "type": "object",
-  "description": "Aliases uses type aliases.",
+  "description": "Uses type aliases.",
   "properties": {
     "label": {
       "type": "string"
     },
     "inner": {
       "type": "object",
-      "description": "Inner is a struct used inside others.",
+      "description": "A struct used inside others.",
       "properties": {
         "name": {
           "type": "string",
@@ -351,14 +351,14 @@ const (
 }`
 	mcpgenEchoAliasesOutput = `{
   "type": "object",
-  "description": "Aliases uses type aliases.",
+  "description": "Uses type aliases.",
   "properties": {
     "label": {
       "type": "string"
     },
     "inner": {
       "type": "object",
-      "description": "Inner is a struct used inside others.",
+      "description": "A struct used inside others.",
       "properties": {
         "name": {
           "type": "string",
@@ -401,17 +401,17 @@ func mcpgenCallEchoAliases(ctx context.Context, c *mcp.ToolCall) {
 const (
 	mcpgenEchoAnnotationsInput = `{
   "type": "object",
-  "description": "Annotations are keywords that describe without constraining.",
+  "description": "Keywords that describe without constraining.",
   "properties": {
     "id": {
       "title": "Identifier",
       "type": "string",
-      "description": "ID is shown to people as \"Identifier\".",
+      "description": "Shown to people as \"Identifier\".",
       "readOnly": true
     },
     "secret": {
       "type": "string",
-      "description": "Secret is write-only.",
+      "description": "Write-only.",
       "writeOnly": true
     },
     "described": {
@@ -438,17 +438,17 @@ const (
 }`
 	mcpgenEchoAnnotationsOutput = `{
   "type": "object",
-  "description": "Annotations are keywords that describe without constraining.",
+  "description": "Keywords that describe without constraining.",
   "properties": {
     "id": {
       "title": "Identifier",
       "type": "string",
-      "description": "ID is shown to people as \"Identifier\".",
+      "description": "Shown to people as \"Identifier\".",
       "readOnly": true
     },
     "secret": {
       "type": "string",
-      "description": "Secret is write-only.",
+      "description": "Write-only.",
       "writeOnly": true
     },
     "described": {
@@ -494,7 +494,7 @@ func mcpgenCallEchoAnnotations(ctx context.Context, c *mcp.ToolCall) {
 const (
 	mcpgenEchoAnythingInput = `{
   "type": "object",
-  "description": "Anything holds values of any type.",
+  "description": "Holds values of any type.",
   "properties": {
     "value": {},
     "extra": {
@@ -512,7 +512,7 @@ const (
 }`
 	mcpgenEchoAnythingOutput = `{
   "type": "object",
-  "description": "Anything holds values of any type.",
+  "description": "Holds values of any type.",
   "properties": {
     "value": {},
     "extra": {
@@ -549,7 +549,7 @@ func mcpgenCallEchoAnything(ctx context.Context, c *mcp.ToolCall) {
 const (
 	mcpgenEchoArraysInput = `{
   "type": "object",
-  "description": "Arrays has fixed-length arrays.",
+  "description": "Has fixed-length arrays.",
   "properties": {
     "point": {
       "type": "array",
@@ -561,7 +561,7 @@ const (
     },
     "rgb": {
       "type": "array",
-      "description": "RGB is three bytes, as numbers (only slices of bytes are base64).",
+      "description": "Three bytes, as numbers (only slices of bytes are base64).",
       "items": {
         "type": "integer",
         "minimum": 0,
@@ -572,7 +572,7 @@ const (
     },
     "pair": {
       "type": "array",
-      "description": "Pair is two distinct names. (A fixed-length array is never left out, so its zero\nvalue, two empty strings, would break uniqueItems: it is required.)",
+      "description": "Two distinct names. (A fixed-length array is never left out, so its zero value, two empty strings, would break uniqueItems: it is required.)",
       "items": {
         "type": "string"
       },
@@ -589,7 +589,7 @@ const (
 }`
 	mcpgenEchoArraysOutput = `{
   "type": "object",
-  "description": "Arrays has fixed-length arrays.",
+  "description": "Has fixed-length arrays.",
   "properties": {
     "point": {
       "type": "array",
@@ -601,7 +601,7 @@ const (
     },
     "rgb": {
       "type": "array",
-      "description": "RGB is three bytes, as numbers (only slices of bytes are base64).",
+      "description": "Three bytes, as numbers (only slices of bytes are base64).",
       "items": {
         "type": "integer",
         "minimum": 0,
@@ -612,7 +612,7 @@ const (
     },
     "pair": {
       "type": "array",
-      "description": "Pair is two distinct names. (A fixed-length array is never left out, so its zero\nvalue, two empty strings, would break uniqueItems: it is required.)",
+      "description": "Two distinct names. (A fixed-length array is never left out, so its zero value, two empty strings, would break uniqueItems: it is required.)",
       "items": {
         "type": "string"
       },
@@ -652,35 +652,35 @@ func mcpgenCallEchoArrays(ctx context.Context, c *mcp.ToolCall) {
 const (
 	mcpgenEchoBigInput = `{
   "type": "object",
-  "description": "Big has a field of every size, for the fuzzer.",
+  "description": "Has a field of every size, for the fuzzer.",
   "properties": {
     "strings": {
       "type": "object",
-      "description": "Strings has string rules.",
+      "description": "Has string rules.",
       "properties": {
         "plain": {
           "type": "string",
-          "description": "Plain is any string."
+          "description": "Any string."
         },
         "short": {
           "type": "string",
-          "description": "Short has between 2 and 5 characters, counted as code points.",
+          "description": "Has between 2 and 5 characters, counted as code points.",
           "minLength": 2,
           "maxLength": 5
         },
         "code": {
           "type": "string",
-          "description": "Code matches a pattern.",
+          "description": "Matches a pattern.",
           "pattern": "^[A-Z]{3}-[0-9]+$"
         },
         "email": {
           "type": "string",
-          "description": "Email is annotated with a format, which is not validated.",
+          "description": "Annotated with a format, which is not validated.",
           "format": "email"
         },
         "color": {
           "type": "string",
-          "description": "Color is one of three.",
+          "description": "One of three.",
           "enum": [
             "red",
             "green",
@@ -689,7 +689,7 @@ const (
         },
         "greeting": {
           "type": "string",
-          "description": "Greeting has a default and examples.",
+          "description": "Has a default and examples.",
           "default": "hello",
           "examples": [
             "hi",
@@ -704,7 +704,7 @@ const (
     },
     "slices": {
       "type": "object",
-      "description": "Slices has lists with item rules.",
+      "description": "Has lists with item rules.",
       "properties": {
         "names": {
           "type": "array",
@@ -714,7 +714,7 @@ const (
         },
         "tags": {
           "type": "array",
-          "description": "Tags has 1 to 3 unique items of at least 2 characters.",
+          "description": "Has 1 to 3 unique items of at least 2 characters.",
           "items": {
             "type": "string",
             "minLength": 2
@@ -725,7 +725,7 @@ const (
         },
         "scores": {
           "type": "array",
-          "description": "Scores are each 0 to 10.",
+          "description": "Each 0 to 10.",
           "items": {
             "type": "integer",
             "minimum": 0,
@@ -734,7 +734,7 @@ const (
         },
         "matrix": {
           "type": "array",
-          "description": "Matrix is a list of lists.",
+          "description": "A list of lists.",
           "items": {
             "type": "array",
             "items": {
@@ -750,7 +750,7 @@ const (
     },
     "maps": {
       "type": "object",
-      "description": "StringMaps has maps with string keys.",
+      "description": "Has maps with string keys.",
       "properties": {
         "counts": {
           "type": "object",
@@ -760,7 +760,7 @@ const (
         },
         "labels": {
           "type": "object",
-          "description": "Labels has at most 2 entries.",
+          "description": "Has at most 2 entries.",
           "additionalProperties": {
             "type": "string"
           },
@@ -768,7 +768,7 @@ const (
         },
         "nested": {
           "type": "object",
-          "description": "Nested maps to lists.",
+          "description": "Maps to lists.",
           "additionalProperties": {
             "type": "array",
             "items": {
@@ -784,7 +784,7 @@ const (
     },
     "pointers": {
       "type": "object",
-      "description": "Pointers has optional values.",
+      "description": "Has optional values.",
       "properties": {
         "text": {
           "type": "string"
@@ -794,7 +794,7 @@ const (
         },
         "inner": {
           "type": "object",
-          "description": "Inner is a struct used inside others.",
+          "description": "A struct used inside others.",
           "properties": {
             "name": {
               "type": "string",
@@ -811,7 +811,7 @@ const (
         },
         "must": {
           "type": "object",
-          "description": "Must is a pointer that is required anyway.",
+          "description": "A pointer that is required anyway.",
           "properties": {
             "name": {
               "type": "string",
@@ -834,11 +834,11 @@ const (
     },
     "enums": {
       "type": "object",
-      "description": "Enums has enums from constants and from tags.",
+      "description": "Has enums from constants and from tags.",
       "properties": {
         "level": {
           "type": "string",
-          "description": "Level is a named string with constants: an enum.",
+          "description": "A named string with constants: an enum.",
           "enum": [
             "debug",
             "info",
@@ -847,7 +847,7 @@ const (
         },
         "priority": {
           "type": "integer",
-          "description": "Priority is a named integer with constants.",
+          "description": "A named integer with constants.",
           "enum": [
             1,
             2,
@@ -856,7 +856,7 @@ const (
         },
         "narrow": {
           "type": "string",
-          "description": "Narrow replaces the constants with a tag.",
+          "description": "Replaces the constants with a tag.",
           "enum": [
             "debug",
             "info"
@@ -864,7 +864,7 @@ const (
         },
         "ratio": {
           "type": "number",
-          "description": "Ratio is a float enum.",
+          "description": "A float enum.",
           "enum": [
             0.5,
             1
@@ -872,7 +872,7 @@ const (
         },
         "yes": {
           "type": "boolean",
-          "description": "Yes is a boolean enum.",
+          "description": "A boolean enum.",
           "enum": [
             true
           ]
@@ -885,11 +885,11 @@ const (
     },
     "tree": {
       "$ref": "#/$defs/Tree",
-      "description": "Tree is recursive through a slice of pointers."
+      "description": "Recursive through a slice of pointers."
     },
     "option": {
       "type": "object",
-      "description": "StringOption has values inside strings, by the json option \",string\".",
+      "description": "Has values inside strings, by the json option \",string\".",
       "properties": {
         "id": {
           "type": "string",
@@ -905,12 +905,12 @@ const (
         },
         "name": {
           "type": "string",
-          "description": "Name is a JSON string inside a string.",
+          "description": "A JSON string inside a string.",
           "pattern": "^\"([^\"\\\\\\x00-\\x1f]|\\\\[\"\\\\/bfnrt]|\\\\u[0-9a-fA-F]{4})*\"$"
         },
         "small": {
           "type": "string",
-          "description": "Small is limited by its type, inside the string too.",
+          "description": "Limited by its type, inside the string too.",
           "pattern": "^(0|[1-9][0-9]*)$",
           "minimum": 0,
           "maximum": 255
@@ -929,7 +929,7 @@ const (
   "$defs": {
     "Tree": {
       "type": "object",
-      "description": "Tree is recursive through a slice of pointers.",
+      "description": "Recursive through a slice of pointers.",
       "properties": {
         "label": {
           "type": "string"
@@ -938,7 +938,7 @@ const (
           "type": "array",
           "items": {
             "$ref": "#/$defs/Tree",
-            "description": "Tree is recursive through a slice of pointers."
+            "description": "Recursive through a slice of pointers."
           }
         }
       },
@@ -951,35 +951,35 @@ const (
 }`
 	mcpgenEchoBigOutput = `{
   "type": "object",
-  "description": "Big has a field of every size, for the fuzzer.",
+  "description": "Has a field of every size, for the fuzzer.",
   "properties": {
     "strings": {
       "type": "object",
-      "description": "Strings has string rules.",
+      "description": "Has string rules.",
       "properties": {
         "plain": {
           "type": "string",
-          "description": "Plain is any string."
+          "description": "Any string."
         },
         "short": {
           "type": "string",
-          "description": "Short has between 2 and 5 characters, counted as code points.",
+          "description": "Has between 2 and 5 characters, counted as code points.",
           "minLength": 2,
           "maxLength": 5
         },
         "code": {
           "type": "string",
-          "description": "Code matches a pattern.",
+          "description": "Matches a pattern.",
           "pattern": "^[A-Z]{3}-[0-9]+$"
         },
         "email": {
           "type": "string",
-          "description": "Email is annotated with a format, which is not validated.",
+          "description": "Annotated with a format, which is not validated.",
           "format": "email"
         },
         "color": {
           "type": "string",
-          "description": "Color is one of three.",
+          "description": "One of three.",
           "enum": [
             "red",
             "green",
@@ -988,7 +988,7 @@ const (
         },
         "greeting": {
           "type": "string",
-          "description": "Greeting has a default and examples.",
+          "description": "Has a default and examples.",
           "default": "hello",
           "examples": [
             "hi",
@@ -1003,7 +1003,7 @@ const (
     },
     "slices": {
       "type": "object",
-      "description": "Slices has lists with item rules.",
+      "description": "Has lists with item rules.",
       "properties": {
         "names": {
           "type": "array",
@@ -1013,7 +1013,7 @@ const (
         },
         "tags": {
           "type": "array",
-          "description": "Tags has 1 to 3 unique items of at least 2 characters.",
+          "description": "Has 1 to 3 unique items of at least 2 characters.",
           "items": {
             "type": "string",
             "minLength": 2
@@ -1024,7 +1024,7 @@ const (
         },
         "scores": {
           "type": "array",
-          "description": "Scores are each 0 to 10.",
+          "description": "Each 0 to 10.",
           "items": {
             "type": "integer",
             "minimum": 0,
@@ -1033,7 +1033,7 @@ const (
         },
         "matrix": {
           "type": "array",
-          "description": "Matrix is a list of lists.",
+          "description": "A list of lists.",
           "items": {
             "type": "array",
             "items": {
@@ -1049,7 +1049,7 @@ const (
     },
     "maps": {
       "type": "object",
-      "description": "StringMaps has maps with string keys.",
+      "description": "Has maps with string keys.",
       "properties": {
         "counts": {
           "type": "object",
@@ -1059,7 +1059,7 @@ const (
         },
         "labels": {
           "type": "object",
-          "description": "Labels has at most 2 entries.",
+          "description": "Has at most 2 entries.",
           "additionalProperties": {
             "type": "string"
           },
@@ -1067,7 +1067,7 @@ const (
         },
         "nested": {
           "type": "object",
-          "description": "Nested maps to lists.",
+          "description": "Maps to lists.",
           "additionalProperties": {
             "type": "array",
             "items": {
@@ -1083,7 +1083,7 @@ const (
     },
     "pointers": {
       "type": "object",
-      "description": "Pointers has optional values.",
+      "description": "Has optional values.",
       "properties": {
         "text": {
           "type": "string"
@@ -1093,7 +1093,7 @@ const (
         },
         "inner": {
           "type": "object",
-          "description": "Inner is a struct used inside others.",
+          "description": "A struct used inside others.",
           "properties": {
             "name": {
               "type": "string",
@@ -1110,7 +1110,7 @@ const (
         },
         "must": {
           "type": "object",
-          "description": "Must is a pointer that is required anyway.",
+          "description": "A pointer that is required anyway.",
           "properties": {
             "name": {
               "type": "string",
@@ -1133,11 +1133,11 @@ const (
     },
     "enums": {
       "type": "object",
-      "description": "Enums has enums from constants and from tags.",
+      "description": "Has enums from constants and from tags.",
       "properties": {
         "level": {
           "type": "string",
-          "description": "Level is a named string with constants: an enum.",
+          "description": "A named string with constants: an enum.",
           "enum": [
             "debug",
             "info",
@@ -1146,7 +1146,7 @@ const (
         },
         "priority": {
           "type": "integer",
-          "description": "Priority is a named integer with constants.",
+          "description": "A named integer with constants.",
           "enum": [
             1,
             2,
@@ -1155,7 +1155,7 @@ const (
         },
         "narrow": {
           "type": "string",
-          "description": "Narrow replaces the constants with a tag.",
+          "description": "Replaces the constants with a tag.",
           "enum": [
             "debug",
             "info"
@@ -1163,7 +1163,7 @@ const (
         },
         "ratio": {
           "type": "number",
-          "description": "Ratio is a float enum.",
+          "description": "A float enum.",
           "enum": [
             0.5,
             1
@@ -1171,7 +1171,7 @@ const (
         },
         "yes": {
           "type": "boolean",
-          "description": "Yes is a boolean enum.",
+          "description": "A boolean enum.",
           "enum": [
             true
           ]
@@ -1184,11 +1184,11 @@ const (
     },
     "tree": {
       "$ref": "#/$defs/Tree",
-      "description": "Tree is recursive through a slice of pointers."
+      "description": "Recursive through a slice of pointers."
     },
     "option": {
       "type": "object",
-      "description": "StringOption has values inside strings, by the json option \",string\".",
+      "description": "Has values inside strings, by the json option \",string\".",
       "properties": {
         "id": {
           "type": "string",
@@ -1204,12 +1204,12 @@ const (
         },
         "name": {
           "type": "string",
-          "description": "Name is a JSON string inside a string.",
+          "description": "A JSON string inside a string.",
           "pattern": "^\"([^\"\\\\\\x00-\\x1f]|\\\\[\"\\\\/bfnrt]|\\\\u[0-9a-fA-F]{4})*\"$"
         },
         "small": {
           "type": "string",
-          "description": "Small is limited by its type, inside the string too.",
+          "description": "Limited by its type, inside the string too.",
           "pattern": "^(0|[1-9][0-9]*)$",
           "minimum": 0,
           "maximum": 255
@@ -1228,7 +1228,7 @@ const (
   "$defs": {
     "Tree": {
       "type": "object",
-      "description": "Tree is recursive through a slice of pointers.",
+      "description": "Recursive through a slice of pointers.",
       "properties": {
         "label": {
           "type": "string"
@@ -1237,7 +1237,7 @@ const (
           "type": "array",
           "items": {
             "$ref": "#/$defs/Tree",
-            "description": "Tree is recursive through a slice of pointers."
+            "description": "Recursive through a slice of pointers."
           }
         }
       },
@@ -1273,19 +1273,19 @@ func mcpgenCallEchoBig(ctx context.Context, c *mcp.ToolCall) {
 const (
 	mcpgenEchoBoolsInput = `{
   "type": "object",
-  "description": "Bools has booleans.",
+  "description": "Has booleans.",
   "properties": {
     "flag": {
       "type": "boolean"
     },
     "on": {
       "type": "boolean",
-      "description": "On defaults to true.",
+      "description": "Defaults to true.",
       "default": true
     },
     "maybe": {
       "type": "boolean",
-      "description": "Maybe is optional."
+      "description": "Optional."
     }
   },
   "required": [
@@ -1295,19 +1295,19 @@ const (
 }`
 	mcpgenEchoBoolsOutput = `{
   "type": "object",
-  "description": "Bools has booleans.",
+  "description": "Has booleans.",
   "properties": {
     "flag": {
       "type": "boolean"
     },
     "on": {
       "type": "boolean",
-      "description": "On defaults to true.",
+      "description": "Defaults to true.",
       "default": true
     },
     "maybe": {
       "type": "boolean",
-      "description": "Maybe is optional."
+      "description": "Optional."
     }
   },
   "required": [
@@ -1336,7 +1336,7 @@ func mcpgenCallEchoBools(ctx context.Context, c *mcp.ToolCall) {
 const (
 	mcpgenEchoBytesInput = `{
   "type": "object",
-  "description": "Bytes carries binary data.",
+  "description": "Carries binary data.",
   "properties": {
     "data": {
       "type": "string",
@@ -1344,7 +1344,7 @@ const (
     },
     "blob": {
       "type": "string",
-      "description": "Blob is optional.",
+      "description": "Optional.",
       "contentEncoding": "base64"
     }
   },
@@ -1355,7 +1355,7 @@ const (
 }`
 	mcpgenEchoBytesOutput = `{
   "type": "object",
-  "description": "Bytes carries binary data.",
+  "description": "Carries binary data.",
   "properties": {
     "data": {
       "type": "string",
@@ -1363,7 +1363,7 @@ const (
     },
     "blob": {
       "type": "string",
-      "description": "Blob is optional.",
+      "description": "Optional.",
       "contentEncoding": "base64"
     }
   },
@@ -1393,30 +1393,30 @@ func mcpgenCallEchoBytes(ctx context.Context, c *mcp.ToolCall) {
 const (
 	mcpgenEchoConflictsInput = `{
   "type": "object",
-  "description": "Conflicts has fields that hide each other by encoding/json's rules.",
+  "description": "Has fields that hide each other by encoding/json's rules.",
   "properties": {
     "X": {
       "type": "string",
-      "description": "Y is named X by its tag, and so wins over the untagged X of Left2 at the same depth."
+      "description": "Named X by its tag, and so wins over the untagged X of Left2 at the same depth."
     },
     "only": {
       "type": "string",
-      "description": "Shallow hides the Only of Left, being less deep."
+      "description": "Hides the Only of Left, being less deep."
     }
   },
   "additionalProperties": false
 }`
 	mcpgenEchoConflictsOutput = `{
   "type": "object",
-  "description": "Conflicts has fields that hide each other by encoding/json's rules.",
+  "description": "Has fields that hide each other by encoding/json's rules.",
   "properties": {
     "X": {
       "type": "string",
-      "description": "Y is named X by its tag, and so wins over the untagged X of Left2 at the same depth."
+      "description": "Named X by its tag, and so wins over the untagged X of Left2 at the same depth."
     },
     "only": {
       "type": "string",
-      "description": "Shallow hides the Only of Left, being less deep."
+      "description": "Hides the Only of Left, being less deep."
     }
   },
   "additionalProperties": false
@@ -1442,12 +1442,12 @@ func mcpgenCallEchoConflicts(ctx context.Context, c *mcp.ToolCall) {
 const (
 	mcpgenEchoCustomJSONInput = `{
   "type": "object",
-  "description": "CustomJSON has types with their own JSON form.",
+  "description": "Has types with their own JSON form.",
   "properties": {
     "price": {
       "type": "string",
       "pattern": "^-?[0-9]+\\.[0-9]{2}$",
-      "description": "Money is an amount in cents written as a decimal string: its own JSON form."
+      "description": "An amount in cents written as a decimal string: its own JSON form."
     },
     "token": {
       "type": "string",
@@ -1462,12 +1462,12 @@ const (
 }`
 	mcpgenEchoCustomJSONOutput = `{
   "type": "object",
-  "description": "CustomJSON has types with their own JSON form.",
+  "description": "Has types with their own JSON form.",
   "properties": {
     "price": {
       "type": "string",
       "pattern": "^-?[0-9]+\\.[0-9]{2}$",
-      "description": "Money is an amount in cents written as a decimal string: its own JSON form."
+      "description": "An amount in cents written as a decimal string: its own JSON form."
     },
     "token": {
       "type": "string",
@@ -1501,7 +1501,7 @@ func mcpgenCallEchoCustomJSON(ctx context.Context, c *mcp.ToolCall) {
 const (
 	mcpgenEchoDeepNestingInput = `{
   "type": "object",
-  "description": "DeepNesting has collections inside collections.",
+  "description": "Has collections inside collections.",
   "properties": {
     "grid": {
       "type": "array",
@@ -1527,7 +1527,7 @@ const (
         "type": "object",
         "additionalProperties": {
           "type": "object",
-          "description": "Inner is a struct used inside others.",
+          "description": "A struct used inside others.",
           "properties": {
             "name": {
               "type": "string",
@@ -1552,7 +1552,7 @@ const (
 }`
 	mcpgenEchoDeepNestingOutput = `{
   "type": "object",
-  "description": "DeepNesting has collections inside collections.",
+  "description": "Has collections inside collections.",
   "properties": {
     "grid": {
       "type": "array",
@@ -1578,7 +1578,7 @@ const (
         "type": "object",
         "additionalProperties": {
           "type": "object",
-          "description": "Inner is a struct used inside others.",
+          "description": "A struct used inside others.",
           "properties": {
             "name": {
               "type": "string",
@@ -1622,7 +1622,7 @@ func mcpgenCallEchoDeepNesting(ctx context.Context, c *mcp.ToolCall) {
 const (
 	mcpgenEchoDefaultsInput = `{
   "type": "object",
-  "description": "Defaults are applied when a property is left out.",
+  "description": "Applied when a property is left out.",
   "properties": {
     "name": {
       "type": "string",
@@ -1653,7 +1653,7 @@ const (
     },
     "ptr": {
       "type": "integer",
-      "description": "Ptr points at its default.",
+      "description": "Points at its default.",
       "default": 7
     }
   },
@@ -1661,7 +1661,7 @@ const (
 }`
 	mcpgenEchoDefaultsOutput = `{
   "type": "object",
-  "description": "Defaults are applied when a property is left out.",
+  "description": "Applied when a property is left out.",
   "properties": {
     "name": {
       "type": "string",
@@ -1692,7 +1692,7 @@ const (
     },
     "ptr": {
       "type": "integer",
-      "description": "Ptr points at its default.",
+      "description": "Points at its default.",
       "default": 7
     }
   },
@@ -1723,7 +1723,7 @@ func mcpgenCallEchoDefaults(ctx context.Context, c *mcp.ToolCall) {
 const (
 	mcpgenEchoDurationsInput = `{
   "type": "object",
-  "description": "Durations are written in Go's syntax.",
+  "description": "Written in Go's syntax.",
   "properties": {
     "timeout": {
       "type": "string",
@@ -1732,7 +1732,7 @@ const (
     },
     "retry": {
       "type": "string",
-      "description": "Retry defaults to 30 seconds.",
+      "description": "Defaults to 30 seconds.",
       "pattern": "^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$",
       "default": "30s"
     }
@@ -1744,7 +1744,7 @@ const (
 }`
 	mcpgenEchoDurationsOutput = `{
   "type": "object",
-  "description": "Durations are written in Go's syntax.",
+  "description": "Written in Go's syntax.",
   "properties": {
     "timeout": {
       "type": "string",
@@ -1753,7 +1753,7 @@ const (
     },
     "retry": {
       "type": "string",
-      "description": "Retry defaults to 30 seconds.",
+      "description": "Defaults to 30 seconds.",
       "pattern": "^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$",
       "default": "30s"
     }
@@ -1784,11 +1784,11 @@ func mcpgenCallEchoDurations(ctx context.Context, c *mcp.ToolCall) {
 const (
 	mcpgenEchoEmbeddedInput = `{
   "type": "object",
-  "description": "Embedded flattens embedded structs as encoding/json does.",
+  "description": "Flattens embedded structs as encoding/json does.",
   "properties": {
     "id": {
       "type": "string",
-      "description": "ID identifies the record.",
+      "description": "Identifies the record.",
       "minLength": 1
     },
     "version": {
@@ -1799,7 +1799,7 @@ const (
     },
     "created": {
       "type": "string",
-      "description": "Created is promoted through the pointer, so it is optional."
+      "description": "Promoted through the pointer, so it is optional."
     },
     "title": {
       "type": "string"
@@ -1813,11 +1813,11 @@ const (
 }`
 	mcpgenEchoEmbeddedOutput = `{
   "type": "object",
-  "description": "Embedded flattens embedded structs as encoding/json does.",
+  "description": "Flattens embedded structs as encoding/json does.",
   "properties": {
     "id": {
       "type": "string",
-      "description": "ID identifies the record.",
+      "description": "Identifies the record.",
       "minLength": 1
     },
     "version": {
@@ -1828,7 +1828,7 @@ const (
     },
     "created": {
       "type": "string",
-      "description": "Created is promoted through the pointer, so it is optional."
+      "description": "Promoted through the pointer, so it is optional."
     },
     "title": {
       "type": "string"
@@ -1865,13 +1865,13 @@ func mcpgenCallEchoEmbedded(ctx context.Context, c *mcp.ToolCall) {
 const (
 	mcpgenEchoEmptyInput = `{
   "type": "object",
-  "description": "Empty has no fields.",
+  "description": "Has no fields.",
   "properties": {},
   "additionalProperties": false
 }`
 	mcpgenEchoEmptyOutput = `{
   "type": "object",
-  "description": "Empty has no fields.",
+  "description": "Has no fields.",
   "properties": {},
   "additionalProperties": false
 }`
@@ -1896,11 +1896,11 @@ func mcpgenCallEchoEmpty(ctx context.Context, c *mcp.ToolCall) {
 const (
 	mcpgenEchoEnumsInput = `{
   "type": "object",
-  "description": "Enums has enums from constants and from tags.",
+  "description": "Has enums from constants and from tags.",
   "properties": {
     "level": {
       "type": "string",
-      "description": "Level is a named string with constants: an enum.",
+      "description": "A named string with constants: an enum.",
       "enum": [
         "debug",
         "info",
@@ -1909,7 +1909,7 @@ const (
     },
     "priority": {
       "type": "integer",
-      "description": "Priority is a named integer with constants.",
+      "description": "A named integer with constants.",
       "enum": [
         1,
         2,
@@ -1918,7 +1918,7 @@ const (
     },
     "narrow": {
       "type": "string",
-      "description": "Narrow replaces the constants with a tag.",
+      "description": "Replaces the constants with a tag.",
       "enum": [
         "debug",
         "info"
@@ -1926,7 +1926,7 @@ const (
     },
     "ratio": {
       "type": "number",
-      "description": "Ratio is a float enum.",
+      "description": "A float enum.",
       "enum": [
         0.5,
         1
@@ -1934,7 +1934,7 @@ const (
     },
     "yes": {
       "type": "boolean",
-      "description": "Yes is a boolean enum.",
+      "description": "A boolean enum.",
       "enum": [
         true
       ]
@@ -1947,11 +1947,11 @@ const (
 }`
 	mcpgenEchoEnumsOutput = `{
   "type": "object",
-  "description": "Enums has enums from constants and from tags.",
+  "description": "Has enums from constants and from tags.",
   "properties": {
     "level": {
       "type": "string",
-      "description": "Level is a named string with constants: an enum.",
+      "description": "A named string with constants: an enum.",
       "enum": [
         "debug",
         "info",
@@ -1960,7 +1960,7 @@ const (
     },
     "priority": {
       "type": "integer",
-      "description": "Priority is a named integer with constants.",
+      "description": "A named integer with constants.",
       "enum": [
         1,
         2,
@@ -1969,7 +1969,7 @@ const (
     },
     "narrow": {
       "type": "string",
-      "description": "Narrow replaces the constants with a tag.",
+      "description": "Replaces the constants with a tag.",
       "enum": [
         "debug",
         "info"
@@ -1977,7 +1977,7 @@ const (
     },
     "ratio": {
       "type": "number",
-      "description": "Ratio is a float enum.",
+      "description": "A float enum.",
       "enum": [
         0.5,
         1
@@ -1985,7 +1985,7 @@ const (
     },
     "yes": {
       "type": "boolean",
-      "description": "Yes is a boolean enum.",
+      "description": "A boolean enum.",
       "enum": [
         true
       ]
@@ -2021,20 +2021,20 @@ func mcpgenCallEchoEnums(ctx context.Context, c *mcp.ToolCall) {
 const (
 	mcpgenEchoEscapesInput = `{
   "type": "object",
-  "description": "Escapes has text that needs escaping in Go, in JSON and in regular expressions.",
+  "description": "Has text that needs escaping in Go, in JSON and in regular expressions.",
   "properties": {
     "quote": {
       "type": "string",
-      "description": "Quote says \"hello\", with \u0060backquotes\u0060, a \\ backslash and a <tag>."
+      "description": "Says \"hello\", with \u0060backquotes\u0060, a \\ backslash and a <tag>."
     },
     "comma": {
       "type": "string",
-      "description": "Comma matches a comma, escaped in the tag as \\,.",
+      "description": "Matches a comma, escaped in the tag as \\,.",
       "pattern": "^a,b$"
     },
     "名前": {
       "type": "string",
-      "description": "Unicode is named in Japanese.",
+      "description": "Named in Japanese.",
       "minLength": 1
     }
   },
@@ -2045,20 +2045,20 @@ const (
 }`
 	mcpgenEchoEscapesOutput = `{
   "type": "object",
-  "description": "Escapes has text that needs escaping in Go, in JSON and in regular expressions.",
+  "description": "Has text that needs escaping in Go, in JSON and in regular expressions.",
   "properties": {
     "quote": {
       "type": "string",
-      "description": "Quote says \"hello\", with \u0060backquotes\u0060, a \\ backslash and a <tag>."
+      "description": "Says \"hello\", with \u0060backquotes\u0060, a \\ backslash and a <tag>."
     },
     "comma": {
       "type": "string",
-      "description": "Comma matches a comma, escaped in the tag as \\,.",
+      "description": "Matches a comma, escaped in the tag as \\,.",
       "pattern": "^a,b$"
     },
     "名前": {
       "type": "string",
-      "description": "Unicode is named in Japanese.",
+      "description": "Named in Japanese.",
       "minLength": 1
     }
   },
@@ -2092,7 +2092,7 @@ func mcpgenCallEchoEscapes(ctx context.Context, c *mcp.ToolCall) {
 const (
 	mcpgenEchoExtremesInput = `{
   "type": "object",
-  "description": "Extremes has the limits of 64-bit integers.",
+  "description": "Has the limits of 64-bit integers.",
   "properties": {
     "min": {
       "type": "integer"
@@ -2110,7 +2110,7 @@ const (
 }`
 	mcpgenEchoExtremesOutput = `{
   "type": "object",
-  "description": "Extremes has the limits of 64-bit integers.",
+  "description": "Has the limits of 64-bit integers.",
   "properties": {
     "min": {
       "type": "integer"
@@ -2147,7 +2147,7 @@ func mcpgenCallEchoExtremes(ctx context.Context, c *mcp.ToolCall) {
 const (
 	mcpgenEchoFloatsInput = `{
   "type": "object",
-  "description": "Floats has floats with bounds.",
+  "description": "Has floats with bounds.",
   "properties": {
     "f32": {
       "type": "number",
@@ -2159,19 +2159,19 @@ const (
     },
     "ratio": {
       "type": "number",
-      "description": "Ratio is in [0, 1].",
+      "description": "In [0, 1].",
       "minimum": 0,
       "maximum": 1
     },
     "open": {
       "type": "number",
-      "description": "Open is in (0, 10).",
+      "description": "In (0, 10).",
       "exclusiveMinimum": 0,
       "exclusiveMaximum": 10
     },
     "step": {
       "type": "number",
-      "description": "Step is a multiple of 0.25.",
+      "description": "A multiple of 0.25.",
       "multipleOf": 0.25
     }
   },
@@ -2182,7 +2182,7 @@ const (
 }`
 	mcpgenEchoFloatsOutput = `{
   "type": "object",
-  "description": "Floats has floats with bounds.",
+  "description": "Has floats with bounds.",
   "properties": {
     "f32": {
       "type": "number",
@@ -2194,19 +2194,19 @@ const (
     },
     "ratio": {
       "type": "number",
-      "description": "Ratio is in [0, 1].",
+      "description": "In [0, 1].",
       "minimum": 0,
       "maximum": 1
     },
     "open": {
       "type": "number",
-      "description": "Open is in (0, 10).",
+      "description": "In (0, 10).",
       "exclusiveMinimum": 0,
       "exclusiveMaximum": 10
     },
     "step": {
       "type": "number",
-      "description": "Step is a multiple of 0.25.",
+      "description": "A multiple of 0.25.",
       "multipleOf": 0.25
     }
   },
@@ -2240,11 +2240,11 @@ func mcpgenCallEchoFloats(ctx context.Context, c *mcp.ToolCall) {
 const (
 	mcpgenEchoFormulaInput = `{
   "type": "object",
-  "description": "Formula holds mutually recursive types.",
+  "description": "Holds mutually recursive types.",
   "properties": {
     "expr": {
       "$ref": "#/$defs/Expr",
-      "description": "Expr is mutually recursive with Term."
+      "description": "Mutually recursive with Term."
     }
   },
   "required": [
@@ -2254,13 +2254,13 @@ const (
   "$defs": {
     "Expr": {
       "type": "object",
-      "description": "Expr is mutually recursive with Term.",
+      "description": "Mutually recursive with Term.",
       "properties": {
         "terms": {
           "type": "array",
           "items": {
             "$ref": "#/$defs/Term",
-            "description": "Term is a number or a nested expression."
+            "description": "A number or a nested expression."
           }
         }
       },
@@ -2271,14 +2271,14 @@ const (
     },
     "Term": {
       "type": "object",
-      "description": "Term is a number or a nested expression.",
+      "description": "A number or a nested expression.",
       "properties": {
         "value": {
           "type": "number"
         },
         "sub": {
           "$ref": "#/$defs/Expr",
-          "description": "Expr is mutually recursive with Term."
+          "description": "Mutually recursive with Term."
         }
       },
       "required": [
@@ -2290,11 +2290,11 @@ const (
 }`
 	mcpgenEchoFormulaOutput = `{
   "type": "object",
-  "description": "Formula holds mutually recursive types.",
+  "description": "Holds mutually recursive types.",
   "properties": {
     "expr": {
       "$ref": "#/$defs/Expr",
-      "description": "Expr is mutually recursive with Term."
+      "description": "Mutually recursive with Term."
     }
   },
   "required": [
@@ -2304,13 +2304,13 @@ const (
   "$defs": {
     "Expr": {
       "type": "object",
-      "description": "Expr is mutually recursive with Term.",
+      "description": "Mutually recursive with Term.",
       "properties": {
         "terms": {
           "type": "array",
           "items": {
             "$ref": "#/$defs/Term",
-            "description": "Term is a number or a nested expression."
+            "description": "A number or a nested expression."
           }
         }
       },
@@ -2321,14 +2321,14 @@ const (
     },
     "Term": {
       "type": "object",
-      "description": "Term is a number or a nested expression.",
+      "description": "A number or a nested expression.",
       "properties": {
         "value": {
           "type": "number"
         },
         "sub": {
           "$ref": "#/$defs/Expr",
-          "description": "Expr is mutually recursive with Term."
+          "description": "Mutually recursive with Term."
         }
       },
       "required": [
@@ -2359,17 +2359,17 @@ func mcpgenCallEchoFormula(ctx context.Context, c *mcp.ToolCall) {
 const (
 	mcpgenEchoGenericsInput = `{
   "type": "object",
-  "description": "Generics has instantiations of generic structs.",
+  "description": "Has instantiations of generic structs.",
   "properties": {
     "page": {
       "type": "object",
-      "description": "Page is a generic page of items.",
+      "description": "A generic page of items.",
       "properties": {
         "items": {
           "type": "array",
           "items": {
             "type": "object",
-            "description": "Inner is a struct used inside others.",
+            "description": "A struct used inside others.",
             "properties": {
               "name": {
                 "type": "string",
@@ -2387,7 +2387,7 @@ const (
         },
         "next": {
           "type": "string",
-          "description": "Next is the cursor of the next page."
+          "description": "The cursor of the next page."
         }
       },
       "required": [
@@ -2397,7 +2397,7 @@ const (
     },
     "pair": {
       "type": "object",
-      "description": "Pair is generic in two types.",
+      "description": "Generic in two types.",
       "properties": {
         "key": {
           "type": "string"
@@ -2421,17 +2421,17 @@ const (
 }`
 	mcpgenEchoGenericsOutput = `{
   "type": "object",
-  "description": "Generics has instantiations of generic structs.",
+  "description": "Has instantiations of generic structs.",
   "properties": {
     "page": {
       "type": "object",
-      "description": "Page is a generic page of items.",
+      "description": "A generic page of items.",
       "properties": {
         "items": {
           "type": "array",
           "items": {
             "type": "object",
-            "description": "Inner is a struct used inside others.",
+            "description": "A struct used inside others.",
             "properties": {
               "name": {
                 "type": "string",
@@ -2449,7 +2449,7 @@ const (
         },
         "next": {
           "type": "string",
-          "description": "Next is the cursor of the next page."
+          "description": "The cursor of the next page."
         }
       },
       "required": [
@@ -2459,7 +2459,7 @@ const (
     },
     "pair": {
       "type": "object",
-      "description": "Pair is generic in two types.",
+      "description": "Generic in two types.",
       "properties": {
         "key": {
           "type": "string"
@@ -2502,7 +2502,7 @@ func mcpgenCallEchoGenerics(ctx context.Context, c *mcp.ToolCall) {
 const (
 	mcpgenEchoIntMapsInput = `{
   "type": "object",
-  "description": "IntMaps has maps with integer keys, written as decimal text.",
+  "description": "Has maps with integer keys, written as decimal text.",
   "properties": {
     "byId": {
       "type": "object",
@@ -2515,7 +2515,7 @@ const (
     },
     "small": {
       "type": "object",
-      "description": "Small has keys from 0 to 255.",
+      "description": "Has keys from 0 to 255.",
       "propertyNames": {
         "pattern": "^[0-9]+$"
       },
@@ -2531,7 +2531,7 @@ const (
 }`
 	mcpgenEchoIntMapsOutput = `{
   "type": "object",
-  "description": "IntMaps has maps with integer keys, written as decimal text.",
+  "description": "Has maps with integer keys, written as decimal text.",
   "properties": {
     "byId": {
       "type": "object",
@@ -2544,7 +2544,7 @@ const (
     },
     "small": {
       "type": "object",
-      "description": "Small has keys from 0 to 255.",
+      "description": "Has keys from 0 to 255.",
       "propertyNames": {
         "pattern": "^[0-9]+$"
       },
@@ -2579,30 +2579,30 @@ func mcpgenCallEchoIntMaps(ctx context.Context, c *mcp.ToolCall) {
 const (
 	mcpgenEchoIntRulesInput = `{
   "type": "object",
-  "description": "IntRules has integer limits written as tags, fractional ones too.",
+  "description": "Has integer limits written as tags, fractional ones too.",
   "properties": {
     "even": {
       "type": "integer",
-      "description": "Even is a multiple of 2.",
+      "description": "A multiple of 2.",
       "multipleOf": 2
     },
     "above": {
       "type": "integer",
-      "description": "Above is more than 2.5, so at least 3.",
+      "description": "More than 2.5, so at least 3.",
       "minimum": -128,
       "maximum": 127,
       "exclusiveMinimum": 2.5
     },
     "below": {
       "type": "integer",
-      "description": "Below is less than 7.",
+      "description": "Less than 7.",
       "minimum": 0,
       "maximum": 4294967295,
       "exclusiveMaximum": 7
     },
     "dozen": {
       "type": "integer",
-      "description": "Dozen is a multiple of 12 up to 120.",
+      "description": "A multiple of 12 up to 120.",
       "maximum": 120,
       "multipleOf": 12
     }
@@ -2614,30 +2614,30 @@ const (
 }`
 	mcpgenEchoIntRulesOutput = `{
   "type": "object",
-  "description": "IntRules has integer limits written as tags, fractional ones too.",
+  "description": "Has integer limits written as tags, fractional ones too.",
   "properties": {
     "even": {
       "type": "integer",
-      "description": "Even is a multiple of 2.",
+      "description": "A multiple of 2.",
       "multipleOf": 2
     },
     "above": {
       "type": "integer",
-      "description": "Above is more than 2.5, so at least 3.",
+      "description": "More than 2.5, so at least 3.",
       "minimum": -128,
       "maximum": 127,
       "exclusiveMinimum": 2.5
     },
     "below": {
       "type": "integer",
-      "description": "Below is less than 7.",
+      "description": "Less than 7.",
       "minimum": 0,
       "maximum": 4294967295,
       "exclusiveMaximum": 7
     },
     "dozen": {
       "type": "integer",
-      "description": "Dozen is a multiple of 12 up to 120.",
+      "description": "A multiple of 12 up to 120.",
       "maximum": 120,
       "multipleOf": 12
     }
@@ -2672,7 +2672,7 @@ func mcpgenCallEchoIntRules(ctx context.Context, c *mcp.ToolCall) {
 const (
 	mcpgenEchoJSONTagsInput = `{
   "type": "object",
-  "description": "JSONTags has the json tag forms.",
+  "description": "Has the json tag forms.",
   "properties": {
     "renamed_field": {
       "type": "string"
@@ -2682,7 +2682,7 @@ const (
     },
     "-": {
       "type": "string",
-      "description": "Dash is named \"-\", written \"-,\"."
+      "description": "Named \"-\", written \"-,\"."
     },
     "Invalid": {
       "type": "string",
@@ -2702,7 +2702,7 @@ const (
 }`
 	mcpgenEchoJSONTagsOutput = `{
   "type": "object",
-  "description": "JSONTags has the json tag forms.",
+  "description": "Has the json tag forms.",
   "properties": {
     "renamed_field": {
       "type": "string"
@@ -2712,7 +2712,7 @@ const (
     },
     "-": {
       "type": "string",
-      "description": "Dash is named \"-\", written \"-,\"."
+      "description": "Named \"-\", written \"-,\"."
     },
     "Invalid": {
       "type": "string",
@@ -2751,33 +2751,33 @@ func mcpgenCallEchoJSONTags(ctx context.Context, c *mcp.ToolCall) {
 const (
 	mcpgenEchoMirroredInput = `{
   "type": "object",
-  "description": "Mirrored has arguments that clients mirror into HTTP headers: with the mcp tag, and with\nthe jsonschema_extras spelling that invopop reads too.",
+  "description": "Has arguments that clients mirror into HTTP headers: with the mcp tag, and with the jsonschema_extras spelling that invopop reads too.",
   "properties": {
     "region": {
       "type": "string",
-      "description": "Region is mirrored into Mcp-Param-Region.",
+      "description": "Mirrored into Mcp-Param-Region.",
       "x-mcp-header": "Region"
     },
     "shard": {
       "type": "integer",
-      "description": "Shard is a narrow integer.",
+      "description": "A narrow integer.",
       "minimum": -32768,
       "maximum": 32767,
       "x-mcp-header": "Shard"
     },
     "dryRun": {
       "type": "boolean",
-      "description": "DryRun is an optional boolean.",
+      "description": "An optional boolean.",
       "x-mcp-header": "Dry-Run"
     },
     "zone": {
       "type": "string",
-      "description": "Zone is written as invopop reads it.",
+      "description": "Written as invopop reads it.",
       "x-mcp-header": "Zone"
     },
     "place": {
       "type": "object",
-      "description": "Place holds one more, a level down.",
+      "description": "Holds one more, a level down.",
       "properties": {
         "city": {
           "type": "string",
@@ -2798,7 +2798,7 @@ const (
 }`
 	mcpgenEchoMirroredOutput = `{
   "type": "object",
-  "description": "MirroredResult is Mirrored without its headers, which mean nothing in a result.",
+  "description": "Mirrored result is Mirrored without its headers, which mean nothing in a result.",
   "properties": {
     "region": {
       "type": "string"
@@ -2854,11 +2854,11 @@ func mcpgenCallEchoMirrored(ctx context.Context, c *mcp.ToolCall) {
 const (
 	mcpgenEchoNestedInput = `{
   "type": "object",
-  "description": "Nested has structs inside structs.",
+  "description": "Has structs inside structs.",
   "properties": {
     "inner": {
       "type": "object",
-      "description": "Inner is a struct used inside others.",
+      "description": "A struct used inside others.",
       "properties": {
         "name": {
           "type": "string",
@@ -2875,7 +2875,7 @@ const (
     },
     "anonymous": {
       "type": "object",
-      "description": "Anonymous is a struct without a name.",
+      "description": "A struct without a name.",
       "properties": {
         "x": {
           "type": "integer"
@@ -2894,7 +2894,7 @@ const (
       "type": "array",
       "items": {
         "type": "object",
-        "description": "Inner is a struct used inside others.",
+        "description": "A struct used inside others.",
         "properties": {
           "name": {
             "type": "string",
@@ -2919,11 +2919,11 @@ const (
 }`
 	mcpgenEchoNestedOutput = `{
   "type": "object",
-  "description": "Nested has structs inside structs.",
+  "description": "Has structs inside structs.",
   "properties": {
     "inner": {
       "type": "object",
-      "description": "Inner is a struct used inside others.",
+      "description": "A struct used inside others.",
       "properties": {
         "name": {
           "type": "string",
@@ -2940,7 +2940,7 @@ const (
     },
     "anonymous": {
       "type": "object",
-      "description": "Anonymous is a struct without a name.",
+      "description": "A struct without a name.",
       "properties": {
         "x": {
           "type": "integer"
@@ -2959,7 +2959,7 @@ const (
       "type": "array",
       "items": {
         "type": "object",
-        "description": "Inner is a struct used inside others.",
+        "description": "A struct used inside others.",
         "properties": {
           "name": {
             "type": "string",
@@ -3009,7 +3009,7 @@ const (
       "oneOf": [
         {
           "type": "string",
-          "description": "Note may be null, which leaves it nil."
+          "description": "May be null, which leaves it nil."
         },
         {
           "type": "null"
@@ -3020,7 +3020,7 @@ const (
       "oneOf": [
         {
           "type": "integer",
-          "description": "Count may be null, which leaves it 0."
+          "description": "May be null, which leaves it 0."
         },
         {
           "type": "null"
@@ -3041,7 +3041,7 @@ const (
       "oneOf": [
         {
           "type": "string",
-          "description": "Note may be null, which leaves it nil."
+          "description": "May be null, which leaves it nil."
         },
         {
           "type": "null"
@@ -3052,7 +3052,7 @@ const (
       "oneOf": [
         {
           "type": "integer",
-          "description": "Count may be null, which leaves it 0."
+          "description": "May be null, which leaves it 0."
         },
         {
           "type": "null"
@@ -3086,7 +3086,7 @@ func mcpgenCallEchoNullables(ctx context.Context, c *mcp.ToolCall) {
 const (
 	mcpgenEchoNumbersInput = `{
   "type": "object",
-  "description": "Numbers keeps numbers as their text.",
+  "description": "Keeps numbers as their text.",
   "properties": {
     "amount": {
       "type": "number"
@@ -3099,7 +3099,7 @@ const (
 }`
 	mcpgenEchoNumbersOutput = `{
   "type": "object",
-  "description": "Numbers keeps numbers as their text.",
+  "description": "Keeps numbers as their text.",
   "properties": {
     "amount": {
       "type": "number"
@@ -3131,7 +3131,7 @@ func mcpgenCallEchoNumbers(ctx context.Context, c *mcp.ToolCall) {
 const (
 	mcpgenEchoOmitZeroInput = `{
   "type": "object",
-  "description": "OmitZero leaves zero values out of results.",
+  "description": "Leaves zero values out of results.",
   "properties": {
     "when": {
       "type": "string",
@@ -3139,7 +3139,7 @@ const (
     },
     "at": {
       "type": "object",
-      "description": "Point is a comparable struct.",
+      "description": "A comparable struct.",
       "properties": {
         "X": {
           "type": "integer"
@@ -3168,7 +3168,7 @@ const (
 }`
 	mcpgenEchoOmitZeroOutput = `{
   "type": "object",
-  "description": "OmitZero leaves zero values out of results.",
+  "description": "Leaves zero values out of results.",
   "properties": {
     "when": {
       "type": "string",
@@ -3176,7 +3176,7 @@ const (
     },
     "at": {
       "type": "object",
-      "description": "Point is a comparable struct.",
+      "description": "A comparable struct.",
       "properties": {
         "X": {
           "type": "integer"
@@ -3224,7 +3224,7 @@ func mcpgenCallEchoOmitZero(ctx context.Context, c *mcp.ToolCall) {
 const (
 	mcpgenEchoPointersInput = `{
   "type": "object",
-  "description": "Pointers has optional values.",
+  "description": "Has optional values.",
   "properties": {
     "text": {
       "type": "string"
@@ -3234,7 +3234,7 @@ const (
     },
     "inner": {
       "type": "object",
-      "description": "Inner is a struct used inside others.",
+      "description": "A struct used inside others.",
       "properties": {
         "name": {
           "type": "string",
@@ -3251,7 +3251,7 @@ const (
     },
     "must": {
       "type": "object",
-      "description": "Must is a pointer that is required anyway.",
+      "description": "A pointer that is required anyway.",
       "properties": {
         "name": {
           "type": "string",
@@ -3274,7 +3274,7 @@ const (
 }`
 	mcpgenEchoPointersOutput = `{
   "type": "object",
-  "description": "Pointers has optional values.",
+  "description": "Has optional values.",
   "properties": {
     "text": {
       "type": "string"
@@ -3284,7 +3284,7 @@ const (
     },
     "inner": {
       "type": "object",
-      "description": "Inner is a struct used inside others.",
+      "description": "A struct used inside others.",
       "properties": {
         "name": {
           "type": "string",
@@ -3301,7 +3301,7 @@ const (
     },
     "must": {
       "type": "object",
-      "description": "Must is a pointer that is required anyway.",
+      "description": "A pointer that is required anyway.",
       "properties": {
         "name": {
           "type": "string",
@@ -3347,7 +3347,7 @@ func mcpgenCallEchoPointers(ctx context.Context, c *mcp.ToolCall) {
 const (
 	mcpgenEchoRawInput = `{
   "type": "object",
-  "description": "Raw keeps JSON as it is.",
+  "description": "Keeps JSON as it is.",
   "properties": {
     "payload": {}
   },
@@ -3358,7 +3358,7 @@ const (
 }`
 	mcpgenEchoRawOutput = `{
   "type": "object",
-  "description": "Raw keeps JSON as it is.",
+  "description": "Keeps JSON as it is.",
   "properties": {
     "payload": {}
   },
@@ -3388,15 +3388,15 @@ func mcpgenCallEchoRaw(ctx context.Context, c *mcp.ToolCall) {
 const (
 	mcpgenEchoRequiredInput = `{
   "type": "object",
-  "description": "Required has properties required by tag.",
+  "description": "Has properties required by tag.",
   "properties": {
     "opt": {
       "type": "string",
-      "description": "Opt would be optional, but the tag requires it."
+      "description": "Would be optional, but the tag requires it."
     },
     "ptr": {
       "type": "string",
-      "description": "Ptr would be optional, but the tag requires it."
+      "description": "Would be optional, but the tag requires it."
     }
   },
   "required": [
@@ -3407,15 +3407,15 @@ const (
 }`
 	mcpgenEchoRequiredOutput = `{
   "type": "object",
-  "description": "Required has properties required by tag.",
+  "description": "Has properties required by tag.",
   "properties": {
     "opt": {
       "type": "string",
-      "description": "Opt would be optional, but the tag requires it."
+      "description": "Would be optional, but the tag requires it."
     },
     "ptr": {
       "type": "string",
-      "description": "Ptr would be optional, but the tag requires it."
+      "description": "Would be optional, but the tag requires it."
     }
   },
   "required": [
@@ -3449,7 +3449,7 @@ func mcpgenCallEchoRequired(ctx context.Context, c *mcp.ToolCall) {
 const (
 	mcpgenEchoSchemaHiddenInput = `{
   "type": "object",
-  "description": "SchemaHidden has a field left out of the schema, and so out of the JSON.",
+  "description": "Has a field left out of the schema, and so out of the JSON.",
   "properties": {
     "shown": {
       "type": "string"
@@ -3462,7 +3462,7 @@ const (
 }`
 	mcpgenEchoSchemaHiddenOutput = `{
   "type": "object",
-  "description": "SchemaHidden has a field left out of the schema, and so out of the JSON.",
+  "description": "Has a field left out of the schema, and so out of the JSON.",
   "properties": {
     "shown": {
       "type": "string"
@@ -3494,7 +3494,7 @@ func mcpgenCallEchoSchemaHidden(ctx context.Context, c *mcp.ToolCall) {
 const (
 	mcpgenEchoSignedIntsInput = `{
   "type": "object",
-  "description": "SignedInts has every signed integer type.",
+  "description": "Has every signed integer type.",
   "properties": {
     "i8": {
       "type": "integer",
@@ -3519,7 +3519,7 @@ const (
     },
     "percent": {
       "type": "integer",
-      "description": "Percent is between 0 and 100.",
+      "description": "Between 0 and 100.",
       "minimum": 0,
       "maximum": 100
     }
@@ -3531,7 +3531,7 @@ const (
 }`
 	mcpgenEchoSignedIntsOutput = `{
   "type": "object",
-  "description": "SignedInts has every signed integer type.",
+  "description": "Has every signed integer type.",
   "properties": {
     "i8": {
       "type": "integer",
@@ -3556,7 +3556,7 @@ const (
     },
     "percent": {
       "type": "integer",
-      "description": "Percent is between 0 and 100.",
+      "description": "Between 0 and 100.",
       "minimum": 0,
       "maximum": 100
     }
@@ -3591,7 +3591,7 @@ func mcpgenCallEchoSignedInts(ctx context.Context, c *mcp.ToolCall) {
 const (
 	mcpgenEchoSlicesInput = `{
   "type": "object",
-  "description": "Slices has lists with item rules.",
+  "description": "Has lists with item rules.",
   "properties": {
     "names": {
       "type": "array",
@@ -3601,7 +3601,7 @@ const (
     },
     "tags": {
       "type": "array",
-      "description": "Tags has 1 to 3 unique items of at least 2 characters.",
+      "description": "Has 1 to 3 unique items of at least 2 characters.",
       "items": {
         "type": "string",
         "minLength": 2
@@ -3612,7 +3612,7 @@ const (
     },
     "scores": {
       "type": "array",
-      "description": "Scores are each 0 to 10.",
+      "description": "Each 0 to 10.",
       "items": {
         "type": "integer",
         "minimum": 0,
@@ -3621,7 +3621,7 @@ const (
     },
     "matrix": {
       "type": "array",
-      "description": "Matrix is a list of lists.",
+      "description": "A list of lists.",
       "items": {
         "type": "array",
         "items": {
@@ -3637,7 +3637,7 @@ const (
 }`
 	mcpgenEchoSlicesOutput = `{
   "type": "object",
-  "description": "Slices has lists with item rules.",
+  "description": "Has lists with item rules.",
   "properties": {
     "names": {
       "type": "array",
@@ -3647,7 +3647,7 @@ const (
     },
     "tags": {
       "type": "array",
-      "description": "Tags has 1 to 3 unique items of at least 2 characters.",
+      "description": "Has 1 to 3 unique items of at least 2 characters.",
       "items": {
         "type": "string",
         "minLength": 2
@@ -3658,7 +3658,7 @@ const (
     },
     "scores": {
       "type": "array",
-      "description": "Scores are each 0 to 10.",
+      "description": "Each 0 to 10.",
       "items": {
         "type": "integer",
         "minimum": 0,
@@ -3667,7 +3667,7 @@ const (
     },
     "matrix": {
       "type": "array",
-      "description": "Matrix is a list of lists.",
+      "description": "A list of lists.",
       "items": {
         "type": "array",
         "items": {
@@ -3706,7 +3706,7 @@ func mcpgenCallEchoSlices(ctx context.Context, c *mcp.ToolCall) {
 const (
 	mcpgenEchoStringMapsInput = `{
   "type": "object",
-  "description": "StringMaps has maps with string keys.",
+  "description": "Has maps with string keys.",
   "properties": {
     "counts": {
       "type": "object",
@@ -3716,7 +3716,7 @@ const (
     },
     "labels": {
       "type": "object",
-      "description": "Labels has at most 2 entries.",
+      "description": "Has at most 2 entries.",
       "additionalProperties": {
         "type": "string"
       },
@@ -3724,7 +3724,7 @@ const (
     },
     "nested": {
       "type": "object",
-      "description": "Nested maps to lists.",
+      "description": "Maps to lists.",
       "additionalProperties": {
         "type": "array",
         "items": {
@@ -3740,7 +3740,7 @@ const (
 }`
 	mcpgenEchoStringMapsOutput = `{
   "type": "object",
-  "description": "StringMaps has maps with string keys.",
+  "description": "Has maps with string keys.",
   "properties": {
     "counts": {
       "type": "object",
@@ -3750,7 +3750,7 @@ const (
     },
     "labels": {
       "type": "object",
-      "description": "Labels has at most 2 entries.",
+      "description": "Has at most 2 entries.",
       "additionalProperties": {
         "type": "string"
       },
@@ -3758,7 +3758,7 @@ const (
     },
     "nested": {
       "type": "object",
-      "description": "Nested maps to lists.",
+      "description": "Maps to lists.",
       "additionalProperties": {
         "type": "array",
         "items": {
@@ -3797,7 +3797,7 @@ func mcpgenCallEchoStringMaps(ctx context.Context, c *mcp.ToolCall) {
 const (
 	mcpgenEchoStringOptionInput = `{
   "type": "object",
-  "description": "StringOption has values inside strings, by the json option \",string\".",
+  "description": "Has values inside strings, by the json option \",string\".",
   "properties": {
     "id": {
       "type": "string",
@@ -3813,12 +3813,12 @@ const (
     },
     "name": {
       "type": "string",
-      "description": "Name is a JSON string inside a string.",
+      "description": "A JSON string inside a string.",
       "pattern": "^\"([^\"\\\\\\x00-\\x1f]|\\\\[\"\\\\/bfnrt]|\\\\u[0-9a-fA-F]{4})*\"$"
     },
     "small": {
       "type": "string",
-      "description": "Small is limited by its type, inside the string too.",
+      "description": "Limited by its type, inside the string too.",
       "pattern": "^(0|[1-9][0-9]*)$",
       "minimum": 0,
       "maximum": 255
@@ -3831,7 +3831,7 @@ const (
 }`
 	mcpgenEchoStringOptionOutput = `{
   "type": "object",
-  "description": "StringOption has values inside strings, by the json option \",string\".",
+  "description": "Has values inside strings, by the json option \",string\".",
   "properties": {
     "id": {
       "type": "string",
@@ -3847,12 +3847,12 @@ const (
     },
     "name": {
       "type": "string",
-      "description": "Name is a JSON string inside a string.",
+      "description": "A JSON string inside a string.",
       "pattern": "^\"([^\"\\\\\\x00-\\x1f]|\\\\[\"\\\\/bfnrt]|\\\\u[0-9a-fA-F]{4})*\"$"
     },
     "small": {
       "type": "string",
-      "description": "Small is limited by its type, inside the string too.",
+      "description": "Limited by its type, inside the string too.",
       "pattern": "^(0|[1-9][0-9]*)$",
       "minimum": 0,
       "maximum": 255
@@ -3884,31 +3884,31 @@ func mcpgenCallEchoStringOption(ctx context.Context, c *mcp.ToolCall) {
 const (
 	mcpgenEchoStringsInput = `{
   "type": "object",
-  "description": "Strings has string rules.",
+  "description": "Has string rules.",
   "properties": {
     "plain": {
       "type": "string",
-      "description": "Plain is any string."
+      "description": "Any string."
     },
     "short": {
       "type": "string",
-      "description": "Short has between 2 and 5 characters, counted as code points.",
+      "description": "Has between 2 and 5 characters, counted as code points.",
       "minLength": 2,
       "maxLength": 5
     },
     "code": {
       "type": "string",
-      "description": "Code matches a pattern.",
+      "description": "Matches a pattern.",
       "pattern": "^[A-Z]{3}-[0-9]+$"
     },
     "email": {
       "type": "string",
-      "description": "Email is annotated with a format, which is not validated.",
+      "description": "Annotated with a format, which is not validated.",
       "format": "email"
     },
     "color": {
       "type": "string",
-      "description": "Color is one of three.",
+      "description": "One of three.",
       "enum": [
         "red",
         "green",
@@ -3917,7 +3917,7 @@ const (
     },
     "greeting": {
       "type": "string",
-      "description": "Greeting has a default and examples.",
+      "description": "Has a default and examples.",
       "default": "hello",
       "examples": [
         "hi",
@@ -3932,31 +3932,31 @@ const (
 }`
 	mcpgenEchoStringsOutput = `{
   "type": "object",
-  "description": "Strings has string rules.",
+  "description": "Has string rules.",
   "properties": {
     "plain": {
       "type": "string",
-      "description": "Plain is any string."
+      "description": "Any string."
     },
     "short": {
       "type": "string",
-      "description": "Short has between 2 and 5 characters, counted as code points.",
+      "description": "Has between 2 and 5 characters, counted as code points.",
       "minLength": 2,
       "maxLength": 5
     },
     "code": {
       "type": "string",
-      "description": "Code matches a pattern.",
+      "description": "Matches a pattern.",
       "pattern": "^[A-Z]{3}-[0-9]+$"
     },
     "email": {
       "type": "string",
-      "description": "Email is annotated with a format, which is not validated.",
+      "description": "Annotated with a format, which is not validated.",
       "format": "email"
     },
     "color": {
       "type": "string",
-      "description": "Color is one of three.",
+      "description": "One of three.",
       "enum": [
         "red",
         "green",
@@ -3965,7 +3965,7 @@ const (
     },
     "greeting": {
       "type": "string",
-      "description": "Greeting has a default and examples.",
+      "description": "Has a default and examples.",
       "default": "hello",
       "examples": [
         "hi",
@@ -4003,19 +4003,19 @@ func mcpgenCallEchoStrings(ctx context.Context, c *mcp.ToolCall) {
 const (
 	mcpgenEchoTextTypesInput = `{
   "type": "object",
-  "description": "TextTypes has a type of the user's with its own text form.",
+  "description": "Has a type of the user's with its own text form.",
   "properties": {
     "fg": {
       "type": "string",
-      "description": "Color is an RGB color written as #rrggbb: its own text form.",
+      "description": "An RGB color written as #rrggbb: its own text form.",
       "pattern": "^#[0-9a-f]{6}$"
     },
     "palette": {
       "type": "array",
-      "description": "Palette is a list of colors.",
+      "description": "A list of colors.",
       "items": {
         "type": "string",
-        "description": "Color is an RGB color written as #rrggbb: its own text form."
+        "description": "An RGB color written as #rrggbb: its own text form."
       }
     }
   },
@@ -4026,19 +4026,19 @@ const (
 }`
 	mcpgenEchoTextTypesOutput = `{
   "type": "object",
-  "description": "TextTypes has a type of the user's with its own text form.",
+  "description": "Has a type of the user's with its own text form.",
   "properties": {
     "fg": {
       "type": "string",
-      "description": "Color is an RGB color written as #rrggbb: its own text form.",
+      "description": "An RGB color written as #rrggbb: its own text form.",
       "pattern": "^#[0-9a-f]{6}$"
     },
     "palette": {
       "type": "array",
-      "description": "Palette is a list of colors.",
+      "description": "A list of colors.",
       "items": {
         "type": "string",
-        "description": "Color is an RGB color written as #rrggbb: its own text form."
+        "description": "An RGB color written as #rrggbb: its own text form."
       }
     }
   },
@@ -4072,7 +4072,7 @@ func mcpgenCallEchoTextTypes(ctx context.Context, c *mcp.ToolCall) {
 const (
 	mcpgenEchoTimesInput = `{
   "type": "object",
-  "description": "Times has text types of the standard library.",
+  "description": "Has text types of the standard library.",
   "properties": {
     "at": {
       "type": "string",
@@ -4080,16 +4080,16 @@ const (
     },
     "until": {
       "type": "string",
-      "description": "Until is optional.",
+      "description": "Optional.",
       "format": "date-time"
     },
     "addr": {
       "type": "string",
-      "description": "Addr is an IP address (netip.Addr reads and writes text)."
+      "description": "An IP address (netip.Addr reads and writes text)."
     },
     "day": {
       "type": "integer",
-      "description": "Day is a weekday, an enum of its constants: 0 (Sunday) to 6.",
+      "description": "A weekday, an enum of its constants: 0 (Sunday) to 6.",
       "enum": [
         0,
         1,
@@ -4108,7 +4108,7 @@ const (
 }`
 	mcpgenEchoTimesOutput = `{
   "type": "object",
-  "description": "Times has text types of the standard library.",
+  "description": "Has text types of the standard library.",
   "properties": {
     "at": {
       "type": "string",
@@ -4116,16 +4116,16 @@ const (
     },
     "until": {
       "type": "string",
-      "description": "Until is optional.",
+      "description": "Optional.",
       "format": "date-time"
     },
     "addr": {
       "type": "string",
-      "description": "Addr is an IP address (netip.Addr reads and writes text)."
+      "description": "An IP address (netip.Addr reads and writes text)."
     },
     "day": {
       "type": "integer",
-      "description": "Day is a weekday, an enum of its constants: 0 (Sunday) to 6.",
+      "description": "A weekday, an enum of its constants: 0 (Sunday) to 6.",
       "enum": [
         0,
         1,
@@ -4167,7 +4167,7 @@ func mcpgenCallEchoTimes(ctx context.Context, c *mcp.ToolCall) {
 const (
 	mcpgenEchoTreeInput = `{
   "type": "object",
-  "description": "Tree is recursive through a slice of pointers.",
+  "description": "Recursive through a slice of pointers.",
   "properties": {
     "label": {
       "type": "string"
@@ -4176,7 +4176,7 @@ const (
       "type": "array",
       "items": {
         "$ref": "#/$defs/Tree",
-        "description": "Tree is recursive through a slice of pointers."
+        "description": "Recursive through a slice of pointers."
       }
     }
   },
@@ -4187,7 +4187,7 @@ const (
   "$defs": {
     "Tree": {
       "type": "object",
-      "description": "Tree is recursive through a slice of pointers.",
+      "description": "Recursive through a slice of pointers.",
       "properties": {
         "label": {
           "type": "string"
@@ -4196,7 +4196,7 @@ const (
           "type": "array",
           "items": {
             "$ref": "#/$defs/Tree",
-            "description": "Tree is recursive through a slice of pointers."
+            "description": "Recursive through a slice of pointers."
           }
         }
       },
@@ -4209,7 +4209,7 @@ const (
 }`
 	mcpgenEchoTreeOutput = `{
   "type": "object",
-  "description": "Tree is recursive through a slice of pointers.",
+  "description": "Recursive through a slice of pointers.",
   "properties": {
     "label": {
       "type": "string"
@@ -4218,7 +4218,7 @@ const (
       "type": "array",
       "items": {
         "$ref": "#/$defs/Tree",
-        "description": "Tree is recursive through a slice of pointers."
+        "description": "Recursive through a slice of pointers."
       }
     }
   },
@@ -4229,7 +4229,7 @@ const (
   "$defs": {
     "Tree": {
       "type": "object",
-      "description": "Tree is recursive through a slice of pointers.",
+      "description": "Recursive through a slice of pointers.",
       "properties": {
         "label": {
           "type": "string"
@@ -4238,7 +4238,7 @@ const (
           "type": "array",
           "items": {
             "$ref": "#/$defs/Tree",
-            "description": "Tree is recursive through a slice of pointers."
+            "description": "Recursive through a slice of pointers."
           }
         }
       },
@@ -4270,11 +4270,11 @@ func mcpgenCallEchoTree(ctx context.Context, c *mcp.ToolCall) {
 const (
 	mcpgenEchoUnexportedInput = `{
   "type": "object",
-  "description": "Unexported has fields encoding/json leaves out.",
+  "description": "Has fields encoding/json leaves out.",
   "properties": {
     "visible": {
       "type": "string",
-      "description": "Visible is exported, in an unexported embedded struct: encoding/json promotes it."
+      "description": "Exported, in an unexported embedded struct: encoding/json promotes it."
     },
     "public": {
       "type": "string"
@@ -4288,11 +4288,11 @@ const (
 }`
 	mcpgenEchoUnexportedOutput = `{
   "type": "object",
-  "description": "Unexported has fields encoding/json leaves out.",
+  "description": "Has fields encoding/json leaves out.",
   "properties": {
     "visible": {
       "type": "string",
-      "description": "Visible is exported, in an unexported embedded struct: encoding/json promotes it."
+      "description": "Exported, in an unexported embedded struct: encoding/json promotes it."
     },
     "public": {
       "type": "string"
@@ -4325,7 +4325,7 @@ func mcpgenCallEchoUnexported(ctx context.Context, c *mcp.ToolCall) {
 const (
 	mcpgenEchoUnsignedIntsInput = `{
   "type": "object",
-  "description": "UnsignedInts has every unsigned integer type.",
+  "description": "Has every unsigned integer type.",
   "properties": {
     "u8": {
       "type": "integer",
@@ -4352,7 +4352,7 @@ const (
     },
     "port": {
       "type": "integer",
-      "description": "Port is a TCP port other than 0.",
+      "description": "A TCP port other than 0.",
       "minimum": 1,
       "maximum": 65535
     }
@@ -4364,7 +4364,7 @@ const (
 }`
 	mcpgenEchoUnsignedIntsOutput = `{
   "type": "object",
-  "description": "UnsignedInts has every unsigned integer type.",
+  "description": "Has every unsigned integer type.",
   "properties": {
     "u8": {
       "type": "integer",
@@ -4391,7 +4391,7 @@ const (
     },
     "port": {
       "type": "integer",
-      "description": "Port is a TCP port other than 0.",
+      "description": "A TCP port other than 0.",
       "minimum": 1,
       "maximum": 65535
     }

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/invopop/jsonschema"
+	"github.com/mcpgen/mcpgen/internal/describe"
 )
 
 // The invopop/jsonschema oracle: its reflector, configured as mcpgen is (everything inline,
@@ -70,6 +71,7 @@ var differences = []difference{
 		adjustJSONFieldRules},
 	{"type-docs", invopop, "A property without a doc comment of its own is described by its type's doc comment, for named types that are not structs too, and for instances of generic types; fields of unexported types keep their doc comments (invopop reads those of exported types only).",
 		adjustTypeDocs},
+	{"model-descriptions", invopop, "Descriptions are written for a model: the Go name a doc comment starts with is dropped before a verb (`Returns ...`, not `GetWeather returns ...`) or spelled as words before a noun phrase (`Wind speed in km/h`), and the lines of a paragraph are joined; applied to the comments invopop reads.", nil},
 	{"empty-schema", invopop, "A value of any type (`any`, `json.RawMessage`) has the schema `{}` rather than `true`: some clients mishandle boolean schemas.", nil},
 	{"const-enums", invopop, "A named string or integer type with typed constants declared in its package is an enum of their values, without a tag.",
 		adjustConstEnums},
@@ -114,13 +116,24 @@ var differenceByID = func() map[string]difference {
 }()
 
 // reflector is invopop's, configured as mcpgen generates: anonymous (no $id), required
-// from json tags, additional properties refused, full doc comments as descriptions.
+// from json tags, additional properties refused, full doc comments as descriptions, and
+// those descriptions written for models (the difference "model-descriptions").
 func reflector(t *testing.T) *jsonschema.Reflector {
 	r := &jsonschema.Reflector{Anonymous: true}
 	if err := r.AddGoComments("github.com/mcpgen/mcpgen/golden/zoo", "./", jsonschema.WithFullComment()); err != nil {
 		t.Fatal(err)
 	}
+	forModels(r.CommentMap)
 	return r
+}
+
+// forModels rewrites doc comments read by invopop, keyed "pkg.Type" or "pkg.Type.Field", as
+// mcpgen writes descriptions (internal/describe): without the name they start with, and
+// with the lines of each paragraph joined.
+func forModels(comments map[string]string) {
+	for key, doc := range comments {
+		comments[key] = describe.Description(key[strings.LastIndex(key, ".")+1:], doc)
+	}
 }
 
 func TestInvopopOracle(t *testing.T) {
@@ -545,6 +558,7 @@ func fieldSchema(f visibleField) any {
 var comments = func() map[string]string {
 	r := &jsonschema.Reflector{}
 	r.AddGoComments("github.com/mcpgen/mcpgen/golden/zoo", "./", jsonschema.WithFullComment())
+	forModels(r.CommentMap)
 	return r.CommentMap
 }()
 
@@ -569,7 +583,7 @@ var unexportedDocs = func() map[string]string {
 		if st, ok := ts.Type.(*ast.StructType); ok {
 			for _, field := range st.Fields.List {
 				for _, name := range field.Names {
-					docs[ts.Name.Name+"."+name.Name] = strings.TrimSpace(field.Doc.Text())
+					docs[ts.Name.Name+"."+name.Name] = describe.Description(name.Name, field.Doc.Text())
 				}
 			}
 		}
