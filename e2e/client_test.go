@@ -30,10 +30,10 @@ type namedTransport struct {
 }
 
 // transportsOf starts bin over stdio and over Streamable HTTP, for tests that must pass on both.
-func transportsOf(bin string) []namedTransport {
+func transportsOf(bin string, args ...string) []namedTransport {
 	return []namedTransport{
-		{"stdio", func(t *testing.T) transport { return startStdio(t, bin) }},
-		{"http", func(t *testing.T) transport { return startHTTP(t, bin) }},
+		{"stdio", func(t *testing.T) transport { return startStdio(t, bin, args...) }},
+		{"http", func(t *testing.T) transport { return startHTTP(t, bin, args...) }},
 	}
 }
 
@@ -137,9 +137,9 @@ func (tr *httpTransport) interrupt() error {
 	return tr.cmd.Process.Signal(os.Interrupt)
 }
 
-func startHTTP(t *testing.T, bin string) *httpTransport {
+func startHTTP(t *testing.T, bin string, args ...string) *httpTransport {
 	t.Helper()
-	tr := &httpTransport{t: t, cmd: exec.Command(bin, "-http", "127.0.0.1:0"), stderr: &lockedBuffer{}, in: make(chan []byte, 64), done: make(chan struct{})}
+	tr := &httpTransport{t: t, cmd: exec.Command(bin, append([]string{"-http", "127.0.0.1:0"}, args...)...), stderr: &lockedBuffer{}, in: make(chan []byte, 64), done: make(chan struct{})}
 	stderr, err := tr.cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -16,7 +16,8 @@ import (
 // TestNewProject does what a new user does: build mcpgen, scaffold a project, add the second
 // tool the project's README shows in a new file, regenerate, vet, test, and run the server
 // over stdio and HTTP, calling both tools. Then it changes a tool without regenerating:
-// check mode and go test fail with a diff until go generate runs.
+// check mode and go test fail with a diff until go generate runs. Last, it gives the server
+// a command-line argument as the README shows.
 func TestNewProject(t *testing.T) {
 	t.Parallel()
 	work := t.TempDir()
@@ -125,20 +126,81 @@ func TestNewProject(t *testing.T) {
 		t.Errorf("check after go generate: exit %d\n%s", code, stderr)
 	}
 	runCmd(t, dir, "go", "test", "-run", "TestGeneratedCodeIsCurrent", "./...")
+
+	// A command-line argument, as the README shows: a method tool on a value made from it
+	// in setup, and the tests given one.
+	examples := readmeExamples(t, string(readme), "## Command-line arguments")
+	if len(examples) != 3 {
+		t.Fatalf("the README shows %d Go examples of command-line arguments, want notes.go, setup and serverArgs", len(examples))
+	}
+	write(t, filepath.Join(dir, "notes.go"), examples[0])
+	replaceIn(t, filepath.Join(dir, "main.go"), "func setup(", "\n}\n", examples[1])
+	replaceIn(t, filepath.Join(dir, "server_test.go"), "var serverArgs", "\n", examples[2])
+	runCmd(t, dir, "go", "generate", "./...")
+	runCmd(t, dir, "go", "vet", "./...")
+	runCmd(t, dir, "go", "test", "./...")
+	runCmd(t, dir, "go", "build", "-o", bin, ".")
+	if _, stderr, code := runStatus(t, dir, bin); code != 2 || !strings.Contains(stderr, "hello: give the directory of notes to serve") || !strings.Contains(stderr, "Usage: hello") {
+		t.Errorf("without its argument: exit %d %q, want 2 with the error and the usage", code, stderr)
+	}
+	notes := t.TempDir()
+	write(t, filepath.Join(notes, "todo.txt"), "water the plants")
+	for _, tc := range transportsOf(bin, notes) {
+		t.Run("argument "+tc.name, func(t *testing.T) {
+			c := newClient(t, tc.start(t), "2025-11-25", nil)
+			c.initialize(map[string]any{})
+			got := c.must("tools/call", map[string]any{"name": "read_note", "arguments": map[string]any{"name": "todo.txt"}})
+			if text := got["content"].([]any)[0].(map[string]any)["text"]; text != "water the plants" {
+				t.Errorf("read_note: %v", got)
+			}
+		})
+	}
+}
+
+// replaceIn replaces, in a file, the text from the first start up to and including the
+// first end after it, with repl.
+func replaceIn(t *testing.T, path, start, end, repl string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	i := strings.Index(text, start)
+	j := strings.Index(text[max(i, 0):], end)
+	if i < 0 || j < 0 {
+		t.Fatalf("%s has no %q ... %q", path, start, end)
+	}
+	write(t, path, text[:i]+repl+text[i+j+len(end):])
 }
 
 // readmeExample returns the first Go code block after a heading of a README.
 func readmeExample(t *testing.T, readme, heading string) string {
 	t.Helper()
-	_, after, ok := strings.Cut(readme, "\n"+heading+"\n")
-	if ok {
-		_, after, ok = strings.Cut(after, "\n```go\n")
+	return readmeExamples(t, readme, heading)[0]
+}
+
+// readmeExamples returns the Go code blocks of a section of a README, from its heading to
+// the next heading of the same level.
+func readmeExamples(t *testing.T, readme, heading string) []string {
+	t.Helper()
+	_, section, ok := strings.Cut(readme, "\n"+heading+"\n")
+	level, _, _ := strings.Cut(heading, " ")
+	section, _, _ = strings.Cut(section, "\n"+level+" ")
+	var blocks []string
+	for ok {
+		_, section, ok = strings.Cut(section, "\n```go\n")
+		code, rest, closed := strings.Cut(section, "\n```\n")
+		if !ok || !closed {
+			break
+		}
+		blocks = append(blocks, code+"\n")
+		section = rest
 	}
-	code, _, closed := strings.Cut(after, "\n```\n")
-	if !ok || !closed {
+	if len(blocks) == 0 {
 		t.Fatalf("the README has no Go example under %q", heading)
 	}
-	return code + "\n"
+	return blocks
 }
 
 func write(t *testing.T, path, text string) {

@@ -22,10 +22,15 @@ go test -race -count=1 ./...
 say "bench module (mcpgen against the official Go SDK): current, vetted, and each benchmark run briefly"
 (cd bench && go tool mcpgen check ./... && go vet ./... && go test -run '^$' -bench . -benchtime 10x ./... >/dev/null)
 
-say "official MCP TypeScript SDK client against examples/weather over stdio"
+say "official MCP TypeScript SDK client against examples/weather over stdio and Streamable HTTP"
 npm_ci e2e/tsclient
 go build -o bin/weather ./examples/weather
 node e2e/tsclient/client.mjs bin/weather
+serve_http bin/weather
+trap 'stop_server >/dev/null' EXIT
+node e2e/tsclient/client.mjs "$SERVER_URL"
+trap - EXIT
+stop_server
 
 say "official MCP TypeScript SDK client against examples/everything over stdio and Streamable HTTP"
 go build -o bin/everything ./examples/everything

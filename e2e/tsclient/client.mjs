@@ -1,20 +1,25 @@
-// Drives the weather example with the official MCP TypeScript SDK client over stdio:
-// connect (initialize), list tools, call get_weather well and badly, and close.
+// Drives the weather example with the official MCP TypeScript SDK client, over stdio or
+// Streamable HTTP: connect (initialize), list tools, call get_weather well and badly, and
+// close.
 // The SDK validates every message with its own schemas and checks structuredContent
 // against the tool's outputSchema, so a server that is wrong in either way fails here.
 //
-// Usage: node client.mjs <server command> [args...]
+// Usage: node client.mjs <server command> [args...] | <http://... URL>
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
 const [command, ...args] = process.argv.slice(2);
 if (!command) {
-  console.error("usage: node client.mjs <server command> [args...]");
+  console.error("usage: node client.mjs <server command> [args...] | <http://... URL>");
   process.exit(2);
 }
 
-const transport = new StdioClientTransport({ command, args, stderr: "inherit" });
+const overHTTP = /^https?:\/\//.test(command);
+const transport = overHTTP
+  ? new StreamableHTTPClientTransport(new URL(command))
+  : new StdioClientTransport({ command, args, stderr: "inherit" });
 const client = new Client({ name: "mcpgen-e2e", version: "1.0.0" });
 await client.connect(transport);
 
@@ -46,4 +51,4 @@ assert.match(bad.content[0].text, /\/units: must be one of "metric", "imperial"/
 await assert.rejects(client.callTool({ name: "get_forecast", arguments: {} }), /Unknown tool|unknown tool/);
 
 await client.close();
-console.log(`ok: TypeScript SDK client: initialize, tools/list, 3 tools/call against ${info.name} ${info.version}`);
+console.log(`ok: TypeScript SDK client over ${overHTTP ? "Streamable HTTP" : "stdio"}: initialize, tools/list, 3 tools/call against ${info.name} ${info.version}`);

@@ -17,7 +17,6 @@ import (
 	"net"
 	"os"
 	"os/signal"
-	"strconv"
 	"syscall"
 
 	"github.com/mcpgen/mcpgen/runtime/mcp"
@@ -52,13 +51,6 @@ func serveHTTP(ctx context.Context, srv *mcp.Server, addr string) error {
 		return err
 	}
 	// The address goes to stderr, so that scripts that start the server on port 0 learn it.
-	// An address on every interface is printed as the loopback one, which the host check
-	// accepts.
-	a := ln.Addr().(*net.TCPAddr)
-	host := a.IP.String()
-	if a.IP.IsUnspecified() {
-		host = "127.0.0.1"
-	}
-	fmt.Fprintf(os.Stderr, "serving MCP at http://%s/mcp\n", net.JoinHostPort(host, strconv.Itoa(a.Port)))
+	fmt.Fprintf(os.Stderr, "serving MCP at %s\n", mcp.LocalURL(ln.Addr(), "/mcp"))
 	return srv.ServeHTTPListener(ctx, ln, nil)
 }

@@ -53,6 +53,11 @@ type HTTPOptions struct {
 	// ShutdownTimeout bounds how long ListenAndServeHTTP waits for requests in progress to
 	// finish once its context is cancelled. The default is 10 seconds.
 	ShutdownTimeout time.Duration
+	// Routes, for ListenAndServeHTTP and ServeHTTPListener, serves every request for a path
+	// other than Path: the program's own routes beside MCP on the same HTTP server (a health
+	// check, metrics), shut down gracefully with it. Without it, other paths get 404. The
+	// host and origin checks above are MCP's, not applied to Routes.
+	Routes http.Handler
 }
 
 // HTTPHandler serves MCP's Streamable HTTP transport (revision 2025-11-25 and the older
@@ -120,11 +125,26 @@ func (s *Server) ListenAndServeHTTP(ctx context.Context, addr string, opts *HTTP
 	return s.ServeHTTPListener(ctx, ln, opts)
 }
 
+// LocalURL returns the URL that reaches path on a listener from this machine: the
+// listener's address, or for one listening on every interface (":8080", "0.0.0.0:8080"),
+// the loopback address, which the host check accepts. Servers print it so that a person, or
+// a script that started them on port 0, knows where to connect.
+func LocalURL(addr net.Addr, path string) string {
+	hostport := addr.String()
+	if tcp, ok := addr.(*net.TCPAddr); ok && tcp.IP.IsUnspecified() {
+		hostport = net.JoinHostPort("127.0.0.1", strconv.Itoa(tcp.Port))
+	}
+	return "http://" + hostport + path
+}
+
 // ServeHTTPListener is ListenAndServeHTTP on a listener of the caller's.
 func (s *Server) ServeHTTPListener(ctx context.Context, ln net.Listener, opts *HTTPOptions) error {
 	h := s.HTTPHandler(opts)
 	mux := http.NewServeMux()
 	mux.Handle(h.opts.Path, h)
+	if h.opts.Routes != nil {
+		mux.Handle("/", h.opts.Routes)
+	}
 	hs := &http.Server{
 		Handler:           mux,
 		ReadHeaderTimeout: 10 * time.Second,

@@ -431,3 +431,78 @@ func TestHTTPPumpEndsACompleteStream(t *testing.T) {
 		t.Fatal("the connection waits for a wake-up after writing a complete stream")
 	}
 }
+
+// Routes serve the program's own paths beside MCP on the same server, without MCP's host
+// check, and a request on one of them in progress at shutdown finishes.
+func TestServeHTTPListenerServesRoutes(t *testing.T) {
+	srv := quietServer(nil)
+	srv.AddTool(echoTool("echo"))
+	inSlow := make(chan struct{})
+	routes := http.NewServeMux()
+	routes.HandleFunc("GET /health", func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `{"status":"ok"}`)
+	})
+	routes.HandleFunc("GET /slow", func(w http.ResponseWriter, r *http.Request) {
+		close(inSlow)
+		time.Sleep(200 * time.Millisecond)
+		io.WriteString(w, "done")
+	})
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	base := "http://" + ln.Addr().String()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.ServeHTTPListener(ctx, ln, &HTTPOptions{Routes: routes}) }()
+
+	c := newHTTPClient(t, base+"/mcp")
+	c.initialize(`{}`) // MCP is still at its path
+	req, _ := http.NewRequest(http.MethodGet, base+"/health", nil)
+	req.Host = "lb.internal:80" // a load balancer's probe names no allowed host
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 || string(body) != `{"status":"ok"}` {
+		t.Errorf("GET /health: %d %q", resp.StatusCode, body)
+	}
+	if resp, err := http.Get(base + "/nothing"); err != nil || resp.StatusCode != http.StatusNotFound {
+		t.Errorf("GET /nothing: %v %v, want 404 from the routes", resp.StatusCode, err)
+	}
+
+	slow := make(chan string, 1)
+	go func() {
+		resp, err := http.Get(base + "/slow")
+		if err != nil {
+			slow <- err.Error()
+			return
+		}
+		b, _ := io.ReadAll(resp.Body)
+		slow <- string(b)
+	}()
+	<-inSlow
+	cancel()
+	if got := <-slow; got != "done" {
+		t.Errorf("a route's request in progress at shutdown got %q, want its answer", got)
+	}
+	if err := <-done; err != nil {
+		t.Errorf("ServeHTTPListener: %v", err)
+	}
+}
+
+func TestLocalURL(t *testing.T) {
+	for addr, want := range map[string]string{
+		"127.0.0.1:8080": "http://127.0.0.1:8080/mcp",
+		"0.0.0.0:9":      "http://127.0.0.1:9/mcp",
+		"[::]:9":         "http://127.0.0.1:9/mcp",
+		"[::1]:9":        "http://[::1]:9/mcp",
+		"10.1.2.3:443":   "http://10.1.2.3:443/mcp",
+	} {
+		a, err := net.ResolveTCPAddr("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := LocalURL(a, "/mcp"); got != want {
+			t.Errorf("LocalURL(%s) = %s, want %s", addr, got, want)
+		}
+	}
+}
