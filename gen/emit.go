@@ -107,6 +107,8 @@ func emitFile(p *pkgGen) ([]byte, error) {
 	e.allocate(p, decoded, encoded)
 
 	recvs := e.receivers(p)
+	f.Add(contractGuard())
+	f.Line()
 	f.Add(e.register(p, recvs))
 	for _, t := range p.tools {
 		f.Line()
@@ -386,27 +388,49 @@ func (e *emitter) headersValid(p *pkgGen) bool {
 	return ok
 }
 
+// ContractVersion is the version of the runtime's contract with generated code that the
+// emitted code keeps (runtime/mcp/generated.go).
+const ContractVersion = "1"
+
+// contractGuard emits the declaration that fails to compile with a runtime of another
+// contract, at a line that says what to do.
+func contractGuard() jen.Code {
+	return jen.Comment("The line below needs the runtime of the mcpgen that generated this file. If it does not").Line().
+		Comment("compile, the module builds with another version of mcpgen's runtime: run go generate").Line().
+		Comment("(go tool mcpgen) with the mcpgen the module requires.").Line().
+		Const().Id("_").Op("=").Qual(RuntimePath, "GeneratedCodeContract"+ContractVersion)
+}
+
+// decodeInput emits the steps every handler takes with its input (arguments, variables):
+// decode it into in with the input type's decoder (or its own UnmarshalJSON, or check that it
+// is empty when there is no input type), then ask whether it was valid and hand the error to
+// fail, which says what the kind of handler does with it.
+func (e *emitter) decodeInput(in *schema.Type, fail ...jen.Code) []jen.Code {
+	var body []jen.Code
+	switch {
+	case in == nil:
+		body = append(body, jen.Id("args").Dot("Decoder").Call().Dot("EmptyObject").Call())
+	case in.Kind == schema.Custom:
+		// A type with its own JSON reads it, against the schema it declares.
+		body = append(body, jen.Var().Id("in").Add(e.typ(in.Go)), jen.Id("args").Dot("Unmarshal").Call(jen.Op("&").Id("in")))
+	default:
+		body = append(body, jen.Var().Id("in").Add(e.typ(in.Go)),
+			jen.Id(e.id(in.Object, "Decode")).Call(jen.Id("args").Dot("Decoder").Call(), jen.Op("&").Id("in")))
+	}
+	return append(body, jen.If(jen.Err().Op(":=").Id("args").Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(fail...))
+}
+
 // call emits the handler of one tool: decode and validate the arguments, call the function,
 // turn what it returns into the result.
 func (e *emitter) call(t *Tool) jen.Code {
 	params := []jen.Code{ctxParam(&t.Callable), jen.Id("c").Op("*").Qual(RuntimePath, "ToolCall")}
 	params = append(params, e.recvParam(&t.Callable)...)
-	var body, args []jen.Code
+	body := []jen.Code{jen.Id("args").Op(":=").Id("c").Dot("Arguments").Call()}
+	body = append(body, e.decodeInput(t.In, jen.Id("c").Dot("ReturnError").Call(jen.Err()), jen.Return())...)
+	var args []jen.Code
 	if t.In != nil {
-		// A type with its own JSON reads it, against the schema it declares; a struct has a
-		// generated decoder.
-		var decode jen.Code
-		if t.In.Kind == schema.Custom {
-			decode = jen.Id("c").Dot("UnmarshalArguments").Call(jen.Op("&").Id("in"))
-		} else {
-			decode = jen.Id(e.id(t.In.Object, "Decode")).Call(jen.Id("c").Dot("Arguments").Call(), jen.Op("&").Id("in"))
-		}
-		body = append(body, jen.Var().Id("in").Add(e.typ(t.In.Go)), decode)
 		args = append(args, argument("in", t.InPointer))
-	} else {
-		body = append(body, jen.Id("c").Dot("Arguments").Call().Dot("EmptyObject").Call())
 	}
-	body = append(body, jen.If(jen.Op("!").Id("c").Dot("ArgumentsOK").Call()).Block(jen.Return()))
 
 	invoke := e.invoke(&t.Callable, args...)
 	switch {

@@ -71,7 +71,7 @@ func (e *emitter) registerFeatures(p *pkgGen) []jen.Code {
 			}
 			fields = append(fields, field("Arguments", multiLine(jen.Index().Qual(RuntimePath, "PromptArgument"), args...)))
 		}
-		params := []jen.Code{jen.Id("ctx").Qual("context", "Context"), jen.Id("args").Op("*").Qual(JSONWirePath, "Decoder")}
+		params := []jen.Code{jen.Id("ctx").Qual("context", "Context"), jen.Id("args").Op("*").Qual(RuntimePath, "Input")}
 		results := []jen.Code{jen.Op("*").Qual(RuntimePath, "GetPromptResult"), jen.Error()}
 		name := e.id(pr, "Get")
 		fields = append(fields, field("Get", e.handler(name, &pr.Callable, params, results, []jen.Code{jen.Id("ctx"), jen.Id("args")})))
@@ -150,17 +150,12 @@ func (e *emitter) readFunc(r *Resource) jen.Code {
 	var body, args []jen.Code
 	if r.Template() {
 		params = append(params, jen.Id("vars").Map(jen.String()).String())
-		lits := []jen.Code{jen.Id("vars")}
+		lits := []jen.Code{jen.Id("uri"), jen.Id("vars")}
 		for _, name := range r.Literal {
 			lits = append(lits, jen.Lit(name))
 		}
-		body = append(body,
-			jen.Var().Id("in").Add(e.typ(r.In.Go)),
-			jen.Id("d").Op(":=").Qual(RuntimePath, "TemplateVariables").Call(lits...),
-			jen.Id(e.id(r.In.Object, "Decode")).Call(jen.Id("d"), jen.Op("&").Id("in")),
-			jen.If(jen.Err().Op(":=").Qual(RuntimePath, "VariablesError").Call(jen.Id("uri"), jen.Id("d")), jen.Err().Op("!=").Nil()).Block(
-				jen.Return(jen.Nil(), jen.Err())),
-		)
+		body = append(body, jen.Id("args").Op(":=").Qual(RuntimePath, "TemplateInput").Call(lits...))
+		body = append(body, e.decodeInput(r.In, jen.Return(jen.Nil(), jen.Err()))...)
 		args = append(args, argument("in", r.InPointer))
 	}
 	params = append(params, e.recvParam(&r.Callable)...)
@@ -195,20 +190,13 @@ func argument(name string, pointer bool) jen.Code {
 
 // getFunc emits the Get function of a prompt.
 func (e *emitter) getFunc(pr *Prompt) jen.Code {
-	params := []jen.Code{ctxParam(&pr.Callable), jen.Id("args").Op("*").Qual(JSONWirePath, "Decoder")}
+	params := []jen.Code{ctxParam(&pr.Callable), jen.Id("args").Op("*").Qual(RuntimePath, "Input")}
 	params = append(params, e.recvParam(&pr.Callable)...)
-	var body, args []jen.Code
+	body := e.decodeInput(pr.In, jen.Return(jen.Nil(), jen.Err()))
+	var args []jen.Code
 	if pr.In != nil {
-		body = append(body,
-			jen.Var().Id("in").Add(e.typ(pr.In.Go)),
-			jen.Id(e.id(pr.In.Object, "Decode")).Call(jen.Id("args"), jen.Op("&").Id("in")),
-		)
 		args = append(args, argument("in", pr.InPointer))
-	} else {
-		body = append(body, jen.Id("args").Dot("EmptyObject").Call())
 	}
-	body = append(body, jen.If(jen.Err().Op(":=").Qual(RuntimePath, "ArgumentsError").Call(jen.Id("args")), jen.Err().Op("!=").Nil()).Block(
-		jen.Return(jen.Nil(), jen.Err())))
 	body = append(body, e.callAndCheck(&pr.Callable, args...)...)
 	var result jen.Code
 	switch pr.Out {

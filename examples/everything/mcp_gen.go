@@ -12,6 +12,11 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
 
+// The line below needs the runtime of the mcpgen that generated this file. If it does not
+// compile, the module builds with another version of mcpgen's runtime: run go generate
+// (go tool mcpgen) with the mcpgen the module requires.
+const _ = mcp.GeneratedCodeContract1
+
 // RegisterMCP adds the MCP tools, resources, prompts, completions and elicitation forms of package main to s. Methods are called on the values given.
 func RegisterMCP(s *mcp.Server, lists *Lists, watched *Watched) {
 	s.AddTool(mcp.Tool{
@@ -378,9 +383,11 @@ const (
 
 // mcpgenCallSaveContact serves tool json_schema_2020_12_tool.
 func mcpgenCallSaveContact(_ context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in Contact
-	c.UnmarshalArguments(&in)
-	if !c.ArgumentsOK() {
+	args.Unmarshal(&in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out := SaveContact(in)
@@ -398,8 +405,10 @@ const (
 
 // mcpgenCallAudioContent serves tool test_audio_content.
 func mcpgenCallAudioContent(_ context.Context, c *mcp.ToolCall) {
-	c.Arguments().EmptyObject()
-	if !c.ArgumentsOK() {
+	args := c.Arguments()
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out := AudioContent()
@@ -427,9 +436,11 @@ const (
 
 // mcpgenCallCustomHeader serves tool test_custom_header.
 func mcpgenCallCustomHeader(_ context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in CustomHeaderInput
-	mcpgenDecodeCustomHeaderInput(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeCustomHeaderInput(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out := CustomHeader(in)
@@ -457,9 +468,11 @@ const (
 
 // mcpgenCallElicitation serves tool test_elicitation.
 func mcpgenCallElicitation(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in ElicitationInput
-	mcpgenDecodeElicitationInput(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeElicitationInput(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := Elicitation(ctx, in)
@@ -481,8 +494,10 @@ const (
 
 // mcpgenCallElicitationDefaults serves tool test_elicitation_sep1034_defaults.
 func mcpgenCallElicitationDefaults(ctx context.Context, c *mcp.ToolCall) {
-	c.Arguments().EmptyObject()
-	if !c.ArgumentsOK() {
+	args := c.Arguments()
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := ElicitationDefaults(ctx)
@@ -504,8 +519,10 @@ const (
 
 // mcpgenCallElicitationEnums serves tool test_elicitation_sep1330_enums.
 func mcpgenCallElicitationEnums(ctx context.Context, c *mcp.ToolCall) {
-	c.Arguments().EmptyObject()
-	if !c.ArgumentsOK() {
+	args := c.Arguments()
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := ElicitationEnums(ctx)
@@ -527,8 +544,10 @@ const (
 
 // mcpgenCallEmbeddedResource serves tool test_embedded_resource.
 func mcpgenCallEmbeddedResource(_ context.Context, c *mcp.ToolCall) {
-	c.Arguments().EmptyObject()
-	if !c.ArgumentsOK() {
+	args := c.Arguments()
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out := EmbeddedResource()
@@ -546,8 +565,10 @@ const (
 
 // mcpgenCallErrorHandling serves tool test_error_handling.
 func mcpgenCallErrorHandling(_ context.Context, c *mcp.ToolCall) {
-	c.Arguments().EmptyObject()
-	if !c.ArgumentsOK() {
+	args := c.Arguments()
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	if err := ErrorHandling(); err != nil {
@@ -566,8 +587,10 @@ const (
 
 // mcpgenCallImageContent serves tool test_image_content.
 func mcpgenCallImageContent(_ context.Context, c *mcp.ToolCall) {
-	c.Arguments().EmptyObject()
-	if !c.ArgumentsOK() {
+	args := c.Arguments()
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out := ImageContent()
@@ -585,8 +608,10 @@ const (
 
 // mcpgenCallInputRequiredCapabilities serves tool test_input_required_result_capabilities.
 func mcpgenCallInputRequiredCapabilities(ctx context.Context, c *mcp.ToolCall) {
-	c.Arguments().EmptyObject()
-	if !c.ArgumentsOK() {
+	args := c.Arguments()
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := InputRequiredCapabilities(ctx)
@@ -608,8 +633,10 @@ const (
 
 // mcpgenCallInputRequiredElicitation serves tool test_input_required_result_elicitation.
 func mcpgenCallInputRequiredElicitation(ctx context.Context, c *mcp.ToolCall) {
-	c.Arguments().EmptyObject()
-	if !c.ArgumentsOK() {
+	args := c.Arguments()
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := InputRequiredElicitation(ctx)
@@ -631,8 +658,10 @@ const (
 
 // mcpgenCallInputRequiredListRoots serves tool test_input_required_result_list_roots.
 func mcpgenCallInputRequiredListRoots(ctx context.Context, c *mcp.ToolCall) {
-	c.Arguments().EmptyObject()
-	if !c.ArgumentsOK() {
+	args := c.Arguments()
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := InputRequiredListRoots(ctx)
@@ -654,8 +683,10 @@ const (
 
 // mcpgenCallInputRequiredMultiRound serves tool test_input_required_result_multi_round.
 func mcpgenCallInputRequiredMultiRound(ctx context.Context, c *mcp.ToolCall) {
-	c.Arguments().EmptyObject()
-	if !c.ArgumentsOK() {
+	args := c.Arguments()
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := InputRequiredMultiRound(ctx)
@@ -677,8 +708,10 @@ const (
 
 // mcpgenCallInputRequiredMultipleInputs serves tool test_input_required_result_multiple_inputs.
 func mcpgenCallInputRequiredMultipleInputs(ctx context.Context, c *mcp.ToolCall) {
-	c.Arguments().EmptyObject()
-	if !c.ArgumentsOK() {
+	args := c.Arguments()
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := InputRequiredMultipleInputs(ctx)
@@ -700,8 +733,10 @@ const (
 
 // mcpgenCallInputRequiredRequestState serves tool test_input_required_result_request_state.
 func mcpgenCallInputRequiredRequestState(ctx context.Context, c *mcp.ToolCall) {
-	c.Arguments().EmptyObject()
-	if !c.ArgumentsOK() {
+	args := c.Arguments()
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := InputRequiredRequestState(ctx)
@@ -723,8 +758,10 @@ const (
 
 // mcpgenCallInputRequiredSampling serves tool test_input_required_result_sampling.
 func mcpgenCallInputRequiredSampling(ctx context.Context, c *mcp.ToolCall) {
-	c.Arguments().EmptyObject()
-	if !c.ArgumentsOK() {
+	args := c.Arguments()
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := InputRequiredSampling(ctx)
@@ -746,8 +783,10 @@ const (
 
 // mcpgenCallInputRequiredTamperedState serves tool test_input_required_result_tampered_state.
 func mcpgenCallInputRequiredTamperedState(ctx context.Context, c *mcp.ToolCall) {
-	c.Arguments().EmptyObject()
-	if !c.ArgumentsOK() {
+	args := c.Arguments()
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := InputRequiredTamperedState(ctx)
@@ -769,8 +808,10 @@ const (
 
 // mcpgenCallLogging serves tool test_logging_tool.
 func mcpgenCallLogging(ctx context.Context, c *mcp.ToolCall) {
-	c.Arguments().EmptyObject()
-	if !c.ArgumentsOK() {
+	args := c.Arguments()
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out := Logging(ctx)
@@ -788,8 +829,10 @@ const (
 
 // mcpgenCallMissingCapability serves tool test_missing_capability.
 func mcpgenCallMissingCapability(ctx context.Context, c *mcp.ToolCall) {
-	c.Arguments().EmptyObject()
-	if !c.ArgumentsOK() {
+	args := c.Arguments()
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := MissingCapability(ctx)
@@ -811,8 +854,10 @@ const (
 
 // mcpgenCallMultipleContentTypes serves tool test_multiple_content_types.
 func mcpgenCallMultipleContentTypes(_ context.Context, c *mcp.ToolCall) {
-	c.Arguments().EmptyObject()
-	if !c.ArgumentsOK() {
+	args := c.Arguments()
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out := MultipleContentTypes()
@@ -830,8 +875,10 @@ const (
 
 // mcpgenCallReconnection serves tool test_reconnection.
 func mcpgenCallReconnection(ctx context.Context, c *mcp.ToolCall) {
-	c.Arguments().EmptyObject()
-	if !c.ArgumentsOK() {
+	args := c.Arguments()
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := Reconnection(ctx)
@@ -853,8 +900,10 @@ const (
 
 // mcpgenCallListRoots serves tool test_roots.
 func mcpgenCallListRoots(ctx context.Context, c *mcp.ToolCall) {
-	c.Arguments().EmptyObject()
-	if !c.ArgumentsOK() {
+	args := c.Arguments()
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := ListRoots(ctx)
@@ -886,9 +935,11 @@ const (
 
 // mcpgenCallSampling serves tool test_sampling.
 func mcpgenCallSampling(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in SamplingInput
-	mcpgenDecodeSamplingInput(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeSamplingInput(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := Sampling(ctx, in)
@@ -910,8 +961,10 @@ const (
 
 // mcpgenCallSimpleText serves tool test_simple_text.
 func mcpgenCallSimpleText(_ context.Context, c *mcp.ToolCall) {
-	c.Arguments().EmptyObject()
-	if !c.ArgumentsOK() {
+	args := c.Arguments()
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out := SimpleText()
@@ -940,9 +993,11 @@ const (
 
 // mcpgenCallSlow serves tool test_slow.
 func mcpgenCallSlow(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in SlowInput
-	mcpgenDecodeSlowInput(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeSlowInput(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := Slow(ctx, in)
@@ -964,8 +1019,10 @@ const (
 
 // mcpgenCallStreamingElicitation serves tool test_streaming_elicitation.
 func mcpgenCallStreamingElicitation(ctx context.Context, c *mcp.ToolCall) {
-	c.Arguments().EmptyObject()
-	if !c.ArgumentsOK() {
+	args := c.Arguments()
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := StreamingElicitation(ctx)
@@ -987,8 +1044,10 @@ const (
 
 // mcpgenCallToolWithLogging serves tool test_tool_with_logging.
 func mcpgenCallToolWithLogging(ctx context.Context, c *mcp.ToolCall) {
-	c.Arguments().EmptyObject()
-	if !c.ArgumentsOK() {
+	args := c.Arguments()
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := ToolWithLogging(ctx)
@@ -1010,8 +1069,10 @@ const (
 
 // mcpgenCallToolWithProgress serves tool test_tool_with_progress.
 func mcpgenCallToolWithProgress(ctx context.Context, c *mcp.ToolCall) {
-	c.Arguments().EmptyObject()
-	if !c.ArgumentsOK() {
+	args := c.Arguments()
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := ToolWithProgress(ctx)
@@ -1033,8 +1094,10 @@ const (
 
 // mcpgenCallListsTriggerPromptChange serves tool test_trigger_prompt_change.
 func mcpgenCallListsTriggerPromptChange(_ context.Context, c *mcp.ToolCall, recv *Lists) {
-	c.Arguments().EmptyObject()
-	if !c.ArgumentsOK() {
+	args := c.Arguments()
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out := recv.TriggerPromptChange()
@@ -1052,8 +1115,10 @@ const (
 
 // mcpgenCallListsTriggerToolChange serves tool test_trigger_tool_change.
 func mcpgenCallListsTriggerToolChange(_ context.Context, c *mcp.ToolCall, recv *Lists) {
-	c.Arguments().EmptyObject()
-	if !c.ArgumentsOK() {
+	args := c.Arguments()
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out := recv.TriggerToolChange()
@@ -1080,9 +1145,11 @@ const (
 
 // mcpgenCallWatchedUpdate serves tool update_watched_resource.
 func mcpgenCallWatchedUpdate(_ context.Context, c *mcp.ToolCall, recv *Watched) {
+	args := c.Arguments()
 	var in UpdateInput
-	mcpgenDecodeUpdateInput(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeUpdateInput(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	recv.Update(in)
@@ -1102,10 +1169,10 @@ func mcpgenReadStaticText(_ context.Context, uri string) ([]mcp.ResourceContents
 
 // mcpgenReadTemplateData serves resource template test://template/{id}/data.
 func mcpgenReadTemplateData(_ context.Context, uri string, vars map[string]string) ([]mcp.ResourceContents, error) {
+	args := mcp.TemplateInput(uri, vars, "id")
 	var in TemplateParams
-	d := mcp.TemplateVariables(vars, "id")
-	mcpgenDecodeTemplateParams(d, &in)
-	if err := mcp.VariablesError(uri, d); err != nil {
+	mcpgenDecodeTemplateParams(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
 		return nil, err
 	}
 	out := TemplateData(in)
@@ -1122,9 +1189,9 @@ func mcpgenReadWatchedRead(ctx context.Context, uri string, recv *Watched) ([]mc
 }
 
 // mcpgenGetInputRequiredPrompt serves prompt test_input_required_result_prompt.
-func mcpgenGetInputRequiredPrompt(ctx context.Context, args *jsonwire.Decoder) (*mcp.GetPromptResult, error) {
-	args.EmptyObject()
-	if err := mcp.ArgumentsError(args); err != nil {
+func mcpgenGetInputRequiredPrompt(ctx context.Context, args *mcp.Input) (*mcp.GetPromptResult, error) {
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
 		return nil, err
 	}
 	out, err := InputRequiredPrompt(ctx)
@@ -1138,10 +1205,10 @@ func mcpgenGetInputRequiredPrompt(ctx context.Context, args *jsonwire.Decoder) (
 }
 
 // mcpgenGetPromptWithArguments serves prompt test_prompt_with_arguments.
-func mcpgenGetPromptWithArguments(_ context.Context, args *jsonwire.Decoder) (*mcp.GetPromptResult, error) {
+func mcpgenGetPromptWithArguments(_ context.Context, args *mcp.Input) (*mcp.GetPromptResult, error) {
 	var in PromptArgs
-	mcpgenDecodePromptArgs(args, &in)
-	if err := mcp.ArgumentsError(args); err != nil {
+	mcpgenDecodePromptArgs(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
 		return nil, err
 	}
 	out := PromptWithArguments(in)
@@ -1152,10 +1219,10 @@ func mcpgenGetPromptWithArguments(_ context.Context, args *jsonwire.Decoder) (*m
 }
 
 // mcpgenGetPromptWithEmbeddedResource serves prompt test_prompt_with_embedded_resource.
-func mcpgenGetPromptWithEmbeddedResource(_ context.Context, args *jsonwire.Decoder) (*mcp.GetPromptResult, error) {
+func mcpgenGetPromptWithEmbeddedResource(_ context.Context, args *mcp.Input) (*mcp.GetPromptResult, error) {
 	var in EmbeddedArgs
-	mcpgenDecodeEmbeddedArgs(args, &in)
-	if err := mcp.ArgumentsError(args); err != nil {
+	mcpgenDecodeEmbeddedArgs(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
 		return nil, err
 	}
 	out := PromptWithEmbeddedResource(in)
@@ -1163,9 +1230,9 @@ func mcpgenGetPromptWithEmbeddedResource(_ context.Context, args *jsonwire.Decod
 }
 
 // mcpgenGetPromptWithImage serves prompt test_prompt_with_image.
-func mcpgenGetPromptWithImage(_ context.Context, args *jsonwire.Decoder) (*mcp.GetPromptResult, error) {
-	args.EmptyObject()
-	if err := mcp.ArgumentsError(args); err != nil {
+func mcpgenGetPromptWithImage(_ context.Context, args *mcp.Input) (*mcp.GetPromptResult, error) {
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
 		return nil, err
 	}
 	out := PromptWithImage()
@@ -1173,9 +1240,9 @@ func mcpgenGetPromptWithImage(_ context.Context, args *jsonwire.Decoder) (*mcp.G
 }
 
 // mcpgenGetSimplePrompt serves prompt test_simple_prompt.
-func mcpgenGetSimplePrompt(_ context.Context, args *jsonwire.Decoder) (*mcp.GetPromptResult, error) {
-	args.EmptyObject()
-	if err := mcp.ArgumentsError(args); err != nil {
+func mcpgenGetSimplePrompt(_ context.Context, args *mcp.Input) (*mcp.GetPromptResult, error) {
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
 		return nil, err
 	}
 	out := SimplePrompt()

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
 
@@ -240,7 +239,7 @@ var dynamicTool = mcp.Tool{
 var dynamicPrompt = mcp.Prompt{
 	Name:        "test_dynamic_prompt",
 	Description: "A prompt that test_trigger_prompt_change adds and removes.",
-	Get: func(ctx context.Context, args *jsonwire.Decoder) (*mcp.GetPromptResult, error) {
+	Get: func(ctx context.Context, args *mcp.Input) (*mcp.GetPromptResult, error) {
 		return &mcp.GetPromptResult{Messages: []mcp.PromptMessage{{Content: mcp.Text{Text: "dynamic"}}}}, nil
 	},
 }

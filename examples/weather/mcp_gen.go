@@ -12,6 +12,11 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
 
+// The line below needs the runtime of the mcpgen that generated this file. If it does not
+// compile, the module builds with another version of mcpgen's runtime: run go generate
+// (go tool mcpgen) with the mcpgen the module requires.
+const _ = mcp.GeneratedCodeContract1
+
 // RegisterMCP adds the MCP tools of package main to s.
 func RegisterMCP(s *mcp.Server) {
 	s.AddTool(mcp.Tool{
@@ -128,9 +133,11 @@ const (
 
 // mcpgenCallGetWeather serves tool get_weather.
 func mcpgenCallGetWeather(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in WeatherInput
-	mcpgenDecodeWeatherInput(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeWeatherInput(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := GetWeather(ctx, in)

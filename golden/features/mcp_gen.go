@@ -12,6 +12,11 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
 
+// The line below needs the runtime of the mcpgen that generated this file. If it does not
+// compile, the module builds with another version of mcpgen's runtime: run go generate
+// (go tool mcpgen) with the mcpgen the module requires.
+const _ = mcp.GeneratedCodeContract1
+
 // RegisterMCP adds the MCP tools, resources, prompts, completions and elicitation forms of package features to s. Methods are called on the values given.
 func RegisterMCP(s *mcp.Server, store *Store) {
 	s.AddTool(mcp.Tool{
@@ -140,8 +145,10 @@ const (
 
 // mcpgenCallAskConsent serves tool ask_consent.
 func mcpgenCallAskConsent(ctx context.Context, c *mcp.ToolCall) {
-	c.Arguments().EmptyObject()
-	if !c.ArgumentsOK() {
+	args := c.Arguments()
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := AskConsent(ctx)
@@ -179,9 +186,11 @@ const (
 
 // mcpgenCallMidpoint serves tool midpoint.
 func mcpgenCallMidpoint(_ context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in Range
-	c.UnmarshalArguments(&in)
-	if !c.ArgumentsOK() {
+	args.Unmarshal(&in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out := Midpoint(&in)
@@ -199,8 +208,10 @@ const (
 
 // mcpgenCallOnboard serves tool onboard.
 func mcpgenCallOnboard(ctx context.Context, c *mcp.ToolCall) {
-	c.Arguments().EmptyObject()
-	if !c.ArgumentsOK() {
+	args := c.Arguments()
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := Onboard(ctx)
@@ -238,9 +249,11 @@ const (
 
 // mcpgenCallSpan serves tool span.
 func mcpgenCallSpan(_ context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in Range
-	c.UnmarshalArguments(&in)
-	if !c.ArgumentsOK() {
+	args.Unmarshal(&in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out := Span(in)
@@ -273,10 +286,10 @@ func mcpgenReadTree(_ context.Context, uri string) ([]mcp.ResourceContents, erro
 
 // mcpgenReadStoreRead serves resource template files://{+path}.
 func mcpgenReadStoreRead(ctx context.Context, uri string, vars map[string]string, recv *Store) ([]mcp.ResourceContents, error) {
+	args := mcp.TemplateInput(uri, vars)
 	var in File
-	d := mcp.TemplateVariables(vars)
-	mcpgenDecodeFile(d, &in)
-	if err := mcp.VariablesError(uri, d); err != nil {
+	mcpgenDecodeFile(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
 		return nil, err
 	}
 	out, err := recv.Read(ctx, in)
@@ -288,10 +301,10 @@ func mcpgenReadStoreRead(ctx context.Context, uri string, vars map[string]string
 
 // mcpgenReadItem serves resource template items://{kind}/{id}/{details}.
 func mcpgenReadItem(_ context.Context, uri string, vars map[string]string) ([]mcp.ResourceContents, error) {
+	args := mcp.TemplateInput(uri, vars, "id", "details")
 	var in ItemRef
-	d := mcp.TemplateVariables(vars, "id", "details")
-	mcpgenDecodeItemRef(d, &in)
-	if err := mcp.VariablesError(uri, d); err != nil {
+	mcpgenDecodeItemRef(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
 		return nil, err
 	}
 	out, err := Item(in)
@@ -308,10 +321,10 @@ func mcpgenReadQuery(_ context.Context, uri string) ([]mcp.ResourceContents, err
 }
 
 // mcpgenGetReview serves prompt code_review.
-func mcpgenGetReview(_ context.Context, args *jsonwire.Decoder) (*mcp.GetPromptResult, error) {
+func mcpgenGetReview(_ context.Context, args *mcp.Input) (*mcp.GetPromptResult, error) {
 	var in ReviewArgs
-	mcpgenDecodeReviewArgs(args, &in)
-	if err := mcp.ArgumentsError(args); err != nil {
+	mcpgenDecodeReviewArgs(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
 		return nil, err
 	}
 	out := Review(in)
@@ -322,9 +335,9 @@ func mcpgenGetReview(_ context.Context, args *jsonwire.Decoder) (*mcp.GetPromptR
 }
 
 // mcpgenGetConversation serves prompt conversation.
-func mcpgenGetConversation(ctx context.Context, args *jsonwire.Decoder) (*mcp.GetPromptResult, error) {
-	args.EmptyObject()
-	if err := mcp.ArgumentsError(args); err != nil {
+func mcpgenGetConversation(ctx context.Context, args *mcp.Input) (*mcp.GetPromptResult, error) {
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
 		return nil, err
 	}
 	out, err := Conversation(ctx)
@@ -335,9 +348,9 @@ func mcpgenGetConversation(ctx context.Context, args *jsonwire.Decoder) (*mcp.Ge
 }
 
 // mcpgenGetFull serves prompt full.
-func mcpgenGetFull(ctx context.Context, args *jsonwire.Decoder) (*mcp.GetPromptResult, error) {
-	args.EmptyObject()
-	if err := mcp.ArgumentsError(args); err != nil {
+func mcpgenGetFull(ctx context.Context, args *mcp.Input) (*mcp.GetPromptResult, error) {
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
 		return nil, err
 	}
 	out, err := Full(ctx)
@@ -348,9 +361,9 @@ func mcpgenGetFull(ctx context.Context, args *jsonwire.Decoder) (*mcp.GetPromptR
 }
 
 // mcpgenGetGreeting serves prompt greeting.
-func mcpgenGetGreeting(_ context.Context, args *jsonwire.Decoder) (*mcp.GetPromptResult, error) {
-	args.EmptyObject()
-	if err := mcp.ArgumentsError(args); err != nil {
+func mcpgenGetGreeting(_ context.Context, args *mcp.Input) (*mcp.GetPromptResult, error) {
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
 		return nil, err
 	}
 	out := Greeting()

@@ -12,6 +12,11 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
 
+// The line below needs the runtime of the mcpgen that generated this file. If it does not
+// compile, the module builds with another version of mcpgen's runtime: run go generate
+// (go tool mcpgen) with the mcpgen the module requires.
+const _ = mcp.GeneratedCodeContract1
+
 // RegisterMCP adds the MCP tools of package headers to s.
 func RegisterMCP(s *mcp.Server) {
 	s.AddTool(mcp.Tool{
@@ -66,11 +71,13 @@ const (
 
 // mcpgenCallMove serves tool move.
 func mcpgenCallMove(_ context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in struct {
 		Target Target "json:\"target\""
 	}
-	mcpgenDecodeStruct(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeStruct(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out := Move(in)
@@ -240,9 +247,11 @@ const (
 
 // mcpgenCallRunQuery serves tool run_query.
 func mcpgenCallRunQuery(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in Query
-	mcpgenDecodeQuery(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeQuery(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := RunQuery(ctx, in)

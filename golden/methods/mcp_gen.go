@@ -13,6 +13,11 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
 
+// The line below needs the runtime of the mcpgen that generated this file. If it does not
+// compile, the module builds with another version of mcpgen's runtime: run go generate
+// (go tool mcpgen) with the mcpgen the module requires.
+const _ = mcp.GeneratedCodeContract1
+
 // RegisterMCP adds the MCP tools of package methods to s. Methods are called on the values given.
 func RegisterMCP(s *mcp.Server, clock Clock, index *Index) {
 	s.AddTool(mcp.Tool{
@@ -68,9 +73,11 @@ const (
 
 // mcpgenCallIndexAdd serves tool add_document.
 func mcpgenCallIndexAdd(_ context.Context, c *mcp.ToolCall, recv *Index) {
+	args := c.Arguments()
 	var in Document
-	mcpgenDecodeDocument(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeDocument(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	if err := recv.Add(&in); err != nil {
@@ -89,8 +96,10 @@ const (
 
 // mcpgenCallClockNow serves tool now.
 func mcpgenCallClockNow(_ context.Context, c *mcp.ToolCall, recv Clock) {
-	c.Arguments().EmptyObject()
-	if !c.ArgumentsOK() {
+	args := c.Arguments()
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out := recv.Now()
@@ -145,9 +154,11 @@ const (
 
 // mcpgenCallIndexSearch serves tool search.
 func mcpgenCallIndexSearch(ctx context.Context, c *mcp.ToolCall, recv *Index) {
+	args := c.Arguments()
 	var in Query
-	mcpgenDecodeQuery(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeQuery(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := recv.Search(ctx, in)

@@ -15,6 +15,11 @@ import (
 	mcppkg "github.com/mcpgen/mcpgen/runtime/mcp"
 )
 
+// The line below needs the runtime of the mcpgen that generated this file. If it does not
+// compile, the module builds with another version of mcpgen's runtime: run go generate
+// (go tool mcpgen) with the mcpgen the module requires.
+const _ = mcppkg.GeneratedCodeContract1
+
 // RegisterMCP adds the MCP tools and prompts of package names to s. Methods are called on the values given.
 func RegisterMCP(s *mcppkg.Server, sRecv S) {
 	s.AddTool(mcppkg.Tool{
@@ -138,9 +143,11 @@ const (
 
 // mcpgenCallC serves tool c.
 func mcpgenCallC(ctx contextpkg.Context, c_ *mcppkg.ToolCall) {
+	args := c_.Arguments()
 	var in In
-	mcpgenDecodeIn(c_.Arguments(), &in)
-	if !c_.ArgumentsOK() {
+	mcpgenDecodeIn(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c_.ReturnError(err)
 		return
 	}
 	out, err := c(ctx, in)
@@ -226,9 +233,11 @@ const (
 
 // mcpgenCallCountPairs serves tool count_pairs.
 func mcpgenCallCountPairs(_ contextpkg.Context, c *mcppkg.ToolCall) {
+	args := c.Arguments()
 	var in Pairs
-	mcpgenDecodePairs(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodePairs(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out := CountPairs(in)
@@ -254,9 +263,11 @@ const (
 
 // mcpgenCallDecodeToken serves tool decode_token.
 func mcpgenCallDecodeToken(_ contextpkg.Context, c *mcppkg.ToolCall) {
+	args := c.Arguments()
 	var in TokenInput
-	mcpgenDecodeTokenInput2(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeTokenInput2(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := DecodeToken(in)
@@ -304,9 +315,11 @@ const (
 
 // mcpgenCallIn serves tool in.
 func mcpgenCallIn(_ contextpkg.Context, c *mcppkg.ToolCall) {
+	args := c.Arguments()
 	var in_ In
-	mcpgenDecodeIn(c.Arguments(), &in_)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeIn(args.Decoder(), &in_)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out := in(in_)
@@ -324,8 +337,10 @@ const (
 
 // mcpgenCallFoo serves tool lower_foo.
 func mcpgenCallFoo(_ contextpkg.Context, c *mcppkg.ToolCall) {
-	c.Arguments().EmptyObject()
-	if !c.ArgumentsOK() {
+	args := c.Arguments()
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out := foo()
@@ -343,8 +358,10 @@ const (
 
 // mcpgenCallSGet serves tool s_get.
 func mcpgenCallSGet(_ contextpkg.Context, c *mcppkg.ToolCall, recv S) {
-	c.Arguments().EmptyObject()
-	if !c.ArgumentsOK() {
+	args := c.Arguments()
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out := recv.Get()
@@ -362,8 +379,10 @@ const (
 
 // mcpgenCallSGet2 serves tool sget.
 func mcpgenCallSGet2(_ contextpkg.Context, c *mcppkg.ToolCall) {
-	c.Arguments().EmptyObject()
-	if !c.ArgumentsOK() {
+	args := c.Arguments()
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out := SGet()
@@ -381,8 +400,10 @@ const (
 
 // mcpgenCallFoo2 serves tool upper_foo.
 func mcpgenCallFoo2(_ contextpkg.Context, c *mcppkg.ToolCall) {
-	c.Arguments().EmptyObject()
-	if !c.ArgumentsOK() {
+	args := c.Arguments()
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out := Foo()
@@ -390,10 +411,10 @@ func mcpgenCallFoo2(_ contextpkg.Context, c *mcppkg.ToolCall) {
 }
 
 // mcpgenGetEssay serves prompt essay.
-func mcpgenGetEssay(_ contextpkg.Context, args *jsonwirepkg.Decoder) (*mcppkg.GetPromptResult, error) {
+func mcpgenGetEssay(_ contextpkg.Context, args *mcppkg.Input) (*mcppkg.GetPromptResult, error) {
 	var in argspkg.Topic
-	mcpgenDecodeTopic(args, &in)
-	if err := mcppkg.ArgumentsError(args); err != nil {
+	mcpgenDecodeTopic(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
 		return nil, err
 	}
 	out := Essay(in)

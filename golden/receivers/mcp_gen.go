@@ -11,6 +11,11 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
 
+// The line below needs the runtime of the mcpgen that generated this file. If it does not
+// compile, the module builds with another version of mcpgen's runtime: run go generate
+// (go tool mcpgen) with the mcpgen the module requires.
+const _ = mcp.GeneratedCodeContract1
+
 // RegisterMCP adds the MCP tools, resources, prompts and completions of package receivers to s. Methods are called on the values given.
 func RegisterMCP(s *mcp.Server, argsRecv Args, contextRecv Context, mcpgenCallTrueYesRecv McpgenCallTrueYes, reqRecv Req, stringRecv String, trueRecv True, uriRecv URI, varsRecv Vars) {
 	s.AddTool(mcp.Tool{
@@ -69,7 +74,7 @@ func RegisterMCP(s *mcp.Server, argsRecv Args, contextRecv Context, mcpgenCallTr
 		Arguments: []mcp.PromptArgument{
 			{Name: "name", Description: "Name to greet.", Required: true},
 		},
-		Get: func(ctx context.Context, args *jsonwire.Decoder) (*mcp.GetPromptResult, error) {
+		Get: func(ctx context.Context, args *mcp.Input) (*mcp.GetPromptResult, error) {
 			return mcpgenGetArgsHello(ctx, args, argsRecv)
 		},
 	})
@@ -93,8 +98,10 @@ const (
 
 // mcpgenCallContextDeadline serves tool deadline.
 func mcpgenCallContextDeadline(ctx context.Context, c *mcp.ToolCall, recv Context) {
-	c.Arguments().EmptyObject()
-	if !c.ArgumentsOK() {
+	args := c.Arguments()
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out := recv.Deadline(ctx)
@@ -112,8 +119,10 @@ const (
 
 // mcpgenCallMcpgenCallTrueYesNo serves tool no.
 func mcpgenCallMcpgenCallTrueYesNo(_ context.Context, c *mcp.ToolCall, recv McpgenCallTrueYes) {
-	c.Arguments().EmptyObject()
-	if !c.ArgumentsOK() {
+	args := c.Arguments()
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out := recv.No()
@@ -131,8 +140,10 @@ const (
 
 // mcpgenCallTrueYes serves tool yes.
 func mcpgenCallTrueYes(_ context.Context, c *mcp.ToolCall, recv True) {
-	c.Arguments().EmptyObject()
-	if !c.ArgumentsOK() {
+	args := c.Arguments()
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out := recv.Yes()
@@ -147,10 +158,10 @@ func mcpgenReadURIInfo(_ context.Context, uri string, recv URI) ([]mcp.ResourceC
 
 // mcpgenReadVarsItem serves resource template items://{id}.
 func mcpgenReadVarsItem(_ context.Context, uri string, vars map[string]string, recv Vars) ([]mcp.ResourceContents, error) {
+	args := mcp.TemplateInput(uri, vars, "id")
 	var in ItemRef
-	d := mcp.TemplateVariables(vars, "id")
-	mcpgenDecodeItemRef(d, &in)
-	if err := mcp.VariablesError(uri, d); err != nil {
+	mcpgenDecodeItemRef(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
 		return nil, err
 	}
 	out := recv.Item(in)
@@ -159,12 +170,12 @@ func mcpgenReadVarsItem(_ context.Context, uri string, vars map[string]string, r
 
 // mcpgenReadStringUpper serves resource template upper://{text}.
 func mcpgenReadStringUpper(_ context.Context, uri string, vars map[string]string, recv String) ([]mcp.ResourceContents, error) {
+	args := mcp.TemplateInput(uri, vars)
 	var in struct {
 		Text string "json:\"text\""
 	}
-	d := mcp.TemplateVariables(vars)
-	mcpgenDecodeStruct(d, &in)
-	if err := mcp.VariablesError(uri, d); err != nil {
+	mcpgenDecodeStruct(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
 		return nil, err
 	}
 	out := recv.Upper(in)
@@ -172,10 +183,10 @@ func mcpgenReadStringUpper(_ context.Context, uri string, vars map[string]string
 }
 
 // mcpgenGetArgsHello serves prompt hello.
-func mcpgenGetArgsHello(_ context.Context, args *jsonwire.Decoder, recv Args) (*mcp.GetPromptResult, error) {
+func mcpgenGetArgsHello(_ context.Context, args *mcp.Input, recv Args) (*mcp.GetPromptResult, error) {
 	var in HelloArgs
-	mcpgenDecodeHelloArgs(args, &in)
-	if err := mcp.ArgumentsError(args); err != nil {
+	mcpgenDecodeHelloArgs(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
 		return nil, err
 	}
 	out := recv.Hello(in)

@@ -11,6 +11,11 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
 
+// The line below needs the runtime of the mcpgen that generated this file. If it does not
+// compile, the module builds with another version of mcpgen's runtime: run go generate
+// (go tool mcpgen) with the mcpgen the module requires.
+const _ = mcp.GeneratedCodeContract1
+
 // RegisterMCP adds the MCP tools of package shapes to s.
 func RegisterMCP(s *mcp.Server) {
 	s.AddTool(mcp.Tool{
@@ -104,9 +109,11 @@ const (
 
 // mcpgenCallAdd serves tool add.
 func mcpgenCallAdd(_ context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in Pair
-	mcpgenDecodePair(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodePair(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := Add(&in)
@@ -132,8 +139,10 @@ const (
 
 // mcpgenCallCustom serves tool custom.
 func mcpgenCallCustom(ctx context.Context, c *mcp.ToolCall) {
-	c.Arguments().EmptyObject()
-	if !c.ArgumentsOK() {
+	args := c.Arguments()
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := Custom(ctx)
@@ -172,8 +181,10 @@ const (
 
 // mcpgenCallHealth serves tool health.
 func mcpgenCallHealth(ctx context.Context, c *mcp.ToolCall) {
-	c.Arguments().EmptyObject()
-	if !c.ArgumentsOK() {
+	args := c.Arguments()
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := Health(ctx)
@@ -195,8 +206,10 @@ const (
 
 // mcpgenCallPicture serves tool picture.
 func mcpgenCallPicture(ctx context.Context, c *mcp.ToolCall) {
-	c.Arguments().EmptyObject()
-	if !c.ArgumentsOK() {
+	args := c.Arguments()
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := Picture(ctx)
@@ -218,8 +231,10 @@ const (
 
 // mcpgenCallReadme serves tool readme.
 func mcpgenCallReadme(_ context.Context, c *mcp.ToolCall) {
-	c.Arguments().EmptyObject()
-	if !c.ArgumentsOK() {
+	args := c.Arguments()
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out := Readme()
@@ -237,8 +252,10 @@ const (
 
 // mcpgenCallReport serves tool report.
 func mcpgenCallReport(_ context.Context, c *mcp.ToolCall) {
-	c.Arguments().EmptyObject()
-	if !c.ArgumentsOK() {
+	args := c.Arguments()
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out := Report()
@@ -256,8 +273,10 @@ const (
 
 // mcpgenCallReset serves tool reset.
 func mcpgenCallReset(ctx context.Context, c *mcp.ToolCall) {
-	c.Arguments().EmptyObject()
-	if !c.ArgumentsOK() {
+	args := c.Arguments()
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	if err := Reset(ctx); err != nil {
@@ -276,8 +295,10 @@ const (
 
 // mcpgenCallTouch serves tool touch.
 func mcpgenCallTouch(_ context.Context, c *mcp.ToolCall) {
-	c.Arguments().EmptyObject()
-	if !c.ArgumentsOK() {
+	args := c.Arguments()
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	Touch()

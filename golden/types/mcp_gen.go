@@ -17,6 +17,11 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
 
+// The line below needs the runtime of the mcpgen that generated this file. If it does not
+// compile, the module builds with another version of mcpgen's runtime: run go generate
+// (go tool mcpgen) with the mcpgen the module requires.
+const _ = mcp.GeneratedCodeContract1
+
 // RegisterMCP adds the MCP tools of package types to s.
 func RegisterMCP(s *mcp.Server) {
 	s.AddTool(mcp.Tool{
@@ -668,9 +673,11 @@ const (
 
 // mcpgenCallEcho serves tool echo.
 func mcpgenCallEcho(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in Input
-	mcpgenDecodeInput(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeInput(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := Echo(ctx, in)

@@ -18,6 +18,11 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
 
+// The line below needs the runtime of the mcpgen that generated this file. If it does not
+// compile, the module builds with another version of mcpgen's runtime: run go generate
+// (go tool mcpgen) with the mcpgen the module requires.
+const _ = mcp.GeneratedCodeContract1
+
 // RegisterMCP adds the MCP tools of package zoo to s.
 func RegisterMCP(s *mcp.Server) {
 	s.AddTool(mcp.Tool{
@@ -384,9 +389,11 @@ const (
 
 // mcpgenCallEchoAliases serves tool echo_aliases.
 func mcpgenCallEchoAliases(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in Aliases
-	mcpgenDecodeAliases(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeAliases(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := EchoAliases(ctx, in)
@@ -477,9 +484,11 @@ const (
 
 // mcpgenCallEchoAnnotations serves tool echo_annotations.
 func mcpgenCallEchoAnnotations(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in Annotations
-	mcpgenDecodeAnnotations(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeAnnotations(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := EchoAnnotations(ctx, in)
@@ -532,9 +541,11 @@ const (
 
 // mcpgenCallEchoAnything serves tool echo_anything.
 func mcpgenCallEchoAnything(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in Anything
-	mcpgenDecodeAnything(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeAnything(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := EchoAnything(ctx, in)
@@ -631,9 +642,11 @@ const (
 
 // mcpgenCallEchoArrays serves tool echo_arrays.
 func mcpgenCallEchoArrays(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in Arrays
-	mcpgenDecodeArrays(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeArrays(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := EchoArrays(ctx, in)
@@ -1252,9 +1265,11 @@ const (
 
 // mcpgenCallEchoBig serves tool echo_big.
 func mcpgenCallEchoBig(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in Big
-	mcpgenDecodeBig(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeBig(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := EchoBig(ctx, in)
@@ -1319,9 +1334,11 @@ const (
 
 // mcpgenCallEchoBools serves tool echo_bools.
 func mcpgenCallEchoBools(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in Bools
-	mcpgenDecodeBools(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeBools(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := EchoBools(ctx, in)
@@ -1376,9 +1393,11 @@ const (
 
 // mcpgenCallEchoBytes serves tool echo_bytes.
 func mcpgenCallEchoBytes(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in Bytes
-	mcpgenDecodeBytes(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeBytes(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := EchoBytes(ctx, in)
@@ -1425,9 +1444,11 @@ const (
 
 // mcpgenCallEchoConflicts serves tool echo_conflicts.
 func mcpgenCallEchoConflicts(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in Conflicts
-	mcpgenDecodeConflicts(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeConflicts(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := EchoConflicts(ctx, in)
@@ -1484,9 +1505,11 @@ const (
 
 // mcpgenCallEchoCustomJSON serves tool echo_custom_json.
 func mcpgenCallEchoCustomJSON(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in CustomJSON
-	mcpgenDecodeCustomJSON(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeCustomJSON(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := EchoCustomJSON(ctx, in)
@@ -1605,9 +1628,11 @@ const (
 
 // mcpgenCallEchoDeepNesting serves tool echo_deep_nesting.
 func mcpgenCallEchoDeepNesting(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in DeepNesting
-	mcpgenDecodeDeepNesting(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeDeepNesting(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := EchoDeepNesting(ctx, in)
@@ -1702,9 +1727,11 @@ const (
 
 // mcpgenCallEchoDefaults serves tool echo_defaults.
 func mcpgenCallEchoDefaults(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in Defaults
-	mcpgenDecodeDefaults(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeDefaults(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := EchoDefaults(ctx, in)
@@ -1767,9 +1794,11 @@ const (
 
 // mcpgenCallEchoDurations serves tool echo_durations.
 func mcpgenCallEchoDurations(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in Durations
-	mcpgenDecodeDurations(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeDurations(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := EchoDurations(ctx, in)
@@ -1844,9 +1873,11 @@ const (
 
 // mcpgenCallEchoEmbedded serves tool echo_embedded.
 func mcpgenCallEchoEmbedded(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in Embedded
-	mcpgenDecodeEmbedded(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeEmbedded(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := EchoEmbedded(ctx, in)
@@ -1879,9 +1910,11 @@ const (
 
 // mcpgenCallEchoEmpty serves tool echo_empty.
 func mcpgenCallEchoEmpty(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in Empty
-	mcpgenDecodeEmpty(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeEmpty(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := EchoEmpty(ctx, in)
@@ -2000,9 +2033,11 @@ const (
 
 // mcpgenCallEchoEnums serves tool echo_enums.
 func mcpgenCallEchoEnums(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in Enums
-	mcpgenDecodeEnums(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeEnums(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := EchoEnums(ctx, in)
@@ -2071,9 +2106,11 @@ const (
 
 // mcpgenCallEchoEscapes serves tool echo_escapes.
 func mcpgenCallEchoEscapes(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in Escapes
-	mcpgenDecodeEscapes(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeEscapes(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := EchoEscapes(ctx, in)
@@ -2130,9 +2167,11 @@ const (
 
 // mcpgenCallEchoExtremes serves tool echo_extremes.
 func mcpgenCallEchoExtremes(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in Extremes
-	mcpgenDecodeExtremes(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeExtremes(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := EchoExtremes(ctx, in)
@@ -2219,9 +2258,11 @@ const (
 
 // mcpgenCallEchoFloats serves tool echo_floats.
 func mcpgenCallEchoFloats(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in Floats
-	mcpgenDecodeFloats(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeFloats(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := EchoFloats(ctx, in)
@@ -2342,9 +2383,11 @@ const (
 
 // mcpgenCallEchoFormula serves tool echo_formula.
 func mcpgenCallEchoFormula(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in Formula
-	mcpgenDecodeFormula(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeFormula(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := EchoFormula(ctx, in)
@@ -2485,9 +2528,11 @@ const (
 
 // mcpgenCallEchoGenerics serves tool echo_generics.
 func mcpgenCallEchoGenerics(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in Generics
-	mcpgenDecodeGenerics(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeGenerics(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := EchoGenerics(ctx, in)
@@ -2562,9 +2607,11 @@ const (
 
 // mcpgenCallEchoIntMaps serves tool echo_int_maps.
 func mcpgenCallEchoIntMaps(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in IntMaps
-	mcpgenDecodeIntMaps(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeIntMaps(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := EchoIntMaps(ctx, in)
@@ -2651,9 +2698,11 @@ const (
 
 // mcpgenCallEchoIntRules serves tool echo_int_rules.
 func mcpgenCallEchoIntRules(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in IntRules
-	mcpgenDecodeIntRules(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeIntRules(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := EchoIntRules(ctx, in)
@@ -2734,9 +2783,11 @@ const (
 
 // mcpgenCallEchoJSONTags serves tool echo_json_tags.
 func mcpgenCallEchoJSONTags(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in JSONTags
-	mcpgenDecodeJSONTags(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeJSONTags(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := EchoJSONTags(ctx, in)
@@ -2837,9 +2888,11 @@ const (
 
 // mcpgenCallEchoMirrored serves tool echo_mirrored.
 func mcpgenCallEchoMirrored(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in Mirrored
-	mcpgenDecodeMirrored(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeMirrored(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := EchoMirrored(ctx, in)
@@ -2986,9 +3039,11 @@ const (
 
 // mcpgenCallEchoNested serves tool echo_nested.
 func mcpgenCallEchoNested(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in Nested
-	mcpgenDecodeNested(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeNested(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := EchoNested(ctx, in)
@@ -3069,9 +3124,11 @@ const (
 
 // mcpgenCallEchoNullables serves tool echo_nullables.
 func mcpgenCallEchoNullables(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in Nullables
-	mcpgenDecodeNullables(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeNullables(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := EchoNullables(ctx, in)
@@ -3114,9 +3171,11 @@ const (
 
 // mcpgenCallEchoNumbers serves tool echo_numbers.
 func mcpgenCallEchoNumbers(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in Numbers
-	mcpgenDecodeNumbers(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeNumbers(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := EchoNumbers(ctx, in)
@@ -3207,9 +3266,11 @@ const (
 
 // mcpgenCallEchoOmitZero serves tool echo_omit_zero.
 func mcpgenCallEchoOmitZero(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in OmitZero
-	mcpgenDecodeOmitZero(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeOmitZero(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := EchoOmitZero(ctx, in)
@@ -3326,9 +3387,11 @@ const (
 
 // mcpgenCallEchoPointers serves tool echo_pointers.
 func mcpgenCallEchoPointers(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in Pointers
-	mcpgenDecodePointers(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodePointers(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := EchoPointers(ctx, in)
@@ -3371,9 +3434,11 @@ const (
 
 // mcpgenCallEchoRaw serves tool echo_raw.
 func mcpgenCallEchoRaw(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in Raw
-	mcpgenDecodeRaw(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeRaw(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := EchoRaw(ctx, in)
@@ -3428,9 +3493,11 @@ const (
 
 // mcpgenCallEchoRequired serves tool echo_required.
 func mcpgenCallEchoRequired(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in Required
-	mcpgenDecodeRequired(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeRequired(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := EchoRequired(ctx, in)
@@ -3477,9 +3544,11 @@ const (
 
 // mcpgenCallEchoSchemaHidden serves tool echo_schema_hidden.
 func mcpgenCallEchoSchemaHidden(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in SchemaHidden
-	mcpgenDecodeSchemaHidden(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeSchemaHidden(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := EchoSchemaHidden(ctx, in)
@@ -3570,9 +3639,11 @@ const (
 
 // mcpgenCallEchoSignedInts serves tool echo_signed_ints.
 func mcpgenCallEchoSignedInts(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in SignedInts
-	mcpgenDecodeSignedInts(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeSignedInts(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := EchoSignedInts(ctx, in)
@@ -3685,9 +3756,11 @@ const (
 
 // mcpgenCallEchoSlices serves tool echo_slices.
 func mcpgenCallEchoSlices(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in Slices
-	mcpgenDecodeSlices(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeSlices(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := EchoSlices(ctx, in)
@@ -3776,9 +3849,11 @@ const (
 
 // mcpgenCallEchoStringMaps serves tool echo_string_maps.
 func mcpgenCallEchoStringMaps(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in StringMaps
-	mcpgenDecodeStringMaps(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeStringMaps(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := EchoStringMaps(ctx, in)
@@ -3867,9 +3942,11 @@ const (
 
 // mcpgenCallEchoStringOption serves tool echo_string_option.
 func mcpgenCallEchoStringOption(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in StringOption
-	mcpgenDecodeStringOption(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeStringOption(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := EchoStringOption(ctx, in)
@@ -3982,9 +4059,11 @@ const (
 
 // mcpgenCallEchoStrings serves tool echo_strings.
 func mcpgenCallEchoStrings(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in Strings
-	mcpgenDecodeStrings(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeStrings(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := EchoStrings(ctx, in)
@@ -4051,9 +4130,11 @@ const (
 
 // mcpgenCallEchoTextTypes serves tool echo_text_types.
 func mcpgenCallEchoTextTypes(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in TextTypes
-	mcpgenDecodeTextTypes(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeTextTypes(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := EchoTextTypes(ctx, in)
@@ -4146,9 +4227,11 @@ const (
 
 // mcpgenCallEchoTimes serves tool echo_times.
 func mcpgenCallEchoTimes(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in Times
-	mcpgenDecodeTimes(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeTimes(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := EchoTimes(ctx, in)
@@ -4253,9 +4336,11 @@ const (
 
 // mcpgenCallEchoTree serves tool echo_tree.
 func mcpgenCallEchoTree(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in Tree
-	mcpgenDecodeTree(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeTree(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := EchoTree(ctx, in)
@@ -4308,9 +4393,11 @@ const (
 
 // mcpgenCallEchoUnexported serves tool echo_unexported.
 func mcpgenCallEchoUnexported(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in Unexported
-	mcpgenDecodeUnexported(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeUnexported(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := EchoUnexported(ctx, in)
@@ -4405,9 +4492,11 @@ const (
 
 // mcpgenCallEchoUnsignedInts serves tool echo_unsigned_ints.
 func mcpgenCallEchoUnsignedInts(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
 	var in UnsignedInts
-	mcpgenDecodeUnsignedInts(c.Arguments(), &in)
-	if !c.ArgumentsOK() {
+	mcpgenDecodeUnsignedInts(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
 		return
 	}
 	out, err := EchoUnsignedInts(ctx, in)

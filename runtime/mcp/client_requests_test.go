@@ -144,7 +144,7 @@ func TestEveryListIsPaginated(t *testing.T) {
 	readT := func(ctx context.Context, uri string, vars map[string]string) ([]ResourceContents, error) {
 		return TextContents(uri, ""), nil
 	}
-	get := func(ctx context.Context, args *jsonwire.Decoder) (*GetPromptResult, error) {
+	get := func(ctx context.Context, args *Input) (*GetPromptResult, error) {
 		return &GetPromptResult{}, nil
 	}
 	for _, n := range []string{"x", "y"} {
@@ -190,7 +190,7 @@ func TestListChangedOverStdio(t *testing.T) {
 	if m := h.recv(); m["method"] != "notifications/tools/list_changed" {
 		t.Fatalf("got %v, want tools/list_changed", m)
 	}
-	srv.AddPrompt(Prompt{Name: "p", Get: func(ctx context.Context, args *jsonwire.Decoder) (*GetPromptResult, error) { return nil, nil }})
+	srv.AddPrompt(Prompt{Name: "p", Get: func(ctx context.Context, args *Input) (*GetPromptResult, error) { return nil, nil }})
 	if m := h.recv(); m["method"] != "notifications/prompts/list_changed" {
 		t.Fatalf("got %v, want prompts/list_changed", m)
 	}

@@ -10,8 +10,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 )
 
 // collector is an outbox that keeps what the server sends.
@@ -61,7 +59,8 @@ func fuzzServer(spotter *panicSpotter) *Server {
 		return TextContents(uri, "text"), nil
 	}})
 	srv.AddResourceTemplate(ResourceTemplate{URITemplate: "test://items/{id}/{+rest}", Name: "item", Read: func(ctx context.Context, uri string, vars map[string]string) ([]ResourceContents, error) {
-		d := TemplateVariables(vars, "id")
+		in := TemplateInput(uri, vars, "id")
+		d := in.Decoder()
 		for key := range d.Members {
 			if string(key) == "id" {
 				d.Int()
@@ -69,22 +68,23 @@ func fuzzServer(spotter *panicSpotter) *Server {
 				d.String()
 			}
 		}
-		if err := VariablesError(uri, d); err != nil {
+		if err := in.Err(); err != nil {
 			return nil, err
 		}
 		return BlobContents(uri, []byte(vars["rest"])), nil
 	}})
-	srv.AddPrompt(Prompt{Name: "p", Arguments: []PromptArgument{{Name: "x", Required: true}}, Get: func(ctx context.Context, args *jsonwire.Decoder) (*GetPromptResult, error) {
+	srv.AddPrompt(Prompt{Name: "p", Arguments: []PromptArgument{{Name: "x", Required: true}}, Get: func(ctx context.Context, args *Input) (*GetPromptResult, error) {
 		var x string
-		for key := range args.Members {
+		d := args.Decoder()
+		for key := range d.Members {
 			if string(key) == "x" {
-				x, _ = args.String()
+				x, _ = d.String()
 			} else {
-				args.Report("unknown property")
-				args.Skip()
+				d.Report("unknown property")
+				d.Skip()
 			}
 		}
-		if err := ArgumentsError(args); err != nil {
+		if err := args.Err(); err != nil {
 			return nil, err
 		}
 		return &GetPromptResult{Messages: []PromptMessage{{Role: RoleUser, Content: Text{Text: x}}}}, nil

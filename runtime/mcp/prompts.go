@@ -15,10 +15,10 @@ type Prompt struct {
 	Title       string
 	Description string
 	Arguments   []PromptArgument
-	// Get renders the prompt. args is positioned at the client's arguments object ({} when
-	// it sent none); generated code decodes it into the argument struct and calls
-	// ArgumentsError before anything else.
-	Get func(ctx context.Context, args *jsonwire.Decoder) (*GetPromptResult, error)
+	// Get renders the prompt. args holds the client's arguments object ({} when it sent
+	// none); generated code decodes it into the argument struct and checks args.Err before
+	// anything else (see generated.go).
+	Get func(ctx context.Context, args *Input) (*GetPromptResult, error)
 }
 
 // PromptArgument describes one argument of a prompt. Arguments are strings.
@@ -39,16 +39,6 @@ type PromptMessage struct {
 type GetPromptResult struct {
 	Description string
 	Messages    []PromptMessage
-}
-
-// ArgumentsError finishes decoding a prompt's arguments and returns the protocol error for
-// them (invalid params, listing every problem), or nil if they are fine.
-func ArgumentsError(d *jsonwire.Decoder) error {
-	d.Finish()
-	if !d.Failed() {
-		return nil
-	}
-	return invalidParams("prompt arguments:\n%s", d.Summary())
 }
 
 type promptEntry struct {
@@ -151,7 +141,7 @@ func getPrompt(ctx context.Context, req *Request, params []byte) ([]byte, *jsonr
 	if args == nil {
 		args = []byte("{}")
 	}
-	res, err := p.Get(ctx, jsonwire.NewDecoder(args))
+	res, err := p.Get(ctx, newInput(args, promptArguments, name))
 	if err != nil {
 		var rpcErr *jsonrpc.Error
 		if errors.As(err, &rpcErr) {

@@ -4,8 +4,6 @@ import (
 	"context"
 	"strings"
 	"testing"
-
-	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 )
 
 // A prompt's messages go out as the function wrote them, or not at all: a message the
@@ -21,7 +19,7 @@ func TestPromptMessagesAreChecked(t *testing.T) {
 		{"bad role", []PromptMessage{{Content: Text{Text: "a"}}, {Role: "system", Content: Text{Text: "b"}}}, `message 1 has role "system"`},
 	} {
 		srv := quietServer(nil)
-		srv.AddPrompt(Prompt{Name: "p", Get: func(ctx context.Context, args *jsonwire.Decoder) (*GetPromptResult, error) {
+		srv.AddPrompt(Prompt{Name: "p", Get: func(ctx context.Context, args *Input) (*GetPromptResult, error) {
 			return &GetPromptResult{Messages: tc.msgs}, nil
 		}})
 		h := start(t, srv)

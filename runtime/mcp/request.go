@@ -417,24 +417,6 @@ func legacyField(name string, field []byte) ([]byte, error) {
 	return e.Bytes(), nil
 }
 
-// AddForm registers the elicitation form of type T, for Elicit. mcpgen generates the call, in
-// RegisterMCP, for every type the package passes to Elicit; schema is derived from the
-// struct's fields in the flat form elicitation allows, and decode checks answers against it.
-func AddForm[T any](s *Server, schema string, decode func(d *jsonwire.Decoder, v *T)) {
-	compact, err := compactObject(schema)
-	if err != nil {
-		panic(fmt.Sprintf("mcp: elicitation form %T: %v", *new(T), err))
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.forms == nil {
-		s.forms = map[any]any{}
-	}
-	// A nil *T is a comparable key that stands for the type, with no reflection.
-	legacy, legacyErr := legacyForm(compact)
-	s.forms[(*T)(nil)] = &form[T]{schema: compact, legacy: legacy, legacyErr: legacyErr, decode: decode}
-}
-
 // ElicitAction is what the user did with an elicitation.
 type ElicitAction string
 
@@ -500,11 +482,10 @@ func Elicit[T any](ctx context.Context, message string) (T, ElicitAction, error)
 			res.Content = []byte("{}")
 		}
 		var v T
-		d := jsonwire.NewDecoder(res.Content)
-		f.decode(d, &v)
-		d.Finish()
-		if d.Failed() {
-			return zero, Accept, fmt.Errorf("mcp: the user's answer does not fit the form:\n%s", d.Summary())
+		answer := newInput(res.Content, formAnswer, "")
+		f.decode(answer.Decoder(), &v)
+		if err := answer.Err(); err != nil {
+			return zero, Accept, err
 		}
 		return v, Accept, nil
 	case Decline, Cancel:

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
-	"slices"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
@@ -308,69 +307,4 @@ func unsubscribe(ctx context.Context, req *Request, params []byte) ([]byte, *jso
 	delete(req.ss.subscriptions, uri)
 	req.ss.mu.Unlock()
 	return []byte("{}"), nil
-}
-
-// TextContents is the contents of a text resource: generated code returns a resource
-// function's string with it. The MIME type is the resource's own.
-func TextContents(uri, text string) []ResourceContents {
-	return []ResourceContents{{URI: uri, Text: text}}
-}
-
-// BlobContents is the contents of a binary resource: generated code returns a resource
-// function's []byte with it. The MIME type is the resource's own.
-func BlobContents(uri string, blob []byte) []ResourceContents {
-	if blob == nil {
-		blob = []byte{}
-	}
-	return []ResourceContents{{URI: uri, Blob: blob}}
-}
-
-// TemplateVariables returns a decoder over the variables of a URI that matched a template,
-// as a JSON object, so that generated code decodes and validates them with the decoder of
-// the function's argument struct. Each value is a JSON string, except for the variables
-// named in literal (fields that are numbers or booleans), whose values are written as they
-// are when they are JSON numbers or booleans.
-func TemplateVariables(vars map[string]string, literal ...string) *jsonwire.Decoder {
-	names := make([]string, 0, len(vars))
-	for name := range vars {
-		names = append(names, name)
-	}
-	slices.Sort(names) // problems are then reported in a stable order
-	var e jsonwire.Encoder
-	e.ObjectStart()
-	for _, name := range names {
-		v := vars[name]
-		e.Key(name)
-		if slices.Contains(literal, name) && isJSONScalar(v) {
-			e.Raw([]byte(v))
-		} else {
-			e.String(v)
-		}
-	}
-	e.ObjectEnd()
-	return jsonwire.NewDecoder(e.Bytes())
-}
-
-// isJSONScalar reports whether s is a JSON number or boolean.
-func isJSONScalar(s string) bool {
-	if s == "true" || s == "false" {
-		return true
-	}
-	d := jsonwire.NewDecoder([]byte(s))
-	if d.Peek() != jsonwire.Number {
-		return false
-	}
-	d.Skip()
-	d.Finish()
-	return !d.Failed()
-}
-
-// VariablesError finishes decoding the variables of a URI and returns the protocol error
-// for them (invalid params, naming uri and listing every problem), or nil if they are fine.
-func VariablesError(uri string, d *jsonwire.Decoder) error {
-	d.Finish()
-	if !d.Failed() {
-		return nil
-	}
-	return invalidParams("resource %s:\n%s", uri, d.Summary())
 }

@@ -132,7 +132,8 @@ func echoTool(name string) Tool {
 		InputSchema: `{"type":"object","properties":{"text":{"type":"string"}},"required":["text"],"additionalProperties":false}`,
 		Annotations: ToolAnnotations{ReadOnlyHint: Ptr(true)},
 		Handler: func(ctx context.Context, c *ToolCall) {
-			d := c.Arguments()
+			args := c.Arguments()
+			d := args.Decoder()
 			var text string
 			seen := false
 			for key := range d.Members {
@@ -147,7 +148,8 @@ func echoTool(name string) Tool {
 			if !seen {
 				d.ReportMissing("text")
 			}
-			if !c.ArgumentsOK() {
+			if err := args.Err(); err != nil {
+				c.ReturnError(err)
 				return
 			}
 			c.ReturnText(text)
