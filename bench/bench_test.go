@@ -139,10 +139,10 @@ func BenchmarkToolsList(b *testing.B) {
 	roundTrips(b, "tools/list", `{}`, `"inputSchema"`, `"error"`)
 }
 
-// BenchmarkModernToolCall is BenchmarkToolCall in revision 2026-07-28, stateless: the
+// BenchmarkStatelessToolCall is BenchmarkToolCall in revision 2026-07-28, stateless: the
 // request carries its version and capabilities in _meta, the result its resultType and the
 // server's identity. Only mcpgen is measured: go-sdk v1.8.0 does not speak this revision.
-func BenchmarkModernToolCall(b *testing.B) {
+func BenchmarkStatelessToolCall(b *testing.B) {
 	const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}`
 	params := strings.Replace(validCall, `{"name"`, `{`+meta+`,"name"`, 1)
 	b.Run("mcpgen", func(b *testing.B) {

@@ -127,13 +127,13 @@ func RegisterMCP(s *mcp.Server, lists *Lists, watched *Watched) {
 	})
 	s.AddTool(mcp.Tool{
 		Name:        "test_logging_tool",
-		Description: "Sends a log message, which a modern request receives only if it asked for a log level, then answers.",
+		Description: "Sends a log message, which a stateless request receives only if it asked for a log level, then answers.",
 		InputSchema: mcpgenLoggingInput,
 		Handler:     mcpgenCallLogging,
 	})
 	s.AddTool(mcp.Tool{
 		Name:        "test_missing_capability",
-		Description: "Needs the client's model: without the sampling capability, a modern request gets MissingRequiredClientCapability.",
+		Description: "Needs the client's model: without the sampling capability, a stateless request gets MissingRequiredClientCapability.",
 		InputSchema: mcpgenMissingCapabilityInput,
 		Handler:     mcpgenCallMissingCapability,
 	})

@@ -165,7 +165,7 @@ func TestDeclaredSchemaArgument(t *testing.T) {
 	}
 }
 
-// A body that asks the client is written once: in a legacy session its questions are
+// A body that asks the client is written once: in a session its questions are
 // requests to the client; in revision 2026-07-28 they come back as an InputRequiredResult
 // and the body runs again with the answers.
 func TestBodiesServeBothEras(t *testing.T) {
@@ -177,7 +177,7 @@ func TestBodiesServeBothEras(t *testing.T) {
 			return map[string]any{"action": "accept", "content": map[string]any{"name": "Ada", "topics": []string{"go"}, "theme": "dark"}}, nil
 		},
 	}
-	for _, version := range []string{"2025-11-25", mcp.ModernProtocolVersion} {
+	for _, version := range []string{"2025-11-25", mcp.StatelessProtocolVersion} {
 		srv := mcp.NewServer(mcp.Implementation{Name: "features", Version: "0"}, nil)
 		RegisterMCP(srv, &Store{Files: map[string]string{}})
 		c := mcptest.ConnectWith(t, srv, mcptest.Options{ProtocolVersion: version, Handlers: handlers})
@@ -187,7 +187,7 @@ func TestBodiesServeBothEras(t *testing.T) {
 		if got := c.CallTool("ask_consent", nil).Text(); got != "agree=true" {
 			t.Errorf("%s: ask_consent: %q", version, got)
 		}
-		if modern := version == mcp.ModernProtocolVersion; modern != (c.InputRounds == 2) {
+		if stateless := version == mcp.StatelessProtocolVersion; stateless != (c.InputRounds == 2) {
 			t.Errorf("%s: %d input rounds", version, c.InputRounds)
 		}
 	}

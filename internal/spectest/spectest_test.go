@@ -14,13 +14,13 @@ func TestReferee(t *testing.T) {
 		name, version, method, msg string
 		bad                        string // a part of the error, or "" for a valid message
 	}{
-		{"legacy initialize", "2025-11-25", "initialize",
+		{"stateful initialize", "2025-11-25", "initialize",
 			`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}`, ""},
-		{"legacy initialize without serverInfo", "2025-11-25", "initialize",
+		{"stateful initialize without serverInfo", "2025-11-25", "initialize",
 			`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{}}}`, "InitializeResult"},
-		{"legacy ping", "2024-11-05", "ping", `{"jsonrpc":"2.0","id":1,"result":{}}`, ""},
-		{"legacy request from the server", "2025-11-25", "", `{"jsonrpc":"2.0","id":1,"method":"roots/list"}`, ""},
-		{"legacy error", "2025-11-25", "tools/call", `{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"bad"}}`, ""},
+		{"stateful ping", "2024-11-05", "ping", `{"jsonrpc":"2.0","id":1,"result":{}}`, ""},
+		{"stateful request from the server", "2025-11-25", "", `{"jsonrpc":"2.0","id":1,"method":"roots/list"}`, ""},
+		{"stateful error", "2025-11-25", "tools/call", `{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"bad"}}`, ""},
 		{"URL elicitation required without data", "2025-11-25", "tools/call",
 			`{"jsonrpc":"2.0","id":1,"error":{"code":-32042,"message":"go there"}}`, "URLElicitationRequiredError"},
 

@@ -56,10 +56,32 @@ func (m *Message) IsNotification() bool { return m.Method != "" && m.ID == nil }
 // IsResponse reports whether m answers an earlier request.
 func (m *Message) IsResponse() bool { return m.Method == "" }
 
+// A Parser decodes messages. It knows the method names of a protocol, so that a message
+// naming one of them shares the known string rather than allocating its own: method names
+// are read on every message. The zero Parser knows none. A Parser is safe for concurrent use.
+type Parser struct {
+	methods map[string]string
+}
+
+// NewParser returns a parser that knows the given method names.
+func NewParser(methods ...string) *Parser {
+	p := &Parser{methods: make(map[string]string, len(methods))}
+	for _, name := range methods {
+		p.methods[name] = name
+	}
+	return p
+}
+
+// Parse decodes one message with a parser that knows no method names.
+func Parse(data []byte) (Message, *Error) {
+	var p Parser
+	return p.Parse(data)
+}
+
 // Parse decodes one message. A message that is not JSON gives a -32700 error; one that is
 // JSON but not a valid JSON-RPC 2.0 message gives -32600. When the error is -32600 and the id
 // could be read, the returned message carries it so that the error response can echo it.
-func Parse(data []byte) (Message, *Error) {
+func (p *Parser) Parse(data []byte) (Message, *Error) {
 	var m Message
 	var d jsonwire.Decoder
 	d.Reset(data)
@@ -114,7 +136,7 @@ func Parse(data []byte) (Message, *Error) {
 			hasMethod = true
 			if d.Peek() == jsonwire.String {
 				name, _ := d.Text()
-				m.Method = intern(name)
+				m.Method = p.intern(name)
 			} else {
 				d.Skip()
 				problem = `"method" must be a string`
@@ -179,23 +201,9 @@ func isInteger(tok []byte) bool {
 	return len(tok) > 0
 }
 
-// methods are the MCP method names; intern returns these strings instead of allocating.
-var methods = func() map[string]string {
-	m := map[string]string{}
-	for _, name := range []string{
-		"initialize", "ping", "tools/list", "tools/call", "resources/list", "resources/read",
-		"resources/templates/list", "resources/subscribe", "resources/unsubscribe", "prompts/list",
-		"prompts/get", "completion/complete", "logging/setLevel", "server/discover",
-		"subscriptions/listen", "notifications/initialized", "notifications/cancelled",
-		"notifications/progress", "notifications/roots/list_changed",
-	} {
-		m[name] = name
-	}
-	return m
-}()
-
-func intern(b []byte) string {
-	if s, ok := methods[string(b)]; ok {
+// intern returns the known string equal to b, or a new one.
+func (p *Parser) intern(b []byte) string {
+	if s, ok := p.methods[string(b)]; ok {
 		return s
 	}
 	return string(b)

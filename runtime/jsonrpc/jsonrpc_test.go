@@ -15,7 +15,7 @@ func TestParseKinds(t *testing.T) {
 		params       string
 	}{
 		{in: `{"jsonrpc":"2.0","id":1,"method":"ping"}`, request: true, id: "1", method: "ping"},
-		{in: `{"jsonrpc":"2.0","id":"a\"b","method":"tools/list","params":{"cursor":"x"}}`, request: true, id: `"a\"b"`, method: "tools/list", params: `{"cursor":"x"}`},
+		{in: `{"jsonrpc":"2.0","id":"a\"b","method":"things/list","params":{"cursor":"x"}}`, request: true, id: `"a\"b"`, method: "things/list", params: `{"cursor":"x"}`},
 		{in: `{"method":"notifications/initialized","jsonrpc":"2.0"}`, notification: true, method: "notifications/initialized"},
 		{in: `{"jsonrpc":"2.0","id":7,"result":{}}`, response: true, id: "7"},
 		{in: `{"jsonrpc":"2.0","id":7,"error":{"code":-1,"message":"no"}}`, response: true, id: "7"},
@@ -115,4 +115,19 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("accepted message of no kind: %q", data)
 		}
 	})
+}
+
+// A parser that knows a method name reads messages naming it without allocating the name.
+func TestParserSharesKnownMethodNames(t *testing.T) {
+	msg := []byte(`{"jsonrpc":"2.0","id":1,"method":"things/list"}`)
+	known := NewParser("things/list")
+	var unknown Parser
+	a := testing.AllocsPerRun(100, func() { known.Parse(msg) })
+	b := testing.AllocsPerRun(100, func() { unknown.Parse(msg) })
+	if a != b-1 {
+		t.Errorf("Parse allocates %v times with the method known, %v without; want one fewer", a, b)
+	}
+	if m, _ := known.Parse(msg); m.Method != "things/list" {
+		t.Errorf("method %q", m.Method)
+	}
 }

@@ -265,12 +265,12 @@ func TestElicitSpeaksTheClientsRevision(t *testing.T) {
 	}
 }
 
-func TestLegacyFormKeepsFieldOrder(t *testing.T) {
-	got, err := legacyForm([]byte(`{"type":"object","properties":{"z":{"type":"string"},"a":{"type":"integer"},"m":{"type":"boolean"}}}`))
+func TestForm20250618KeepsFieldOrder(t *testing.T) {
+	got, err := form20250618([]byte(`{"type":"object","properties":{"z":{"type":"string"},"a":{"type":"integer"},"m":{"type":"boolean"}}}`))
 	if err != nil || string(got) != `{"type":"object","properties":{"z":{"type":"string"},"a":{"type":"integer"},"m":{"type":"boolean"}}}` {
-		t.Errorf("legacyForm: %s %v", got, err)
+		t.Errorf("form20250618: %s %v", got, err)
 	}
-	if _, err := legacyForm([]byte(`{"type":"object","properties":{"tags":{"type":"array","items":{"enum":["a"]}}}}`)); err == nil || !strings.Contains(err.Error(), "tags is a multi-select") {
+	if _, err := form20250618([]byte(`{"type":"object","properties":{"tags":{"type":"array","items":{"enum":["a"]}}}}`)); err == nil || !strings.Contains(err.Error(), "tags is a multi-select") {
 		t.Errorf("multi-select: %v", err)
 	}
 }

@@ -84,7 +84,7 @@ func complete(ctx context.Context, req *Request, params []byte) ([]byte, *jsonrp
 	if p.Argument.Name == "" {
 		return nil, invalidParams("completion/complete: argument.name is required")
 	}
-	srv := req.ss.srv
+	srv := req.srv
 	var key completionKey
 	switch p.Ref.Type {
 	case "ref/prompt":

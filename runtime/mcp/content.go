@@ -180,7 +180,7 @@ func optionalString(e *jsonwire.Encoder, key, v string) {
 func writeNamed(e *jsonwire.Encoder, d dialect, name, title, description string) {
 	e.Key("name")
 	e.String(name)
-	if d >= dialect2025b {
+	if d >= dialect20250618 {
 		optionalString(e, "title", title)
 	}
 	optionalString(e, "description", description)

@@ -27,6 +27,14 @@ func (c *collector) send(msg []byte) error {
 
 func (c *collector) reply(msg []byte) error { return c.send(msg) }
 
+// all returns the messages so far.
+func (c *collector) all() [][]byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([][]byte(nil), c.msgs...)
+}
+func (c *collector) queue(msg []byte) { c.send(msg) }
+
 // panicSpotter counts the panics the server recovers from: each is a bug.
 type panicSpotter struct{ panics atomic.Int32 }
 
@@ -46,7 +54,7 @@ func fuzzServer(spotter *panicSpotter) *Server {
 	for _, name := range []string{"a", "b", "c"} {
 		srv.AddTool(echoTool(name))
 	}
-	// roots asks the client, the legacy way or the multi round-trip way.
+	// roots asks the client, the stateful way or the multi round-trip way.
 	srv.AddTool(Tool{Name: "roots", Description: "Lists roots.", InputSchema: `{"type":"object"}`, Handler: func(ctx context.Context, c *ToolCall) {
 		roots, err := Roots(WithInputKey(ctx, "r"))
 		if err != nil {
@@ -129,13 +137,13 @@ func FuzzSessionMessage(f *testing.F) {
 	f.Fuzz(func(t *testing.T, msg []byte) {
 		out := &collector{}
 		ss := newSession(srv, out)
-		var wg sync.WaitGroup
+		ss.concurrent = true
 		// A subscription lasts until its context ends: the deadline ends it.
 		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 		defer cancel()
-		ss.receive(ctx, []byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"roots":{}}}}`), out, &wg)
-		ss.receive(ctx, msg, out, &wg)
-		wg.Wait()
+		ss.receive(ctx, []byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"roots":{}}}}`), out)
+		ss.receive(ctx, msg, out)
+		ss.wait()
 		ss.close()
 		if n := spotter.panics.Swap(0); n > 0 {
 			t.Fatalf("the server recovered from %d panics serving %q", n, msg)

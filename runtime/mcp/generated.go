@@ -173,8 +173,8 @@ func AddForm[T any](s *Server, schema string, decode func(d *jsonwire.Decoder, v
 		s.forms = map[any]any{}
 	}
 	// A nil *T is a comparable key that stands for the type, with no reflection.
-	legacy, legacyErr := legacyForm(compact)
-	s.forms[(*T)(nil)] = &form[T]{schema: compact, legacy: legacy, legacyErr: legacyErr, decode: decode}
+	schema20250618, err20250618 := form20250618(compact)
+	s.forms[(*T)(nil)] = &form[T]{schema: compact, schema20250618: schema20250618, err20250618: err20250618, decode: decode}
 }
 
 // TextContents is the contents of a text resource: generated code returns a resource
@@ -303,7 +303,7 @@ func (c *ToolCall) ReturnResult(r *CallToolResult) {
 		b.encodeContent(&c.res)
 	}
 	c.res.ArrayEnd()
-	if r.StructuredContent != nil && c.dialect >= dialect2025b {
+	if r.StructuredContent != nil && c.dialect >= dialect20250618 {
 		c.res.Key("structuredContent")
 		c.res.Raw(r.StructuredContent)
 	}
@@ -342,7 +342,7 @@ func (c *ToolCall) finish() []byte {
 	c.res.Raw([]byte(`{"content":[{"type":"text","text":`))
 	c.res.StringBytes(v)
 	c.res.Raw([]byte(`}]`))
-	if c.dialect >= dialect2025b {
+	if c.dialect >= dialect20250618 {
 		c.res.Key("structuredContent")
 		c.res.Raw(v)
 	}

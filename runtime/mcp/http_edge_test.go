@@ -224,8 +224,8 @@ func TestHTTPStreamTakeoverNeitherLosesNorDuplicates(t *testing.T) {
 		st.send([]byte(`{"n":1}`))
 		wa := &blockingWriter{h: http.Header{}, inside: make(chan struct{}, 1)}
 		ra := httptest.NewRequest("GET", "/", nil)
-		aDone := make(chan pumpResult, 1)
-		go func() { aDone <- h.pump(wa, ra, hs, st, 0, false, true) }()
+		aDone := make(chan writeResult, 1)
+		go func() { aDone <- h.writeStream(wa, ra, st, 0, false, true, hs.ctx.Done()) }()
 		for !strings.Contains(wa.String(), `{"n":1}`) {
 			time.Sleep(time.Millisecond)
 		}
@@ -240,8 +240,8 @@ func TestHTTPStreamTakeoverNeitherLosesNorDuplicates(t *testing.T) {
 		wb := &blockingWriter{h: http.Header{}}
 		ctxB, cancelB := context.WithCancel(context.Background())
 		rb := httptest.NewRequest("GET", "/", nil).WithContext(ctxB)
-		bDone := make(chan pumpResult, 1)
-		go func() { bDone <- h.pump(wb, rb, hs, st, 2, false, true) }()
+		bDone := make(chan writeResult, 1)
+		go func() { bDone <- h.writeStream(wb, rb, st, 2, false, true, hs.ctx.Done()) }()
 		for !strings.Contains(wb.String(), "retry: ") {
 			time.Sleep(time.Millisecond)
 		}
@@ -281,7 +281,7 @@ func TestHTTPShutdownRacingRequests(t *testing.T) {
 		srv.AddTool(echoTool("echo"))
 		h := srv.HTTPHandler(nil)
 		hs := h.newSession()
-		hs.handle(hs.ctx, mustParse(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}`), nil, &captured{}, nil)
+		hs.handle(hs.ctx, mustParse(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}`), &captured{})
 		h.sessions[hs.id] = hs
 		var wg sync.WaitGroup
 		wg.Add(2)
@@ -411,8 +411,10 @@ func TestHTTPPumpEndsACompleteStream(t *testing.T) {
 	// The connection is slow: its first write (the priming event) waits.
 	hold := make(chan struct{})
 	w := &blockingWriter{h: http.Header{}, hold: hold, inside: make(chan struct{}, 1)}
-	done := make(chan pumpResult, 1)
-	go func() { done <- h.pump(w, httptest.NewRequest("POST", "/", nil), hs, st, 0, false, true) }()
+	done := make(chan writeResult, 1)
+	go func() {
+		done <- h.writeStream(w, httptest.NewRequest("POST", "/", nil), st, 0, false, true, hs.ctx.Done())
+	}()
 	<-w.inside
 	// Meanwhile the response comes and the stream ends; the wake-up pending from the
 	// connection's start stands for all of it.
@@ -424,7 +426,7 @@ func TestHTTPPumpEndsACompleteStream(t *testing.T) {
 	close(hold)
 	select {
 	case r := <-done:
-		if r != pumpComplete || !strings.Contains(w.String(), `{"n":1}`) || !strings.Contains(w.String(), `{"resp":true}`) {
+		if r != writeComplete || !strings.Contains(w.String(), `{"n":1}`) || !strings.Contains(w.String(), `{"resp":true}`) {
 			t.Fatalf("pump: %v, wrote %q", r, w.String())
 		}
 	case <-time.After(2 * time.Second):

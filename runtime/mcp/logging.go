@@ -36,9 +36,10 @@ func setLevel(ctx context.Context, req *Request, params []byte) ([]byte, *jsonrp
 	if err := json.Unmarshal(params, &p); err != nil || p.Level.rank() < 0 {
 		return nil, invalidParams("logging/setLevel: level must be one of debug, info, notice, warning, error, critical, alert, emergency")
 	}
-	req.ss.mu.Lock()
-	req.ss.logLevel = p.Level
-	req.ss.mu.Unlock()
+	ss := req.client.(*session) // a stateful method: its client is a session
+	ss.mu.Lock()
+	ss.level = p.Level
+	ss.mu.Unlock()
 	return []byte("{}"), nil
 }
 
@@ -50,13 +51,7 @@ func Log(ctx context.Context, level LogLevel, logger string, data any) {
 	if r == nil {
 		return
 	}
-	r.ss.mu.Lock()
-	threshold := r.ss.logLevel
-	r.ss.mu.Unlock()
-	switch {
-	case r.ss.modern && threshold == "":
-		return // a modern request asks for log messages with a level in its _meta, or gets none
-	case threshold != "" && level.rank() < threshold.rank():
+	if threshold := r.client.logLevel(); threshold == "" || level.rank() < threshold.rank() {
 		return
 	}
 	var e jsonwire.Encoder
@@ -71,5 +66,5 @@ func Log(ctx context.Context, level LogLevel, logger string, data any) {
 		e.Any(data)
 	}
 	e.ObjectEnd()
-	r.notify("notifications/message", e.Bytes())
+	r.notify(notificationMessage, e.Bytes())
 }

@@ -24,7 +24,7 @@ import (
 // Multi round-trip requests (basic/patterns/mrtr.mdx). In revision 2026-07-28 a server asks
 // its client for nothing on its own: a tool, prompt or resource that needs an elicitation,
 // a sampling or the roots answers with an InputRequiredResult, and the client retries the
-// request with the answers. The body calls Elicit, Sample or Roots as it does in a legacy
+// request with the answers. The body calls Elicit, Sample or Roots as it does in a
 // session; here, the first time, the call returns ErrInputRequired, the body returns it (or
 // goes on to ask for more), and the runtime answers with what was asked. On the retry the
 // body runs again from the start, and each call finds its answer.
@@ -57,7 +57,7 @@ type inputKeyCtx struct{}
 // says otherwise.
 const defaultStateTTL = 30 * time.Minute
 
-// round is a modern request's part in a multi round-trip request.
+// round is a stateless request's part in a multi round-trip request.
 type round struct {
 	mu      sync.Mutex
 	answers map[string]json.RawMessage // by input request key: earlier rounds' and this one's
@@ -121,9 +121,6 @@ func (rd *round) missingCapability() *jsonrpc.Error {
 
 // lacked reports whether a request to the client lacked a capability, and none was asked.
 func (rd *round) lacked() bool {
-	if rd == nil {
-		return false
-	}
 	rd.mu.Lock()
 	defer rd.mu.Unlock()
 	return len(rd.missing) > 0 && len(rd.asked) == 0
@@ -134,15 +131,14 @@ type inputRequest struct {
 	params      []byte
 }
 
-// beginRound reads the answers a retry carries: the sealed ones of earlier rounds and the
+// begin reads the answers a retry carries: the sealed ones of earlier rounds and the
 // client's new ones. Only answers to what was asked count; others are ignored.
-func (r *Request) beginRound(meta *requestMeta, m *jsonrpc.Message, rd *round) *jsonrpc.Error {
-	r.round = rd
+func (rd *round) begin(s *Server, meta *requestMeta, m *jsonrpc.Message) *jsonrpc.Error {
 	if meta.hasState || meta.inputResponses != nil {
 		rd.answers = map[string]json.RawMessage{}
 	}
 	if meta.hasState {
-		st, err := r.ss.srv.openState(meta.requestState, m)
+		st, err := s.openState(meta.requestState, m)
 		if err != nil {
 			return invalidParams("requestState: %v", err)
 		}
@@ -171,21 +167,14 @@ func (r *Request) beginRound(meta *requestMeta, m *jsonrpc.Message, rd *round) *
 
 // inputRequired reports whether the body asked the client for something it has not answered.
 func (rd *round) inputRequired() bool {
-	if rd == nil {
-		return false
-	}
 	rd.mu.Lock()
 	defer rd.mu.Unlock()
 	return len(rd.asked) > 0
 }
 
-// askModern is ask in a modern request: the answer, if the client gave it, or
-// ErrInputRequired after recording the request.
-func (r *Request) askModern(method, key string, params []byte) ([]byte, error) {
-	rd := r.round
-	if rd == nil {
-		return nil, fmt.Errorf("mcp: %s: a request of revision %s can ask its client only while serving tools/call, prompts/get or resources/read", method, r.ss.version)
-	}
+// ask is a stateless request's question to its client: the answer, if the client gave it,
+// or ErrInputRequired after recording the question.
+func (rd *round) ask(method, key string, params []byte) ([]byte, error) {
 	sum := sha256.Sum256(append([]byte(method+"\x00"), params...))
 	question := hex.EncodeToString(sum[:8])
 	if key == "" {
@@ -228,8 +217,7 @@ func inputKey(method string) string {
 
 // inputRequiredResponse answers with the InputRequiredResult of this run: what the body
 // asked, and the sealed state with the answers so far.
-func (r *Request) inputRequiredResponse(m *jsonrpc.Message) ([]byte, *jsonrpc.Error) {
-	rd := r.round
+func (rd *round) inputRequiredResponse(s *Server, m *jsonrpc.Message) ([]byte, *jsonrpc.Error) {
 	rd.mu.Lock()
 	// Only the answers the body used travel on: what it never asked for is dropped.
 	st := sealedState{Answers: map[string]json.RawMessage{}}
@@ -255,7 +243,7 @@ func (r *Request) inputRequiredResponse(m *jsonrpc.Message) ([]byte, *jsonrpc.Er
 	}
 	rd.mu.Unlock()
 	e.ObjectEnd()
-	state, err := r.ss.srv.sealState(&st, m)
+	state, err := s.sealState(&st, m)
 	if err != nil {
 		return nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "internal error: "+err.Error())
 	}
@@ -264,7 +252,7 @@ func (r *Request) inputRequiredResponse(m *jsonrpc.Message) ([]byte, *jsonrpc.Er
 	e.Key("_meta")
 	e.ObjectStart()
 	e.Key(metaServerInfo)
-	e.Raw(r.ss.srv.infoJSON)
+	e.Raw(s.infoJSON)
 	e.ObjectEnd()
 	e.ObjectEnd()
 	return jsonrpc.AppendResult(nil, m.ID, e.Bytes()), nil

@@ -177,7 +177,7 @@ func TestCacheHintsAreChecked(t *testing.T) {
 	}
 }
 
-func postModern(t *testing.T, url, method, body string, header ...string) *http.Response {
+func postStateless(t *testing.T, url, method, body string, header ...string) *http.Response {
 	t.Helper()
 	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
@@ -195,7 +195,7 @@ func postModern(t *testing.T, url, method, body string, header ...string) *http.
 	return resp
 }
 
-func TestModernHTTPEdges(t *testing.T) {
+func TestStatelessHTTPEdges(t *testing.T) {
 	srv := quietServer(nil)
 	started := make(chan struct{})
 	srv.AddTool(Tool{Name: "slow", Description: "Takes a while.", InputSchema: `{"type":"object"}`, Handler: func(ctx context.Context, c *ToolCall) {
@@ -213,18 +213,18 @@ func TestModernHTTPEdges(t *testing.T) {
 	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
 
 	// Mcp-Method has no base64 form.
-	if resp := postModern(t, ts.URL, "=?base64?dG9vbHMvbGlzdA==?=", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{`+meta+`}}`); resp.StatusCode != 400 {
+	if resp := postStateless(t, ts.URL, "=?base64?dG9vbHMvbGlzdA==?=", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{`+meta+`}}`); resp.StatusCode != 400 {
 		t.Errorf("base64 Mcp-Method: %d", resp.StatusCode)
 	}
 	// A subscription needs SSE.
-	if resp := postModern(t, ts.URL, "subscriptions/listen", `{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{`+meta+`}}`, "Accept", "application/json"); resp.StatusCode != 406 {
+	if resp := postStateless(t, ts.URL, "subscriptions/listen", `{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{`+meta+`}}`, "Accept", "application/json"); resp.StatusCode != 406 {
 		t.Errorf("listen taking JSON only: %d", resp.StatusCode)
 	}
-	// A legacy notification with a mistyped version header gets the legacy answer.
-	if resp := postModern(t, ts.URL, "", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, "Mcp-Protocol-Version", "2025-11-2"); resp.StatusCode != 400 {
-		t.Errorf("legacy notification with a bad version: %d", resp.StatusCode)
+	// A stateful notification with a mistyped version header gets the stateful answer.
+	if resp := postStateless(t, ts.URL, "", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, "Mcp-Protocol-Version", "2025-11-2"); resp.StatusCode != 400 {
+		t.Errorf("stateful notification with a bad version: %d", resp.StatusCode)
 	}
-	// Shutdown lets a modern request finish, as it does a legacy one.
+	// Shutdown lets a stateless request finish, as it does a stateful one.
 	done := make(chan string, 1)
 	go func() {
 		req, _ := http.NewRequest(http.MethodPost, ts.URL, strings.NewReader(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow",`+meta+`}}`))
@@ -247,20 +247,20 @@ func TestModernHTTPEdges(t *testing.T) {
 	defer cancel()
 	h.Shutdown(ctx)
 	if got := <-done; !strings.Contains(got, "finished") {
-		t.Errorf("a modern request at shutdown: %s", got)
+		t.Errorf("a stateless request at shutdown: %s", got)
 	}
 }
 
 // A client that never reads its stream costs bounded memory: the oldest notifications go.
 func TestResponseStreamIsBounded(t *testing.T) {
-	st := &responseStream{wake: make(chan struct{}, 1)}
+	st := newStatelessStream()
 	note := []byte(`{"jsonrpc":"2.0","method":"notifications/progress","params":{}}`)
 	for range 3 * maxStreamEvents {
 		st.send(note)
 	}
 	st.reply([]byte(`{"jsonrpc":"2.0","id":1,"result":{}}`))
-	msgs, final := st.take()
-	if !final || len(msgs) > maxStreamEvents || !strings.Contains(string(msgs[len(msgs)-1]), `"result"`) {
+	msgs, final, _ := st.pending(nil, 0, false) // no connection writes it: nil is its owner
+	if !final || len(msgs) > maxStreamEvents || !strings.Contains(string(msgs[len(msgs)-1].data), `"result"`) {
 		t.Errorf("%d messages kept, final %v", len(msgs), final)
 	}
 }

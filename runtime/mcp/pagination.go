@@ -86,14 +86,14 @@ func removeSorted[T any](list []T, k string, key func(T) string) ([]T, bool) {
 // params ask for, each item as render writes it for the request's dialect, under field.
 // list is one of the server's registries, read under its lock.
 func listPage[T any](req *Request, params []byte, method, field string, list *[]T, key func(T) string, render func(T, dialect) []byte) ([]byte, *jsonrpc.Error) {
-	srv := req.ss.srv
+	srv := req.srv
 	srv.mu.RLock()
 	defer srv.mu.RUnlock()
 	start, end, next, err := page(method, *list, key, params, srv.opts.PageSize)
 	if err != nil {
 		return nil, err
 	}
-	d := req.ss.dialectNow()
+	d := req.client.dialect()
 	items := make([][]byte, 0, end-start)
 	for _, it := range (*list)[start:end] {
 		items = append(items, render(it, d))

@@ -99,7 +99,7 @@ func (s *Server) lookupPrompt(name string) *promptEntry {
 func promptName(p *promptEntry) string { return p.Name }
 
 func listPrompts(ctx context.Context, req *Request, params []byte) ([]byte, *jsonrpc.Error) {
-	return listPage(req, params, "prompts/list", "prompts", &req.ss.srv.prompts, promptName,
+	return listPage(req, params, "prompts/list", "prompts", &req.srv.prompts, promptName,
 		func(p *promptEntry, d dialect) []byte { return p.rendered[d] })
 }
 
@@ -134,7 +134,7 @@ func getPrompt(ctx context.Context, req *Request, params []byte) ([]byte, *jsonr
 	if !named {
 		return nil, invalidParams("prompts/get: a prompt name is required")
 	}
-	p := req.ss.srv.lookupPrompt(name)
+	p := req.srv.lookupPrompt(name)
 	if p == nil {
 		return nil, invalidParams("unknown prompt %q", name)
 	}

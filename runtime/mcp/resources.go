@@ -139,9 +139,9 @@ func (s *Server) NotifyResourceUpdated(uri string) {
 	s.mu.RUnlock()
 	params := append(append([]byte(`{"uri":`), jsonwire.AppendString(nil, uri)...), '}')
 	for _, ss := range subscribed {
-		ss.notify("notifications/resources/updated", params)
+		ss.notify(notificationResourceUpdated, params)
 	}
-	s.notifyListeners("notifications/resources/updated", uri)
+	s.notifyListeners(notificationResourceUpdated, uri)
 }
 
 func (r *resourceEntry) render(d dialect) []byte {
@@ -177,11 +177,11 @@ func resourceURI(r *resourceEntry) string { return r.URI }
 func templateURI(t *templateEntry) string { return t.URITemplate }
 
 func listResources(ctx context.Context, req *Request, params []byte) ([]byte, *jsonrpc.Error) {
-	return listPage(req, params, "resources/list", "resources", &req.ss.srv.resources, resourceURI, (*resourceEntry).render)
+	return listPage(req, params, "resources/list", "resources", &req.srv.resources, resourceURI, (*resourceEntry).render)
 }
 
 func listResourceTemplates(ctx context.Context, req *Request, params []byte) ([]byte, *jsonrpc.Error) {
-	return listPage(req, params, "resources/templates/list", "resourceTemplates", &req.ss.srv.templates, templateURI, (*templateEntry).render)
+	return listPage(req, params, "resources/templates/list", "resourceTemplates", &req.srv.templates, templateURI, (*templateEntry).render)
 }
 
 // uriParam reads the uri parameter of resources/read and the subscriptions.
@@ -212,7 +212,7 @@ func readResource(ctx context.Context, req *Request, params []byte) ([]byte, *js
 		err      error
 		mime     string
 	)
-	switch r, t, vars := req.ss.srv.resolve(uri); {
+	switch r, t, vars := req.srv.resolve(uri); {
 	case r != nil:
 		contents, err = r.Read(ctx, uri)
 		mime = r.MIMEType
@@ -263,10 +263,10 @@ func subscribe(ctx context.Context, req *Request, params []byte) ([]byte, *jsonr
 	if err != nil {
 		return nil, err
 	}
-	if !req.ss.srv.hasResource(uri) {
+	if !req.srv.hasResource(uri) {
 		return nil, resourceNotFound(uri)
 	}
-	ss := req.ss
+	ss := req.client.(*session) // a stateful method: its client is a session
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	if len(ss.subscriptions) >= maxSubscriptions && !ss.subscriptions[uri] {
@@ -303,8 +303,9 @@ func unsubscribe(ctx context.Context, req *Request, params []byte) ([]byte, *jso
 	if err != nil {
 		return nil, err
 	}
-	req.ss.mu.Lock()
-	delete(req.ss.subscriptions, uri)
-	req.ss.mu.Unlock()
+	ss := req.client.(*session) // a stateful method: its client is a session
+	ss.mu.Lock()
+	delete(ss.subscriptions, uri)
+	ss.mu.Unlock()
 	return []byte("{}"), nil
 }

@@ -84,30 +84,25 @@ func checkCacheHint(name string, h CacheHint) {
 	}
 }
 
-// cacheable are the methods whose results carry a cache hint.
-var cacheable = []string{
-	"server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read",
-}
-
-// cacheHint is the hint for a method's results, or nil if they are not cacheable.
-func (s *Server) cacheHint(method string) *CacheHint { return s.cacheHints[method] }
-
 // settleCacheHints works out, once, the hint of each cacheable method: its own in CacheFor,
 // else Cache, else the default.
 func (s *Server) settleCacheHints() {
-	s.cacheHints = make(map[string]*CacheHint, len(cacheable))
-	for _, method := range cacheable {
-		h, ok := s.opts.CacheFor[method]
+	s.cacheHints = map[string]*CacheHint{}
+	for name, m := range methods {
+		if !m.cacheable {
+			continue
+		}
+		h, ok := s.opts.CacheFor[name]
 		switch {
 		case ok:
 		case s.opts.Cache != nil:
 			h = *s.opts.Cache
-		case method == "resources/read":
+		case name == methodResourcesRead:
 			h = CacheHint{TTL: 0, Scope: CachePrivate}
 		default:
 			h = CacheHint{TTL: time.Minute, Scope: CachePublic}
 		}
-		s.cacheHints[method] = &h
+		s.cacheHints[name] = &h
 	}
 }
 
@@ -116,7 +111,7 @@ func (s *Server) settleCacheHints() {
 // What is added after sessions began is announced to them (list_changed).
 type Server struct {
 	info     Implementation
-	infoJSON []byte // info, encoded once for the _meta of modern results
+	infoJSON []byte // info, encoded once for the _meta of stateless results
 	opts     ServerOptions
 	logger   *slog.Logger
 	stateKey []byte
@@ -181,7 +176,7 @@ func (s *Server) AddTool(t Tool) {
 		var ok bool
 		s.tools, ok = insertSorted(s.tools, te, toolName)
 		return ok
-	}, fmt.Sprintf("mcp: tool %q registered twice", t.Name), "notifications/tools/list_changed")
+	}, fmt.Sprintf("mcp: tool %q registered twice", t.Name), notificationToolsListChanged)
 }
 
 // RemoveTool unregisters a tool, and tells clients the list changed. It reports whether
@@ -191,7 +186,7 @@ func (s *Server) RemoveTool(name string) bool {
 		var ok bool
 		s.tools, ok = removeSorted(s.tools, name, toolName)
 		return ok
-	}, "notifications/tools/list_changed")
+	}, notificationToolsListChanged)
 }
 
 // RemovePrompt unregisters a prompt, and tells clients the list changed. It reports
@@ -201,7 +196,7 @@ func (s *Server) RemovePrompt(name string) bool {
 		var ok bool
 		s.prompts, ok = removeSorted(s.prompts, name, promptName)
 		return ok
-	}, "notifications/prompts/list_changed")
+	}, notificationPromptsListChanged)
 }
 
 // add changes a registry with update, and panics with dup if change reports a duplicate.
@@ -275,25 +270,54 @@ func (s *Server) forget(ss *session) {
 	s.mu.Unlock()
 }
 
-func (s *Server) rootsChanged(*session) {
+func (s *Server) rootsChanged() {
 	if s.opts.RootsChanged != nil {
 		s.opts.RootsChanged()
 	}
 }
 
-// offers reports whether the server declared the capability a method belongs to.
-func (s *Server) offers(method string) bool {
+// capability is a capability a server declares.
+type capability uint8
+
+const (
+	capTools capability = iota
+	capResources
+	capPrompts
+	capCompletions
+	capLogging
+)
+
+// has reports whether the server declares a capability: what it has registered decides.
+// Tools and logging it always declares, so that a client may learn of tools added later.
+func (s *Server) has(c capability) bool {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	switch method {
-	case "resources/list", "resources/templates/list", "resources/read", "resources/subscribe", "resources/unsubscribe":
+	return s.hasLocked(c)
+}
+
+func (s *Server) hasLocked(c capability) bool {
+	switch c {
+	case capResources:
 		return len(s.resources)+len(s.templates) > 0
-	case "prompts/list", "prompts/get":
+	case capPrompts:
 		return len(s.prompts) > 0
-	case "completion/complete":
+	case capCompletions:
 		return len(s.prompts)+len(s.templates) > 0
 	}
 	return true
+}
+
+// capabilities are the server capabilities as they are declared, in order.
+var capabilities = []struct {
+	c    capability
+	key  string
+	json string
+}{
+	{capTools, "tools", `{"listChanged":true}`},
+	{capResources, "resources", `{"subscribe":true,"listChanged":true}`},
+	{capPrompts, "prompts", `{"listChanged":true}`},
+	{capCompletions, "completions", `{}`},
+	{capLogging, "logging", `{}`},
 }
 
 // writeCapabilities writes the server's capabilities: what it has registered.
@@ -301,21 +325,11 @@ func (s *Server) writeCapabilities(e *jsonwire.Encoder) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	e.ObjectStart()
-	e.Key("tools")
-	e.Raw([]byte(`{"listChanged":true}`))
-	if len(s.resources)+len(s.templates) > 0 {
-		e.Key("resources")
-		e.Raw([]byte(`{"subscribe":true,"listChanged":true}`))
+	for _, c := range capabilities {
+		if s.hasLocked(c.c) {
+			e.Key(c.key)
+			e.Raw([]byte(c.json))
+		}
 	}
-	if len(s.prompts) > 0 {
-		e.Key("prompts")
-		e.Raw([]byte(`{"listChanged":true}`))
-	}
-	if len(s.prompts)+len(s.templates) > 0 {
-		e.Key("completions")
-		e.Raw([]byte(`{}`))
-	}
-	e.Key("logging")
-	e.Raw([]byte(`{}`))
 	e.ObjectEnd()
 }

@@ -160,7 +160,7 @@ func echoTool(name string) Tool {
 func TestInitializeNegotiatesVersion(t *testing.T) {
 	for requested, want := range map[string]string{
 		"2024-11-05": "2024-11-05", "2025-03-26": "2025-03-26", "2025-06-18": "2025-06-18",
-		"2025-11-25": "2025-11-25", "1999-01-01": LatestProtocolVersion, "2099-01-01": LatestProtocolVersion,
+		"2025-11-25": "2025-11-25", "1999-01-01": StatefulProtocolVersion, "2099-01-01": StatefulProtocolVersion,
 	} {
 		h := start(t, quietServer(&ServerOptions{Instructions: "Be nice."}))
 		r := result(t, h.initialize(requested))

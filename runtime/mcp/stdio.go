@@ -4,14 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"errors"
 	"io"
 	"os"
-	"strconv"
 	"sync"
 	"time"
-
-	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
 
 // ServeStdio serves one session over the process's standard input and output, as an MCP
@@ -35,54 +31,27 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	out := newLineWriter(w, cancel)
-	ss := newSession(s, out)
-	s.track(ss)
-	defer func() {
-		ss.close()
-		out.close() // everything answered is written before Serve returns
-	}()
-	var wg sync.WaitGroup
-
+	defer out.close() // everything answered is written before Serve returns
 	stop := context.AfterFunc(ctx, func() { interruptRead(r) })
 	defer stop()
-
-	br := bufio.NewReaderSize(r, 64<<10)
-	for {
-		line, err := readLine(br, s.opts.MaxMessageSize)
-		if err == errTooLarge {
-			ss.write(out, jsonrpc.AppendError(nil, nil, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
-				"invalid request: message larger than "+strconv.Itoa(s.opts.MaxMessageSize)+" bytes")))
-			continue
-		}
-		if line = bytes.TrimSpace(line); len(line) > 0 && ctx.Err() == nil {
-			ss.receive(ctx, line, out, &wg)
-		}
-		if err == nil {
-			continue
-		}
-		if err == io.EOF && ctx.Err() == nil {
-			ss.hangUp()
-			wg.Wait() // the client has said all it will; answer what it asked
-			return nil
-		}
-		if ctx.Err() == nil {
-			cancel(err)
-		}
-		wg.Wait()
-		return context.Cause(ctx)
-	}
+	return s.serveStream(ctx, cancel, &lineReader{br: bufio.NewReaderSize(r, 64<<10), max: s.opts.MaxMessageSize}, out)
 }
 
-var errTooLarge = errors.New("message too large")
+// lineReader reads newline-delimited messages.
+type lineReader struct {
+	br  *bufio.Reader
+	max int
+}
 
-// readLine reads one line into a new slice (requests outlive the read buffer). A line longer
-// than max is consumed and reported as errTooLarge.
-func readLine(br *bufio.Reader, max int) ([]byte, error) {
+// readMessage reads one line into a new slice (requests outlive the read buffer), without
+// the white space around it. A line longer than max is consumed and reported as
+// errTooLarge.
+func (lr *lineReader) readMessage() ([]byte, error) {
 	var line []byte
 	tooLarge := false
 	for {
-		chunk, err := br.ReadSlice('\n')
-		if !tooLarge && len(line)+len(chunk) > max {
+		chunk, err := lr.br.ReadSlice('\n')
+		if !tooLarge && len(line)+len(chunk) > lr.max {
 			tooLarge, line = true, nil
 		}
 		if !tooLarge {
@@ -94,7 +63,7 @@ func readLine(br *bufio.Reader, max int) ([]byte, error) {
 		if tooLarge && err == nil {
 			return nil, errTooLarge
 		}
-		return line, err
+		return bytes.TrimSpace(line), err
 	}
 }
 
@@ -110,7 +79,7 @@ type lineWriter struct {
 	failed func(error)
 
 	qmu      sync.Mutex
-	queue    [][]byte
+	queued   [][]byte
 	draining bool
 	closed   bool
 	drained  sync.WaitGroup
@@ -137,14 +106,15 @@ func (lw *lineWriter) send(msg []byte) error {
 
 func (lw *lineWriter) reply(msg []byte) error { return lw.send(msg) }
 
-// sendLater queues a notification that belongs to no request and returns at once.
-func (lw *lineWriter) sendLater(msg []byte) {
+// queue queues a notification that belongs to no request and returns at once: a goroutine
+// of the writer's writes it.
+func (lw *lineWriter) queue(msg []byte) {
 	lw.qmu.Lock()
 	defer lw.qmu.Unlock()
 	if lw.closed {
 		return
 	}
-	lw.queue = append(lw.queue, msg)
+	lw.queued = append(lw.queued, msg)
 	if !lw.draining {
 		lw.draining = true
 		lw.drained.Add(1)
@@ -156,8 +126,8 @@ func (lw *lineWriter) drain() {
 	defer lw.drained.Done()
 	for {
 		lw.qmu.Lock()
-		batch := lw.queue
-		lw.queue = nil
+		batch := lw.queued
+		lw.queued = nil
 		if len(batch) == 0 {
 			lw.draining = false
 			lw.qmu.Unlock()

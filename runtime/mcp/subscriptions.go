@@ -28,10 +28,11 @@ type listener struct {
 // listen serves subscriptions/listen: it acknowledges the filter, delivers notifications
 // until ctx ends, then answers with the result that ends the subscription gracefully (which
 // the transport drops if the client itself cancelled).
-func (s *Server) listen(ctx context.Context, m *jsonrpc.Message, out outbox) ([]byte, *jsonrpc.Error) {
-	l := &listener{id: append([]byte(nil), m.ID...), out: out}
+func listen(ctx context.Context, r *Request, params []byte) ([]byte, *jsonrpc.Error) {
+	s := r.srv
+	l := &listener{id: append([]byte(nil), r.msg.ID...), out: r.out}
 	var d jsonwire.Decoder
-	d.Reset(m.Params)
+	d.Reset(params)
 	for key := range d.Members {
 		if string(key) != "notifications" || d.Peek() != jsonwire.Object {
 			d.Skip()
@@ -67,9 +68,7 @@ func (s *Server) listen(ctx context.Context, m *jsonrpc.Message, out outbox) ([]
 		return nil, invalidParams("subscriptions/listen: %s", d.Summary())
 	}
 	// The server agrees to what it has: a server without prompts sends no prompt changes.
-	s.mu.RLock()
-	hasPrompts, hasResources := len(s.prompts) > 0, len(s.resources)+len(s.templates) > 0
-	s.mu.RUnlock()
+	hasPrompts, hasResources := s.has(capPrompts), s.has(capResources)
 	l.prompts = l.prompts && hasPrompts
 	l.resources = l.resources && hasResources
 	if !hasResources {
@@ -111,32 +110,21 @@ func (s *Server) listen(ctx context.Context, m *jsonrpc.Message, out outbox) ([]
 	}
 	s.listeners[l] = true
 	s.mu.Unlock()
-	err := out.send(jsonrpc.AppendNotification(nil, "notifications/subscriptions/acknowledged", e.Bytes()))
+	err := l.out.send(jsonrpc.AppendNotification(nil, notificationAcknowledged, e.Bytes()))
 	l.mu.Unlock()
-	if err != nil {
-		s.mu.Lock()
-		delete(s.listeners, l)
-		s.mu.Unlock()
-		return nil, nil
+	if err == nil {
+		<-ctx.Done()
 	}
-	<-ctx.Done()
 	s.mu.Lock()
 	delete(s.listeners, l)
 	s.mu.Unlock()
-
-	e.Reset(nil)
-	e.ObjectStart()
-	e.Key("resultType")
-	e.String("complete")
-	e.Key("_meta")
-	e.ObjectStart()
-	e.Key(metaSubscriptionID)
-	e.Raw(l.id)
-	e.Key(metaServerInfo)
-	e.Raw(s.infoJSON)
-	e.ObjectEnd()
-	e.ObjectEnd()
-	return jsonrpc.AppendResult(nil, m.ID, e.Bytes()), nil
+	if err != nil {
+		return nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "the subscription's stream has closed")
+	}
+	// The result that ends the subscription carries its id in _meta. (A subscription is of
+	// the stateless revision: its client side is the request.)
+	r.client.(*statelessRequest).resultMeta = append([]byte(`"`+metaSubscriptionID+`":`), l.id...)
+	return []byte("{}"), nil
 }
 
 func (l *listener) writeMeta(e *jsonwire.Encoder) {
@@ -150,13 +138,13 @@ func (l *listener) writeMeta(e *jsonwire.Encoder) {
 // wants reports whether the listener opted in to a notification (uri for resource updates).
 func (l *listener) wants(method, uri string) bool {
 	switch method {
-	case "notifications/tools/list_changed":
+	case notificationToolsListChanged:
 		return l.tools
-	case "notifications/prompts/list_changed":
+	case notificationPromptsListChanged:
 		return l.prompts
-	case "notifications/resources/list_changed":
+	case notificationResourcesListChanged:
 		return l.resources
-	case "notifications/resources/updated":
+	case notificationResourceUpdated:
 		return l.uris[uri]
 	}
 	return false
@@ -183,7 +171,7 @@ func (s *Server) notifyListeners(method, uri string) {
 		}
 		e.ObjectEnd()
 		l.mu.Lock()
-		sendUnwaited(l.out, jsonrpc.AppendNotification(nil, method, e.Bytes()))
+		l.out.queue(jsonrpc.AppendNotification(nil, method, e.Bytes()))
 		l.mu.Unlock()
 	}
 }

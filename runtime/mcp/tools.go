@@ -95,13 +95,13 @@ func (t *toolEntry) render(d dialect, in, out []byte) []byte {
 	writeNamed(&e, d, t.Name, t.Title, t.Description)
 	e.Key("inputSchema")
 	e.Raw(in)
-	if d >= dialect2025b && out != nil {
+	if d >= dialect20250618 && out != nil {
 		e.Key("outputSchema")
 		e.Raw(out)
 	}
 	// Before titles became a field of their own (2025-06-18), annotations carried them.
-	titleInAnnotations := d == dialect2025a && t.Title != ""
-	if d >= dialect2025a && (!t.Annotations.empty() || titleInAnnotations) {
+	titleInAnnotations := d == dialect20250326 && t.Title != ""
+	if d >= dialect20250326 && (!t.Annotations.empty() || titleInAnnotations) {
 		e.Key("annotations")
 		e.ObjectStart()
 		if titleInAnnotations {
@@ -125,27 +125,23 @@ func optionalBool(e *jsonwire.Encoder, key string, v *bool) {
 	}
 }
 
-// runTool calls a tool's handler with arguments (nil means none) and hands the
-// CallToolResult's JSON, and whether it is an error result, to respond, whose return value
-// it returns; the JSON is valid only during respond. A panic in the tool becomes an error
-// result, logged with its stack, and the server goes on serving.
-func (s *Server) runTool(ctx context.Context, t *toolEntry, args []byte, d dialect, respond func(result []byte, isError bool) []byte) []byte {
+// runTool calls a tool's handler with arguments (nil means none) and returns the call, whose
+// result (finish) the caller reads before it puts the call back (putToolCall). A panic in
+// the tool becomes an error result, logged with its stack, and the server goes on serving:
+// a tool's failure is the tool's result, not the protocol's.
+func (s *Server) runTool(ctx context.Context, t *toolEntry, args []byte, d dialect) (c *ToolCall) {
 	if args == nil {
 		args = []byte("{}")
 	}
-	c := getToolCall(t.Name, args, d)
-	defer putToolCall(c)
-	func() {
-		defer func() {
-			if v := recover(); v != nil {
-				s.logger.Error("mcp: tool panicked", "tool", t.Name, "panic", v, "stack", string(debug.Stack()))
-				c.setErrorText("internal error: tool " + t.Name + " failed unexpectedly")
-			}
-		}()
-		t.Handler(ctx, c)
+	c = getToolCall(t.Name, args, d)
+	defer func() {
+		if v := recover(); v != nil {
+			s.logger.Error("mcp: tool panicked", "tool", t.Name, "panic", v, "stack", string(debug.Stack()))
+			c.setErrorText("internal error: tool " + t.Name + " failed unexpectedly")
+		}
 	}()
-	result := c.finish() // which settles c.isError
-	return respond(result, c.isError)
+	t.Handler(ctx, c)
+	return c
 }
 
 // CallTool calls a tool in process, exactly as tools/call would (decoding and validating the
@@ -165,12 +161,14 @@ func (s *Server) CallTool(ctx context.Context, name string, arguments []byte) ([
 	if d.Peek() == jsonwire.Null {
 		arguments = nil
 	}
-	return s.runTool(ctx, t, arguments, dialectOf(LatestProtocolVersion), copyResult), nil
+	c := s.runTool(ctx, t, arguments, dialectOf(StatefulProtocolVersion))
+	defer putToolCall(c)
+	return append([]byte(nil), c.finish()...), nil
 }
 
 // listTools answers tools/list.
 func listTools(ctx context.Context, req *Request, params []byte) ([]byte, *jsonrpc.Error) {
-	return listPage(req, params, "tools/list", "tools", &req.ss.srv.tools, toolName,
+	return listPage(req, params, methodToolsList, "tools", &req.srv.tools, toolName,
 		func(t *toolEntry, d dialect) []byte { return t.rendered[d] })
 }
 
@@ -179,29 +177,10 @@ func toolName(t *toolEntry) string { return t.Name }
 
 // callTool answers tools/call. Problems with the request itself (no name, an unknown tool,
 // arguments that are not an object) are protocol errors; everything about the arguments'
-// content, and whatever the tool does, is a tool result.
+// content, and whatever the tool does, is a tool result. The result stays in the tool
+// call's buffer, which the request holds until its response is written: tools/call is the
+// hot path, and the result is copied once, into the response.
 func callTool(ctx context.Context, req *Request, params []byte) ([]byte, *jsonrpc.Error) {
-	return serveToolCall(ctx, req, params, copyResult)
-}
-
-// copyResult keeps a tool's result beyond the call.
-func copyResult(result []byte, _ bool) []byte { return append([]byte(nil), result...) }
-
-// callToolResponse answers tools/call with the whole response message, writing the result
-// once, straight from the tool's buffer into the response: tools/call is the hot path.
-func callToolResponse(ctx context.Context, req *Request, id, params []byte) []byte {
-	resp, err := serveToolCall(ctx, req, params, func(result []byte, _ bool) []byte {
-		return jsonrpc.AppendResult(nil, id, result)
-	})
-	if err != nil {
-		return jsonrpc.AppendError(nil, id, err)
-	}
-	return resp
-}
-
-// serveToolCall runs a tools/call request; respond turns the CallToolResult's JSON, valid
-// only during the call, into what serveToolCall returns.
-func serveToolCall(ctx context.Context, req *Request, params []byte, respond func(result []byte, isError bool) []byte) ([]byte, *jsonrpc.Error) {
 	if params == nil {
 		return nil, invalidParams("tools/call: params with a tool name are required")
 	}
@@ -223,7 +202,7 @@ func serveToolCall(ctx context.Context, req *Request, params []byte, respond fun
 			}
 			name, _ := d.Text() // valid until the next read: look it up now
 			named = true
-			if t = req.ss.srv.lookupTool(name); t == nil {
+			if t = req.srv.lookupTool(name); t == nil {
 				unknown = string(name)
 			}
 		case "arguments":
@@ -248,12 +227,6 @@ func serveToolCall(ctx context.Context, req *Request, params []byte, respond fun
 	case !argsOK:
 		return nil, invalidParams("tools/call: arguments must be an object")
 	}
-	return req.ss.srv.runTool(ctx, t, args, req.ss.dialectNow(), respond), nil
-}
-
-// dialectNow is the session's protocol dialect.
-func (ss *session) dialectNow() dialect {
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	return ss.dialect
+	req.tool = req.srv.runTool(ctx, t, args, req.client.dialect())
+	return req.tool.finish(), nil // which settles isError
 }

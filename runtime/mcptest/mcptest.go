@@ -1,5 +1,6 @@
-// Package mcptest connects a test to an mcp.Server in memory, through the same code path a
-// real client uses over stdio: every request is encoded, served and decoded as JSON.
+// Package mcptest connects a test to an mcp.Server in memory (mcp.Server.ServeMemory),
+// through the same code a real client's messages go through over stdio: every request is
+// encoded, served and decoded as JSON.
 //
 //	srv := mcp.NewServer(mcp.Implementation{Name: "test", Version: "0"}, nil)
 //	RegisterMCP(srv)
@@ -9,17 +10,15 @@
 //
 // A tool that asks the client for something (sampling, elicitation, roots) gets its answer
 // from the handlers given to ConnectWith, in either era: with ProtocolVersion
-// mcp.ModernProtocolVersion (2026-07-28) the client sends no initialize, puts its version
+// mcp.StatelessProtocolVersion (2026-07-28) the client sends no initialize, puts its version
 // and capabilities in every request's _meta, and answers an InputRequiredResult by calling
-// the handlers and retrying the request with their answers, as a modern client does.
+// the handlers and retrying the request with their answers, as a stateless client does.
 package mcptest
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"strings"
 	"sync"
 	"testing"
@@ -35,18 +34,17 @@ var Timeout = 10 * time.Second
 // errors they do not expect, so tests read like the happy path.
 type Client struct {
 	t        testing.TB
-	in       *io.PipeWriter
-	out      *bufio.Reader
+	conn     *mcp.MemoryConn
 	mu       sync.Mutex
 	next     int
 	handlers map[string]Handler
 	notes    []Notification
-	meta     map[string]any // a modern client's _meta; nil in a legacy session
+	meta     map[string]any // a stateless client's _meta; nil in a session
 
 	// Initialize is the result of the initialize request (of server/discover for a client
 	// of revision 2026-07-28).
 	Initialize map[string]any
-	// InputRounds counts the retries of modern requests that answered an
+	// InputRounds counts the retries of stateless requests that answered an
 	// InputRequiredResult.
 	InputRounds int
 }
@@ -74,7 +72,7 @@ type Notification struct {
 // Connect starts serving srv in memory and initializes a session at the newest protocol
 // version. The session ends when the test does.
 func Connect(t testing.TB, srv *mcp.Server) *Client {
-	return ConnectVersion(t, srv, mcp.LatestProtocolVersion)
+	return ConnectVersion(t, srv, mcp.StatefulProtocolVersion)
 }
 
 // ConnectVersion is Connect with a chosen protocol version.
@@ -89,7 +87,7 @@ func ConnectWith(t testing.TB, srv *mcp.Server, opts Options) *Client {
 	t.Helper()
 	version := opts.ProtocolVersion
 	if version == "" {
-		version = mcp.LatestProtocolVersion
+		version = mcp.StatefulProtocolVersion
 	}
 	caps := map[string]any{}
 	for method, capability := range map[string]string{"sampling/createMessage": "sampling", "elicitation/create": "elicitation", "roots/list": "roots"} {
@@ -97,22 +95,15 @@ func ConnectWith(t testing.TB, srv *mcp.Server, opts Options) *Client {
 			caps[capability] = map[string]any{}
 		}
 	}
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		srv.Serve(ctx, inR, outW)
-		outW.Close()
-	}()
+	conn := srv.ServeMemory(ctx)
 	t.Cleanup(func() {
-		inW.Close()
+		conn.Close()
 		cancel()
-		<-done
+		<-conn.Done()
 	})
-	c := &Client{t: t, in: inW, out: bufio.NewReaderSize(outR, 1<<16), handlers: opts.Handlers}
-	if version == mcp.ModernProtocolVersion {
+	c := &Client{t: t, conn: conn, handlers: opts.Handlers}
+	if version == mcp.StatelessProtocolVersion {
 		c.meta = map[string]any{
 			"io.modelcontextprotocol/protocolVersion":    version,
 			"io.modelcontextprotocol/clientCapabilities": caps,
@@ -144,12 +135,12 @@ type Error struct {
 
 func (e *Error) Error() string { return fmt.Sprintf("JSON-RPC error %d: %s", e.Code, e.Message) }
 
-// maxInputRounds bounds the retries of one modern request: a server that keeps asking is
+// maxInputRounds bounds the retries of one stateless request: a server that keeps asking is
 // a bug the test should see.
 const maxInputRounds = 10
 
 // Request sends a request and waits for its response: the result, or the error response.
-// A modern client retries a request answered with an InputRequiredResult, with the
+// A stateless client retries a request answered with an InputRequiredResult, with the
 // handlers' answers, until it completes.
 func (c *Client) Request(method string, params any) (json.RawMessage, *Error) {
 	c.t.Helper()
@@ -249,7 +240,7 @@ func (c *Client) request(method string, params any) (json.RawMessage, *Error) {
 			Result json.RawMessage `json:"result"`
 			Error  *Error          `json:"error"`
 		}
-		if err := json.Unmarshal(c.readLine(), &resp); err != nil {
+		if err := json.Unmarshal(c.receive(), &resp); err != nil {
 			c.t.Fatalf("mcptest: invalid message from server: %v", err)
 		}
 		switch {
@@ -304,32 +295,24 @@ func (c *Client) send(msg any) {
 	if err != nil {
 		c.t.Fatalf("mcptest: %v", err)
 	}
-	if _, err := c.in.Write(append(b, '\n')); err != nil {
+	if err := c.conn.Send(b); err != nil {
 		c.t.Fatalf("mcptest: sending: %v", err)
 	}
 }
 
-func (c *Client) readLine() []byte {
+// receive returns the next message from the server, failing the test if none comes in time.
+func (c *Client) receive() []byte {
 	c.t.Helper()
-	type line struct {
-		b   []byte
-		err error
-	}
-	ch := make(chan line, 1)
-	go func() {
-		b, err := c.out.ReadBytes('\n')
-		ch <- line{b, err}
-	}()
-	select {
-	case l := <-ch:
-		if l.err != nil {
-			c.t.Fatalf("mcptest: reading: %v", l.err)
-		}
-		return l.b
-	case <-time.After(Timeout):
+	ctx, cancel := context.WithTimeout(context.Background(), Timeout)
+	defer cancel()
+	msg, err := c.conn.Receive(ctx)
+	switch {
+	case err == context.DeadlineExceeded:
 		c.t.Fatalf("mcptest: no answer from the server within %v", Timeout)
-		return nil
+	case err != nil:
+		c.t.Fatalf("mcptest: reading: %v", err)
 	}
+	return msg
 }
 
 // Tool is an entry of tools/list.

@@ -20,14 +20,14 @@ import (
 // The stateless revision, 2026-07-28, end to end: a scripted client sends requests with
 // their per-request _meta to the everything server, over stdio and over Streamable HTTP,
 // and every message the server sends is checked against the 2026-07-28 schema (or the
-// legacy one, for the legacy session of TestModernBesideLegacy) and against the rules of
+// stateful one, for the stateful session of TestStatelessBesideStateful) and against the rules of
 // the revision that a schema cannot state: ids echoed with their type, no reserved error
 // codes, nothing on a request's stream but its progress and log messages and its response,
 // every notification of a subscription tagged with it.
 
 const (
-	modernRev = "2026-07-28"
-	legacyRev = "2025-11-25"
+	statelessRev = "2026-07-28"
+	statefulRev  = "2025-11-25"
 )
 
 // mcall is one request of the scripted client.
@@ -38,7 +38,7 @@ type mcall struct {
 	meta     map[string]any    // _meta entries over the defaults; a nil value removes one
 	noMeta   bool              // send params as they are, with no _meta added
 	header   map[string]string // HTTP headers over the defaults, names as written; "" removes one
-	version  string            // the revision to check the answer against (modernRev)
+	version  string            // the revision to check the answer against (statelessRev)
 	notify   bool              // a notification: no id, no answer awaited
 	rawMsg   []byte            // the message as built (set by the client)
 	idJSON   string            // the id as JSON
@@ -145,7 +145,7 @@ func (s *msub) expectOne(t *testing.T, method string) map[string]any {
 	return m
 }
 
-// mconn carries a modern client's requests to one server process.
+// mconn carries a stateless client's requests to one server process.
 type mconn interface {
 	exchange(t *testing.T, c *mcall) *mexchange
 	listen(t *testing.T, c *mcall) *msub
@@ -160,12 +160,12 @@ type mclient struct {
 	next int
 }
 
-var defaultClientInfo = map[string]any{"name": "e2e-modern", "version": "1.0.0"}
+var defaultClientInfo = map[string]any{"name": "e2e-stateless", "version": "1.0.0"}
 
 // build completes a call: its id and its message.
 func (c *mclient) build(call *mcall) {
 	if call.version == "" {
-		call.version = modernRev
+		call.version = statelessRev
 	}
 	if call.id == nil && !call.notify {
 		c.mu.Lock()
@@ -185,7 +185,7 @@ func (c *mclient) build(call *mcall) {
 	}
 	if !call.noMeta {
 		meta := map[string]any{
-			"io.modelcontextprotocol/protocolVersion":    modernRev,
+			"io.modelcontextprotocol/protocolVersion":    statelessRev,
 			"io.modelcontextprotocol/clientCapabilities": map[string]any{},
 			"io.modelcontextprotocol/clientInfo":         defaultClientInfo,
 		}
@@ -302,11 +302,11 @@ func jsonEqual(a []byte, b any) bool {
 	return fmt.Sprint(x) == fmt.Sprint(y)
 }
 
-// checkModernMessage applies the rules of the revision a schema cannot state to a message
+// checkStatelessMessage applies the rules of the revision a schema cannot state to a message
 // about a request (not a subscription): a response carries the request's id with its type,
 // a result names the server, an error uses no code the revision reserves or retired, and
 // the only notifications are the request's progress (with its token) and log messages.
-func checkModernMessage(t *testing.T, call *mcall, m map[string]any) {
+func checkStatelessMessage(t *testing.T, call *mcall, m map[string]any) {
 	t.Helper()
 	if method, ok := m["method"].(string); ok {
 		switch method {
@@ -324,13 +324,13 @@ func checkModernMessage(t *testing.T, call *mcall, m map[string]any) {
 	if id, _ := json.Marshal(m["id"]); string(id) != call.idJSON {
 		t.Errorf("%s: response id %s, want %s", call.method, id, call.idJSON)
 	}
-	if e, ok := m["error"].(map[string]any); ok && call.version == modernRev {
+	if e, ok := m["error"].(map[string]any); ok && call.version == statelessRev {
 		code, _ := e["code"].(float64)
 		if code >= -32099 && code <= -32000 && code != -32020 && code != -32021 && code != -32022 {
-			t.Errorf("%s: error code %v is reserved or retired in revision %s: %v", call.method, code, modernRev, e)
+			t.Errorf("%s: error code %v is reserved or retired in revision %s: %v", call.method, code, statelessRev, e)
 		}
 	}
-	if r, ok := m["result"].(map[string]any); ok && call.version == modernRev {
+	if r, ok := m["result"].(map[string]any); ok && call.version == statelessRev {
 		meta, _ := r["_meta"].(map[string]any)
 		if info, _ := meta["io.modelcontextprotocol/serverInfo"].(map[string]any); info["name"] != "mcpgen-everything" || info["version"] != "1.0.0" {
 			t.Errorf("%s: result without the server's identity in _meta: %v", call.method, r)
@@ -376,11 +376,11 @@ type mstdio struct {
 	tr   *stdioTransport
 	done chan struct{} // closed when stdout ends
 
-	mu      sync.Mutex
-	pending map[string]*stdioPending // by id, as JSON
-	subs    map[string]*stdioPending // open subscriptions, by id, as JSON
-	stray   []map[string]any         // notifications that came when no request was waiting
-	legacy  bool                     // a legacy session is open: untagged notifications may be legacy ones
+	mu       sync.Mutex
+	pending  map[string]*stdioPending // by id, as JSON
+	subs     map[string]*stdioPending // open subscriptions, by id, as JSON
+	stray    []map[string]any         // notifications that came when no request was waiting
+	stateful bool                     // a stateful session is open: untagged notifications may be stateful ones
 }
 
 type stdioPending struct {
@@ -391,7 +391,7 @@ type stdioPending struct {
 	ended bool // the subscription's stream has been closed (cancelled)
 }
 
-func startModernStdio(t *testing.T) *mstdio {
+func startStatelessStdio(t *testing.T) *mstdio {
 	s := &mstdio{t: t, tr: startStdio(t, everythingBin), done: make(chan struct{}),
 		pending: map[string]*stdioPending{}, subs: map[string]*stdioPending{}}
 	go s.read()
@@ -449,27 +449,27 @@ func (s *mstdio) route(line []byte) {
 	}
 	switch {
 	case isCall && m["id"] != nil:
-		checkSchema(s.t, modernRev, line, "")
+		checkSchema(s.t, statelessRev, line, "")
 		t.Errorf("the server sent a request over stdio: %s", line)
 	case !isCall:
 		if sub := s.subs[string(idJSON)]; sub != nil {
-			checkSchema(s.t, modernRev, line, "subscriptions/listen")
+			checkSchema(s.t, statelessRev, line, "subscriptions/listen")
 			s.toSub(sub, m)
 			return
 		}
 		p := s.pending[string(idJSON)]
 		if p == nil {
-			checkSchema(s.t, modernRev, line, "")
+			checkSchema(s.t, statelessRev, line, "")
 			t.Errorf("a response to no request in progress: %s", line)
 			return
 		}
 		delete(s.pending, string(idJSON))
 		checkSchema(s.t, p.call.version, line, p.call.method)
-		checkModernMessage(t, p.call, m)
+		checkStatelessMessage(t, p.call, m)
 		p.msgs = append(p.msgs, m)
 		p.resp <- m
 	case sid != nil:
-		checkSchema(s.t, modernRev, line, "")
+		checkSchema(s.t, statelessRev, line, "")
 		sub := s.subs[string(sid)]
 		if sub == nil {
 			t.Errorf("a notification of no subscription: %s", line)
@@ -477,14 +477,14 @@ func (s *mstdio) route(line []byte) {
 		}
 		s.toSub(sub, m)
 	default:
-		if s.legacy {
+		if s.stateful {
 			s.checkEither(line)
 		} else {
-			checkSchema(s.t, modernRev, line, "")
-			// Without a legacy session, a notification that belongs to no subscription
+			checkSchema(s.t, statelessRev, line, "")
+			// Without a stateful session, a notification that belongs to no subscription
 			// belongs to a request in progress: its progress or its log messages.
 			if method := m["method"]; method != "notifications/progress" && method != "notifications/message" {
-				t.Errorf("%v outside any subscription, with no legacy session: %s", method, line)
+				t.Errorf("%v outside any subscription, with no stateful session: %s", method, line)
 			}
 			if m["method"] == "notifications/progress" {
 				p, _ := m["params"].(map[string]any)
@@ -523,10 +523,10 @@ func (s *mstdio) toSub(p *stdioPending, m map[string]any) {
 
 // checkEither accepts an untagged notification valid in either era, when both are in use.
 func (s *mstdio) checkEither(line []byte) {
-	errModern := referee.Check(modernRev, line, "")
-	errLegacy := referee.Check(legacyRev, line, "")
-	if errModern != nil && errLegacy != nil {
-		s.t.Errorf("server sent a notification valid in neither era: %v; %v\n%s", errModern, errLegacy, line)
+	errStateless := referee.Check(statelessRev, line, "")
+	errStateful := referee.Check(statefulRev, line, "")
+	if errStateless != nil && errStateful != nil {
+		s.t.Errorf("server sent a notification valid in neither era: %v; %v\n%s", errStateless, errStateful, line)
 	}
 }
 
@@ -600,7 +600,7 @@ type mhttp struct {
 	wg sync.WaitGroup // subscription streams being read
 }
 
-func startModernHTTP(t *testing.T) *mhttp {
+func startStatelessHTTP(t *testing.T) *mhttp {
 	h := &mhttp{t: t, tr: startHTTP(t, everythingBin)}
 	t.Cleanup(h.wg.Wait) // runs before the server is stopped
 	return h
@@ -621,7 +621,7 @@ func (h *mhttp) request(ctx context.Context, call *mcall) *http.Request {
 	hd := req.Header
 	hd.Set("Content-Type", "application/json")
 	hd.Set("Accept", "application/json, text/event-stream")
-	version := modernRev
+	version := statelessRev
 	if v, ok := call.meta["io.modelcontextprotocol/protocolVersion"].(string); ok {
 		version = v
 	}
@@ -690,7 +690,7 @@ func (h *mhttp) exchange(t *testing.T, call *mcall) *mexchange {
 		raws = append(raws, body)
 	case "text/event-stream":
 		if resp.Header.Get("Mcp-Session-Id") != "" {
-			t.Errorf("POST %s: a session id in revision %s", call.method, modernRev)
+			t.Errorf("POST %s: a session id in revision %s", call.method, statelessRev)
 		}
 		events := make(chan []byte)
 		go readSSE(resp.Body, events)
@@ -711,7 +711,7 @@ func (h *mhttp) exchange(t *testing.T, call *mcall) *mexchange {
 		if m == nil {
 			continue
 		}
-		checkModernMessage(t, call, m)
+		checkStatelessMessage(t, call, m)
 		x.msgs = append(x.msgs, m)
 		if _, isCall := m["method"]; !isCall {
 			if x.resp != nil {
@@ -836,38 +836,38 @@ func (h *mhttp) post(t *testing.T, method string, header map[string]string, body
 
 // --- the tests ---------------------------------------------------------------------------
 
-type modernCase struct {
+type statelessCase struct {
 	name string
 	fn   func(t *testing.T, c *mclient)
 }
 
-// TestModern runs each case against a server of its own, over stdio and over HTTP.
-func TestModern(t *testing.T) {
-	cases := []modernCase{
-		{"discover", modernDiscover},
-		{"lists", modernLists},
-		{"calls", modernCalls},
-		{"meta errors", modernMetaErrors},
-		{"removed methods", modernRemovedMethods},
-		{"resource not found", modernResourceNotFound},
-		{"missing capability", modernMissingCapability},
-		{"input required", modernInputRequired},
-		{"multi round", modernMultiRound},
-		{"multiple inputs", modernMultipleInputs},
-		{"request state", modernRequestState},
-		{"input capabilities", modernInputCapabilities},
-		{"input required prompt", modernInputRequiredPrompt},
-		{"logging", modernLogging},
-		{"progress", modernProgress},
-		{"subscriptions", modernSubscriptions},
-		{"subscription filters", modernSubscriptionFilters},
+// TestStateless runs each case against a server of its own, over stdio and over HTTP.
+func TestStateless(t *testing.T) {
+	cases := []statelessCase{
+		{"discover", statelessDiscover},
+		{"lists", statelessLists},
+		{"calls", statelessCalls},
+		{"meta errors", statelessMetaErrors},
+		{"removed methods", statelessRemovedMethods},
+		{"resource not found", statelessResourceNotFound},
+		{"missing capability", statelessMissingCapability},
+		{"input required", statelessInputRequired},
+		{"multi round", statelessMultiRound},
+		{"multiple inputs", statelessMultipleInputs},
+		{"request state", statelessRequestState},
+		{"input capabilities", statelessInputCapabilities},
+		{"input required prompt", statelessInputRequiredPrompt},
+		{"logging", statelessLogging},
+		{"progress", statelessProgress},
+		{"subscriptions", statelessSubscriptions},
+		{"subscription filters", statelessSubscriptionFilters},
 	}
 	for _, tr := range []struct {
 		name  string
 		start func(t *testing.T) mconn
 	}{
-		{"stdio", func(t *testing.T) mconn { return startModernStdio(t) }},
-		{"http", func(t *testing.T) mconn { return startModernHTTP(t) }},
+		{"stdio", func(t *testing.T) mconn { return startStatelessStdio(t) }},
+		{"http", func(t *testing.T) mconn { return startStatelessHTTP(t) }},
 	} {
 		t.Run(tr.name, func(t *testing.T) {
 			t.Parallel()
@@ -877,7 +877,7 @@ func TestModern(t *testing.T) {
 					c := &mclient{t: t, conn: tr.start(t)}
 					tc.fn(t, c)
 					if s, ok := c.conn.(*mstdio); ok {
-						// Over stdio, nothing of a modern request may come after its response.
+						// Over stdio, nothing of a stateless request may come after its response.
 						time.Sleep(50 * time.Millisecond)
 						if stray := s.takeStray(); len(stray) > 0 {
 							t.Errorf("notifications outside any request: %v", stray)
@@ -896,11 +896,11 @@ var (
 		"elicitation": map[string]any{}, "sampling": map[string]any{}, "roots": map[string]any{}}}
 )
 
-func modernDiscover(t *testing.T, c *mclient) {
+func statelessDiscover(t *testing.T, c *mclient) {
 	res := c.must("server/discover", nil, nil)
 	versions, _ := res["supportedVersions"].([]any)
-	if !slices.Contains(versions, any(modernRev)) || !slices.Contains(versions, any(legacyRev)) {
-		t.Errorf("supportedVersions %v lack %s or %s", versions, modernRev, legacyRev)
+	if !slices.Contains(versions, any(statelessRev)) || !slices.Contains(versions, any(statefulRev)) {
+		t.Errorf("supportedVersions %v lack %s or %s", versions, statelessRev, statefulRev)
 	}
 	caps, _ := json.Marshal(res["capabilities"])
 	for _, want := range []string{`"tools":{"listChanged":true}`, `"prompts":{"listChanged":true}`, `"subscribe":true`} {
@@ -930,7 +930,7 @@ func checkCacheHints(t *testing.T, what string, res map[string]any) {
 	}
 }
 
-func modernLists(t *testing.T, c *mclient) {
+func statelessLists(t *testing.T, c *mclient) {
 	tools := c.must("tools/list", nil, nil)
 	checkCacheHints(t, "tools/list", tools)
 	got := names(tools["tools"].([]any), "name")
@@ -989,7 +989,7 @@ func modernLists(t *testing.T, c *mclient) {
 	c.fails(mcall{method: "tools/list", params: map[string]any{"cursor": "not a cursor"}}, -32602, anyStatus)
 }
 
-func modernCalls(t *testing.T, c *mclient) {
+func statelessCalls(t *testing.T, c *mclient) {
 	if got := c.tool("test_simple_text", nil, nil); got != "This is a simple text response for testing." {
 		t.Errorf("simple text: %q", got)
 	}
@@ -1007,7 +1007,7 @@ func modernCalls(t *testing.T, c *mclient) {
 	}
 }
 
-func modernMetaErrors(t *testing.T, c *mclient) {
+func statelessMetaErrors(t *testing.T, c *mclient) {
 	// No _meta at all, no protocol version, no client capabilities: invalid params, with the
 	// request's id, as a number or as a string.
 	e := c.fails(mcall{id: 101, method: "server/discover", params: map[string]any{}, noMeta: true}, -32602, 400)
@@ -1022,8 +1022,8 @@ func modernMetaErrors(t *testing.T, c *mclient) {
 	c.fails(mcall{method: "server/discover", meta: map[string]any{"io.modelcontextprotocol/clientCapabilities": "all"}}, -32602, 400)
 	c.fails(mcall{method: "tools/list", meta: map[string]any{"io.modelcontextprotocol/logLevel": "loud"}}, -32602, anyStatus)
 	if c.conn.isHTTP() {
-		// The header marks the request as modern, so the missing version is an error of
-		// this revision, not a legacy request.
+		// The header marks the request as stateless, so the missing version is an error of
+		// this revision, not a stateful request.
 		c.fails(mcall{method: "tools/list", meta: map[string]any{"io.modelcontextprotocol/protocolVersion": nil}}, -32602, 400)
 	}
 
@@ -1033,7 +1033,7 @@ func modernMetaErrors(t *testing.T, c *mclient) {
 	data, _ := e["data"].(map[string]any)
 	supported, _ := data["supported"].([]any)
 	discovered := c.must("server/discover", nil, nil)["supportedVersions"].([]any)
-	if data["requested"] != "1900-01-01" || len(supported) == 0 || !slices.Contains(supported, any(modernRev)) {
+	if data["requested"] != "1900-01-01" || len(supported) == 0 || !slices.Contains(supported, any(statelessRev)) {
 		t.Errorf("unsupported version data: %v", data)
 	}
 	for _, v := range supported {
@@ -1047,9 +1047,9 @@ func modernMetaErrors(t *testing.T, c *mclient) {
 	}
 }
 
-func modernRemovedMethods(t *testing.T, c *mclient) {
+func statelessRemovedMethods(t *testing.T, c *mclient) {
 	for _, call := range []mcall{
-		{method: "initialize", params: map[string]any{"protocolVersion": modernRev, "capabilities": map[string]any{}, "clientInfo": defaultClientInfo}},
+		{method: "initialize", params: map[string]any{"protocolVersion": statelessRev, "capabilities": map[string]any{}, "clientInfo": defaultClientInfo}},
 		{method: "ping"},
 		{method: "logging/setLevel", params: map[string]any{"level": "debug"}},
 		{method: "resources/subscribe", params: map[string]any{"uri": "test://watched-resource"}},
@@ -1059,18 +1059,18 @@ func modernRemovedMethods(t *testing.T, c *mclient) {
 	} {
 		c.fails(call, -32601, 404)
 	}
-	// initialize did not start a legacy session: a request without _meta is still refused.
+	// initialize did not start a stateful session: a request without _meta is still refused.
 	if !c.conn.isHTTP() {
-		x := c.do(mcall{method: "tools/list", noMeta: true, version: legacyRev})
+		x := c.do(mcall{method: "tools/list", noMeta: true, version: statefulRev})
 		if x.rpcError() == nil {
-			t.Errorf("a request without _meta after a modern initialize: %v", x.resp)
+			t.Errorf("a request without _meta after a stateless initialize: %v", x.resp)
 		}
 	}
 	// The server goes on serving.
 	c.must("server/discover", nil, nil)
 }
 
-func modernResourceNotFound(t *testing.T, c *mclient) {
+func statelessResourceNotFound(t *testing.T, c *mclient) {
 	const uri = "test://nonexistent-resource-for-conformance-testing"
 	e := c.fails(mcall{method: "resources/read", params: map[string]any{"uri": uri}}, -32602, anyStatus)
 	if data, _ := e["data"].(map[string]any); data["uri"] != uri {
@@ -1078,7 +1078,7 @@ func modernResourceNotFound(t *testing.T, c *mclient) {
 	}
 }
 
-func modernMissingCapability(t *testing.T, c *mclient) {
+func statelessMissingCapability(t *testing.T, c *mclient) {
 	for _, caps := range []map[string]any{{}, {"elicitation": map[string]any{}, "roots": map[string]any{}}} {
 		x := c.do(mcall{method: "tools/call", params: map[string]any{"name": "test_missing_capability", "arguments": map[string]any{}},
 			meta: map[string]any{"io.modelcontextprotocol/clientCapabilities": caps}})
@@ -1143,7 +1143,7 @@ func accept(content map[string]any) map[string]any {
 	return map[string]any{"action": "accept", "content": content}
 }
 
-func modernInputRequired(t *testing.T, c *mclient) {
+func statelessInputRequired(t *testing.T, c *mclient) {
 	params := map[string]any{"name": "test_input_required_result_elicitation", "arguments": map[string]any{}}
 	res := c.inputRequired("tools/call", params, elicitCaps)
 	req, _ := res["inputRequests"].(map[string]any)["user_name"].(map[string]any)
@@ -1192,7 +1192,7 @@ func modernInputRequired(t *testing.T, c *mclient) {
 	}
 }
 
-func modernMultiRound(t *testing.T, c *mclient) {
+func statelessMultiRound(t *testing.T, c *mclient) {
 	params := map[string]any{"name": "test_input_required_result_multi_round", "arguments": map[string]any{}}
 	r1 := c.inputRequired("tools/call", params, elicitCaps)
 	s1, _ := r1["requestState"].(string)
@@ -1222,7 +1222,7 @@ func modernMultiRound(t *testing.T, c *mclient) {
 	}
 }
 
-func modernMultipleInputs(t *testing.T, c *mclient) {
+func statelessMultipleInputs(t *testing.T, c *mclient) {
 	params := map[string]any{"name": "test_input_required_result_multiple_inputs", "arguments": map[string]any{}}
 	res := c.inputRequired("tools/call", params, allCaps)
 	want := map[string]string{"user_name": "elicitation/create", "greeting": "sampling/createMessage", "client_roots": "roots/list"}
@@ -1250,7 +1250,7 @@ func modernMultipleInputs(t *testing.T, c *mclient) {
 	}
 }
 
-func modernRequestState(t *testing.T, c *mclient) {
+func statelessRequestState(t *testing.T, c *mclient) {
 	params := map[string]any{"name": "test_input_required_result_tampered_state", "arguments": map[string]any{}}
 	res := c.inputRequired("tools/call", params, elicitCaps)
 	state, _ := res["requestState"].(string)
@@ -1293,7 +1293,7 @@ func modernRequestState(t *testing.T, c *mclient) {
 	}
 }
 
-func modernInputCapabilities(t *testing.T, c *mclient) {
+func statelessInputCapabilities(t *testing.T, c *mclient) {
 	params := map[string]any{"name": "test_input_required_result_capabilities", "arguments": map[string]any{}}
 	// Capabilities come from each request alone: with sampling only, the tool asks the model.
 	res := c.inputRequired("tools/call", params, samplingCaps)
@@ -1326,7 +1326,7 @@ func modernInputCapabilities(t *testing.T, c *mclient) {
 	}
 }
 
-func modernInputRequiredPrompt(t *testing.T, c *mclient) {
+func statelessInputRequiredPrompt(t *testing.T, c *mclient) {
 	params := map[string]any{"name": "test_input_required_result_prompt"}
 	res := c.inputRequired("prompts/get", params, elicitCaps)
 	if got := inputMethods(res); len(got) != 1 || got["user_context"] != "elicitation/create" {
@@ -1342,7 +1342,7 @@ func modernInputRequiredPrompt(t *testing.T, c *mclient) {
 	expectError(t, c.conn, x, "prompt without elicitation", -32021, 400)
 }
 
-func modernLogging(t *testing.T, c *mclient) {
+func statelessLogging(t *testing.T, c *mclient) {
 	params := map[string]any{"name": "test_logging_tool", "arguments": map[string]any{}}
 	// Without a log level, no log messages.
 	x := c.do(mcall{method: "tools/call", params: params})
@@ -1369,7 +1369,7 @@ func modernLogging(t *testing.T, c *mclient) {
 	}
 }
 
-func modernProgress(t *testing.T, c *mclient) {
+func statelessProgress(t *testing.T, c *mclient) {
 	params := map[string]any{"name": "test_tool_with_progress", "arguments": map[string]any{}}
 	for _, token := range []any{"progress-test-1", 42} {
 		x := c.do(mcall{method: "tools/call", params: params, meta: map[string]any{"progressToken": token}})
@@ -1395,7 +1395,7 @@ func modernProgress(t *testing.T, c *mclient) {
 	}
 }
 
-func modernSubscriptions(t *testing.T, c *mclient) {
+func statelessSubscriptions(t *testing.T, c *mclient) {
 	sub := c.listen(1001, map[string]any{"toolsListChanged": true})
 	if got := c.tool("test_trigger_tool_change", nil, nil); got != "added test_dynamic_tool" {
 		t.Fatalf("trigger: %q", got)
@@ -1437,7 +1437,7 @@ func modernSubscriptions(t *testing.T, c *mclient) {
 	time.Sleep(200 * time.Millisecond) // for a stray message to the cancelled subscriptions to show
 }
 
-func modernSubscriptionFilters(t *testing.T, c *mclient) {
+func statelessSubscriptionFilters(t *testing.T, c *mclient) {
 	prompts := c.listen("prompts-only", map[string]any{"promptsListChanged": true})
 	tools := c.listen(7, map[string]any{"toolsListChanged": true})
 	// A tools change, then a prompts change: the prompts subscription's first message is
@@ -1476,12 +1476,12 @@ func modernSubscriptionFilters(t *testing.T, c *mclient) {
 	prompts.cancel()
 }
 
-// TestModernHTTP covers what only Streamable HTTP has: the headers that mirror the body,
+// TestStatelessHTTP covers what only Streamable HTTP has: the headers that mirror the body,
 // their statuses, the methods a stateless endpoint refuses, and subscriptions that end with
 // the server.
-func TestModernHTTP(t *testing.T) {
+func TestStatelessHTTP(t *testing.T) {
 	t.Parallel()
-	h := startModernHTTP(t)
+	h := startStatelessHTTP(t)
 	c := &mclient{t: t, conn: h}
 	toolName := names(c.must("tools/list", nil, nil)["tools"].([]any), "name")[0]
 	b64 := func(s string) string { return "=?base64?" + base64.StdEncoding.EncodeToString([]byte(s)) + "?=" }
@@ -1499,7 +1499,7 @@ func TestModernHTTP(t *testing.T) {
 		{"no MCP-Protocol-Version", mcall{method: "tools/list", header: map[string]string{"Mcp-Protocol-Version": ""}}, 400},
 		{"MCP-Protocol-Version differs from _meta", mcall{method: "tools/list", header: map[string]string{"MCP-Protocol-Version": "2025-11-25"}}, 400},
 		{"_meta differs from MCP-Protocol-Version", mcall{method: "server/discover", meta: map[string]any{"io.modelcontextprotocol/protocolVersion": "v999.0.0"},
-			header: map[string]string{"Mcp-Protocol-Version": modernRev}}, 400},
+			header: map[string]string{"Mcp-Protocol-Version": statelessRev}}, 400},
 		{"no Mcp-Method", mcall{method: "tools/list", header: map[string]string{"Mcp-Method": ""}}, 400},
 		{"another Mcp-Method", mcall{method: "tools/list", header: map[string]string{"Mcp-Method": "prompts/list"}}, 400},
 		{"Mcp-Method in capitals", mcall{method: "tools/list", header: map[string]string{"Mcp-Method": "TOOLS/LIST"}}, 400},
@@ -1549,15 +1549,15 @@ func TestModernHTTP(t *testing.T) {
 
 	t.Run("GET and DELETE", func(t *testing.T) {
 		for _, method := range []string{http.MethodGet, http.MethodDelete} {
-			status, hd, body := h.post(t, method, map[string]string{"Accept": "text/event-stream", "MCP-Protocol-Version": modernRev}, "")
+			status, hd, body := h.post(t, method, map[string]string{"Accept": "text/event-stream", "MCP-Protocol-Version": statelessRev}, "")
 			if status != http.StatusMethodNotAllowed || !strings.Contains(hd.Get("Allow"), "POST") {
-				t.Errorf("%s with a modern version: %d, Allow %q: %s", method, status, hd.Get("Allow"), body)
+				t.Errorf("%s with a stateless version: %d, Allow %q: %s", method, status, hd.Get("Allow"), body)
 			}
 		}
 	})
 
 	t.Run("no sessions", func(t *testing.T) {
-		// A session id means nothing to a modern request, and none is given.
+		// A session id means nothing to a stateless request, and none is given.
 		x := c.do(mcall{method: "tools/list", header: map[string]string{"Mcp-Session-Id": "no-such-session"}})
 		if x.result() == nil || x.header.Get("Mcp-Session-Id") != "" {
 			t.Errorf("with a session id: %d %v %v", x.status, x.header, x.resp)
@@ -1565,11 +1565,11 @@ func TestModernHTTP(t *testing.T) {
 	})
 }
 
-// TestModernHTTPShutdown: a server that stops ends its subscriptions gracefully, with the
+// TestStatelessHTTPShutdown: a server that stops ends its subscriptions gracefully, with the
 // listen request's result.
-func TestModernHTTPShutdown(t *testing.T) {
+func TestStatelessHTTPShutdown(t *testing.T) {
 	t.Parallel()
-	h := startModernHTTP(t)
+	h := startStatelessHTTP(t)
 	c := &mclient{t: t, conn: h}
 	sub := c.listen(5, map[string]any{"toolsListChanged": true})
 	if err := h.tr.interrupt(); err != nil {
@@ -1587,13 +1587,13 @@ func TestModernHTTPShutdown(t *testing.T) {
 	}
 }
 
-// TestModernStdioCancelAtOnce: a subscription cancelled in the same write as the request
+// TestStatelessStdioCancelAtOnce: a subscription cancelled in the same write as the request
 // that opened it is cancelled: nothing more comes for it, and the server exits when its
 // input ends. The notification must be matched with the request in the order they arrive,
 // not after the request has started on its own goroutine.
-func TestModernStdioCancelAtOnce(t *testing.T) {
+func TestStatelessStdioCancelAtOnce(t *testing.T) {
 	t.Parallel()
-	s := startModernStdio(t)
+	s := startStatelessStdio(t)
 	c := &mclient{t: t, conn: s}
 	var subs []*msub
 	for i := range 20 {
@@ -1638,11 +1638,11 @@ func TestModernStdioCancelAtOnce(t *testing.T) {
 	}
 }
 
-// TestModernStdioEOF: when the client closes the server's input, the server ends its
+// TestStatelessStdioEOF: when the client closes the server's input, the server ends its
 // subscriptions and exits, as a stdio server does when its client goes.
-func TestModernStdioEOF(t *testing.T) {
+func TestStatelessStdioEOF(t *testing.T) {
 	t.Parallel()
-	s := startModernStdio(t)
+	s := startStatelessStdio(t)
 	c := &mclient{t: t, conn: s}
 	c.listen(1, map[string]any{"toolsListChanged": true})
 	s.tr.close()
@@ -1654,71 +1654,71 @@ func TestModernStdioEOF(t *testing.T) {
 	}
 }
 
-// TestModernBesideLegacy: one stdio process serves a legacy session and modern requests,
+// TestStatelessBesideStateful: one stdio process serves a stateful session and stateless requests,
 // interleaved; each gets the answers of its era, and neither changes the other.
-func TestModernBesideLegacy(t *testing.T) {
+func TestStatelessBesideStateful(t *testing.T) {
 	t.Parallel()
-	s := startModernStdio(t)
+	s := startStatelessStdio(t)
 	c := &mclient{t: t, conn: s}
-	legacy := func(method string, params map[string]any) map[string]any {
+	stateful := func(method string, params map[string]any) map[string]any {
 		t.Helper()
-		x := c.do(mcall{method: method, params: params, noMeta: true, version: legacyRev})
+		x := c.do(mcall{method: method, params: params, noMeta: true, version: statefulRev})
 		r := x.result()
 		if r == nil {
-			t.Fatalf("legacy %s: %v", method, x.resp)
+			t.Fatalf("stateful %s: %v", method, x.resp)
 		}
 		if _, ok := r["resultType"]; ok {
-			t.Errorf("legacy %s: a result with resultType: %v", method, r)
+			t.Errorf("stateful %s: a result with resultType: %v", method, r)
 		}
 		if _, ok := r["ttlMs"]; ok {
-			t.Errorf("legacy %s: a result with ttlMs: %v", method, r)
+			t.Errorf("stateful %s: a result with ttlMs: %v", method, r)
 		}
 		return r
 	}
 
-	// Modern first: discover before any initialize.
+	// Stateless first: discover before any initialize.
 	c.must("server/discover", nil, nil)
-	// Legacy requests before initialize are refused, the legacy way.
-	if x := c.do(mcall{method: "tools/list", noMeta: true, version: legacyRev}); x.rpcError() == nil || x.rpcError()["code"] != -32600.0 {
-		t.Errorf("a legacy request before initialize: %v", x.resp)
+	// Stateful requests before initialize are refused, the stateful way.
+	if x := c.do(mcall{method: "tools/list", noMeta: true, version: statefulRev}); x.rpcError() == nil || x.rpcError()["code"] != -32600.0 {
+		t.Errorf("a stateful request before initialize: %v", x.resp)
 	}
-	init := legacy("initialize", map[string]any{"protocolVersion": legacyRev, "capabilities": map[string]any{},
-		"clientInfo": map[string]any{"name": "e2e-legacy", "version": "1"}})
-	if init["protocolVersion"] != legacyRev {
+	init := stateful("initialize", map[string]any{"protocolVersion": statefulRev, "capabilities": map[string]any{},
+		"clientInfo": map[string]any{"name": "e2e-stateful", "version": "1"}})
+	if init["protocolVersion"] != statefulRev {
 		t.Errorf("initialize: %v", init)
 	}
 	s.mu.Lock()
-	s.legacy = true
+	s.stateful = true
 	s.mu.Unlock()
 	c.do(mcall{method: "notifications/initialized", noMeta: true, notify: true})
 
-	legacyTools := names(legacy("tools/list", nil)["tools"].([]any), "name")
-	modernTools := names(c.must("tools/list", nil, nil)["tools"].([]any), "name")
-	if !slices.Equal(legacyTools, modernTools) {
-		t.Errorf("the eras list different tools: %v and %v", legacyTools, modernTools)
+	statefulTools := names(stateful("tools/list", nil)["tools"].([]any), "name")
+	statelessTools := names(c.must("tools/list", nil, nil)["tools"].([]any), "name")
+	if !slices.Equal(statefulTools, statelessTools) {
+		t.Errorf("the eras list different tools: %v and %v", statefulTools, statelessTools)
 	}
-	if len(legacy("ping", nil)) != 0 {
-		t.Error("legacy ping: not empty")
+	if len(stateful("ping", nil)) != 0 {
+		t.Error("stateful ping: not empty")
 	}
 	c.fails(mcall{method: "ping"}, -32601, anyStatus)
-	// Legacy errors keep their codes: resource not found is -32002 there, -32602 here.
-	if x := c.do(mcall{method: "resources/read", params: map[string]any{"uri": "test://nothing"}, noMeta: true, version: legacyRev}); x.rpcError()["code"] != -32002.0 {
-		t.Errorf("legacy resource not found: %v", x.resp)
+	// Stateful errors keep their codes: resource not found is -32002 there, -32602 here.
+	if x := c.do(mcall{method: "resources/read", params: map[string]any{"uri": "test://nothing"}, noMeta: true, version: statefulRev}); x.rpcError()["code"] != -32002.0 {
+		t.Errorf("stateful resource not found: %v", x.resp)
 	}
 	c.fails(mcall{method: "resources/read", params: map[string]any{"uri": "test://nothing"}}, -32602, anyStatus)
 
-	// The legacy session's log level is not a modern request's.
-	legacy("logging/setLevel", map[string]any{"level": "debug"})
+	// The stateful session's log level is not a stateless request's.
+	stateful("logging/setLevel", map[string]any{"level": "debug"})
 	if x := c.do(mcall{method: "tools/call", params: map[string]any{"name": "test_logging_tool", "arguments": map[string]any{}}}); len(x.notes("notifications/message")) != 0 {
-		t.Errorf("a modern request without logLevel got the legacy session's log messages: %v", x.msgs)
+		t.Errorf("a stateless request without logLevel got the stateful session's log messages: %v", x.msgs)
 	}
-	// A legacy call logs, at the session's level.
-	x := c.do(mcall{method: "tools/call", params: map[string]any{"name": "test_logging_tool", "arguments": map[string]any{}}, noMeta: true, version: legacyRev})
+	// A stateful call logs, at the session's level.
+	x := c.do(mcall{method: "tools/call", params: map[string]any{"name": "test_logging_tool", "arguments": map[string]any{}}, noMeta: true, version: statefulRev})
 	if r := x.result(); r == nil || r["resultType"] != nil || len(x.notes("notifications/message")) != 1 {
-		t.Errorf("a legacy call at level debug: %v", x.msgs)
+		t.Errorf("a stateful call at level debug: %v", x.msgs)
 	}
 
-	// A modern request's change reaches the legacy session, which has no subscription id.
+	// A stateless request's change reaches the stateful session, which has no subscription id.
 	c.tool("test_trigger_tool_change", nil, nil)
 	deadline := time.After(10 * time.Second)
 	for changed := false; !changed; {
@@ -1726,22 +1726,22 @@ func TestModernBesideLegacy(t *testing.T) {
 			if n["method"] == "notifications/tools/list_changed" {
 				changed = true
 				if p, _ := n["params"].(map[string]any); p["_meta"] != nil {
-					t.Errorf("the legacy session's list_changed is tagged: %v", n)
+					t.Errorf("the stateful session's list_changed is tagged: %v", n)
 				}
 			}
 		}
 		select {
 		case <-deadline:
-			t.Fatal("the legacy session did not hear of the tool change")
+			t.Fatal("the stateful session did not hear of the tool change")
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
-	if got := names(legacy("tools/list", nil)["tools"].([]any), "name"); !slices.Contains(got, "test_dynamic_tool") {
-		t.Errorf("legacy tools/list after the change: %v", got)
+	if got := names(stateful("tools/list", nil)["tools"].([]any), "name"); !slices.Contains(got, "test_dynamic_tool") {
+		t.Errorf("stateful tools/list after the change: %v", got)
 	}
-	// A second initialize is refused; modern requests go on.
-	if x := c.do(mcall{method: "initialize", params: map[string]any{"protocolVersion": legacyRev, "capabilities": map[string]any{},
-		"clientInfo": map[string]any{"name": "again", "version": "1"}}, noMeta: true, version: legacyRev}); x.rpcError() == nil {
+	// A second initialize is refused; stateless requests go on.
+	if x := c.do(mcall{method: "initialize", params: map[string]any{"protocolVersion": statefulRev, "capabilities": map[string]any{},
+		"clientInfo": map[string]any{"name": "again", "version": "1"}}, noMeta: true, version: statefulRev}); x.rpcError() == nil {
 		t.Errorf("a second initialize: %v", x.resp)
 	}
 	c.must("server/discover", nil, nil)

@@ -11,17 +11,17 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
 
-const modernMetaJSON = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}}`
+const statelessMetaJSON = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}}`
 
-func TestModernMetaDecidesTheEra(t *testing.T) {
+func TestStatelessMetaDecidesTheEra(t *testing.T) {
 	for _, tc := range []struct {
 		name, msg string
-		modern    bool
+		stateless bool
 	}{
-		{"legacy request", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, false},
+		{"stateful request", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, false},
 		{"the key inside arguments", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`, false},
-		{"a legacy version in _meta", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2025-11-25"}}}`, false},
-		{"modern", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{` + modernMetaJSON + `}}`, true},
+		{"a stateful version in _meta", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2025-11-25"}}}`, false},
+		{"stateless", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{` + statelessMetaJSON + `}}`, true},
 		{"unknown version", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2099-01-01"}}}`, true},
 		{"discover without _meta", `{"jsonrpc":"2.0","id":1,"method":"server/discover"}`, true},
 	} {
@@ -29,13 +29,13 @@ func TestModernMetaDecidesTheEra(t *testing.T) {
 		if perr != nil {
 			t.Fatal(perr)
 		}
-		if _, modern := modernMeta(&m); modern != tc.modern {
-			t.Errorf("%s: modern = %v", tc.name, modern)
+		if _, stateless := statelessMeta(&m); stateless != tc.stateless {
+			t.Errorf("%s: stateless = %v", tc.name, stateless)
 		}
 	}
 }
 
-// A modern request's answers travel sealed: the state opens only for the request that got
+// A stateless request's answers travel sealed: the state opens only for the request that got
 // it, unaltered and in time.
 func TestRequestStateIsSealedToItsRequest(t *testing.T) {
 	srv := quietServer(nil)
@@ -52,7 +52,7 @@ func TestRequestStateIsSealedToItsRequest(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The same request, spaced differently and with other ids and _meta, opens it.
-	retry := parse(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"arguments":{ "y":[1, 2], "x" : 1 },"name":"a",` + modernMetaJSON + `}}`)
+	retry := parse(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"arguments":{ "y":[1, 2], "x" : 1 },"name":"a",` + statelessMetaJSON + `}}`)
 	if st, err := srv.openState(state, retry); err != nil || string(st.Answers["k"]) != `{"action":"accept"}` {
 		t.Fatalf("open: %v %v", st, err)
 	}
@@ -107,20 +107,20 @@ func TestCacheHints(t *testing.T) {
 		Cache:    &CacheHint{TTL: time.Hour, Scope: CachePrivate},
 		CacheFor: map[string]CacheHint{"tools/list": {TTL: 5 * time.Second, Scope: CachePublic}},
 	})
-	if h := srv.cacheHint("tools/list"); h.TTL != 5*time.Second || h.Scope != CachePublic {
+	if h := srv.cacheHints["tools/list"]; h.TTL != 5*time.Second || h.Scope != CachePublic {
 		t.Errorf("tools/list: %+v", h)
 	}
-	if h := srv.cacheHint("prompts/list"); h.TTL != time.Hour || h.Scope != CachePrivate {
+	if h := srv.cacheHints["prompts/list"]; h.TTL != time.Hour || h.Scope != CachePrivate {
 		t.Errorf("prompts/list: %+v", h)
 	}
-	if h := srv.cacheHint("tools/call"); h != nil {
+	if h := srv.cacheHints["tools/call"]; h != nil {
 		t.Errorf("tools/call is not cacheable: %+v", h)
 	}
 	def := quietServer(nil)
-	if h := def.cacheHint("resources/read"); h.TTL != 0 || h.Scope != CachePrivate {
+	if h := def.cacheHints["resources/read"]; h.TTL != 0 || h.Scope != CachePrivate {
 		t.Errorf("default resources/read: %+v", h)
 	}
-	if h := def.cacheHint("server/discover"); h.TTL != time.Minute || h.Scope != CachePublic {
+	if h := def.cacheHints["server/discover"]; h.TTL != time.Minute || h.Scope != CachePublic {
 		t.Errorf("default server/discover: %+v", h)
 	}
 }
@@ -174,7 +174,7 @@ func TestListenOverStdio(t *testing.T) {
 	srv.AddTool(echoTool("a"))
 	srv.AddResource(Resource{URI: "test://r", Name: "r", Read: func(ctx context.Context, uri string) ([]ResourceContents, error) { return nil, nil }})
 	h := start(t, srv)
-	h.send(`{"jsonrpc":"2.0","id":"sub","method":"subscriptions/listen","params":{` + modernMetaJSON + `,"notifications":{"toolsListChanged":true,"promptsListChanged":true,"resourceSubscriptions":["test://r"]}}}`)
+	h.send(`{"jsonrpc":"2.0","id":"sub","method":"subscriptions/listen","params":{` + statelessMetaJSON + `,"notifications":{"toolsListChanged":true,"promptsListChanged":true,"resourceSubscriptions":["test://r"]}}}`)
 	ack := h.recv() // a server without prompts does not agree to prompt changes
 	p := ack["params"].(map[string]any)
 	if ack["method"] != "notifications/subscriptions/acknowledged" || p["_meta"].(map[string]any)["io.modelcontextprotocol/subscriptionId"] != "sub" ||
@@ -193,11 +193,11 @@ func TestListenOverStdio(t *testing.T) {
 	}
 	h.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"sub"}}`)
 	// No response for the cancelled subscription; the next message is the ping's answer.
-	if m := h.roundTrip(`{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{` + modernMetaJSON + `}}`); m["id"] != float64(2) || result(t, m)["resultType"] != "complete" {
+	if m := h.roundTrip(`{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{` + statelessMetaJSON + `}}`); m["id"] != float64(2) || result(t, m)["resultType"] != "complete" {
 		t.Fatalf("after cancelling: %v", m)
 	}
 	srv.AddTool(echoTool("c"))
-	if m := h.roundTrip(`{"jsonrpc":"2.0","id":3,"method":"server/discover","params":{` + modernMetaJSON + `}}`); m["id"] != float64(3) {
+	if m := h.roundTrip(`{"jsonrpc":"2.0","id":3,"method":"server/discover","params":{` + statelessMetaJSON + `}}`); m["id"] != float64(3) {
 		t.Fatalf("a cancelled subscription still hears: %v", m)
 	}
 	srv.mu.RLock()
@@ -207,32 +207,32 @@ func TestListenOverStdio(t *testing.T) {
 	}
 }
 
-// A legacy session and modern requests share one stdio process.
+// A stateful session and stateless requests share one stdio process.
 func TestBothErasOnOneStdioProcess(t *testing.T) {
 	srv := quietServer(nil)
 	srv.AddTool(echoTool("a"))
 	h := start(t, srv)
-	if m := h.roundTrip(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{` + modernMetaJSON + `}}`); result(t, m)["resultType"] != "complete" {
-		t.Fatalf("modern before initialize: %v", m)
+	if m := h.roundTrip(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{` + statelessMetaJSON + `}}`); result(t, m)["resultType"] != "complete" {
+		t.Fatalf("stateless before initialize: %v", m)
 	}
 	h.initialize("2025-11-25")
 	if m := h.roundTrip(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`); result(t, m)["resultType"] != nil {
-		t.Fatalf("legacy result with resultType: %v", m)
+		t.Fatalf("stateful result with resultType: %v", m)
 	}
-	m := h.roundTrip(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"a","arguments":{"text":"hi"},` + modernMetaJSON + `}}`)
+	m := h.roundTrip(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"a","arguments":{"text":"hi"},` + statelessMetaJSON + `}}`)
 	if r := result(t, m); r["resultType"] != "complete" || r["_meta"].(map[string]any)["io.modelcontextprotocol/serverInfo"] == nil {
-		t.Fatalf("modern after initialize: %v", m)
+		t.Fatalf("stateless after initialize: %v", m)
 	}
-	if m := h.roundTrip(`{"jsonrpc":"2.0","id":4,"method":"ping","params":{` + modernMetaJSON + `}}`); errorCode(t, m) != -32601 {
-		t.Fatalf("modern ping: %v", m)
+	if m := h.roundTrip(`{"jsonrpc":"2.0","id":4,"method":"ping","params":{` + statelessMetaJSON + `}}`); errorCode(t, m) != -32601 {
+		t.Fatalf("stateless ping: %v", m)
 	}
 	if m := h.roundTrip(`{"jsonrpc":"2.0","id":5,"method":"ping"}`); m["result"] == nil {
-		t.Fatalf("legacy ping: %v", m)
+		t.Fatalf("stateful ping: %v", m)
 	}
 }
 
-// Log messages reach a modern request only at or above the level its _meta asks for.
-func TestModernLogLevel(t *testing.T) {
+// Log messages reach a stateless request only at or above the level its _meta asks for.
+func TestStatelessLogLevel(t *testing.T) {
 	srv := quietServer(nil)
 	srv.AddTool(Tool{Name: "log", Description: "Logs.", InputSchema: `{"type":"object"}`, Handler: func(ctx context.Context, c *ToolCall) {
 		Log(ctx, LevelDebug, "", "debug")
@@ -240,7 +240,7 @@ func TestModernLogLevel(t *testing.T) {
 		c.ReturnText("done")
 	}})
 	h := start(t, srv)
-	h.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"log",` + modernMetaJSON + `}}`)
+	h.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"log",` + statelessMetaJSON + `}}`)
 	if m := h.recv(); m["id"] != float64(1) {
 		t.Fatalf("without logLevel the first message is %v", m)
 	}
@@ -253,8 +253,8 @@ func TestModernLogLevel(t *testing.T) {
 	}
 }
 
-// A modern request's clientInfo and capabilities reach the body, from its own _meta.
-func TestModernRequestKnowsItsClient(t *testing.T) {
+// A stateless request's clientInfo and capabilities reach the body, from its own _meta.
+func TestStatelessRequestKnowsItsClient(t *testing.T) {
 	srv := quietServer(nil)
 	srv.AddTool(Tool{Name: "who", Description: "Says who asks.", InputSchema: `{"type":"object"}`, Handler: func(ctx context.Context, c *ToolCall) {
 		r := RequestFrom(ctx)

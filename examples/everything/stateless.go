@@ -10,8 +10,8 @@ import (
 )
 
 // Fixtures of revision 2026-07-28's conformance scenarios. The bodies are written as for any
-// revision: in a legacy session Elicit, Sample and Roots send requests to the client; in a
-// modern request they come back as an InputRequiredResult, and the body runs again with the
+// revision: in a session Elicit, Sample and Roots send requests to the client; in a
+// stateless request they come back as an InputRequiredResult, and the body runs again with the
 // answers. mcp.WithInputKey gives the requests the keys the suite looks for.
 
 // NameForm asks for a name.
@@ -192,7 +192,7 @@ func InputRequiredCapabilities(ctx context.Context) (string, error) {
 	return fmt.Sprintf("confirmed=%v", ok), nil
 }
 
-// MissingCapability needs the client's model: without the sampling capability, a modern
+// MissingCapability needs the client's model: without the sampling capability, a stateless
 // request gets MissingRequiredClientCapability.
 //
 //mcp:tool test_missing_capability
@@ -204,7 +204,7 @@ func MissingCapability(ctx context.Context) (string, error) {
 	return "The model says: " + answer, nil
 }
 
-// Logging sends a log message, which a modern request receives only if it asked for a log
+// Logging sends a log message, which a stateless request receives only if it asked for a log
 // level, then answers.
 //
 //mcp:tool test_logging_tool

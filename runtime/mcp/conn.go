@@ -1,0 +1,236 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"sync"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+)
+
+// The connection seam. A transport moves JSON-RPC messages between this side and the other;
+// a peer (peer.go) makes sense of them. The two meet in two places only:
+//
+//   - Incoming: the transport hands each message it reads to peer.receive, with the outbox
+//     that messages about it go to (its response, and any progress, log message or request
+//     to the other side made while serving it).
+//   - Outgoing: the peer writes through outboxes, and through its connection for messages
+//     about no request in particular, without learning what carries them.
+//
+// Stdio and the in-memory pair carry one stream of messages each way, so one outbox serves
+// everything. A Streamable HTTP session gives each POSTed request a stream of its own, and
+// its connection is the stream the client reads with GET. A stateless HTTP request is its
+// own outbox and needs no connection.
+
+// outbox is where messages about one request go; a connection's main outbox takes those
+// about none (list changes, resource updates).
+type outbox interface {
+	// send writes one message about the request (a notification, a request to the other
+	// side). It may block while the other side does not read: that is backpressure on the
+	// request. The outbox owns msg from then on.
+	send(msg []byte) error
+	// reply writes the response to the request the outbox belongs to, the last message
+	// about it.
+	reply(msg []byte) error
+	// queue writes a message without blocking its caller, which is not the request's:
+	// AddTool or NotifyResourceUpdated must not wait for a client that does not read.
+	// Queued messages keep their order.
+	queue(msg []byte)
+}
+
+// messageReader reads the messages of a stream transport, one at a time; io.EOF ends them.
+type messageReader interface {
+	readMessage() ([]byte, error)
+}
+
+// errTooLarge reports a message over the size limit, which was skipped.
+var errTooLarge = errors.New("message too large")
+
+// serveStream serves one session over a stream transport: it hands what r reads to a
+// session whose messages go to out, until EOF (then it waits for the requests in progress
+// and returns nil) or ctx ends (it cancels them, waits, and returns ctx's cause). cancel
+// ends ctx: a transport that fails to write calls it with its error, and serveStream does
+// with a read error.
+func (s *Server) serveStream(ctx context.Context, cancel context.CancelCauseFunc, r messageReader, out outbox) error {
+	ss := newSession(s, out)
+	ss.concurrent = true
+	s.track(ss)
+	defer ss.close()
+	for {
+		msg, err := r.readMessage()
+		if err == errTooLarge {
+			ss.write(out, jsonrpc.AppendError(nil, nil, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
+				"invalid request: message larger than "+strconv.Itoa(s.opts.MaxMessageSize)+" bytes")))
+			continue
+		}
+		if len(msg) > 0 && ctx.Err() == nil {
+			ss.receive(ctx, msg, out)
+		}
+		if err == nil {
+			continue
+		}
+		if err == io.EOF && ctx.Err() == nil {
+			ss.hangUp()
+			ss.wait() // the client has said all it will; answer what it asked
+			return nil
+		}
+		if ctx.Err() == nil {
+			cancel(err)
+		}
+		ss.wait()
+		return context.Cause(ctx)
+	}
+}
+
+// MemoryConn is the client's end of an in-memory connection to a server (ServeMemory): the
+// messages of one session, without encoding them as lines or bytes on a wire. Tests use it
+// (package mcptest does), as do programs that embed a server.
+type MemoryConn struct {
+	maxMessage int
+	toServer   *messageQueue
+	fromServer *messageQueue
+	done       chan struct{} // closed when the server has stopped serving
+	err        error         // why it stopped, once done is closed
+}
+
+// ServeMemory starts serving one session in memory and returns the client's end of it. The
+// session runs until ctx ends or the client closes its end; then the server answers what
+// was asked, and Done is closed.
+func (s *Server) ServeMemory(ctx context.Context) *MemoryConn {
+	c := &MemoryConn{toServer: newMessageQueue(memoryQueueBytes), fromServer: newMessageQueue(memoryQueueBytes),
+		maxMessage: s.opts.MaxMessageSize, done: make(chan struct{})}
+	ctx, cancel := context.WithCancelCause(ctx)
+	go func() {
+		defer close(c.done)
+		defer cancel(nil)
+		c.err = s.serveStream(ctx, cancel, c.toServer.reader(ctx), (*memoryOut)(c.fromServer))
+		c.fromServer.close()
+	}()
+	return c
+}
+
+// Send sends one message to the server. It fails for a message larger than the server
+// takes (ServerOptions.MaxMessageSize), and once the connection is closed.
+func (c *MemoryConn) Send(msg []byte) error {
+	if len(msg) > c.maxMessage {
+		return fmt.Errorf("mcp: a message of %d bytes is larger than the server takes (%d)", len(msg), c.maxMessage)
+	}
+	return c.toServer.put(append([]byte(nil), msg...))
+}
+
+// Receive returns the next message from the server, waiting for it as long as ctx lets it.
+// It returns io.EOF once the server has stopped and everything it sent has been read.
+func (c *MemoryConn) Receive(ctx context.Context) ([]byte, error) {
+	return c.fromServer.get(ctx)
+}
+
+// Close tells the server the client has said all it will: the server answers the requests
+// in progress, then stops.
+func (c *MemoryConn) Close() { c.toServer.close() }
+
+// Done is closed when the server has stopped serving the connection.
+func (c *MemoryConn) Done() <-chan struct{} { return c.done }
+
+// Err is why the server stopped: nil when the client closed the connection.
+func (c *MemoryConn) Err() error {
+	<-c.done
+	return c.err
+}
+
+// memoryOut is the server's outbox of an in-memory session.
+type memoryOut messageQueue
+
+func (o *memoryOut) send(msg []byte) error  { return (*messageQueue)(o).put(msg) }
+func (o *memoryOut) reply(msg []byte) error { return (*messageQueue)(o).put(msg) }
+func (o *memoryOut) queue(msg []byte)       { (*messageQueue)(o).put(msg) }
+
+// memoryQueueBytes bounds what one direction of an in-memory connection holds unread.
+const memoryQueueBytes = 256 << 20
+
+// messageQueue carries messages one way. It never blocks the sender, so a reader that falls
+// behind costs memory, bounded by limit: beyond it, put fails.
+type messageQueue struct {
+	mu     sync.Mutex
+	msgs   [][]byte
+	size   int
+	limit  int // bytes
+	closed bool
+	wake   chan struct{}
+}
+
+func newMessageQueue(limit int) *messageQueue {
+	return &messageQueue{limit: limit, wake: make(chan struct{}, 1)}
+}
+
+var (
+	errConnClosed = errors.New("mcp: the connection is closed")
+	errQueueFull  = errors.New("mcp: the other side of the in-memory connection does not read")
+)
+
+func (q *messageQueue) put(msg []byte) error {
+	q.mu.Lock()
+	if q.closed {
+		q.mu.Unlock()
+		return errConnClosed
+	}
+	if q.size+len(msg) > q.limit {
+		q.mu.Unlock()
+		return errQueueFull
+	}
+	q.msgs = append(q.msgs, msg)
+	q.size += len(msg)
+	q.mu.Unlock()
+	select {
+	case q.wake <- struct{}{}:
+	default:
+	}
+	return nil
+}
+
+// get returns the next message, io.EOF once the queue is closed and empty, or ctx's error.
+func (q *messageQueue) get(ctx context.Context) ([]byte, error) {
+	for {
+		q.mu.Lock()
+		if len(q.msgs) > 0 {
+			msg := q.msgs[0]
+			q.msgs[0] = nil
+			q.msgs = q.msgs[1:]
+			q.size -= len(msg)
+			q.mu.Unlock()
+			return msg, nil
+		}
+		closed := q.closed
+		q.mu.Unlock()
+		if closed {
+			return nil, io.EOF
+		}
+		select {
+		case <-q.wake:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// reader makes the queue a messageReader, whose reads end with ctx.
+func (q *messageQueue) reader(ctx context.Context) messageReader { return queueReader{q, ctx} }
+
+type queueReader struct {
+	q   *messageQueue
+	ctx context.Context
+}
+
+func (r queueReader) readMessage() ([]byte, error) { return r.q.get(r.ctx) }
+
+func (q *messageQueue) close() {
+	q.mu.Lock()
+	q.closed = true
+	q.mu.Unlock()
+	select {
+	case q.wake <- struct{}{}:
+	default:
+	}
+}

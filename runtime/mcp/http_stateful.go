@@ -1,0 +1,258 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+)
+
+// The Streamable HTTP transport's POST, GET and DELETE, for the revisions with sessions
+// (2025-11-25 and older), and the routing of a POST to its era: a stateless request goes to
+// postStateless (http_stateless.go).
+
+// bodyTimeout bounds the reading of a POST's body, so that a client trickling it cannot
+// hold a goroutine forever.
+const bodyTimeout = 30 * time.Second
+
+func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
+	if h.isClosing() {
+		shuttingDown(w)
+		return
+	}
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		httpError(w, http.StatusUnsupportedMediaType, jsonrpc.CodeInvalidRequest, "unsupported media type: a POST to the MCP endpoint carries application/json")
+		return
+	}
+	acceptJSON, acceptSSE := accepts(r.Header.Values("Accept"), "application/json"), accepts(r.Header.Values("Accept"), "text/event-stream")
+	if !acceptJSON && !acceptSSE {
+		httpError(w, http.StatusNotAcceptable, jsonrpc.CodeInvalidRequest, "not acceptable: the client must accept application/json or text/event-stream")
+		return
+	}
+	// A session's request is checked before its body is read: a request for no session
+	// costs nothing. (A stateless request names its revision in the header; one with a
+	// session id as well is stateless all the same, and reads on.)
+	var hs *httpSession
+	header := strings.TrimSpace(r.Header.Get("Mcp-Protocol-Version"))
+	if r.Header.Get("Mcp-Session-Id") != "" && !isStatelessHeader(header) {
+		if !protocolVersionOK(w, r) {
+			return
+		}
+		if hs = h.session(w, r); hs == nil {
+			return
+		}
+	}
+	http.NewResponseController(w).SetReadDeadline(time.Now().Add(bodyTimeout))
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodySize))
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			httpError(w, http.StatusRequestEntityTooLarge, jsonrpc.CodeInvalidRequest, "request body too large: the limit is "+strconv.FormatInt(h.opts.MaxBodySize, 10)+" bytes")
+			return
+		}
+		httpError(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest, "bad request: cannot read the body: "+err.Error())
+		return
+	}
+	m, perr := parser.Parse(body)
+	if perr != nil {
+		// Nothing in a message we cannot read can be answered on a stream.
+		writeJSON(w, http.StatusBadRequest, jsonrpc.AppendError(nil, m.ID, perr))
+		return
+	}
+	// The era is the request's: a stateless one (by its _meta, or by its header) has no
+	// session, whatever headers it carries. A notification or response is stateless only
+	// if the header names the stateless revision itself: a session's client's mistyped
+	// header gets the session's answer.
+	var meta *requestMeta
+	stateless := slices.Contains(statelessVersions, header)
+	if m.IsRequest() {
+		var bodyStateless bool
+		meta, bodyStateless = statelessMeta(&m)
+		stateless = stateless || bodyStateless || isStatelessHeader(header)
+	}
+	if stateless {
+		h.postStateless(w, r, &m, meta, acceptJSON, acceptSSE)
+		return
+	}
+	if !protocolVersionOK(w, r) {
+		return
+	}
+	if hs == nil && r.Header.Get("Mcp-Session-Id") != "" {
+		if hs = h.session(w, r); hs == nil {
+			return
+		}
+	}
+	if hs == nil {
+		if m.Method == methodInitialize && m.IsRequest() {
+			h.initialize(w, &m, acceptJSON)
+			return
+		}
+		h.session(w, r) // answers that the session id is missing
+		return
+	}
+	done := hs.use()
+	defer done()
+	if !m.IsRequest() {
+		// Notifications and responses are handled at once; they get no answer of their own.
+		hs.handle(hs.ctx, &m, hs.standalone)
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	h.serveRequest(w, r, hs, &m, acceptJSON, acceptSSE)
+}
+
+// initialize starts a session with an initialize request.
+func (h *HTTPHandler) initialize(w http.ResponseWriter, m *jsonrpc.Message, acceptJSON bool) {
+	hs := h.newSession()
+	var out captured
+	hs.handle(hs.ctx, m, &out)
+	registered := false
+	if hs.ready() {
+		h.mu.Lock()
+		switch {
+		case h.closing:
+			out.msg = nil
+		case len(h.sessions) >= h.opts.MaxSessions:
+			out.msg = jsonrpc.AppendError(nil, m.ID, jsonrpc.NewError(jsonrpc.CodeInternalError, "too many sessions; try again later"))
+		default:
+			h.sessions[hs.id] = hs
+			registered = true
+		}
+		h.mu.Unlock()
+	}
+	if !registered { // the handshake failed, or there is no room: no session
+		hs.end()
+		if out.msg == nil {
+			shuttingDown(w)
+			return
+		}
+	} else {
+		h.srv.track(hs.session)
+		hs.watchIdle()
+		w.Header().Set("Mcp-Session-Id", hs.id)
+	}
+	if acceptJSON {
+		writeJSON(w, http.StatusOK, out.msg)
+		return
+	}
+	sw := newSSEWriter(w)
+	sw.start("", h.opts.RetryInterval.Milliseconds())
+	sw.event("", out.msg)
+	sw.flush()
+}
+
+// captured is an outbox that keeps the one response of a request handled inline.
+type captured struct{ msg []byte }
+
+func (c *captured) send(msg []byte) error  { return nil }
+func (c *captured) reply(msg []byte) error { c.msg = append([]byte(nil), msg...); return nil }
+func (c *captured) queue(msg []byte)       {}
+
+// serveRequest runs a request on its own goroutine and writes its stream to the response:
+// as plain JSON if the response is all there is to send, else as SSE from the first
+// message on. If the client disconnects before the response, the request goes on for a
+// while, for the client to resume the stream; then it is cancelled.
+func (h *HTTPHandler) serveRequest(w http.ResponseWriter, r *http.Request, hs *httpSession, m *jsonrpc.Message, acceptJSON, acceptSSE bool) {
+	if !h.begin() {
+		shuttingDown(w)
+		return
+	}
+	ctx, cancel := context.WithCancel(hs.ctx)
+	st := hs.newRequestStream(cancel)
+	var out outbox = st
+	if !acceptSSE {
+		// A client that takes JSON only hears the request's notifications and requests on
+		// its GET stream; the response comes back here.
+		out = &splitOutbox{messages: hs.standalone, response: st}
+	}
+	go func() {
+		defer h.requests.Done()
+		defer cancel()
+		hs.handle(ctx, m, out)
+		st.finish()
+	}()
+	if h.writeStream(w, r, st, 0, acceptJSON, acceptSSE, hs.ctx.Done()) == writeNothingWritten {
+		// The session ended or the server is shutting down before anything was sent.
+		if h.isClosing() {
+			shuttingDown(w)
+		} else {
+			httpError(w, http.StatusNotFound, jsonrpc.CodeInvalidRequest, "session ended before the request was answered")
+		}
+	}
+}
+
+// splitOutbox sends a request's messages on one stream and its response on another.
+type splitOutbox struct {
+	messages, response outbox
+}
+
+func (s *splitOutbox) send(msg []byte) error  { return s.messages.send(msg) }
+func (s *splitOutbox) reply(msg []byte) error { return s.response.reply(msg) }
+func (s *splitOutbox) queue(msg []byte)       { s.messages.queue(msg) }
+
+// get opens the standalone stream, or resumes a stream with Last-Event-ID.
+func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
+	if !accepts(r.Header.Values("Accept"), "text/event-stream") {
+		httpError(w, http.StatusNotAcceptable, jsonrpc.CodeInvalidRequest, "not acceptable: GET opens an SSE stream; accept text/event-stream")
+		return
+	}
+	if h.isClosing() {
+		shuttingDown(w)
+		return
+	}
+	if !protocolVersionOK(w, r) {
+		return
+	}
+	hs := h.session(w, r)
+	if hs == nil {
+		return
+	}
+	done := hs.use()
+	defer done()
+	st, after := hs.standalone, int64(-1)
+	if last := r.Header.Get("Last-Event-Id"); last != "" {
+		num, seq, ok := parseEventID(last)
+		st = nil
+		if ok {
+			st = hs.stream(num)
+		}
+		resumable := false
+		if st != nil {
+			st.mu.Lock()
+			// Only a stream that gave out event ids can be resumed, only from one of them.
+			resumable = (st.sse || st.standalone) && seq < st.next
+			st.mu.Unlock()
+		}
+		if !resumable {
+			httpError(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest, "bad request: Last-Event-ID "+last+" names no stream that can be resumed")
+			return
+		}
+		after = seq
+	}
+	// Without Last-Event-ID (after < 0), a new standalone connection gets what no
+	// connection has been handed yet.
+	if h.writeStream(w, r, st, after, false, true, hs.ctx.Done()) == writeNothingWritten {
+		httpError(w, http.StatusNotFound, jsonrpc.CodeInvalidRequest, "session ended")
+	}
+}
+
+// delete ends a session.
+func (h *HTTPHandler) delete(w http.ResponseWriter, r *http.Request) {
+	if !protocolVersionOK(w, r) {
+		return
+	}
+	hs := h.session(w, r)
+	if hs == nil {
+		return
+	}
+	h.remove(hs)
+	hs.end()
+	w.WriteHeader(http.StatusNoContent)
+}

@@ -1,0 +1,333 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/jsonwire"
+)
+
+// parser reads every message, knowing the names of MCP's methods and notifications.
+var parser = jsonrpc.NewParser(methodNames()...)
+
+// peer is one side of an MCP conversation over a connection, whichever side: it sends
+// requests and waits for their responses, serves the other side's requests, and carries
+// cancellation both ways and the progress of its own requests. What the side does with what
+// it is sent is its peerSide's business: a server's session (session.go) or a client.
+type peer struct {
+	side   peerSide
+	conn   outbox // for messages about no request in particular
+	logger *slog.Logger
+	nextID atomic.Int64 // of the requests this side sends
+
+	// concurrent: each request is served on a goroutine of its own, so that a slow one never
+	// holds up the others (stream transports); otherwise on the goroutine that delivered it
+	// (an HTTP request's own). running counts the goroutines.
+	concurrent bool
+	running    sync.WaitGroup
+
+	mu       sync.Mutex
+	inflight map[string]*inflight // the other side's requests being served, by raw id
+	pending  map[string]*call     // this side's requests waiting for a response, by raw id
+	closed   bool                 // the other side will send nothing more
+}
+
+// peerSide is what a peer serves: one side of the protocol.
+type peerSide interface {
+	// admit decides, in the order messages arrive, how a request from the other side is
+	// served: refused at once with an error, served inline (before the next message is
+	// read), or on its own goroutine. state is handed back to serve.
+	admit(m *jsonrpc.Message) (a admission)
+	// serve serves an admitted request and returns its response message; state is what
+	// admit read of it, and out is where messages about the request go.
+	serve(ctx context.Context, m *jsonrpc.Message, state any, out outbox) []byte
+	// notified handles a notification other than cancellation and progress.
+	notified(m *jsonrpc.Message)
+}
+
+// admission is a side's decision about a request, made as it arrives.
+type admission struct {
+	refuse *jsonrpc.Error // answer with this error, and serve nothing
+	inline bool           // serve before reading the next message
+	long   bool           // a subscription: it lasts until cancelled or the other side leaves
+	state  any            // what the side read of the request, for serve
+}
+
+// inflight is a request of the other side's being served: all it takes to serve it, so that
+// serving it needs no closure of its own.
+type inflight struct {
+	p         *peer
+	ctx       context.Context
+	cancel    context.CancelFunc
+	m         *jsonrpc.Message // its id is its key in p.inflight
+	state     any              // what the side's admit read of it
+	out       outbox
+	long      bool
+	cancelled bool // by the other side, under p.mu: the response must not be sent
+}
+
+// call is one of this side's requests, waiting for its response.
+type call struct {
+	response chan *jsonrpc.Message // nil: the peer closed
+	progress func(params []byte)   // notifications/progress for the call's token
+	token    string                // the progress token, raw JSON
+}
+
+func newPeer(side peerSide, conn outbox, logger *slog.Logger) *peer {
+	return &peer{side: side, conn: conn, logger: logger,
+		inflight: map[string]*inflight{}, pending: map[string]*call{}}
+}
+
+// receive handles one message the transport read; messages about it go to out.
+func (p *peer) receive(ctx context.Context, data []byte, out outbox) {
+	m, perr := parser.Parse(data)
+	if perr != nil {
+		p.reply(out, jsonrpc.AppendError(nil, m.ID, perr))
+		return
+	}
+	p.handle(ctx, &m, out)
+}
+
+// handle handles a message a transport has parsed already (to see which era it is of).
+func (p *peer) handle(ctx context.Context, m *jsonrpc.Message, out outbox) {
+	switch {
+	case m.IsResponse():
+		p.deliver(m)
+	case m.IsNotification():
+		switch m.Method {
+		case notificationCancelled:
+			p.cancelled(m.Params)
+		case notificationProgress:
+			if !p.progressed(m.Params) {
+				p.side.notified(m)
+			}
+		default:
+			p.side.notified(m)
+		}
+	default:
+		p.request(ctx, m, out)
+	}
+}
+
+// request serves a request from the other side, as its side admits it.
+func (p *peer) request(ctx context.Context, m *jsonrpc.Message, out outbox) {
+	a := p.side.admit(m)
+	if a.refuse != nil {
+		p.reply(out, jsonrpc.AppendError(nil, m.ID, a.refuse))
+		return
+	}
+	// Recorded in the order messages are read, so that a cancellation read right after the
+	// request finds it.
+	r := &inflight{p: p, m: m, state: a.state, out: out, long: a.long}
+	r.ctx, r.cancel = context.WithCancel(ctx)
+	p.mu.Lock()
+	_, dup := p.inflight[string(m.ID)]
+	if !dup {
+		p.inflight[string(m.ID)] = r
+	}
+	p.mu.Unlock()
+	if dup {
+		r.cancel()
+		p.reply(out, jsonrpc.AppendError(nil, m.ID, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
+			"invalid request: id "+string(m.ID)+" is already in use by a request in progress")))
+		return
+	}
+	if a.inline || !p.concurrent {
+		r.run()
+		return
+	}
+	p.running.Add(1)
+	go r.runAsync()
+}
+
+// wait waits for the requests being served on goroutines of their own.
+func (p *peer) wait() { p.running.Wait() }
+
+func (r *inflight) runAsync() {
+	defer r.p.running.Done()
+	r.run()
+}
+
+// run serves the request and sends its response, unless the other side cancelled it.
+func (r *inflight) run() {
+	defer r.cancel()
+	p := r.p
+	resp := p.side.serve(r.ctx, r.m, r.state, r.out)
+	p.mu.Lock()
+	delete(p.inflight, string(r.m.ID))
+	cancelled := r.cancelled
+	p.mu.Unlock()
+	if !cancelled {
+		p.reply(r.out, resp)
+	}
+}
+
+// cancelled cancels the request a notifications/cancelled names; its response is not sent.
+func (p *peer) cancelled(params []byte) {
+	id := rawParam(params, "requestId")
+	if id == nil {
+		return
+	}
+	p.mu.Lock()
+	if r := p.inflight[string(id)]; r != nil {
+		r.cancelled = true
+		r.cancel()
+	}
+	p.mu.Unlock()
+}
+
+// progressed hands a notifications/progress to the call whose token it names, reporting
+// whether there was one.
+func (p *peer) progressed(params []byte) bool {
+	token := rawParam(params, "progressToken")
+	if token == nil {
+		return false
+	}
+	p.mu.Lock()
+	var to func([]byte)
+	for _, c := range p.pending {
+		if c.progress != nil && c.token == string(token) {
+			to = c.progress
+			break
+		}
+	}
+	p.mu.Unlock()
+	if to == nil {
+		return false
+	}
+	to(params)
+	return true
+}
+
+// rawParam reads a member of a params object as raw JSON; nil if absent.
+func rawParam(params []byte, name string) []byte {
+	var raw []byte
+	d := jsonwire.NewDecoder(params)
+	if params == nil || d.Peek() != jsonwire.Object {
+		return nil
+	}
+	for key := range d.Members {
+		if string(key) == name {
+			raw = d.Raw()
+		} else {
+			d.Skip()
+		}
+	}
+	return raw
+}
+
+func (p *peer) reply(out outbox, msg []byte) {
+	if err := out.reply(msg); err != nil {
+		p.logger.Debug("mcp: cannot send response", "error", err)
+	}
+}
+
+func (p *peer) write(out outbox, msg []byte) {
+	if err := out.send(msg); err != nil {
+		p.logger.Debug("mcp: cannot send message", "error", err)
+	}
+}
+
+// notify sends a notification that belongs to no request, without waiting for the other
+// side to read it.
+func (p *peer) notify(method string, params []byte) {
+	p.conn.queue(jsonrpc.AppendNotification(nil, method, params))
+}
+
+// ErrSessionClosed is returned by requests to the other side once the session has ended.
+var ErrSessionClosed = errors.New("mcp: the session has ended")
+
+// call sends a request to the other side on out and waits for its response, or for ctx to
+// end (then it tells the other side the request is cancelled). It returns the raw result; an
+// error response is a *jsonrpc.Error. progress, if set, receives the params of the
+// notifications/progress that name token (raw JSON), which params must carry.
+func (p *peer) call(ctx context.Context, out outbox, method string, params []byte, token []byte, progress func([]byte)) ([]byte, error) {
+	id := []byte(strconv.FormatInt(p.nextID.Add(1), 10))
+	c := &call{response: make(chan *jsonrpc.Message, 1), progress: progress, token: string(token)}
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return nil, ErrSessionClosed
+	}
+	p.pending[string(id)] = c
+	p.mu.Unlock()
+	defer func() {
+		p.mu.Lock()
+		delete(p.pending, string(id))
+		p.mu.Unlock()
+	}()
+	if err := out.send(jsonrpc.AppendRequest(nil, id, method, params)); err != nil {
+		return nil, fmt.Errorf("mcp: sending %s: %w", method, err)
+	}
+	select {
+	case resp := <-c.response:
+		if resp == nil {
+			return nil, ErrSessionClosed
+		}
+		if resp.Error != nil {
+			return nil, resp.Error
+		}
+		return resp.Result, nil
+	case <-ctx.Done():
+		note := fmt.Appendf(nil, `{"requestId":%s,"reason":%s}`, id, jsonwire.AppendString(nil, context.Cause(ctx).Error()))
+		out.send(jsonrpc.AppendNotification(nil, notificationCancelled, note))
+		return nil, ctx.Err()
+	}
+}
+
+// deliver hands a response to the call it answers.
+func (p *peer) deliver(m *jsonrpc.Message) {
+	p.mu.Lock()
+	c := p.pending[string(m.ID)]
+	delete(p.pending, string(m.ID))
+	p.mu.Unlock()
+	if c == nil {
+		p.logger.Debug("mcp: a response to no request of ours", "id", string(m.ID))
+		return
+	}
+	// The message aliases the transport's buffer: keep copies.
+	copied := *m
+	copied.Result = append([]byte(nil), m.Result...)
+	if m.Error != nil {
+		e := *m.Error
+		e.Data = append([]byte(nil), m.Error.Data...)
+		copied.Error = &e
+	}
+	c.response <- &copied
+}
+
+// hangUp records that the other side will send nothing more: calls waiting for its answers
+// give up, no new ones are sent, and subscriptions end. Requests in progress go on, to be
+// answered.
+func (p *peer) hangUp() {
+	p.mu.Lock()
+	p.closed = true
+	pending := p.pending
+	p.pending = map[string]*call{}
+	for _, r := range p.inflight {
+		if r.long {
+			r.cancel()
+		}
+	}
+	p.mu.Unlock()
+	for _, c := range pending {
+		c.response <- nil
+	}
+}
+
+// close ends the conversation: requests in progress are cancelled, and calls waiting for the
+// other side give up.
+func (p *peer) close() {
+	p.hangUp()
+	p.mu.Lock()
+	for _, r := range p.inflight {
+		r.cancel()
+	}
+	p.mu.Unlock()
+}

@@ -1,0 +1,97 @@
+package mcp
+
+import (
+	"bytes"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// sseWriter writes Server-Sent Events to a response.
+type sseWriter struct {
+	w   http.ResponseWriter
+	rc  *http.ResponseController
+	buf bytes.Buffer
+}
+
+func newSSEWriter(w http.ResponseWriter) *sseWriter {
+	return &sseWriter{w: w, rc: http.NewResponseController(w)}
+}
+
+// start sends the headers and, unless retryMillis is negative, the retry interval; when
+// primingID is set, also the priming event: an id, with which the client can resume the
+// stream from here, and no data.
+func (sw *sseWriter) start(primingID string, retryMillis int64) error {
+	h := sw.w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no") // keep proxies such as nginx from buffering the stream
+	sw.w.WriteHeader(http.StatusOK)
+	if primingID != "" {
+		sw.buf.WriteString("id: " + primingID + "\n")
+	}
+	if retryMillis >= 0 {
+		sw.buf.WriteString("retry: " + strconv.FormatInt(retryMillis, 10) + "\n")
+	}
+	if primingID != "" {
+		sw.buf.WriteString("data: \n")
+	}
+	if sw.buf.Len() > 0 {
+		sw.buf.WriteString("\n")
+	}
+	return sw.flush()
+}
+
+// event buffers one message event.
+func (sw *sseWriter) event(id string, data []byte) {
+	if id != "" {
+		sw.buf.WriteString("id: " + id + "\n")
+	}
+	sw.buf.WriteString("event: message\n")
+	// A message is one line of JSON, but one written by hand could hold line breaks: each
+	// line becomes a data line, which the client joins back with newlines.
+	data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
+	data = bytes.ReplaceAll(data, []byte("\r"), []byte("\n"))
+	for line := range bytes.Lines(data) {
+		sw.buf.WriteString("data: ")
+		sw.buf.Write(bytes.TrimSuffix(line, []byte("\n")))
+		sw.buf.WriteByte('\n')
+	}
+	sw.buf.WriteByte('\n')
+}
+
+// comment sends a comment, which keeps a quiet stream from looking idle.
+func (sw *sseWriter) comment() error {
+	sw.buf.WriteString(":\n\n")
+	return sw.flush()
+}
+
+// writeTimeout bounds one write to a client; a client that stops reading loses its
+// connection instead of holding a goroutine and the stream.
+const writeTimeout = 30 * time.Second
+
+func (sw *sseWriter) flush() error {
+	sw.rc.SetWriteDeadline(time.Now().Add(writeTimeout))
+	if _, err := sw.w.Write(sw.buf.Bytes()); err != nil {
+		return err
+	}
+	sw.buf.Reset()
+	return sw.rc.Flush()
+}
+
+// eventID names the position after event seq of stream num: "<num>-<seq>". It is what a
+// client sends back as Last-Event-ID.
+func eventID(num, seq int64) string {
+	return strconv.FormatInt(num, 10) + "-" + strconv.FormatInt(seq, 10)
+}
+
+func parseEventID(id string) (num, seq int64, ok bool) {
+	a, b, found := strings.Cut(id, "-")
+	if !found {
+		return 0, 0, false
+	}
+	num, err1 := strconv.ParseInt(a, 10, 64)
+	seq, err2 := strconv.ParseInt(b, 10, 64)
+	return num, seq, err1 == nil && err2 == nil && num >= 0 && seq >= 0
+}
