@@ -8,7 +8,11 @@ import (
 // EmbeddedResource. A tool returns one of them, a []Content, or a *CallToolResult when it
 // needs several blocks or full control.
 type Content interface {
-	encodeContent(e *jsonwire.Encoder)
+	// encodeContent writes the block for a client of dialect d. A block of a kind the
+	// client's revision does not have (audio before 2025-03-26, resource links before
+	// 2025-06-18) is written as a text block that says what it was: older revisions get
+	// only what they know, and the model still learns of it.
+	encodeContent(e *jsonwire.Encoder, d dialect)
 }
 
 // Role is who a piece of content is meant for.
@@ -56,7 +60,7 @@ type Text struct {
 	Annotations *Annotations
 }
 
-func (c Text) encodeContent(e *jsonwire.Encoder) {
+func (c Text) encodeContent(e *jsonwire.Encoder, _ dialect) {
 	startBlock(e, "text")
 	e.Key("text")
 	e.String(c.Text)
@@ -71,7 +75,7 @@ type Image struct {
 	Annotations *Annotations
 }
 
-func (c Image) encodeContent(e *jsonwire.Encoder) {
+func (c Image) encodeContent(e *jsonwire.Encoder, _ dialect) {
 	encodeMedia(e, "image", c.Data, c.MIMEType, c.Annotations)
 }
 
@@ -82,7 +86,11 @@ type Audio struct {
 	Annotations *Annotations
 }
 
-func (c Audio) encodeContent(e *jsonwire.Encoder) {
+func (c Audio) encodeContent(e *jsonwire.Encoder, d dialect) {
+	if d < dialect20250326 {
+		Text{Text: "[" + c.MIMEType + " audio, not sent: this client's protocol revision has no audio content]", Annotations: c.Annotations}.encodeContent(e, d)
+		return
+	}
 	encodeMedia(e, "audio", c.Data, c.MIMEType, c.Annotations)
 }
 
@@ -107,7 +115,18 @@ type ResourceLink struct {
 	Annotations *Annotations
 }
 
-func (c ResourceLink) encodeContent(e *jsonwire.Encoder) {
+func (c ResourceLink) encodeContent(e *jsonwire.Encoder, d dialect) {
+	if d < dialect20250618 {
+		text := "Resource " + c.URI
+		if c.Name != "" {
+			text += " (" + c.Name + ")"
+		}
+		if c.Description != "" {
+			text += ": " + c.Description
+		}
+		Text{Text: text, Annotations: c.Annotations}.encodeContent(e, d)
+		return
+	}
 	startBlock(e, "resource_link")
 	e.Key("uri")
 	e.String(c.URI)
@@ -153,7 +172,7 @@ type EmbeddedResource struct {
 	Annotations *Annotations
 }
 
-func (c EmbeddedResource) encodeContent(e *jsonwire.Encoder) {
+func (c EmbeddedResource) encodeContent(e *jsonwire.Encoder, _ dialect) {
 	startBlock(e, "resource")
 	e.Key("resource")
 	c.Resource.encode(e)
@@ -186,9 +205,9 @@ func writeNamed(e *jsonwire.Encoder, d dialect, name, title, description string)
 	optionalString(e, "description", description)
 }
 
-// writeMessage writes a message of a prompt or of a sampling request: its role (the user's
-// when unset) and its content.
-func writeMessage(e *jsonwire.Encoder, role Role, c Content) {
+// writeMessage writes a message of a prompt or of a sampling request, for a client of
+// dialect d: its role (the user's when unset) and its content.
+func writeMessage(e *jsonwire.Encoder, d dialect, role Role, c Content) {
 	if role == "" {
 		role = RoleUser
 	}
@@ -196,7 +215,7 @@ func writeMessage(e *jsonwire.Encoder, role Role, c Content) {
 	e.Key("role")
 	e.String(string(role))
 	e.Key("content")
-	c.encodeContent(e)
+	c.encodeContent(e, d)
 	e.ObjectEnd()
 }
 

@@ -262,7 +262,7 @@ func (c *ToolCall) ReturnError(err error) {
 func (c *ToolCall) setErrorText(msg string) {
 	c.res.Reset(c.res.Bytes())
 	c.res.Raw([]byte(`{"content":[`))
-	Text{Text: msg}.encodeContent(&c.res)
+	Text{Text: msg}.encodeContent(&c.res, c.dialect)
 	c.res.Raw([]byte(`],"isError":true}`))
 	c.done, c.isError = true, true
 }
@@ -281,7 +281,7 @@ func (c *ToolCall) ReturnContent(blocks ...Content) {
 			continue
 		}
 		c.res.Elem()
-		b.encodeContent(&c.res)
+		b.encodeContent(&c.res, c.dialect)
 	}
 	c.res.Raw([]byte(`]}`))
 	c.done, c.isError = true, false
@@ -300,7 +300,7 @@ func (c *ToolCall) ReturnResult(r *CallToolResult) {
 			continue
 		}
 		c.res.Elem()
-		b.encodeContent(&c.res)
+		b.encodeContent(&c.res, c.dialect)
 	}
 	c.res.ArrayEnd()
 	if r.StructuredContent != nil && c.dialect >= dialect20250618 {

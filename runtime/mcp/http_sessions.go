@@ -41,6 +41,7 @@ func (h *HTTPHandler) newSession() *httpSession {
 		streams: map[int64]*stream{0: standalone}, nextNum: 1, lastUsed: time.Now()}
 	hs.session = newSession(h.srv, standalone)
 	hs.session.id = newSessionID()
+	standalone.session = hs
 	return hs
 }
 

@@ -235,11 +235,21 @@ func (st *stream) end() {
 	}
 }
 
+// primes reports whether a new SSE connection of the stream starts with a priming event (an
+// id and empty data), which clients of 2025-11-25 and later resume from. Earlier clients
+// (the TypeScript SDK of 2025-03-26 and 2025-06-18) take the empty data for a message that
+// is not JSON, so their streams have none.
+func (st *stream) primes() bool {
+	return st.session == nil || st.session.protocolVersion() >= "2025-11-25"
+}
+
 // closeConnection asks the connection writing a resumable stream to end, after sending what
 // is pending, while the stream goes on: the client reconnects and resumes it. A POST that has
-// not answered yet answers with SSE, so the client gets an event id to resume from.
+// not answered yet answers with SSE, so the client gets an event id to resume from. Only
+// clients of 2025-11-25 and later reconnect to poll: for earlier ones, and for streams that
+// cannot be resumed, it does nothing.
 func (st *stream) closeConnection() {
-	if !st.resumable {
+	if !st.resumable || !st.primes() {
 		return
 	}
 	st.mu.Lock()
@@ -417,7 +427,7 @@ func (h *HTTPHandler) startSSE(w http.ResponseWriter, st *stream, after int64, r
 	switch {
 	case !st.resumable:
 		err = sw.start("", -1)
-	case resumed:
+	case resumed || !st.primes():
 		err = sw.start("", h.opts.RetryInterval.Milliseconds()) // the client holds an id already
 	default:
 		err = sw.start(eventID(st.num, after), h.opts.RetryInterval.Milliseconds())

@@ -103,7 +103,13 @@ func (c *httpClient) do(method string, header ...string) *http.Response {
 // initialize starts a session with the given client capabilities.
 func (c *httpClient) initialize(caps string) {
 	c.t.Helper()
-	resp := c.post(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":` + caps + `,"clientInfo":{"name":"t","version":"1"}}}`)
+	c.initializeVersion("2025-11-25", caps)
+}
+
+// initializeVersion starts a session of a protocol version.
+func (c *httpClient) initializeVersion(version, caps string) {
+	c.t.Helper()
+	resp := c.post(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"` + version + `","capabilities":` + caps + `,"clientInfo":{"name":"t","version":"1"}}}`)
 	if resp.StatusCode != http.StatusOK {
 		c.t.Fatalf("initialize: status %d", resp.StatusCode)
 	}
@@ -638,5 +644,45 @@ func TestListenAndServeHTTPStopsWithItsContext(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("ListenAndServeHTTP did not return after its context was cancelled")
+	}
+}
+
+// Clients before 2025-11-25 get no priming event (an event with empty data, which their
+// SDKs take for a message that is not JSON), and their streams are not closed early for
+// polling, which they would not resume: the result comes on the POST's own connection.
+func TestHTTPNoPrimingOrPollingBefore20251125(t *testing.T) {
+	for _, version := range []string{"2025-03-26", "2025-06-18"} {
+		t.Run(version, func(t *testing.T) {
+			srv := quietServer(nil)
+			srv.AddTool(Tool{
+				Name: "poll", Description: "Asks to close its connection, then answers.", InputSchema: `{"type":"object"}`,
+				Handler: func(ctx context.Context, c *ToolCall) {
+					Log(ctx, LevelInfo, "", "before")
+					CloseSSEStream(ctx)
+					Log(ctx, LevelInfo, "", "after")
+					c.ReturnText("finished")
+				},
+			})
+			_, c := serveHTTPTest(t, srv, nil)
+			c.initializeVersion(version, `{}`)
+			sse := readSSE(t, c.post(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"poll"}}`, "Mcp-Protocol-Version", version))
+			var datas []string
+			for {
+				ev, ok := sse.next()
+				if !ok {
+					break
+				}
+				if ev.retry && ev.id == "" && ev.data == "" {
+					continue // the retry interval alone: no event
+				}
+				if ev.data == "" {
+					t.Errorf("an event with empty data (id %q) went to a %s client", ev.id, version)
+				}
+				datas = append(datas, ev.data)
+			}
+			if len(datas) != 3 || !strings.Contains(datas[2], "finished") {
+				t.Errorf("the stream carried %q, want both log messages and the result", datas)
+			}
+		})
 	}
 }

@@ -160,6 +160,7 @@ func getPrompt(ctx context.Context, req *Request, params []byte) ([]byte, *jsonr
 			return nil, jsonrpc.NewError(jsonrpc.CodeInternalError, fmt.Sprintf("prompt %s: message %d has role %q; a role is %q or %q", name, i, m.Role, RoleUser, RoleAssistant))
 		}
 	}
+	d := req.client.dialect()
 	var e jsonwire.Encoder
 	e.ObjectStart()
 	optionalString(&e, "description", res.Description)
@@ -167,7 +168,7 @@ func getPrompt(ctx context.Context, req *Request, params []byte) ([]byte, *jsonr
 	e.ArrayStart()
 	for _, m := range res.Messages {
 		e.Elem()
-		writeMessage(&e, m.Role, m.Content)
+		writeMessage(&e, d, m.Role, m.Content)
 	}
 	e.ArrayEnd()
 	e.ObjectEnd()

@@ -60,6 +60,10 @@ func Sample(ctx context.Context, req *CreateMessageRequest) (*CreateMessageResul
 			return nil, err
 		}
 	}
+	d := dialectOf(StatefulProtocolVersion)
+	if r := RequestFrom(ctx); r != nil {
+		d = r.client.dialect()
+	}
 	var e jsonwire.Encoder
 	e.ObjectStart()
 	e.Key("messages")
@@ -69,7 +73,7 @@ func Sample(ctx context.Context, req *CreateMessageRequest) (*CreateMessageResul
 			return nil, fmt.Errorf("mcp: sampling message %d has no content", i)
 		}
 		e.Elem()
-		writeMessage(&e, m.Role, m.Content)
+		writeMessage(&e, d, m.Role, m.Content)
 	}
 	e.ArrayEnd()
 	optionalString(&e, "systemPrompt", req.SystemPrompt)

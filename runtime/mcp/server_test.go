@@ -561,3 +561,29 @@ func TestCallToolInProcess(t *testing.T) {
 		t.Fatalf("arguments not an object: %v", err)
 	}
 }
+
+// Older revisions get only the content they know: audio (2025-03-26) and resource links
+// (2025-06-18) reach earlier sessions as text blocks that say what they were.
+func TestContentOlderRevisionsKnow(t *testing.T) {
+	srv := quietServer(nil)
+	srv.AddTool(Tool{Name: "media", Description: "Audio and a link.", InputSchema: `{"type":"object"}`,
+		Handler: func(ctx context.Context, c *ToolCall) {
+			c.ReturnContent(Audio{Data: []byte{1}, MIMEType: "audio/wav"}, ResourceLink{URI: "test://r", Name: "r"})
+		}})
+	for version, want := range map[string][2]string{
+		"2024-11-05": {`{"type":"text","text":"[audio/wav audio, not sent: this client's protocol revision has no audio content]"}`, `{"type":"text","text":"Resource test://r (r)"}`},
+		"2025-03-26": {`{"type":"audio","data":"AQ==","mimeType":"audio/wav"}`, `{"type":"text","text":"Resource test://r (r)"}`},
+		"2025-06-18": {`{"type":"audio","data":"AQ==","mimeType":"audio/wav"}`, `{"type":"resource_link","uri":"test://r","name":"r"}`},
+	} {
+		h := start(t, srv)
+		h.initialize(version)
+		m := h.roundTrip(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"media"}}`)
+		got, _ := json.Marshal(result(t, m)["content"])
+		var wantJSON any
+		json.Unmarshal([]byte("["+want[0]+","+want[1]+"]"), &wantJSON)
+		norm, _ := json.Marshal(wantJSON)
+		if string(got) != string(norm) {
+			t.Errorf("%s: content %s\nwant %s", version, got, norm)
+		}
+	}
+}
