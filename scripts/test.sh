@@ -32,12 +32,20 @@ node e2e/tsclient/client.mjs "$SERVER_URL"
 trap - EXIT
 stop_server
 
-say "official MCP TypeScript SDK client against examples/everything over stdio and Streamable HTTP"
+say "official MCP TypeScript SDK client against examples/everything over stdio, Streamable HTTP and HTTP+SSE"
 go build -o bin/everything ./examples/everything
 node e2e/tsclient/everything.mjs stdio bin/everything
 serve_http bin/everything
 trap 'stop_server >/dev/null' EXIT
 node e2e/tsclient/everything.mjs http "$SERVER_URL"
+node e2e/tsclient/everything.mjs sse "${SERVER_URL%/mcp}/sse"
+
+say "old releases of the TypeScript SDK (1.0.4, 1.12.3, 1.20.2: revisions 2024-11-05 to 2025-06-18) against examples/everything"
+for sdk in sdk-1.0.4 sdk-1.12.3 sdk-1.20.2; do
+  node e2e/tsclient/old.mjs "$sdk" stdio bin/everything
+  node e2e/tsclient/old.mjs "$sdk" sse "${SERVER_URL%/mcp}/sse"
+  [ "$sdk" = sdk-1.0.4 ] || node e2e/tsclient/old.mjs "$sdk" http "$SERVER_URL" # 1.0.4 predates Streamable HTTP
+done
 trap - EXIT
 stop_server
 

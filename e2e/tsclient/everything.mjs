@@ -1,14 +1,16 @@
-// Drives examples/everything with the official MCP TypeScript SDK client, over stdio or
-// Streamable HTTP: the client declares sampling, elicitation and roots and answers them, and
+// Drives examples/everything with the official MCP TypeScript SDK client, over stdio,
+// Streamable HTTP, or the HTTP+SSE transport of revision 2024-11-05: the client declares sampling, elicitation and roots and answers them, and
 // calls the tools that ask for them, reads resources, gets prompts and completions, and
 // subscribes to a resource. The SDK validates every message with its own schemas.
 //
 // Usage: node everything.mjs stdio <server command> [args...]
 //        node everything.mjs http <url>
+//        node everything.mjs sse <url of the SSE endpoint>
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
@@ -23,8 +25,10 @@ if (mode === "stdio" && target) {
   transport = new StdioClientTransport({ command: target, args, stderr: "inherit" });
 } else if (mode === "http" && target) {
   transport = new StreamableHTTPClientTransport(new URL(target));
+} else if (mode === "sse" && target) {
+  transport = new SSEClientTransport(new URL(target));
 } else {
-  console.error("usage: node everything.mjs stdio <command> [args...] | http <url>");
+  console.error("usage: node everything.mjs stdio <command> [args...] | http <url> | sse <url>");
   process.exit(2);
 }
 

@@ -47,6 +47,11 @@ type HTTPOptions struct {
 	// ShutdownTimeout bounds how long ListenAndServeHTTP waits for requests in progress to
 	// finish once its context is cancelled. The default is 10 seconds.
 	ShutdownTimeout time.Duration
+	// SSEPath is where clients of the deprecated HTTP+SSE transport (revision 2024-11-05)
+	// open their stream; they POST their messages to SSEPath + "/message". The default is
+	// "/sse"; "-" serves no such transport. ListenAndServeHTTP and ServeHTTPListener mount
+	// both paths; a program that mounts the handler itself mounts them too.
+	SSEPath string
 	// Routes, for ListenAndServeHTTP and ServeHTTPListener, serves every request for a path
 	// other than Path: the program's own routes beside MCP on the same HTTP server (a health
 	// check, metrics), shut down gracefully with it. Without it, other paths get 404. The
@@ -54,15 +59,18 @@ type HTTPOptions struct {
 	Routes http.Handler
 }
 
-// HTTPHandler serves MCP's Streamable HTTP transport (revision 2025-11-25 and the older
-// ones it is compatible with): sessions, JSON or SSE answers to POSTed requests, the GET
-// stream for messages that belong to no request, resumption, and DELETE.
+// HTTPHandler serves MCP's Streamable HTTP transport, for every revision: sessions, JSON or
+// SSE answers to POSTed requests, the GET stream for messages that belong to no request,
+// resumption and DELETE for the revisions with sessions (2025-03-26 to 2025-11-25);
+// stateless POSTs for revision 2026-07-28. At HTTPOptions.SSEPath it serves the HTTP+SSE
+// transport of revision 2024-11-05 (http_sse.go).
 type HTTPHandler struct {
 	srv  *Server
 	opts HTTPOptions
 
-	mu       sync.Mutex
-	sessions map[string]*httpSession
+	mu          sync.Mutex
+	sessions    map[string]*httpSession
+	sseSessions map[string]*sseSession
 	closing  bool
 	requests sync.WaitGroup // requests being served, on their own goroutines
 	// stopping ends when the handler shuts down: subscriptions (subscriptions/listen) end
@@ -74,7 +82,7 @@ type HTTPHandler struct {
 // HTTPHandler returns an http.Handler for the Streamable HTTP transport; opts may be nil.
 // Mount it on the endpoint path, and call Shutdown when the server stops.
 func (s *Server) HTTPHandler(opts *HTTPOptions) *HTTPHandler {
-	h := &HTTPHandler{srv: s, sessions: map[string]*httpSession{}}
+	h := &HTTPHandler{srv: s, sessions: map[string]*httpSession{}, sseSessions: map[string]*sseSession{}}
 	h.stopping, h.stop = context.WithCancel(context.Background())
 	if opts != nil {
 		h.opts = *opts
@@ -82,6 +90,9 @@ func (s *Server) HTTPHandler(opts *HTTPOptions) *HTTPHandler {
 	o := &h.opts
 	if o.Path == "" {
 		o.Path = "/mcp"
+	}
+	if o.SSEPath == "" {
+		o.SSEPath = "/sse"
 	}
 	if o.MaxBodySize <= 0 {
 		o.MaxBodySize = 16 << 20
@@ -136,6 +147,10 @@ func (s *Server) ServeHTTPListener(ctx context.Context, ln net.Listener, opts *H
 	h := s.HTTPHandler(opts)
 	mux := http.NewServeMux()
 	mux.Handle(h.opts.Path, h)
+	if h.opts.SSEPath != "-" {
+		mux.Handle(h.opts.SSEPath, h)
+		mux.Handle(h.sseMessagePath(), h)
+	}
 	if h.opts.Routes != nil {
 		mux.Handle("/", h.opts.Routes)
 	}
@@ -178,6 +193,15 @@ func (h *HTTPHandler) Shutdown(ctx context.Context) error {
 	done := make(chan struct{})
 	go func() {
 		h.requests.Wait()
+		h.mu.Lock()
+		sse := make([]*sseSession, 0, len(h.sseSessions))
+		for _, ss := range h.sseSessions {
+			sse = append(sse, ss)
+		}
+		h.mu.Unlock()
+		for _, ss := range sse {
+			ss.wait() // the requests the HTTP+SSE sessions serve on goroutines of their own
+		}
 		close(done)
 	}()
 	var err error
@@ -200,11 +224,14 @@ func (h *HTTPHandler) Close() {
 	h.stop()
 	h.mu.Lock()
 	h.closing = true
-	sessions := h.sessions
-	h.sessions = map[string]*httpSession{}
+	sessions, sse := h.sessions, h.sseSessions
+	h.sessions, h.sseSessions = map[string]*httpSession{}, map[string]*sseSession{}
 	h.mu.Unlock()
 	for _, hs := range sessions {
 		hs.end()
+	}
+	for _, ss := range sse {
+		h.endSSE(ss)
 	}
 }
 
@@ -219,8 +246,13 @@ func (h *HTTPHandler) begin() bool {
 	return true
 }
 
-// ServeHTTP serves one HTTP request to the MCP endpoint.
+// ServeHTTP serves one HTTP request to the MCP endpoint, or to the endpoints of the
+// HTTP+SSE transport.
 func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if h.opts.SSEPath != "-" && (r.URL.Path == h.opts.SSEPath || r.URL.Path == h.sseMessagePath()) {
+		h.serveSSE(w, r)
+		return
+	}
 	if msg := h.forbidden(r); msg != "" {
 		httpError(w, http.StatusForbidden, jsonrpc.CodeInvalidRequest, msg)
 		return

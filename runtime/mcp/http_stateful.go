@@ -144,7 +144,7 @@ func (h *HTTPHandler) initialize(w http.ResponseWriter, m *jsonrpc.Message, acce
 	}
 	sw := newSSEWriter(w)
 	sw.start("", h.opts.RetryInterval.Milliseconds())
-	sw.event("", out.msg)
+	sw.event("", "", out.msg)
 	sw.flush()
 }
 

@@ -49,6 +49,7 @@ type stream struct {
 
 type event struct {
 	seq  int64
+	name string // the SSE event type; "" for message
 	data []byte
 }
 
@@ -82,6 +83,14 @@ func newSessionStream(num int64) *stream {
 // newStatelessStream returns the stream of a stateless request.
 func newStatelessStream() *stream {
 	return &stream{next: 1, status: http.StatusOK}
+}
+
+// addEvent adds an event of another type than message (the HTTP+SSE transport's endpoint).
+func (st *stream) addEvent(name string, data []byte) {
+	st.add(data, false, 0)
+	st.mu.Lock()
+	st.events[len(st.events)-1].name = name
+	st.mu.Unlock()
 }
 
 func (st *stream) send(msg []byte) error  { return st.add(msg, false, 0) }
@@ -122,7 +131,7 @@ func (st *stream) trim() {
 			delivered++
 		}
 		atLeast = delivered
-		if st.standalone {
+		if st.standalone && st.resumable {
 			atLeast -= standaloneReplay
 		}
 	}
@@ -378,7 +387,7 @@ func (h *HTTPHandler) writeStream(w http.ResponseWriter, r *http.Request, st *st
 				if st.resumable {
 					id = eventID(st.num, ev.seq)
 				}
-				sw.event(id, ev.data)
+				sw.event(id, ev.name, ev.data)
 				after = ev.seq
 			}
 			if sw.flush() != nil {

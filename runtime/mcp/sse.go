@@ -43,12 +43,15 @@ func (sw *sseWriter) start(primingID string, retryMillis int64) error {
 	return sw.flush()
 }
 
-// event buffers one message event.
-func (sw *sseWriter) event(id string, data []byte) {
+// event buffers one event: a message, unless name says another type.
+func (sw *sseWriter) event(id, name string, data []byte) {
 	if id != "" {
 		sw.buf.WriteString("id: " + id + "\n")
 	}
-	sw.buf.WriteString("event: message\n")
+	if name == "" {
+		name = "message"
+	}
+	sw.buf.WriteString("event: " + name + "\n")
 	// A message is one line of JSON, but one written by hand could hold line breaks: each
 	// line becomes a data line, which the client joins back with newlines.
 	data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))

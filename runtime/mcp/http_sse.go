@@ -1,0 +1,150 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"sync"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+)
+
+// The HTTP+SSE transport of revision 2024-11-05, deprecated since 2025-03-26 and still the
+// only one some clients speak (the TypeScript SDK's SSEClientTransport, go-sdk's and
+// mcp-go's SSE transports, the Inspector's sse mode). It is served beside the Streamable
+// HTTP endpoint, as the 2025-03-26 revision's backwards-compatibility section describes: a
+// GET of HTTPOptions.SSEPath opens a session's one SSE stream, whose first event, endpoint,
+// names where the client POSTs its messages (SSEPath + "/message?sessionId=..."); every
+// message of the server, responses included, goes on the stream. The host and origin
+// checks, the body limit and the session bound apply as on the MCP endpoint. A session
+// lasts as long as its stream.
+
+// sseSession is a session of the HTTP+SSE transport.
+type sseSession struct {
+	*session
+	st     *stream // every message the server sends the client
+	ctx    context.Context
+	cancel context.CancelFunc
+	once   sync.Once
+}
+
+// sseMessagePath is where the clients of SSEPath POST their messages.
+func (h *HTTPHandler) sseMessagePath() string { return h.opts.SSEPath + "/message" }
+
+// serveSSE serves the two endpoints of the HTTP+SSE transport.
+func (h *HTTPHandler) serveSSE(w http.ResponseWriter, r *http.Request) {
+	if msg := h.forbidden(r); msg != "" {
+		httpError(w, http.StatusForbidden, jsonrpc.CodeInvalidRequest, msg)
+		return
+	}
+	h.cors(w, r)
+	switch {
+	case r.Method == http.MethodOptions:
+		w.WriteHeader(http.StatusNoContent)
+	case r.URL.Path == h.opts.SSEPath && r.Method == http.MethodGet:
+		h.openSSE(w, r)
+	case r.URL.Path == h.sseMessagePath() && r.Method == http.MethodPost:
+		h.postSSE(w, r)
+	case r.URL.Path == h.opts.SSEPath:
+		w.Header().Set("Allow", "GET, OPTIONS")
+		httpError(w, http.StatusMethodNotAllowed, jsonrpc.CodeInvalidRequest, "method not allowed: GET "+h.opts.SSEPath+" opens the stream of the HTTP+SSE transport; a Streamable HTTP client POSTs to "+h.opts.Path)
+	default:
+		w.Header().Set("Allow", "POST, OPTIONS")
+		httpError(w, http.StatusMethodNotAllowed, jsonrpc.CodeInvalidRequest, "method not allowed: messages of the HTTP+SSE transport are POSTed")
+	}
+}
+
+// openSSE starts a session and writes its stream until the client goes away or the
+// session ends.
+func (h *HTTPHandler) openSSE(w http.ResponseWriter, r *http.Request) {
+	if !accepts(r.Header.Values("Accept"), "text/event-stream") {
+		httpError(w, http.StatusNotAcceptable, jsonrpc.CodeInvalidRequest, "not acceptable: "+h.opts.SSEPath+" opens an SSE stream; accept text/event-stream")
+		return
+	}
+	st := &stream{standalone: true, next: 1}
+	ss := &sseSession{st: st}
+	ss.ctx, ss.cancel = context.WithCancel(context.Background())
+	ss.session = newSession(h.srv, st)
+	ss.session.id = newSessionID()
+	ss.concurrent = true
+	h.mu.Lock()
+	switch {
+	case h.closing:
+		h.mu.Unlock()
+		shuttingDown(w)
+		return
+	case len(h.sessions)+len(h.sseSessions) >= h.opts.MaxSessions:
+		h.mu.Unlock()
+		httpError(w, http.StatusServiceUnavailable, jsonrpc.CodeInternalError, "too many sessions; try again later")
+		return
+	}
+	h.sseSessions[ss.id] = ss
+	h.mu.Unlock()
+	h.srv.track(ss.session)
+	defer h.endSSE(ss)
+
+	// The endpoint is relative, so that it is right however the client reached us.
+	st.addEvent("endpoint", []byte(h.sseMessagePath()+"?sessionId="+url.QueryEscape(ss.id)))
+	h.writeStream(w, r, st, -1, false, true, ss.ctx.Done())
+}
+
+// endSSE ends a session of the HTTP+SSE transport: its requests are cancelled and its stream
+// ends.
+func (h *HTTPHandler) endSSE(ss *sseSession) {
+	ss.once.Do(func() {
+		h.mu.Lock()
+		if h.sseSessions[ss.id] == ss {
+			delete(h.sseSessions, ss.id)
+		}
+		h.mu.Unlock()
+		ss.cancel()
+		ss.session.close()
+		ss.st.end()
+	})
+}
+
+// postSSE hands a message to its session; the answer goes on the session's stream.
+func (h *HTTPHandler) postSSE(w http.ResponseWriter, r *http.Request) {
+	if h.isClosing() {
+		shuttingDown(w)
+		return
+	}
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		httpError(w, http.StatusUnsupportedMediaType, jsonrpc.CodeInvalidRequest, "unsupported media type: a message carries application/json")
+		return
+	}
+	h.mu.Lock()
+	ss := h.sseSessions[r.URL.Query().Get("sessionId")]
+	h.mu.Unlock()
+	if ss == nil {
+		httpError(w, http.StatusNotFound, jsonrpc.CodeInvalidRequest, "session not found: its stream closed, or it never existed; open a new one with GET "+h.opts.SSEPath)
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodySize))
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			httpError(w, http.StatusRequestEntityTooLarge, jsonrpc.CodeInvalidRequest, "request body too large: the limit is "+strconv.FormatInt(h.opts.MaxBodySize, 10)+" bytes")
+			return
+		}
+		httpError(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest, "bad request: cannot read the body: "+err.Error())
+		return
+	}
+	m, perr := parser.Parse(body)
+	if perr != nil {
+		writeJSON(w, http.StatusBadRequest, jsonrpc.AppendError(nil, m.ID, perr))
+		return
+	}
+	if !h.begin() {
+		shuttingDown(w)
+		return
+	}
+	defer h.requests.Done()
+	// The session serves requests on goroutines of its own; the answer goes on the stream.
+	ss.handle(ss.ctx, &m, ss.st)
+	w.WriteHeader(http.StatusAccepted)
+}
