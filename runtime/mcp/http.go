@@ -71,8 +71,8 @@ type HTTPHandler struct {
 	mu          sync.Mutex
 	sessions    map[string]*httpSession
 	sseSessions map[string]*sseSession
-	closing  bool
-	requests sync.WaitGroup // requests being served, on their own goroutines
+	closing     bool
+	requests    sync.WaitGroup // requests being served, on their own goroutines
 	// stopping ends when the handler shuts down: subscriptions (subscriptions/listen) end
 	// with it, gracefully, rather than hold the shutdown up.
 	stopping context.Context
