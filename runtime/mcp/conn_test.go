@@ -140,8 +140,8 @@ func TestPeerCallProgressAndCancel(t *testing.T) {
 	var callErr error
 	go func() {
 		defer wg.Done()
-		result, callErr = p.call(context.Background(), out, "things/do", []byte(`{"_meta":{"progressToken":"t1"}}`), []byte(`"t1"`),
-			func(params []byte) { progress = append(progress, string(params)) })
+		result, callErr = p.roundTrip(context.Background(), p.newID(), "things/do", []byte(`{"_meta":{"progressToken":"t1"}}`), []byte(`"t1"`),
+			func(params []byte) { progress = append(progress, string(params)) }, out.send, nil)
 	}()
 	for len(out.all()) == 0 {
 		time.Sleep(time.Millisecond)
@@ -166,12 +166,12 @@ func TestPeerCallProgressAndCancel(t *testing.T) {
 		p.receive(context.Background(), []byte(`{"jsonrpc":"2.0","id":2,"error":{"code":-32000,"message":"no"}}`), out)
 	}()
 	var rpcErr *jsonrpc.Error
-	if _, err := p.call(context.Background(), out, "things/fail", nil, nil, nil); !errors.As(err, &rpcErr) || rpcErr.Code != -32000 {
+	if _, err := p.call(context.Background(), out, "things/fail", nil); !errors.As(err, &rpcErr) || rpcErr.Code != -32000 {
 		t.Errorf("error response: %v", err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
-	if _, err := p.call(ctx, out, "things/slow", nil, nil, nil); !errors.Is(err, context.DeadlineExceeded) {
+	if _, err := p.call(ctx, out, "things/slow", nil); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("call past its deadline: %v", err)
 	}
 	msgs := out.all()
@@ -179,7 +179,7 @@ func TestPeerCallProgressAndCancel(t *testing.T) {
 		t.Errorf("the other side was not told: %s", last)
 	}
 	p.close()
-	if _, err := p.call(context.Background(), out, "things/late", nil, nil, nil); !errors.Is(err, ErrSessionClosed) {
+	if _, err := p.call(context.Background(), out, "things/late", nil); !errors.Is(err, ErrSessionClosed) {
 		t.Errorf("call after close: %v", err)
 	}
 }

@@ -1,6 +1,9 @@
 package mcp
 
 import (
+	"encoding/json"
+	"fmt"
+
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 )
 
@@ -226,4 +229,70 @@ type CallToolResult struct {
 	// StructuredContent is a JSON object, sent to clients of protocol 2025-06-18 and later.
 	StructuredContent []byte
 	IsError           bool
+}
+
+// decodeContent reads one content block the other side sent.
+func decodeContent(raw []byte) (Content, error) {
+	var c struct {
+		Type        string               `json:"type"`
+		Text        string               `json:"text"`
+		Data        []byte               `json:"data"`
+		MIMEType    string               `json:"mimeType"`
+		URI         string               `json:"uri"`
+		Name        string               `json:"name"`
+		Title       string               `json:"title"`
+		Description string               `json:"description"`
+		Size        *int64               `json:"size"`
+		Resource    resourceContentsWire `json:"resource"`
+		Annotations *annotationsWire     `json:"annotations"`
+	}
+	if err := json.Unmarshal(raw, &c); err != nil {
+		return nil, err
+	}
+	a := c.Annotations.annotations()
+	switch c.Type {
+	case "text":
+		return Text{Text: c.Text, Annotations: a}, nil
+	case "image":
+		return Image{Data: c.Data, MIMEType: c.MIMEType, Annotations: a}, nil
+	case "audio":
+		return Audio{Data: c.Data, MIMEType: c.MIMEType, Annotations: a}, nil
+	case "resource_link":
+		return ResourceLink{URI: c.URI, Name: c.Name, Title: c.Title, Description: c.Description, MIMEType: c.MIMEType, Size: c.Size, Annotations: a}, nil
+	case "resource":
+		return EmbeddedResource{Resource: c.Resource.contents(), Annotations: a}, nil
+	}
+	return nil, fmt.Errorf("content of unknown type %q", c.Type)
+}
+
+type annotationsWire struct {
+	Audience     []Role   `json:"audience"`
+	Priority     *float64 `json:"priority"`
+	LastModified string   `json:"lastModified"`
+}
+
+func (w *annotationsWire) annotations() *Annotations {
+	if w == nil {
+		return nil
+	}
+	return &Annotations{Audience: w.Audience, Priority: w.Priority, LastModified: w.LastModified}
+}
+
+// resourceContentsWire is a resource's contents as JSON: text, or a base64 blob.
+type resourceContentsWire struct {
+	URI      string  `json:"uri"`
+	MIMEType string  `json:"mimeType"`
+	Text     string  `json:"text"`
+	Blob     *[]byte `json:"blob"`
+}
+
+func (w resourceContentsWire) contents() ResourceContents {
+	r := ResourceContents{URI: w.URI, MIMEType: w.MIMEType, Text: w.Text}
+	if w.Blob != nil {
+		r.Blob = *w.Blob
+		if r.Blob == nil {
+			r.Blob = []byte{}
+		}
+	}
+	return r
 }

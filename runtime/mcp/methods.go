@@ -40,6 +40,7 @@ const (
 	notificationResourcesListChanged = "notifications/resources/list_changed"
 	notificationResourceUpdated      = "notifications/resources/updated"
 	notificationAcknowledged         = "notifications/subscriptions/acknowledged"
+	notificationElicitationComplete  = "notifications/elicitation/complete"
 )
 
 // method is one row of the method table: a request a server answers, and what the protocol
@@ -111,7 +112,8 @@ func methodNames() []string {
 		methodListen, methodCreateMessage, methodElicit, methodListRoots,
 		notificationInitialized, notificationCancelled, notificationProgress, notificationMessage,
 		notificationRootsListChanged, notificationToolsListChanged, notificationPromptsListChanged,
-		notificationResourcesListChanged, notificationResourceUpdated, notificationAcknowledged}
+		notificationResourcesListChanged, notificationResourceUpdated, notificationAcknowledged,
+		notificationElicitationComplete}
 }
 
 // in reports whether a revision has the method.

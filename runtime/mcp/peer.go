@@ -35,7 +35,7 @@ type peer struct {
 	mu       sync.Mutex
 	inflight map[string]*inflight // the other side's requests being served, by raw id
 	pending  map[string]*call     // this side's requests waiting for a response, by raw id
-	closed   bool                 // the other side will send nothing more
+	closed   error                // why no response will come any more, once none will
 }
 
 // peerSide is what a peer serves: one side of the protocol.
@@ -74,9 +74,16 @@ type inflight struct {
 
 // call is one of this side's requests, waiting for its response.
 type call struct {
-	response chan *jsonrpc.Message // nil: the peer closed
-	progress func(params []byte)   // notifications/progress for the call's token
-	token    string                // the progress token, raw JSON
+	done     chan callResult
+	progress func(params []byte) // notifications/progress for the call's token
+	token    string              // the progress token, raw JSON
+}
+
+// callResult is how a call ends: with a response, or with the error that means none will
+// come (the connection broke, the peer closed).
+type callResult struct {
+	m   *jsonrpc.Message
+	err error
 }
 
 func newPeer(side peerSide, conn outbox, logger *slog.Logger) *peer {
@@ -245,15 +252,29 @@ var ErrSessionClosed = errors.New("mcp: the session has ended")
 
 // call sends a request to the other side on out and waits for its response, or for ctx to
 // end (then it tells the other side the request is cancelled). It returns the raw result; an
-// error response is a *jsonrpc.Error. progress, if set, receives the params of the
-// notifications/progress that name token (raw JSON), which params must carry.
-func (p *peer) call(ctx context.Context, out outbox, method string, params []byte, token []byte, progress func([]byte)) ([]byte, error) {
-	id := []byte(strconv.FormatInt(p.nextID.Add(1), 10))
-	c := &call{response: make(chan *jsonrpc.Message, 1), progress: progress, token: string(token)}
+// error response is a *jsonrpc.Error.
+func (p *peer) call(ctx context.Context, out outbox, method string, params []byte) ([]byte, error) {
+	return p.roundTrip(ctx, p.newID(), method, params, nil, nil,
+		func(msg []byte) error { return out.send(msg) },
+		func(note []byte) { out.send(note) })
+}
+
+// newID returns the id of this side's next request, as raw JSON.
+func (p *peer) newID() []byte { return strconv.AppendInt(nil, p.nextID.Add(1), 10) }
+
+// roundTrip sends request id with send and waits for its response, or for ctx to end: then,
+// if cancelled is set, it gives it the notifications/cancelled that tells the other side.
+// It returns the raw result; an error response is a *jsonrpc.Error. progress, if set,
+// receives the params of the notifications/progress that name token (raw JSON), which
+// params carry.
+func (p *peer) roundTrip(ctx context.Context, id []byte, method string, params []byte, token []byte, progress func([]byte),
+	send func(msg []byte) error, cancelled func(note []byte)) ([]byte, error) {
+	c := &call{done: make(chan callResult, 1), progress: progress, token: string(token)}
 	p.mu.Lock()
-	if p.closed {
+	if p.closed != nil {
+		err := p.closed
 		p.mu.Unlock()
-		return nil, ErrSessionClosed
+		return nil, err
 	}
 	p.pending[string(id)] = c
 	p.mu.Unlock()
@@ -262,22 +283,35 @@ func (p *peer) call(ctx context.Context, out outbox, method string, params []byt
 		delete(p.pending, string(id))
 		p.mu.Unlock()
 	}()
-	if err := out.send(jsonrpc.AppendRequest(nil, id, method, params)); err != nil {
+	if err := send(jsonrpc.AppendRequest(nil, id, method, params)); err != nil {
 		return nil, fmt.Errorf("mcp: sending %s: %w", method, err)
 	}
 	select {
-	case resp := <-c.response:
-		if resp == nil {
-			return nil, ErrSessionClosed
+	case r := <-c.done:
+		switch {
+		case r.err != nil:
+			return nil, r.err
+		case r.m.Error != nil:
+			return nil, r.m.Error
 		}
-		if resp.Error != nil {
-			return nil, resp.Error
-		}
-		return resp.Result, nil
+		return r.m.Result, nil
 	case <-ctx.Done():
-		note := fmt.Appendf(nil, `{"requestId":%s,"reason":%s}`, id, jsonwire.AppendString(nil, context.Cause(ctx).Error()))
-		out.send(jsonrpc.AppendNotification(nil, notificationCancelled, note))
+		if cancelled != nil {
+			note := fmt.Appendf(nil, `{"requestId":%s,"reason":%s}`, id, jsonwire.AppendString(nil, context.Cause(ctx).Error()))
+			cancelled(jsonrpc.AppendNotification(nil, notificationCancelled, note))
+		}
 		return nil, ctx.Err()
+	}
+}
+
+// fail ends the call with this id, if it waits, with err: no response will come for it.
+func (p *peer) fail(id []byte, err error) {
+	p.mu.Lock()
+	c := p.pending[string(id)]
+	delete(p.pending, string(id))
+	p.mu.Unlock()
+	if c != nil {
+		c.done <- callResult{err: err}
 	}
 }
 
@@ -299,15 +333,20 @@ func (p *peer) deliver(m *jsonrpc.Message) {
 		e.Data = append([]byte(nil), m.Error.Data...)
 		copied.Error = &e
 	}
-	c.response <- &copied
+	c.done <- callResult{m: &copied}
 }
 
 // hangUp records that the other side will send nothing more: calls waiting for its answers
 // give up, no new ones are sent, and subscriptions end. Requests in progress go on, to be
 // answered.
-func (p *peer) hangUp() {
+func (p *peer) hangUp() { p.lost(ErrSessionClosed) }
+
+// lost is hangUp with the reason calls give up with: why the connection ended.
+func (p *peer) lost(err error) {
 	p.mu.Lock()
-	p.closed = true
+	if p.closed == nil {
+		p.closed = err
+	}
 	pending := p.pending
 	p.pending = map[string]*call{}
 	for _, r := range p.inflight {
@@ -317,7 +356,7 @@ func (p *peer) hangUp() {
 	}
 	p.mu.Unlock()
 	for _, c := range pending {
-		c.response <- nil
+		c.done <- callResult{err: err}
 	}
 }
 

@@ -154,25 +154,3 @@ func Sample(ctx context.Context, req *CreateMessageRequest) (*CreateMessageResul
 	out.Content = out.Contents[0]
 	return out, nil
 }
-
-// decodeContent reads one content block a client sent.
-func decodeContent(raw []byte) (Content, error) {
-	var c struct {
-		Type     string `json:"type"`
-		Text     string `json:"text"`
-		Data     []byte `json:"data"`
-		MIMEType string `json:"mimeType"`
-	}
-	if err := json.Unmarshal(raw, &c); err != nil {
-		return nil, err
-	}
-	switch c.Type {
-	case "text":
-		return Text{Text: c.Text}, nil
-	case "image":
-		return Image{Data: c.Data, MIMEType: c.MIMEType}, nil
-	case "audio":
-		return Audio{Data: c.Data, MIMEType: c.MIMEType}, nil
-	}
-	return nil, fmt.Errorf("content of unknown type %q", c.Type)
-}

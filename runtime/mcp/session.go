@@ -185,7 +185,7 @@ func (ss *session) logLevel() LogLevel {
 }
 
 func (ss *session) ask(ctx context.Context, r *Request, method string, params []byte) ([]byte, error) {
-	raw, err := ss.call(ctx, r.out, method, params, nil, nil)
+	raw, err := ss.call(ctx, r.out, method, params)
 	if e, ok := err.(*jsonrpc.Error); ok {
 		return nil, &ClientError{Method: method, Code: e.Code, Message: e.Message}
 	}

@@ -1,7 +1,10 @@
 package mcp
 
 import (
+	"bufio"
 	"bytes"
+	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -97,4 +100,93 @@ func parseEventID(id string) (num, seq int64, ok bool) {
 	num, err1 := strconv.ParseInt(a, 10, 64)
 	seq, err2 := strconv.ParseInt(b, 10, 64)
 	return num, seq, err1 == nil && err2 == nil && num >= 0 && seq >= 0
+}
+
+// eventReader reads the events of an SSE stream, as a client does: data lines joined with
+// newlines, the last event id kept (an event without data updates it too: the priming
+// event), the server's retry interval noted, comments skipped.
+type eventReader struct {
+	br     *bufio.Reader
+	max    int // bytes one event's data may take
+	lastID string
+	hasID  bool          // the stream gave an id: it can be resumed
+	retry  time.Duration // as the server last asked; 0 if it did not
+}
+
+// streamEvent is one dispatched event.
+type streamEvent struct {
+	name string // "" is message
+	data []byte
+}
+
+func newEventReader(r io.Reader, max int) *eventReader {
+	return &eventReader{br: bufio.NewReaderSize(r, 32<<10), max: max}
+}
+
+// next returns the next event with data; io.EOF when the stream ends.
+func (r *eventReader) next() (streamEvent, error) {
+	var ev streamEvent
+	var data []byte
+	hasData := false
+	for {
+		line, err := r.br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			// A line longer than the buffer: gather it, within the bound.
+			long := append([]byte(nil), line...)
+			for err == bufio.ErrBufferFull && len(long) <= r.max {
+				line, err = r.br.ReadSlice('\n')
+				long = append(long, line...)
+			}
+			if len(long) > r.max {
+				return ev, fmt.Errorf("an SSE event larger than %d bytes", r.max)
+			}
+			line = long
+		}
+		if err != nil && len(line) == 0 {
+			return ev, err
+		}
+		line = bytes.TrimRight(line, "\r\n")
+		if len(line) == 0 {
+			if hasData {
+				ev.data = data
+				return ev, nil
+			}
+			ev.name = ""
+			if err != nil {
+				return ev, err
+			}
+			continue
+		}
+		field, value, _ := bytes.Cut(line, []byte(":"))
+		value = bytes.TrimPrefix(value, []byte(" "))
+		switch string(field) {
+		case "": // a comment
+		case "event":
+			ev.name = string(value)
+		case "data":
+			if hasData {
+				data = append(data, '\n')
+			}
+			data = append(data, value...)
+			hasData = len(data) > 0 || hasData
+			if len(data) > r.max {
+				return ev, fmt.Errorf("an SSE event larger than %d bytes", r.max)
+			}
+		case "id":
+			if bytes.IndexByte(value, 0) < 0 {
+				r.lastID, r.hasID = string(value), true
+			}
+		case "retry":
+			if ms, perr := strconv.Atoi(string(value)); perr == nil && ms >= 0 {
+				r.retry = time.Duration(ms) * time.Millisecond
+			}
+		}
+		if err != nil {
+			if hasData {
+				ev.data = data
+				return ev, nil
+			}
+			return ev, err
+		}
+	}
 }

@@ -1,0 +1,369 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+)
+
+// Client is a connection to one MCP server, over a Transport: a command it starts (stdio),
+// a Streamable HTTP endpoint, or the HTTP+SSE endpoint of revision 2024-11-05. It speaks
+// whichever revision the server speaks: the stateless 2026-07-28 when the server offers it,
+// otherwise a session begun with initialize at the newest revision both know, down to
+// 2024-11-05. It is safe for concurrent use.
+//
+//	c, err := mcp.Connect(ctx, &mcp.CommandTransport{Command: "./weather"}, nil)
+//	if err != nil { ... }
+//	defer c.Close()
+//	res, err := c.CallTool(ctx, "get_weather", map[string]any{"city": "Lisbon"})
+type Client struct {
+	opts   ClientOptions
+	info   []byte // opts.Info as JSON, for a stateless request's _meta
+	conn   clientConn
+	p      *peer
+	logger *slog.Logger
+
+	mu         sync.Mutex
+	server     ServerInfo
+	tools      map[string]*knownTool // what tools/list said of each tool, by name
+	roots      []Root
+	level      LogLevel    // stateless: the log level each request asks for
+	listening  *subscriber // stateless: the open subscriptions/listen request
+	subscribed []string    // stateless: the resources it subscribes to
+	closeOnce  sync.Once
+	closeErr   error
+}
+
+// ClientOptions configure a Client. The zero value is a client that answers no requests
+// from the server and declares no capabilities.
+type ClientOptions struct {
+	// Info names the client to servers. The default is "mcpgen" and the module's version.
+	Info Implementation
+	// ProtocolVersion pins a revision: a stateless one (StatelessProtocolVersion) or one
+	// with sessions (such as "2025-06-18"). The default speaks the stateless revision when
+	// the server offers it, and otherwise the newest revision with sessions both know.
+	ProtocolVersion string
+	// ProbeTimeout bounds the wait for the server/discover with which a client learns
+	// whether a stdio server speaks the stateless revision; a server that does not answer
+	// in time is taken to speak a revision with sessions. The default is 5 seconds.
+	ProbeTimeout time.Duration
+	// Timeout bounds every request whose context has no deadline of its own; 0 for none.
+	Timeout time.Duration
+	// Logger receives the client's diagnostics, and by default the stderr of a server the
+	// client started. The default writes warnings and errors to stderr.
+	Logger *slog.Logger
+
+	// Sampling answers the server's sampling/createMessage requests; setting it declares
+	// the sampling capability. SamplingContext declares that it honours includeContext.
+	Sampling        func(ctx context.Context, req *CreateMessageRequest) (*CreateMessageResult, error)
+	SamplingContext bool
+	// Elicitation answers the server's elicitation/create requests; setting it declares
+	// the elicitation capability, for form mode, and for URL mode if ElicitationURL is
+	// set. A form's defaults are filled into the answer when the user accepts without them.
+	Elicitation    func(ctx context.Context, req *ElicitRequest) (*ElicitResult, error)
+	ElicitationURL bool
+	// Roots are the roots the client offers (roots/list); setting them declares the roots
+	// capability, with listChanged: SetRoots changes them and tells the server.
+	Roots []Root
+
+	// The server's notifications. The list ones, and ResourceUpdated, come through a
+	// subscriptions/listen request in the stateless revision, which the client keeps open
+	// while any of them is set.
+	Log                func(msg LogMessage)
+	ToolsChanged       func()
+	PromptsChanged     func()
+	ResourcesChanged   func()
+	ResourceUpdated    func(uri string)
+	ElicitationDone    func(elicitationID string) // notifications/elicitation/complete (URL mode)
+	ServerNotification func(method string, params json.RawMessage)
+}
+
+// ServerInfo is what a server said of itself when the client connected.
+type ServerInfo struct {
+	Implementation
+	ProtocolVersion string
+	Stateless       bool // the revision has no sessions
+	Capabilities    ServerCapabilities
+	Instructions    string
+}
+
+// ServerCapabilities are what a server declared it offers.
+type ServerCapabilities struct {
+	Tools, ToolsListChanged                             bool
+	Resources, ResourcesSubscribe, ResourcesListChanged bool
+	Prompts, PromptsListChanged                         bool
+	Completions, Logging                                bool
+	Raw                                                 json.RawMessage // the capabilities object as sent
+}
+
+// LogMessage is a log message from the server (notifications/message).
+type LogMessage struct {
+	Level  LogLevel
+	Logger string
+	Data   json.RawMessage
+}
+
+// Connect connects to a server and learns which revision it speaks: it runs the command,
+// or reaches the URL, of t, then probes for the stateless revision or begins a session, as
+// opts say (opts may be nil). The context bounds the connection's setup only.
+func Connect(ctx context.Context, t Transport, opts *ClientOptions) (*Client, error) {
+	c := &Client{tools: map[string]*knownTool{}}
+	if opts != nil {
+		c.opts = *opts
+	}
+	if c.opts.Info.Name == "" {
+		c.opts.Info = Implementation{Name: "mcpgen", Version: runtimeVersion()}
+	}
+	if c.opts.ProbeTimeout <= 0 {
+		c.opts.ProbeTimeout = 5 * time.Second
+	}
+	c.logger = c.opts.Logger
+	if c.logger == nil {
+		c.logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	}
+	c.info, _ = json.Marshal(c.opts.Info)
+	c.roots = slices.Clone(c.opts.Roots)
+	c.p = newPeer(c, clientOut{c}, c.logger)
+	c.p.concurrent = true
+	conn, err := t.connect(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	c.conn = conn
+	if err := c.negotiate(ctx); err != nil {
+		c.Close()
+		return nil, err
+	}
+	c.startListening()
+	return c, nil
+}
+
+// Server is what the server said of itself when the client connected.
+func (c *Client) Server() ServerInfo {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.server
+}
+
+// Close ends the connection: a session is ended (HTTP DELETE), a command's stdin is closed
+// and the process waited for (then stopped, if it lingers), and requests in progress fail.
+func (c *Client) Close() error {
+	c.closeOnce.Do(func() {
+		c.mu.Lock()
+		l := c.listening
+		c.listening = nil
+		c.mu.Unlock()
+		if l != nil {
+			l.stop()
+		}
+		c.p.lost(ErrClientClosed)
+		c.closeErr = c.conn.close()
+		c.p.close()
+		c.p.wait()
+	})
+	return c.closeErr
+}
+
+// ErrClientClosed is returned by requests of a client that has been closed.
+var ErrClientClosed = errors.New("mcp: the client is closed")
+
+// The client's side of the conversation (peerSide): the server's requests and
+// notifications.
+
+// clientOut is where the client's answers to the server's requests go.
+type clientOut struct{ c *Client }
+
+func (o clientOut) send(msg []byte) error  { return o.c.conn.send(context.Background(), msg, nil) }
+func (o clientOut) reply(msg []byte) error { return o.c.conn.send(context.Background(), msg, nil) }
+func (o clientOut) queue(msg []byte)       { o.c.conn.send(context.Background(), msg, nil) }
+
+// deliver hands the client a message its transport read (transports call it).
+func (c *Client) deliver(msg []byte) { c.p.receive(context.Background(), msg, clientOut{c}) }
+
+// broken tells the client its connection is gone: every waiting call fails with err.
+func (c *Client) broken(err error) { c.p.lost(err) }
+
+// noResponse tells the client the request with this id will get no response.
+func (c *Client) noResponse(id []byte, err error) { c.p.fail(id, err) }
+
+func (c *Client) admit(m *jsonrpc.Message) admission {
+	switch m.Method {
+	case methodPing:
+		return admission{}
+	case methodCreateMessage:
+		if c.opts.Sampling != nil {
+			return admission{}
+		}
+	case methodElicit:
+		if c.opts.Elicitation != nil {
+			return admission{}
+		}
+	case methodListRoots:
+		if c.opts.Roots != nil {
+			return admission{}
+		}
+	}
+	// A request for a capability the client did not declare, or one it does not know.
+	return admission{refuse: jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "method not found: "+m.Method)}
+}
+
+func (c *Client) serve(ctx context.Context, m *jsonrpc.Message, _ any, _ outbox) []byte {
+	result, err := c.answer(ctx, m.Method, m.Params)
+	if err != nil {
+		var rpcErr *jsonrpc.Error
+		if !errors.As(err, &rpcErr) {
+			rpcErr = jsonrpc.NewError(jsonrpc.CodeInternalError, err.Error())
+		}
+		return jsonrpc.AppendError(nil, m.ID, rpcErr)
+	}
+	return jsonrpc.AppendResult(nil, m.ID, result)
+}
+
+// answer runs the handler of a request from the server (in a session, or an input request
+// of the stateless revision) and returns its result.
+func (c *Client) answer(ctx context.Context, method string, params json.RawMessage) ([]byte, error) {
+	switch method {
+	case methodPing:
+		return []byte("{}"), nil
+	case methodCreateMessage:
+		if c.opts.Sampling == nil {
+			break
+		}
+		return c.answerSampling(ctx, params)
+	case methodElicit:
+		if c.opts.Elicitation == nil {
+			break
+		}
+		return c.answerElicitation(ctx, params)
+	case methodListRoots:
+		if c.opts.Roots == nil {
+			break
+		}
+		c.mu.Lock()
+		roots := c.roots
+		c.mu.Unlock()
+		if roots == nil {
+			roots = []Root{}
+		}
+		return json.Marshal(struct {
+			Roots []Root `json:"roots"`
+		}{roots})
+	}
+	return nil, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "method not found: "+method)
+}
+
+func (c *Client) notified(m *jsonrpc.Message) {
+	o := &c.opts
+	switch m.Method {
+	case notificationMessage:
+		if o.Log != nil {
+			var msg struct {
+				Level  LogLevel        `json:"level"`
+				Logger string          `json:"logger"`
+				Data   json.RawMessage `json:"data"`
+			}
+			if json.Unmarshal(m.Params, &msg) == nil {
+				o.Log(LogMessage{Level: msg.Level, Logger: msg.Logger, Data: append(json.RawMessage(nil), msg.Data...)})
+			}
+		}
+	case notificationToolsListChanged:
+		c.mu.Lock()
+		clear(c.tools) // what tools/list said may be stale now
+		c.mu.Unlock()
+		if o.ToolsChanged != nil {
+			o.ToolsChanged()
+		}
+	case notificationPromptsListChanged:
+		if o.PromptsChanged != nil {
+			o.PromptsChanged()
+		}
+	case notificationResourcesListChanged:
+		if o.ResourcesChanged != nil {
+			o.ResourcesChanged()
+		}
+	case notificationResourceUpdated:
+		if o.ResourceUpdated != nil {
+			uri, _ := stringParam(m.Params, "uri")
+			o.ResourceUpdated(uri)
+		}
+	case notificationElicitationComplete:
+		if o.ElicitationDone != nil {
+			id, _ := stringParam(m.Params, "elicitationId")
+			o.ElicitationDone(id)
+		}
+	case notificationAcknowledged:
+		// A subscription is open; nothing to tell the user.
+	default:
+		if o.ServerNotification != nil {
+			o.ServerNotification(m.Method, append(json.RawMessage(nil), m.Params...))
+		}
+	}
+}
+
+// declaredCapabilities are the client's capabilities, as JSON: what its options declare.
+func (c *Client) declaredCapabilities() []byte {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	sep := ""
+	add := func(key, value string) {
+		b.WriteString(sep + `"` + key + `":` + value)
+		sep = ","
+	}
+	if c.opts.Sampling != nil {
+		if c.opts.SamplingContext {
+			add("sampling", `{"context":{}}`)
+		} else {
+			add("sampling", `{}`)
+		}
+	}
+	if c.opts.Elicitation != nil {
+		if c.opts.ElicitationURL {
+			add("elicitation", `{"form":{},"url":{}}`)
+		} else {
+			add("elicitation", `{"form":{}}`)
+		}
+	}
+	if c.opts.Roots != nil {
+		add("roots", `{"listChanged":true}`)
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+// SetRoots changes the roots the client offers, and tells the server they changed. The
+// client must have been given roots (ClientOptions.Roots, empty or not) to offer any.
+func (c *Client) SetRoots(ctx context.Context, roots []Root) error {
+	if c.opts.Roots == nil {
+		return errors.New("mcp: the client declared no roots capability (ClientOptions.Roots is nil)")
+	}
+	c.mu.Lock()
+	c.roots = slices.Clone(roots)
+	stateless := c.server.Stateless
+	c.mu.Unlock()
+	if stateless {
+		return nil // the server asks for the roots with each request that needs them
+	}
+	return c.notify(ctx, notificationRootsListChanged, nil)
+}
+
+// notify sends a notification to the server.
+func (c *Client) notify(ctx context.Context, method string, params []byte) error {
+	return c.conn.send(ctx, jsonrpc.AppendNotification(nil, method, params), nil)
+}
+
+// runtimeVersion is the version of this module, for the default client info.
+func runtimeVersion() string { return "0.1.0" }
+
+// connError names the server in an error about its transport.
+func connError(name string, err error) error {
+	return fmt.Errorf("mcp: %s: %w", name, err)
+}

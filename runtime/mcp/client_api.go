@@ -1,0 +1,310 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"iter"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+)
+
+// What a client asks a server. Each call speaks the revision the client settled with the
+// server; protocol errors are *jsonrpc.Error values (errors.As finds them), with their code
+// and data.
+
+// Ping checks that the server answers (in the stateless revision, with server/discover).
+func (c *Client) Ping(ctx context.Context) error {
+	if c.Server().Stateless {
+		return c.request(ctx, methodDiscover, nil, nil)
+	}
+	return c.request(ctx, methodPing, nil, nil)
+}
+
+// paginate runs a list method page by page, as an iterator.
+func paginate[W, T any](c *Client, ctx context.Context, method, field string, convert func(*W) (T, bool)) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		cursor := ""
+		for {
+			var params any
+			if cursor != "" {
+				params = map[string]string{"cursor": cursor}
+			}
+			var res map[string]json.RawMessage
+			if err := c.request(ctx, method, params, &res); err != nil {
+				var zero T
+				yield(zero, err)
+				return
+			}
+			var items []W
+			if err := json.Unmarshal(res[field], &items); err != nil {
+				var zero T
+				yield(zero, fmt.Errorf("mcp: %s: the server's result: %w", method, err))
+				return
+			}
+			for i := range items {
+				if item, ok := convert(&items[i]); ok && !yield(item, nil) {
+					return
+				}
+			}
+			next := ""
+			json.Unmarshal(res["nextCursor"], &next)
+			if next == "" || next == cursor {
+				return
+			}
+			cursor = next
+		}
+	}
+}
+
+// collect gathers an iterator's items, or its error.
+func collect[T any](seq iter.Seq2[T, error]) ([]T, error) {
+	var all []T
+	for item, err := range seq {
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, item)
+	}
+	return all, nil
+}
+
+// Tools lists the server's tools, page after page, as the loop asks for them. Over
+// Streamable HTTP, a tool whose x-mcp-header annotations break the specification's rules is
+// left out, with a warning in the log: a client could not call it as the server expects.
+func (c *Client) Tools(ctx context.Context) iter.Seq2[*Tool, error] {
+	return paginate(c, ctx, methodToolsList, "tools", c.readTool)
+}
+
+// ListTools returns every tool the server has.
+func (c *Client) ListTools(ctx context.Context) ([]*Tool, error) { return collect(c.Tools(ctx)) }
+
+// CallTool calls a tool with arguments (anything encoding/json encodes as an object; nil for
+// none). A result with IsError set is a result, not an error: Err turns it into one. A tool
+// with an output schema has its structured content checked against it.
+func (c *Client) CallTool(ctx context.Context, name string, arguments any) (*CallToolResult, error) {
+	args, err := encodeParams(arguments)
+	if err != nil {
+		return nil, fmt.Errorf("mcp: tools/call %s: arguments: %w", name, err)
+	}
+	params := append(append(append([]byte(`{"name":`), quote(name)...), `,"arguments":`...), args...)
+	params = append(params, '}')
+	var wire callToolResultWire
+	if err := c.callTool(ctx, name, args, params, &wire); err != nil {
+		return nil, err
+	}
+	res, err := wire.result()
+	if err != nil {
+		return nil, fmt.Errorf("mcp: tools/call %s: %w", name, err)
+	}
+	if res.StructuredContent != nil {
+		if err := c.checkStructured(name, res.StructuredContent); err != nil {
+			return res, fmt.Errorf("mcp: tools/call %s: %w", name, err)
+		}
+	}
+	return res, nil
+}
+
+// callTool sends tools/call with the Mcp-Param headers the tool's schema asks for. A server
+// that finds them wrong (HeaderMismatch) may have changed the tool: the client lists the
+// tools again and retries once, as the transport page says.
+func (c *Client) callTool(ctx context.Context, name string, args, params []byte, result any) error {
+	for attempt := 0; ; attempt++ {
+		rq := &outgoing{name: name}
+		if c.conn.headers() && c.Server().Stateless {
+			t, err := c.knownTool(ctx, name, attempt > 0)
+			if err != nil {
+				return err
+			}
+			if t != nil {
+				rq.params = paramHeaders(t.headers, args)
+			}
+		}
+		err := c.call(ctx, c.Server().ProtocolVersion, c.Server().Stateless, methodToolsCall, json.RawMessage(params), result, rq)
+		var rpcErr *jsonrpc.Error
+		if attempt == 0 && errors.As(err, &rpcErr) && rpcErr.Code == CodeHeaderMismatch {
+			continue
+		}
+		return err
+	}
+}
+
+// Err is the tool's error, if its result has IsError set: a *ToolError with its text.
+func (r *CallToolResult) Err() error {
+	if !r.IsError {
+		return nil
+	}
+	var texts []string
+	for _, b := range r.Content {
+		if t, ok := b.(Text); ok {
+			texts = append(texts, t.Text)
+		}
+	}
+	return &ToolError{Text: strings.Join(texts, "\n")}
+}
+
+// ToolError is a tool's error result, as an error.
+type ToolError struct {
+	Text string // the text of the result's text blocks
+}
+
+func (e *ToolError) Error() string { return "mcp: the tool failed: " + e.Text }
+
+// Resources lists the server's resources, page after page.
+func (c *Client) Resources(ctx context.Context) iter.Seq2[*Resource, error] {
+	return paginate(c, ctx, methodResourcesList, "resources", func(w *resourceWire) (*Resource, bool) { return w.resource(), true })
+}
+
+// ListResources returns every resource the server lists.
+func (c *Client) ListResources(ctx context.Context) ([]*Resource, error) {
+	return collect(c.Resources(ctx))
+}
+
+// ResourceTemplates lists the server's resource templates, page after page.
+func (c *Client) ResourceTemplates(ctx context.Context) iter.Seq2[*ResourceTemplate, error] {
+	return paginate(c, ctx, methodResourceTemplatesList, "resourceTemplates", func(w *resourceWire) (*ResourceTemplate, bool) { return w.template(), true })
+}
+
+// ListResourceTemplates returns every resource template the server has.
+func (c *Client) ListResourceTemplates(ctx context.Context) ([]*ResourceTemplate, error) {
+	return collect(c.ResourceTemplates(ctx))
+}
+
+// ReadResource reads a resource.
+func (c *Client) ReadResource(ctx context.Context, uri string) ([]ResourceContents, error) {
+	var res struct {
+		Contents []resourceContentsWire `json:"contents"`
+	}
+	if err := c.request(ctx, methodResourcesRead, map[string]string{"uri": uri}, &res); err != nil {
+		return nil, err
+	}
+	out := make([]ResourceContents, len(res.Contents))
+	for i, w := range res.Contents {
+		out[i] = w.contents()
+	}
+	return out, nil
+}
+
+// Subscribe asks the server to tell ClientOptions.ResourceUpdated when the resource at uri
+// changes: with resources/subscribe in a session, and in the stateless revision through the
+// client's subscriptions/listen request.
+func (c *Client) Subscribe(ctx context.Context, uri string) error {
+	if c.Server().Stateless {
+		return c.changeSubscriptions(uri, true)
+	}
+	return c.request(ctx, methodResourcesSubscribe, map[string]string{"uri": uri}, nil)
+}
+
+// Unsubscribe ends a subscription to a resource.
+func (c *Client) Unsubscribe(ctx context.Context, uri string) error {
+	if c.Server().Stateless {
+		return c.changeSubscriptions(uri, false)
+	}
+	return c.request(ctx, methodResourcesUnsubscribe, map[string]string{"uri": uri}, nil)
+}
+
+// Prompts lists the server's prompts, page after page.
+func (c *Client) Prompts(ctx context.Context) iter.Seq2[*Prompt, error] {
+	return paginate(c, ctx, methodPromptsList, "prompts", func(w *promptWire) (*Prompt, bool) { return w.prompt(), true })
+}
+
+// ListPrompts returns every prompt the server has.
+func (c *Client) ListPrompts(ctx context.Context) ([]*Prompt, error) { return collect(c.Prompts(ctx)) }
+
+// GetPrompt renders a prompt with arguments.
+func (c *Client) GetPrompt(ctx context.Context, name string, arguments map[string]string) (*GetPromptResult, error) {
+	params := map[string]any{"name": name}
+	if arguments != nil {
+		params["arguments"] = arguments
+	}
+	var res struct {
+		Description string `json:"description"`
+		Messages    []struct {
+			Role    Role            `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	if err := c.request(ctx, methodPromptsGet, params, &res); err != nil {
+		return nil, err
+	}
+	out := &GetPromptResult{Description: res.Description}
+	for i, m := range res.Messages {
+		content, err := decodeContent(m.Content)
+		if err != nil {
+			return nil, fmt.Errorf("mcp: prompts/get %s: message %d: %w", name, i, err)
+		}
+		out.Messages = append(out.Messages, PromptMessage{Role: m.Role, Content: content})
+	}
+	return out, nil
+}
+
+// CompletionRef names what a completion is for: a prompt's argument or a resource
+// template's variable.
+type CompletionRef struct {
+	Prompt           string // a prompt's name, or
+	ResourceTemplate string // a resource template's URI template
+}
+
+// CompleteResult is the values a server suggests.
+type CompleteResult struct {
+	Values  []string
+	Total   int // how many there are in all, if the server says; 0 otherwise
+	HasMore bool
+}
+
+// Complete asks for values that complete an argument's partial value. context holds the
+// values of other arguments already given, or is nil.
+func (c *Client) Complete(ctx context.Context, ref CompletionRef, argument, value string, context map[string]string) (*CompleteResult, error) {
+	r := map[string]string{"type": "ref/prompt", "name": ref.Prompt}
+	if ref.Prompt == "" {
+		r = map[string]string{"type": "ref/resource", "uri": ref.ResourceTemplate}
+	}
+	params := map[string]any{"ref": r, "argument": map[string]string{"name": argument, "value": value}}
+	if context != nil {
+		params["context"] = map[string]any{"arguments": context}
+	}
+	var res struct {
+		Completion struct {
+			Values  []string `json:"values"`
+			Total   int      `json:"total"`
+			HasMore bool     `json:"hasMore"`
+		} `json:"completion"`
+	}
+	if err := c.request(ctx, methodComplete, params, &res); err != nil {
+		return nil, err
+	}
+	return &CompleteResult{Values: res.Completion.Values, Total: res.Completion.Total, HasMore: res.Completion.HasMore}, nil
+}
+
+// SetLogLevel asks the server to send log messages at level or above to ClientOptions.Log:
+// with logging/setLevel in a session, and in the stateless revision with the log level
+// every later request carries.
+func (c *Client) SetLogLevel(ctx context.Context, level LogLevel) error {
+	if level.rank() < 0 {
+		return fmt.Errorf("mcp: log level %q is not one of %v", level, levels)
+	}
+	if c.Server().Stateless {
+		c.mu.Lock()
+		c.level = level
+		c.mu.Unlock()
+		return nil
+	}
+	return c.request(ctx, methodSetLevel, map[string]string{"level": string(level)}, nil)
+}
+
+// Request sends any request and returns its raw result: for methods this client has no
+// call of its own for, such as those of an extension.
+func (c *Client) Request(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	var raw json.RawMessage
+	if err := c.request(ctx, method, params, &raw); err != nil {
+		return nil, err
+	}
+	return raw, nil
+}
+
+func quote(s string) []byte {
+	b, _ := json.Marshal(s)
+	return b
+}

@@ -1,0 +1,563 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+)
+
+// StreamableHTTPTransport reaches a server at its MCP endpoint over Streamable HTTP: every
+// message a POST, answered with JSON or an SSE stream; in a session (2025-03-26 to
+// 2025-11-25), the Mcp-Session-Id header, the GET stream for the server's own messages,
+// resumption with Last-Event-ID, and DELETE on Close; in the stateless revision, the
+// request's metadata mirrored into headers. A server that offers only the HTTP+SSE transport
+// of 2024-11-05 is reached that way instead, as the 2025-03-26 revision's backwards
+// compatibility section says clients do.
+type StreamableHTTPTransport struct {
+	URL string
+	// HTTPClient sends the requests; the default has no timeout (streams last), and uses
+	// the environment's proxy settings as net/http does. Redirects are followed as the
+	// client's policy says.
+	HTTPClient *http.Client
+	// Header is added to every request: an API key, say.
+	Header http.Header
+	// NoSSEFallback keeps the transport from trying the HTTP+SSE transport when the URL
+	// answers initialize with 400, 404 or 405.
+	NoSSEFallback bool
+	// MaxMessageSize bounds one message from the server, in bytes; the default is 64 MiB.
+	MaxMessageSize int
+}
+
+// HTTPError is an HTTP answer that is not MCP's: a status whose body holds no JSON-RPC
+// response.
+type HTTPError struct {
+	Method string // of the MCP request, or "" for a notification
+	URL    string
+	Status int
+	Body   string // the start of the body
+}
+
+func (e *HTTPError) Error() string {
+	what := "POST " + e.URL
+	if e.Method != "" {
+		what += " (" + e.Method + ")"
+	}
+	msg := fmt.Sprintf("%s: HTTP %d %s", what, e.Status, http.StatusText(e.Status))
+	if e.Body != "" {
+		msg += ": " + e.Body
+	}
+	return msg
+}
+
+// ErrSessionExpired is returned by the requests of a client whose server ended its session
+// (HTTP 404 for the session id): the client must connect again.
+var ErrSessionExpired = errors.New("mcp: the server ended the session")
+
+var defaultHTTPClient = &http.Client{Transport: http.DefaultTransport}
+
+type httpConn struct {
+	t    *StreamableHTTPTransport
+	hc   *http.Client
+	sink clientSink
+	max  int
+	ctx  context.Context // ends with close: background reading stops
+	stop context.CancelFunc
+	wg   sync.WaitGroup // the goroutines that read streams
+
+	mu        sync.Mutex
+	session   string
+	version   string
+	stateless bool
+	legacy    *legacyConn // once the server turned out to offer HTTP+SSE only
+	expired   bool
+}
+
+func (t *StreamableHTTPTransport) connect(ctx context.Context, sink clientSink) (clientConn, error) {
+	if t.URL == "" {
+		return nil, errors.New("mcp: StreamableHTTPTransport has no URL")
+	}
+	c := &httpConn{t: t, hc: t.HTTPClient, sink: sink, max: t.MaxMessageSize}
+	if c.hc == nil {
+		c.hc = defaultHTTPClient
+	}
+	if c.max <= 0 {
+		c.max = 64 << 20
+	}
+	c.ctx, c.stop = context.WithCancel(context.Background())
+	return c, nil
+}
+
+func (c *httpConn) headers() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.legacy == nil
+}
+
+func (c *httpConn) negotiated(version string, stateless bool) {
+	c.mu.Lock()
+	c.version, c.stateless = version, stateless
+	listen := !stateless && c.legacy == nil && c.session != ""
+	c.mu.Unlock()
+	if listen {
+		c.wg.Add(1)
+		go c.listen()
+	}
+}
+
+// newRequest builds a request to the endpoint with the headers every request carries.
+func (c *httpConn) newRequest(ctx context.Context, method string, body []byte, rq *outgoing) (*http.Request, error) {
+	var r io.Reader
+	if body != nil {
+		r = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, c.t.URL, r)
+	if err != nil {
+		return nil, err
+	}
+	for k, vs := range c.t.Header {
+		req.Header[k] = append([]string(nil), vs...)
+	}
+	c.mu.Lock()
+	session, version, stateless := c.session, c.version, c.stateless
+	c.mu.Unlock()
+	if rq != nil && rq.version != "" {
+		version, stateless = rq.version, rq.stateless
+	}
+	if session != "" && !stateless {
+		req.Header.Set("Mcp-Session-Id", session)
+	}
+	if version != "" && (rq == nil || rq.method != methodInitialize) {
+		req.Header.Set("Mcp-Protocol-Version", version)
+	}
+	if rq != nil && stateless {
+		req.Header.Set("Mcp-Method", rq.method)
+		if row := methods[rq.method]; row != nil && row.nameParam != "" {
+			req.Header.Set("Mcp-Name", encodeHeaderValue(rq.name))
+		}
+		for _, h := range rq.params {
+			req.Header.Set(h[0], h[1])
+		}
+	}
+	return req, nil
+}
+
+func (c *httpConn) send(ctx context.Context, msg []byte, rq *outgoing) error {
+	c.mu.Lock()
+	legacy, stateless, expired := c.legacy, c.stateless, c.expired
+	c.mu.Unlock()
+	switch {
+	case legacy != nil:
+		return legacy.send(ctx, msg)
+	case expired:
+		return ErrSessionExpired
+	case rq != nil && rq.method == notificationCancelled && stateless:
+		// Closing a stateless request's stream cancels it; there is no notification.
+		return nil
+	}
+	if rq != nil && rq.id == nil {
+		rq = nil // a notification: no answer to wait for
+	}
+	// A request's stream is read until its response, or until its caller gives up (then
+	// the stream is closed, which cancels a stateless request), or the client closes.
+	rctx, cancel := context.WithCancel(ctx)
+	if rq == nil {
+		rctx, cancel = context.WithCancel(c.ctx)
+	}
+	unlink := context.AfterFunc(c.ctx, cancel)
+	req, err := c.newRequest(rctx, http.MethodPost, msg, rq)
+	if err != nil {
+		cancel()
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		cancel()
+		return errors.Join(errTransport, fmt.Errorf("POST %s: %w", c.t.URL, err))
+	}
+	if rq != nil && rq.method == methodInitialize {
+		if id := resp.Header.Get("Mcp-Session-Id"); id != "" {
+			c.mu.Lock()
+			c.session = id
+			c.mu.Unlock()
+		}
+	}
+	done := func() {
+		resp.Body.Close()
+		unlink()
+		cancel()
+	}
+	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	switch {
+	case resp.StatusCode == http.StatusAccepted:
+		done()
+		if rq != nil {
+			c.sink.noResponse(rq.id, fmt.Errorf("mcp: %s: the server accepted the request (HTTP 202) without answering it", rq.method))
+		}
+		return nil
+	case resp.StatusCode/100 == 2 && mt == "text/event-stream":
+		c.wg.Add(1)
+		go func() {
+			defer c.wg.Done()
+			defer done()
+			c.readResponseStream(rctx, resp.Body, rq)
+		}()
+		return nil
+	case resp.StatusCode/100 == 2:
+		defer done()
+		body, err := readBody(resp.Body, c.max)
+		if err != nil {
+			return errors.Join(errTransport, fmt.Errorf("POST %s: reading the answer: %w", c.t.URL, err))
+		}
+		if len(bytes.TrimSpace(body)) > 0 {
+			c.sink.deliver(body)
+		} else if rq != nil {
+			c.sink.noResponse(rq.id, fmt.Errorf("mcp: %s: the server answered with an empty body", rq.method))
+		}
+		return nil
+	}
+	defer done()
+	body, _ := readBody(resp.Body, 64<<10)
+	// A JSON-RPC error for the request is the server's answer, whatever the status (the
+	// stateless revision's errors come with 400 and 404).
+	if rq != nil && answers(body, rq.id) {
+		c.sink.deliver(body)
+		return nil
+	}
+	c.mu.Lock()
+	sessionGone := resp.StatusCode == http.StatusNotFound && c.session != "" && !c.stateless
+	if sessionGone {
+		c.expired = true
+	}
+	c.mu.Unlock()
+	if sessionGone {
+		c.sink.broken(ErrSessionExpired)
+		return ErrSessionExpired
+	}
+	herr := &HTTPError{URL: c.t.URL, Status: resp.StatusCode, Body: string(clip(bytes.TrimSpace(body), 300))}
+	if rq != nil {
+		herr.Method = rq.method
+		if rq.method == methodInitialize && !c.t.NoSSEFallback && (resp.StatusCode == 400 || resp.StatusCode == 404 || resp.StatusCode == 405) {
+			if legacy, err := c.fallBack(ctx); err == nil {
+				return legacy.send(ctx, msg)
+			}
+		}
+	}
+	return herr
+}
+
+// answers reports whether body is a JSON-RPC response to the request with this id.
+func answers(body, id []byte) bool {
+	m, err := parser.Parse(bytes.TrimSpace(body))
+	return err == nil && m.IsResponse() && bytes.Equal(m.ID, id)
+}
+
+func readBody(r io.Reader, max int) ([]byte, error) {
+	body, err := io.ReadAll(io.LimitReader(r, int64(max)+1))
+	if err == nil && len(body) > max {
+		err = fmt.Errorf("a message larger than %d bytes", max)
+	}
+	return body, err
+}
+
+// readResponseStream hands the messages of a request's SSE stream to the client. A stream
+// that ends before the response is resumed (GET with Last-Event-ID) if the server gave an
+// event id and the session allows it; otherwise the request fails.
+func (c *httpConn) readResponseStream(ctx context.Context, body io.Reader, rq *outgoing) {
+	r := newEventReader(body, c.max)
+	answered := c.deliverStream(r, rq)
+	for attempt := 0; rq != nil && !answered; attempt++ {
+		c.mu.Lock()
+		resumable := r.hasID && c.session != "" && !c.stateless && c.legacy == nil
+		c.mu.Unlock()
+		if !resumable || attempt == 5 || ctx.Err() != nil {
+			if ctx.Err() == nil {
+				c.sink.noResponse(rq.id, fmt.Errorf("mcp: %s: the server closed the stream before answering", rq.method))
+			}
+			return
+		}
+		pause := r.retry
+		if pause <= 0 {
+			pause = time.Second
+		}
+		select {
+		case <-time.After(pause):
+		case <-ctx.Done():
+			return
+		}
+		resp, err := c.get(ctx, r.lastID)
+		if err != nil {
+			continue
+		}
+		next := newEventReader(resp.Body, c.max)
+		next.lastID, next.hasID, next.retry = r.lastID, r.hasID, r.retry
+		answered = c.deliverStream(next, rq)
+		resp.Body.Close()
+		r = next
+	}
+}
+
+// deliverStream hands the events of a stream to the client, and reports whether the
+// response to rq was among them.
+func (c *httpConn) deliverStream(r *eventReader, rq *outgoing) bool {
+	for {
+		ev, err := r.next()
+		if err != nil {
+			return false
+		}
+		if ev.name != "" && ev.name != "message" {
+			continue
+		}
+		data := bytes.TrimSpace(ev.data)
+		if len(data) == 0 {
+			continue
+		}
+		responded := rq != nil && answers(data, rq.id)
+		c.sink.deliver(data)
+		if responded {
+			return true
+		}
+	}
+}
+
+// get opens the session's GET stream, from after lastID if set.
+func (c *httpConn) get(ctx context.Context, lastID string) (*http.Response, error) {
+	req, err := c.newRequest(ctx, http.MethodGet, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", "text/event-stream")
+	if lastID != "" {
+		req.Header.Set("Last-Event-ID", lastID)
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if resp.StatusCode != http.StatusOK || mt != "text/event-stream" {
+		resp.Body.Close()
+		return nil, &HTTPError{URL: c.t.URL, Status: resp.StatusCode}
+	}
+	return resp, nil
+}
+
+// listen keeps the session's GET stream open, for the messages of the server's that belong
+// to no request: it reopens a stream that drops, after a pause that grows, resuming after
+// the last event. A server without one (405) has nothing to say there.
+func (c *httpConn) listen() {
+	defer c.wg.Done()
+	lastID := ""
+	pause := 500 * time.Millisecond
+	for c.ctx.Err() == nil {
+		resp, err := c.get(c.ctx, lastID)
+		var herr *HTTPError
+		switch {
+		case errors.As(err, &herr) && (herr.Status == http.StatusMethodNotAllowed || herr.Status == http.StatusNotFound):
+			return
+		case err == nil:
+			r := newEventReader(resp.Body, c.max)
+			r.lastID = lastID
+			start := time.Now()
+			c.deliverStream(r, nil)
+			resp.Body.Close()
+			lastID = r.lastID
+			if r.retry > 0 {
+				pause = r.retry
+			}
+			if time.Since(start) > time.Minute {
+				pause = 500 * time.Millisecond
+			}
+		}
+		select {
+		case <-time.After(pause):
+		case <-c.ctx.Done():
+			return
+		}
+		pause = min(2*pause, 30*time.Second)
+	}
+}
+
+// close ends the session (DELETE), stops reading, and waits for the readers.
+func (c *httpConn) close() error {
+	c.mu.Lock()
+	session, legacy, stateless := c.session, c.legacy, c.stateless
+	c.mu.Unlock()
+	c.stop()
+	if legacy != nil {
+		legacy.close()
+	}
+	if session != "" && !stateless && legacy == nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		if req, err := c.newRequest(ctx, http.MethodDelete, nil, nil); err == nil {
+			if resp, err := c.hc.Do(req); err == nil {
+				resp.Body.Close()
+			}
+		}
+		cancel()
+	}
+	c.wg.Wait()
+	return nil
+}
+
+// fallBack opens the HTTP+SSE transport at the URL, for a server that offers only that.
+func (c *httpConn) fallBack(ctx context.Context) (*legacyConn, error) {
+	l, err := openLegacy(ctx, c.t.URL, c.hc, c.t.Header, c.sink, c.max)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	c.legacy = l
+	c.mu.Unlock()
+	return l, nil
+}
+
+// SSETransport reaches a server over the HTTP+SSE transport of revision 2024-11-05: a GET of
+// URL opens the stream on which every message of the server's comes; its first event names
+// the endpoint the client POSTs its own messages to.
+type SSETransport struct {
+	URL            string
+	HTTPClient     *http.Client
+	Header         http.Header
+	MaxMessageSize int
+}
+
+func (t *SSETransport) connect(ctx context.Context, sink clientSink) (clientConn, error) {
+	if t.URL == "" {
+		return nil, errors.New("mcp: SSETransport has no URL")
+	}
+	hc := t.HTTPClient
+	if hc == nil {
+		hc = defaultHTTPClient
+	}
+	max := t.MaxMessageSize
+	if max <= 0 {
+		max = 64 << 20
+	}
+	l, err := openLegacy(ctx, t.URL, hc, t.Header, sink, max)
+	if err != nil {
+		return nil, err
+	}
+	return legacyClientConn{l}, nil
+}
+
+// legacyClientConn is a legacyConn as a client's connection.
+type legacyClientConn struct{ *legacyConn }
+
+func (l legacyClientConn) send(ctx context.Context, msg []byte, rq *outgoing) error {
+	return l.legacyConn.send(ctx, msg)
+}
+
+// legacyConn is a connection of the HTTP+SSE transport.
+type legacyConn struct {
+	url      string
+	endpoint string
+	hc       *http.Client
+	header   http.Header
+	cancel   context.CancelFunc
+	done     chan struct{} // closed when the stream has been read to its end
+}
+
+// openLegacy opens the stream of the HTTP+SSE transport and waits (as long as ctx lets it)
+// for its endpoint event; then it reads the stream until close.
+func openLegacy(ctx context.Context, url string, hc *http.Client, header http.Header, sink clientSink, max int) (*legacyConn, error) {
+	sctx, cancel := context.WithCancel(context.Background())
+	req, err := http.NewRequestWithContext(sctx, http.MethodGet, url, nil)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	for k, vs := range header {
+		req.Header[k] = append([]string(nil), vs...)
+	}
+	req.Header.Set("Accept", "text/event-stream")
+	stopWaiting := context.AfterFunc(ctx, cancel) // until the endpoint event, Connect's context rules
+	resp, err := hc.Do(req)
+	if err != nil {
+		stopWaiting()
+		cancel()
+		return nil, errors.Join(errTransport, fmt.Errorf("GET %s: %w", url, err))
+	}
+	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if resp.StatusCode != http.StatusOK || mt != "text/event-stream" {
+		body, _ := readBody(resp.Body, 4<<10)
+		resp.Body.Close()
+		stopWaiting()
+		cancel()
+		return nil, &HTTPError{URL: url, Status: resp.StatusCode, Body: string(clip(bytes.TrimSpace(body), 300))}
+	}
+	r := newEventReader(resp.Body, max)
+	ev, err := r.next()
+	stopped := stopWaiting()
+	if err != nil || ev.name != "endpoint" || !stopped {
+		resp.Body.Close()
+		cancel()
+		if err == nil {
+			err = fmt.Errorf("the first event is %q, not the endpoint", ev.name)
+		}
+		return nil, errors.Join(errTransport, fmt.Errorf("GET %s: not an HTTP+SSE stream: %w", url, err))
+	}
+	endpoint, err := resp.Request.URL.Parse(strings.TrimSpace(string(ev.data)))
+	if err != nil {
+		resp.Body.Close()
+		cancel()
+		return nil, fmt.Errorf("GET %s: the endpoint %q: %w", url, ev.data, err)
+	}
+	l := &legacyConn{url: url, endpoint: endpoint.String(), hc: hc, header: header, cancel: cancel, done: make(chan struct{})}
+	go func() {
+		defer close(l.done)
+		defer resp.Body.Close()
+		for {
+			ev, err := r.next()
+			if err != nil {
+				if sctx.Err() == nil {
+					sink.broken(errors.Join(errTransport, fmt.Errorf("the server closed its HTTP+SSE stream (%s): %w", url, err)))
+				}
+				return
+			}
+			if (ev.name == "" || ev.name == "message") && len(bytes.TrimSpace(ev.data)) > 0 {
+				sink.deliver(bytes.TrimSpace(ev.data))
+			}
+		}
+	}()
+	return l, nil
+}
+
+func (l *legacyConn) send(ctx context.Context, msg []byte) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, l.endpoint, bytes.NewReader(msg))
+	if err != nil {
+		return err
+	}
+	for k, vs := range l.header {
+		req.Header[k] = append([]string(nil), vs...)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := l.hc.Do(req)
+	if err != nil {
+		return errors.Join(errTransport, fmt.Errorf("POST %s: %w", l.endpoint, err))
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode/100 != 2 {
+		body, _ := readBody(resp.Body, 4<<10)
+		return &HTTPError{URL: l.endpoint, Status: resp.StatusCode, Body: string(clip(bytes.TrimSpace(body), 300))}
+	}
+	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	return nil
+}
+
+func (l *legacyConn) negotiated(string, bool) {}
+func (l *legacyConn) headers() bool           { return false }
+
+func (l *legacyConn) close() error {
+	l.cancel()
+	<-l.done
+	return nil
+}

@@ -1,0 +1,438 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"sync/atomic"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/jsonwire"
+)
+
+// Transport is how a Client reaches a server: CommandTransport (a command it starts, over
+// stdio), StreamableHTTPTransport, SSETransport (the HTTP+SSE transport of 2024-11-05) or
+// MemoryTransport (a Server in the same process).
+type Transport interface {
+	// connect opens the connection; what the transport reads goes to sink.
+	connect(ctx context.Context, sink clientSink) (clientConn, error)
+}
+
+// clientSink is what a transport hands what it reads to: the client.
+type clientSink interface {
+	deliver(msg []byte)              // a message from the server
+	broken(err error)                // the connection is gone: every call fails with err
+	noResponse(id []byte, err error) // the request with this id will get no response
+}
+
+// clientConn is a client's open connection to a server.
+type clientConn interface {
+	// send writes one message to the server. rq describes a request, for transports that
+	// carry its metadata in headers (HTTP); it is nil for notifications and responses.
+	send(ctx context.Context, msg []byte, rq *outgoing) error
+	// negotiated tells the transport the revision the client speaks.
+	negotiated(version string, stateless bool)
+	// headers reports whether requests carry their metadata in headers (Streamable HTTP),
+	// which makes the x-mcp-header annotations of tools binding.
+	headers() bool
+	// close ends the connection.
+	close() error
+}
+
+// outgoing describes a request for the transports that carry its metadata in headers.
+type outgoing struct {
+	id        []byte
+	version   string // the revision it speaks (MCP-Protocol-Version)
+	stateless bool
+	method    string
+	name      string      // Mcp-Name: params.name or params.uri, if the method has one
+	params    [][2]string // Mcp-Param-{name}: value, from the tool's x-mcp-header annotations
+	long      bool        // a subscription: no response until it ends
+}
+
+// The revision a client speaks is settled by Connect: negotiate probes for the stateless
+// revision and falls back to a session, as the versioning page describes.
+
+// negotiate settles the revision the client speaks with the server.
+func (c *Client) negotiate(ctx context.Context) error {
+	switch v := c.opts.ProtocolVersion; {
+	case v == "":
+		version, stateless, err := c.probe(ctx, StatelessProtocolVersion)
+		switch {
+		case err != nil:
+			return err
+		case stateless:
+			return c.discover(ctx, version)
+		}
+		return c.initialize(ctx, version)
+	case slices.Contains(statelessVersions, v):
+		return c.discover(ctx, v)
+	case isStateful(v):
+		return c.initialize(ctx, v)
+	default:
+		return fmt.Errorf("mcp: protocol version %q is not one this client speaks (%v)", v, allVersions)
+	}
+}
+
+// probe asks a server whether it speaks the stateless revision (server/discover). It
+// returns the revision to speak: a stateless one, or the newest revision with sessions
+// both sides know when the server has no sessionless revision in common with us, or
+// answers as a server of the revisions with sessions does (with any error that is not one
+// of the stateless revision's, or not at all).
+func (c *Client) probe(ctx context.Context, version string) (string, bool, error) {
+	pctx, cancel := context.WithTimeout(ctx, c.opts.ProbeTimeout)
+	defer cancel()
+	res, err := c.discoverRequest(pctx, version)
+	var rpcErr *jsonrpc.Error
+	switch {
+	case err == nil:
+		return pick(res.SupportedVersions)
+	case errors.As(err, &rpcErr) && rpcErr.Code == CodeUnsupportedProtocolVersion:
+		var data struct {
+			Supported []string `json:"supported"`
+		}
+		json.Unmarshal(rpcErr.Data, &data)
+		return pick(data.Supported)
+	case ctx.Err() != nil:
+		return "", false, ctx.Err() // Connect's own deadline, not the probe's
+	case errors.Is(err, errTransport):
+		return "", false, err
+	}
+	return StatefulProtocolVersion, false, nil // a server of the revisions with sessions
+}
+
+// pick chooses the revision to speak from those a stateless server lists.
+func pick(supported []string) (string, bool, error) {
+	for _, v := range statelessVersions {
+		if slices.Contains(supported, v) {
+			return v, true, nil
+		}
+	}
+	for _, v := range statefulVersions {
+		if slices.Contains(supported, v) {
+			return v, false, nil
+		}
+	}
+	return "", false, fmt.Errorf("mcp: the server speaks none of this client's protocol revisions: it offers %v, the client %v", supported, allVersions)
+}
+
+// discoverResult is a DiscoverResult.
+type discoverResult struct {
+	SupportedVersions []string        `json:"supportedVersions"`
+	Capabilities      json.RawMessage `json:"capabilities"`
+	Instructions      string          `json:"instructions"`
+	Meta              struct {
+		ServerInfo Implementation `json:"io.modelcontextprotocol/serverInfo"`
+	} `json:"_meta"`
+}
+
+func (c *Client) discoverRequest(ctx context.Context, version string) (*discoverResult, error) {
+	var res discoverResult
+	err := c.call(ctx, version, true, methodDiscover, nil, &res, nil)
+	return &res, err
+}
+
+// discover begins speaking a stateless revision.
+func (c *Client) discover(ctx context.Context, version string) error {
+	res, err := c.discoverRequest(ctx, version)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	c.server = ServerInfo{Implementation: res.Meta.ServerInfo, ProtocolVersion: version, Stateless: true,
+		Capabilities: readServerCapabilities(res.Capabilities), Instructions: res.Instructions}
+	c.mu.Unlock()
+	c.conn.negotiated(version, true)
+	return nil
+}
+
+// initialize begins a session: the server answers with the revision it speaks.
+func (c *Client) initialize(ctx context.Context, version string) error {
+	params := fmt.Appendf(nil, `{"protocolVersion":%q,"capabilities":%s,"clientInfo":%s}`, version, c.declaredCapabilities(), c.info)
+	var res struct {
+		ProtocolVersion string          `json:"protocolVersion"`
+		Capabilities    json.RawMessage `json:"capabilities"`
+		ServerInfo      Implementation  `json:"serverInfo"`
+		Instructions    string          `json:"instructions"`
+	}
+	if err := c.call(ctx, version, false, methodInitialize, json.RawMessage(params), &res, nil); err != nil {
+		return err
+	}
+	if !isStateful(res.ProtocolVersion) {
+		return fmt.Errorf("mcp: the server answered initialize with protocol version %q, which this client does not speak (%v)", res.ProtocolVersion, statefulVersions)
+	}
+	c.mu.Lock()
+	c.server = ServerInfo{Implementation: res.ServerInfo, ProtocolVersion: res.ProtocolVersion,
+		Capabilities: readServerCapabilities(res.Capabilities), Instructions: res.Instructions}
+	c.mu.Unlock()
+	c.conn.negotiated(res.ProtocolVersion, false)
+	return c.notify(ctx, notificationInitialized, nil)
+}
+
+func readServerCapabilities(raw json.RawMessage) ServerCapabilities {
+	var caps struct {
+		Tools *struct {
+			ListChanged bool `json:"listChanged"`
+		} `json:"tools"`
+		Resources *struct {
+			Subscribe   bool `json:"subscribe"`
+			ListChanged bool `json:"listChanged"`
+		} `json:"resources"`
+		Prompts *struct {
+			ListChanged bool `json:"listChanged"`
+		} `json:"prompts"`
+		Completions *struct{} `json:"completions"`
+		Logging     *struct{} `json:"logging"`
+	}
+	json.Unmarshal(raw, &caps)
+	s := ServerCapabilities{Raw: append(json.RawMessage(nil), raw...), Completions: caps.Completions != nil, Logging: caps.Logging != nil}
+	if caps.Tools != nil {
+		s.Tools, s.ToolsListChanged = true, caps.Tools.ListChanged
+	}
+	if caps.Resources != nil {
+		s.Resources, s.ResourcesSubscribe, s.ResourcesListChanged = true, caps.Resources.Subscribe, caps.Resources.ListChanged
+	}
+	if caps.Prompts != nil {
+		s.Prompts, s.PromptsListChanged = true, caps.Prompts.ListChanged
+	}
+	return s
+}
+
+// errTransport marks errors of the transport itself (a process that died, a refused
+// connection), as opposed to the server's answers.
+var errTransport = errors.New("transport failure")
+
+// request sends a request in the revision the client speaks and decodes its result into
+// result (anything encoding/json decodes into; nil to ignore it). params is anything
+// encoding/json encodes as an object, or nil.
+func (c *Client) request(ctx context.Context, method string, params, result any) error {
+	c.mu.Lock()
+	version, stateless := c.server.ProtocolVersion, c.server.Stateless
+	c.mu.Unlock()
+	return c.call(ctx, version, stateless, method, params, result, nil)
+}
+
+// maxInputRounds bounds the retries of one stateless request: a server that keeps asking
+// for input is broken.
+const maxInputRounds = 16
+
+// call sends a request as a client of version speaks it: a stateless request carries the
+// client's version, info and capabilities in _meta, and is retried with the client's answers
+// while the server answers with an InputRequiredResult. rq, if set, says what the request's
+// headers carry (tools/call fills in its Mcp-Param headers).
+func (c *Client) call(ctx context.Context, version string, stateless bool, method string, params, result any, rq *outgoing) error {
+	if c.opts.Timeout > 0 {
+		if _, ok := ctx.Deadline(); !ok {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, c.opts.Timeout)
+			defer cancel()
+		}
+	}
+	body, err := encodeParams(params)
+	if err != nil {
+		return fmt.Errorf("mcp: %s: params: %w", method, err)
+	}
+	if rq == nil {
+		rq = &outgoing{}
+	}
+	rq.method, rq.version, rq.stateless = method, version, stateless
+	if rq.name == "" {
+		if row := methods[method]; row != nil && row.nameParam != "" {
+			rq.name, _ = stringParam(body, row.nameParam)
+		}
+	}
+	rq.long = method == methodListen
+	var token []byte
+	var onProgress func([]byte)
+	if fn, ok := ctx.Value(progressKey{}).(func(ProgressNotice)); ok {
+		token = strconv.AppendQuote(nil, "p-"+strconv.FormatInt(progressTokens.Add(1), 10))
+		onProgress = func(params []byte) {
+			var n ProgressNotice
+			if json.Unmarshal(params, &n) == nil {
+				fn(n)
+			}
+		}
+	}
+	var extra []byte // the members a retry adds: inputResponses, requestState
+	for round := 0; ; round++ {
+		p := withMeta(body, c.requestMeta(version, stateless, token), extra)
+		rq.id = c.p.newID()
+		raw, err := c.p.roundTrip(ctx, rq.id, method, p, token, onProgress,
+			func(msg []byte) error { return c.conn.send(ctx, msg, rq) },
+			func(note []byte) { c.conn.send(context.Background(), note, &outgoing{method: notificationCancelled}) })
+		if err != nil {
+			return err
+		}
+		if !stateless || !isInputRequired(raw) {
+			if result == nil {
+				return nil
+			}
+			if err := json.Unmarshal(raw, result); err != nil {
+				return fmt.Errorf("mcp: %s: the server's result: %w", method, err)
+			}
+			return nil
+		}
+		if round == maxInputRounds {
+			return fmt.Errorf("mcp: %s: the server still asks for input after %d rounds", method, round)
+		}
+		if extra, err = c.answerInputs(ctx, raw); err != nil {
+			return fmt.Errorf("mcp: %s: %w", method, err)
+		}
+	}
+}
+
+var progressTokens atomic.Int64
+
+// requestMeta is the _meta of a request: the progress token, and in a stateless request,
+// the protocol version, the client's info and capabilities, and the log level it wants.
+func (c *Client) requestMeta(version string, stateless bool, token []byte) []byte {
+	if !stateless && token == nil {
+		return nil
+	}
+	var e jsonwire.Encoder
+	e.ObjectStart()
+	if token != nil {
+		e.Key("progressToken")
+		e.Raw(token)
+	}
+	if stateless {
+		e.Key(metaProtocolVersion)
+		e.String(version)
+		e.Key(metaClientInfo)
+		e.Raw(c.info)
+		e.Key(metaClientCapabilities)
+		e.Raw(c.declaredCapabilities())
+		c.mu.Lock()
+		level := c.level
+		c.mu.Unlock()
+		if level != "" {
+			e.Key(metaLogLevel)
+			e.String(string(level))
+		}
+	}
+	e.ObjectEnd()
+	return e.Bytes()
+}
+
+// encodeParams encodes a request's params as a JSON object.
+func encodeParams(params any) ([]byte, error) {
+	switch p := params.(type) {
+	case nil:
+		return []byte("{}"), nil
+	case json.RawMessage:
+		return p, nil
+	case []byte:
+		return p, nil
+	}
+	b, err := json.Marshal(params)
+	if err != nil {
+		return nil, err
+	}
+	if len(b) == 0 || b[0] != '{' {
+		return nil, errors.New("not a JSON object")
+	}
+	return b, nil
+}
+
+// withMeta returns params with _meta (if not nil) and the members of extra (a JSON object's
+// members, without braces) added.
+func withMeta(params, meta, extra []byte) []byte {
+	if meta == nil && extra == nil {
+		return params
+	}
+	inner := params[1 : len(params)-1]
+	for len(inner) > 0 && (inner[0] == ' ' || inner[0] == '\n' || inner[0] == '\t' || inner[0] == '\r') {
+		inner = inner[1:]
+	}
+	out := make([]byte, 0, len(params)+len(meta)+len(extra)+12)
+	out = append(out, '{')
+	sep := false
+	if meta != nil {
+		out = append(out, `"_meta":`...)
+		out = append(out, meta...)
+		sep = true
+	}
+	if extra != nil {
+		if sep {
+			out = append(out, ',')
+		}
+		out = append(out, extra...)
+		sep = true
+	}
+	if len(inner) > 0 {
+		if sep {
+			out = append(out, ',')
+		}
+		out = append(out, inner...)
+	}
+	return append(out, '}')
+}
+
+// isInputRequired reports whether a stateless result is an InputRequiredResult.
+func isInputRequired(raw []byte) bool {
+	if !bytes.Contains(raw, []byte(`"input_required"`)) {
+		return false // the common case, decided without decoding
+	}
+	v, _ := stringParam(raw, "resultType")
+	return v == "input_required"
+}
+
+// answerInputs answers the input requests of an InputRequiredResult with the client's
+// handlers, and returns the members its retry adds: inputResponses, and the requestState
+// the server gave, unchanged.
+func (c *Client) answerInputs(ctx context.Context, raw []byte) ([]byte, error) {
+	var ir struct {
+		InputRequests map[string]struct {
+			Method string          `json:"method"`
+			Params json.RawMessage `json:"params"`
+		} `json:"inputRequests"`
+		RequestState *string `json:"requestState"`
+	}
+	if err := json.Unmarshal(raw, &ir); err != nil {
+		return nil, fmt.Errorf("the server's InputRequiredResult: %w", err)
+	}
+	keys := make([]string, 0, len(ir.InputRequests))
+	for k := range ir.InputRequests {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	out := []byte(`"inputResponses":{`)
+	for i, k := range keys {
+		in := ir.InputRequests[k]
+		answer, err := c.answer(ctx, in.Method, in.Params)
+		if err != nil {
+			return nil, fmt.Errorf("answering input request %s (%s): %w", k, in.Method, err)
+		}
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = jsonwire.AppendString(out, k)
+		out = append(out, ':')
+		out = append(out, answer...)
+	}
+	out = append(out, '}')
+	if ir.RequestState != nil {
+		out = append(out, `,"requestState":`...)
+		out = jsonwire.AppendString(out, *ir.RequestState)
+	}
+	return out, nil
+}
+
+// ProgressNotice is one notifications/progress of a request of the client's.
+type ProgressNotice struct {
+	Progress float64 `json:"progress"`
+	Total    float64 `json:"total"`   // 0 when unknown
+	Message  string  `json:"message"` // may be empty
+}
+
+type progressKey struct{}
+
+// WithProgress returns a context whose requests ask the server for progress, and hand each
+// notice to fn, on the goroutine that reads the connection: fn must not block.
+func WithProgress(ctx context.Context, fn func(ProgressNotice)) context.Context {
+	return context.WithValue(ctx, progressKey{}, fn)
+}

@@ -1,0 +1,245 @@
+package mcp
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// CommandTransport runs a server as a child process and speaks MCP over its standard input
+// and output, one JSON-RPC message per line, as MCP clients run local servers. What the
+// process writes to stderr is its log: it goes, line by line, to Stderr.
+type CommandTransport struct {
+	Command string
+	Args    []string
+	// Env holds KEY=value entries added to the client's own environment (and overriding
+	// it), as .mcp.json's env does.
+	Env []string
+	// Dir is the process's working directory; "" for the client's.
+	Dir string
+	// Name names the server in logs and errors; the default is the command's base name.
+	Name string
+	// Stderr receives each line the process writes to stderr. The default logs it at level
+	// Info to the client's logger, tagged with the server's name.
+	Stderr func(line string)
+	// ShutdownGrace bounds each step of Close: after stdin is closed, the process has this
+	// long to exit; then it gets SIGTERM, and as long again; then SIGKILL. The default is
+	// two seconds.
+	ShutdownGrace time.Duration
+}
+
+// stderrTail is how many of the last stderr lines an error about a process that died
+// quotes.
+const stderrTail = 20
+
+type commandConn struct {
+	t      *CommandTransport
+	name   string
+	cmd    *exec.Cmd
+	sink   clientSink
+	stdin  io.WriteCloser
+	exited chan struct{} // closed once the process has been waited for
+	err    error         // why the process exited, once exited is closed
+	read   sync.WaitGroup
+
+	wmu sync.Mutex // one message at a time on stdin
+
+	tmu  sync.Mutex
+	tail []string // the last lines of stderr
+}
+
+func (t *CommandTransport) connect(ctx context.Context, sink clientSink) (clientConn, error) {
+	if t.Command == "" {
+		return nil, errors.New("mcp: CommandTransport has no Command")
+	}
+	name := t.Name
+	if name == "" {
+		name = filepath.Base(t.Command)
+	}
+	// The process outlives Connect's context: Close ends it.
+	cmd := exec.Command(t.Command, t.Args...)
+	cmd.Dir = t.Dir
+	ownGroup(cmd)
+	if len(t.Env) > 0 {
+		cmd.Env = append(os.Environ(), t.Env...)
+	}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, connError(name, err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, connError(name, err)
+	}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return nil, connError(name, err)
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, connError(name, errors.Join(errTransport, fmt.Errorf("cannot start %s: %w", t.Command, err)))
+	}
+	c := &commandConn{t: t, name: name, cmd: cmd, sink: sink, stdin: stdin, exited: make(chan struct{})}
+	c.read.Add(2)
+	go c.readStdout(stdout)
+	go c.readStderr(stderr)
+	go func() {
+		c.read.Wait() // Wait closes the pipes: read them to the end first
+		c.err = cmd.Wait()
+		close(c.exited)
+		sink.broken(c.exitError())
+	}()
+	return c, nil
+}
+
+// readStdout hands each line the server writes to the client. A line that is not a JSON
+// object breaks the protocol: it is reported, with the line, and skipped.
+func (c *commandConn) readStdout(r io.Reader) {
+	defer c.read.Done()
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		line, err := readLine(br, 64<<20)
+		if len(line) > 0 {
+			if line[0] != '{' {
+				c.logger("mcp: the server wrote to stdout what is not a JSON-RPC message (servers must log to stderr)",
+					"line", string(clip(line, 200)))
+			} else {
+				c.sink.deliver(line)
+			}
+		}
+		if err == errTooLarge {
+			c.logger("mcp: the server wrote a message larger than 64 MiB; it was skipped")
+			continue
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+func (c *commandConn) logger(msg string, args ...any) {
+	if cl, ok := c.sink.(*Client); ok {
+		cl.logger.Warn(msg, append([]any{"server", c.name}, args...)...)
+	}
+}
+
+// readLine reads one line into a new slice, without the white space around it. A line
+// longer than max is consumed and reported as errTooLarge.
+func readLine(br *bufio.Reader, max int) ([]byte, error) {
+	var line []byte
+	tooLarge := false
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if !tooLarge && len(line)+len(chunk) > max {
+			tooLarge, line = true, nil
+		}
+		if !tooLarge {
+			line = append(line, chunk...)
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if tooLarge && err == nil {
+			return nil, errTooLarge
+		}
+		return bytes.TrimSpace(line), err
+	}
+}
+
+func (c *commandConn) readStderr(r io.Reader) {
+	defer c.read.Done()
+	sc := bufio.NewScanner(r)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		c.tmu.Lock()
+		c.tail = append(c.tail, line)
+		if len(c.tail) > stderrTail {
+			c.tail = c.tail[len(c.tail)-stderrTail:]
+		}
+		c.tmu.Unlock()
+		if c.t.Stderr != nil {
+			c.t.Stderr(line)
+		} else if cl, ok := c.sink.(*Client); ok {
+			cl.logger.Info(line, "server", c.name, "stream", "stderr")
+		}
+	}
+	io.Copy(io.Discard, r) // a line too long ends the scanner; the pipe is still read
+}
+
+// exitError says how the process ended, with the last lines it wrote to stderr.
+func (c *commandConn) exitError() error {
+	status := "exited"
+	if c.err != nil {
+		status = c.err.Error()
+	}
+	c.tmu.Lock()
+	tail := strings.Join(c.tail, "\n")
+	c.tmu.Unlock()
+	msg := fmt.Sprintf("the server process %s (%s)", status, c.t.Command)
+	if tail != "" {
+		msg += "; the last lines of its stderr:\n" + tail
+	}
+	return connError(c.name, errors.Join(errTransport, errors.New(msg)))
+}
+
+func (c *commandConn) send(ctx context.Context, msg []byte, rq *outgoing) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	select {
+	case <-c.exited:
+		return c.exitError()
+	default:
+	}
+	if _, err := c.stdin.Write(append(msg, '\n')); err != nil {
+		return connError(c.name, errors.Join(errTransport, fmt.Errorf("writing to the server's stdin: %w", err)))
+	}
+	return nil
+}
+
+func (c *commandConn) negotiated(string, bool) {}
+func (c *commandConn) headers() bool           { return false }
+
+// close ends the process as the lifecycle page says: close its stdin and wait; then
+// SIGTERM and wait; then SIGKILL. It returns once the process has been waited for.
+func (c *commandConn) close() error {
+	grace := c.t.ShutdownGrace
+	if grace <= 0 {
+		grace = 2 * time.Second
+	}
+	c.wmu.Lock()
+	c.stdin.Close()
+	c.wmu.Unlock()
+	wait := func() bool {
+		select {
+		case <-c.exited:
+			return true
+		case <-time.After(grace):
+			return false
+		}
+	}
+	if !wait() {
+		signalGroup(c.cmd, syscall.SIGTERM)
+		if !wait() {
+			signalGroup(c.cmd, syscall.SIGKILL)
+			<-c.exited
+		}
+	}
+	return nil
+}
+
+func clip(b []byte, n int) []byte {
+	if len(b) > n {
+		return append(b[:n:n], "..."...)
+	}
+	return b
+}

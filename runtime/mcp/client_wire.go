@@ -1,0 +1,237 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// How a client reads what servers list and answer (encoding/json: these are not the hot
+// path of a client, whose cost is the server's and the network's), and what it keeps of the
+// tools it has seen.
+
+// knownTool is what the client keeps of a tool from tools/list: the arguments its input
+// schema mirrors into headers, and its output schema, compiled when first needed.
+type knownTool struct {
+	headers []headerParam
+	output  json.RawMessage
+
+	once     sync.Once
+	schema   *jsonschema.Schema
+	schemaOK error // why the output schema cannot be used, if it cannot
+}
+
+type toolWire struct {
+	Name         string          `json:"name"`
+	Title        string          `json:"title"`
+	Description  string          `json:"description"`
+	InputSchema  json.RawMessage `json:"inputSchema"`
+	OutputSchema json.RawMessage `json:"outputSchema"`
+	Annotations  *struct {
+		Title           string `json:"title"`
+		ReadOnlyHint    *bool  `json:"readOnlyHint"`
+		DestructiveHint *bool  `json:"destructiveHint"`
+		IdempotentHint  *bool  `json:"idempotentHint"`
+		OpenWorldHint   *bool  `json:"openWorldHint"`
+	} `json:"annotations"`
+}
+
+// readTool turns a listed tool into a Tool, and remembers what calling it takes. Over
+// Streamable HTTP, a tool with broken x-mcp-header annotations is left out (with a warning),
+// as the transport page requires of clients.
+func (c *Client) readTool(w *toolWire) (*Tool, bool) {
+	t := &Tool{Name: w.Name, Title: w.Title, Description: w.Description, InputSchema: string(w.InputSchema), OutputSchema: string(w.OutputSchema)}
+	if a := w.Annotations; a != nil {
+		t.Annotations = ToolAnnotations{ReadOnlyHint: a.ReadOnlyHint, DestructiveHint: a.DestructiveHint, IdempotentHint: a.IdempotentHint, OpenWorldHint: a.OpenWorldHint}
+		if t.Title == "" {
+			t.Title = a.Title // before 2025-06-18, titles were annotations
+		}
+	}
+	kt := &knownTool{}
+	if len(w.OutputSchema) > 0 && string(w.OutputSchema) != "null" {
+		kt.output = w.OutputSchema
+	}
+	if c.conn.headers() {
+		hp, err := headerParams(w.InputSchema)
+		if err != nil {
+			c.logger.Warn("mcp: leaving out a tool whose x-mcp-header annotations break the rules", "tool", w.Name, "reason", err.Error())
+			return nil, false
+		}
+		kt.headers = hp
+	}
+	c.mu.Lock()
+	c.tools[w.Name] = kt
+	c.mu.Unlock()
+	return t, true
+}
+
+// knownTool returns what tools/list said of a tool, listing the tools first if the client
+// has not seen it (or if refresh asks for a fresh list). It returns nil for a tool the
+// server does not list.
+func (c *Client) knownTool(ctx context.Context, name string, refresh bool) (*knownTool, error) {
+	c.mu.Lock()
+	t := c.tools[name]
+	c.mu.Unlock()
+	if t != nil && !refresh {
+		return t, nil
+	}
+	if _, err := c.ListTools(ctx); err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.tools[name], nil
+}
+
+// checkStructured checks a tool's structured content against its output schema, compiled
+// once per tool, if the client has listed the tool.
+func (c *Client) checkStructured(name string, structured []byte) error {
+	c.mu.Lock()
+	t := c.tools[name]
+	c.mu.Unlock()
+	if t == nil || t.output == nil {
+		return nil
+	}
+	t.once.Do(func() { t.schema, t.schemaOK = compileSchema(name, t.output) })
+	if t.schemaOK != nil {
+		c.logger.Debug("mcp: a tool's output schema cannot be used; its results are not checked", "tool", name, "reason", t.schemaOK.Error())
+		return nil
+	}
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(structured))
+	if err != nil {
+		return fmt.Errorf("structured content is not JSON: %w", err)
+	}
+	if err := t.schema.Validate(v); err != nil {
+		return fmt.Errorf("the structured content does not match the tool's output schema: %w", err)
+	}
+	return nil
+}
+
+// compileSchema compiles a schema a server sent. A $ref is resolved only within the schema:
+// a reference that points at the network is never followed (the server could make the
+// client fetch anything).
+func compileSchema(name string, schema json.RawMessage) (*jsonschema.Schema, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
+	if err != nil {
+		return nil, err
+	}
+	comp := jsonschema.NewCompiler()
+	comp.UseLoader(noLoader{})
+	url := "mem://tools/" + strings.ReplaceAll(name, "/", "_") + "/outputSchema.json"
+	if err := comp.AddResource(url, doc); err != nil {
+		return nil, err
+	}
+	return comp.Compile(url)
+}
+
+// noLoader refuses to load any schema by URL.
+type noLoader struct{}
+
+func (noLoader) Load(url string) (any, error) {
+	return nil, fmt.Errorf("the schema refers to %s, which a client does not fetch", url)
+}
+
+// paramHeaders are the Mcp-Param headers of a tools/call: each argument the tool's schema
+// mirrors, at its path, encoded as the transport page says; an argument that is absent or
+// null has none.
+func paramHeaders(params []headerParam, args []byte) [][2]string {
+	var out [][2]string
+	for _, hp := range params {
+		raw, ok := valueAt(args, hp.path)
+		if !ok {
+			continue
+		}
+		var text string
+		switch hp.kind {
+		case "string":
+			if json.Unmarshal(raw, &text) != nil {
+				continue
+			}
+		case "integer":
+			n, err := strconv.ParseFloat(string(raw), 64)
+			if err != nil {
+				continue
+			}
+			text = strconv.FormatFloat(n, 'f', -1, 64)
+		case "boolean":
+			text = string(raw)
+		}
+		out = append(out, [2]string{"Mcp-Param-" + hp.name, encodeHeaderValue(text)})
+	}
+	return out
+}
+
+// encodeHeaderValue writes a value for a header: as it is if it is plain visible ASCII
+// (spaces inside allowed), else in the =?base64?...?= form, which a value that looks like
+// that form takes too.
+func encodeHeaderValue(v string) string {
+	safe := v == strings.TrimSpace(v) && !(strings.HasPrefix(v, "=?base64?") && strings.HasSuffix(v, "?="))
+	for i := 0; safe && i < len(v); i++ {
+		safe = v[i] >= 0x20 && v[i] < 0x7f
+	}
+	if safe {
+		return v
+	}
+	return "=?base64?" + base64.StdEncoding.EncodeToString([]byte(v)) + "?="
+}
+
+// callToolResultWire is a CallToolResult as JSON.
+type callToolResultWire struct {
+	Content           []json.RawMessage `json:"content"`
+	StructuredContent json.RawMessage   `json:"structuredContent"`
+	IsError           bool              `json:"isError"`
+}
+
+func (w *callToolResultWire) result() (*CallToolResult, error) {
+	r := &CallToolResult{IsError: w.IsError}
+	if len(w.StructuredContent) > 0 && string(w.StructuredContent) != "null" {
+		r.StructuredContent = w.StructuredContent
+	}
+	for i, raw := range w.Content {
+		b, err := decodeContent(raw)
+		if err != nil {
+			return nil, fmt.Errorf("content block %d: %w", i, err)
+		}
+		r.Content = append(r.Content, b)
+	}
+	return r, nil
+}
+
+// resourceWire is a listed resource or resource template.
+type resourceWire struct {
+	URI         string           `json:"uri"`
+	URITemplate string           `json:"uriTemplate"`
+	Name        string           `json:"name"`
+	Title       string           `json:"title"`
+	Description string           `json:"description"`
+	MIMEType    string           `json:"mimeType"`
+	Size        *int64           `json:"size"`
+	Annotations *annotationsWire `json:"annotations"`
+}
+
+func (w *resourceWire) resource() *Resource {
+	return &Resource{URI: w.URI, Name: w.Name, Title: w.Title, Description: w.Description, MIMEType: w.MIMEType, Size: w.Size, Annotations: w.Annotations.annotations()}
+}
+
+func (w *resourceWire) template() *ResourceTemplate {
+	return &ResourceTemplate{URITemplate: w.URITemplate, Name: w.Name, Title: w.Title, Description: w.Description, MIMEType: w.MIMEType, Annotations: w.Annotations.annotations()}
+}
+
+// promptWire is a listed prompt.
+type promptWire struct {
+	Name        string           `json:"name"`
+	Title       string           `json:"title"`
+	Description string           `json:"description"`
+	Arguments   []PromptArgument `json:"arguments"`
+}
+
+func (w *promptWire) prompt() *Prompt {
+	return &Prompt{Name: w.Name, Title: w.Title, Description: w.Description, Arguments: w.Arguments}
+}
