@@ -16,7 +16,10 @@ go vet ./...
 say "mcpgen check: generated files of the examples and golden cases are current"
 go tool mcpgen check ./examples/... ./golden/features ./golden/headers ./golden/methods ./golden/shapes ./golden/types ./golden/zoo
 
-say "go test -race ./...   (unit, golden, end-to-end over stdio, fuzz seed corpora)"
+say "installing the reference MCP servers the client's end-to-end tests run (e2e/servers, pinned)"
+npm_ci e2e/servers
+
+say "go test -race ./...   (unit, golden, end-to-end over stdio and HTTP, the client against real servers, fuzz seed corpora)"
 go test -race -count=1 ./...
 
 say "bench module (mcpgen against the official Go SDK): current, vetted, and each benchmark run briefly"

@@ -85,6 +85,10 @@ type ClientOptions struct {
 	ResourceUpdated    func(uri string)
 	ElicitationDone    func(elicitationID string) // notifications/elicitation/complete (URL mode)
 	ServerNotification func(method string, params json.RawMessage)
+
+	// Trace, if set, sees every message the client sends and receives, as raw JSON: for
+	// debugging, and for tests that check what a server sends. It must not keep msg.
+	Trace func(fromServer bool, msg []byte)
 }
 
 // ServerInfo is what a server said of itself when the client connected.
@@ -130,7 +134,7 @@ func Connect(ctx context.Context, t Transport, opts *ClientOptions) (*Client, er
 	if c.logger == nil {
 		c.logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}
-	c.info, _ = json.Marshal(c.opts.Info)
+	c.info = encodeInfo(c.opts.Info)
 	c.roots = slices.Clone(c.opts.Roots)
 	c.p = newPeer(c, clientOut{c}, c.logger)
 	c.p.concurrent = true
@@ -182,12 +186,25 @@ var ErrClientClosed = errors.New("mcp: the client is closed")
 // clientOut is where the client's answers to the server's requests go.
 type clientOut struct{ c *Client }
 
-func (o clientOut) send(msg []byte) error  { return o.c.conn.send(context.Background(), msg, nil) }
-func (o clientOut) reply(msg []byte) error { return o.c.conn.send(context.Background(), msg, nil) }
-func (o clientOut) queue(msg []byte)       { o.c.conn.send(context.Background(), msg, nil) }
+func (o clientOut) send(msg []byte) error  { return o.c.send(context.Background(), msg, nil) }
+func (o clientOut) reply(msg []byte) error { return o.c.send(context.Background(), msg, nil) }
+func (o clientOut) queue(msg []byte)       { o.c.send(context.Background(), msg, nil) }
 
 // deliver hands the client a message its transport read (transports call it).
-func (c *Client) deliver(msg []byte) { c.p.receive(context.Background(), msg, clientOut{c}) }
+func (c *Client) deliver(msg []byte) {
+	if c.opts.Trace != nil {
+		c.opts.Trace(true, msg)
+	}
+	c.p.receive(context.Background(), msg, clientOut{c})
+}
+
+// send writes a message to the server.
+func (c *Client) send(ctx context.Context, msg []byte, rq *outgoing) error {
+	if c.opts.Trace != nil {
+		c.opts.Trace(false, msg)
+	}
+	return c.conn.send(ctx, msg, rq)
+}
 
 // broken tells the client its connection is gone: every waiting call fails with err.
 func (c *Client) broken(err error) { c.p.lost(err) }
@@ -357,7 +374,7 @@ func (c *Client) SetRoots(ctx context.Context, roots []Root) error {
 
 // notify sends a notification to the server.
 func (c *Client) notify(ctx context.Context, method string, params []byte) error {
-	return c.conn.send(ctx, jsonrpc.AppendNotification(nil, method, params), nil)
+	return c.send(ctx, jsonrpc.AppendNotification(nil, method, params), nil)
 }
 
 // runtimeVersion is the version of this module, for the default client info.

@@ -270,48 +270,67 @@ func readBody(r io.Reader, max int) ([]byte, error) {
 
 // readResponseStream hands the messages of a request's SSE stream to the client. A stream
 // that ends before the response is resumed (GET with Last-Event-ID) if the server gave an
-// event id and the session allows it; otherwise the request fails.
+// event id and the session allows it: at once if the connection broke, after the server's
+// retry interval if the server closed it (to be polled). A server that cannot be reached
+// any more fails the request at once.
 func (c *httpConn) readResponseStream(ctx context.Context, body io.Reader, rq *outgoing) {
 	r := newEventReader(body, c.max)
-	answered := c.deliverStream(r, rq)
+	answered, err := c.deliverStream(r, rq)
 	for attempt := 0; rq != nil && !answered; attempt++ {
+		if ctx.Err() != nil {
+			return // the caller gave up, or the client closed
+		}
 		c.mu.Lock()
 		resumable := r.hasID && c.session != "" && !c.stateless && c.legacy == nil
 		c.mu.Unlock()
-		if !resumable || attempt == 5 || ctx.Err() != nil {
-			if ctx.Err() == nil {
-				c.sink.noResponse(rq.id, fmt.Errorf("mcp: %s: the server closed the stream before answering", rq.method))
+		if !resumable || attempt == 5 {
+			c.sink.noResponse(rq.id, errors.Join(errTransport, fmt.Errorf("mcp: %s: the stream ended before the response: %v", rq.method, cause(err))))
+			return
+		}
+		if err == io.EOF { // the server closed the stream: it asks to be polled
+			pause := r.retry
+			if pause <= 0 {
+				pause = time.Second
 			}
-			return
+			select {
+			case <-time.After(pause):
+			case <-ctx.Done():
+				return
+			}
 		}
-		pause := r.retry
-		if pause <= 0 {
-			pause = time.Second
-		}
-		select {
-		case <-time.After(pause):
-		case <-ctx.Done():
-			return
-		}
-		resp, err := c.get(ctx, r.lastID)
-		if err != nil {
+		resp, gerr := c.get(ctx, r.lastID)
+		if gerr != nil {
+			var herr *HTTPError
+			if !errors.As(gerr, &herr) || herr.Status == http.StatusNotFound {
+				c.sink.noResponse(rq.id, errors.Join(errTransport, fmt.Errorf("mcp: %s: resuming the stream: %w", rq.method, gerr)))
+				return
+			}
+			err = io.EOF
 			continue
 		}
 		next := newEventReader(resp.Body, c.max)
 		next.lastID, next.hasID, next.retry = r.lastID, r.hasID, r.retry
-		answered = c.deliverStream(next, rq)
+		answered, err = c.deliverStream(next, rq)
 		resp.Body.Close()
 		r = next
 	}
 }
 
-// deliverStream hands the events of a stream to the client, and reports whether the
-// response to rq was among them.
-func (c *httpConn) deliverStream(r *eventReader, rq *outgoing) bool {
+// cause says why a stream ended.
+func cause(err error) string {
+	if err == io.EOF {
+		return "the server closed it"
+	}
+	return err.Error()
+}
+
+// deliverStream hands the events of a stream to the client until it ends, and reports
+// whether the response to rq was among them, or why the stream ended.
+func (c *httpConn) deliverStream(r *eventReader, rq *outgoing) (bool, error) {
 	for {
 		ev, err := r.next()
 		if err != nil {
-			return false
+			return false, err
 		}
 		if ev.name != "" && ev.name != "message" {
 			continue
@@ -323,7 +342,7 @@ func (c *httpConn) deliverStream(r *eventReader, rq *outgoing) bool {
 		responded := rq != nil && answers(data, rq.id)
 		c.sink.deliver(data)
 		if responded {
-			return true
+			return true, nil
 		}
 	}
 }

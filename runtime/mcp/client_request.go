@@ -262,8 +262,8 @@ func (c *Client) call(ctx context.Context, version string, stateless bool, metho
 		p := withMeta(body, c.requestMeta(version, stateless, token), extra)
 		rq.id = c.p.newID()
 		raw, err := c.p.roundTrip(ctx, rq.id, method, p, token, onProgress,
-			func(msg []byte) error { return c.conn.send(ctx, msg, rq) },
-			func(note []byte) { c.conn.send(context.Background(), note, &outgoing{method: notificationCancelled}) })
+			func(msg []byte) error { return c.send(ctx, msg, rq) },
+			func(note []byte) { c.send(context.Background(), note, &outgoing{method: notificationCancelled}) })
 		if err != nil {
 			return err
 		}
@@ -329,10 +329,12 @@ func encodeParams(params any) ([]byte, error) {
 		return p, nil
 	}
 	b, err := json.Marshal(params)
-	if err != nil {
+	switch {
+	case err != nil:
 		return nil, err
-	}
-	if len(b) == 0 || b[0] != '{' {
+	case string(b) == "null": // a nil map or pointer
+		return []byte("{}"), nil
+	case len(b) == 0 || b[0] != '{':
 		return nil, errors.New("not a JSON object")
 	}
 	return b, nil
