@@ -43,19 +43,23 @@ type CommandTransport struct {
 const stderrTail = 20
 
 type commandConn struct {
+	lineConn
 	t      *CommandTransport
-	name   string
 	cmd    *exec.Cmd
-	sink   clientSink
-	stdin  io.WriteCloser
 	exited chan struct{} // closed once the process has been waited for
 	err    error         // why the process exited, once exited is closed
-	read   sync.WaitGroup
-
-	wmu sync.Mutex // one message at a time on stdin
 
 	tmu  sync.Mutex
 	tail []string // the last lines of stderr
+}
+
+// lineConn speaks newline-delimited JSON-RPC over a pair of byte streams.
+type lineConn struct {
+	name string
+	sink clientSink
+	w    io.WriteCloser
+	wmu  sync.Mutex // one message at a time
+	read sync.WaitGroup
 }
 
 func (t *CommandTransport) connect(ctx context.Context, sink clientSink) (clientConn, error) {
@@ -88,9 +92,9 @@ func (t *CommandTransport) connect(ctx context.Context, sink clientSink) (client
 	if err := cmd.Start(); err != nil {
 		return nil, connError(name, errors.Join(errTransport, fmt.Errorf("cannot start %s: %w", t.Command, err)))
 	}
-	c := &commandConn{t: t, name: name, cmd: cmd, sink: sink, stdin: stdin, exited: make(chan struct{})}
+	c := &commandConn{lineConn: lineConn{name: name, sink: sink, w: stdin}, t: t, cmd: cmd, exited: make(chan struct{})}
 	c.read.Add(2)
-	go c.readStdout(stdout)
+	go c.readLines(stdout)
 	go c.readStderr(stderr)
 	go func() {
 		c.read.Wait() // Wait closes the pipes: read them to the end first
@@ -101,9 +105,9 @@ func (t *CommandTransport) connect(ctx context.Context, sink clientSink) (client
 	return c, nil
 }
 
-// readStdout hands each line the server writes to the client. A line that is not a JSON
+// readLines hands each line the server writes to the client. A line that is not a JSON
 // object breaks the protocol: it is reported, with the line, and skipped.
-func (c *commandConn) readStdout(r io.Reader) {
+func (c *lineConn) readLines(r io.Reader) {
 	defer c.read.Done()
 	br := bufio.NewReaderSize(r, 64<<10)
 	for {
@@ -126,7 +130,7 @@ func (c *commandConn) readStdout(r io.Reader) {
 	}
 }
 
-func (c *commandConn) logger(msg string, args ...any) {
+func (c *lineConn) logger(msg string, args ...any) {
 	if cl, ok := c.sink.(*Client); ok {
 		cl.logger.Warn(msg, append([]any{"server", c.name}, args...)...)
 	}
@@ -193,21 +197,25 @@ func (c *commandConn) exitError() error {
 }
 
 func (c *commandConn) send(ctx context.Context, msg []byte, rq *outgoing) error {
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
 	select {
 	case <-c.exited:
 		return c.exitError()
 	default:
 	}
-	if _, err := c.stdin.Write(append(msg, '\n')); err != nil {
-		return connError(c.name, errors.Join(errTransport, fmt.Errorf("writing to the server's stdin: %w", err)))
+	return c.lineConn.send(ctx, msg, rq)
+}
+
+func (c *lineConn) send(ctx context.Context, msg []byte, rq *outgoing) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if _, err := c.w.Write(append(msg, '\n')); err != nil {
+		return connError(c.name, errors.Join(errTransport, fmt.Errorf("writing to the server: %w", err)))
 	}
 	return nil
 }
 
-func (c *commandConn) negotiated(string, bool) {}
-func (c *commandConn) headers() bool           { return false }
+func (c *lineConn) negotiated(string, bool) {}
+func (c *lineConn) headers() bool           { return false }
 
 // close ends the process as the lifecycle page says: close its stdin and wait; then
 // SIGTERM and wait; then SIGKILL. It returns once the process has been waited for.
@@ -217,7 +225,7 @@ func (c *commandConn) close() error {
 		grace = 2 * time.Second
 	}
 	c.wmu.Lock()
-	c.stdin.Close()
+	c.w.Close()
 	c.wmu.Unlock()
 	wait := func() bool {
 		select {
@@ -242,4 +250,45 @@ func clip(b []byte, n int) []byte {
 		return append(b[:n:n], "..."...)
 	}
 	return b
+}
+
+// IOTransport speaks MCP over byte streams a program already has (a socket, a pair of
+// pipes): newline-delimited JSON-RPC read from Reader and written to Writer. Close closes
+// both.
+type IOTransport struct {
+	Reader io.ReadCloser
+	Writer io.WriteCloser
+	// Name names the server in logs and errors; the default is "server".
+	Name string
+}
+
+type ioConn struct {
+	lineConn
+	r io.ReadCloser
+}
+
+func (t *IOTransport) connect(ctx context.Context, sink clientSink) (clientConn, error) {
+	if t.Reader == nil || t.Writer == nil {
+		return nil, errors.New("mcp: IOTransport needs a Reader and a Writer")
+	}
+	name := t.Name
+	if name == "" {
+		name = "server"
+	}
+	c := &ioConn{lineConn: lineConn{name: name, sink: sink, w: t.Writer}, r: t.Reader}
+	c.read.Add(1)
+	go func() {
+		c.readLines(t.Reader)
+		sink.broken(connError(name, errors.Join(errTransport, errors.New("the server closed the connection"))))
+	}()
+	return c, nil
+}
+
+func (c *ioConn) close() error {
+	c.wmu.Lock()
+	err := c.w.Close()
+	c.wmu.Unlock()
+	c.r.Close()
+	c.read.Wait()
+	return err
 }
