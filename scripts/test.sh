@@ -52,7 +52,7 @@ done
 trap - EXIT
 stop_server
 
-say "official MCP conformance suite (server, 2025-11-25 and 2026-07-28) against examples/everything"
+say "official MCP conformance suite, 2025-11-25 and 2026-07-28: server leg (examples/everything) and client leg (examples/everything-client)"
 ./scripts/conformance.sh
 
 say "all tests passed"

@@ -39,7 +39,9 @@ func paginate[W, T any](c *Client, ctx context.Context, method, field string, co
 				return
 			}
 			var items []W
-			if err := json.Unmarshal(res[field], &items); err != nil {
+			if raw, ok := res[field]; !ok {
+				// A server that has none may leave the list out.
+			} else if err := json.Unmarshal(raw, &items); err != nil {
 				var zero T
 				yield(zero, fmt.Errorf("mcp: %s: the server's result: %w", method, err))
 				return

@@ -258,12 +258,26 @@ func (c *Client) call(ctx context.Context, version string, stateless bool, metho
 		}
 	}
 	var extra []byte // the members a retry adds: inputResponses, requestState
+	retriedVersion := false
 	for round := 0; ; round++ {
 		p := withMeta(body, c.requestMeta(version, stateless, token), extra)
 		rq.id = c.p.newID()
 		raw, err := c.p.roundTrip(ctx, rq.id, method, p, token, onProgress,
 			func(msg []byte) error { return c.send(ctx, msg, rq) },
 			func(note []byte) { c.send(context.Background(), note, &outgoing{method: notificationCancelled}) })
+		if v, ok := c.otherVersion(err, stateless); ok && !retriedVersion {
+			retriedVersion = true
+			// The server does not take this revision but names one the client speaks: the
+			// request goes again in that one, and so do the client's later requests.
+			version, rq.version = v, v
+			c.mu.Lock()
+			if c.server.Stateless {
+				c.server.ProtocolVersion = v
+			}
+			c.mu.Unlock()
+			c.conn.negotiated(v, true)
+			continue
+		}
 		if err != nil {
 			return err
 		}
@@ -286,6 +300,26 @@ func (c *Client) call(ctx context.Context, version string, stateless bool, metho
 }
 
 var progressTokens atomic.Int64
+
+// otherVersion reads an UnsupportedProtocolVersionError to a stateless request: the
+// stateless revision to speak instead, if the server names one the client speaks (the
+// same one, even: a server may have refused it for a while, and says it takes it now).
+func (c *Client) otherVersion(err error, stateless bool) (string, bool) {
+	var rpcErr *jsonrpc.Error
+	if !stateless || !errors.As(err, &rpcErr) || rpcErr.Code != CodeUnsupportedProtocolVersion {
+		return "", false
+	}
+	var data struct {
+		Supported []string `json:"supported"`
+	}
+	json.Unmarshal(rpcErr.Data, &data)
+	for _, v := range statelessVersions {
+		if slices.Contains(data.Supported, v) {
+			return v, true
+		}
+	}
+	return "", false
+}
 
 // requestMeta is the _meta of a request: the progress token, and in a stateless request,
 // the protocol version, the client's info and capabilities, and the log level it wants.

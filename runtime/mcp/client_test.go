@@ -326,3 +326,54 @@ func TestWithDefaults(t *testing.T) {
 		t.Errorf("got %s", b)
 	}
 }
+
+// A stateless server that refuses a request's revision for a while (a rolling upgrade) and
+// names one the client speaks gets the request again, once, in that revision; a server
+// that keeps refusing gets the error.
+func TestClientRetriesInAVersionTheServerNames(t *testing.T) {
+	srv := quietServer(nil)
+	srv.AddTool(echoTool("echo"))
+	h := srv.HTTPHandler(nil)
+	t.Cleanup(h.Close)
+	var refuse atomic.Int32 // how many more tools/call requests to refuse
+	var calls atomic.Int32
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Mcp-Method") == "tools/call" {
+			calls.Add(1)
+			if refuse.Add(-1) >= 0 {
+				var req struct {
+					ID json.RawMessage `json:"id"`
+				}
+				json.NewDecoder(r.Body).Decode(&req)
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusBadRequest)
+				w.Write([]byte(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["` + StatelessProtocolVersion + `"],"requested":"x"}}}`))
+				return
+			}
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(ts.Close)
+	c, err := Connect(context.Background(), &StreamableHTTPTransport{URL: ts.URL}, &ClientOptions{Logger: quietLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if !c.Server().Stateless {
+		t.Fatal("not stateless")
+	}
+
+	refuse.Store(1)
+	res, err := c.CallTool(context.Background(), "echo", map[string]any{"text": "hi"})
+	if err != nil || res.IsError || calls.Load() != 2 {
+		t.Errorf("refused once: %v, %+v, %d requests (want 2)", err, res, calls.Load())
+	}
+
+	calls.Store(0)
+	refuse.Store(5)
+	_, err = c.CallTool(context.Background(), "echo", map[string]any{"text": "hi"})
+	var rpcErr *jsonrpc.Error
+	if !errors.As(err, &rpcErr) || rpcErr.Code != CodeUnsupportedProtocolVersion || calls.Load() != 2 {
+		t.Errorf("refused always: %v, %d requests (want the error after 2)", err, calls.Load())
+	}
+}

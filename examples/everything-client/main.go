@@ -1,0 +1,203 @@
+// Command everything-client is an MCP client that uses everything a server offers, written
+// on mcpgen's client. It is the program the official conformance suite runs for its client
+// leg:
+//
+//	conformance client --command "everything-client" --requirements 2026-07-28
+//
+// The suite appends the URL of a test server to the command and says in the environment
+// which scenario runs (MCP_CONFORMANCE_SCENARIO), at which revision
+// (MCP_CONFORMANCE_PROTOCOL_VERSION), with what else the scenario wants
+// (MCP_CONFORMANCE_CONTEXT, JSON). The client does not need to know the scenario: it does
+// what a client does with any server, and the scenario's server checks how. It connects at
+// the revision asked for, lists the tools and calls each one (with the arguments the
+// context gives, else with values its input schema asks for), lists the resources and reads
+// each one, lists the prompts and gets each one, and answers what the server asks:
+// elicitation (accepting, so that a form's defaults are filled in), sampling and roots.
+//
+// It exits 0 when it connected, whatever the server's tools answered; a call that fails is
+// logged to stderr. It exits 1 when it could not connect, and 2 on bad usage.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/mcp"
+)
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: everything-client <server URL>   (MCP_CONFORMANCE_SCENARIO and MCP_CONFORMANCE_PROTOCOL_VERSION in the environment)")
+		os.Exit(2)
+	}
+	url := os.Args[len(os.Args)-1]
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	ctx, cancel := context.WithTimeout(context.Background(), 25*time.Second)
+	defer cancel()
+	if err := run(ctx, url, log); err != nil {
+		log.Error("everything-client", "scenario", os.Getenv("MCP_CONFORMANCE_SCENARIO"), "error", err)
+		os.Exit(1)
+	}
+}
+
+// conformanceContext is what MCP_CONFORMANCE_CONTEXT may hold.
+type conformanceContext struct {
+	ToolCalls []struct {
+		Name      string         `json:"name"`
+		Arguments map[string]any `json:"arguments"`
+	} `json:"toolCalls"`
+}
+
+func run(ctx context.Context, url string, log *slog.Logger) error {
+	var cc conformanceContext
+	if raw := os.Getenv("MCP_CONFORMANCE_CONTEXT"); raw != "" {
+		if err := json.Unmarshal([]byte(raw), &cc); err != nil {
+			return fmt.Errorf("MCP_CONFORMANCE_CONTEXT: %w", err)
+		}
+	}
+	c, err := mcp.Connect(ctx, &mcp.StreamableHTTPTransport{URL: url}, &mcp.ClientOptions{
+		Info:            mcp.Implementation{Name: "mcpgen-everything-client", Version: "1.0.0"},
+		ProtocolVersion: os.Getenv("MCP_CONFORMANCE_PROTOCOL_VERSION"),
+		Logger:          log,
+		Elicitation: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			// Accept with nothing filled in: the form's defaults are what the client sends.
+			return &mcp.ElicitResult{Action: mcp.Accept, Content: map[string]any{}}, nil
+		},
+		Sampling: func(ctx context.Context, req *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			return &mcp.CreateMessageResult{Role: mcp.RoleAssistant, Content: mcp.Text{Text: "A sampled answer."}, Model: "everything-client", StopReason: "endTurn"}, nil
+		},
+		Roots: []mcp.Root{{URI: "file:///tmp/everything-client", Name: "workspace"}},
+	})
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	info := c.Server()
+	log.Info("connected", "server", info.Name, "protocolVersion", info.ProtocolVersion, "stateless", info.Stateless)
+
+	tools, err := c.ListTools(ctx)
+	if err != nil {
+		log.Warn("tools/list", "error", err)
+	}
+	given := map[string]map[string]any{}
+	for _, call := range cc.ToolCalls {
+		given[call.Name] = call.Arguments
+	}
+	schemas := map[string]json.RawMessage{}
+	for _, t := range tools {
+		schemas[t.Name] = json.RawMessage(t.InputSchema)
+	}
+	for _, t := range tools {
+		args, ok := given[t.Name]
+		if !ok {
+			args = argumentsFor(t.Name, json.RawMessage(t.InputSchema), schemas)
+		}
+		res, err := c.CallTool(ctx, t.Name, args)
+		switch {
+		case err != nil:
+			log.Warn("tools/call", "tool", t.Name, "error", err)
+		case res.IsError:
+			log.Info("tools/call: an error result", "tool", t.Name, "error", res.Err())
+		default:
+			log.Info("tools/call", "tool", t.Name, "blocks", len(res.Content))
+		}
+	}
+	// Tools the context names that the list did not (the list may have left them out).
+	for _, call := range cc.ToolCalls {
+		if _, listed := schemas[call.Name]; !listed {
+			if _, err := c.CallTool(ctx, call.Name, call.Arguments); err != nil {
+				log.Warn("tools/call", "tool", call.Name, "error", err)
+			}
+		}
+	}
+
+	if info.Capabilities.Resources {
+		resources, err := c.ListResources(ctx)
+		if err != nil {
+			log.Warn("resources/list", "error", err)
+		}
+		for _, r := range resources {
+			if _, err := c.ReadResource(ctx, r.URI); err != nil {
+				log.Warn("resources/read", "uri", r.URI, "error", err)
+			}
+		}
+	}
+	if info.Capabilities.Prompts {
+		prompts, err := c.ListPrompts(ctx)
+		if err != nil {
+			log.Warn("prompts/list", "error", err)
+		}
+		for _, p := range prompts {
+			args := map[string]string{}
+			for _, a := range p.Arguments {
+				if a.Required {
+					args[a.Name] = "test"
+				}
+			}
+			if _, err := c.GetPrompt(ctx, p.Name, args); err != nil {
+				log.Warn("prompts/get", "prompt", p.Name, "error", err)
+			}
+		}
+	}
+	return nil
+}
+
+// argumentsFor makes arguments for a tool from its input schema: each required property
+// (and each with a default) gets its default, or a value of its type. A tool that echoes a
+// schema (json_schema_echo) gets the input schema of the tool the scenario shows, as it was
+// listed: a client must not change a schema it passes on.
+func argumentsFor(tool string, schema json.RawMessage, schemas map[string]json.RawMessage) map[string]any {
+	if tool == "json_schema_echo" {
+		if s, ok := schemas["json_schema_2020_12_tool"]; ok {
+			return map[string]any{"schema": s}
+		}
+	}
+	var s struct {
+		Properties map[string]struct {
+			Type    any             `json:"type"`
+			Default json.RawMessage `json:"default"`
+			Enum    []any           `json:"enum"`
+		} `json:"properties"`
+		Required []string `json:"required"`
+	}
+	json.Unmarshal(schema, &s)
+	args := map[string]any{}
+	for _, name := range s.Required {
+		p := s.Properties[name]
+		switch {
+		case p.Default != nil:
+			var v any
+			json.Unmarshal(p.Default, &v)
+			args[name] = v
+		case len(p.Enum) > 0:
+			args[name] = p.Enum[0]
+		default:
+			args[name] = valueOf(p.Type)
+		}
+	}
+	return args
+}
+
+func valueOf(typ any) any {
+	t, _ := typ.(string)
+	if list, ok := typ.([]any); ok && len(list) > 0 {
+		t, _ = list[0].(string)
+	}
+	switch t {
+	case "number":
+		return 2
+	case "integer":
+		return 3
+	case "boolean":
+		return true
+	case "array":
+		return []any{}
+	case "object":
+		return map[string]any{}
+	}
+	return "test"
+}
