@@ -22,8 +22,8 @@ npm_ci e2e/servers
 say "go test -race ./...   (unit, golden, end-to-end over stdio and HTTP, the client against real servers, fuzz seed corpora)"
 go test -race -count=1 ./...
 
-say "bench module (mcpgen against the official Go SDK): current, vetted, and each benchmark run briefly"
-(cd bench && go tool mcpgen check ./... && go vet ./... && go test -run '^$' -bench . -benchtime 10x ./... >/dev/null)
+say "bench module: current and vetted; go-sdk's and mcp-go's clients against examples/everything (stdio, Streamable HTTP, SSE); each benchmark run briefly"
+(cd bench && go tool mcpgen check ./... && go vet ./... && go test -race -count=1 ./... && go test -run '^$' -bench . -benchtime 10x ./... >/dev/null)
 
 say "official MCP TypeScript SDK client against examples/weather over stdio and Streamable HTTP"
 npm_ci e2e/tsclient
