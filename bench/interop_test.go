@@ -3,6 +3,7 @@ package bench
 import (
 	"bufio"
 	"context"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,6 +31,9 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	// mcp-go's IO transport logs to slog.Default when a benchmark closes its pipes, in the
+	// middle of the benchmark's result line.
+	slog.SetDefault(slog.New(slog.DiscardHandler))
 	code := m.Run()
 	if everythingBin != "" {
 		os.RemoveAll(filepath.Dir(everythingBin))

@@ -20,6 +20,7 @@ import (
 var (
 	weatherBin    string
 	everythingBin string
+	clientBin     string
 	referee       *spectest.Referee
 )
 
@@ -36,7 +37,8 @@ func run(m *testing.M) int {
 	defer os.RemoveAll(dir)
 	weatherBin = filepath.Join(dir, "weather")
 	everythingBin = filepath.Join(dir, "everything")
-	for bin, pkg := range map[string]string{weatherBin: "../examples/weather", everythingBin: "../examples/everything"} {
+	clientBin = filepath.Join(dir, "client")
+	for bin, pkg := range map[string]string{weatherBin: "../examples/weather", everythingBin: "../examples/everything", clientBin: "../examples/client"} {
 		if out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
 			fmt.Fprintf(os.Stderr, "building %s: %v\n%s", pkg, err, out)
 			return 1

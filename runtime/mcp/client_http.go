@@ -181,7 +181,7 @@ func (c *httpConn) send(ctx context.Context, msg []byte, rq *outgoing) error {
 	resp, err := c.hc.Do(req)
 	if err != nil {
 		cancel()
-		return errors.Join(errTransport, fmt.Errorf("POST %s: %w", c.t.URL, err))
+		return transportFailure(fmt.Errorf("POST %s: %w", c.t.URL, httpFailure(err)))
 	}
 	if rq != nil && rq.method == methodInitialize {
 		if id := resp.Header.Get("Mcp-Session-Id"); id != "" {
@@ -215,7 +215,7 @@ func (c *httpConn) send(ctx context.Context, msg []byte, rq *outgoing) error {
 		defer done()
 		body, err := readBody(resp.Body, c.max)
 		if err != nil {
-			return errors.Join(errTransport, fmt.Errorf("POST %s: reading the answer: %w", c.t.URL, err))
+			return transportFailure(fmt.Errorf("POST %s: reading the answer: %w", c.t.URL, err))
 		}
 		if len(bytes.TrimSpace(body)) > 0 {
 			c.sink.deliver(body)
@@ -284,7 +284,7 @@ func (c *httpConn) readResponseStream(ctx context.Context, body io.Reader, rq *o
 		resumable := r.hasID && c.session != "" && !c.stateless && c.legacy == nil
 		c.mu.Unlock()
 		if !resumable || attempt == 5 {
-			c.sink.noResponse(rq.id, errors.Join(errTransport, fmt.Errorf("mcp: %s: the stream ended before the response: %v", rq.method, cause(err))))
+			c.sink.noResponse(rq.id, transportFailure(fmt.Errorf("mcp: %s: the stream ended before the response: %v", rq.method, cause(err))))
 			return
 		}
 		if err == io.EOF { // the server closed the stream: it asks to be polled
@@ -302,7 +302,7 @@ func (c *httpConn) readResponseStream(ctx context.Context, body io.Reader, rq *o
 		if gerr != nil {
 			var herr *HTTPError
 			if !errors.As(gerr, &herr) || herr.Status == http.StatusNotFound {
-				c.sink.noResponse(rq.id, errors.Join(errTransport, fmt.Errorf("mcp: %s: resuming the stream: %w", rq.method, gerr)))
+				c.sink.noResponse(rq.id, transportFailure(fmt.Errorf("mcp: %s: resuming the stream: %w", rq.method, gerr)))
 				return
 			}
 			err = io.EOF
@@ -503,7 +503,7 @@ func openLegacy(ctx context.Context, url string, hc *http.Client, header http.He
 	if err != nil {
 		stopWaiting()
 		cancel()
-		return nil, errors.Join(errTransport, fmt.Errorf("GET %s: %w", url, err))
+		return nil, transportFailure(fmt.Errorf("GET %s: %w", url, httpFailure(err)))
 	}
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if resp.StatusCode != http.StatusOK || mt != "text/event-stream" {
@@ -522,7 +522,7 @@ func openLegacy(ctx context.Context, url string, hc *http.Client, header http.He
 		if err == nil {
 			err = fmt.Errorf("the first event is %q, not the endpoint", ev.name)
 		}
-		return nil, errors.Join(errTransport, fmt.Errorf("GET %s: not an HTTP+SSE stream: %w", url, err))
+		return nil, transportFailure(fmt.Errorf("GET %s: not an HTTP+SSE stream: %w", url, err))
 	}
 	endpoint, err := resp.Request.URL.Parse(strings.TrimSpace(string(ev.data)))
 	if err != nil {
@@ -538,7 +538,7 @@ func openLegacy(ctx context.Context, url string, hc *http.Client, header http.He
 			ev, err := r.next()
 			if err != nil {
 				if sctx.Err() == nil {
-					sink.broken(errors.Join(errTransport, fmt.Errorf("the server closed its HTTP+SSE stream (%s): %w", url, err)))
+					sink.broken(transportFailure(fmt.Errorf("the server closed its HTTP+SSE stream (%s): %w", url, err)))
 				}
 				return
 			}
@@ -561,7 +561,7 @@ func (l *legacyConn) send(ctx context.Context, msg []byte) error {
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := l.hc.Do(req)
 	if err != nil {
-		return errors.Join(errTransport, fmt.Errorf("POST %s: %w", l.endpoint, err))
+		return transportFailure(fmt.Errorf("POST %s: %w", l.endpoint, httpFailure(err)))
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode/100 != 2 {

@@ -34,7 +34,7 @@ func (t *MemoryTransport) connect(ctx context.Context, sink clientSink) (clientC
 				if err == io.EOF || err == context.Canceled {
 					err = errors.New("the in-memory server stopped")
 				}
-				sink.broken(connError("in-memory server", errors.Join(errTransport, err)))
+				sink.broken(connError("in-memory server", transportFailure(err)))
 				return
 			}
 			sink.deliver(msg)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"slices"
 	"strconv"
 	"sync/atomic"
@@ -203,8 +204,28 @@ func readServerCapabilities(raw json.RawMessage) ServerCapabilities {
 }
 
 // errTransport marks errors of the transport itself (a process that died, a refused
-// connection), as opposed to the server's answers.
+// connection), as opposed to the server's answers: errors.Is(err, errTransport) holds for
+// every error transportFailure made.
 var errTransport = errors.New("transport failure")
+
+// transportFailure marks err as the transport's, without changing what it says.
+func transportFailure(err error) error { return &transportError{err} }
+
+type transportError struct{ err error }
+
+func (e *transportError) Error() string        { return e.err.Error() }
+func (e *transportError) Unwrap() error        { return e.err }
+func (e *transportError) Is(target error) bool { return target == errTransport }
+
+// httpFailure is an error of an HTTP exchange, without net/http's repetition of the method
+// and URL the caller already names.
+func httpFailure(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}
 
 // request sends a request in the revision the client speaks and decodes its result into
 // result (anything encoding/json decodes into; nil to ignore it). params is anything

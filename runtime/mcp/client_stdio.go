@@ -90,7 +90,7 @@ func (t *CommandTransport) connect(ctx context.Context, sink clientSink) (client
 		return nil, connError(name, err)
 	}
 	if err := cmd.Start(); err != nil {
-		return nil, connError(name, errors.Join(errTransport, fmt.Errorf("cannot start %s: %w", t.Command, err)))
+		return nil, connError(name, transportFailure(fmt.Errorf("cannot start %s: %w", t.Command, err)))
 	}
 	c := &commandConn{lineConn: lineConn{name: name, sink: sink, w: stdin}, t: t, cmd: cmd, exited: make(chan struct{})}
 	c.read.Add(2)
@@ -193,7 +193,7 @@ func (c *commandConn) exitError() error {
 	if tail != "" {
 		msg += "; the last lines of its stderr:\n" + tail
 	}
-	return connError(c.name, errors.Join(errTransport, errors.New(msg)))
+	return connError(c.name, transportFailure(errors.New(msg)))
 }
 
 func (c *commandConn) send(ctx context.Context, msg []byte, rq *outgoing) error {
@@ -209,7 +209,7 @@ func (c *lineConn) send(ctx context.Context, msg []byte, rq *outgoing) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	if _, err := c.w.Write(append(msg, '\n')); err != nil {
-		return connError(c.name, errors.Join(errTransport, fmt.Errorf("writing to the server: %w", err)))
+		return connError(c.name, transportFailure(fmt.Errorf("writing to the server: %w", err)))
 	}
 	return nil
 }
@@ -279,7 +279,7 @@ func (t *IOTransport) connect(ctx context.Context, sink clientSink) (clientConn,
 	c.read.Add(1)
 	go func() {
 		c.readLines(t.Reader)
-		sink.broken(connError(name, errors.Join(errTransport, errors.New("the server closed the connection"))))
+		sink.broken(connError(name, transportFailure(errors.New("the server closed the connection"))))
 	}()
 	return c, nil
 }
