@@ -20,7 +20,8 @@ var update = flag.Bool("update", false, "rewrite the expected outputs of the gol
 
 // goldenCases are the generator's end-to-end cases: each directory is a package whose
 // expected output is its committed mcp_gen.go, or, for a package mcpgen must reject, its
-// diagnostics.txt. The examples are cases too: their generated files are committed.
+// diagnostics.txt. The examples that are servers are cases too: their generated files are
+// committed.
 func goldenCases(t *testing.T) []string {
 	var dirs []string
 	for _, pattern := range []string{"../golden/*", "../examples/*"} {
@@ -29,7 +30,14 @@ func goldenCases(t *testing.T) []string {
 			t.Fatal(err)
 		}
 		for _, m := range matches {
-			if fi, err := os.Stat(m); err == nil && fi.IsDir() {
+			fi, err := os.Stat(m)
+			if err != nil || !fi.IsDir() {
+				continue
+			}
+			// An example with neither is a client, which generates nothing.
+			_, gen := os.Stat(filepath.Join(m, DefaultFileName))
+			_, diags := os.Stat(filepath.Join(m, "diagnostics.txt"))
+			if strings.HasPrefix(m, "../golden") || gen == nil || diags == nil {
 				dirs = append(dirs, m)
 			}
 		}
