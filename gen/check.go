@@ -6,7 +6,7 @@ import (
 	"math"
 
 	"github.com/dave/jennifer/jen"
-	"github.com/mcpgen/mcpgen/gen/schema"
+	"github.com/mcpgen/mcpgen/gen/internal/schema"
 )
 
 // The generated result checkers: before a tool's structured result is encoded, generated

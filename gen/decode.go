@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/dave/jennifer/jen"
-	"github.com/mcpgen/mcpgen/gen/schema"
+	"github.com/mcpgen/mcpgen/gen/internal/schema"
 )
 
 // The generated decoders: for every struct an argument uses, a function that decodes it from

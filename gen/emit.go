@@ -14,7 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
-	"github.com/mcpgen/mcpgen/gen/schema"
+	"github.com/mcpgen/mcpgen/gen/internal/schema"
 	"golang.org/x/tools/imports"
 )
 

@@ -5,7 +5,7 @@ import (
 	"go/types"
 
 	"github.com/dave/jennifer/jen"
-	"github.com/mcpgen/mcpgen/gen/schema"
+	"github.com/mcpgen/mcpgen/gen/internal/schema"
 )
 
 // The generated code of resources, prompts, completions and elicitation forms.

@@ -5,7 +5,7 @@ import (
 	"go/types"
 
 	"github.com/dave/jennifer/jen"
-	"github.com/mcpgen/mcpgen/gen/schema"
+	"github.com/mcpgen/mcpgen/gen/internal/schema"
 )
 
 // The generated encoders: for every struct a result uses, a function that writes it as

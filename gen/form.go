@@ -6,7 +6,7 @@ import (
 	"go/types"
 	"slices"
 
-	"github.com/mcpgen/mcpgen/gen/schema"
+	"github.com/mcpgen/mcpgen/gen/internal/schema"
 	"golang.org/x/tools/go/types/typeutil"
 )
 

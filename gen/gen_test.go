@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	udiff "github.com/aymanbagabas/go-udiff"
-	"github.com/mcpgen/mcpgen/gen/diag"
+	"github.com/mcpgen/mcpgen/gen/internal/diag"
 )
 
 func TestSnakeCase(t *testing.T) {

@@ -20,8 +20,8 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/mcpgen/mcpgen/gen/diag"
-	"github.com/mcpgen/mcpgen/gen/schema"
+	"github.com/mcpgen/mcpgen/gen/internal/diag"
+	"github.com/mcpgen/mcpgen/gen/internal/schema"
 	"golang.org/x/tools/go/packages"
 )
 

@@ -16,7 +16,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mcpgen/mcpgen/gen/diag"
+	"github.com/mcpgen/mcpgen/gen/internal/diag"
 	"github.com/mcpgen/mcpgen/internal/describe"
 	"golang.org/x/tools/go/packages"
 )

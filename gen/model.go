@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/mcpgen/mcpgen/gen/schema"
+	"github.com/mcpgen/mcpgen/gen/internal/schema"
 )
 
 // Names shared with users' code and documentation.

@@ -5,7 +5,7 @@ import (
 	"go/types"
 	"slices"
 
-	"github.com/mcpgen/mcpgen/gen/schema"
+	"github.com/mcpgen/mcpgen/gen/internal/schema"
 	"github.com/mcpgen/mcpgen/internal/describe"
 )
 

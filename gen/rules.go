@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/dave/jennifer/jen"
-	"github.com/mcpgen/mcpgen/gen/schema"
+	"github.com/mcpgen/mcpgen/gen/internal/schema"
 )
 
 // The checks of a value's rules, emitted both into decoders (validating arguments before the

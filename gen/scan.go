@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcpgen/mcpgen/gen/schema"
+	"github.com/mcpgen/mcpgen/gen/internal/schema"
 	"github.com/mcpgen/mcpgen/internal/describe"
 )
 

@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mcpgen/mcpgen/gen/diag"
+	"github.com/mcpgen/mcpgen/gen/internal/diag"
 	"golang.org/x/tools/go/types/typeutil"
 )
 
