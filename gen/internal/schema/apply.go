@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
-	"maps"
 	"math/big"
 	"regexp"
 	"slices"
@@ -19,41 +18,6 @@ type tagResult struct {
 	required   bool
 	defaultPos token.Pos
 }
-
-// keyword kinds: which JSON shapes a jsonschema tag key applies to.
-var (
-	strs     = []Kind{String, Text}
-	numbers  = []Kind{Int, Uint, Float}
-	scalars  = []Kind{String, Text, Bool, Int, Uint, Float}
-	arrays   = []Kind{Slice, Array}
-	mapKinds = []Kind{Map}
-	anything = []Kind{String, Bool, Int, Uint, Float, Bytes, Struct, Map, Slice, Array, Any, Text, Custom, Duration, RawJSON, JSONNumber}
-)
-
-// keywords maps each supported tag key to the shapes it applies to. Keys that apply to
-// scalars, written on a slice or array field, apply to its elements, as in invopop/jsonschema.
-// On a type with its own JSON encoding, whose schema the tags declare, every key applies.
-var keywords = map[string][]Kind{
-	"title": anything, "description": anything, "readOnly": anything, "writeOnly": anything,
-	"enum": scalars, "example": scalars,
-	"default": {String, Bool, Int, Uint, Float, JSONNumber, Duration},
-	"minimum": numbers, "maximum": numbers, "exclusiveMinimum": numbers, "exclusiveMaximum": numbers,
-	"multipleOf": {Int, Uint, Float},
-	"minLength":  strs, "maxLength": strs, "pattern": strs, "format": strs,
-	"minItems": arrays, "maxItems": arrays, "uniqueItems": arrays,
-	"minProperties": mapKinds, "maxProperties": mapKinds,
-	"type": {Custom},
-}
-
-// flags are the tag items without a value.
-var flags = []string{"required", "nullable", "uniqueItems"}
-
-// unsupported are keys of the invopop dialect that mcpgen does not handle: reported, never
-// silently ignored.
-var unsupported = []string{"anchor", "oneof_required", "anyof_required", "oneof_ref", "oneof_type", "anyof_ref", "anyof_type"}
-
-// jsonTypes are the values of type=.
-var jsonTypes = []string{"string", "number", "integer", "boolean", "object", "array", "null"}
 
 // applyTags reads a field's jsonschema, jsonschema_description and jsonschema_extras tags
 // into the rules of its type.
@@ -96,7 +60,7 @@ func (b *Builder) applyTags(f *Field, c candidate, where string) tagResult {
 			b.diags.Errorf(pos, "%s: jsonschema tag key %q is not supported", where, it.key)
 			continue
 		}
-		kinds, known := keywords[it.key]
+		kw, known := lookupKeyword(it.key)
 		if !known {
 			b.diags.Hintf(pos, suggest(it.key), "%s: unknown jsonschema tag key %q", where, it.key)
 			continue
@@ -114,11 +78,11 @@ func (b *Builder) applyTags(f *Field, c candidate, where string) tagResult {
 			res.defaultPos, defaulted = pos, node
 			continue
 		}
-		if isList && !slices.Contains(kinds, node.Kind) {
+		if isList && !slices.Contains(kw.kinds, node.Kind) {
 			node = node.Elem.Deref() // a scalar keyword on a list applies to its elements
 		}
-		if node.Kind != Custom && !slices.Contains(kinds, node.Kind) {
-			b.diags.Errorf(pos, "%s: jsonschema tag key %q applies to %s, not to %s", where, it.key, kindNames(kinds), describe(node))
+		if node.Kind != Custom && !slices.Contains(kw.kinds, node.Kind) {
+			b.diags.Errorf(pos, "%s: jsonschema tag key %q applies to %s, not to %s", where, it.key, kindNames(kw.kinds), describe(node))
 			continue
 		}
 		if it.key == "uniqueItems" {
@@ -130,7 +94,7 @@ func (b *Builder) applyTags(f *Field, c candidate, where string) tagResult {
 			b.unique(node, flag, pos, where)
 			continue
 		}
-		if msg := b.setRule(node, it.key, it.value); msg != "" {
+		if msg := kw.set(node, it.value); msg != "" {
 			b.diags.Errorf(pos, "%s: %s=%s: %s", where, it.key, it.value, msg)
 			continue
 		}
@@ -355,108 +319,6 @@ func (r *Rules) addExtra(key, value string) {
 	r.Extras = append(r.Extras, Extra{Key: key, Value: v})
 }
 
-// setRule stores one keyword; it returns what is wrong with the value, or "".
-func (b *Builder) setRule(node *Type, key, value string) string {
-	r := &node.Rules
-	switch key {
-	case "type":
-		if !slices.Contains(jsonTypes, value) {
-			return "want one of " + strings.Join(jsonTypes, ", ")
-		}
-		node.Declared = `{"type":` + strconv.Quote(value) + `}`
-	case "multipleOf":
-		n, ok := NewNumber(value)
-		if !ok || n.Rat.Sign() <= 0 {
-			return "want a number greater than 0"
-		}
-		r.MultipleOf = n
-	case "title":
-		r.Title = value
-	case "description":
-		r.Description = value
-	case "readOnly", "writeOnly":
-		flag, err := strconv.ParseBool(value)
-		if err != nil {
-			return "want true or false"
-		}
-		if key == "readOnly" {
-			r.ReadOnly = flag
-		} else {
-			r.WriteOnly = flag
-		}
-	case "enum", "default", "example":
-		v, msg := node.literal(value)
-		if msg != "" {
-			return msg
-		}
-		switch key {
-		case "enum":
-			if node.enumFromConsts { // a tag's enum replaces the one taken from constants
-				r.Enum, node.enumFromConsts, node.EnumTitles = nil, false, nil
-			}
-			r.Enum = append(r.Enum, v)
-		case "default":
-			r.Default = &v
-		case "example":
-			r.Examples = append(r.Examples, v)
-		}
-	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":
-		n, ok := NewNumber(value)
-		if !ok {
-			return "not a number"
-		}
-		switch key {
-		case "minimum":
-			// The type's own range stays when it is tighter than the tag.
-			if r.Minimum == nil || n.Rat.Cmp(r.Minimum.Rat) > 0 {
-				r.Minimum = n
-			}
-		case "maximum":
-			if r.Maximum == nil || n.Rat.Cmp(r.Maximum.Rat) < 0 {
-				r.Maximum = n
-			}
-		case "exclusiveMinimum":
-			r.ExclusiveMinimum = n
-		case "exclusiveMaximum":
-			r.ExclusiveMaximum = n
-		}
-	case "minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties":
-		n, err := strconv.ParseUint(value, 10, 63)
-		if err != nil {
-			return "want a non-negative integer"
-		}
-		switch key {
-		case "minLength":
-			r.MinLength = &n
-		case "maxLength":
-			r.MaxLength = &n
-		case "minItems": // a fixed-length array keeps its length
-			if r.MinItems == nil || n > *r.MinItems {
-				r.MinItems = &n
-			}
-		case "maxItems":
-			if r.MaxItems == nil || n < *r.MaxItems {
-				r.MaxItems = &n
-			}
-		case "minProperties":
-			r.MinProperties = &n
-		case "maxProperties":
-			r.MaxProperties = &n
-		}
-	case "pattern":
-		if _, err := regexp.Compile(value); err != nil {
-			return "not a valid regular expression (Go's RE2 syntax, which generated code validates with): " + strings.TrimPrefix(err.Error(), "error parsing regexp: ")
-		}
-		r.Pattern = value
-	case "format":
-		if qualifiedName(node.Go) == "time.Time" && value != "date-time" {
-			return "a time.Time is read and written as an RFC 3339 date-time; use a string field for another format (a date is format=date)"
-		}
-		r.Format = value
-	}
-	return ""
-}
-
 // literal parses a tag value as a value of the node's type.
 func (t *Type) literal(text string) (Value, string) {
 	kind := t.Kind
@@ -580,7 +442,11 @@ func describe(t *Type) string {
 
 // suggest proposes the known key closest to a misspelled one.
 func suggest(key string) string {
-	candidates := append(append(slices.Collect(maps.Keys(keywords)), flags...), unsupported...)
+	var candidates []string
+	for _, k := range keywords {
+		candidates = append(candidates, k.tag)
+	}
+	candidates = append(append(candidates, flags...), unsupported...)
 	slices.Sort(candidates)
 	best := nearest(key, candidates)
 	if best == "" {

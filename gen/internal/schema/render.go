@@ -269,60 +269,27 @@ var jsonType = map[Kind]string{
 	Text: "string", Duration: "string", JSONNumber: "number",
 }
 
-// annotate adds the rules' keywords, in a fixed order.
+// annotate adds the rules' keywords, in the order of the keyword table; the title goes
+// first, where it reads best.
 func (r *renderer) annotate(o *ordered, t *Type, desc string) {
-	rl := &t.Rules
 	if desc != "" {
 		o.add("description", desc)
 	}
-	if rl.Title != "" {
-		// Titles read best before everything else.
-		*o = append(ordered{{"title", rl.Title}}, *o...)
-	}
-	if rl.Format != "" {
-		o.add("format", rl.Format)
-	}
-	if len(rl.Enum) > 0 {
-		o.add("enum", values(rl.Enum))
-	}
-	for _, kw := range []struct {
-		key string
-		n   *Number
-	}{{"minimum", rl.Minimum}, {"maximum", rl.Maximum}, {"exclusiveMinimum", rl.ExclusiveMinimum}, {"exclusiveMaximum", rl.ExclusiveMaximum}, {"multipleOf", rl.MultipleOf}} {
-		if kw.n != nil {
-			o.add(kw.key, kw.n)
+	for i := range keywords {
+		k := &keywords[i]
+		if k.get == nil {
+			continue
+		}
+		v := k.get(&t.Rules)
+		switch {
+		case v == nil:
+		case k.schema == "title":
+			*o = append(ordered{{k.schema, v}}, *o...)
+		default:
+			o.add(k.schema, v)
 		}
 	}
-	for _, kw := range []struct {
-		key string
-		n   *uint64
-	}{{"minLength", rl.MinLength}, {"maxLength", rl.MaxLength}, {"minItems", rl.MinItems}, {"maxItems", rl.MaxItems}, {"minProperties", rl.MinProperties}, {"maxProperties", rl.MaxProperties}} {
-		if kw.n != nil {
-			o.add(kw.key, *kw.n)
-		}
-	}
-	if rl.Pattern != "" {
-		o.add("pattern", rl.Pattern)
-	}
-	if rl.Default != nil {
-		o.add("default", rawJSON(rl.Default.JSON))
-	}
-	if rl.Defaults != nil {
-		o.add("default", values(rl.Defaults))
-	}
-	if rl.UniqueItems {
-		o.add("uniqueItems", true)
-	}
-	if len(rl.Examples) > 0 {
-		o.add("examples", values(rl.Examples))
-	}
-	if rl.ReadOnly {
-		o.add("readOnly", true)
-	}
-	if rl.WriteOnly {
-		o.add("writeOnly", true)
-	}
-	for _, x := range rl.Extras {
+	for _, x := range t.Rules.Extras {
 		o.add(x.Key, x.Value)
 	}
 }
