@@ -2,108 +2,13 @@ package gen
 
 import (
 	"bytes"
-	"go/ast"
-	"go/token"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	udiff "github.com/aymanbagabas/go-udiff"
-	"github.com/mcpgen/mcpgen/gen/internal/diag"
 )
-
-func TestSnakeCase(t *testing.T) {
-	for in, want := range map[string]string{
-		"GetWeather": "get_weather", "HTTPServer": "http_server", "ListIDs": "list_ids", "getURLs": "get_urls",
-		"Now": "now", "A": "a", "V2Search": "v2_search", "searchV2": "search_v2", "IsOK": "is_ok", "parseJSONValue": "parse_json_value",
-	} {
-		if got := snakeCase(in); got != want {
-			t.Errorf("snakeCase(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-func TestValidToolName(t *testing.T) {
-	for name, want := range map[string]bool{
-		"get_weather": true, "admin.tools.list": true, "DATA_EXPORT_v2": true, "a-b": true,
-		"": false, "get weather": false, "naïve": false, "a/b": false, strings.Repeat("x", 128): true, strings.Repeat("x", 129): false,
-	} {
-		if got := validToolName(name); got != want {
-			t.Errorf("validToolName(%q) = %v", name, got)
-		}
-	}
-}
-
-func TestLowerFirst(t *testing.T) {
-	for in, want := range map[string]string{"Index": "index", "HTTPClient": "httpClient", "DB": "db", "X": "x", "clock": "clock"} {
-		if got := lowerFirst(in); got != want {
-			t.Errorf("lowerFirst(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-func TestParseDirective(t *testing.T) {
-	c := &ast.Comment{Slash: 100, Text: `//mcp:tool get_weather title="Current \"weather\"" readonly openworld=false`}
-	d, problem, _ := parseDirective(c)
-	if problem != "" || d.verb != "tool" || len(d.args) != 4 {
-		t.Fatalf("parsed %+v, problem %q", d, problem)
-	}
-	want := []directiveArg{
-		{key: "get_weather", pos: 111},
-		{key: "title", value: `Current "weather"`, hasValue: true, pos: 123},
-		{key: "readonly", pos: 151},
-		{key: "openworld", value: "false", hasValue: true, pos: 160},
-	}
-	for i, a := range d.args {
-		if a != want[i] {
-			t.Errorf("arg %d = %+v, want %+v", i, a, want[i])
-		}
-	}
-	if _, problem, at := parseDirective(&ast.Comment{Slash: 1, Text: `//mcp:tool title="open`}); problem == "" || at != 12 {
-		t.Errorf("unterminated quote: problem %q at %d", problem, at)
-	}
-}
-
-func TestLooksLikeDirective(t *testing.T) {
-	for text, want := range map[string]bool{"// mcp:tool": true, "//  mcp:tool name": true, "//mcp:tool": false, "// mcp:toolbox": false, "// see mcp:tool": false} {
-		if got := looksLikeDirective(&ast.Comment{Text: text}); got != want {
-			t.Errorf("looksLikeDirective(%q) = %v", text, got)
-		}
-	}
-}
-
-func TestParsePosition(t *testing.T) {
-	for in, want := range map[string]token.Position{
-		"/a/b.go:3:4":   {Filename: "/a/b.go", Line: 3, Column: 4},
-		"c:/x/b.go:3:4": {Filename: "c:/x/b.go", Line: 3, Column: 4},
-		"b.go:7":        {Filename: "b.go", Line: 7},
-		"-":             {},
-		"go.mod":        {Filename: "go.mod"},
-	} {
-		if got := parsePosition(in); got != want {
-			t.Errorf("parsePosition(%q) = %+v, want %+v", in, got, want)
-		}
-	}
-}
-
-func TestDiagnosticFormat(t *testing.T) {
-	d := diag.Diagnostic{Pos: token.Position{Filename: "/w/pkg/a.go", Line: 3, Column: 5}, Message: "bad", Hint: "fix it"}
-	if got := d.Format("/w"); got != "pkg/a.go:3:5: bad\n\thint: fix it" {
-		t.Errorf("Format = %q", got)
-	}
-	if got := d.Format("/elsewhere"); !strings.HasPrefix(got, "/w/pkg/a.go:3:5: bad") {
-		t.Errorf("Format outside base = %q", got)
-	}
-	fset := token.NewFileSet()
-	l := diag.NewList(fset)
-	l.Add(token.Position{Filename: "b.go", Line: 1}, "", "second")
-	l.Add(token.Position{Filename: "a.go", Line: 9}, "", "first")
-	l.Add(token.Position{Filename: "a.go", Line: 9}, "", "first")
-	if got := l.Sorted(); len(got) != 2 || got[0].Message != "first" {
-		t.Errorf("Sorted = %v", got)
-	}
-}
 
 func TestWriteCompareDiff(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "mcp_gen.go")

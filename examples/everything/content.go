@@ -71,6 +71,7 @@ func MultipleContentTypes() []mcp.Content {
 //
 //mcp:tool test_error_handling
 func ErrorHandling() error {
+	//lint:ignore ST1005 the text is the conformance suite's fixture, a sentence shown as is
 	return errors.New("This tool intentionally returns an error for testing")
 }
 

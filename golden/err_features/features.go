@@ -215,3 +215,26 @@ func Octets() []Octet { return nil }
 //
 //mcp:resource config://empty name= mime=
 func EmptyName() string { return "" }
+
+// Misspelled says what every directive does with a misspelled option: it suggests the one
+// meant, from the directive's own table.
+//
+//mcp:resource config://misspelled mine=text/plain titel="Misspelled"
+func Misspelled() string { return "" }
+
+// MisspelledPrompt has a misspelled title.
+//
+//mcp:prompt misspelled Title="Misspelled"
+func MisspelledPrompt() string { return "" }
+
+// MisspelledCompletion completes a prompt argument, misspelled.
+//
+//mcp:complete promt=misspelled arg=topic
+func MisspelledCompletion(value string) []string { return nil }
+
+// Shouted is a form with an option.
+//
+//mcp:form required
+type Shouted struct {
+	Name string `json:"name"`
+}

@@ -144,13 +144,13 @@ const (
 // mcpgenCallC serves tool c.
 func mcpgenCallC(ctx contextpkg.Context, c_ *mcppkg.ToolCall) {
 	args := c_.Arguments()
-	var in In
-	mcpgenDecodeIn(args.Decoder(), &in)
+	var in_ In
+	mcpgenDecodeIn(args.Decoder(), &in_)
 	if err := args.Err(); err != nil {
 		c_.ReturnError(err)
 		return
 	}
-	out, err := c(ctx, in)
+	out, err := c(ctx, in_)
 	if err != nil {
 		c_.ReturnError(err)
 		return
@@ -232,16 +232,16 @@ const (
 )
 
 // mcpgenCallCountPairs serves tool count_pairs.
-func mcpgenCallCountPairs(_ contextpkg.Context, c *mcppkg.ToolCall) {
-	args := c.Arguments()
-	var in Pairs
-	mcpgenDecodePairs(args.Decoder(), &in)
+func mcpgenCallCountPairs(_ contextpkg.Context, c_ *mcppkg.ToolCall) {
+	args := c_.Arguments()
+	var in_ Pairs
+	mcpgenDecodePairs(args.Decoder(), &in_)
 	if err := args.Err(); err != nil {
-		c.ReturnError(err)
+		c_.ReturnError(err)
 		return
 	}
-	out := CountPairs(in)
-	c.ReturnText(out)
+	out := CountPairs(in_)
+	c_.ReturnText(out)
 }
 
 // JSON Schemas of tool decode_token.
@@ -262,20 +262,20 @@ const (
 )
 
 // mcpgenCallDecodeToken serves tool decode_token.
-func mcpgenCallDecodeToken(_ contextpkg.Context, c *mcppkg.ToolCall) {
-	args := c.Arguments()
-	var in TokenInput
-	mcpgenDecodeTokenInput2(args.Decoder(), &in)
+func mcpgenCallDecodeToken(_ contextpkg.Context, c_ *mcppkg.ToolCall) {
+	args := c_.Arguments()
+	var in_ TokenInput
+	mcpgenDecodeTokenInput2(args.Decoder(), &in_)
 	if err := args.Err(); err != nil {
-		c.ReturnError(err)
+		c_.ReturnError(err)
 		return
 	}
-	out, err := DecodeToken(in)
+	out, err := DecodeToken(in_)
 	if err != nil {
-		c.ReturnError(err)
+		c_.ReturnError(err)
 		return
 	}
-	c.ReturnText(out)
+	c_.ReturnText(out)
 }
 
 // JSON Schemas of tool in.
@@ -314,16 +314,16 @@ const (
 )
 
 // mcpgenCallIn serves tool in.
-func mcpgenCallIn(_ contextpkg.Context, c *mcppkg.ToolCall) {
-	args := c.Arguments()
+func mcpgenCallIn(_ contextpkg.Context, c_ *mcppkg.ToolCall) {
+	args := c_.Arguments()
 	var in_ In
 	mcpgenDecodeIn(args.Decoder(), &in_)
 	if err := args.Err(); err != nil {
-		c.ReturnError(err)
+		c_.ReturnError(err)
 		return
 	}
 	out := in(in_)
-	c.ReturnText(out)
+	c_.ReturnText(out)
 }
 
 // JSON Schemas of tool lower_foo.
@@ -336,15 +336,15 @@ const (
 )
 
 // mcpgenCallFoo serves tool lower_foo.
-func mcpgenCallFoo(_ contextpkg.Context, c *mcppkg.ToolCall) {
-	args := c.Arguments()
+func mcpgenCallFoo(_ contextpkg.Context, c_ *mcppkg.ToolCall) {
+	args := c_.Arguments()
 	args.Decoder().EmptyObject()
 	if err := args.Err(); err != nil {
-		c.ReturnError(err)
+		c_.ReturnError(err)
 		return
 	}
 	out := foo()
-	c.ReturnText(out)
+	c_.ReturnText(out)
 }
 
 // JSON Schemas of tool s_get.
@@ -357,15 +357,15 @@ const (
 )
 
 // mcpgenCallSGet serves tool s_get.
-func mcpgenCallSGet(_ contextpkg.Context, c *mcppkg.ToolCall, recv S) {
-	args := c.Arguments()
+func mcpgenCallSGet(_ contextpkg.Context, c_ *mcppkg.ToolCall, recv S) {
+	args := c_.Arguments()
 	args.Decoder().EmptyObject()
 	if err := args.Err(); err != nil {
-		c.ReturnError(err)
+		c_.ReturnError(err)
 		return
 	}
 	out := recv.Get()
-	c.ReturnText(out)
+	c_.ReturnText(out)
 }
 
 // JSON Schemas of tool sget.
@@ -378,15 +378,15 @@ const (
 )
 
 // mcpgenCallSGet2 serves tool sget.
-func mcpgenCallSGet2(_ contextpkg.Context, c *mcppkg.ToolCall) {
-	args := c.Arguments()
+func mcpgenCallSGet2(_ contextpkg.Context, c_ *mcppkg.ToolCall) {
+	args := c_.Arguments()
 	args.Decoder().EmptyObject()
 	if err := args.Err(); err != nil {
-		c.ReturnError(err)
+		c_.ReturnError(err)
 		return
 	}
 	out := SGet()
-	c.ReturnText(out)
+	c_.ReturnText(out)
 }
 
 // JSON Schemas of tool upper_foo.
@@ -399,25 +399,25 @@ const (
 )
 
 // mcpgenCallFoo2 serves tool upper_foo.
-func mcpgenCallFoo2(_ contextpkg.Context, c *mcppkg.ToolCall) {
-	args := c.Arguments()
+func mcpgenCallFoo2(_ contextpkg.Context, c_ *mcppkg.ToolCall) {
+	args := c_.Arguments()
 	args.Decoder().EmptyObject()
 	if err := args.Err(); err != nil {
-		c.ReturnError(err)
+		c_.ReturnError(err)
 		return
 	}
 	out := Foo()
-	c.ReturnText(out)
+	c_.ReturnText(out)
 }
 
 // mcpgenGetEssay serves prompt essay.
 func mcpgenGetEssay(_ contextpkg.Context, args *mcppkg.Input) (*mcppkg.GetPromptResult, error) {
-	var in argspkg.Topic
-	mcpgenDecodeTopic(args.Decoder(), &in)
+	var in_ argspkg.Topic
+	mcpgenDecodeTopic(args.Decoder(), &in_)
 	if err := args.Err(); err != nil {
 		return nil, err
 	}
-	out := Essay(in)
+	out := Essay(in_)
 	return &mcppkg.GetPromptResult{Messages: []mcppkg.PromptMessage{{
 		Content: mcppkg.Text{Text: out},
 		Role:    mcppkg.RoleUser,
@@ -489,8 +489,8 @@ func mcpgenDecodePairInt(d *jsonwirepkg.Decoder, v *PairInt) {
 	if !d.Expect(jsonwirepkg.Object) {
 		return
 	}
-	for key := range d.Members {
-		switch string(key) {
+	for key_ := range d.Members {
+		switch string(key_) {
 		case "next":
 			if d.Null() {
 				d.Report("must not be null; leave the property out instead")
@@ -511,8 +511,8 @@ func mcpgenDecodePairInt2(d *jsonwirepkg.Decoder, v *Pair[int]) {
 		return
 	}
 	var hasValue bool
-	for key := range d.Members {
-		switch string(key) {
+	for key_ := range d.Members {
+		switch string(key_) {
 		case "value":
 			hasValue = true
 			if n, ok := d.Int(); ok {
@@ -540,8 +540,8 @@ func mcpgenDecodePairInt22(d *jsonwirepkg.Decoder, v *PairInt2) {
 	if !d.Expect(jsonwirepkg.Object) {
 		return
 	}
-	for key := range d.Members {
-		switch string(key) {
+	for key_ := range d.Members {
+		switch string(key_) {
 		case "next":
 			if d.Null() {
 				d.Report("must not be null; leave the property out instead")
@@ -562,8 +562,8 @@ func mcpgenDecodePairs(d *jsonwirepkg.Decoder, v *Pairs) {
 		return
 	}
 	var hasA, hasB, hasC bool
-	for key := range d.Members {
-		switch string(key) {
+	for key_ := range d.Members {
+		switch string(key_) {
 		case "a":
 			hasA = true
 			mcpgenDecodePairInt2(d, &v.A)
@@ -595,12 +595,12 @@ func mcpgenDecodeTokenInput2(d *jsonwirepkg.Decoder, v *TokenInput) {
 		return
 	}
 	var hasToken bool
-	for key := range d.Members {
-		switch string(key) {
+	for key_ := range d.Members {
+		switch string(key_) {
 		case "token":
 			hasToken = true
-			if s, ok := d.String(); ok {
-				v.Token = s
+			if s_, ok := d.String(); ok {
+				v.Token = s_
 			}
 		default:
 			d.Report("unknown property; expected one of \"token\"")
@@ -618,12 +618,12 @@ func mcpgenDecodeTopic(d *jsonwirepkg.Decoder, v *argspkg.Topic) {
 		return
 	}
 	var hasTopic bool
-	for key := range d.Members {
-		switch string(key) {
+	for key_ := range d.Members {
+		switch string(key_) {
 		case "topic":
 			hasTopic = true
-			if s, ok := d.String(); ok {
-				v.Topic = s
+			if s_, ok := d.String(); ok {
+				v.Topic = s_
 			}
 		default:
 			d.Report("unknown property; expected one of \"topic\"")
@@ -652,10 +652,10 @@ func mcpgenEncodeOut(e *jsonwirepkg.Encoder, v *Out) {
 }
 
 // mcpgenCheckOut checks a value of type Out against the rules of its schema, before it is sent.
-func mcpgenCheckOut(c *jsonwirepkg.Checker, v *Out) {
-	c.Enter("name")
+func mcpgenCheckOut(c_ *jsonwirepkg.Checker, v *Out) {
+	c_.Enter("name")
 	if length := utf8pkg.RuneCountInString(string(v.Name)); length > 5 {
-		c.Report("must be at most 5 characters long")
+		c_.Report("must be at most 5 characters long")
 	}
-	c.Leave()
+	c_.Leave()
 }

@@ -84,7 +84,8 @@ func (c *httpClient) post(body string, header ...string) *http.Response {
 	c.t.Helper()
 	req, err := http.NewRequest(http.MethodPost, c.url, strings.NewReader(body))
 	if err != nil {
-		c.t.Fatal(err)
+		c.t.Error(err) // not Fatal: post may run in a goroutine of its own (see send)
+		runtime.Goexit()
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")

@@ -1,97 +1,31 @@
-package gen
+package load
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"go/types"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/gen/internal/diag"
+	"github.com/mcpgen/mcpgen/gen/internal/directive"
 	"github.com/mcpgen/mcpgen/internal/describe"
 	"golang.org/x/tools/go/packages"
 )
 
-// BuildTag is set while mcpgen loads packages. Generated files carry //go:build !mcpgen, so
-// a stale or broken generated file never stands in the way of regenerating it.
-const BuildTag = "mcpgen"
-
-// load type-checks the packages matching cfg.Patterns, from source, with the mcpgen build tag.
-func load(cfg *Config, fset *token.FileSet) ([]*packages.Package, error) {
-	tags := append([]string{BuildTag}, cfg.BuildTags...)
-	pcfg := &packages.Config{
-		Mode: packages.NeedName | packages.NeedFiles | packages.NeedSyntax | packages.NeedTypes |
-			packages.NeedTypesInfo | packages.NeedModule,
-		Dir:        cfg.Dir,
-		Env:        cfg.Env,
-		Fset:       fset,
-		BuildFlags: []string{"-tags=" + strings.Join(tags, ",")},
-		Tests:      false,
-	}
-	pkgs, err := packages.Load(pcfg, cfg.Patterns...)
-	if err != nil {
-		return nil, fmt.Errorf("loading packages: %w", err)
-	}
-	if len(pkgs) == 0 {
-		return nil, fmt.Errorf("no packages match %s", strings.Join(cfg.Patterns, " "))
-	}
-	return pkgs, nil
-}
-
-// undefinedGenerated matches the type errors of code that uses the generated file, which is
-// left out while loading.
-var undefinedGenerated = regexp.MustCompile(`^undefined: (\w+\.)?` + RegisterFunc + `$`)
-
-// loadErrors turns a package's load and type errors into diagnostics, skipping the ones
-// caused by the generated file being left out.
-func loadErrors(pkg *packages.Package, diags *diag.List) (failed bool) {
-	for _, e := range pkg.Errors {
-		switch {
-		case e.Kind == packages.TypeError && undefinedGenerated.MatchString(e.Msg):
-			continue
-		case e.Kind == packages.ListError && strings.HasPrefix(e.Msg, "# ") && pkg.TypesInfo != nil:
-			// The compiler's output, run by go list for export data: it repeats the type
-			// errors of the package, which are reported one by one with their positions.
-			continue
-		}
-		diags.Add(parsePosition(e.Pos), "", "%s", e.Msg)
-		failed = true
-	}
-	return failed
-}
-
-var positionForm = regexp.MustCompile(`^(.*?):(\d+)(?::(\d+))?$`)
-
-// parsePosition reads the "file:line:col" form go/packages reports positions in.
-func parsePosition(s string) token.Position {
-	m := positionForm.FindStringSubmatch(s)
-	if m == nil {
-		if s == "-" {
-			s = ""
-		}
-		return token.Position{Filename: s}
-	}
-	line, _ := strconv.Atoi(m[2])
-	col, _ := strconv.Atoi(m[3])
-	return token.Position{Filename: m[1], Line: line, Column: col}
-}
-
-// source indexes what go/types does not keep: doc comments, //mcp:schema directives and
+// Source indexes what go/types does not keep: doc comments, //mcp:schema directives and
 // struct tag positions. Packages loaded from source are indexed up front, by object. Types
 // of other packages come from export data, which records where each object is declared (file
 // and line): those declarations are read on demand, from the main module's source files only,
 // so that the output is the same whichever packages the command line names, and the
 // standard library's and other modules' doc comments stay out of schemas.
-type source struct {
+type Source struct {
 	fields  map[*types.Var]*ast.Field
 	docs    map[*types.TypeName]string
 	consts  map[*types.Const]string            // doc or line comments of constants
@@ -122,8 +56,9 @@ type lineDecl struct {
 	field *ast.Field
 }
 
-func newSource(pkgs []*packages.Package, fset *token.FileSet, diags *diag.List) *source {
-	s := &source{fields: map[*types.Var]*ast.Field{}, docs: map[*types.TypeName]string{}, consts: map[*types.Const]string{},
+// NewSource indexes the packages loaded from source.
+func NewSource(pkgs []*packages.Package, fset *token.FileSet, diags *diag.List) *Source {
+	s := &Source{fields: map[*types.Var]*ast.Field{}, docs: map[*types.TypeName]string{}, consts: map[*types.Const]string{},
 		schemas: map[*types.TypeName]declaredSchema{}, fset: fset, diags: diags, parsed: map[string]bool{},
 		byLine: map[lineKey]lineDecl{}, schemaRead: map[*types.TypeName]bool{}}
 	for _, pkg := range pkgs {
@@ -181,7 +116,7 @@ func typeSpecDoc(gd *ast.GenDecl, ts *ast.TypeSpec) *ast.CommentGroup {
 
 // foreign returns the declaration of an object of a package not loaded from source, if it is
 // in the main module's source.
-func (s *source) foreign(obj types.Object) (lineDecl, bool) {
+func (s *Source) foreign(obj types.Object) (lineDecl, bool) {
 	if !obj.Pos().IsValid() {
 		return lineDecl{}, false
 	}
@@ -196,7 +131,7 @@ func (s *source) foreign(obj types.Object) (lineDecl, bool) {
 	return d, ok
 }
 
-func (s *source) inModule(file string) bool {
+func (s *Source) inModule(file string) bool {
 	for _, dir := range s.moduleDirs {
 		if rel, err := filepath.Rel(dir, file); err == nil && !strings.HasPrefix(rel, "..") {
 			return true
@@ -206,7 +141,7 @@ func (s *source) inModule(file string) bool {
 }
 
 // indexFile reads the declarations of a file of another package by file, line and name.
-func (s *source) indexFile(name string) {
+func (s *Source) indexFile(name string) {
 	f, err := parser.ParseFile(s.fset, name, nil, parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {
 		return // the package compiled, so this does not happen; without it, no descriptions
@@ -271,7 +206,7 @@ func fieldIdents(f *ast.Field) []*ast.Ident {
 }
 
 // readConstDocs records the comments of constants: the doc comment, else the line comment.
-func (s *source) readConstDocs(pkg *packages.Package, vs *ast.ValueSpec) {
+func (s *Source) readConstDocs(pkg *packages.Package, vs *ast.ValueSpec) {
 	doc := vs.Doc.Text()
 	if doc == "" {
 		doc = vs.Comment.Text()
@@ -285,7 +220,7 @@ func (s *source) readConstDocs(pkg *packages.Package, vs *ast.ValueSpec) {
 	}
 }
 
-func (s *source) ConstDoc(c *types.Const) string {
+func (s *Source) ConstDoc(c *types.Const) string {
 	if doc, ok := s.consts[c]; ok {
 		return doc
 	}
@@ -294,7 +229,7 @@ func (s *source) ConstDoc(c *types.Const) string {
 }
 
 // field returns the syntax of a struct field.
-func (s *source) field(v *types.Var) *ast.Field {
+func (s *Source) field(v *types.Var) *ast.Field {
 	if f := s.fields[v]; f != nil {
 		return f
 	}
@@ -302,7 +237,7 @@ func (s *source) field(v *types.Var) *ast.Field {
 	return d.field
 }
 
-func (s *source) FieldDoc(v *types.Var) string {
+func (s *Source) FieldDoc(v *types.Var) string {
 	f := s.field(v)
 	if f == nil {
 		return ""
@@ -314,7 +249,7 @@ func (s *source) FieldDoc(v *types.Var) string {
 	return describe.Description(v.Name(), doc)
 }
 
-func (s *source) TypeDoc(obj *types.TypeName) string {
+func (s *Source) TypeDoc(obj *types.TypeName) string {
 	if doc, ok := s.docs[obj]; ok {
 		return doc
 	}
@@ -322,7 +257,7 @@ func (s *source) TypeDoc(obj *types.TypeName) string {
 	return describe.Description(obj.Name(), d.doc.Text())
 }
 
-func (s *source) TypeSchema(obj *types.TypeName) (string, token.Pos) {
+func (s *Source) TypeSchema(obj *types.TypeName) (string, token.Pos) {
 	if !s.schemaRead[obj] {
 		s.schemaRead[obj] = true
 		if d, ok := s.foreign(obj); ok && d.doc != nil {
@@ -338,9 +273,9 @@ func (s *source) TypeSchema(obj *types.TypeName) (string, token.Pos) {
 //
 //	//mcp:schema {"type": "string", "format": "uri"}
 //	//mcp:schema file=contact.schema.json
-func (s *source) readSchema(obj *types.TypeName, doc *ast.CommentGroup) {
-	for _, c := range directivesIn(doc) {
-		text, ok := strings.CutPrefix(c.Text, schemaDirective)
+func (s *Source) readSchema(obj *types.TypeName, doc *ast.CommentGroup) {
+	for _, c := range directive.In(doc) {
+		text, ok := strings.CutPrefix(c.Text, directive.SchemaPrefix)
 		if !ok {
 			continue
 		}
@@ -368,20 +303,9 @@ func (s *source) readSchema(obj *types.TypeName, doc *ast.CommentGroup) {
 	}
 }
 
-func (s *source) TagPos(v *types.Var) token.Pos {
+func (s *Source) TagPos(v *types.Var) token.Pos {
 	if f := s.field(v); f != nil && f.Tag != nil {
 		return f.Tag.Pos()
 	}
 	return token.NoPos
-}
-
-// packageDir returns the directory of a package's source files.
-func packageDir(pkg *packages.Package) string {
-	if pkg.Dir != "" {
-		return pkg.Dir
-	}
-	if len(pkg.GoFiles) > 0 {
-		return filepath.Dir(pkg.GoFiles[0])
-	}
-	return ""
 }

@@ -1,4 +1,4 @@
-package gen
+package emit
 
 import (
 	"fmt"
@@ -13,20 +13,20 @@ import (
 
 // encoder emits the encode function of a struct.
 func (e *emitter) encoder(o *schema.Object) jen.Code {
-	body := []jen.Code{jen.Id("e").Dot("ObjectStart").Call()}
+	body := []jen.Code{e.local("e").Dot("ObjectStart").Call()}
 	for _, f := range o.Fields {
-		src := "v." + fieldPath(f)
+		src := e.localName("v") + "." + fieldPath(f)
 		value := e.encode(f.Type, src, 0)
 		if f.Type.Kind == schema.Pointer && f.OmitOut != schema.OmitNever {
 			value = e.encode(f.Type.Elem, deref(src), 1) // the guard below rules out nil
 		}
-		stmts := append([]jen.Code{jen.Id("e").Dot("Key").Call(jen.Lit(f.Name))}, value...)
+		stmts := append([]jen.Code{e.local("e").Dot("Key").Call(jen.Lit(f.Name))}, value...)
 		body = append(body, e.guard(f, src, stmts)...)
 	}
-	body = append(body, jen.Id("e").Dot("ObjectEnd").Call())
+	body = append(body, e.local("e").Dot("ObjectEnd").Call())
 	name := e.id(o, "Encode")
 	return jen.Comment(fmt.Sprintf("%s writes a value of type %s as JSON.", name, o.DisplayName())).Line().
-		Func().Id(name).Params(jen.Id("e").Op("*").Add(wire("Encoder")), jen.Id("v").Op("*").Add(e.typ(o.Go))).Block(body...)
+		Func().Id(name).Params(e.local("e").Op("*").Add(wire("Encoder")), e.local("v").Op("*").Add(e.typ(o.Go))).Block(body...)
 }
 
 // guard wraps the statements that write a field in the conditions under which it is
@@ -37,7 +37,7 @@ func (e *emitter) guard(f *schema.Field, src string, stmts []jen.Code) []jen.Cod
 	}
 	for i := len(f.Path) - 2; i >= 0; i-- {
 		if f.Path[i].Pointer {
-			stmts = []jen.Code{jen.If(jen.Id("v." + pathTo(f, i+1)).Op("!=").Nil()).Block(stmts...)}
+			stmts = []jen.Code{jen.If(jen.Id(e.localName("v") + "." + pathTo(f, i+1)).Op("!=").Nil()).Block(stmts...)}
 		}
 	}
 	return stmts
@@ -117,7 +117,7 @@ var writers = map[schema.Kind]writer{
 
 // encode emits statements that write the value of src, an expression of type t.Go.
 func (e *emitter) encode(t *schema.Type, src string, depth int) []jen.Code {
-	enc := func() *jen.Statement { return jen.Id("e") }
+	enc := func() *jen.Statement { return e.local("e") }
 	switch t.Kind {
 	case schema.Pointer:
 		return []jen.Code{jen.If(jen.Id(src).Op("==").Nil()).Block(enc().Dot("Null").Call()).Else().Block(
@@ -125,7 +125,7 @@ func (e *emitter) encode(t *schema.Type, src string, depth int) []jen.Code {
 	case schema.Struct:
 		return []jen.Code{jen.Id(e.id(t.Object, "Encode")).Call(enc(), jen.Id(addr(src)))}
 	case schema.Slice, schema.Array:
-		i := temp("i", depth)
+		i := e.temp("i", depth)
 		loop := []jen.Code{enc().Dot("Elem").Call()}
 		loop = append(loop, e.encode(t.Elem, src+"["+i+"]", depth+1)...)
 		return []jen.Code{
@@ -144,7 +144,7 @@ func (e *emitter) encode(t *schema.Type, src string, depth int) []jen.Code {
 	}
 	if t.Kind == schema.Bytes && !bytesType(t.Go) {
 		// A slice of a named byte type ([]MyByte): copied into a []byte, in a block of its own.
-		b, i, x := temp("b", depth), temp("i", depth), temp("x", depth)
+		b, i, x := e.temp("b", depth), e.temp("i", depth), e.temp("x", depth)
 		return []jen.Code{jen.Block(
 			jen.Id(b).Op(":=").Make(jen.Index().Byte(), jen.Len(jen.Id(bare(src)))),
 			jen.For(jen.List(jen.Id(i), jen.Id(x)).Op(":=").Range().Id(bare(src))).Block(
@@ -169,25 +169,25 @@ func (e *emitter) encode(t *schema.Type, src string, depth int) []jen.Code {
 
 // encodeMap writes a map with its keys in the order encoding/json writes them.
 func (e *emitter) encodeMap(t *schema.Type, src string, depth int) []jen.Code {
-	k, x := temp("k", depth), temp("x", depth)
+	k, x := e.temp("k", depth), e.temp("x", depth)
 	keyType := t.Go.Underlying().(*types.Map).Key()
 	var keys, writeKey jen.Code
 	switch t.Key.Kind {
 	case schema.Int:
 		keys = wire("IntKeys").Call(jen.Id(bare(src))) // sorted as text, not as numbers
-		writeKey = jen.Id("e").Dot("IntKey").Call(e.convert(jen.Id(k), keyType, types.Typ[types.Int64]))
+		writeKey = e.local("e").Dot("IntKey").Call(e.convert(jen.Id(k), keyType, types.Typ[types.Int64]))
 	case schema.Uint:
 		keys = wire("IntKeys").Call(jen.Id(bare(src)))
-		writeKey = jen.Id("e").Dot("UintKey").Call(e.convert(jen.Id(k), keyType, types.Typ[types.Uint64]))
+		writeKey = e.local("e").Dot("UintKey").Call(e.convert(jen.Id(k), keyType, types.Typ[types.Uint64]))
 	default:
 		keys = jen.Qual("slices", "Sorted").Call(jen.Qual("maps", "Keys").Call(jen.Id(bare(src))))
-		writeKey = jen.Id("e").Dot("Key").Call(e.convert(jen.Id(k), keyType, types.Typ[types.String]))
+		writeKey = e.local("e").Dot("Key").Call(e.convert(jen.Id(k), keyType, types.Typ[types.String]))
 	}
 	loop := []jen.Code{writeKey, jen.Id(x).Op(":=").Id(src).Index(jen.Id(k))}
 	loop = append(loop, e.encode(t.Elem, x, depth+1)...)
 	return []jen.Code{
-		jen.Id("e").Dot("ObjectStart").Call(),
+		e.local("e").Dot("ObjectStart").Call(),
 		jen.For(jen.List(jen.Id("_"), jen.Id(k)).Op(":=").Range().Add(keys)).Block(loop...),
-		jen.Id("e").Dot("ObjectEnd").Call(),
+		e.local("e").Dot("ObjectEnd").Call(),
 	}
 }

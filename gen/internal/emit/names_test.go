@@ -1,4 +1,4 @@
-package gen
+package emit
 
 import (
 	"go/ast"
@@ -8,14 +8,16 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/mcpgen/mcpgen/gen/internal/model"
 )
 
-// TestLocalsListed checks that every variable generated code declares is in locals, which
+// TestLocalsListed checks, in the committed generated files, that every variable generated code declares is in locals, which
 // imports are aliased away from: a package imported under a local's name would be hidden by
 // it. Receiver parameters of RegisterMCP are chosen against the imports instead.
 func TestLocalsListed(t *testing.T) {
 	var files []string
-	for _, pattern := range []string{"../golden/*/" + DefaultFileName, "../examples/*/" + DefaultFileName} {
+	for _, pattern := range []string{"../../../golden/*/" + model.DefaultFileName, "../../../examples/*/" + model.DefaultFileName} {
 		m, _ := filepath.Glob(pattern)
 		files = append(files, m...)
 	}
@@ -30,7 +32,7 @@ func TestLocalsListed(t *testing.T) {
 		}
 		for _, decl := range f.Decls {
 			fd, ok := decl.(*ast.FuncDecl)
-			if !ok || fd.Name.Name == RegisterFunc {
+			if !ok || fd.Name.Name == model.RegisterFunc {
 				continue
 			}
 			ast.Inspect(fd, func(n ast.Node) bool {
@@ -69,6 +71,14 @@ func TestLocalsListed(t *testing.T) {
 				}
 				return true
 			})
+		}
+	}
+}
+
+func TestLowerFirst(t *testing.T) {
+	for in, want := range map[string]string{"Index": "index", "HTTPClient": "httpClient", "DB": "db", "X": "x", "clock": "clock"} {
+		if got := lowerFirst(in); got != want {
+			t.Errorf("lowerFirst(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

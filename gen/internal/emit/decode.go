@@ -1,4 +1,4 @@
-package gen
+package emit
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/mcpgen/mcpgen/gen/internal/model"
 	"github.com/mcpgen/mcpgen/gen/internal/schema"
 )
 
@@ -18,9 +19,9 @@ import (
 // Go expressions are passed around as strings ("v.City", "list[i]", "(*v.P)"): generated code
 // names only its own locals and the user's fields.
 
-func wire(name string) *jen.Statement { return jen.Qual(JSONWirePath, name) }
+func wire(name string) *jen.Statement { return jen.Qual(model.JSONWirePath, name) }
 
-func d() *jen.Statement { return jen.Id("d") }
+func (e *emitter) d() *jen.Statement { return e.local("d") }
 
 // addr returns the address of an expression.
 func addr(x string) string {
@@ -43,25 +44,25 @@ func bare(x string) string {
 }
 
 // temp names a temporary at a nesting depth: s, s1, s2...
-func temp(name string, depth int) string {
+func (e *emitter) temp(name string, depth int) string {
 	if depth == 0 {
-		return name
+		return e.localName(name)
 	}
-	return name + strconv.Itoa(depth)
+	return e.localName(name + strconv.Itoa(depth))
 }
 
 // decoder emits the decode function of a struct.
 func (e *emitter) decoder(o *schema.Object) jen.Code {
 	var body []jen.Code
-	body = append(body, jen.If(jen.Op("!").Add(d()).Dot("Expect").Call(wire("Object"))).Block(jen.Return()))
+	body = append(body, jen.If(jen.Op("!").Add(e.d()).Dot("Expect").Call(wire("Object"))).Block(jen.Return()))
 
 	var flags, cases, after []jen.Code
 	var known []string
 	for _, f := range o.Fields {
 		known = append(known, strconv.Quote(f.Name))
-		dst := "v." + fieldPath(f)
+		dst := e.localName("v") + "." + fieldPath(f)
 		var stmts []jen.Code
-		flag := "has" + flagName(f)
+		flag := e.localName("has" + flagName(f))
 		inner := f.Type.Deref()
 		track := f.Required || inner.Rules.Default != nil || inner.Rules.Defaults != nil
 		if track {
@@ -71,13 +72,13 @@ func (e *emitter) decoder(o *schema.Object) jen.Code {
 		stmts = append(stmts, e.allocEmbedded(f)...)
 		if !f.Required && !f.Type.Nullable && !inner.Nullable && inner.Kind != schema.Any && inner.Kind != schema.RawJSON && inner.Kind != schema.Custom {
 			// Models often send null for an argument they mean to leave out: tell them how.
-			stmts = append(stmts, jen.If(d().Dot("Null").Call()).Block(report("must not be null; leave the property out instead"), jen.Continue()))
+			stmts = append(stmts, jen.If(e.d().Dot("Null").Call()).Block(e.report("must not be null; leave the property out instead"), jen.Continue()))
 		}
 		stmts = append(stmts, e.decode(f.Type, dst, 0)...)
 		cases = append(cases, jen.Case(jen.Lit(f.Name)).Block(stmts...))
 		switch {
 		case f.Required:
-			after = append(after, jen.If(jen.Op("!").Id(flag)).Block(d().Dot("ReportMissing").Call(jen.Lit(f.Name))))
+			after = append(after, jen.If(jen.Op("!").Id(flag)).Block(e.d().Dot("ReportMissing").Call(jen.Lit(f.Name))))
 		case track:
 			after = append(after, jen.If(jen.Op("!").Id(flag)).Block(append(e.allocEmbedded(f), e.setDefault(f.Type, dst)...)...))
 		}
@@ -86,24 +87,24 @@ func (e *emitter) decoder(o *schema.Object) jen.Code {
 	if len(known) > 0 {
 		unknown = "unknown property; expected one of " + strings.Join(known, ", ")
 	}
-	cases = append(cases, jen.Default().Block(report(unknown), d().Dot("Skip").Call()))
+	cases = append(cases, jen.Default().Block(e.report(unknown), e.d().Dot("Skip").Call()))
 
 	if len(flags) > 0 {
 		body = append(body, jen.Var().List(flags...).Bool())
 	}
 	if len(o.Fields) == 0 {
-		body = append(body, jen.For(jen.Range().Add(d()).Dot("Members")).Block(report(unknown), d().Dot("Skip").Call()))
+		body = append(body, jen.For(jen.Range().Add(e.d()).Dot("Members")).Block(e.report(unknown), e.d().Dot("Skip").Call()))
 	} else {
-		body = append(body, jen.For(jen.Id("key").Op(":=").Range().Add(d()).Dot("Members")).Block(
-			jen.Switch(jen.String().Parens(jen.Id("key"))).Block(cases...)))
+		body = append(body, jen.For(e.local("key").Op(":=").Range().Add(e.d()).Dot("Members")).Block(
+			jen.Switch(jen.String().Parens(e.local("key"))).Block(cases...)))
 	}
 	body = append(body, after...)
 	name := e.id(o, "Decode")
 	return jen.Comment(fmt.Sprintf("%s decodes a value of type %s and checks it against its schema.", name, o.DisplayName())).Line().
-		Func().Id(name).Params(jen.Id("d").Op("*").Add(wire("Decoder")), jen.Id("v").Op("*").Add(e.typ(o.Go))).Block(body...)
+		Func().Id(name).Params(e.local("d").Op("*").Add(wire("Decoder")), e.local("v").Op("*").Add(e.typ(o.Go))).Block(body...)
 }
 
-func report(msg string) jen.Code { return d().Dot("Report").Call(jen.Lit(msg)) }
+func (e *emitter) report(msg string) jen.Code { return e.d().Dot("Report").Call(jen.Lit(msg)) }
 
 // fieldPath is the selector chain from a struct value to a (possibly promoted) field.
 func fieldPath(f *schema.Field) string {
@@ -135,7 +136,7 @@ func (e *emitter) allocEmbedded(f *schema.Field) []jen.Code {
 	var out []jen.Code
 	for i, s := range f.Path[:len(f.Path)-1] {
 		if s.Pointer {
-			x := "v." + pathTo(f, i+1)
+			x := e.localName("v") + "." + pathTo(f, i+1)
 			out = append(out, jen.If(jen.Id(x).Op("==").Nil()).Block(jen.Id(x).Op("=").New(e.typ(s.PtrTo))))
 		}
 	}
@@ -193,14 +194,14 @@ func (e *emitter) decode(t *schema.Type, dst string, depth int) []jen.Code {
 		body := []jen.Code{jen.Id(bare(dst)).Op("=").New(e.typ(t.Elem.Go))}
 		body = append(body, e.decode(t.Elem, deref(dst), depth+1)...)
 		if t.Nullable {
-			return []jen.Code{jen.If(d().Dot("Null").Call()).Block(jen.Id(bare(dst)).Op("=").Nil()).Else().Block(body...)}
+			return []jen.Code{jen.If(e.d().Dot("Null").Call()).Block(jen.Id(bare(dst)).Op("=").Nil()).Else().Block(body...)}
 		}
 		return body
 	}
 	stmts := e.decodeValue(t, dst, depth)
 	if t.Nullable {
 		// null leaves the zero value.
-		return []jen.Code{jen.If(jen.Op("!").Add(d()).Dot("Null").Call()).Block(stmts...)}
+		return []jen.Code{jen.If(jen.Op("!").Add(e.d()).Dot("Null").Call()).Block(stmts...)}
 	}
 	return stmts
 }
@@ -225,7 +226,7 @@ var readers = map[schema.Kind]reader{
 func (e *emitter) decodeValue(t *schema.Type, dst string, depth int) []jen.Code {
 	switch t.Kind {
 	case schema.Struct:
-		return []jen.Code{jen.Id(e.id(t.Object, "Decode")).Call(d(), jen.Id(addr(dst)))}
+		return []jen.Code{jen.Id(e.id(t.Object, "Decode")).Call(e.d(), jen.Id(addr(dst)))}
 	case schema.Slice:
 		return e.decodeSlice(t, dst, depth)
 	case schema.Array:
@@ -234,29 +235,29 @@ func (e *emitter) decodeValue(t *schema.Type, dst string, depth int) []jen.Code 
 		return e.decodeMap(t, dst, depth)
 	case schema.Text:
 		// The type reads its own text; its rules (a pattern, an enum) apply to the text.
-		text := temp("text", depth)
-		body := e.valueChecks(t, subject{expr: text, typ: types.NewSlice(types.Typ[types.Byte]), to: "d", bytes: true}, noIntLimits)
-		body = append(body, jen.If(jen.Err().Op(":=").Id(dst).Dot("UnmarshalText").Call(jen.Id(text)), jen.Err().Op("!=").Nil()).Block(
-			d().Dot("ReportError").Call(jen.Err())))
-		return []jen.Code{jen.If(jen.List(jen.Id(text), jen.Id("ok")).Op(":=").Add(d()).Dot("Text").Call(), jen.Id("ok")).Block(body...)}
+		text := e.temp("text", depth)
+		body := e.valueChecks(t, subject{expr: text, typ: types.NewSlice(types.Typ[types.Byte]), to: e.localName("d"), bytes: true}, noIntLimits)
+		body = append(body, jen.If(e.local("err").Op(":=").Id(dst).Dot("UnmarshalText").Call(jen.Id(text)), e.local("err").Op("!=").Nil()).Block(
+			e.d().Dot("ReportError").Call(e.local("err"))))
+		return []jen.Code{jen.If(jen.List(jen.Id(text), e.local("ok")).Op(":=").Add(e.d()).Dot("Text").Call(), e.local("ok")).Block(body...)}
 	case schema.Custom:
 		// The type reads its own JSON; its UnmarshalJSON is its validation.
-		raw := temp("raw", depth)
-		return []jen.Code{jen.If(jen.Id(raw).Op(":=").Add(d()).Dot("RawCopy").Call(), jen.Id(raw).Op("!=").Nil()).Block(
-			jen.If(jen.Err().Op(":=").Id(dst).Dot("UnmarshalJSON").Call(jen.Id(raw)), jen.Err().Op("!=").Nil()).Block(d().Dot("ReportError").Call(jen.Err())))}
+		raw := e.temp("raw", depth)
+		return []jen.Code{jen.If(jen.Id(raw).Op(":=").Add(e.d()).Dot("RawCopy").Call(), jen.Id(raw).Op("!=").Nil()).Block(
+			jen.If(e.local("err").Op(":=").Id(dst).Dot("UnmarshalJSON").Call(jen.Id(raw)), e.local("err").Op("!=").Nil()).Block(e.d().Dot("ReportError").Call(e.local("err"))))}
 	case schema.RawJSON:
-		return []jen.Code{jen.Id(bare(dst)).Op("=").Add(d()).Dot("RawCopy").Call()}
+		return []jen.Code{jen.Id(bare(dst)).Op("=").Add(e.d()).Dot("RawCopy").Call()}
 	case schema.Duration:
-		dur := temp("dur", depth)
-		return []jen.Code{jen.If(jen.List(jen.Id(dur), jen.Id("ok")).Op(":=").Add(d()).Dot("Duration").Call(), jen.Id("ok")).Block(
+		dur := e.temp("dur", depth)
+		return []jen.Code{jen.If(jen.List(jen.Id(dur), e.local("ok")).Op(":=").Add(e.d()).Dot("Duration").Call(), e.local("ok")).Block(
 			jen.Id(bare(dst)).Op("=").Id(dur))} // only time.Duration itself is a Duration
 	}
 	if t.Kind == schema.Bytes && !bytesType(t.Go) {
 		// A slice of a named byte type ([]MyByte), which encoding/json also reads as base64:
 		// []byte does not convert to it, so copy the bytes.
-		b, list, i, x := temp("b", depth), temp("list", depth), temp("i", depth), temp("x", depth)
+		b, list, i, x := e.temp("b", depth), e.temp("list", depth), e.temp("i", depth), e.temp("x", depth)
 		elem := t.Go.Underlying().(*types.Slice).Elem()
-		return []jen.Code{jen.If(jen.List(jen.Id(b), jen.Id("ok")).Op(":=").Add(d()).Dot("Base64").Call(), jen.Id("ok")).Block(
+		return []jen.Code{jen.If(jen.List(jen.Id(b), e.local("ok")).Op(":=").Add(e.d()).Dot("Base64").Call(), e.local("ok")).Block(
 			jen.Id(list).Op(":=").Make(e.typ(t.Go), jen.Len(jen.Id(b))),
 			jen.For(jen.List(jen.Id(i), jen.Id(x)).Op(":=").Range().Id(b)).Block(
 				jen.Id(list).Index(jen.Id(i)).Op("=").Add(e.typ(elem)).Parens(jen.Id(x))),
@@ -267,7 +268,7 @@ func (e *emitter) decodeValue(t *schema.Type, dst string, depth int) []jen.Code 
 	if !ok {
 		panic(fmt.Sprintf("gen: no decoder for kind %d", t.Kind))
 	}
-	v := temp(r.varName, depth)
+	v := e.temp(r.varName, depth)
 	method := r.method
 	var args []jen.Code
 	if t.Kind == schema.Float {
@@ -285,56 +286,56 @@ func (e *emitter) decodeValue(t *schema.Type, dst string, depth int) []jen.Code 
 		// limit the value breaks.
 		method, args = integerRange(t).decoderCall(t)
 	}
-	body := e.valueChecks(t, subject{expr: v, typ: r.goType, to: "d"}, ints)
+	body := e.valueChecks(t, subject{expr: v, typ: r.goType, to: e.localName("d")}, ints)
 	body = append(body, jen.Id(bare(dst)).Op("=").Add(e.convert(jen.Id(v), r.goType, t.Go)))
-	return []jen.Code{jen.If(jen.List(jen.Id(v), jen.Id("ok")).Op(":=").Add(d()).Dot(method).Call(args...), jen.Id("ok")).Block(body...)}
+	return []jen.Code{jen.If(jen.List(jen.Id(v), e.local("ok")).Op(":=").Add(e.d()).Dot(method).Call(args...), e.local("ok")).Block(body...)}
 }
 
 func (e *emitter) decodeSlice(t *schema.Type, dst string, depth int) []jen.Code {
-	list, i := temp("list", depth), temp("i", depth)
+	list, i := e.temp("list", depth), e.temp("i", depth)
 	loop := []jen.Code{jen.Id(list).Op("=").Append(jen.Id(list), e.zero(t.Elem.Go))}
 	loop = append(loop, e.decode(t.Elem, list+"["+i+"]", depth+1)...)
 	body := []jen.Code{
 		jen.Id(list).Op(":=").Add(e.typ(t.Go)).Values(),
-		jen.For(jen.Id(i).Op(":=").Range().Add(d()).Dot("Elements")).Block(loop...),
+		jen.For(jen.Id(i).Op(":=").Range().Add(e.d()).Dot("Elements")).Block(loop...),
 	}
-	body = append(body, countChecks(&t.Rules, jen.Len(jen.Id(list)), "item", "d")...)
-	body = append(body, uniqueCheck(t, list, "d")...)
+	body = append(body, countChecks(&t.Rules, jen.Len(jen.Id(list)), "item", e.localName("d"))...)
+	body = append(body, uniqueCheck(t, list, e.localName("d"))...)
 	body = append(body, jen.Id(bare(dst)).Op("=").Id(list))
-	return []jen.Code{jen.If(d().Dot("Expect").Call(wire("Array"))).Block(body...)}
+	return []jen.Code{jen.If(e.d().Dot("Expect").Call(wire("Array"))).Block(body...)}
 }
 
 func (e *emitter) decodeArray(t *schema.Type, dst string, depth int) []jen.Code {
-	count, i := temp("count", depth), temp("i", depth)
+	count, i := e.temp("count", depth), e.temp("i", depth)
 	loop := []jen.Code{
 		jen.Id(count).Op("=").Id(i).Op("+").Lit(1),
-		jen.If(jen.Id(i).Op(">=").Lit(int(t.Len))).Block(d().Dot("Skip").Call(), jen.Continue()),
+		jen.If(jen.Id(i).Op(">=").Lit(int(t.Len))).Block(e.d().Dot("Skip").Call(), jen.Continue()),
 	}
 	loop = append(loop, e.decode(t.Elem, dst+"["+i+"]", depth+1)...)
 	body := []jen.Code{
 		jen.Id(count).Op(":=").Lit(0),
-		jen.For(jen.Id(i).Op(":=").Range().Add(d()).Dot("Elements")).Block(loop...),
+		jen.For(jen.Id(i).Op(":=").Range().Add(e.d()).Dot("Elements")).Block(loop...),
 	}
-	body = append(body, countChecks(&t.Rules, jen.Id(count), "item", "d")...)
-	body = append(body, uniqueCheck(t, dst, "d")...)
-	return []jen.Code{jen.If(d().Dot("Expect").Call(wire("Array"))).Block(body...)}
+	body = append(body, countChecks(&t.Rules, jen.Id(count), "item", e.localName("d"))...)
+	body = append(body, uniqueCheck(t, dst, e.localName("d"))...)
+	return []jen.Code{jen.If(e.d().Dot("Expect").Call(wire("Array"))).Block(body...)}
 }
 
 func (e *emitter) decodeMap(t *schema.Type, dst string, depth int) []jen.Code {
-	m, k, x := temp("m", depth), temp("k", depth), temp("x", depth)
+	m, k, x := e.temp("m", depth), e.temp("k", depth), e.temp("x", depth)
 	keyType := t.Go.Underlying().(*types.Map).Key()
 	var loop []jen.Code
 	var store jen.Code
 	switch t.Key.Kind {
 	case schema.Int, schema.Uint:
 		// Integer keys as encoding/json reads them; the value is decoded either way.
-		kn, method := temp("kn", depth), "IntKey"
+		kn, method := e.temp("kn", depth), "IntKey"
 		have := types.Typ[types.Int64]
 		if t.Key.Kind == schema.Uint {
 			method, have = "UintKey", types.Typ[types.Uint64]
 		}
-		loop = append(loop, jen.List(jen.Id(kn), jen.Id("keyOK")).Op(":=").Add(d()).Dot(method).Call(jen.Id(k), jen.Lit(t.Key.Bits)))
-		store = jen.If(jen.Id("keyOK")).Block(jen.Id(m).Index(e.convert(jen.Id(kn), have, keyType)).Op("=").Id(x))
+		loop = append(loop, jen.List(jen.Id(kn), e.local("keyOK")).Op(":=").Add(e.d()).Dot(method).Call(jen.Id(k), jen.Lit(t.Key.Bits)))
+		store = jen.If(e.local("keyOK")).Block(jen.Id(m).Index(e.convert(jen.Id(kn), have, keyType)).Op("=").Id(x))
 	default:
 		store = jen.Id(m).Index(e.typ(keyType).Parens(jen.Id(k))).Op("=").Id(x)
 	}
@@ -343,11 +344,11 @@ func (e *emitter) decodeMap(t *schema.Type, dst string, depth int) []jen.Code {
 	loop = append(loop, store)
 	body := []jen.Code{
 		jen.Id(m).Op(":=").Add(e.typ(t.Go)).Values(),
-		jen.For(jen.Id(k).Op(":=").Range().Add(d()).Dot("Members")).Block(loop...),
+		jen.For(jen.Id(k).Op(":=").Range().Add(e.d()).Dot("Members")).Block(loop...),
 	}
-	body = append(body, countChecks(&t.Rules, jen.Len(jen.Id(m)), "property", "d")...)
+	body = append(body, countChecks(&t.Rules, jen.Len(jen.Id(m)), "property", e.localName("d"))...)
 	body = append(body, jen.Id(bare(dst)).Op("=").Id(m))
-	return []jen.Code{jen.If(d().Dot("Expect").Call(wire("Object"))).Block(body...)}
+	return []jen.Code{jen.If(e.d().Dot("Expect").Call(wire("Object"))).Block(body...)}
 }
 
 // bytesType reports whether a slice type converts to []byte: whether its elements are bytes,

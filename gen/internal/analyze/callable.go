@@ -1,22 +1,14 @@
-package gen
+package analyze
 
 import (
 	"go/ast"
 	"go/token"
 	"go/types"
 
+	"github.com/mcpgen/mcpgen/gen/internal/directive"
+	"github.com/mcpgen/mcpgen/gen/internal/model"
 	"github.com/mcpgen/mcpgen/gen/internal/schema"
 )
-
-// Callable is what every annotated function has: the Go function or method, and the parts
-// of its signature that the generated code adapts to the runtime.
-type Callable struct {
-	Func *types.Func
-	Recv *Receiver // nil for a plain function
-	Ctx  bool      // the function takes a context.Context first
-	Err  bool      // the function returns an error last
-	Pos  token.Pos // where the directive is
-}
 
 // role says what an annotated function becomes (a tool, a resource, ...): the word for it in
 // messages, the signatures it may have, and which argument types it accepts.
@@ -29,24 +21,15 @@ type role struct {
 	argHint string
 }
 
-var toolRole = role{
-	word:    "tool",
-	takes:   "a tool takes (ctx context.Context, in T) with T a struct or a pointer to one; either may be left out",
-	returns: "a tool returns (T, error), T alone, error alone, or nothing",
-	argOK:   isStructOrPointer,
-	argWant: "a struct or a pointer to a struct",
-	argHint: "put the arguments in a struct: its fields become the tool's properties",
-}
-
 // input builds the Type of a struct read like a tool's arguments that is not one: a
 // prompt's arguments, a template's variables, a form. Only tools/call mirrors arguments into
 // headers, so a header tag is reported; use names the struct for that message. It returns
 // nil (after reporting why) when the type cannot be used.
-func (p *pkgGen) input(t types.Type, pos token.Pos, use string) *schema.Type {
-	in := p.builder.Object(t, pos)
+func (a *analyzer) input(t types.Type, pos token.Pos, use string) *schema.Type {
+	in := a.builder.Object(t, pos)
 	if in != nil {
-		p.builder.CheckDirection(in, true)
-		p.builder.RejectHeaders(in, use, "remove the tag: only the arguments of tools/call are mirrored into headers")
+		a.builder.CheckDirection(in, true)
+		a.builder.RejectHeaders(in, use, "remove the tag: only the arguments of tools/call are mirrored into headers")
 	}
 	return in
 }
@@ -54,7 +37,7 @@ func (p *pkgGen) input(t types.Type, pos token.Pos, use string) *schema.Type {
 // signature is a checked function: the Callable, and its argument and result besides the
 // context and the error (nil when there are none).
 type signature struct {
-	Callable
+	model.Callable
 	arg, out       types.Type
 	argPos, outPos token.Pos
 }
@@ -62,28 +45,28 @@ type signature struct {
 // callable checks the shape shared by every annotated function: an ordinary function or a
 // method of a non-generic type, taking an optional context.Context and at most one more
 // argument, returning at most one value and an optional error.
-func (p *pkgGen) callable(fd *ast.FuncDecl, d directive, r role) (signature, bool) {
+func (a *analyzer) callable(fd *ast.FuncDecl, d directive.Directive, r role) (signature, bool) {
 	var s signature
-	fn, ok := p.pkg.TypesInfo.Defs[fd.Name].(*types.Func)
+	fn, ok := a.pkg.TypesInfo.Defs[fd.Name].(*types.Func)
 	if !ok {
 		return s, false
 	}
-	s.Func, s.Pos = fn, d.pos
+	s.Func, s.Pos = fn, d.Pos
 	sig := fn.Type().(*types.Signature)
 	if fd.Type.TypeParams != nil && fd.Type.TypeParams.NumFields() > 0 {
-		p.errorf(fd.Type.TypeParams.Pos(), "%s %s is generic; a %s must be an ordinary function or method", r.word, fd.Name.Name, r.word)
+		a.diags.Errorf(fd.Type.TypeParams.Pos(), "%s %s is generic; a %s must be an ordinary function or method", r.word, fd.Name.Name, r.word)
 		return s, false
 	}
-	if sig.Recv() != nil && !p.receiver(&s.Callable, fd, sig.Recv(), r) {
+	if sig.Recv() != nil && !a.receiver(&s.Callable, fd, sig.Recv(), r) {
 		return s, false
 	}
-	okParams := p.params(&s, fd, sig, r)
-	okResults := p.results(&s, fd, sig, r)
+	okParams := a.params(&s, fd, sig, r)
+	okResults := a.results(&s, fd, sig, r)
 	return s, okParams && okResults
 }
 
 // receiver records the type whose method is annotated; RegisterMCP will take an instance of it.
-func (p *pkgGen) receiver(c *Callable, fd *ast.FuncDecl, recv *types.Var, r role) bool {
+func (a *analyzer) receiver(c *model.Callable, fd *ast.FuncDecl, recv *types.Var, r role) bool {
 	rt := recv.Type()
 	ptr, isPtr := rt.(*types.Pointer)
 	if isPtr {
@@ -94,13 +77,13 @@ func (p *pkgGen) receiver(c *Callable, fd *ast.FuncDecl, recv *types.Var, r role
 		return false
 	}
 	if named.TypeParams().Len() > 0 {
-		p.errorf(fd.Recv.Pos(), "%s %s is a method of generic type %s; methods of generic types cannot be %ss", r.word, fd.Name.Name, named.Obj().Name(), r.word)
+		a.diags.Errorf(fd.Recv.Pos(), "%s %s is a method of generic type %s; methods of generic types cannot be %ss", r.word, fd.Name.Name, named.Obj().Name(), r.word)
 		return false
 	}
-	rc := p.receivers[named.Obj()]
+	rc := a.receivers[named.Obj()]
 	if rc == nil {
-		rc = &Receiver{Type: named}
-		p.receivers[named.Obj()] = rc
+		rc = &model.Receiver{Type: named}
+		a.receivers[named.Obj()] = rc
 	}
 	rc.Pointer = rc.Pointer || isPtr
 	c.Recv = rc
@@ -108,21 +91,21 @@ func (p *pkgGen) receiver(c *Callable, fd *ast.FuncDecl, recv *types.Var, r role
 }
 
 // params checks the parameters: an optional context.Context, then an optional argument.
-func (p *pkgGen) params(s *signature, fd *ast.FuncDecl, sig *types.Signature, r role) bool {
+func (a *analyzer) params(s *signature, fd *ast.FuncDecl, sig *types.Signature, r role) bool {
 	params := sig.Params()
 	pos := paramPositions(fd.Type.Params)
 	if sig.Variadic() {
-		p.diags.Hintf(pos[len(pos)-1], r.takes, "%s %s is variadic", r.word, fd.Name.Name)
+		a.diags.Hintf(pos[len(pos)-1], r.takes, "%s %s is variadic", r.word, fd.Name.Name)
 		return false
 	}
 	n := params.Len()
 	s.Ctx = n > 0 && isContext(params.At(0).Type())
 	switch {
 	case n > 2:
-		p.diags.Hintf(pos[2], r.takes, "%s %s has too many parameters", r.word, fd.Name.Name)
+		a.diags.Hintf(pos[2], r.takes, "%s %s has too many parameters", r.word, fd.Name.Name)
 		return false
 	case n == 2 && !s.Ctx:
-		p.diags.Hintf(pos[0], r.takes, "the first parameter of %s %s must be a context.Context, not %s", r.word, fd.Name.Name, typeString(params.At(0).Type()))
+		a.diags.Hintf(pos[0], r.takes, "the first parameter of %s %s must be a context.Context, not %s", r.word, fd.Name.Name, typeString(params.At(0).Type()))
 		return false
 	case n == 0 || n == 1 && s.Ctx:
 		return true
@@ -130,11 +113,11 @@ func (p *pkgGen) params(s *signature, fd *ast.FuncDecl, sig *types.Signature, r 
 	i := n - 1
 	arg := params.At(i).Type()
 	if isContext(arg) {
-		p.diags.Hintf(pos[i], r.takes, "%s %s takes a second context.Context", r.word, fd.Name.Name)
+		a.diags.Hintf(pos[i], r.takes, "%s %s takes a second context.Context", r.word, fd.Name.Name)
 		return false
 	}
 	if !r.argOK(arg) {
-		p.diags.Hintf(pos[i], r.argHint, "the argument of %s %s must be %s, not %s", r.word, fd.Name.Name, r.argWant, typeString(arg))
+		a.diags.Hintf(pos[i], r.argHint, "the argument of %s %s must be %s, not %s", r.word, fd.Name.Name, r.argWant, typeString(arg))
 		return false
 	}
 	s.arg, s.argPos = arg, pos[i]
@@ -142,14 +125,14 @@ func (p *pkgGen) params(s *signature, fd *ast.FuncDecl, sig *types.Signature, r 
 }
 
 // results checks the results: nothing, an error, a value, or a value and an error.
-func (p *pkgGen) results(s *signature, fd *ast.FuncDecl, sig *types.Signature, r role) bool {
+func (a *analyzer) results(s *signature, fd *ast.FuncDecl, sig *types.Signature, r role) bool {
 	res := sig.Results()
 	var pos []token.Pos
 	if fd.Type.Results != nil {
 		pos = paramPositions(fd.Type.Results)
 	}
 	if res.Len() == 2 && !isError(res.At(1).Type()) {
-		p.diags.Hintf(pos[1], r.returns, "the last result of %s %s must be an error, not %s", r.word, fd.Name.Name, typeString(res.At(1).Type()))
+		a.diags.Hintf(pos[1], r.returns, "the last result of %s %s must be an error, not %s", r.word, fd.Name.Name, typeString(res.At(1).Type()))
 		return false
 	}
 	n := res.Len()
@@ -164,6 +147,6 @@ func (p *pkgGen) results(s *signature, fd *ast.FuncDecl, sig *types.Signature, r
 		s.out, s.outPos = res.At(0).Type(), pos[0]
 		return true
 	}
-	p.diags.Hintf(pos[0], r.returns, "%s %s returns too many results", r.word, fd.Name.Name)
+	a.diags.Hintf(pos[0], r.returns, "%s %s returns too many results", r.word, fd.Name.Name)
 	return false
 }

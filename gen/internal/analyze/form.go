@@ -1,4 +1,4 @@
-package gen
+package analyze
 
 import (
 	"go/ast"
@@ -6,38 +6,32 @@ import (
 	"go/types"
 	"slices"
 
+	"github.com/mcpgen/mcpgen/gen/internal/directive"
+	"github.com/mcpgen/mcpgen/gen/internal/model"
 	"github.com/mcpgen/mcpgen/gen/internal/schema"
 	"golang.org/x/tools/go/types/typeutil"
 )
-
-// Form is a struct the package asks users to fill in: a type argument of mcp.Elicit. Its
-// requested schema is derived from its fields, in the flat form elicitation allows, and its
-// decoder checks the user's answer.
-type Form struct {
-	Type *schema.Type
-	Pos  token.Pos // of the first mcp.Elicit call that names it
-}
 
 // findForms finds the types the package passes to mcp.Elicit, and those marked //mcp:form.
 // No directive is needed for a call with a concrete type: the call says it all. Generic code
 // that calls mcp.Elicit with a type parameter cannot be followed; the types it is used with
 // carry //mcp:form.
-func (p *pkgGen) findForms() {
+func (a *analyzer) findForms() {
 	type use struct {
 		t   types.Type
 		pos token.Pos
 	}
 	var uses []use
-	for id, inst := range p.pkg.TypesInfo.Instances {
-		fn, ok := p.pkg.TypesInfo.Uses[id].(*types.Func)
-		if !ok || fn.Pkg() == nil || fn.Pkg().Path() != RuntimePath || fn.Name() != "Elicit" || inst.TypeArgs.Len() != 1 {
+	for id, inst := range a.pkg.TypesInfo.Instances {
+		fn, ok := a.pkg.TypesInfo.Uses[id].(*types.Func)
+		if !ok || fn.Pkg() == nil || fn.Pkg().Path() != model.RuntimePath || fn.Name() != "Elicit" || inst.TypeArgs.Len() != 1 {
 			continue
 		}
 		uses = append(uses, use{inst.TypeArgs.At(0), id.Pos()})
 	}
 	// In source order, so the first use of each type is where its problems are reported.
-	slices.SortFunc(uses, func(a, b use) int { return p.bySource(a.pos, b.pos) })
-	for _, obj := range p.formTypes {
+	slices.SortFunc(uses, func(x, y use) int { return a.bySource(x.pos, y.pos) })
+	for _, obj := range a.formTypes {
 		uses = append(uses, use{obj.Type(), obj.Pos()})
 	}
 	var seen typeutil.Map
@@ -51,25 +45,25 @@ func (p *pkgGen) findForms() {
 			continue
 		}
 		if !isStructOrPointer(u.t) {
-			p.diags.Hintf(u.pos, "declare a struct whose fields are the form's fields",
+			a.diags.Hintf(u.pos, "declare a struct whose fields are the form's fields",
 				"mcp.Elicit needs a struct type, not %s", typeString(u.t))
 			continue
 		}
 		if _, isPtr := types.Unalias(u.t).(*types.Pointer); isPtr {
-			p.diags.Hintf(u.pos, "write mcp.Elicit[T] with the struct type itself; it returns a T",
+			a.diags.Hintf(u.pos, "write mcp.Elicit[T] with the struct type itself; it returns a T",
 				"mcp.Elicit is called with pointer type %s", typeString(u.t))
 			continue
 		}
-		t := p.input(u.t, u.pos, "a field of elicitation form "+typeString(u.t))
-		if t != nil && p.checkForm(t) {
-			p.forms = append(p.forms, &Form{Type: t, Pos: u.pos})
+		t := a.input(u.t, u.pos, "a field of elicitation form "+typeString(u.t))
+		if t != nil && a.checkForm(t) {
+			a.decls = append(a.decls, &model.Form{Type: t, Pos: u.pos})
 		}
 	}
 }
 
 // checkForm reports the fields a flat elicitation form cannot hold: the protocol allows
 // strings, numbers, booleans and multi-selects of strings, with a few keywords each.
-func (p *pkgGen) checkForm(t *schema.Type) bool {
+func (a *analyzer) checkForm(t *schema.Type) bool {
 	ok := true
 	for _, f := range t.Object.Fields {
 		ft := f.Type
@@ -77,7 +71,7 @@ func (p *pkgGen) checkForm(t *schema.Type) bool {
 			ft = ft.Elem // an optional field
 		}
 		bad := func(format string, args ...any) {
-			p.diags.Hintf(f.Pos, "a form holds strings, numbers, booleans and multi-selects (slices of strings with enum values); check anything more in the tool",
+			a.diags.Hintf(f.Pos, "a form holds strings, numbers, booleans and multi-selects (slices of strings with enum values); check anything more in the tool",
 				"field %s of form %s: "+format, append([]any{f.Name, typeString(t.Go)}, args...)...)
 			ok = false
 		}
@@ -149,28 +143,36 @@ func typeParamIn(t types.Type) *types.TypeParam {
 	return nil
 }
 
+// formOptions: //mcp:form takes none.
+var formOptions = &options[types.TypeName]{verb: "form", usage: "write //mcp:form alone on its line"}
+
 // formDirective records a type declaration marked //mcp:form (the i-th of typeDocs: 0 is the
 // declaration's own doc comment).
-func (p *pkgGen) formDirective(gd *ast.GenDecl, i int, c *ast.Comment) {
-	if c.Text != formDirective {
-		p.diags.Hintf(c.Slash, "write //mcp:form alone on its line", "//mcp:form takes no options")
+func (a *analyzer) formDirective(gd *ast.GenDecl, i int, c *ast.Comment) {
+	d, problem, at := directive.Parse(c)
+	if problem != "" {
+		a.diags.Errorf(at, "//mcp:form: %s", problem)
+		return
+	}
+	if len(d.Args) > 0 {
+		formOptions.parse(a, d, nil)
 		return
 	}
 	specs := gd.Specs
 	if i > 0 {
 		specs = specs[i-1 : i]
 	} else if len(specs) != 1 {
-		p.diags.Hintf(c.Slash, "put it in the doc comment of the type itself", "//mcp:form is on a group of type declarations")
+		a.diags.Hintf(c.Slash, "put it in the doc comment of the type itself", "//mcp:form is on a group of type declarations")
 		return
 	}
 	ts := specs[0].(*ast.TypeSpec)
-	obj, ok := p.pkg.TypesInfo.Defs[ts.Name].(*types.TypeName)
+	obj, ok := a.pkg.TypesInfo.Defs[ts.Name].(*types.TypeName)
 	if !ok {
 		return
 	}
 	if ts.TypeParams != nil {
-		p.diags.Hintf(c.Slash, "mark the instantiations' own named types instead", "//mcp:form on generic type %s", ts.Name.Name)
+		a.diags.Hintf(c.Slash, "mark the instantiations' own named types instead", "//mcp:form on generic type %s", ts.Name.Name)
 		return
 	}
-	p.formTypes = append(p.formTypes, obj)
+	a.formTypes = append(a.formTypes, obj)
 }

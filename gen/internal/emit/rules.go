@@ -1,4 +1,4 @@
-package gen
+package emit
 
 import (
 	"fmt"
@@ -115,16 +115,16 @@ func (e *emitter) lengthChecks(r *schema.Rules, s subject) []jen.Code {
 		return nil
 	}
 	// JSON Schema counts characters (code points), not bytes.
-	count := jen.Id("length").Op(":=").Qual("unicode/utf8", "RuneCountInString").Call(s.asString(e))
+	count := e.local("length").Op(":=").Qual("unicode/utf8", "RuneCountInString").Call(s.asString(e))
 	if s.bytes {
-		count = jen.Id("length").Op(":=").Qual("unicode/utf8", "RuneCount").Call(jen.Id(s.expr))
+		count = e.local("length").Op(":=").Qual("unicode/utf8", "RuneCount").Call(jen.Id(s.expr))
 	}
 	var check *jen.Statement
 	if minLen {
-		check = jen.If(count, jen.Id("length").Op("<").Lit(int(*r.MinLength))).Block(s.report("must be at least " + chars(*r.MinLength) + " long"))
+		check = jen.If(count, e.local("length").Op("<").Lit(int(*r.MinLength))).Block(s.report("must be at least " + chars(*r.MinLength) + " long"))
 	}
 	if r.MaxLength != nil {
-		tooLong := jen.Id("length").Op(">").Lit(int(*r.MaxLength))
+		tooLong := e.local("length").Op(">").Lit(int(*r.MaxLength))
 		block := jen.Block(s.report("must be at most " + chars(*r.MaxLength) + " long"))
 		if check == nil {
 			check = jen.If(count, tooLong).Add(block)

@@ -1,9 +1,11 @@
-package gen
+package load
 
 import (
+	"bytes"
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcpgen/mcpgen/gen/internal/model"
 	"golang.org/x/tools/go/packages"
 )
 
@@ -22,14 +25,14 @@ import (
 
 // undefinedRegister matches the type error of a call of the package's own RegisterMCP, which
 // is left out while loading.
-var undefinedRegister = regexp.MustCompile(`^undefined: ` + RegisterFunc + `$`)
+var undefinedRegister = regexp.MustCompile(`^undefined: ` + model.RegisterFunc + `$`)
 
-// keepRegister reports whether a package without directives gets a RegisterMCP that adds
+// KeepRegister reports whether a package without directives gets a RegisterMCP that adds
 // nothing: when it does not declare one itself, and its code calls it, or its generated file
 // is there and code of the main module calls it (the package's own files, tests too, or files
 // of other packages that import it).
-func keepRegister(pkg *packages.Package, dir, path string) bool {
-	if pkg.Types.Scope().Lookup(RegisterFunc) != nil {
+func KeepRegister(pkg *packages.Package, dir, path string) bool {
+	if pkg.Types.Scope().Lookup(model.RegisterFunc) != nil {
 		return false
 	}
 	for _, e := range pkg.Errors {
@@ -37,14 +40,14 @@ func keepRegister(pkg *packages.Package, dir, path string) bool {
 			return true
 		}
 	}
-	return isGenerated(path) && registerCalled(pkg, dir)
+	return IsGenerated(path) && registerCalled(pkg, dir)
 }
 
 func registerCalled(pkg *packages.Package, dir string) bool {
 	// The package's own files, test files included (they were not loaded).
 	own, _ := filepath.Glob(filepath.Join(dir, "*.go"))
 	for _, file := range own {
-		if isGenerated(file) {
+		if IsGenerated(file) {
 			continue
 		}
 		if f := parseFile(file, 0); f != nil && (f.Name.Name == pkg.Name && callsUnqualified(f) || callsVia(f, pkg)) {
@@ -121,7 +124,7 @@ func callsUnqualified(f *ast.File) bool {
 				other[id] = true
 			}
 		case *ast.Ident:
-			found = found || n.Name == RegisterFunc && !other[n]
+			found = found || n.Name == model.RegisterFunc && !other[n]
 		}
 		return !found
 	})
@@ -153,7 +156,7 @@ func callsVia(f *ast.File, pkg *packages.Package) bool {
 		}
 		found := false
 		ast.Inspect(f, func(n ast.Node) bool {
-			if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel.Name == RegisterFunc {
+			if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel.Name == model.RegisterFunc {
 				if x, ok := sel.X.(*ast.Ident); ok && x.Name == name {
 					found = true
 				}
@@ -165,4 +168,16 @@ func callsVia(f *ast.File, pkg *packages.Package) bool {
 		}
 	}
 	return false
+}
+
+// IsGenerated reports whether a file exists and starts with mcpgen's header.
+func IsGenerated(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, len(model.Header))
+	n, _ := io.ReadFull(f, head)
+	return bytes.Equal(head[:n], []byte(model.Header))
 }

@@ -1,4 +1,4 @@
-package gen
+package emit
 
 import (
 	"fmt"
@@ -81,10 +81,10 @@ func needsCheck(t *schema.Type, need map[*schema.Object]bool) bool {
 
 // checker emits the check function of a struct.
 func (e *emitter) checker(o *schema.Object, need map[*schema.Object]bool) jen.Code {
-	c := func() *jen.Statement { return jen.Id("c") }
+	c := func() *jen.Statement { return e.local("c") }
 	var body []jen.Code
 	for _, f := range o.Fields {
-		src := "v." + fieldPath(f)
+		src := e.localName("v") + "." + fieldPath(f)
 		var stmts []jen.Code
 		if requiredPointer(f) {
 			stmts = append(stmts, jen.If(jen.Id(src).Op("==").Nil()).Block(c().Dot("Report").Call(jen.Lit("must not be null"))))
@@ -102,7 +102,7 @@ func (e *emitter) checker(o *schema.Object, need map[*schema.Object]bool) jen.Co
 	}
 	name := e.id(o, "Check")
 	return jen.Comment(fmt.Sprintf("%s checks a value of type %s against the rules of its schema, before it is sent.", name, o.DisplayName())).Line().
-		Func().Id(name).Params(jen.Id("c").Op("*").Add(wire("Checker")), jen.Id("v").Op("*").Add(e.typ(o.Go))).Block(body...)
+		Func().Id(name).Params(e.local("c").Op("*").Add(wire("Checker")), e.local("v").Op("*").Add(e.typ(o.Go))).Block(body...)
 }
 
 // check emits the checks of the value of src, an expression of type t.Go.
@@ -110,20 +110,20 @@ func (e *emitter) check(t *schema.Type, src string, depth int, need map[*schema.
 	if !needsCheck(t, need) {
 		return nil
 	}
-	c := func() *jen.Statement { return jen.Id("c") }
+	c := func() *jen.Statement { return e.local("c") }
 	switch t.Kind {
 	case schema.Pointer:
 		return []jen.Code{jen.If(jen.Id(src).Op("!=").Nil()).Block(e.check(t.Elem, deref(src), depth+1, need)...)}
 	case schema.Struct:
 		return []jen.Code{jen.Id(e.id(t.Object, "Check")).Call(c(), jen.Id(addr(src)))}
 	case schema.Slice, schema.Array:
-		out := countChecks(&t.Rules, jen.Len(jen.Id(bare(src))), "item", "c")
+		out := countChecks(&t.Rules, jen.Len(jen.Id(bare(src))), "item", e.localName("c"))
 		if t.Kind == schema.Array {
 			out = nil // its length is its type's
 		}
-		out = append(out, uniqueCheck(t, bare(src), "c")...)
+		out = append(out, uniqueCheck(t, bare(src), e.localName("c"))...)
 		if needsCheck(t.Elem, need) {
-			i := temp("i", depth)
+			i := e.temp("i", depth)
 			loop := []jen.Code{c().Dot("EnterIndex").Call(jen.Id(i))}
 			loop = append(loop, e.check(t.Elem, src+"["+i+"]", depth+1, need)...)
 			loop = append(loop, c().Dot("Leave").Call())
@@ -131,10 +131,10 @@ func (e *emitter) check(t *schema.Type, src string, depth int, need map[*schema.
 		}
 		return out
 	case schema.Map:
-		out := countChecks(&t.Rules, jen.Len(jen.Id(bare(src))), "property", "c")
+		out := countChecks(&t.Rules, jen.Len(jen.Id(bare(src))), "property", e.localName("c"))
 		if needsCheck(t.Elem, need) {
 			// In the order the encoder writes the keys, so that problems come out in order.
-			k, x := temp("k", depth), temp("x", depth)
+			k, x := e.temp("k", depth), e.temp("x", depth)
 			keyType := t.Go.Underlying().(*types.Map).Key()
 			keys := jen.Qual("slices", "Sorted").Call(jen.Qual("maps", "Keys").Call(jen.Id(bare(src))))
 			name := e.convert(jen.Id(k), keyType, types.Typ[types.String])
@@ -150,9 +150,9 @@ func (e *emitter) check(t *schema.Type, src string, depth int, need map[*schema.
 		return out
 	case schema.Text:
 		// The rules apply to the text the type writes.
-		text := temp("text", depth)
-		return []jen.Code{jen.If(jen.List(jen.Id(text), jen.Err()).Op(":=").Id(src).Dot("MarshalText").Call(), jen.Err().Op("==").Nil()).Block(
-			e.valueChecks(t, subject{expr: text, typ: types.NewSlice(types.Typ[types.Byte]), to: "c", bytes: true}, noIntLimits)...)}
+		text := e.temp("text", depth)
+		return []jen.Code{jen.If(jen.List(jen.Id(text), e.local("err")).Op(":=").Id(src).Dot("MarshalText").Call(), e.local("err").Op("==").Nil()).Block(
+			e.valueChecks(t, subject{expr: text, typ: types.NewSlice(types.Typ[types.Byte]), to: e.localName("c"), bytes: true}, noIntLimits)...)}
 	}
-	return e.valueChecks(t, subject{expr: src, typ: t.Go, to: "c"}, tagIntLimits)
+	return e.valueChecks(t, subject{expr: src, typ: t.Go, to: e.localName("c")}, tagIntLimits)
 }

@@ -1,0 +1,131 @@
+package analyze
+
+import (
+	"strings"
+
+	"github.com/mcpgen/mcpgen/gen/internal/directive"
+	"github.com/mcpgen/mcpgen/gen/internal/schema"
+)
+
+// options are what the arguments of one directive may say about a declaration of type T:
+// the table each directive has, read by one parser, so that every directive spells options,
+// reports unknown ones and suggests what a misspelled one meant in the same way.
+type options[T any] struct {
+	verb string
+	// first takes the first argument when it is no option: a tool's or a prompt's name, a
+	// resource's URI. nil when the first argument is an option like the others.
+	first *firstArg[T]
+	list  []option[T]
+	usage string // the hint for an unknown option: what the directive takes
+}
+
+// firstArg is what the first argument of a directive may be besides an option.
+type firstArg[T any] struct {
+	what  string                      // "name" or "URI", for messages
+	takes func(a directive.Arg) bool  // whether the argument is one
+	set   func(t *T, a directive.Arg) // stores it
+	noun  string                      // what the directive declares: "tool"
+}
+
+// option is one row: an option's key (and other spellings of it), whether it is a flag, and
+// how its value is stored.
+type option[T any] struct {
+	key     string
+	aliases []string
+	// flag is an option written alone (meaning true) or as =true or =false; the others take a
+	// value.
+	flag bool
+	// empty, if set, refuses an empty value, with the hint it returns.
+	empty func(t *T) string
+	set   func(t *T, value string)
+}
+
+func (o *option[T]) spells(key string) bool {
+	if key == o.key {
+		return true
+	}
+	for _, a := range o.aliases {
+		if key == a {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *options[T]) lookup(key string) *option[T] {
+	for i := range s.list {
+		if s.list[i].spells(key) {
+			return &s.list[i]
+		}
+	}
+	return nil
+}
+
+// near returns the option an argument seems to misspell, or "": an option in another case,
+// or one or two typos away from a flag (long, unusual words that are unlikely names) or, for
+// an argument with a value, from an option that takes one.
+func (s *options[T]) near(a directive.Arg) string {
+	for _, o := range s.list {
+		if a.Key != o.key && strings.EqualFold(a.Key, o.key) {
+			return o.key
+		}
+	}
+	for _, o := range s.list {
+		if (o.flag || a.HasValue) && a.Key != o.key && schema.Distance(strings.ToLower(a.Key), o.key) <= 2 {
+			return o.key
+		}
+	}
+	return ""
+}
+
+// parse applies a directive's arguments to t, reporting every problem.
+func (s *options[T]) parse(an *analyzer, d directive.Directive, t *T) {
+	if len(s.list) == 0 && s.first == nil {
+		if len(d.Args) > 0 {
+			an.diags.Hintf(d.Pos, s.usage, "//mcp:%s takes no options", s.verb)
+		}
+		return
+	}
+	for i, a := range d.Args {
+		opt := s.lookup(a.Key)
+		switch {
+		case opt != nil && opt.flag:
+			value := "true"
+			if a.HasValue {
+				if a.Value != "true" && a.Value != "false" {
+					an.diags.Errorf(a.Pos, "%s=%s: want true or false", a.Key, a.Value)
+					continue
+				}
+				value = a.Value
+			}
+			opt.set(t, value)
+			continue
+		case opt != nil && a.HasValue:
+			if a.Value == "" && opt.empty != nil {
+				an.diags.Hintf(a.Pos, "write "+a.Key+"=..., or leave the option out: "+opt.empty(t), "//mcp:%s option %s= has no value", s.verb, a.Key)
+				continue
+			}
+			opt.set(t, a.Value)
+			continue
+		}
+		near := s.near(a)
+		switch {
+		case i == 0 && s.first != nil && s.first.takes(a) && (near == "" || s.first.what != "name"):
+			s.first.set(t, a)
+		case i == 0 && s.first != nil && s.first.what == "name" && !a.HasValue:
+			// A misspelled flag would otherwise silently become the name.
+			an.diags.Hintf(a.Pos, "options are lower-case; to name the "+s.first.noun+" "+a.Key+", write name="+a.Key,
+				"//mcp:%s option %q looks like %q", s.verb, a.Key, near)
+		case near != "":
+			an.diags.Hintf(a.Pos, "did you mean "+near+"?", "unknown //mcp:%s option %q", s.verb, a.Key)
+		default:
+			an.diags.Hintf(a.Pos, s.usage, "unknown //mcp:%s option %q", s.verb, a.Key)
+		}
+	}
+}
+
+// boolValue is a flag's value as a pointer, for hints that may be unsaid.
+func boolValue(value string) *bool {
+	v := value == "true"
+	return &v
+}

@@ -1,0 +1,333 @@
+// Package emit writes the generated file of a package from its checked model: the
+// registration function, each declaration's handler, the JSON Schemas, and the decoders,
+// encoders and result checkers of the structs they use. It finds no problems in the user's
+// code (the analysis has found them all); every list it writes is in the model's order or
+// sorted, so the file is the same, byte for byte, however the source was ordered.
+package emit
+
+import (
+	"bytes"
+	"cmp"
+	"errors"
+	"fmt"
+	"go/types"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/mcpgen/mcpgen/gen/internal/model"
+	"github.com/mcpgen/mcpgen/gen/internal/schema"
+	"golang.org/x/tools/imports"
+)
+
+// emitter writes one package's generated file.
+type emitter struct {
+	file     *jen.File
+	pkgPath  string
+	scope    *types.Scope            // the user's package block
+	patterns map[string]string       // regular expression -> variable name
+	rats     map[string]string       // multipleOf number -> variable name
+	checked  map[*schema.Object]bool // the result structs that need a checker
+
+	taken       map[string]bool            // package-level identifiers of the generated file
+	ids         map[idKey]string           // and whom they belong to
+	imports     map[string]string          // import path -> the name it is imported under
+	importsUsed map[string]bool            // those names
+	localNames  map[string]string          // a local's name -> the name it takes in this package
+	plainLocals bool                       // writing RegisterMCP, whose locals keep their names
+	recvParams  map[*model.Receiver]string // RegisterMCP's parameter for each receiver type
+}
+
+// kindEmitter says what the generated file has for one kind of declaration. A new kind is a
+// row in kinds.
+type kindEmitter struct {
+	// names allocates the package-level identifiers of one declaration.
+	names func(e *emitter, d model.Decl)
+	// register is RegisterMCP's statement that adds one declaration to the server.
+	register func(e *emitter, d model.Decl) jen.Code
+	// code is the file's declarations for all declarations of the kind, in order.
+	code func(e *emitter, ds []model.Decl) []jen.Code
+}
+
+var kinds = [model.NumKinds]kindEmitter{
+	model.ToolKind:       {toolNames, registerTool, toolCode},
+	model.ResourceKind:   {resourceNames, registerResource, resourceCode},
+	model.PromptKind:     {promptNames, registerPrompt, promptCode},
+	model.CompletionKind: {completionNames, registerCompletion, completionCode},
+	model.FormKind:       {formNames, registerForm, formCode},
+}
+
+// File renders the generated file of a package. An error is a bug in mcpgen.
+func File(p *model.Package) ([]byte, error) {
+	f := jen.NewFilePathName(p.Path, p.Name)
+	e := &emitter{file: f, pkgPath: p.Path, scope: p.Scope, patterns: map[string]string{}, rats: map[string]string{},
+		taken: map[string]bool{}, ids: map[idKey]string{}, imports: map[string]string{}, importsUsed: map[string]bool{},
+		localNames: map[string]string{}, recvParams: map[*model.Receiver]string{}}
+	f.HeaderComment(strings.TrimPrefix(model.Header, "// "))
+	f.HeaderComment("//go:build !" + model.BuildTag)
+	e.registerImports()
+	e.checked = checked(p.Objects)
+
+	// The structs that need a decoder (arguments) or an encoder (results).
+	var decoded, encoded []*schema.Object
+	seenIn, seenOut := map[*schema.Object]bool{}, map[*schema.Object]bool{}
+	for _, d := range p.Decls {
+		in, out := d.Types()
+		objects(in, seenIn, &decoded)
+		objects(out, seenOut, &encoded)
+	}
+	byName := func(a, b *schema.Object) int { return cmp.Compare(a.Name, b.Name) }
+	slices.SortFunc(decoded, byName)
+	slices.SortFunc(encoded, byName)
+
+	// Package-level identifiers, in an order that depends only on names (declarations in the
+	// model's order, structs by name), so that the numbers given to derived names that collide
+	// do not depend on declaration order.
+	e.alloc(model.RegisterFunc)
+	for _, d := range p.Decls {
+		kinds[d.Kind()].names(e, d)
+	}
+	for _, o := range decoded {
+		e.allocID(o, "Decode", model.GenPrefix+"Decode"+o.Name)
+	}
+	for _, o := range encoded {
+		e.allocID(o, "Encode", model.GenPrefix+"Encode"+o.Name)
+	}
+	for _, o := range encoded {
+		if e.checked[o] {
+			e.allocID(o, "Check", model.GenPrefix+"Check"+o.Name)
+		}
+	}
+	e.nameReceivers(p.Receivers)
+
+	code := []jen.Code{contractGuard(), e.register(p)}
+	for k := range model.NumKinds {
+		if ds := slices.DeleteFunc(slices.Clone(p.Decls), func(d model.Decl) bool { return d.Kind() != k }); len(ds) > 0 {
+			code = append(code, kinds[k].code(e, ds)...)
+		}
+	}
+	for _, o := range decoded {
+		code = append(code, e.decoder(o))
+	}
+	for _, o := range encoded {
+		code = append(code, e.encoder(o))
+	}
+	for _, o := range encoded {
+		if e.checked[o] {
+			code = append(code, e.checker(o, e.checked))
+		}
+	}
+	if len(e.patterns) > 0 || len(e.rats) > 0 {
+		code = append(code, e.vars())
+	}
+	for i, c := range code {
+		if i > 0 {
+			f.Line()
+		}
+		f.Add(c)
+	}
+	return e.render()
+}
+
+// render writes the file, formatted, with its imports in goimports' groups.
+func (e *emitter) render() ([]byte, error) {
+	var buf bytes.Buffer
+	if err := e.file.Render(&buf); err != nil {
+		// jennifer's error carries the whole unformatted source: keep the first line, and
+		// leave the source where it can be read.
+		msg, source, _ := strings.Cut(err.Error(), "\n")
+		if dump, derr := os.CreateTemp("", "mcpgen-unformatted-*.go"); derr == nil {
+			dump.WriteString(source)
+			dump.Close()
+			msg += " (unformatted output in " + dump.Name() + ")"
+		}
+		return nil, errors.New(msg)
+	}
+	// A blank line between the header and the build constraint, for the reader.
+	out := bytes.Replace(buf.Bytes(), []byte("\n//go:build"), []byte("\n\n//go:build"), 1)
+	return imports.Process(model.DefaultFileName, out, &imports.Options{FormatOnly: true, Comments: true, TabIndent: true, TabWidth: 8})
+}
+
+// objects lists the structs a type uses, for emitting decoders (or encoders).
+func objects(t *schema.Type, seen map[*schema.Object]bool, out *[]*schema.Object) {
+	if t == nil {
+		return
+	}
+	if t.Kind == schema.Struct {
+		if seen[t.Object] {
+			return
+		}
+		seen[t.Object] = true
+		*out = append(*out, t.Object)
+		for _, f := range t.Object.Fields {
+			objects(f.Type, seen, out)
+		}
+		return
+	}
+	objects(t.Elem, seen, out)
+}
+
+// register emits RegisterMCP, which adds every declaration to a server.
+func (e *emitter) register(p *model.Package) jen.Code {
+	e.plainLocals = true
+	defer func() { e.plainLocals = false }()
+	s := e.localName("s")
+	params := []jen.Code{jen.Id(s).Op("*").Qual(model.RuntimePath, "Server")}
+	for _, r := range p.Receivers {
+		params = append(params, jen.Id(e.recvParams[r]).Add(e.recvType(r)))
+	}
+	var body []jen.Code
+	var offers []string
+	for _, d := range p.Decls {
+		body = append(body, kinds[d.Kind()].register(e, d))
+		if k := d.Kind().Plural(); !slices.Contains(offers, k) {
+			offers = append(offers, k)
+		}
+	}
+	var doc *jen.Statement
+	if p.Empty() {
+		doc = jen.Comment(fmt.Sprintf("%s adds nothing to %s: package %s has no //mcp: directives. It is", model.RegisterFunc, s, p.Name)).Line().
+			Comment("generated while code calls it, so that the code compiles; mcpgen removes it once none does.")
+	} else {
+		text := fmt.Sprintf("%s adds the MCP %s of package %s to %s.", model.RegisterFunc, list(offers), p.Name, s)
+		if len(p.Receivers) > 0 {
+			text += " Methods are called on the values given."
+		}
+		doc = jen.Comment(text)
+	}
+	return doc.Line().Func().Id(model.RegisterFunc).Params(params...).Block(body...)
+}
+
+// list joins words as a sentence does: "tools, resources and prompts".
+func list(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+}
+
+func (e *emitter) recvType(r *model.Receiver) *jen.Statement {
+	if r.Pointer {
+		return jen.Op("*").Add(e.typ(r.Type))
+	}
+	return e.typ(r.Type)
+}
+
+// contractGuard emits the declaration that fails to compile with a runtime of another
+// contract, at a line that says what to do.
+func contractGuard() jen.Code {
+	return jen.Comment("The line below needs the runtime of the mcpgen that generated this file. If it does not").Line().
+		Comment("compile, the module builds with another version of mcpgen's runtime: run go generate").Line().
+		Comment("(go tool mcpgen) with the mcpgen the module requires.").Line().
+		Const().Id("_").Op("=").Qual(model.RuntimePath, "GeneratedCodeContract"+model.ContractVersion)
+}
+
+// typ writes a Go type, qualified as the generated file must write it.
+func (e *emitter) typ(t types.Type) *jen.Statement {
+	switch t := t.(type) {
+	case *types.Alias:
+		// A generic alias (type A[T any] = S[T]) is written with its type arguments.
+		return e.typeArgs(e.qual(t.Obj()), t.TypeArgs())
+	case *types.Named:
+		return e.typeArgs(e.qual(t.Obj()), t.TypeArgs())
+	case *types.Basic:
+		return jen.Id(t.Name())
+	case *types.Pointer:
+		return jen.Op("*").Add(e.typ(t.Elem()))
+	case *types.Slice:
+		return jen.Index().Add(e.typ(t.Elem()))
+	case *types.Array:
+		return jen.Index(jen.Lit(int(t.Len()))).Add(e.typ(t.Elem()))
+	case *types.Map:
+		return jen.Map(e.typ(t.Key())).Add(e.typ(t.Elem()))
+	case *types.Interface:
+		if t.Empty() {
+			return jen.Any()
+		}
+	case *types.Struct:
+		var fields []jen.Code
+		for i := range t.NumFields() {
+			v := t.Field(i)
+			var field *jen.Statement
+			if v.Embedded() {
+				field = e.typ(v.Type())
+			} else {
+				field = jen.Id(v.Name()).Add(e.typ(v.Type()))
+			}
+			if tag := t.Tag(i); tag != "" {
+				field = field.Lit(tag) // any string literal is a valid tag, and identity compares the text
+			}
+			fields = append(fields, field)
+		}
+		return jen.Struct(fields...)
+	}
+	panic(fmt.Sprintf("gen: cannot write type %s", t))
+}
+
+// typeArgs adds the type arguments of an instance, if it is one.
+func (e *emitter) typeArgs(s *jen.Statement, args *types.TypeList) *jen.Statement {
+	if args == nil || args.Len() == 0 {
+		return s
+	}
+	var list []jen.Code
+	for a := range args.Types() {
+		list = append(list, e.typ(a))
+	}
+	return s.Types(list...)
+}
+
+// qual names a package-level type: unqualified in the generated file's own package (no
+// local takes a name the package declares), qualified in another.
+func (e *emitter) qual(obj types.Object) *jen.Statement {
+	pkg := obj.Pkg()
+	if pkg == nil {
+		return jen.Id(obj.Name())
+	}
+	if pkg.Path() == e.pkgPath {
+		return jen.Id(obj.Name())
+	}
+	// The package's real name, so the import needs no alias unless it would be shadowed.
+	e.importName(pkg.Path(), pkg.Name())
+	return jen.Qual(pkg.Path(), obj.Name())
+}
+
+// vars declares the package variables the checks use: patterns and multipleOf numbers,
+// prepared once.
+func (e *emitter) vars() jen.Code {
+	var defs []jen.Code
+	for _, p := range sortedByValue(e.patterns) {
+		defs = append(defs, jen.Id(e.patterns[p]).Op("=").Qual("regexp", "MustCompile").Call(jen.Lit(p)))
+	}
+	for _, r := range sortedByValue(e.rats) {
+		defs = append(defs, jen.Id(e.rats[r]).Op("=").Add(wire("MustRat")).Call(jen.Lit(r)))
+	}
+	return jen.Comment("Patterns and numbers of the schemas' rules, prepared once.").Line().Var().Defs(defs...)
+}
+
+// sortedByValue returns a map's keys in the order of their values, the names given in order.
+func sortedByValue(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b string) int { return cmp.Compare(m[a], m[b]) })
+	return keys
+}
+
+// pattern names the package variable holding a compiled pattern.
+func (e *emitter) pattern(re string) string { return e.prepared(e.patterns, "Pattern", re) }
+
+// rat names the package variable holding a multipleOf number.
+func (e *emitter) rat(text string) string { return e.prepared(e.rats, "Multiple", text) }
+
+// prepared names the package variable that holds a value the checks prepare once per file
+// (see vars), allocating the name on first use: model.GenPrefix, kind and a number.
+func (e *emitter) prepared(vars map[string]string, kind, key string) string {
+	if name, ok := vars[key]; ok {
+		return name
+	}
+	name := e.alloc(fmt.Sprintf("%s%s%d", model.GenPrefix, kind, len(vars)))
+	vars[key] = name
+	return name
+}
