@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"mime"
 	"net"
 	"net/http"
 	"strconv"
@@ -286,24 +285,39 @@ func httpError(w http.ResponseWriter, status, code int, msg string) {
 }
 
 // accepts reports whether an Accept header admits a media type. No header admits anything;
-// a quality of 0 refuses.
+// a quality of 0 refuses. It runs on every POST, so it reads the header in place (the
+// common header, "application/json, text/event-stream", costs no allocation).
 func accepts(header []string, mediaType string) bool {
 	if len(header) == 0 {
 		return true
 	}
 	major, _, _ := strings.Cut(mediaType, "/")
 	for _, h := range header {
-		for part := range strings.SplitSeq(h, ",") {
-			mt, params, err := mime.ParseMediaType(strings.TrimSpace(part))
-			if err != nil {
+		for h != "" {
+			var part string
+			part, h, _ = strings.Cut(h, ",")
+			mt, params, _ := strings.Cut(part, ";")
+			mt = strings.TrimSpace(mt)
+			typ, sub, ok := strings.Cut(mt, "/")
+			if !ok || typ == "" || sub == "" || refused(params) {
 				continue
 			}
-			if q, err := strconv.ParseFloat(params["q"], 64); err == nil && q <= 0 {
-				continue
-			}
-			if mt == mediaType || mt == "*/*" || mt == major+"/*" {
+			if mt == "*/*" || strings.EqualFold(mt, mediaType) || sub == "*" && strings.EqualFold(typ, major) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// refused reports whether the parameters of a media range give it a quality of 0.
+func refused(params string) bool {
+	for params != "" {
+		var p string
+		p, params, _ = strings.Cut(params, ";")
+		if k, v, ok := strings.Cut(p, "="); ok && strings.EqualFold(strings.TrimSpace(k), "q") {
+			q, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			return err == nil && q <= 0
 		}
 	}
 	return false

@@ -687,3 +687,35 @@ func TestHTTPNoPrimingOrPollingBefore20251125(t *testing.T) {
 		})
 	}
 }
+
+// The Accept header as RFC 9110 has it: media ranges, wildcards, any case, q=0 refuses.
+func TestAccepts(t *testing.T) {
+	for _, tc := range []struct {
+		header []string
+		json   bool
+		sse    bool
+	}{
+		{nil, true, true},
+		{[]string{"application/json, text/event-stream"}, true, true},
+		{[]string{"application/json", "text/event-stream"}, true, true},
+		{[]string{"*/*"}, true, true},
+		{[]string{"text/*"}, false, true},
+		{[]string{"Application/JSON"}, true, false},
+		{[]string{"application/json; charset=utf-8"}, true, false},
+		{[]string{"application/json;q=0, text/event-stream;q=0.5"}, false, true},
+		{[]string{"application/json; q=0.0"}, false, false},
+		{[]string{"text/event-stream;q=0, application/*"}, true, false},
+		{[]string{"garbage, /json, text/"}, false, false},
+		{[]string{""}, false, false},
+	} {
+		if got := accepts(tc.header, "application/json"); got != tc.json {
+			t.Errorf("Accept %q admits application/json: %v", tc.header, got)
+		}
+		if got := accepts(tc.header, "text/event-stream"); got != tc.sse {
+			t.Errorf("Accept %q admits text/event-stream: %v", tc.header, got)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { accepts([]string{"application/json, text/event-stream"}, "text/event-stream") }); n != 0 {
+		t.Errorf("accepts allocates %v times", n)
+	}
+}

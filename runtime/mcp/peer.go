@@ -31,6 +31,7 @@ type peer struct {
 	// (an HTTP request's own). running counts the goroutines.
 	concurrent bool
 	running    sync.WaitGroup
+	workers    *workers // the goroutines of concurrent requests
 
 	mu       sync.Mutex
 	inflight map[string]*inflight // the other side's requests being served, by raw id
@@ -138,6 +139,10 @@ func (p *peer) request(ctx context.Context, m *jsonrpc.Message, out outbox) {
 	if !dup {
 		p.inflight[string(m.ID)] = r
 	}
+	if p.workers == nil && p.concurrent {
+		p.workers = newWorkers()
+	}
+	w := p.workers
 	p.mu.Unlock()
 	if dup {
 		r.cancel()
@@ -150,7 +155,7 @@ func (p *peer) request(ctx context.Context, m *jsonrpc.Message, out outbox) {
 		return
 	}
 	p.running.Add(1)
-	go r.runAsync()
+	w.run(r)
 }
 
 // wait waits for the requests being served on goroutines of their own.
@@ -367,6 +372,9 @@ func (p *peer) close() {
 	p.mu.Lock()
 	for _, r := range p.inflight {
 		r.cancel()
+	}
+	if p.workers != nil {
+		p.workers.stop()
 	}
 	p.mu.Unlock()
 }
