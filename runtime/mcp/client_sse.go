@@ -1,0 +1,158 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+)
+
+// The client's side of the HTTP+SSE transport of revision 2024-11-05: for servers that offer
+// only that, reached directly (SSETransport) or when a Streamable HTTP URL turns out to be
+// one (httpConn.fallBack).
+
+// SSETransport reaches a server over the HTTP+SSE transport of revision 2024-11-05: a GET of
+// URL opens the stream on which every message of the server's comes; its first event names
+// the endpoint the client POSTs its own messages to.
+type SSETransport struct {
+	URL            string
+	HTTPClient     *http.Client
+	Header         http.Header
+	MaxMessageSize int
+}
+
+func (t *SSETransport) connect(ctx context.Context, sink clientSink) (clientConn, error) {
+	if t.URL == "" {
+		return nil, errors.New("mcp: SSETransport has no URL")
+	}
+	hc := t.HTTPClient
+	if hc == nil {
+		hc = defaultHTTPClient
+	}
+	max := t.MaxMessageSize
+	if max <= 0 {
+		max = 64 << 20
+	}
+	l, err := openLegacy(ctx, t.URL, hc, t.Header, sink, max)
+	if err != nil {
+		return nil, err
+	}
+	return legacyClientConn{l}, nil
+}
+
+// legacyClientConn is a legacyConn as a client's connection.
+type legacyClientConn struct{ *legacyConn }
+
+func (l legacyClientConn) send(ctx context.Context, msg []byte, rq *outgoing) error {
+	return l.legacyConn.send(ctx, msg)
+}
+
+// legacyConn is a connection of the HTTP+SSE transport.
+type legacyConn struct {
+	url      string
+	endpoint string
+	hc       *http.Client
+	header   http.Header
+	cancel   context.CancelFunc
+	done     chan struct{} // closed when the stream has been read to its end
+}
+
+// openLegacy opens the stream of the HTTP+SSE transport and waits (as long as ctx lets it)
+// for its endpoint event; then it reads the stream until close.
+func openLegacy(ctx context.Context, url string, hc *http.Client, header http.Header, sink clientSink, max int) (*legacyConn, error) {
+	sctx, cancel := context.WithCancel(context.Background())
+	req, err := http.NewRequestWithContext(sctx, http.MethodGet, url, nil)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	for k, vs := range header {
+		req.Header[k] = append([]string(nil), vs...)
+	}
+	req.Header.Set("Accept", "text/event-stream")
+	stopWaiting := context.AfterFunc(ctx, cancel) // until the endpoint event, Connect's context rules
+	resp, err := hc.Do(req)
+	if err != nil {
+		stopWaiting()
+		cancel()
+		return nil, transportFailure(fmt.Errorf("GET %s: %w", url, httpFailure(err)))
+	}
+	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if resp.StatusCode != http.StatusOK || mt != "text/event-stream" {
+		body, _ := readBody(resp.Body, 4<<10)
+		resp.Body.Close()
+		stopWaiting()
+		cancel()
+		return nil, &HTTPError{URL: url, Status: resp.StatusCode, Body: string(clip(bytes.TrimSpace(body), 300))}
+	}
+	r := newEventReader(resp.Body, max)
+	ev, err := r.next()
+	stopped := stopWaiting()
+	if err != nil || ev.name != "endpoint" || !stopped {
+		resp.Body.Close()
+		cancel()
+		if err == nil {
+			err = fmt.Errorf("the first event is %q, not the endpoint", ev.name)
+		}
+		return nil, transportFailure(fmt.Errorf("GET %s: not an HTTP+SSE stream: %w", url, err))
+	}
+	endpoint, err := resp.Request.URL.Parse(strings.TrimSpace(string(ev.data)))
+	if err != nil {
+		resp.Body.Close()
+		cancel()
+		return nil, fmt.Errorf("GET %s: the endpoint %q: %w", url, ev.data, err)
+	}
+	l := &legacyConn{url: url, endpoint: endpoint.String(), hc: hc, header: header, cancel: cancel, done: make(chan struct{})}
+	go func() {
+		defer close(l.done)
+		defer resp.Body.Close()
+		for {
+			ev, err := r.next()
+			if err != nil {
+				if sctx.Err() == nil {
+					sink.broken(transportFailure(fmt.Errorf("the server closed its HTTP+SSE stream (%s): %w", url, err)))
+				}
+				return
+			}
+			if (ev.name == "" || ev.name == "message") && len(bytes.TrimSpace(ev.data)) > 0 {
+				sink.deliver(bytes.TrimSpace(ev.data))
+			}
+		}
+	}()
+	return l, nil
+}
+
+func (l *legacyConn) send(ctx context.Context, msg []byte) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, l.endpoint, bytes.NewReader(msg))
+	if err != nil {
+		return err
+	}
+	for k, vs := range l.header {
+		req.Header[k] = append([]string(nil), vs...)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := l.hc.Do(req)
+	if err != nil {
+		return transportFailure(fmt.Errorf("POST %s: %w", l.endpoint, httpFailure(err)))
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode/100 != 2 {
+		body, _ := readBody(resp.Body, 4<<10)
+		return &HTTPError{URL: l.endpoint, Status: resp.StatusCode, Body: string(clip(bytes.TrimSpace(body), 300))}
+	}
+	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	return nil
+}
+
+func (l *legacyConn) negotiated(string, bool) {}
+func (l *legacyConn) headers() bool           { return false }
+
+func (l *legacyConn) close() error {
+	l.cancel()
+	<-l.done
+	return nil
+}
