@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"os"
@@ -101,6 +102,14 @@ func TestClientWhenAStdioServerDies(t *testing.T) {
 			callsFailFast(t, c, func() { syscall.Kill(pid, syscall.SIGKILL) }, "signal: killed")
 			if _, err := c.ListTools(context.Background()); err == nil || !strings.Contains(err.Error(), "signal: killed") {
 				t.Errorf("a request after the server died: %v", err)
+			}
+			select {
+			case <-c.Done():
+				if err := c.Err(); !errors.Is(err, mcp.ErrTransport) || !strings.Contains(err.Error(), "signal: killed") {
+					t.Errorf("Err after the server died: %v", err)
+				}
+			case <-time.After(time.Second):
+				t.Error("Done not closed after the server died")
 			}
 			if err := c.Close(); err != nil {
 				t.Errorf("Close: %v", err)

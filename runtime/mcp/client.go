@@ -41,6 +41,10 @@ type Client struct {
 	subscribed []string    // stateless: the resources it subscribes to
 	closeOnce  sync.Once
 	closeErr   error
+
+	done     chan struct{} // closed when the connection is gone for good
+	doneOnce sync.Once
+	doneErr  error
 }
 
 // ClientOptions configure a Client. The zero value is a client that answers no requests
@@ -120,7 +124,7 @@ type LogMessage struct {
 // or reaches the URL, of t, then probes for the stateless revision or begins a session, as
 // opts say (opts may be nil). The context bounds the connection's setup only.
 func Connect(ctx context.Context, t Transport, opts *ClientOptions) (*Client, error) {
-	c := &Client{tools: map[string]*knownTool{}}
+	c := &Client{tools: map[string]*knownTool{}, done: make(chan struct{})}
 	if opts != nil {
 		c.opts = *opts
 	}
@@ -170,6 +174,7 @@ func (c *Client) Close() error {
 			l.stop()
 		}
 		c.p.lost(ErrClientClosed)
+		c.end(ErrClientClosed)
 		c.closeErr = c.conn.close()
 		c.p.close()
 		c.p.wait()
@@ -207,7 +212,33 @@ func (c *Client) send(ctx context.Context, msg []byte, rq *outgoing) error {
 }
 
 // broken tells the client its connection is gone: every waiting call fails with err.
-func (c *Client) broken(err error) { c.p.lost(err) }
+func (c *Client) broken(err error) {
+	c.p.lost(err)
+	c.end(err)
+}
+
+// end records why the connection is gone, once, and closes Done.
+func (c *Client) end(err error) {
+	c.doneOnce.Do(func() {
+		c.mu.Lock()
+		c.doneErr = err
+		c.mu.Unlock()
+		close(c.done)
+	})
+}
+
+// Done is closed when the connection is gone for good: the server's process exited, its
+// stream or session ended, or the client was closed. Err says why. A program that keeps a
+// server (a host) connects again then. A stateless server over HTTP has no connection to
+// lose: a request that cannot reach it fails with an error that wraps ErrTransport.
+func (c *Client) Done() <-chan struct{} { return c.done }
+
+// Err is why Done was closed (ErrClientClosed after Close), or nil while it is open.
+func (c *Client) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.doneErr
+}
 
 // noResponse tells the client the request with this id will get no response.
 func (c *Client) noResponse(id []byte, err error) { c.p.fail(id, err) }

@@ -100,7 +100,7 @@ func (c *Client) probe(ctx context.Context, version string) (string, bool, error
 		return pick(data.Supported)
 	case ctx.Err() != nil:
 		return "", false, ctx.Err() // Connect's own deadline, not the probe's
-	case errors.Is(err, errTransport):
+	case errors.Is(err, ErrTransport):
 		return "", false, err
 	}
 	return StatefulProtocolVersion, false, nil // a server of the revisions with sessions
@@ -203,10 +203,11 @@ func readServerCapabilities(raw json.RawMessage) ServerCapabilities {
 	return s
 }
 
-// errTransport marks errors of the transport itself (a process that died, a refused
-// connection), as opposed to the server's answers: errors.Is(err, errTransport) holds for
-// every error transportFailure made.
-var errTransport = errors.New("transport failure")
+// ErrTransport marks the errors of the transport itself (a process that died, a refused
+// connection, a stream that broke), as opposed to the server's answers: errors.Is(err,
+// ErrTransport) tells a program that the server may be back after a reconnection, while an
+// answer will not change by asking again.
+var ErrTransport = errors.New("transport failure")
 
 // transportFailure marks err as the transport's, without changing what it says.
 func transportFailure(err error) error { return &transportError{err} }
@@ -215,7 +216,7 @@ type transportError struct{ err error }
 
 func (e *transportError) Error() string        { return e.err.Error() }
 func (e *transportError) Unwrap() error        { return e.err }
-func (e *transportError) Is(target error) bool { return target == errTransport }
+func (e *transportError) Is(target error) bool { return target == ErrTransport }
 
 // httpFailure is an error of an HTTP exchange, without net/http's repetition of the method
 // and URL the caller already names.

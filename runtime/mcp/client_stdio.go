@@ -32,6 +32,8 @@ type CommandTransport struct {
 	// Stderr receives each line the process writes to stderr. The default logs it at level
 	// Info to the client's logger, tagged with the server's name.
 	Stderr func(line string)
+	// Started, if set, is told the process's id once it runs (for a status page, say).
+	Started func(pid int)
 	// ShutdownGrace bounds each step of Close: after stdin is closed, the process has this
 	// long to exit; then it gets SIGTERM, and as long again; then SIGKILL. The default is
 	// two seconds.
@@ -91,6 +93,9 @@ func (t *CommandTransport) connect(ctx context.Context, sink clientSink) (client
 	}
 	if err := cmd.Start(); err != nil {
 		return nil, connError(name, transportFailure(fmt.Errorf("cannot start %s: %w", t.Command, err)))
+	}
+	if t.Started != nil {
+		t.Started(cmd.Process.Pid)
 	}
 	c := &commandConn{lineConn: lineConn{name: name, sink: sink, w: stdin}, t: t, cmd: cmd, exited: make(chan struct{})}
 	c.read.Add(2)

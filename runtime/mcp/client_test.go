@@ -377,3 +377,34 @@ func TestClientRetriesInAVersionTheServerNames(t *testing.T) {
 		t.Errorf("refused always: %v, %d requests (want the error after 2)", err, calls.Load())
 	}
 }
+
+// Done closes when the connection is gone for good, with the reason; Close closes it too.
+func TestClientDone(t *testing.T) {
+	srv := quietServer(nil)
+	srv.AddTool(echoTool("echo"))
+	ctx, cancel := context.WithCancel(context.Background())
+	conn := srv.ServeMemory(ctx)
+	c, err := Connect(context.Background(), &MemoryTransport{Server: srv}, &ClientOptions{Logger: quietLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-c.Done():
+		t.Fatal("Done before anything happened")
+	default:
+	}
+	if c.Err() != nil {
+		t.Fatalf("Err = %v", c.Err())
+	}
+	c.Close()
+	select {
+	case <-c.Done():
+	case <-time.After(time.Second):
+		t.Fatal("Done not closed by Close")
+	}
+	if !errors.Is(c.Err(), ErrClientClosed) {
+		t.Fatalf("Err after Close = %v", c.Err())
+	}
+	cancel()
+	<-conn.Done()
+}
