@@ -163,7 +163,7 @@ func TestClientConnectErrors(t *testing.T) {
 		t.Errorf("a missing command: %v", err)
 	}
 	_, err = mcp.Connect(ctx, &mcp.CommandTransport{Command: "sh", Args: []string{"-c", "echo cannot open the database >&2; exit 3"}, Name: "db"}, &mcp.ClientOptions{Logger: quietLogger()})
-	if err == nil || !strings.Contains(err.Error(), "db") || !strings.Contains(err.Error(), "exit status 3") || !strings.Contains(err.Error(), "cannot open the database") {
+	if err == nil || !strings.Contains(err.Error(), "db") || !strings.Contains(err.Error(), "exited with status 3") || !strings.Contains(err.Error(), "cannot open the database") {
 		t.Errorf("a server that exits at once: %v", err)
 	}
 	_, err = mcp.Connect(ctx, &mcp.StreamableHTTPTransport{URL: "http://127.0.0.1:1/mcp"}, nil)

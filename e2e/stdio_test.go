@@ -21,10 +21,16 @@ var (
 	weatherBin    string
 	everythingBin string
 	clientBin     string
+	mcpgenBin     string
+	hostBin       string
 	referee       *spectest.Referee
 )
 
 func TestMain(m *testing.M) {
+	if os.Getenv("E2E_SERVER") == "collide" {
+		serveCollide() // the test binary as a server (host_test.go)
+		return
+	}
 	os.Exit(run(m))
 }
 
@@ -38,7 +44,10 @@ func run(m *testing.M) int {
 	weatherBin = filepath.Join(dir, "weather")
 	everythingBin = filepath.Join(dir, "everything")
 	clientBin = filepath.Join(dir, "client")
-	for bin, pkg := range map[string]string{weatherBin: "../examples/weather", everythingBin: "../examples/everything", clientBin: "../examples/client"} {
+	mcpgenBin = filepath.Join(dir, "mcpgen")
+	hostBin = filepath.Join(dir, "host")
+	for bin, pkg := range map[string]string{weatherBin: "../examples/weather", everythingBin: "../examples/everything",
+		clientBin: "../examples/client", mcpgenBin: "../cmd/mcpgen", hostBin: "../examples/host"} {
 		if out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
 			fmt.Fprintf(os.Stderr, "building %s: %v\n%s", pkg, err, out)
 			return 1

@@ -1,7 +1,10 @@
-// Command mcpgen generates typed MCP servers from annotated Go functions.
+// Command mcpgen generates typed MCP servers from annotated Go functions, and reaches MCP
+// servers from the terminal.
 //
 // Put //go:generate go tool mcpgen in a package, mark functions with //mcp:tool, and run
-// go generate. See the README for the annotations and the generated API.
+// go generate. See the README for the annotations and the generated API. mcpgen servers,
+// tools, call, read and prompt connect to the servers of .mcp.json (or one given with
+// --stdio, --url or --sse).
 package main
 
 import (
@@ -54,8 +57,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	app := &cli.Command{
 		Name:      "mcpgen",
-		Usage:     "generate typed MCP servers from annotated Go functions",
-		UsageText: "mcpgen [flags] [packages]\nmcpgen check [packages]\nmcpgen new [--module path] [--name name] <dir>\nmcpgen version",
+		Usage:     "generate typed MCP servers from annotated Go functions; reach MCP servers from the terminal",
+		UsageText: "mcpgen [flags] [packages]\nmcpgen check [packages]\nmcpgen new [--module path] [--name name] <dir>\nmcpgen servers | tools [SERVER...]\nmcpgen call SERVER TOOL [key=value ...]\nmcpgen read SERVER URI | prompt SERVER NAME [key=value ...]\nmcpgen version",
 		Description: "With no command, mcpgen generates code for the packages named (default: the current\n" +
 			"directory's), which is what //go:generate go tool mcpgen runs. Each package with\n" +
 			"//mcp:tool, //mcp:resource, //mcp:prompt or //mcp:complete functions (or mcp.Elicit\n" +
@@ -70,7 +73,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Writer:         stdout,
 		ErrWriter:      stderr,
 		ExitErrHandler: func(context.Context, *cli.Command, error) {},
-		Commands: []*cli.Command{
+		Commands: append([]*cli.Command{
 			{
 				Name:         "generate",
 				Usage:        "write the generated file of each package (the default)",
@@ -115,7 +118,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 				},
 				OnUsageError: usage,
 			},
-		},
+		}, reachCommands(&code, stdout, stderr, usage)...),
 	}
 	if err := app.Run(ctx, args); err != nil {
 		fmt.Fprintf(stderr, "mcpgen: %v\n", err)

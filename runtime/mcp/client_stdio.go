@@ -188,8 +188,14 @@ func (c *commandConn) readStderr(r io.Reader) {
 // exitError says how the process ended, with the last lines it wrote to stderr.
 func (c *commandConn) exitError() error {
 	status := "exited"
-	if c.err != nil {
-		status = c.err.Error()
+	var ee *exec.ExitError
+	switch {
+	case errors.As(c.err, &ee) && ee.Exited():
+		status = fmt.Sprintf("exited with status %d", ee.ExitCode())
+	case errors.As(c.err, &ee):
+		status = "was stopped (" + ee.String() + ")"
+	case c.err != nil:
+		status = "failed: " + c.err.Error()
 	}
 	c.tmu.Lock()
 	tail := strings.Join(c.tail, "\n")

@@ -1,0 +1,487 @@
+package main
+
+// The commands a person uses to reach servers: servers, tools, call, read, prompt. They
+// read .mcp.json (or take one server from --stdio, --url or --sse), connect through a host,
+// and print for a person, or JSON with --json.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/host"
+	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/urfave/cli/v3"
+)
+
+// Exit codes of the commands that reach servers (exitOK and exitError as for generate).
+const exitToolError = 1 // the tool answered with isError; servers, tools: a server failed
+
+// failure is an error with the exit code it means.
+type failure struct {
+	code int
+	err  error
+}
+
+func (f *failure) Error() string { return f.err.Error() }
+
+func fail(code int, format string, args ...any) error {
+	return &failure{code, fmt.Errorf(format, args...)}
+}
+
+// reachFlags are the flags of every command that reaches servers.
+func reachFlags(extra ...cli.Flag) []cli.Flag {
+	return append([]cli.Flag{
+		&cli.StringFlag{Name: "config", Aliases: []string{"c"}, Usage: "read the servers from `FILE` (default: .mcp.json in the current directory)"},
+		&cli.StringFlag{Name: "stdio", Usage: "instead of a configuration, run one server: `'COMMAND ARGS...'`, split as a shell would"},
+		&cli.StringFlag{Name: "url", Usage: "instead of a configuration, reach one server over Streamable HTTP at `URL`"},
+		&cli.StringFlag{Name: "sse", Usage: "instead of a configuration, reach one server over HTTP+SSE (2024-11-05) at `URL`"},
+		&cli.StringSliceFlag{Name: "header", Aliases: []string{"H"}, Usage: "add `'Name: value'` to every request to --url or --sse"},
+		&cli.StringFlag{Name: "name", Usage: "the `name` of the one server of --stdio, --url or --sse (default: from the command or host)"},
+		&cli.BoolFlag{Name: "json", Usage: "print JSON"},
+		&cli.DurationFlag{Name: "timeout", Value: 30 * time.Second, Usage: "bound each request to a server by `DURATION`"},
+		&cli.DurationFlag{Name: "connect-timeout", Value: 30 * time.Second, Usage: "bound the connection to each server by `DURATION`"},
+		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "show what servers write to stderr, and the host's events"},
+		&cli.StringFlag{Name: "log-level", Value: "info", Usage: "ask servers for their log messages at `LEVEL` and above (debug, info, notice, warning, error...), printed on stderr; off for none"},
+	}, extra...)
+}
+
+// reachCommands are servers, tools, call, read and prompt; each sets *code.
+func reachCommands(code *int, stdout, stderr io.Writer, usage cli.OnUsageErrorFunc) []*cli.Command {
+	action := func(name string, do func(ctx context.Context, r *reach) error) cli.ActionFunc {
+		return func(ctx context.Context, cmd *cli.Command) error {
+			r := &reach{cmd: cmd, stdout: stdout, stderr: stderr, stdin: os.Stdin}
+			err := do(ctx, r)
+			if r.host != nil {
+				r.host.Close()
+			}
+			var f *failure
+			switch {
+			case err == nil:
+				*code = exitOK
+			case errors.As(err, &f):
+				*code = f.code
+				if f.err != nil && f.err.Error() != "" {
+					fmt.Fprintf(stderr, "mcpgen %s: %v\n", name, f.err)
+				}
+			default:
+				*code = exitError
+				fmt.Fprintf(stderr, "mcpgen %s: %v\n", name, err)
+			}
+			return nil
+		}
+	}
+	return []*cli.Command{
+		{
+			Name:      "servers",
+			Usage:     "connect to every configured server and show its state",
+			ArgsUsage: "[SERVER...]",
+			Description: "Connects to the servers of .mcp.json (or --config, --stdio, --url, --sse) at once and\n" +
+				"prints a table: name, transport, state, revision, tools, prompts, resources and connect\n" +
+				"time; below it, why each failed server failed, with the last lines of its stderr.\n\n" +
+				"Exit status: 0 when every server is ready, 1 when one failed, 2 for usage and\n" +
+				"configuration errors.",
+			Flags:        reachFlags(),
+			Action:       action("servers", runServers),
+			OnUsageError: usage,
+		},
+		{
+			Name:      "tools",
+			Usage:     "list the tools of every server, named as a host names them (mcp_{server}_{tool})",
+			ArgsUsage: "[SERVER...]",
+			Description: "Prints each tool's name and the first line of its description; --json prints the\n" +
+				"full definitions (with the Anthropic and OpenAI shapes), --schema NAME one input schema.\n\n" +
+				"Exit status: 0 when every server is ready, 1 when one failed (the others' tools are\n" +
+				"still listed), 2 for usage and configuration errors.",
+			Flags: reachFlags(
+				&cli.StringFlag{Name: "schema", Usage: "print the input schema of the tool `NAME` (mcp_{server}_{tool}, or the tool's own name)"},
+			),
+			Action:       action("tools", runTools),
+			OnUsageError: usage,
+		},
+		{
+			Name:      "call",
+			Usage:     "call a tool",
+			ArgsUsage: "SERVER TOOL [key=value ...]",
+			Description: "Arguments are key=value, typed by the tool's input schema (numbers, booleans, JSON for\n" +
+				"arrays and objects), or --args JSON, --args @file, --args - (stdin); key=value pairs\n" +
+				"override --args. SERVER is left out with --stdio, --url and --sse.\n\n" +
+				"Text content is printed as text, structured content as indented JSON (--json prints the\n" +
+				"whole result). Progress is drawn on stderr when it is a terminal (--progress), log\n" +
+				"messages go to stderr, and a question from the server (elicitation) is asked at the\n" +
+				"terminal, or declined when there is none.\n\n" +
+				"Exit status: 0 on success, 1 when the tool returned an error (isError), 2 for usage,\n" +
+				"connection and protocol errors.",
+			Flags: reachFlags(
+				&cli.StringFlag{Name: "args", Usage: "the arguments: a JSON object, `@FILE` or - for standard input"},
+				&cli.StringFlag{Name: "progress", Value: "auto", Usage: "draw progress on stderr: auto (when it is a terminal), always or never"},
+			),
+			Action:       action("call", runCall),
+			OnUsageError: usage,
+		},
+		{
+			Name:         "read",
+			Usage:        "read a resource",
+			ArgsUsage:    "SERVER URI",
+			Description:  "Prints text contents as text; binary contents go to stdout as bytes when it is not a\nterminal. --json prints the contents as JSON. Exit status: 0 on success, 2 on errors.",
+			Flags:        reachFlags(),
+			Action:       action("read", runRead),
+			OnUsageError: usage,
+		},
+		{
+			Name:         "prompt",
+			Usage:        "get a prompt",
+			ArgsUsage:    "SERVER NAME [key=value ...]",
+			Description:  "Prints each message as role: text. --json prints the result as JSON. Exit status: 0 on\nsuccess, 2 on errors.",
+			Flags:        reachFlags(),
+			Action:       action("prompt", runPrompt),
+			OnUsageError: usage,
+		},
+	}
+}
+
+// reach is one run of a command that reaches servers.
+type reach struct {
+	cmd            *cli.Command
+	stdout, stderr io.Writer
+	stdin          *os.File
+	host           *host.Host
+	single         string // the server of --stdio, --url or --sse
+}
+
+// args splits the positional arguments into the servers named and the rest: with --stdio,
+// --url or --sse there is one server and no SERVER argument.
+func (r *reach) serverAndRest(usage string) (string, []string, error) {
+	args := r.cmd.Args().Slice()
+	if r.oneServer() {
+		return "", args, nil
+	}
+	if len(args) == 0 {
+		return "", nil, fail(exitError, "give the server: mcpgen %s %s", r.cmd.Name, usage)
+	}
+	return args[0], args[1:], nil
+}
+
+func (r *reach) oneServer() bool {
+	return r.cmd.String("stdio") != "" || r.cmd.String("url") != "" || r.cmd.String("sse") != ""
+}
+
+// connect starts a host of the servers named (all when none are) and waits until each is
+// ready or has failed.
+func (r *reach) connect(ctx context.Context, names []string, client mcp.ClientOptions) (*host.Host, error) {
+	cfg, err := r.config()
+	if err != nil {
+		return nil, err
+	}
+	if r.single != "" {
+		names = nil
+	}
+	if len(names) > 0 {
+		var picked []host.ServerConfig
+		for _, n := range names {
+			i := slices.IndexFunc(cfg.Servers, func(s host.ServerConfig) bool { return s.Name == n })
+			if i < 0 {
+				return nil, fail(exitError, "no server %q in %s; its servers are %s", n, cfg.File, serverNames(cfg))
+			}
+			if !slices.ContainsFunc(picked, func(s host.ServerConfig) bool { return s.Name == n }) {
+				picked = append(picked, cfg.Servers[i])
+			}
+		}
+		cfg.Servers = picked
+	}
+	if len(cfg.Servers) == 0 {
+		return nil, fail(exitError, "%s configures no servers", cfg.File)
+	}
+	level := slog.LevelWarn
+	if r.cmd.Bool("verbose") {
+		level = slog.LevelInfo
+	}
+	logger := slog.New(slog.NewTextHandler(r.stderr, &slog.HandlerOptions{Level: level}))
+	client.Logger = logger
+	opts := &host.Options{
+		Client:         client,
+		ConnectTimeout: r.cmd.Duration("connect-timeout"),
+		CallTimeout:    r.cmd.Duration("timeout"),
+		// A command lasts one request: a server that failed is reported, not retried.
+		RestartMin: time.Hour,
+		// A server that does not exit when its stdin closes gets SIGTERM after a second.
+		ShutdownGrace: time.Second,
+		Logger:        logger,
+		Events:        r.event,
+	}
+	r.host = host.Start(cfg, opts)
+	if err := r.host.Ready(ctx); err != nil {
+		return nil, fail(exitError, "%v", err)
+	}
+	return r.host, nil
+}
+
+// event prints what a person asked to see: log messages always, the rest with -v.
+func (r *reach) event(e host.Event) {
+	switch {
+	case e.Kind == host.EventLog:
+		fmt.Fprintf(r.stderr, "[%s] %s: %s\n", e.Server, e.Log.Level, logText(e.Log))
+	case r.cmd.Bool("verbose"):
+		fmt.Fprintln(r.stderr, e.String())
+	}
+}
+
+// logText is a log message's data: a string as itself, anything else as JSON.
+func logText(m *mcp.LogMessage) string {
+	s := string(m.Data)
+	if len(s) > 1 && s[0] == '"' {
+		var text string
+		if err := unmarshal(m.Data, &text); err == nil {
+			s = text
+		}
+	}
+	if m.Logger != "" {
+		s = m.Logger + ": " + s
+	}
+	return s
+}
+
+// config is the configuration: the file, or the one server of --stdio, --url or --sse.
+func (r *reach) config() (*host.Config, error) {
+	stdio, u, sse := r.cmd.String("stdio"), r.cmd.String("url"), r.cmd.String("sse")
+	given := 0
+	for _, s := range []string{stdio, u, sse} {
+		if s != "" {
+			given++
+		}
+	}
+	if given > 1 {
+		return nil, fail(exitError, "give one of --stdio, --url and --sse")
+	}
+	if given == 1 && r.cmd.String("config") != "" {
+		return nil, fail(exitError, "--config and --stdio, --url or --sse both name servers; give one")
+	}
+	if given == 0 {
+		path := r.cmd.String("config")
+		if path == "" {
+			path = ".mcp.json"
+		}
+		cfg, err := host.LoadConfig(path)
+		var ce *host.ConfigError
+		switch {
+		case errors.As(err, &ce):
+			for _, p := range ce.Problems {
+				fmt.Fprintln(r.stderr, p)
+			}
+			return nil, fail(exitError, "%d problem%s in %s; nothing was started", len(ce.Problems), plural(len(ce.Problems)), path)
+		case errors.Is(err, fs.ErrNotExist) && r.cmd.String("config") == "":
+			return nil, fail(exitError, "no .mcp.json in the current directory: give --config FILE, or one server with --stdio 'COMMAND ARGS', --url URL or --sse URL")
+		case err != nil:
+			return nil, fail(exitError, "%v", err)
+		}
+		return cfg, nil
+	}
+	sc := host.ServerConfig{Name: r.cmd.String("name")}
+	switch {
+	case stdio != "":
+		words, err := splitCommand(stdio)
+		if err != nil {
+			return nil, fail(exitError, "--stdio: %v", err)
+		}
+		if len(words) == 0 {
+			return nil, fail(exitError, "--stdio: give the command to run")
+		}
+		sc.Transport, sc.Command, sc.Args = host.Stdio, words[0], words[1:]
+		if sc.Name == "" {
+			sc.Name = commandName(words)
+		}
+	default:
+		sc.Transport, sc.URL = host.HTTP, u
+		if sse != "" {
+			sc.Transport, sc.URL = host.SSE, sse
+		}
+		parsed, err := url.Parse(sc.URL)
+		if err != nil || (parsed.Scheme != "http" && parsed.Scheme != "https") || parsed.Host == "" {
+			return nil, fail(exitError, "--%s: %q is not an http:// or https:// URL", sc.Transport, sc.URL)
+		}
+		if sc.Name == "" {
+			sc.Name = safeName(parsed.Hostname())
+		}
+		for _, h := range r.cmd.StringSlice("header") {
+			k, v, ok := strings.Cut(h, ":")
+			if !ok || strings.TrimSpace(k) == "" {
+				return nil, fail(exitError, "--header %q: write 'Name: value'", h)
+			}
+			if sc.Headers == nil {
+				sc.Headers = map[string]string{}
+			}
+			sc.Headers[strings.TrimSpace(k)] = strings.TrimSpace(v)
+		}
+	}
+	if safeName(sc.Name) != sc.Name {
+		return nil, fail(exitError, "--name %q: a server name takes letters, digits, _ and - only", sc.Name)
+	}
+	r.single = sc.Name
+	return &host.Config{File: "--" + sc.Transport, Servers: []host.ServerConfig{sc}}, nil
+}
+
+// commandName names the server of a command: the program's base name, or, for a runner of
+// packages (npx, uvx, node, python...), its last argument's.
+func commandName(words []string) string {
+	base := func(s string) string {
+		// A package's entry point (.../server-memory/dist/index.js) is named by its package.
+		for dir := s; ; dir = filepath.Dir(dir) {
+			b := filepath.Base(dir)
+			b = strings.TrimSuffix(b, filepath.Ext(b))
+			if !genericNames[b] || filepath.Dir(dir) == dir {
+				s = filepath.Base(dir)
+				break
+			}
+		}
+		if at := strings.LastIndex(s, "@"); at > 0 { // pkg@1.2.3
+			s = s[:at]
+		}
+		return strings.TrimSuffix(s, filepath.Ext(s))
+	}
+	name := base(words[0])
+	switch name {
+	case "npx", "uvx", "bunx", "pnpx", "node", "python", "python3", "deno", "bun", "go", "uv", "docker", "java":
+		for i := len(words) - 1; i > 0; i-- {
+			if !strings.HasPrefix(words[i], "-") {
+				name = base(words[i])
+				break
+			}
+		}
+	}
+	if name = safeName(name); name == "" {
+		name = "server"
+	}
+	return name
+}
+
+// genericNames are the names of entry points and build directories, which say nothing of
+// the server.
+var genericNames = map[string]bool{"index": true, "main": true, "cli": true, "server": true, "dist": true,
+	"build": true, "lib": true, "bin": true, "src": true, "out": true, "__main__": true}
+
+// safeName makes s a server name: letters, digits, _ and -.
+func safeName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' {
+			return r
+		}
+		return '_'
+	}, s)
+}
+
+func serverNames(cfg *host.Config) string {
+	names := make([]string, len(cfg.Servers))
+	for i, s := range cfg.Servers {
+		names[i] = s.Name
+	}
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// splitCommand splits a command line as a POSIX shell splits words: blanks separate them,
+// single quotes keep everything, double quotes keep all but \" and \\, a backslash escapes
+// the next character.
+func splitCommand(s string) ([]string, error) {
+	var words []string
+	var cur strings.Builder
+	inWord := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n':
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		case c == '\'':
+			end := strings.IndexByte(s[i+1:], '\'')
+			if end < 0 {
+				return nil, errors.New("a single quote is not closed")
+			}
+			cur.WriteString(s[i+1 : i+1+end])
+			i += end + 1
+			inWord = true
+		case c == '"':
+			i++
+			for ; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' && i+1 < len(s) && (s[i+1] == '"' || s[i+1] == '\\') {
+					i++
+				}
+				cur.WriteByte(s[i])
+			}
+			if i >= len(s) {
+				return nil, errors.New("a double quote is not closed")
+			}
+			inWord = true
+		case c == '\\' && i+1 < len(s):
+			i++
+			cur.WriteByte(s[i])
+			inWord = true
+		default:
+			cur.WriteByte(c)
+			inWord = true
+		}
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	return words, nil
+}
+
+// ready checks that a server is ready, and asks it for its log messages at --log-level.
+func (r *reach) ready(ctx context.Context, name string) error {
+	st, ok := r.host.Server(name)
+	if !ok {
+		return fail(exitError, "no server %q", name)
+	}
+	if st.State != host.Ready {
+		return fail(exitError, "%s", failedServer(st))
+	}
+	level := r.cmd.String("log-level")
+	if level == "off" || !st.Info.Capabilities.Logging {
+		return nil
+	}
+	if !slices.Contains([]string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}, level) {
+		return fail(exitError, "--log-level %q: give debug, info, notice, warning, error, critical, alert, emergency or off", level)
+	}
+	c, err := r.host.Client(name)
+	if err == nil {
+		err = c.SetLogLevel(ctx, mcp.LogLevel(level))
+	}
+	if err != nil {
+		return fail(exitError, "logging/setLevel: %v", err)
+	}
+	return nil
+}
+
+// failedServer says why a server is not ready, with the last lines of its stderr.
+func failedServer(st host.ServerStatus) string {
+	s := fmt.Sprintf("server %s %s", st.Name, st.State)
+	if st.Err != nil {
+		s += ": " + strings.ReplaceAll(st.Err.Error(), "\n", "\n    ")
+	}
+	if n := len(st.Stderr); n > 0 && (st.Err == nil || !strings.Contains(st.Err.Error(), st.Stderr[n-1])) {
+		tail := st.Stderr[max(0, n-5):]
+		s += "\n  its stderr ended:\n    " + strings.Join(tail, "\n    ")
+	}
+	return s
+}

@@ -1,0 +1,177 @@
+// Command host is an agent's start-up in miniature, written on mcpgen's host package: it
+// reads .mcp.json, connects to every server at once, prints what it found, and serves a
+// small status API until interrupted, while the host restarts servers that exit.
+//
+//	go run ./examples/host [-config .mcp.json] [-http 127.0.0.1:8090]
+//
+//	GET  /api/mcp/status   servers (state, revision, pid, errors, stderr) and tools, as JSON
+//	GET  /api/tools        the tools, in the shape Anthropic's Messages API takes
+//	GET  /api/mcp/logs     recent events: state changes, calls with duration and outcome
+//	POST /api/call/{name}  call the tool mcp_{server}_{tool} with the JSON body as arguments
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/host"
+)
+
+func main() {
+	config := flag.String("config", ".mcp.json", "the servers, as Claude Code and Claude Desktop write them")
+	addr := flag.String("http", "127.0.0.1:8090", "serve the status API on `address`")
+	flag.Parse()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, *config, *addr); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, config, addr string) error {
+	cfg, err := host.LoadConfig(config)
+	if err != nil {
+		return err // a *host.ConfigError lists every problem as file:line:col: message
+	}
+	fmt.Printf("found %d MCP servers, connecting...\n", len(cfg.Servers))
+
+	logs := &recent{max: 200}
+	h := host.Start(cfg, &host.Options{Events: func(e host.Event) {
+		logs.add(e)
+		if e.Kind == host.EventState && (e.State == host.Ready || e.State == host.Failed) {
+			fmt.Println(e) // the host keeps going: a failed server is tried again
+		}
+	}})
+	defer h.Close() // stops every server process; nothing outlives it
+
+	waitCtx, cancel := context.WithTimeout(ctx, time.Minute)
+	h.Ready(waitCtx) // every server ready or failed once
+	cancel()
+	for _, t := range h.Tools() {
+		fmt.Printf("[%s] %s: %s\n", t.Server, t.Name, firstLine(t.Description()))
+	}
+	for _, c := range h.Collisions() {
+		fmt.Println("renamed:", c)
+	}
+
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /api/mcp/status", func(w http.ResponseWriter, r *http.Request) {
+		var st struct {
+			Servers []host.ServerStatus `json:"servers"`
+			Tools   []toolSummary       `json:"tools"`
+		}
+		st.Servers = h.Servers()
+		for _, t := range h.Tools() {
+			st.Tools = append(st.Tools, toolSummary{t.Name, t.Server, t.Tool.Name, firstLine(t.Description())})
+		}
+		writeJSON(w, st)
+	})
+	mux.HandleFunc("GET /api/tools", func(w http.ResponseWriter, r *http.Request) {
+		defs := []json.RawMessage{}
+		for _, t := range h.Tools() {
+			defs = append(defs, t.Anthropic())
+		}
+		writeJSON(w, defs)
+	})
+	mux.HandleFunc("GET /api/mcp/logs", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, logs.list())
+	})
+	mux.HandleFunc("POST /api/call/{name}", func(w http.ResponseWriter, r *http.Request) {
+		var args map[string]any
+		if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<20)).Decode(&args); err != nil {
+			http.Error(w, "the body is not a JSON object of arguments: "+err.Error(), http.StatusBadRequest)
+			return
+		}
+		res, err := h.CallTool(r.Context(), r.PathValue("name"), args)
+		switch {
+		case errors.Is(err, host.ErrUnknown):
+			http.Error(w, err.Error(), http.StatusNotFound)
+		case errors.Is(err, host.ErrNotReady):
+			http.Error(w, err.Error(), http.StatusServiceUnavailable)
+		case err != nil:
+			http.Error(w, err.Error(), http.StatusBadGateway)
+		default:
+			writeJSON(w, res)
+		}
+	})
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("status on http://%s/api/mcp/status (Ctrl-C to stop)\n", ln.Addr())
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		<-ctx.Done()
+		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		srv.Shutdown(shutdown)
+	}()
+	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+type toolSummary struct {
+	Name        string `json:"name"`
+	Server      string `json:"server"`
+	Tool        string `json:"tool"`
+	Description string `json:"description"`
+}
+
+// recent keeps the last events, as a host's log page shows them.
+type recent struct {
+	mu     sync.Mutex
+	max    int
+	events []logLine
+}
+
+type logLine struct {
+	Time    time.Time `json:"time"`
+	Kind    string    `json:"kind"`
+	Server  string    `json:"server,omitempty"`
+	Tool    string    `json:"tool,omitempty"`
+	Outcome string    `json:"outcome,omitempty"`
+	Millis  float64   `json:"durationMs,omitempty"`
+	Text    string    `json:"text"`
+}
+
+func (r *recent) add(e host.Event) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.events) == r.max {
+		r.events = r.events[1:]
+	}
+	r.events = append(r.events, logLine{Time: e.Time, Kind: string(e.Kind), Server: e.Server, Tool: e.Tool,
+		Outcome: e.Outcome, Millis: float64(e.Duration.Microseconds()) / 1000, Text: e.String()})
+}
+
+func (r *recent) list() []logLine {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]logLine{}, r.events...)
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.Encode(v)
+}
+
+func firstLine(s string) string {
+	first, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return first
+}

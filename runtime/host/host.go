@@ -1,0 +1,297 @@
+// Package host connects to many MCP servers at once, as an agent, an IDE or a chat app
+// does: it reads their configuration (.mcp.json), starts or reaches every server, gathers
+// their tools into one registry under names that cannot collide (mcp_{server}_{tool}), and
+// keeps that registry right while servers come, go, crash and change their lists.
+//
+//	cfg, err := host.LoadConfig(".mcp.json")
+//	if err != nil { ... } // every mistake, as file:line:col: message
+//	h := host.Start(cfg, nil)
+//	defer h.Close()
+//	h.Ready(ctx) // every server ready or failed once
+//	for _, t := range h.Tools() {
+//		fmt.Println(t.Name, t.Description()) // mcp_weather_get_weather ...
+//	}
+//	res, err := h.CallTool(ctx, "mcp_weather_get_weather", map[string]any{"city": "Lisbon"})
+//
+// Each server has a supervisor goroutine: it connects (within ConnectTimeout), lists what
+// the server offers, and waits; when the process exits or the connection drops it takes the
+// server's tools out of the registry and connects again after a pause that doubles up to
+// RestartMax. One slow or broken server never delays the others.
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/mcp"
+)
+
+// Options configure a Host. The zero value is the defaults.
+type Options struct {
+	// Client is the options of every server's client: who the host is (Info), how it
+	// answers sampling and elicitation, and callbacks for notifications (which the host
+	// also turns into events and registry updates).
+	Client mcp.ClientOptions
+	// HTTPClient sends the requests of HTTP servers; the default is net/http's.
+	HTTPClient *http.Client
+	// ConnectTimeout bounds a connection to one server, its lists included: 30 s by default.
+	ConnectTimeout time.Duration
+	// CallTimeout bounds a call whose context has no deadline, for servers whose
+	// configuration sets no timeout: 30 s by default.
+	CallTimeout time.Duration
+	// RestartMin and RestartMax bound the pause before connecting again to a server that
+	// failed or dropped: it starts at RestartMin (1 s) and doubles up to RestartMax (30 s),
+	// and starts again at RestartMin once a connection stayed up for Healthy (1 min).
+	RestartMin, RestartMax, Healthy time.Duration
+	// ShutdownGrace bounds each step of stopping a stdio server (close its stdin, SIGTERM,
+	// SIGKILL): 2 s by default.
+	ShutdownGrace time.Duration
+	// Events, if set, is told everything that happens: state changes, stderr lines, log
+	// messages, calls. It is called one event at a time and should return quickly; it must
+	// not call into the host.
+	Events func(Event)
+	// Logger receives the host's own diagnostics; the default writes warnings to stderr.
+	Logger *slog.Logger
+}
+
+// Host is a set of servers, connected and supervised, and the registry of what they offer.
+// It is safe for concurrent use.
+type Host struct {
+	opts    Options
+	servers []*server // by name
+	byName  map[string]*server
+
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
+	emu     sync.Mutex // one event at a time
+	reg     atomic.Pointer[registry]
+	rmu     sync.Mutex // one rebuild at a time
+	pending atomic.Int32
+	settled chan struct{} // closed when every server's first attempt has ended
+	closed  sync.Once
+}
+
+// Start starts every server of cfg at once and returns; Ready waits for them.
+func Start(cfg *Config, opts *Options) *Host {
+	h := &Host{byName: map[string]*server{}, settled: make(chan struct{})}
+	if opts != nil {
+		h.opts = *opts
+	}
+	o := &h.opts
+	o.ConnectTimeout = or(o.ConnectTimeout, 30*time.Second)
+	o.CallTimeout = or(o.CallTimeout, 30*time.Second)
+	o.RestartMin = or(o.RestartMin, time.Second)
+	o.RestartMax = max(or(o.RestartMax, 30*time.Second), o.RestartMin)
+	o.Healthy = or(o.Healthy, time.Minute)
+	o.ShutdownGrace = or(o.ShutdownGrace, 2*time.Second)
+	h.reg.Store(buildRegistry(nil))
+	var ctx context.Context
+	ctx, h.cancel = context.WithCancel(context.Background())
+	for _, sc := range cfg.Servers {
+		s := newServer(h, sc)
+		h.servers = append(h.servers, s)
+		h.byName[sc.Name] = s
+	}
+	slices.SortFunc(h.servers, func(a, b *server) int { return strings.Compare(a.cfg.Name, b.cfg.Name) })
+	h.pending.Store(int32(len(h.servers)))
+	if len(h.servers) == 0 {
+		close(h.settled)
+	}
+	for _, s := range h.servers {
+		h.wg.Add(1)
+		go func() {
+			defer h.wg.Done()
+			s.run(ctx)
+		}()
+	}
+	return h
+}
+
+func or(d, def time.Duration) time.Duration {
+	if d <= 0 {
+		return def
+	}
+	return d
+}
+
+// settle counts a server whose first attempt ended.
+func (h *Host) settle() {
+	if h.pending.Add(-1) == 0 {
+		close(h.settled)
+	}
+}
+
+// Ready waits until every server has been ready or failed once (each within
+// ConnectTimeout), or ctx ends.
+func (h *Host) Ready(ctx context.Context) error {
+	select {
+	case <-h.settled:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Close stops every server: processes are asked to exit and, if they linger, stopped
+// (within about twice ShutdownGrace), connections closed and sessions ended. No goroutine
+// or process of the host's outlives it.
+func (h *Host) Close() error {
+	h.closed.Do(func() {
+		h.cancel()
+		h.wg.Wait()
+	})
+	return nil
+}
+
+func (h *Host) logger() *slog.Logger {
+	if h.opts.Logger != nil {
+		return h.opts.Logger
+	}
+	return defaultLogger
+}
+
+var defaultLogger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+
+// rebuild names the ready servers' tools again.
+func (h *Host) rebuild(why string) {
+	h.rmu.Lock()
+	old := h.reg.Load()
+	r := buildRegistry(h.servers)
+	h.reg.Store(r)
+	h.rmu.Unlock()
+	detail := fmt.Sprintf("%s: %d tools, %d prompts, %d resources", why, len(r.tools), len(r.prompts), len(r.resources))
+	if n := len(r.collisions); n > 0 {
+		detail += fmt.Sprintf(", %d renamed", n)
+	}
+	if len(old.tools) != len(r.tools) || len(old.prompts) != len(r.prompts) || len(old.resources) != len(r.resources) || len(r.collisions) > 0 || strings.HasSuffix(why, "lists") {
+		h.emit(Event{Kind: EventRegistry, Detail: detail})
+	}
+}
+
+// Servers is the status of every server, by name.
+func (h *Host) Servers() []ServerStatus {
+	out := make([]ServerStatus, len(h.servers))
+	for i, s := range h.servers {
+		out[i] = s.status()
+	}
+	return out
+}
+
+// Server is the status of one server.
+func (h *Host) Server(name string) (ServerStatus, bool) {
+	s, ok := h.byName[name]
+	if !ok {
+		return ServerStatus{}, false
+	}
+	return s.status(), true
+}
+
+// Tools is every ready server's tools, by name.
+func (h *Host) Tools() []*Tool { return slices.Clone(h.reg.Load().tools) }
+
+// Tool finds a tool by its qualified name (mcp_{server}_{tool}).
+func (h *Host) Tool(name string) (*Tool, bool) {
+	t, ok := h.reg.Load().byName[name]
+	return t, ok
+}
+
+// ServerTool finds a tool by its server's name and its own.
+func (h *Host) ServerTool(server, tool string) (*Tool, bool) {
+	for _, t := range h.reg.Load().tools {
+		if t.Server == server && t.Tool.Name == tool {
+			return t, true
+		}
+	}
+	return nil, false
+}
+
+// Prompts is every ready server's prompts, by name.
+func (h *Host) Prompts() []*Prompt { return slices.Clone(h.reg.Load().prompts) }
+
+// Prompt finds a prompt by its qualified name.
+func (h *Host) Prompt(name string) (*Prompt, bool) {
+	p, ok := h.reg.Load().byPrompt[name]
+	return p, ok
+}
+
+// Resources is every ready server's resources, by server and URI.
+func (h *Host) Resources() []*Resource { return slices.Clone(h.reg.Load().resources) }
+
+// Collisions is the names two tools or prompts would both have had, and what the second
+// one is called instead.
+func (h *Host) Collisions() []Collision { return slices.Clone(h.reg.Load().collisions) }
+
+// ErrUnknown is wrapped by the error of a call to a tool, prompt or server the host does
+// not have.
+var ErrUnknown = errors.New("not known")
+
+// CallTool calls a tool by its qualified name. A context without a deadline gets the
+// server's timeout; progress comes through mcp.WithProgress on ctx.
+func (h *Host) CallTool(ctx context.Context, name string, arguments any) (*mcp.CallToolResult, error) {
+	t, ok := h.Tool(name)
+	if !ok {
+		return nil, fmt.Errorf("tool %s: %w%s", name, ErrUnknown, h.serverHint(name))
+	}
+	return t.Call(ctx, arguments)
+}
+
+// serverHint says why a qualified name may be missing: its server is not ready.
+func (h *Host) serverHint(name string) string {
+	for _, s := range h.servers {
+		if strings.HasPrefix(name, "mcp_"+sanitize(s.cfg.Name)+"_") {
+			if _, err := s.ready(); err != nil {
+				return " (" + strings.TrimSuffix(err.Error(), ": "+ErrNotReady.Error()) + ", not ready)"
+			}
+		}
+	}
+	return ""
+}
+
+// GetPrompt gets a prompt of a server by the server's name and the prompt's own.
+func (h *Host) GetPrompt(ctx context.Context, server, name string, arguments map[string]string) (*mcp.GetPromptResult, error) {
+	s, err := h.server(server)
+	if err != nil {
+		return nil, err
+	}
+	return s.getPrompt(ctx, name, arguments)
+}
+
+// ReadResource reads a resource of a server (listed or not: a template's URI, say).
+func (h *Host) ReadResource(ctx context.Context, server, uri string) ([]mcp.ResourceContents, error) {
+	s, err := h.server(server)
+	if err != nil {
+		return nil, err
+	}
+	return s.readResource(ctx, uri)
+}
+
+// Client is a ready server's client, for what the registry does not cover (completions,
+// subscriptions, resource templates). It is closed when the connection is lost.
+func (h *Host) Client(server string) (*mcp.Client, error) {
+	s, err := h.server(server)
+	if err != nil {
+		return nil, err
+	}
+	return s.ready()
+}
+
+func (h *Host) server(name string) (*server, error) {
+	s, ok := h.byName[name]
+	if !ok {
+		names := make([]string, len(h.servers))
+		for i, s := range h.servers {
+			names[i] = s.cfg.Name
+		}
+		return nil, fmt.Errorf("server %q: %w (the servers are %s)", name, ErrUnknown, strings.Join(names, ", "))
+	}
+	return s, nil
+}

@@ -1,0 +1,236 @@
+package host
+
+import (
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime/mcp"
+)
+
+// The registry: every ready server's tools and prompts under one name each,
+// mcp_{server}_{name}, made safe for model APIs (letters, digits, _ and -; at most 64
+// characters), and its resources by server and URI.
+
+// MaxNameLength is the longest name model APIs take for a tool.
+const MaxNameLength = 64
+
+// Tool is one tool of one server, under the name the host gives it.
+type Tool struct {
+	Name   string    // mcp_{server}_{tool}, unique in the host
+	Server string    // the server's name in the configuration
+	Tool   *mcp.Tool // as the server listed it; Tool.Name is its own name
+	srv    *server
+}
+
+// Description is the tool's description, as the server wrote it.
+func (t *Tool) Description() string { return t.Tool.Description }
+
+// InputSchema is the tool's input schema, as the server sent it.
+func (t *Tool) InputSchema() json.RawMessage { return inputSchema(t.Tool) }
+
+// Anthropic is the tool's definition for the Anthropic Messages API's tools:
+// {"name", "description", "input_schema"}.
+func (t *Tool) Anthropic() json.RawMessage {
+	b, _ := json.Marshal(struct {
+		Name        string          `json:"name"`
+		Description string          `json:"description,omitempty"`
+		InputSchema json.RawMessage `json:"input_schema"`
+	}{t.Name, t.Tool.Description, t.InputSchema()})
+	return b
+}
+
+// OpenAI is the tool's definition for OpenAI's tools (function calling):
+// {"type": "function", "function": {"name", "description", "parameters"}}.
+func (t *Tool) OpenAI() json.RawMessage {
+	type function struct {
+		Name        string          `json:"name"`
+		Description string          `json:"description,omitempty"`
+		Parameters  json.RawMessage `json:"parameters"`
+	}
+	b, _ := json.Marshal(struct {
+		Type     string   `json:"type"`
+		Function function `json:"function"`
+	}{"function", function{t.Name, t.Tool.Description, t.InputSchema()}})
+	return b
+}
+
+// Call calls the tool. arguments is anything encoding/json encodes as an object (nil for
+// none). A context without a deadline gets the server's timeout. A server that is not
+// ready fails the call at once (ErrNotReady).
+func (t *Tool) Call(ctx context.Context, arguments any) (*mcp.CallToolResult, error) {
+	return t.srv.callTool(ctx, t.Name, t.Tool.Name, arguments)
+}
+
+func inputSchema(t *mcp.Tool) json.RawMessage {
+	if len(t.InputSchema) == 0 {
+		return json.RawMessage(`{"type":"object"}`)
+	}
+	return json.RawMessage(t.InputSchema)
+}
+
+// Prompt is one prompt of one server, under the name the host gives it.
+type Prompt struct {
+	Name   string // mcp_{server}_{prompt}
+	Server string
+	Prompt *mcp.Prompt
+	srv    *server
+}
+
+// Get gets the prompt with its arguments.
+func (p *Prompt) Get(ctx context.Context, arguments map[string]string) (*mcp.GetPromptResult, error) {
+	return p.srv.getPrompt(ctx, p.Prompt.Name, arguments)
+}
+
+// Resource is one resource of one server; a resource's name is its server and URI.
+type Resource struct {
+	Server   string
+	Resource *mcp.Resource
+	srv      *server
+}
+
+// Read reads the resource.
+func (r *Resource) Read(ctx context.Context) ([]mcp.ResourceContents, error) {
+	return r.srv.readResource(ctx, r.Resource.URI)
+}
+
+// Collision is a name two tools (or prompts) of different servers would both have had: the
+// first, in the order of server and name, keeps it; the other gets Renamed.
+type Collision struct {
+	Name            string // the name both would have
+	Server, Tool    string // the one renamed
+	Renamed         string
+	KeptBy, KeptFor string // the server and tool that kept Name
+}
+
+func (c Collision) String() string {
+	return fmt.Sprintf("%s/%s and %s/%s both make %s; %s/%s is %s", c.KeptBy, c.KeptFor, c.Server, c.Tool, c.Name, c.Server, c.Tool, c.Renamed)
+}
+
+// registry is a snapshot of the host's tools, prompts and resources.
+type registry struct {
+	tools      []*Tool
+	byName     map[string]*Tool
+	prompts    []*Prompt
+	byPrompt   map[string]*Prompt
+	resources  []*Resource
+	collisions []Collision
+}
+
+// buildRegistry names the tools and prompts of the ready servers. The names depend only on
+// which servers are ready and what they list, never on the order things happened in.
+func buildRegistry(servers []*server) *registry {
+	r := &registry{byName: map[string]*Tool{}, byPrompt: map[string]*Prompt{}}
+	type entry struct {
+		server, name string
+		s            *server
+		tool         *mcp.Tool
+		prompt       *mcp.Prompt
+	}
+	var tools, prompts []entry
+	for _, s := range servers {
+		lists := s.lists()
+		for _, t := range lists.tools {
+			tools = append(tools, entry{server: s.cfg.Name, name: t.Name, s: s, tool: t})
+		}
+		for _, p := range lists.prompts {
+			prompts = append(prompts, entry{server: s.cfg.Name, name: p.Name, s: s, prompt: p})
+		}
+		for _, res := range lists.resources {
+			r.resources = append(r.resources, &Resource{Server: s.cfg.Name, Resource: res, srv: s})
+		}
+	}
+	order := func(a, b entry) int { return cmp.Or(cmp.Compare(a.server, b.server), cmp.Compare(a.name, b.name)) }
+	slices.SortFunc(tools, order)
+	slices.SortFunc(prompts, order)
+	assign := func(entries []entry, kept func(name string) (string, string, bool), add func(e entry, name string)) {
+		for _, e := range entries {
+			name := QualifiedName(e.server, e.name)
+			if byServer, byName, taken := kept(name); taken {
+				renamed := disambiguate(name, e.server, e.name, func(n string) bool { _, _, t := kept(n); return t })
+				r.collisions = append(r.collisions, Collision{Name: name, Server: e.server, Tool: e.name, Renamed: renamed, KeptBy: byServer, KeptFor: byName})
+				name = renamed
+			}
+			add(e, name)
+		}
+	}
+	assign(tools, func(n string) (string, string, bool) {
+		t, ok := r.byName[n]
+		if !ok {
+			return "", "", false
+		}
+		return t.Server, t.Tool.Name, true
+	}, func(e entry, name string) {
+		t := &Tool{Name: name, Server: e.server, Tool: e.tool, srv: e.s}
+		r.tools = append(r.tools, t)
+		r.byName[name] = t
+	})
+	assign(prompts, func(n string) (string, string, bool) {
+		p, ok := r.byPrompt[n]
+		if !ok {
+			return "", "", false
+		}
+		return p.Server, p.Prompt.Name, true
+	}, func(e entry, name string) {
+		p := &Prompt{Name: name, Server: e.server, Prompt: e.prompt, srv: e.s}
+		r.prompts = append(r.prompts, p)
+		r.byPrompt[name] = p
+	})
+	slices.SortFunc(r.tools, func(a, b *Tool) int { return cmp.Compare(a.Name, b.Name) })
+	slices.SortFunc(r.prompts, func(a, b *Prompt) int { return cmp.Compare(a.Name, b.Name) })
+	slices.SortFunc(r.resources, func(a, b *Resource) int {
+		return cmp.Or(cmp.Compare(a.Server, b.Server), cmp.Compare(a.Resource.URI, b.Resource.URI))
+	})
+	return r
+}
+
+// QualifiedName is the name a host gives tool (or prompt) name of server: mcp_{server}_{name},
+// with every character model APIs refuse made _, and shortened to MaxNameLength with a short
+// hash of the whole name when it is longer, so that it stays unique and the same from run to
+// run.
+func QualifiedName(server, name string) string {
+	full := "mcp_" + sanitize(server) + "_" + sanitize(name)
+	if len(full) <= MaxNameLength {
+		return full
+	}
+	return full[:MaxNameLength-7] + "_" + shortHash(server+"\x00"+name)
+}
+
+// disambiguate gives a name that is taken another one: the name with a short hash of the
+// server and tool, shortened to fit, and with a counter should even that be taken.
+func disambiguate(name, server, tool string, taken func(string) bool) string {
+	suffix := "_" + shortHash(server+"\x00"+tool)
+	base := name
+	if len(base)+len(suffix) > MaxNameLength {
+		base = base[:MaxNameLength-len(suffix)]
+	}
+	candidate := base + suffix
+	for i := 2; taken(candidate); i++ {
+		s := fmt.Sprintf("%s%d", suffix, i)
+		if len(base)+len(s) > MaxNameLength {
+			base = base[:MaxNameLength-len(s)]
+		}
+		candidate = base + s
+	}
+	return candidate
+}
+
+// sanitize replaces what model APIs do not take in a tool name with _.
+func sanitize(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' {
+			return r
+		}
+		return '_'
+	}, s)
+}
+
+func shortHash(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:3])
+}
