@@ -119,19 +119,19 @@ func alive(pid int) bool { return pid > 0 && syscall.Kill(pid, 0) == nil }
 
 // One broken and one hanging server never delay the working one; each says what is wrong.
 func TestStartsEveryServerAtOnce(t *testing.T) {
-	opts := Options{ConnectTimeout: 3 * time.Second, RestartMin: time.Minute}
+	opts := Options{ConnectTimeout: 5 * time.Second, RestartMin: time.Minute}
 	begun := time.Now()
 	h, _ := start(t, opts,
 		named("broken", testCommand("exit")),
 		named("hang", testCommand("hang")),
 		named("work", testCommand("basic")))
 	eventually(t, "work ready", func() bool { return status(t, h, "work").State == Ready })
-	if d := time.Since(begun); d > 2*time.Second {
+	if d := time.Since(begun); d > 4*time.Second {
 		t.Errorf("work was ready after %s: the hanging server held it up", d)
 	}
 	ready(t, h)
-	if d := time.Since(begun); d > 3*time.Second+2*time.Second {
-		t.Errorf("Ready took %s with a connect timeout of 3s", d)
+	if d := time.Since(begun); d > 5*time.Second+2*time.Second+2*time.Second {
+		t.Errorf("Ready took %s with a connect timeout of 5s (and 2s to stop the server)", d)
 	}
 
 	broken := status(t, h, "broken")

@@ -213,7 +213,20 @@ func (c *commandConn) send(ctx context.Context, msg []byte, rq *outgoing) error 
 		return c.exitError()
 	default:
 	}
-	return c.lineConn.send(ctx, msg, rq)
+	err := c.lineConn.send(ctx, msg, rq)
+	if err != nil {
+		// A write fails when the process has gone: say why it went (its exit status and
+		// stderr), which it will have said by the time its pipes are read to the end.
+		t := time.NewTimer(time.Second)
+		defer t.Stop()
+		select {
+		case <-c.exited:
+			return c.exitError()
+		case <-t.C:
+		case <-ctx.Done():
+		}
+	}
+	return err
 }
 
 func (c *lineConn) send(ctx context.Context, msg []byte, rq *outgoing) error {
