@@ -1,0 +1,172 @@
+package importer
+
+import (
+	"fmt"
+
+	"github.com/dave/jennifer/jen"
+)
+
+// The codec of each declared struct: encode and decode over runtime/jsonwire, written out
+// field by field, and MarshalJSON and UnmarshalJSON on top for users' convenience.
+
+func (e *emitter) structCodec(t *goType) {
+	f := e.file
+	v := jen.Id("v")
+	var enc []jen.Code
+	enc = append(enc, jen.Id("e").Dot("ObjectStart").Call())
+	for _, fl := range t.fields {
+		enc = append(enc, encodeField(fl)...)
+	}
+	enc = append(enc, jen.Id("e").Dot("ObjectEnd").Call())
+	f.Func().Params(v.Clone().Op("*").Id(t.name)).Id("encode").Params(jen.Id("e").Op("*").Qual(jsonwirePkg, "Encoder")).Block(enc...)
+
+	var cases []jen.Code
+	for _, fl := range t.fields {
+		cases = append(cases, jen.Case(jen.Lit(fl.key)).Block(decodeField(fl)...))
+	}
+	cases = append(cases, jen.Default().Block(jen.Id("d").Dot("Skip").Call()))
+	f.Func().Params(v.Clone().Op("*").Id(t.name)).Id("decode").Params(jen.Id("d").Op("*").Qual(jsonwirePkg, "Decoder")).Block(
+		jen.For(jen.Id("key").Op(":=").Range().Id("d").Dot("Members")).Block(
+			jen.Switch(jen.String().Parens(jen.Id("key"))).Block(cases...),
+		),
+	)
+
+	f.Comment("MarshalJSON encodes the value as the server's schema has it.")
+	f.Func().Params(v.Clone().Id(t.name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+		jen.Var().Id("e").Qual(jsonwirePkg, "Encoder"),
+		jen.Id("v").Dot("encode").Call(jen.Op("&").Id("e")),
+		jen.Return(jen.Id("e").Dot("Bytes").Call(), jen.Id("e").Dot("Err").Call()),
+	)
+	f.Comment("UnmarshalJSON decodes the value from JSON of the server's schema.")
+	f.Func().Params(v.Clone().Op("*").Id(t.name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
+		jen.Return(jen.Id("decodeJSON").Call(jen.Id("data"), jen.Id("v").Dot("decode"))),
+	)
+}
+
+// encodeField writes one member, or nothing for an optional field that is unset.
+func encodeField(fl *field) []jen.Code {
+	sel := jen.Id("v").Dot(fl.name)
+	key := jen.Id("e").Dot("Key").Call(jen.Lit(fl.key))
+	switch {
+	case fl.pointer():
+		body := []jen.Code{key}
+		body = append(body, encodeValue(jen.Op("*").Add(sel.Clone()), fl.t, 0)...)
+		if !fl.optional { // required but nullable: null when unset
+			return []jen.Code{jen.If(sel.Clone().Op("!=").Nil()).Block(body...).Else().Block(key.Clone(), jen.Id("e").Dot("Null").Call())}
+		}
+		return []jen.Code{jen.If(sel.Clone().Op("!=").Nil()).Block(body...)}
+	case fl.optional && (fl.t.kind == kSlice || fl.t.kind == kMap || fl.t.kind == kRaw):
+		return []jen.Code{jen.If(sel.Clone().Op("!=").Nil()).Block(append([]jen.Code{key}, encodeValue(sel.Clone(), fl.t, 0)...)...)}
+	}
+	return append([]jen.Code{key}, encodeValue(sel.Clone(), fl.t, 0)...)
+}
+
+// encodeValue writes the value x of type t.
+func encodeValue(x *jen.Statement, t *goType, depth int) []jen.Code {
+	e := jen.Id("e")
+	switch t.kind {
+	case kString:
+		return []jen.Code{e.Dot("String").Call(x)}
+	case kInt:
+		return []jen.Code{e.Dot("Int").Call(x)}
+	case kFloat:
+		return []jen.Code{e.Dot("Float").Call(x, jen.Lit(64))}
+	case kBool:
+		return []jen.Code{e.Dot("Bool").Call(x)}
+	case kTime:
+		return []jen.Code{e.Dot("MarshaledText").Call(jen.Parens(x).Dot("MarshalText").Call())}
+	case kRaw:
+		return []jen.Code{e.Dot("RawJSON").Call(x)}
+	case kEnum:
+		return []jen.Code{e.Dot("String").Call(jen.String().Parens(x))}
+	case kStruct:
+		return []jen.Code{jen.Parens(x).Dot("encode").Call(e)}
+	case kSlice:
+		item := jen.Id(fmt.Sprintf("x%d", depth))
+		loop := append([]jen.Code{e.Clone().Dot("Elem").Call()}, encodeValue(item.Clone(), t.elem, depth+1)...)
+		return []jen.Code{
+			e.Clone().Dot("ArrayStart").Call(),
+			jen.For(jen.Id("_").Op(",").Add(item.Clone()).Op(":=").Range().Add(x)).Block(loop...),
+			e.Clone().Dot("ArrayEnd").Call(),
+		}
+	case kMap:
+		k := jen.Id(fmt.Sprintf("k%d", depth))
+		item := jen.Id(fmt.Sprintf("x%d", depth))
+		loop := []jen.Code{
+			e.Clone().Dot("Key").Call(k.Clone()),
+			item.Clone().Op(":=").Parens(x.Clone()).Index(k.Clone()),
+		}
+		loop = append(loop, encodeValue(item.Clone(), t.elem, depth+1)...)
+		// Keys in order, so that the same value is the same bytes.
+		return []jen.Code{
+			e.Clone().Dot("ObjectStart").Call(),
+			jen.For(jen.Id("_").Op(",").Add(k.Clone()).Op(":=").Range().Qual("slices", "Sorted").Call(jen.Qual("maps", "Keys").Call(x))).Block(loop...),
+			e.Clone().Dot("ObjectEnd").Call(),
+		}
+	}
+	panic("importer: no encoding for kind")
+}
+
+// decodeField reads one member into its field.
+func decodeField(fl *field) []jen.Code {
+	sel := jen.Id("v").Dot(fl.name)
+	if !fl.pointer() {
+		return decodeValue(sel, fl.t, 0)
+	}
+	p := jen.Id("p")
+	return []jen.Code{
+		jen.If(jen.Id("d").Dot("Null").Call()).Block(sel.Clone().Op("=").Nil()).Else().Block(append(append(
+			[]jen.Code{p.Clone().Op(":=").New(goTypeOf(fl.t))},
+			decodeValue(jen.Op("*").Add(p.Clone()), fl.t, 0)...),
+			sel.Clone().Op("=").Add(p.Clone()))...),
+	}
+}
+
+// decodeValue reads a value of type t into the addressable x.
+func decodeValue(x *jen.Statement, t *goType, depth int) []jen.Code {
+	d := jen.Id("d")
+	scalar := func(call jen.Code, conv func(jen.Code) jen.Code) []jen.Code {
+		return []jen.Code{jen.If(jen.List(jen.Id("s"), jen.Id("ok")).Op(":=").Add(call), jen.Id("ok")).Block(x.Clone().Op("=").Add(conv(jen.Id("s"))))}
+	}
+	same := func(c jen.Code) jen.Code { return c }
+	switch t.kind {
+	case kString:
+		return scalar(d.Dot("String").Call(), same)
+	case kInt:
+		return scalar(d.Dot("Int").Call(), same)
+	case kFloat:
+		return scalar(d.Dot("Float").Call(jen.Lit(64)), same)
+	case kBool:
+		return scalar(d.Dot("Bool").Call(), same)
+	case kEnum:
+		return scalar(d.Dot("String").Call(), func(c jen.Code) jen.Code { return jen.Id(t.name).Call(c) })
+	case kTime:
+		return []jen.Code{jen.If(jen.List(jen.Id("s"), jen.Id("ok")).Op(":=").Add(d.Clone().Dot("String").Call()), jen.Id("ok")).Block(
+			jen.If(jen.List(jen.Id("t"), jen.Err()).Op(":=").Qual("time", "Parse").Call(jen.Qual("time", "RFC3339Nano"), jen.Id("s")), jen.Err().Op("!=").Nil()).Block(
+				d.Clone().Dot("Report").Call(jen.Lit("must be a date-time (RFC 3339)")),
+			).Else().Block(x.Clone().Op("=").Id("t")),
+		)}
+	case kRaw:
+		return []jen.Code{x.Clone().Op("=").Add(d.Clone().Dot("RawCopy").Call())}
+	case kStruct:
+		return []jen.Code{jen.Parens(x).Dot("decode").Call(d)}
+	case kSlice:
+		item := jen.Id(fmt.Sprintf("x%d", depth))
+		loop := append([]jen.Code{jen.Var().Add(item.Clone()).Add(goTypeOf(t.elem))}, decodeValue(item.Clone(), t.elem, depth+1)...)
+		loop = append(loop, x.Clone().Op("=").Append(x.Clone(), item.Clone()))
+		return []jen.Code{jen.If(d.Clone().Dot("Null").Call()).Block(x.Clone().Op("=").Nil()).Else().Block(
+			x.Clone().Op("=").Add(goTypeOf(t)).Values(),
+			jen.For(jen.Range().Add(d.Clone()).Dot("Elements")).Block(loop...),
+		)}
+	case kMap:
+		k := jen.Id(fmt.Sprintf("k%d", depth))
+		item := jen.Id(fmt.Sprintf("x%d", depth))
+		loop := append([]jen.Code{jen.Var().Add(item.Clone()).Add(goTypeOf(t.elem))}, decodeValue(item.Clone(), t.elem, depth+1)...)
+		loop = append(loop, jen.Parens(x.Clone()).Index(jen.String().Parens(k.Clone())).Op("=").Add(item.Clone()))
+		return []jen.Code{jen.If(d.Clone().Dot("Null").Call()).Block(x.Clone().Op("=").Nil()).Else().Block(
+			x.Clone().Op("=").Add(goTypeOf(t)).Values(),
+			jen.For(k.Clone().Op(":=").Range().Add(d.Clone()).Dot("Members")).Block(loop...),
+		)}
+	}
+	panic("importer: no decoding for kind")
+}

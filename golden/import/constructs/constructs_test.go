@@ -1,0 +1,159 @@
+package constructs
+
+// Not generated: the generated client of every construct, exercised. Its arguments go to a
+// server in the same process and come back, and its codecs read and write the documents the
+// schemas describe.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/mcp"
+)
+
+const document = `{"text":"hi","count":3,"ratio":0.25,"on":true,"when":"2026-11-24T10:00:00Z","site":"https://x",
+"color":"dark-green","level":2,"tags":["a","b"],"anything":[1,"x",null],"grid":[[1,2],[3.5]],
+"point":{"x":1,"y":-2},"labels":{"b":"2","a":"1"},"scores":{"s":[1,2]},"extra":{"k":[1]},"free":"any",
+"either":7,"maybe":null,"maybeNumber":1.5,"mixed":"m","wrapped":"w","merged":{"a":"x","b":"y"},"fixed":"v1",
+"untypedEnum":"b","address":{"city":"Lisbon"},"tree":{"name":"root","self":{"name":"me","self":null},
+"children":[{"name":"leaf","self":null}]},"old":{"id":9},"nullableItems":["a",null],
+"required-list":[{"street":"Main","city":"Porto"}],"type":"t","a-b":"dash","a_b":"under","userId":"u1",
+"url":"https://y","9lives":false,"unknown":{"skipped":true}}`
+
+func TestDecodeEveryConstruct(t *testing.T) {
+	var in EveryTypeInput
+	if err := json.Unmarshal([]byte(document), &in); err != nil {
+		t.Fatal(err)
+	}
+	when, _ := time.Parse(time.RFC3339, "2026-11-24T10:00:00Z")
+	checks := []struct {
+		name     string
+		got, want any
+	}{
+		{"text", in.Text, "hi"}, {"count", in.Count, int64(3)}, {"ratio", *in.Ratio, 0.25}, {"on", *in.On, true},
+		{"when", in.When.Equal(when), true}, {"site", *in.Site, "https://x"}, {"color", in.Color, EveryTypeInputColorDarkGreen},
+		{"level", *in.Level, int64(2)}, {"tags", in.Tags, []string{"a", "b"}}, {"anything", len(in.Anything), 3},
+		{"grid", in.Grid, [][]float64{{1, 2}, {3.5}}}, {"point", in.Point, EveryTypeInputPoint{X: 1, Y: -2}},
+		{"labels", in.Labels, map[string]string{"a": "1", "b": "2"}}, {"scores", in.Scores, map[string][]int64{"s": {1, 2}}},
+		{"extra", string(in.Extra), `{"k":[1]}`}, {"free", string(in.Free), `"any"`}, {"either", string(in.Either), "7"},
+		{"maybe", in.Maybe, (*string)(nil)}, {"maybeNumber", *in.MaybeNumber, 1.5}, {"mixed", string(in.Mixed), `"m"`},
+		{"wrapped", *in.Wrapped, "w"}, {"fixed", *in.Fixed, "v1"}, {"untypedEnum", *in.UntypedEnum, EveryTypeInputUntypedEnumB},
+		{"address", *in.Address, Address{City: "Lisbon"}}, {"tree", in.Tree.Self.Name, "me"}, {"tree.self.self", in.Tree.Self.Self, (*Node)(nil)},
+		{"tree.children", in.Tree.Children[0].Name, "leaf"}, {"old", *in.Old.ID, int64(9)}, {"nullableItems", len(in.NullableItems), 2},
+		{"required-list", in.RequiredList, []Address{{Street: mcp.Ptr("Main"), City: "Porto"}}}, {"type", *in.Type, "t"},
+		{"a-b", *in.AB, "dash"}, {"a_b", *in.AB2, "under"}, {"userId", *in.UserID, "u1"}, {"9lives", *in.X9lives, false},
+	}
+	for _, c := range checks {
+		if !reflect.DeepEqual(c.got, c.want) {
+			t.Errorf("%s: %#v, want %#v", c.name, c.got, c.want)
+		}
+	}
+
+	// Encoding gives the document back: the same members and values (the unknown one aside).
+	out, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a, b map[string]any
+	json.Unmarshal([]byte(document), &a)
+	json.Unmarshal(out, &b)
+	delete(a, "unknown")
+	delete(a, "maybe") // null: an optional pointer that is nil is left out
+	if !reflect.DeepEqual(a, b) {
+		t.Errorf("encoded\n%s\nwhich is not the document", out)
+	}
+	// Required members are written even when zero; optional ones only when set.
+	empty, _ := json.Marshal(EveryTypeInput{})
+	for _, want := range []string{`"text":""`, `"count":0`, `"tags":[]`, `"labels":{}`, `"maybeNumber":null`, `"required-list":[]`, `"tree":{"name":"","self":null}`} {
+		if !strings.Contains(string(empty), want) {
+			t.Errorf("the zero value lacks %s: %s", want, empty)
+		}
+	}
+	if strings.Contains(string(empty), `"ratio"`) || strings.Contains(string(empty), `"address"`) {
+		t.Errorf("the zero value has optional members: %s", empty)
+	}
+}
+
+func TestDecodeProblems(t *testing.T) {
+	var in EveryTypeInput
+	err := json.Unmarshal([]byte(`{"count":"three","when":"yesterday","point":{"x":"1"}}`), &in)
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, want := range []string{"/count", "/when: must be a date-time", "/point/x"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+}
+
+// The client calls a server in the same process: arguments as the schema has them, results
+// decoded, an error result as a *mcp.ToolError, the templates' URIs filled.
+func TestClientCalls(t *testing.T) {
+	s := mcp.NewServer(mcp.Implementation{Name: "constructs", Version: "1.0.0"}, nil)
+	var got json.RawMessage
+	s.AddTool(mcp.Tool{Name: "every_type", InputSchema: `{"type":"object"}`,
+		OutputSchema: `{"type":"object","properties":{"echo":{"type":"object"}},"required":["echo"]}`,
+		Handler: func(ctx context.Context, c *mcp.ToolCall) {
+			c.Arguments().Unmarshal((*rawArgs)(&got))
+			c.ReturnResult(&mcp.CallToolResult{Content: []mcp.Content{mcp.Text{Text: "ok"}},
+				StructuredContent: []byte(`{"echo":{"text":"back","count":2},"at":"2026-01-02T03:04:05Z","counts":{"a":1}}`)})
+		}})
+	s.AddTool(mcp.Tool{Name: "get-x", InputSchema: `{"type":"object"}`, Handler: func(ctx context.Context, c *mcp.ToolCall) {
+		c.ReturnError(errors.New("x is broken"))
+	}})
+	s.AddTool(mcp.Tool{Name: "get_x", InputSchema: `{"type":"object"}`, Handler: func(ctx context.Context, c *mcp.ToolCall) {
+		c.ReturnContent(mcp.Text{Text: "one"}, mcp.Text{Text: "two"})
+	}})
+	var read []string
+	s.AddResourceTemplate(mcp.ResourceTemplate{URITemplate: "file:///{+path}", Name: "file",
+		Read: func(ctx context.Context, uri string, vars map[string]string) ([]mcp.ResourceContents, error) {
+			read = append(read, uri)
+			return []mcp.ResourceContents{{URI: uri, Text: "found"}}, nil
+		}})
+	ctx := context.Background()
+	mc, err := mcp.Connect(ctx, &mcp.MemoryTransport{Server: s}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mc.Close()
+	c := New(mc)
+
+	out, err := c.EveryType(ctx, EveryTypeInput{Text: "hi", Color: EveryTypeInputColorRed, Tags: []string{"t"}, Labels: map[string]string{"z": "1", "a": "2"}, Ratio: mcp.Ptr(0.5)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Echo.Text != "back" || *out.Echo.Count != 2 || out.At.Year() != 2026 || out.Counts["a"] != 1 {
+		t.Errorf("result %+v", out)
+	}
+	if !strings.HasPrefix(string(got), `{"text":"hi","count":0,"ratio":0.5,"when":"0001-01-01T00:00:00Z","color":"red","tags":["t"],"point":{"x":0,"y":0},"labels":{"a":"2","z":"1"},`) {
+		t.Errorf("the server got %s", got)
+	}
+	_, err = c.GetX(ctx)
+	var toolErr *mcp.ToolError
+	if !errors.As(err, &toolErr) || !strings.Contains(toolErr.Text, "x is broken") {
+		t.Errorf("GetX: %v, want a *mcp.ToolError", err)
+	}
+	content, err := c.GetX2(ctx)
+	if err != nil || len(content) != 2 {
+		t.Errorf("GetX2: %v, %v", content, err)
+	}
+	if _, err := c.ReadFile(ctx, "docs/a b.txt"); err != nil {
+		t.Fatal(err)
+	}
+	if len(read) != 1 || read[0] != "file:///docs/a%20b.txt" {
+		t.Errorf("read %q", read)
+	}
+	if len(Snapshot) == 0 || !strings.Contains(string(Snapshot), `"every_type"`) {
+		t.Error("the snapshot is not embedded")
+	}
+}
+
+type rawArgs json.RawMessage
+
+func (r *rawArgs) UnmarshalJSON(b []byte) error { *r = append((*r)[:0], b...); return nil }
