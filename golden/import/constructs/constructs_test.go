@@ -32,7 +32,7 @@ func TestDecodeEveryConstruct(t *testing.T) {
 	}
 	when, _ := time.Parse(time.RFC3339, "2026-11-24T10:00:00Z")
 	checks := []struct {
-		name     string
+		name      string
 		got, want any
 	}{
 		{"text", in.Text, "hi"}, {"count", in.Count, int64(3)}, {"ratio", *in.Ratio, 0.25}, {"on", *in.On, true},
