@@ -1,0 +1,297 @@
+package importer
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime/mcp"
+)
+
+// Change is one difference between two snapshots of a server, and whether it breaks callers
+// written against the older one. Breaking is judged by what goes over the wire: a caller that
+// sends what the old schema allowed and reads what the old schema promised.
+type Change struct {
+	Kind     string // "tool", "prompt" or "resource template"
+	Name     string
+	Where    string // "input /properties/city", "output", "argument style", ""
+	What     string
+	Breaking bool
+}
+
+func (c Change) String() string {
+	s := "compatible: "
+	if c.Breaking {
+		s = "breaking:   "
+	}
+	s += c.Kind + " " + c.Name
+	if c.Where != "" {
+		s += ": " + c.Where
+	}
+	return s + ": " + c.What
+}
+
+// Compare lists what changed from old to new: tools, prompts and resource templates removed
+// or added, and within each tool the input and output schemas, property by property.
+func Compare(old, new *Snapshot) []Change {
+	var out []Change
+	add := func(kind, name, where, what string, breaking bool) {
+		out = append(out, Change{Kind: kind, Name: name, Where: where, What: what, Breaking: breaking})
+	}
+	for _, o := range old.Tools {
+		i := slices.IndexFunc(new.Tools, func(t Tool) bool { return t.Name == o.Name })
+		if i < 0 {
+			add("tool", o.Name, "", "removed", true)
+			continue
+		}
+		n := new.Tools[i]
+		d := &differ{oldRoot: o.InputSchema, newRoot: n.InputSchema, input: true}
+		d.compare(o.InputSchema, n.InputSchema, "")
+		for _, c := range d.changes {
+			add("tool", o.Name, strings.TrimSpace("input "+c.where), c.what, c.breaking)
+		}
+		switch {
+		case len(o.OutputSchema) > 0 && len(n.OutputSchema) == 0:
+			add("tool", o.Name, "output", "the output schema was removed: no structured content is promised", true)
+		case len(o.OutputSchema) == 0 && len(n.OutputSchema) > 0:
+			add("tool", o.Name, "output", "an output schema was added", false)
+		case len(o.OutputSchema) > 0:
+			d := &differ{oldRoot: o.OutputSchema, newRoot: n.OutputSchema}
+			d.compare(o.OutputSchema, n.OutputSchema, "")
+			for _, c := range d.changes {
+				add("tool", o.Name, strings.TrimSpace("output "+c.where), c.what, c.breaking)
+			}
+		}
+	}
+	for _, n := range new.Tools {
+		if !slices.ContainsFunc(old.Tools, func(t Tool) bool { return t.Name == n.Name }) {
+			add("tool", n.Name, "", "added", false)
+		}
+	}
+
+	for _, o := range old.Prompts {
+		i := slices.IndexFunc(new.Prompts, func(p Prompt) bool { return p.Name == o.Name })
+		if i < 0 {
+			add("prompt", o.Name, "", "removed", true)
+			continue
+		}
+		n := new.Prompts[i]
+		for _, oa := range o.Arguments {
+			j := slices.IndexFunc(n.Arguments, func(a PromptArgument) bool { return a.Name == oa.Name })
+			switch {
+			case j < 0:
+				add("prompt", o.Name, "argument "+oa.Name, "removed", true)
+			case !oa.Required && n.Arguments[j].Required:
+				add("prompt", o.Name, "argument "+oa.Name, "became required", true)
+			case oa.Required && !n.Arguments[j].Required:
+				add("prompt", o.Name, "argument "+oa.Name, "became optional", false)
+			}
+		}
+		for _, na := range n.Arguments {
+			if !slices.ContainsFunc(o.Arguments, func(a PromptArgument) bool { return a.Name == na.Name }) {
+				add("prompt", o.Name, "argument "+na.Name, map[bool]string{true: "added, required", false: "added, optional"}[na.Required], na.Required)
+			}
+		}
+	}
+	for _, n := range new.Prompts {
+		if !slices.ContainsFunc(old.Prompts, func(p Prompt) bool { return p.Name == n.Name }) {
+			add("prompt", n.Name, "", "added", false)
+		}
+	}
+
+	for _, o := range old.ResourceTemplates {
+		i := slices.IndexFunc(new.ResourceTemplates, func(t ResourceTemplate) bool { return t.Name == o.Name })
+		switch {
+		case i < 0:
+			add("resource template", o.Name, "", "removed", true)
+		case !slices.Equal(mcp.URITemplateVariables(o.URITemplate), mcp.URITemplateVariables(new.ResourceTemplates[i].URITemplate)):
+			add("resource template", o.Name, "", fmt.Sprintf("its variables changed: %s became %s", o.URITemplate, new.ResourceTemplates[i].URITemplate), true)
+		case o.URITemplate != new.ResourceTemplates[i].URITemplate:
+			add("resource template", o.Name, "", fmt.Sprintf("its URI changed: %s became %s", o.URITemplate, new.ResourceTemplates[i].URITemplate), true)
+		}
+	}
+	for _, n := range new.ResourceTemplates {
+		if !slices.ContainsFunc(old.ResourceTemplates, func(t ResourceTemplate) bool { return t.Name == n.Name }) {
+			add("resource template", n.Name, "", "added", false)
+		}
+	}
+	return out
+}
+
+// Breaking says whether any of changes breaks callers.
+func Breaking(changes []Change) bool {
+	return slices.ContainsFunc(changes, func(c Change) bool { return c.Breaking })
+}
+
+type schemaChange struct {
+	where, what string
+	breaking    bool
+}
+
+// differ compares two schemas of the same side of a tool: input (what callers send: a
+// narrower schema breaks them) or output (what callers read: a wider one breaks them).
+type differ struct {
+	oldRoot, newRoot json.RawMessage
+	input            bool
+	changes          []schemaChange
+	seen             map[string]bool // pairs of $refs compared, for recursive schemas
+}
+
+func (d *differ) note(where, what string, breaking bool) {
+	d.changes = append(d.changes, schemaChange{where, what, breaking})
+}
+
+// resolve follows a local $ref to its definition.
+func resolve(root, raw json.RawMessage) (*schema, string) {
+	s, err := parseSchema(raw)
+	if err != nil || s == nil {
+		return &schema{}, ""
+	}
+	for hops := 0; s.Ref != "" && hops < 8; hops++ {
+		ref := s.Ref
+		name, ok := strings.CutPrefix(ref, "#/$defs/")
+		if !ok {
+			name, ok = strings.CutPrefix(ref, "#/definitions/")
+		}
+		var defs struct {
+			Defs        map[string]json.RawMessage `json:"$defs"`
+			Definitions map[string]json.RawMessage `json:"definitions"`
+		}
+		json.Unmarshal(root, &defs)
+		def, found := defs.Defs[name]
+		if !found {
+			def, found = defs.Definitions[name]
+		}
+		if !ok || !found {
+			return s, ref
+		}
+		if s, err = parseSchema(def); err != nil {
+			return &schema{}, ref
+		}
+		if s.Ref == "" {
+			return s, ref
+		}
+	}
+	return s, ""
+}
+
+func (d *differ) compare(oldRaw, newRaw json.RawMessage, path string) {
+	o, oref := resolve(d.oldRoot, oldRaw)
+	n, nref := resolve(d.newRoot, newRaw)
+	if oref != "" || nref != "" {
+		if d.seen == nil {
+			d.seen = map[string]bool{}
+		}
+		key := oref + "\x00" + nref
+		if d.seen[key] {
+			return
+		}
+		d.seen[key] = true
+	}
+	ot, onull := o.types()
+	nt, nnull := n.types()
+	if len(ot) == 0 && len(o.Properties) > 0 {
+		ot = []string{"object"}
+	}
+	if len(nt) == 0 && len(n.Properties) > 0 {
+		nt = []string{"object"}
+	}
+	slices.Sort(ot)
+	slices.Sort(nt)
+	if !slices.Equal(ot, nt) {
+		d.note(path, fmt.Sprintf("type %s became %s", typeWords(ot), typeWords(nt)), true)
+		return
+	}
+	switch {
+	case onull && !nnull:
+		d.note(path, "no longer takes null", d.input)
+	case !onull && nnull:
+		d.note(path, "may now be null", !d.input)
+	}
+	d.enums(o, n, path)
+	if slices.Contains(ot, "array") && len(o.Items) > 0 && len(n.Items) > 0 {
+		d.compare(o.Items, n.Items, path+"/items")
+	}
+	for _, key := range o.order {
+		oreq, nreq := slices.Contains(o.Required, key), slices.Contains(n.Required, key)
+		where := path + "/properties/" + key
+		if _, ok := n.Properties[key]; !ok {
+			if d.input {
+				d.note(where, "removed: a caller that sends it may be refused", true)
+			} else {
+				d.note(where, "removed: a caller that reads it gets nothing", true)
+			}
+			continue
+		}
+		switch {
+		case !oreq && nreq:
+			d.note(where, "became required", d.input)
+		case oreq && !nreq:
+			d.note(where, "became optional", !d.input)
+		}
+		d.compare(o.Properties[key], n.Properties[key], where)
+	}
+	for _, key := range n.order {
+		if _, ok := o.Properties[key]; ok {
+			continue
+		}
+		where := path + "/properties/" + key
+		switch {
+		case d.input && slices.Contains(n.Required, key):
+			d.note(where, "added, required: callers do not send it", true)
+		case d.input:
+			d.note(where, "added, optional", false)
+		default:
+			d.note(where, "added", false)
+		}
+	}
+}
+
+// enums compares the values a schema allows.
+func (d *differ) enums(o, n *schema, path string) {
+	if len(o.Enum) == 0 && len(n.Enum) == 0 {
+		return
+	}
+	vals := func(raws []json.RawMessage) []string {
+		var out []string
+		for _, r := range raws {
+			out = append(out, string(compact(r)))
+		}
+		return out
+	}
+	ov, nv := vals(o.Enum), vals(n.Enum)
+	var removed, added []string
+	for _, v := range ov {
+		if !slices.Contains(nv, v) {
+			removed = append(removed, v)
+		}
+	}
+	for _, v := range nv {
+		if !slices.Contains(ov, v) {
+			added = append(added, v)
+		}
+	}
+	switch {
+	case len(o.Enum) == 0:
+		d.note(path, "now limited to "+strings.Join(nv, ", "), d.input)
+	case len(n.Enum) == 0:
+		d.note(path, "no longer limited to "+strings.Join(ov, ", "), !d.input)
+	default:
+		if len(removed) > 0 {
+			d.note(path, "enum narrowed: "+strings.Join(removed, ", ")+" removed", d.input)
+		}
+		if len(added) > 0 {
+			// A caller reading an output cannot have handled a value it never saw; a
+			// generated enum type still decodes it.
+			d.note(path, "enum widened: "+strings.Join(added, ", ")+" added", false)
+		}
+	}
+}
+
+func typeWords(types []string) string {
+	if len(types) == 0 {
+		return "any"
+	}
+	return strings.Join(types, " or ")
+}
