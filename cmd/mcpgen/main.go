@@ -58,7 +58,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	app := &cli.Command{
 		Name:      "mcpgen",
 		Usage:     "generate typed MCP servers from annotated Go functions; reach MCP servers from the terminal",
-		UsageText: "mcpgen [flags] [packages]\nmcpgen check [packages]\nmcpgen new [--module path] [--name name] <dir>\nmcpgen servers | tools [SERVER...]\nmcpgen call SERVER TOOL [key=value ...]\nmcpgen read SERVER URI | prompt SERVER NAME [key=value ...]\nmcpgen version",
+		UsageText: "mcpgen [flags] [packages]\nmcpgen check [packages]\nmcpgen new [--module path] [--name name] <dir>\nmcpgen servers | tools [SERVER...]\nmcpgen call SERVER TOOL [key=value ...]\nmcpgen read SERVER URI | prompt SERVER NAME [key=value ...]\nmcpgen import [SERVER] [-o DIR] [--check]\nmcpgen version",
 		Description: "With no command, mcpgen generates code for the packages named (default: the current\n" +
 			"directory's), which is what //go:generate go tool mcpgen runs. Each package with\n" +
 			"//mcp:tool, //mcp:resource, //mcp:prompt or //mcp:complete functions (or mcp.Elicit\n" +
@@ -118,7 +118,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 				},
 				OnUsageError: usage,
 			},
-		}, reachCommands(&code, stdout, stderr, usage)...),
+		}, append(reachCommands(&code, stdout, stderr, usage), importCommand(&code, stdout, stderr, usage))...),
 	}
 	if err := app.Run(ctx, args); err != nil {
 		fmt.Fprintf(stderr, "mcpgen: %v\n", err)

@@ -1,0 +1,242 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"go/parser"
+	"go/token"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/aymanbagabas/go-udiff"
+	"github.com/mcpgen/mcpgen/gen/importer"
+	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/urfave/cli/v3"
+)
+
+// mcpgen import: a typed client package from a server's schemas, and drift checks.
+
+func importCommand(code *int, stdout, stderr io.Writer, usage cli.OnUsageErrorFunc) *cli.Command {
+	return &cli.Command{
+		Name:      "import",
+		Usage:     "generate a typed Go client of a server's tools, prompts and resource templates",
+		ArgsUsage: "[SERVER]",
+		Description: "Reads what the server offers (SERVER of .mcp.json, --stdio, --url, --sse, or a snapshot\n" +
+			"saved with --save and given with --from) and writes a Go package into -o DIR: " + importer.CodeFile + ",\n" +
+			"a Client with a method per tool (arguments and results as structs), prompt and resource\n" +
+			"template, and " + importer.SnapshotFile + ", the snapshot it was generated from.\n\n" +
+			"--check writes nothing. It regenerates the package from its committed snapshot and\n" +
+			"compares (exit 1 with a diff when stale); given a server (or --from), it also compares the\n" +
+			"committed snapshot with the server's and lists each change, breaking or compatible\n" +
+			"(exit 1 when one breaks callers, 0 with a note when all are compatible).\n\n" +
+			"Exit status: 0 success, 1 stale or breaking (--check), 2 errors.",
+		Flags: reachFlags(
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the package into `DIR` (default: SERVERclient)"},
+			&cli.StringFlag{Name: "package", Aliases: []string{"p"}, Usage: "the package's `name` (default: the directory's, or the committed file's)"},
+			&cli.StringFlag{Name: "from", Usage: "read the server's schemas from a snapshot `FILE` instead of the server"},
+			&cli.StringFlag{Name: "save", Usage: "write the server's snapshot to `FILE` (and generate nothing unless -o is given)"},
+			&cli.BoolFlag{Name: "check", Usage: "write nothing; exit 1 if the package is stale or the server changed in a way that breaks callers"},
+		),
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			r := &reach{cmd: cmd, stdout: stdout, stderr: stderr, stdin: os.Stdin}
+			err := runImport(ctx, r)
+			if r.host != nil {
+				r.host.Close()
+			}
+			*code = exitOK
+			if err != nil {
+				*code = exitError
+				if f, ok := err.(*failure); ok {
+					*code = f.code
+				}
+				if msg := err.Error(); msg != "" {
+					fmt.Fprintf(stderr, "mcpgen import: %s\n", msg)
+				}
+			}
+			return nil
+		},
+		OnUsageError: usage,
+	}
+}
+
+func runImport(ctx context.Context, r *reach) error {
+	cmd := r.cmd
+	args := cmd.Args().Slice()
+	if len(args) > 1 || (len(args) == 1 && r.oneServer()) {
+		return fail(exitError, "give at most one SERVER, and none with --stdio, --url or --sse")
+	}
+	server := ""
+	if len(args) == 1 {
+		server = args[0]
+	}
+	from := cmd.String("from")
+	live := server != "" || r.oneServer()
+	if from != "" && live {
+		return fail(exitError, "--from reads a snapshot: give no SERVER, --stdio, --url or --sse with it")
+	}
+	dir := cmd.String("output")
+	if dir == "" && cmd.String("save") == "" || dir == "" && cmd.Bool("check") {
+		name := server
+		if name == "" && r.oneServer() {
+			if _, err := r.config(); err != nil {
+				return err
+			}
+			name = r.single
+		}
+		if name == "" {
+			return fail(exitError, "give the package's directory: -o DIR")
+		}
+		dir = strings.ToLower(strings.NewReplacer("-", "", "_", "", ".", "").Replace(name)) + "client"
+	}
+
+	// The snapshot: from the server, from a file, or (--check alone) none.
+	var snap *importer.Snapshot
+	switch {
+	case from != "":
+		data, err := os.ReadFile(from)
+		if err != nil {
+			return fail(exitError, "%v", err)
+		}
+		if snap, err = importer.ReadSnapshot(data); err != nil {
+			return fail(exitError, "%s: %v", from, err)
+		}
+	case live:
+		h, err := r.connect(ctx, []string{server}, mcp.ClientOptions{})
+		if err != nil {
+			return err
+		}
+		if server == "" {
+			server = r.single
+		}
+		if err := r.ready(ctx, server); err != nil {
+			return err
+		}
+		c, err := h.Client(server)
+		if err != nil {
+			return fail(exitError, "%v", err)
+		}
+		if snap, err = importer.Take(ctx, c); err != nil {
+			return fail(exitError, "%s: %v", server, err)
+		}
+	case !cmd.Bool("check"):
+		return fail(exitError, "give the server: mcpgen import SERVER (of .mcp.json), --stdio 'COMMAND', --url URL, or --from FILE")
+	}
+
+	if save := cmd.String("save"); save != "" && snap != nil {
+		data, err := snap.Marshal()
+		if err == nil {
+			err = os.WriteFile(save, data, 0o644)
+		}
+		if err != nil {
+			return fail(exitError, "%v", err)
+		}
+		if cmd.String("output") == "" && !cmd.Bool("check") {
+			return nil
+		}
+	}
+	pkg, err := packageName(cmd.String("package"), dir)
+	if err != nil {
+		return err
+	}
+	if cmd.Bool("check") {
+		return checkImport(r, dir, pkg, snap)
+	}
+	res, err := importer.Generate(snap, importer.Options{Package: pkg, Dir: dir})
+	if err != nil {
+		return fail(exitError, "%v", err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fail(exitError, "%v", err)
+	}
+	for _, f := range res.Files {
+		if old, err := os.ReadFile(f.Path); err == nil && bytes.Equal(old, f.Data) {
+			continue
+		}
+		if err := os.WriteFile(f.Path, f.Data, 0o644); err != nil {
+			return fail(exitError, "%v", err)
+		}
+		if cmd.Bool("verbose") {
+			fmt.Fprintf(r.stdout, "wrote %s\n", f.Path)
+		}
+	}
+	if cmd.Bool("verbose") {
+		for _, fb := range res.Fallbacks {
+			fmt.Fprintf(r.stderr, "mcpgen import: note: %s\n", fb)
+		}
+	}
+	fmt.Fprintf(r.stdout, "package %s in %s: %d tools, %d prompts, %d resource templates", pkg, dir, len(snap.Tools), len(snap.Prompts), len(snap.ResourceTemplates))
+	if n := len(res.Fallbacks); n > 0 {
+		fmt.Fprintf(r.stdout, "; %d schema%s as json.RawMessage (-v lists them)", n, plural(n))
+	}
+	fmt.Fprintln(r.stdout)
+	return nil
+}
+
+// packageName is -p, else the package clause of the committed file, else the directory's
+// name made an identifier.
+func packageName(flag, dir string) (string, error) {
+	if flag != "" {
+		return flag, nil
+	}
+	if f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(dir, importer.CodeFile), nil, parser.PackageClauseOnly); err == nil {
+		return f.Name.Name, nil
+	}
+	abs, _ := filepath.Abs(dir)
+	name := strings.ToLower(safeName(filepath.Base(abs)))
+	name = strings.NewReplacer("-", "", "_", "").Replace(name)
+	if name == "" || name[0] >= '0' && name[0] <= '9' {
+		return "", fail(exitError, "cannot name a package after %s: give -p NAME", dir)
+	}
+	return name, nil
+}
+
+// checkImport compares what is committed in dir with what it would be, and the committed
+// snapshot with the server's (live, when given).
+func checkImport(r *reach, dir, pkg string, live *importer.Snapshot) error {
+	data, err := os.ReadFile(filepath.Join(dir, importer.SnapshotFile))
+	if err != nil {
+		return fail(exitError, "%v (run mcpgen import first)", err)
+	}
+	committed, err := importer.ReadSnapshot(data)
+	if err != nil {
+		return fail(exitError, "%s: %v", filepath.Join(dir, importer.SnapshotFile), err)
+	}
+	res, err := importer.Generate(committed, importer.Options{Package: pkg, Dir: dir})
+	if err != nil {
+		return fail(exitError, "%v", err)
+	}
+	stale := 0
+	for _, f := range res.Files {
+		old, err := os.ReadFile(f.Path)
+		if err != nil && !os.IsNotExist(err) {
+			return fail(exitError, "%v", err)
+		}
+		if bytes.Equal(old, f.Data) {
+			continue
+		}
+		stale++
+		fmt.Fprint(r.stdout, udiff.Unified(f.Path, f.Path+" (generated)", string(old), string(f.Data)))
+		fmt.Fprintf(r.stderr, "mcpgen import: %s is stale or missing\n", f.Path)
+	}
+	breaking := false
+	if live != nil {
+		changes := importer.Compare(committed, live)
+		for _, c := range changes {
+			fmt.Fprintln(r.stdout, c)
+		}
+		breaking = importer.Breaking(changes)
+		switch {
+		case breaking:
+			fmt.Fprintf(r.stderr, "mcpgen import: the server changed in ways that break callers of %s; regenerate on purpose with mcpgen import and fix the callers\n", dir)
+		case len(changes) > 0:
+			fmt.Fprintf(r.stderr, "mcpgen import: note: the server changed compatibly since %s was generated; mcpgen import takes the changes in\n", dir)
+		}
+	}
+	if stale > 0 || breaking {
+		return &failure{code: exitToolError, err: fmt.Errorf("")}
+	}
+	return nil
+}
