@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -161,6 +162,9 @@ func TestImportCheckAgainstPinnedServers(t *testing.T) {
 		"gothings":   everythingBin,
 	} {
 		dir, _ := filepath.Abs(filepath.Join("..", "golden", "import", name))
+		if name == "filesystem" {
+			dir, _ = filepath.Abs(filepath.Join("..", "examples", "fsclient", "filesystem"))
+		}
 		out, errOut, code := mcpgen(t, t.TempDir(), "import", "--check", "--stdio", stdio, "-o", dir)
 		if code != 0 || out != "" {
 			t.Errorf("import --check %s: exit %d\n%s%s", name, code, out, errOut)
@@ -229,6 +233,28 @@ func TestImportDrift(t *testing.T) {
 		if _, _, code := mcpgen(t, dir, args...); code != 2 {
 			t.Errorf("mcpgen %s: exit %d, want 2", strings.Join(args, " "), code)
 		}
+	}
+}
+
+// examples/fsclient, the README's program: the typed client of server-filesystem, run
+// against the pinned server.
+func TestExampleFSClient(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("first line\nsecond line\nthird line\n"), 0o644)
+	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
+	cmd := exec.Command(fsclientBin, "-server", "node "+serverScript(t, "server-filesystem"), dir)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, want := range []string{"[FILE] notes.txt", "[DIR] sub", "--- notes.txt, first lines:\nfirst line\nsecond line\n"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(string(out), "third line") {
+		t.Errorf("head=2 read more than two lines:\n%s", out)
 	}
 }
 

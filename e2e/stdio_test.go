@@ -23,6 +23,7 @@ var (
 	clientBin     string
 	mcpgenBin     string
 	hostBin       string
+	fsclientBin   string
 	referee       *spectest.Referee
 )
 
@@ -46,8 +47,10 @@ func run(m *testing.M) int {
 	clientBin = filepath.Join(dir, "client")
 	mcpgenBin = filepath.Join(dir, "mcpgen")
 	hostBin = filepath.Join(dir, "host")
+	fsclientBin = filepath.Join(dir, "fsclient")
 	for bin, pkg := range map[string]string{weatherBin: "../examples/weather", everythingBin: "../examples/everything",
-		clientBin: "../examples/client", mcpgenBin: "../cmd/mcpgen", hostBin: "../examples/host"} {
+		clientBin: "../examples/client", mcpgenBin: "../cmd/mcpgen", hostBin: "../examples/host",
+		fsclientBin: "../examples/fsclient"} {
 		if out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
 			fmt.Fprintf(os.Stderr, "building %s: %v\n%s", pkg, err, out)
 			return 1

@@ -13,14 +13,15 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the generated packages of the golden cases")
 
-// The golden cases are under golden/import: each directory holds a snapshot of a real
+// The golden cases are under golden/import (and examples/fsclient): each directory holds a snapshot of a real
 // server's (snapshot.json, as mcpgen import --save writes it) and the package generated from
 // it, which go vet and go build check as any package of the module. The snapshots of npm's
 // reference servers are checked against the pinned servers themselves by the end-to-end
 // tests (mcpgen import --check).
 func TestGolden(t *testing.T) {
 	dirs, _ := filepath.Glob("../../golden/import/*")
-	if len(dirs) < 4 {
+	dirs = append(dirs, "../../examples/fsclient/filesystem") // the README's example
+	if len(dirs) < 6 {
 		t.Fatalf("only %d golden cases", len(dirs))
 	}
 	for _, dir := range dirs {

@@ -364,7 +364,11 @@ func docOf(s *schema) string {
 
 // fieldDoc is a field's comment: its description, its format and its default.
 func fieldDoc(s *schema) string {
-	parts := nonEmpty(strings.TrimSpace(s.Description))
+	desc := strings.TrimSpace(s.Description)
+	if desc != "" && !strings.ContainsAny(desc[len(desc)-1:], ".!?:)") && (s.Format != "" && s.Format != "date-time" || len(s.Default) > 0) {
+		desc += "." // a sentence before the format and the default
+	}
+	parts := nonEmpty(desc)
 	if s.Format != "" && s.Format != "date-time" {
 		parts = append(parts, "Format: "+s.Format+".")
 	}

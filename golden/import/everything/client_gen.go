@@ -445,7 +445,7 @@ func (v *EchoInput) UnmarshalJSON(data []byte) error {
 type GetAnnotatedMessageInput struct {
 	// Type of message to demonstrate different annotation patterns
 	MessageType GetAnnotatedMessageInputMessageType `json:"messageType"`
-	// Whether to include an example image Default: false.
+	// Whether to include an example image. Default: false.
 	IncludeImage *bool `json:"includeImage,omitempty"`
 }
 
@@ -553,7 +553,7 @@ func (v *GetResourceLinksInput) UnmarshalJSON(data []byte) error {
 type GetResourceReferenceInput struct {
 	// Default: "Text".
 	ResourceType *GetResourceReferenceInputResourceType `json:"resourceType,omitempty"`
-	// ID of the text resource to fetch Default: 1.
+	// ID of the text resource to fetch. Default: 1.
 	ResourceID *float64 `json:"resourceId,omitempty"`
 }
 
@@ -764,9 +764,9 @@ func (v *GetSumInput) UnmarshalJSON(data []byte) error {
 
 // GzipFileAsResourceInput is an object of the server's schema.
 type GzipFileAsResourceInput struct {
-	// Name of the output file Default: "README.md.gz".
+	// Name of the output file. Default: "README.md.gz".
 	Name *string `json:"name,omitempty"`
-	// URL or data URI of the file content to compress Format: uri. Default:
+	// URL or data URI of the file content to compress. Format: uri. Default:
 	// "https://raw.githubusercontent.com/modelcontextprotocol/servers/refs/heads/main/README.md".
 	Data *string `json:"data,omitempty"`
 	// How the resulting gzipped file should be returned. 'resourceLink' returns a link to a resource
@@ -907,9 +907,9 @@ func (v *SimulateResearchQueryInput) UnmarshalJSON(data []byte) error {
 
 // TriggerLongRunningOperationInput is an object of the server's schema.
 type TriggerLongRunningOperationInput struct {
-	// Duration of the operation in seconds Default: 10.
+	// Duration of the operation in seconds. Default: 10.
 	Duration *float64 `json:"duration,omitempty"`
-	// Number of steps in the operation Default: 5.
+	// Number of steps in the operation. Default: 5.
 	Steps *float64 `json:"steps,omitempty"`
 }
 

@@ -617,7 +617,7 @@ func (v *DirectoryTreeOutput) UnmarshalJSON(data []byte) error {
 type EditFileInput struct {
 	Path  string                   `json:"path"`
 	Edits []EditFileInputEditsItem `json:"edits"`
-	// Preview changes using git-style diff format Default: false.
+	// Preview changes using git-style diff format. Default: false.
 	DryRun *bool `json:"dryRun,omitempty"`
 }
 
@@ -948,7 +948,7 @@ func (v *ListDirectoryOutput) UnmarshalJSON(data []byte) error {
 // ListDirectoryWithSizesInput is an object of the server's schema.
 type ListDirectoryWithSizesInput struct {
 	Path string `json:"path"`
-	// Sort entries by name or size Default: "name".
+	// Sort entries by name or size. Default: "name".
 	SortBy *ListDirectoryWithSizesInputSortBy `json:"sortBy,omitempty"`
 }
 
