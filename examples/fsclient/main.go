@@ -51,7 +51,7 @@ func run(ctx context.Context, server []string, dir string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Print(listing.Content)
+	fmt.Println(listing.Content)
 
 	// read_text_file of the first file, its first two lines.
 	var first string

@@ -372,6 +372,13 @@ func fieldDoc(s *schema) string {
 	if s.Format != "" && s.Format != "date-time" {
 		parts = append(parts, "Format: "+s.Format+".")
 	}
+	if len(s.Enum) > 0 && !allStrings(s.Enum) {
+		var vals []string
+		for _, v := range s.Enum {
+			vals = append(vals, string(compact(v)))
+		}
+		parts = append(parts, "One of: "+strings.Join(vals, ", ")+".")
+	}
 	if len(s.Default) > 0 {
 		parts = append(parts, "Default: "+string(compact(s.Default))+".")
 	}

@@ -234,12 +234,13 @@ type EveryTypeInput struct {
 	On    *bool     `json:"on,omitempty"`
 	When  time.Time `json:"when"`
 	// Format: uri.
-	Site     *string             `json:"site,omitempty"`
-	Color    EveryTypeInputColor `json:"color"`
-	Level    *int64              `json:"level,omitempty"`
-	Tags     []string            `json:"tags"`
-	Anything []json.RawMessage   `json:"anything,omitempty"`
-	Grid     [][]float64         `json:"grid,omitempty"`
+	Site  *string             `json:"site,omitempty"`
+	Color EveryTypeInputColor `json:"color"`
+	// One of: 1, 2, 3.
+	Level    *int64            `json:"level,omitempty"`
+	Tags     []string          `json:"tags"`
+	Anything []json.RawMessage `json:"anything,omitempty"`
+	Grid     [][]float64       `json:"grid,omitempty"`
 	// A point.
 	Point         EveryTypeInputPoint        `json:"point"`
 	Labels        map[string]string          `json:"labels"`
