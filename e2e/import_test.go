@@ -172,6 +172,21 @@ func TestImportCheckAgainstPinnedServers(t *testing.T) {
 	}
 }
 
+// The snapshot the generator derives from a server's Go code (mcpgen --snapshot, which check
+// holds the package to) is what the running server lists: checked for the examples against
+// the snapshots taken from their processes.
+func TestServerSnapshotMatchesWhatItLists(t *testing.T) {
+	t.Parallel()
+	for example, imported := range map[string]string{"weather": "weather", "everything": "gothings"} {
+		from, _ := filepath.Abs(filepath.Join("..", "examples", example, "mcp_snapshot.json"))
+		dir, _ := filepath.Abs(filepath.Join("..", "golden", "import", imported))
+		out, errOut, code := mcpgen(t, t.TempDir(), "import", "--check", "--from", from, "-o", dir)
+		if code != 0 || out != "" {
+			t.Errorf("examples/%s: exit %d\n%s%s", example, code, out, errOut)
+		}
+	}
+}
+
 // A package imported from a server, then the server's schemas changing under it.
 func TestImportDrift(t *testing.T) {
 	t.Parallel()

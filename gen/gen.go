@@ -25,6 +25,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpgen/mcpgen/gen/importer"
 	"github.com/mcpgen/mcpgen/gen/internal/analyze"
 	"github.com/mcpgen/mcpgen/gen/internal/diag"
 	"github.com/mcpgen/mcpgen/gen/internal/emit"
@@ -64,6 +65,9 @@ type File struct {
 	Package string // import path
 	Path    string // absolute path of the file
 	Content []byte
+	// Snapshot is what the package offers, as a client lists it (nil when it offers
+	// nothing): compared with the package's SnapshotFileName by CompareSnapshot.
+	Snapshot *importer.Snapshot
 }
 
 // Diagnostic is a problem in the code or configuration mcpgen reads, at a position, with a
@@ -153,7 +157,7 @@ func generatePackage(cfg *Config, pkg *packages.Package, src *load.Source, diags
 		diags.Add(token.Position{Filename: path}, "please report this as an mcpgen bug", "internal error: %v", err)
 		return nil
 	}
-	return append(files, File{Package: pkg.PkgPath, Path: path, Content: content})
+	return append(files, File{Package: pkg.PkgPath, Path: path, Content: content, Snapshot: snapshot(p)})
 }
 
 // ValidFileName reports why name cannot be the generated file's name, or "" if it can.

@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/gen"
+	"github.com/mcpgen/mcpgen/gen/importer"
 	"github.com/mcpgen/mcpgen/scaffold"
 	"github.com/urfave/cli/v3"
 )
@@ -45,6 +46,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "list the files written"},
 		&cli.StringFlag{Name: "tags", Usage: "extra build `tags` to load packages with, comma-separated"},
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: gen.DefaultFileName, Usage: "`name` of the file generated in each package"},
+		&cli.BoolFlag{Name: "snapshot", Usage: "also write each package's " + gen.SnapshotFileName + ": the schemas its callers rely on, which check then holds it to"},
 	}
 	generate := func(check bool) cli.ActionFunc {
 		return func(ctx context.Context, cmd *cli.Command) error {
@@ -172,6 +174,16 @@ func runGenerate(cmd *cli.Command, check bool, stdout, stderr io.Writer) int {
 		if cmd.Bool("verbose") && change != gen.Unchanged {
 			fmt.Fprintf(stdout, "%s %s\n", change, relative(cwd, f.Path))
 		}
+		if !cmd.Bool("snapshot") {
+			continue
+		}
+		if change, err = gen.WriteSnapshot(f); err != nil {
+			fmt.Fprintf(stderr, "mcpgen: %v\n", err)
+			return exitError
+		}
+		if cmd.Bool("verbose") && change != gen.Unchanged {
+			fmt.Fprintf(stdout, "%s %s\n", change, relative(cwd, gen.SnapshotPath(f)))
+		}
 	}
 	return exitOK
 }
@@ -240,6 +252,30 @@ func runCheck(files []gen.File, cwd string, stdout, stderr io.Writer) int {
 	}
 	if stale > 0 {
 		fmt.Fprintln(stderr, "mcpgen: run 'go generate ./...' to update generated files")
+	}
+	// A package with a committed snapshot is held to it: a change that breaks callers fails.
+	breaking := 0
+	for _, f := range files {
+		changes, found, err := gen.CompareSnapshot(f)
+		if err != nil {
+			fmt.Fprintf(stderr, "mcpgen: %v\n", err)
+			return exitError
+		}
+		if !found || len(changes) == 0 {
+			continue
+		}
+		rel := relative(cwd, gen.SnapshotPath(f))
+		for _, c := range changes {
+			fmt.Fprintf(stdout, "%s: %s\n", rel, c)
+		}
+		if importer.Breaking(changes) {
+			breaking++
+			fmt.Fprintf(stderr, "mcpgen: the tools of %s changed in ways that break their callers; if that is meant, run 'mcpgen --snapshot' to accept it\n", f.Package)
+		} else {
+			fmt.Fprintf(stderr, "mcpgen: note: the tools of %s changed compatibly since %s; 'mcpgen --snapshot' records it\n", f.Package, rel)
+		}
+	}
+	if stale > 0 || breaking > 0 {
 		return exitStale
 	}
 	return exitOK

@@ -198,3 +198,48 @@ func TestNewUsage(t *testing.T) {
 		t.Errorf("the non-empty directory changed: %v", entries)
 	}
 }
+
+// A server package with a committed snapshot is held to it: a compatible change of its tools
+// is a note, a breaking one fails check until mcpgen --snapshot accepts it.
+func TestCheckHoldsAServerToItsSnapshot(t *testing.T) {
+	pkg := scratchPackage(t, "methods", false)
+	if code, out, errOut := mcpgen(t, "--snapshot", "-v", pkg); code != 0 || !strings.Contains(out, "created "+strings.TrimPrefix(pkg, "./")+"/mcp_snapshot.json") {
+		t.Fatalf("--snapshot: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, out, errOut := mcpgen(t, "check", pkg); code != 0 || out != "" || errOut != "" {
+		t.Fatalf("check right after: exit %d\n%s%s", code, out, errOut)
+	}
+	src := filepath.Join(pkg, "index.go")
+	orig, _ := os.ReadFile(src)
+	edit := func(from, to string) {
+		t.Helper()
+		if !strings.Contains(string(orig), from) {
+			t.Fatalf("index.go has no %q", from)
+		}
+		os.WriteFile(src, []byte(strings.Replace(string(orig), from, to, 1)), 0o666)
+		if code, _, errOut := mcpgen(t, pkg); code != 0 {
+			t.Fatalf("generate: %s", errOut)
+		}
+	}
+
+	// An optional property added to Query: compatible.
+	edit("	Limit int `json:\"limit,omitempty\"", "	Offset int `json:\"offset,omitempty\"`\n	Limit int `json:\"limit,omitempty\"")
+	code, out, errOut := mcpgen(t, "check", pkg)
+	if code != 0 || !strings.Contains(out, "compatible: tool search: input /properties/offset: added, optional") || !strings.Contains(errOut, "changed compatibly") {
+		t.Errorf("compatible change: exit %d\n%s%s", code, out, errOut)
+	}
+
+	// Limit made required: breaking.
+	edit("`json:\"limit,omitempty\" jsonschema:\"minimum=1,maximum=50,default=10\"`", "`json:\"limit\" jsonschema:\"minimum=1,maximum=50\"`")
+	code, out, errOut = mcpgen(t, "check", pkg)
+	if code != 1 || !strings.Contains(out, "breaking:   tool search: input /properties/limit: became required") || !strings.Contains(errOut, "break their callers") {
+		t.Errorf("breaking change: exit %d\n%s%s", code, out, errOut)
+	}
+	// Accepted on purpose.
+	if code, _, errOut := mcpgen(t, "--snapshot", pkg); code != 0 {
+		t.Fatal(errOut)
+	}
+	if code, out, errOut := mcpgen(t, "check", pkg); code != 0 || out != "" {
+		t.Errorf("after --snapshot: exit %d\n%s%s", code, out, errOut)
+	}
+}

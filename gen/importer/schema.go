@@ -112,6 +112,16 @@ func parseSchema(raw json.RawMessage) (*schema, error) {
 	return &s, nil
 }
 
+// ObjectKeys is the keys of the object member of raw (a JSON object), in the order they are
+// written: the order of a schema's properties.
+func ObjectKeys(raw json.RawMessage, member string) []string {
+	var holder map[string]json.RawMessage
+	if json.Unmarshal(raw, &holder) != nil {
+		return nil
+	}
+	return objectKeys(holder[member])
+}
+
 // objectKeys is the keys of a JSON object in the order they are written.
 func objectKeys(raw json.RawMessage) []string {
 	d := json.NewDecoder(bytes.NewReader(raw))
