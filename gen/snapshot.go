@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/mcpgen/mcpgen/gen/importer"
 	"github.com/mcpgen/mcpgen/gen/internal/model"
@@ -43,11 +44,7 @@ func snapshot(p *model.Package) *importer.Snapshot {
 				raw := schema.Render(d.In)
 				json.Unmarshal(raw, &args)
 				for _, name := range importer.ObjectKeys(raw, "properties") {
-					req := false
-					for _, r := range args.Required {
-						req = req || r == name
-					}
-					pr.Arguments = append(pr.Arguments, importer.PromptArgument{Name: name, Description: args.Properties[name].Description, Required: req})
+					pr.Arguments = append(pr.Arguments, importer.PromptArgument{Name: name, Description: args.Properties[name].Description, Required: slices.Contains(args.Required, name)})
 				}
 			}
 			s.Prompts = append(s.Prompts, pr)

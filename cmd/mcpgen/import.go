@@ -13,6 +13,7 @@ import (
 
 	"github.com/aymanbagabas/go-udiff"
 	"github.com/mcpgen/mcpgen/gen/importer"
+	"github.com/mcpgen/mcpgen/runtime/host"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 	"github.com/urfave/cli/v3"
 )
@@ -40,24 +41,7 @@ func importCommand(code *int, stdout, stderr io.Writer, usage cli.OnUsageErrorFu
 			&cli.StringFlag{Name: "save", Usage: "write the server's snapshot to `FILE` (and generate nothing unless -o is given)"},
 			&cli.BoolFlag{Name: "check", Usage: "write nothing; exit 1 if the package is stale or the server changed in a way that breaks callers"},
 		),
-		Action: func(ctx context.Context, cmd *cli.Command) error {
-			r := &reach{cmd: cmd, stdout: stdout, stderr: stderr, stdin: os.Stdin}
-			err := runImport(ctx, r)
-			if r.host != nil {
-				r.host.Close()
-			}
-			*code = exitOK
-			if err != nil {
-				*code = exitError
-				if f, ok := err.(*failure); ok {
-					*code = f.code
-				}
-				if msg := err.Error(); msg != "" {
-					fmt.Fprintf(stderr, "mcpgen import: %s\n", msg)
-				}
-			}
-			return nil
-		},
+		Action:       reachAction("import", runImport, code, stdout, stderr),
 		OnUsageError: usage,
 	}
 }
@@ -104,14 +88,8 @@ func runImport(ctx context.Context, r *reach) error {
 			return fail(exitError, "%s: %v", from, err)
 		}
 	case live:
-		h, err := r.connect(ctx, []string{server}, mcp.ClientOptions{})
+		server, h, err := r.connectOne(ctx, server, mcp.ClientOptions{})
 		if err != nil {
-			return err
-		}
-		if server == "" {
-			server = r.single
-		}
-		if err := r.ready(ctx, server); err != nil {
 			return err
 		}
 		c, err := h.Client(server)
@@ -185,7 +163,7 @@ func packageName(flag, dir string) (string, error) {
 		return f.Name.Name, nil
 	}
 	abs, _ := filepath.Abs(dir)
-	name := strings.ToLower(safeName(filepath.Base(abs)))
+	name := strings.ToLower(host.SafeName(filepath.Base(abs)))
 	name = strings.NewReplacer("-", "", "_", "").Replace(name)
 	if name == "" || name[0] >= '0' && name[0] <= '9' {
 		return "", fail(exitError, "cannot name a package after %s: give -p NAME", dir)
@@ -236,7 +214,7 @@ func checkImport(r *reach, dir, pkg string, live *importer.Snapshot) error {
 		}
 	}
 	if stale > 0 || breaking {
-		return &failure{code: exitToolError, err: fmt.Errorf("")}
+		return &failure{code: exitToolError} // the command has said why
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -58,27 +59,7 @@ func reachFlags(extra ...cli.Flag) []cli.Flag {
 // reachCommands are servers, tools, call, read and prompt; each sets *code.
 func reachCommands(code *int, stdout, stderr io.Writer, usage cli.OnUsageErrorFunc) []*cli.Command {
 	action := func(name string, do func(ctx context.Context, r *reach) error) cli.ActionFunc {
-		return func(ctx context.Context, cmd *cli.Command) error {
-			r := &reach{cmd: cmd, stdout: stdout, stderr: stderr, stdin: os.Stdin}
-			err := do(ctx, r)
-			if r.host != nil {
-				r.host.Close()
-			}
-			var f *failure
-			switch {
-			case err == nil:
-				*code = exitOK
-			case errors.As(err, &f):
-				*code = f.code
-				if f.err != nil && f.err.Error() != "" {
-					fmt.Fprintf(stderr, "mcpgen %s: %v\n", name, f.err)
-				}
-			default:
-				*code = exitError
-				fmt.Fprintf(stderr, "mcpgen %s: %v\n", name, err)
-			}
-			return nil
-		}
+		return reachAction(name, do, code, stdout, stderr)
 	}
 	return []*cli.Command{
 		{
@@ -146,6 +127,32 @@ func reachCommands(code *int, stdout, stderr io.Writer, usage cli.OnUsageErrorFu
 			Action:       action("prompt", runPrompt),
 			OnUsageError: usage,
 		},
+	}
+}
+
+// reachAction runs a command that reaches servers and sets *code from its error, printing
+// the error as one line (a failure with no words prints nothing: the command said it).
+func reachAction(name string, do func(ctx context.Context, r *reach) error, code *int, stdout, stderr io.Writer) cli.ActionFunc {
+	return func(ctx context.Context, cmd *cli.Command) error {
+		r := &reach{cmd: cmd, stdout: stdout, stderr: stderr, stdin: os.Stdin}
+		err := do(ctx, r)
+		if r.host != nil {
+			r.host.Close()
+		}
+		var f *failure
+		switch {
+		case err == nil:
+			*code = exitOK
+		case errors.As(err, &f):
+			*code = f.code
+			if f.err != nil && f.err.Error() != "" {
+				fmt.Fprintf(stderr, "mcpgen %s: %v\n", name, f.err)
+			}
+		default:
+			*code = exitError
+			fmt.Fprintf(stderr, "mcpgen %s: %v\n", name, err)
+		}
+		return nil
 	}
 }
 
@@ -240,7 +247,7 @@ func logText(m *mcp.LogMessage) string {
 	s := string(m.Data)
 	if len(s) > 1 && s[0] == '"' {
 		var text string
-		if err := unmarshal(m.Data, &text); err == nil {
+		if err := json.Unmarshal(m.Data, &text); err == nil {
 			s = text
 		}
 	}
@@ -309,7 +316,7 @@ func (r *reach) config() (*host.Config, error) {
 			return nil, fail(exitError, "--%s: %q is not an http:// or https:// URL", sc.Transport, sc.URL)
 		}
 		if sc.Name == "" {
-			sc.Name = safeName(parsed.Hostname())
+			sc.Name = host.SafeName(parsed.Hostname())
 		}
 		for _, h := range r.cmd.StringSlice("header") {
 			k, v, ok := strings.Cut(h, ":")
@@ -322,7 +329,7 @@ func (r *reach) config() (*host.Config, error) {
 			sc.Headers[strings.TrimSpace(k)] = strings.TrimSpace(v)
 		}
 	}
-	if safeName(sc.Name) != sc.Name {
+	if host.SafeName(sc.Name) != sc.Name {
 		return nil, fail(exitError, "--name %q: a server name takes letters, digits, _ and - only", sc.Name)
 	}
 	r.single = sc.Name
@@ -357,7 +364,7 @@ func commandName(words []string) string {
 			}
 		}
 	}
-	if name = safeName(name); name == "" {
+	if name = host.SafeName(name); name == "" {
 		name = "server"
 	}
 	return name
@@ -367,16 +374,6 @@ func commandName(words []string) string {
 // the server.
 var genericNames = map[string]bool{"index": true, "main": true, "cli": true, "server": true, "dist": true,
 	"build": true, "lib": true, "bin": true, "src": true, "out": true, "__main__": true}
-
-// safeName makes s a server name: letters, digits, _ and -.
-func safeName(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' {
-			return r
-		}
-		return '_'
-	}, s)
-}
 
 func serverNames(cfg *host.Config) string {
 	names := make([]string, len(cfg.Servers))
@@ -445,6 +442,22 @@ func splitCommand(s string) ([]string, error) {
 		words = append(words, cur.String())
 	}
 	return words, nil
+}
+
+// connectOne connects to one server: server of the configuration, or the one of --stdio,
+// --url or --sse when server is "". It returns the server's name once it is ready.
+func (r *reach) connectOne(ctx context.Context, server string, client mcp.ClientOptions) (string, *host.Host, error) {
+	h, err := r.connect(ctx, []string{server}, client)
+	if err != nil {
+		return "", nil, err
+	}
+	if server == "" {
+		server = r.single
+	}
+	if err := r.ready(ctx, server); err != nil {
+		return "", nil, err
+	}
+	return server, h, nil
 }
 
 // ready checks that a server is ready, and asks it for its log messages at --log-level.

@@ -11,6 +11,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/spelling"
+
 	"github.com/mcpgen/mcpgen/runtime/host"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
@@ -134,7 +136,7 @@ func suggest(name string, tools []*host.Tool) string {
 	for _, t := range tools {
 		own := strings.ToLower(t.Tool.Name)
 		if strings.Contains(own, low) || strings.Contains(low, own) || strings.Contains(strings.ToLower(t.Name), low) ||
-			distance(own, low) <= max(1, len(low)/4) {
+			spelling.Distance(own, low) <= max(1, len(low)/4) {
 			like = append(like, t.Tool.Name)
 		}
 	}
@@ -142,28 +144,6 @@ func suggest(name string, tools []*host.Tool) string {
 		return " (mcpgen tools lists them)"
 	}
 	return "; did you mean " + strings.Join(like, " or ") + "?"
-}
-
-// distance is the Levenshtein distance of a and b: how many letters to insert, delete or
-// replace to make one the other.
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 type toolJSON struct {
@@ -211,14 +191,8 @@ func runCall(ctx context.Context, r *reach) error {
 		return fail(exitError, "--progress %q: give auto, always or never", progress)
 	}
 	term := newTerminal(r.stdin, r.stderr)
-	h, err := r.connect(ctx, []string{server}, mcp.ClientOptions{Elicitation: term.elicit})
+	server, h, err := r.connectOne(ctx, server, mcp.ClientOptions{Elicitation: term.elicit})
 	if err != nil {
-		return err
-	}
-	if server == "" {
-		server = r.single
-	}
-	if err := r.ready(ctx, server); err != nil {
 		return err
 	}
 	t, ok := h.ServerTool(server, name)
@@ -275,14 +249,8 @@ func runRead(ctx context.Context, r *reach) error {
 	if len(rest) != 1 {
 		return fail(exitError, "give one URI: mcpgen read %sURI", map[bool]string{true: "", false: "SERVER "}[r.oneServer()])
 	}
-	h, err := r.connect(ctx, []string{server}, mcp.ClientOptions{})
+	server, h, err := r.connectOne(ctx, server, mcp.ClientOptions{})
 	if err != nil {
-		return err
-	}
-	if server == "" {
-		server = r.single
-	}
-	if err := r.ready(ctx, server); err != nil {
 		return err
 	}
 	contents, err := h.ReadResource(ctx, server, rest[0])
@@ -323,14 +291,8 @@ func runPrompt(ctx context.Context, r *reach) error {
 		}
 		arguments[k] = v
 	}
-	h, err := r.connect(ctx, []string{server}, mcp.ClientOptions{})
+	server, h, err := r.connectOne(ctx, server, mcp.ClientOptions{})
 	if err != nil {
-		return err
-	}
-	if server == "" {
-		server = r.single
-	}
-	if err := r.ready(ctx, server); err != nil {
 		return err
 	}
 	res, err := h.GetPrompt(ctx, server, rest[0], arguments)
@@ -441,5 +403,3 @@ func printJSON(w io.Writer, v any) error {
 	_, err = w.Write(append(b, '\n'))
 	return err
 }
-
-func unmarshal(data []byte, v any) error { return json.Unmarshal(data, v) }

@@ -39,84 +39,76 @@ func Compare(old, new *Snapshot) []Change {
 	add := func(kind, name, where, what string, breaking bool) {
 		out = append(out, Change{Kind: kind, Name: name, Where: where, What: what, Breaking: breaking})
 	}
-	for _, o := range old.Tools {
-		i := slices.IndexFunc(new.Tools, func(t Tool) bool { return t.Name == o.Name })
-		if i < 0 {
-			add("tool", o.Name, "", "removed", true)
-			continue
-		}
-		n := new.Tools[i]
-		d := &differ{oldRoot: o.InputSchema, newRoot: n.InputSchema, input: true}
-		d.compare(o.InputSchema, n.InputSchema, "")
+	schemas := func(tool, side string, o, n json.RawMessage) {
+		d := &differ{oldRoot: o, newRoot: n, input: side == "input"}
+		d.compare(o, n, "")
 		for _, c := range d.changes {
-			add("tool", o.Name, strings.TrimSpace("input "+c.where), c.what, c.breaking)
-		}
-		switch {
-		case len(o.OutputSchema) > 0 && len(n.OutputSchema) == 0:
-			add("tool", o.Name, "output", "the output schema was removed: no structured content is promised", true)
-		case len(o.OutputSchema) == 0 && len(n.OutputSchema) > 0:
-			add("tool", o.Name, "output", "an output schema was added", false)
-		case len(o.OutputSchema) > 0:
-			d := &differ{oldRoot: o.OutputSchema, newRoot: n.OutputSchema}
-			d.compare(o.OutputSchema, n.OutputSchema, "")
-			for _, c := range d.changes {
-				add("tool", o.Name, strings.TrimSpace("output "+c.where), c.what, c.breaking)
-			}
+			add("tool", tool, strings.TrimSpace(side+" "+c.where), c.what, c.breaking)
 		}
 	}
-	for _, n := range new.Tools {
-		if !slices.ContainsFunc(old.Tools, func(t Tool) bool { return t.Name == n.Name }) {
-			add("tool", n.Name, "", "added", false)
-		}
-	}
-
-	for _, o := range old.Prompts {
-		i := slices.IndexFunc(new.Prompts, func(p Prompt) bool { return p.Name == o.Name })
-		if i < 0 {
-			add("prompt", o.Name, "", "removed", true)
-			continue
-		}
-		n := new.Prompts[i]
-		for _, oa := range o.Arguments {
-			j := slices.IndexFunc(n.Arguments, func(a PromptArgument) bool { return a.Name == oa.Name })
+	pair(old.Tools, new.Tools, func(t Tool) string { return t.Name },
+		func(o Tool) { add("tool", o.Name, "", "removed", true) },
+		func(o, n Tool) {
+			schemas(o.Name, "input", o.InputSchema, n.InputSchema)
 			switch {
-			case j < 0:
-				add("prompt", o.Name, "argument "+oa.Name, "removed", true)
-			case !oa.Required && n.Arguments[j].Required:
-				add("prompt", o.Name, "argument "+oa.Name, "became required", true)
-			case oa.Required && !n.Arguments[j].Required:
-				add("prompt", o.Name, "argument "+oa.Name, "became optional", false)
+			case len(o.OutputSchema) > 0 && len(n.OutputSchema) == 0:
+				add("tool", o.Name, "output", "the output schema was removed: no structured content is promised", true)
+			case len(o.OutputSchema) == 0 && len(n.OutputSchema) > 0:
+				add("tool", o.Name, "output", "an output schema was added", false)
+			case len(o.OutputSchema) > 0:
+				schemas(o.Name, "output", o.OutputSchema, n.OutputSchema)
 			}
-		}
-		for _, na := range n.Arguments {
-			if !slices.ContainsFunc(o.Arguments, func(a PromptArgument) bool { return a.Name == na.Name }) {
-				add("prompt", o.Name, "argument "+na.Name, map[bool]string{true: "added, required", false: "added, optional"}[na.Required], na.Required)
-			}
-		}
-	}
-	for _, n := range new.Prompts {
-		if !slices.ContainsFunc(old.Prompts, func(p Prompt) bool { return p.Name == n.Name }) {
-			add("prompt", n.Name, "", "added", false)
-		}
-	}
+		},
+		func(n Tool) { add("tool", n.Name, "", "added", false) })
 
-	for _, o := range old.ResourceTemplates {
-		i := slices.IndexFunc(new.ResourceTemplates, func(t ResourceTemplate) bool { return t.Name == o.Name })
-		switch {
-		case i < 0:
-			add("resource template", o.Name, "", "removed", true)
-		case !slices.Equal(mcp.URITemplateVariables(o.URITemplate), mcp.URITemplateVariables(new.ResourceTemplates[i].URITemplate)):
-			add("resource template", o.Name, "", fmt.Sprintf("its variables changed: %s became %s", o.URITemplate, new.ResourceTemplates[i].URITemplate), true)
-		case o.URITemplate != new.ResourceTemplates[i].URITemplate:
-			add("resource template", o.Name, "", fmt.Sprintf("its URI changed: %s became %s", o.URITemplate, new.ResourceTemplates[i].URITemplate), true)
-		}
-	}
-	for _, n := range new.ResourceTemplates {
-		if !slices.ContainsFunc(old.ResourceTemplates, func(t ResourceTemplate) bool { return t.Name == n.Name }) {
-			add("resource template", n.Name, "", "added", false)
-		}
-	}
+	pair(old.Prompts, new.Prompts, func(p Prompt) string { return p.Name },
+		func(o Prompt) { add("prompt", o.Name, "", "removed", true) },
+		func(o, n Prompt) {
+			pair(o.Arguments, n.Arguments, func(a PromptArgument) string { return a.Name },
+				func(oa PromptArgument) { add("prompt", o.Name, "argument "+oa.Name, "removed", true) },
+				func(oa, na PromptArgument) {
+					switch {
+					case !oa.Required && na.Required:
+						add("prompt", o.Name, "argument "+oa.Name, "became required", true)
+					case oa.Required && !na.Required:
+						add("prompt", o.Name, "argument "+oa.Name, "became optional", false)
+					}
+				},
+				func(na PromptArgument) {
+					add("prompt", o.Name, "argument "+na.Name, map[bool]string{true: "added, required", false: "added, optional"}[na.Required], na.Required)
+				})
+		},
+		func(n Prompt) { add("prompt", n.Name, "", "added", false) })
+
+	pair(old.ResourceTemplates, new.ResourceTemplates, func(t ResourceTemplate) string { return t.Name },
+		func(o ResourceTemplate) { add("resource template", o.Name, "", "removed", true) },
+		func(o, n ResourceTemplate) {
+			switch {
+			case !slices.Equal(mcp.URITemplateVariables(o.URITemplate), mcp.URITemplateVariables(n.URITemplate)):
+				add("resource template", o.Name, "", fmt.Sprintf("its variables changed: %s became %s", o.URITemplate, n.URITemplate), true)
+			case o.URITemplate != n.URITemplate:
+				add("resource template", o.Name, "", fmt.Sprintf("its URI changed: %s became %s", o.URITemplate, n.URITemplate), true)
+			}
+		},
+		func(n ResourceTemplate) { add("resource template", n.Name, "", "added", false) })
 	return out
+}
+
+// pair matches the items of old and new by name: each old one is removed or kept (with its
+// new self), in old's order; then the new ones old lacked are added, in new's order.
+func pair[T any](old, new []T, name func(T) string, removed func(T), kept func(o, n T), added func(T)) {
+	for _, o := range old {
+		if i := slices.IndexFunc(new, func(n T) bool { return name(n) == name(o) }); i >= 0 {
+			kept(o, new[i])
+		} else {
+			removed(o)
+		}
+	}
+	for _, n := range new {
+		if !slices.ContainsFunc(old, func(o T) bool { return name(o) == name(n) }) {
+			added(n)
+		}
+	}
 }
 
 // Breaking says whether any of changes breaks callers.

@@ -64,19 +64,12 @@ func Generate(snap *Snapshot, opts Options) (*Result, error) {
 	var tools []*tool
 	for _, t := range snap.Tools {
 		tl := &tool{Tool: t, method: methods.unique(exported(t.Name))}
-		conv := &converter{pkg: pkg, root: t.InputSchema, where: "tool " + t.Name + " input", refs: map[string]*goType{}, building: map[*goType]bool{}, fallbacks: &res.Fallbacks}
-		in, _ := conv.convert(t.InputSchema, tl.method+"Input", "")
-		switch {
-		case in.kind == kStruct:
-			tl.in = in
-		case in.kind == kRaw && strings.Contains(lastFallback(res), "an object of any properties"):
-			res.Fallbacks = res.Fallbacks[:len(res.Fallbacks)-1] // no properties: no arguments
-		default:
-			tl.in, tl.inRaw = in, true
+		if !noArguments(t.InputSchema) {
+			in, _ := newConverter(pkg, t.InputSchema, "tool "+t.Name+" input", &res.Fallbacks).convert(t.InputSchema, tl.method+"Input", "")
+			tl.in, tl.inRaw = in, in.kind != kStruct
 		}
 		if len(t.OutputSchema) > 0 {
-			conv = &converter{pkg: pkg, root: t.OutputSchema, where: "tool " + t.Name + " output", refs: map[string]*goType{}, building: map[*goType]bool{}, fallbacks: &res.Fallbacks}
-			tl.out, tl.outNull = conv.convert(t.OutputSchema, tl.method+"Output", "")
+			tl.out, _ = newConverter(pkg, t.OutputSchema, "tool "+t.Name+" output", &res.Fallbacks).convert(t.OutputSchema, tl.method+"Output", "")
 		}
 		tools = append(tools, tl)
 	}
@@ -126,15 +119,10 @@ func Generate(snap *Snapshot, opts Options) (*Result, error) {
 	return res, nil
 }
 
-func lastFallback(r *Result) string {
-	if len(r.Fallbacks) == 0 {
-		return ""
-	}
-	return r.Fallbacks[len(r.Fallbacks)-1]
-}
-
+// isIdent says whether s makes a package name: lower-case letters, digits and _, not
+// starting with a digit.
 func isIdent(s string) bool {
-	return s != "" && exported(s) != "X"+s && strings.Trim(s, "abcdefghijklmnopqrstuvwxyz0123456789_") == "" && (s[0] < '0' || s[0] > '9')
+	return s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyz0123456789_") == "" && (s[0] < '0' || s[0] > '9')
 }
 
 func packageDoc(snap *Snapshot, opts Options) string {
@@ -220,15 +208,13 @@ func goTypeOf(t *goType) jen.Code {
 // decl declares a struct or an enum, with its codec.
 func (e *emitter) decl(t *goType) {
 	f := e.file
-	doc := t.doc
+	if t.doc == "" {
+		f.Add(comment(t.name + map[kind]string{kEnum: " is one of the values below.", kStruct: " is an object of the server's schema."}[t.kind]))
+	} else {
+		f.Add(comment(t.name + ": " + t.doc))
+	}
 	switch t.kind {
 	case kEnum:
-		if doc == "" {
-			doc = t.name + " is one of the values below."
-		} else {
-			doc = t.name + ": " + doc
-		}
-		f.Add(comment(doc))
 		f.Type().Id(t.name).String()
 		var consts []jen.Code
 		for _, v := range t.values {
@@ -236,12 +222,6 @@ func (e *emitter) decl(t *goType) {
 		}
 		f.Const().Defs(consts...)
 	case kStruct:
-		if doc == "" {
-			doc = t.name + " is an object of the server's schema."
-		} else {
-			doc = t.name + ": " + doc
-		}
-		f.Add(comment(doc))
 		var fields []jen.Code
 		for _, fl := range t.fields {
 			typ := goTypeOf(fl.t)

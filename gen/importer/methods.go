@@ -15,29 +15,24 @@ func (e *emitter) toolMethod(t *tool) {
 	params := []jen.Code{ctx}
 	var args jen.Code = jen.Nil()
 	var pre []jen.Code
+	// Arguments the generated code encodes go as they are, json.RawMessage.
+	encoded := func(write ...jen.Code) {
+		pre = append(append([]jen.Code{jen.Var().Id("e").Qual(jsonwirePkg, "Encoder")}, write...),
+			jen.If(jen.Err().Op(":=").Id("e").Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(
+				jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("tools/call "+t.Name+": arguments: %w"), jen.Err()))))
+		args = jen.Qual("encoding/json", "RawMessage").Call(jen.Id("e").Dot("Bytes").Call())
+	}
 	switch {
 	case t.in == nil:
 	case t.inRaw:
 		params = append(params, jen.Id("in").Add(goTypeOf(t.in)))
 		args = jen.Id("in")
 		if t.in.kind != kRaw {
-			pre = append(pre,
-				jen.Var().Id("e").Qual(jsonwirePkg, "Encoder"),
-				jen.Block(encodeValue(jen.Id("in"), t.in, 0)...),
-				jen.If(jen.Err().Op(":=").Id("e").Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(
-					jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("tools/call "+t.Name+": arguments: %w"), jen.Err()))),
-			)
-			args = jen.Qual("encoding/json", "RawMessage").Call(jen.Id("e").Dot("Bytes").Call())
+			encoded(jen.Block(encodeValue(jen.Id("in"), t.in, 0)...))
 		}
 	default:
 		params = append(params, jen.Id("in").Id(t.in.name))
-		pre = append(pre,
-			jen.Var().Id("e").Qual(jsonwirePkg, "Encoder"),
-			jen.Id("in").Dot("encode").Call(jen.Op("&").Id("e")),
-			jen.If(jen.Err().Op(":=").Id("e").Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(
-				jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("tools/call "+t.Name+": arguments: %w"), jen.Err()))),
-		)
-		args = jen.Qual("encoding/json", "RawMessage").Call(jen.Id("e").Dot("Bytes").Call())
+		encoded(jen.Id("in").Dot("encode").Call(jen.Op("&").Id("e")))
 	}
 	doc := t.method + " calls the tool " + t.Name
 	if t.Title != "" {

@@ -174,6 +174,22 @@ type pkgTypes struct {
 	decls []*goType
 }
 
+func newConverter(pkg *pkgTypes, root json.RawMessage, where string, fallbacks *[]string) *converter {
+	return &converter{pkg: pkg, root: root, where: where, refs: map[string]*goType{}, building: map[*goType]bool{}, fallbacks: fallbacks}
+}
+
+// noArguments says whether a tool's input schema is an object of no properties: the tool
+// takes no arguments, and its method no input.
+func noArguments(raw json.RawMessage) bool {
+	s, err := parseSchema(raw)
+	if err != nil || s.Ref != "" || len(s.OneOf)+len(s.AnyOf)+len(s.AllOf) > 0 || len(s.Properties) > 0 {
+		return false
+	}
+	ap := bytes.TrimSpace(s.AdditionalProperties)
+	types, _ := s.types()
+	return len(types) == 1 && types[0] == "object" && (len(ap) == 0 || ap[0] != '{')
+}
+
 func (p *pkgTypes) declare(t *goType, name string) *goType {
 	t.name = p.names.unique(name)
 	p.decls = append(p.decls, t)

@@ -153,7 +153,7 @@ func (r *configReader) server(m member) (ServerConfig, bool) {
 	before := len(r.problems)
 	if !validName.MatchString(m.key) {
 		hint := "use letters, digits, _ and -"
-		if s := sanitize(m.key); s != "" && s != "_" {
+		if s := SafeName(m.key); s != "" && s != "_" {
 			hint += fmt.Sprintf(", for example %q", strings.Trim(s, "_"))
 		}
 		r.problem(m.keyOff, hint, "server name %q cannot form tool names (mcp_%s_tool): model APIs take letters, digits, _ and - only", m.key, m.key)

@@ -172,7 +172,7 @@ func (h *Host) rebuild(why string) {
 	if n := len(r.collisions); n > 0 {
 		detail += fmt.Sprintf(", %d renamed", n)
 	}
-	if len(old.tools) != len(r.tools) || len(old.prompts) != len(r.prompts) || len(old.resources) != len(r.resources) || len(r.collisions) > 0 || strings.HasSuffix(why, "lists") {
+	if !slices.Equal(old.names(), r.names()) {
 		h.emit(Event{Kind: EventRegistry, Detail: detail})
 	}
 }
@@ -247,9 +247,9 @@ func (h *Host) CallTool(ctx context.Context, name string, arguments any) (*mcp.C
 // serverHint says why a qualified name may be missing: its server is not ready.
 func (h *Host) serverHint(name string) string {
 	for _, s := range h.servers {
-		if strings.HasPrefix(name, "mcp_"+sanitize(s.cfg.Name)+"_") {
-			if _, err := s.ready(); err != nil {
-				return " (" + strings.TrimSuffix(err.Error(), ": "+ErrNotReady.Error()) + ", not ready)"
+		if strings.HasPrefix(name, "mcp_"+SafeName(s.cfg.Name)+"_") {
+			if why := s.notReady(); why != "" {
+				return " (" + s.cfg.Name + " (" + why + "), not ready)"
 			}
 		}
 	}

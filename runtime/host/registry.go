@@ -126,61 +126,33 @@ type registry struct {
 // which servers are ready and what they list, never on the order things happened in.
 func buildRegistry(servers []*server) *registry {
 	r := &registry{byName: map[string]*Tool{}, byPrompt: map[string]*Prompt{}}
-	type entry struct {
-		server, name string
-		s            *server
-		tool         *mcp.Tool
-		prompt       *mcp.Prompt
-	}
-	var tools, prompts []entry
+	var tools []*Tool
+	var prompts []*Prompt
 	for _, s := range servers {
 		lists := s.lists()
 		for _, t := range lists.tools {
-			tools = append(tools, entry{server: s.cfg.Name, name: t.Name, s: s, tool: t})
+			tools = append(tools, &Tool{Server: s.cfg.Name, Tool: t, srv: s})
 		}
 		for _, p := range lists.prompts {
-			prompts = append(prompts, entry{server: s.cfg.Name, name: p.Name, s: s, prompt: p})
+			prompts = append(prompts, &Prompt{Server: s.cfg.Name, Prompt: p, srv: s})
 		}
 		for _, res := range lists.resources {
 			r.resources = append(r.resources, &Resource{Server: s.cfg.Name, Resource: res, srv: s})
 		}
 	}
-	order := func(a, b entry) int { return cmp.Or(cmp.Compare(a.server, b.server), cmp.Compare(a.name, b.name)) }
-	slices.SortFunc(tools, order)
-	slices.SortFunc(prompts, order)
-	assign := func(entries []entry, kept func(name string) (string, string, bool), add func(e entry, name string)) {
-		for _, e := range entries {
-			name := QualifiedName(e.server, e.name)
-			if byServer, byName, taken := kept(name); taken {
-				renamed := disambiguate(name, e.server, e.name, func(n string) bool { _, _, t := kept(n); return t })
-				r.collisions = append(r.collisions, Collision{Name: name, Server: e.server, Tool: e.name, Renamed: renamed, KeptBy: byServer, KeptFor: byName})
-				name = renamed
-			}
-			add(e, name)
-		}
+	toolOwner := func(t *Tool) owner { return owner{t.Server, t.Tool.Name} }
+	promptOwner := func(p *Prompt) owner { return owner{p.Server, p.Prompt.Name} }
+	slices.SortFunc(tools, func(a, b *Tool) int { return toolOwner(a).compare(toolOwner(b)) })
+	slices.SortFunc(prompts, func(a, b *Prompt) int { return promptOwner(a).compare(promptOwner(b)) })
+	for i, name := range r.qualify(owners(tools, toolOwner)) {
+		tools[i].Name = name
+		r.byName[name] = tools[i]
 	}
-	assign(tools, func(n string) (string, string, bool) {
-		t, ok := r.byName[n]
-		if !ok {
-			return "", "", false
-		}
-		return t.Server, t.Tool.Name, true
-	}, func(e entry, name string) {
-		t := &Tool{Name: name, Server: e.server, Tool: e.tool, srv: e.s}
-		r.tools = append(r.tools, t)
-		r.byName[name] = t
-	})
-	assign(prompts, func(n string) (string, string, bool) {
-		p, ok := r.byPrompt[n]
-		if !ok {
-			return "", "", false
-		}
-		return p.Server, p.Prompt.Name, true
-	}, func(e entry, name string) {
-		p := &Prompt{Name: name, Server: e.server, Prompt: e.prompt, srv: e.s}
-		r.prompts = append(r.prompts, p)
-		r.byPrompt[name] = p
-	})
+	for i, name := range r.qualify(owners(prompts, promptOwner)) {
+		prompts[i].Name = name
+		r.byPrompt[name] = prompts[i]
+	}
+	r.tools, r.prompts = tools, prompts
 	slices.SortFunc(r.tools, func(a, b *Tool) int { return cmp.Compare(a.Name, b.Name) })
 	slices.SortFunc(r.prompts, func(a, b *Prompt) int { return cmp.Compare(a.Name, b.Name) })
 	slices.SortFunc(r.resources, func(a, b *Resource) int {
@@ -189,12 +161,61 @@ func buildRegistry(servers []*server) *registry {
 	return r
 }
 
+// names is every name in the registry: tools, prompts, then resources by server and URI.
+// Two registries with the same names offer the same things under the same names.
+func (r *registry) names() []string {
+	out := make([]string, 0, len(r.tools)+len(r.prompts)+len(r.resources))
+	for _, t := range r.tools {
+		out = append(out, t.Name)
+	}
+	for _, p := range r.prompts {
+		out = append(out, "prompt "+p.Name)
+	}
+	for _, res := range r.resources {
+		out = append(out, "resource "+res.Server+" "+res.Resource.URI)
+	}
+	return out
+}
+
+// owner is a server and the name of one of its tools (or prompts).
+type owner struct{ server, name string }
+
+func (o owner) compare(p owner) int {
+	return cmp.Or(cmp.Compare(o.server, p.server), cmp.Compare(o.name, p.name))
+}
+
+func owners[T any](items []T, of func(T) owner) []owner {
+	out := make([]owner, len(items))
+	for i, it := range items {
+		out[i] = of(it)
+	}
+	return out
+}
+
+// qualify names each of owners, in order, mcp_{server}_{name}; of two that would have the
+// same name the later is renamed, and the collision recorded.
+func (r *registry) qualify(owners []owner) []string {
+	taken := map[string]owner{}
+	names := make([]string, len(owners))
+	for i, o := range owners {
+		name := QualifiedName(o.server, o.name)
+		if kept, ok := taken[name]; ok {
+			renamed := disambiguate(name, o.server, o.name, func(n string) bool { _, t := taken[n]; return t })
+			r.collisions = append(r.collisions, Collision{Name: name, Server: o.server, Tool: o.name, Renamed: renamed, KeptBy: kept.server, KeptFor: kept.name})
+			name = renamed
+		}
+		taken[name] = o
+		names[i] = name
+	}
+	return names
+}
+
 // QualifiedName is the name a host gives tool (or prompt) name of server: mcp_{server}_{name},
 // with every character model APIs refuse made _, and shortened to MaxNameLength with a short
 // hash of the whole name when it is longer, so that it stays unique and the same from run to
 // run.
 func QualifiedName(server, name string) string {
-	full := "mcp_" + sanitize(server) + "_" + sanitize(name)
+	full := "mcp_" + SafeName(server) + "_" + SafeName(name)
 	if len(full) <= MaxNameLength {
 		return full
 	}
@@ -220,8 +241,9 @@ func disambiguate(name, server, tool string, taken func(string) bool) string {
 	return candidate
 }
 
-// sanitize replaces what model APIs do not take in a tool name with _.
-func sanitize(s string) string {
+// SafeName replaces what model APIs do not take in a tool name (anything but letters,
+// digits, _ and -) with _: what a server's name, and a tool's, become in QualifiedName.
+func SafeName(s string) string {
 	return strings.Map(func(r rune) rune {
 		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' {
 			return r

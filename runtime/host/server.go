@@ -163,15 +163,17 @@ func (s *server) leave(ctx context.Context, err error, pause time.Duration) {
 	s.mu.Lock()
 	s.pid = 0
 	s.mu.Unlock()
+	state := Stopped
 	if ctx.Err() != nil {
 		s.setState(Stopped, nil, "")
 	} else {
+		state = Failed
 		s.mu.Lock()
 		s.retry = time.Now().Add(pause)
 		s.mu.Unlock()
 		s.setState(Failed, err, fmt.Sprintf("trying again in %s", pause))
 	}
-	s.h.rebuild(s.cfg.Name + " " + string(s.status().State))
+	s.h.rebuild(s.cfg.Name + " " + string(state))
 }
 
 // connect connects to the server and learns what it offers, within ConnectTimeout.
@@ -347,14 +349,29 @@ func call(f func()) {
 func (s *server) ready() (*mcp.Client, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if why := s.notReadyLocked(); why != "" {
+		return nil, fmt.Errorf("%s (%s): %w", s.cfg.Name, why, ErrNotReady)
+	}
+	return s.client, nil
+}
+
+// notReady says why the server is not ready (its state, and the first line of its error),
+// or "" when it is.
+func (s *server) notReady() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.notReadyLocked()
+}
+
+func (s *server) notReadyLocked() string {
 	if s.state == Ready && s.client != nil {
-		return s.client, nil
+		return ""
 	}
-	reason := string(s.state)
+	why := string(s.state)
 	if s.err != nil {
-		reason += ": " + firstLine(s.err.Error())
+		why += ": " + firstLine(s.err.Error())
 	}
-	return nil, fmt.Errorf("%s (%s): %w", s.cfg.Name, reason, ErrNotReady)
+	return why
 }
 
 // request runs one request of a caller's against the server: at once an error if it is not

@@ -275,15 +275,7 @@ func (c *ToolCall) ReturnText(s string) {
 // ReturnContent sets a result of the given content blocks.
 func (c *ToolCall) ReturnContent(blocks ...Content) {
 	c.res.Reset(c.res.Bytes())
-	c.res.Raw([]byte(`{"content":[`))
-	for _, b := range blocks {
-		if b == nil {
-			continue
-		}
-		c.res.Elem()
-		b.encodeContent(&c.res, c.dialect)
-	}
-	c.res.Raw([]byte(`]}`))
+	encodeToolResult(&c.res, c.dialect, blocks, nil, false)
 	c.done, c.isError = true, false
 }
 
@@ -294,25 +286,30 @@ func (c *ToolCall) ReturnResult(r *CallToolResult) {
 		return
 	}
 	c.res.Reset(c.res.Bytes())
-	c.res.Raw([]byte(`{"content":[`))
-	for _, b := range r.Content {
-		if b == nil {
-			continue
-		}
-		c.res.Elem()
-		b.encodeContent(&c.res, c.dialect)
-	}
-	c.res.ArrayEnd()
-	if r.StructuredContent != nil && c.dialect >= dialect20250618 {
-		c.res.Key("structuredContent")
-		c.res.Raw(r.StructuredContent)
-	}
-	if r.IsError {
-		c.res.Key("isError")
-		c.res.Bool(true)
-	}
-	c.res.ObjectEnd()
+	encodeToolResult(&c.res, c.dialect, r.Content, r.StructuredContent, r.IsError)
 	c.done, c.isError = true, r.IsError
+}
+
+// encodeToolResult writes a tools/call result as revision d has it: structuredContent only
+// from 2025-06-18 on; nil blocks are left out.
+func encodeToolResult(e *jsonwire.Encoder, d dialect, blocks []Content, structured []byte, isError bool) {
+	e.Raw([]byte(`{"content":[`))
+	for _, b := range blocks {
+		if b != nil {
+			e.Elem()
+			b.encodeContent(e, d)
+		}
+	}
+	e.ArrayEnd()
+	if structured != nil && d >= dialect20250618 {
+		e.Key("structuredContent")
+		e.Raw(structured)
+	}
+	if isError {
+		e.Key("isError")
+		e.Bool(true)
+	}
+	e.ObjectEnd()
 }
 
 // Structured returns the encoder for the tool's structured result. Generated code writes the

@@ -160,17 +160,21 @@ func getPrompt(ctx context.Context, req *Request, params []byte) ([]byte, *jsonr
 			return nil, jsonrpc.NewError(jsonrpc.CodeInternalError, fmt.Sprintf("prompt %s: message %d has role %q; a role is %q or %q", name, i, m.Role, RoleUser, RoleAssistant))
 		}
 	}
-	d := req.client.dialect()
 	var e jsonwire.Encoder
+	res.encode(&e, req.client.dialect())
+	return e.Bytes(), nil
+}
+
+// encode writes the result of prompts/get as revision d has it.
+func (r *GetPromptResult) encode(e *jsonwire.Encoder, d dialect) {
 	e.ObjectStart()
-	optionalString(&e, "description", res.Description)
+	optionalString(e, "description", r.Description)
 	e.Key("messages")
 	e.ArrayStart()
-	for _, m := range res.Messages {
+	for _, m := range r.Messages {
 		e.Elem()
-		writeMessage(&e, d, m.Role, m.Content)
+		writeMessage(e, d, m.Role, m.Content)
 	}
 	e.ArrayEnd()
 	e.ObjectEnd()
-	return e.Bytes(), nil
 }

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -46,21 +47,12 @@ func URITemplateVariables(template string) []string {
 		}
 		for _, spec := range strings.Split(expr, ",") {
 			name, _, _ := strings.Cut(strings.TrimSuffix(spec, "*"), ":")
-			if name != "" && !contains(names, name) {
+			if name != "" && !slices.Contains(names, name) {
 				names = append(names, name)
 			}
 		}
 		template = template[open+end+1:]
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func expandExpression(b *strings.Builder, expr string, vars map[string]string) error {

@@ -3,8 +3,9 @@ package analyze
 import (
 	"strings"
 
+	"github.com/mcpgen/mcpgen/internal/spelling"
+
 	"github.com/mcpgen/mcpgen/gen/internal/directive"
-	"github.com/mcpgen/mcpgen/gen/internal/schema"
 )
 
 // options are what the arguments of one directive may say about a declaration of type T:
@@ -71,7 +72,7 @@ func (s *options[T]) near(a directive.Arg) string {
 		}
 	}
 	for _, o := range s.list {
-		if (o.flag || a.HasValue) && a.Key != o.key && schema.Distance(strings.ToLower(a.Key), o.key) <= 2 {
+		if (o.flag || a.HasValue) && a.Key != o.key && spelling.Distance(strings.ToLower(a.Key), o.key) <= 2 {
 			return o.key
 		}
 	}

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/mcpgen/mcpgen/internal/spelling"
 )
 
 // tagResult is what the tags of a field say beyond its schema.
@@ -191,7 +193,7 @@ func (b *Builder) checkJSONOptions(field *types.Var, tag, where string) {
 func nearest(w string, words []string) string {
 	best, bestDist := "", 3
 	for _, k := range words {
-		if d := Distance(strings.ToLower(w), strings.ToLower(k)); d < bestDist {
+		if d := spelling.Distance(strings.ToLower(w), strings.ToLower(k)); d < bestDist {
 			best, bestDist = k, d
 		}
 	}
@@ -453,26 +455,4 @@ func suggest(key string) string {
 		return ""
 	}
 	return fmt.Sprintf("did you mean %q?", best)
-}
-
-// Distance is the Levenshtein distance between a and b, for suggesting what a misspelled
-// word was meant to be.
-func Distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
