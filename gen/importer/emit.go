@@ -42,11 +42,10 @@ type Result struct {
 // tool is a tool with its Go names and types.
 type tool struct {
 	Tool
-	method  string
-	in      *goType // nil: the tool takes no arguments
-	inRaw   bool    // the input schema is not an object of properties: json.RawMessage
-	out     *goType // nil: no output schema, the method returns the content
-	outNull bool
+	method string
+	in     *goType // nil: the tool takes no arguments
+	inRaw  bool    // the input schema is not an object of properties: json.RawMessage
+	out    *goType // nil: no output schema, the method returns the content
 }
 
 // Generate writes the typed client of snap.
