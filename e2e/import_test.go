@@ -27,7 +27,16 @@ func TestImportedClientCallsEveryTool(t *testing.T) {
 	defer cancel()
 	var mu sync.Mutex
 	called := map[string]bool{}
+	// A client that can answer sampling and elicitation and offers roots, to which the
+	// server lists the three tools that use them.
 	mc, err := mcp.Connect(ctx, &mcp.CommandTransport{Command: "node", Args: []string{serverScript(t, "server-everything"), "stdio"}}, &mcp.ClientOptions{
+		Sampling: func(ctx context.Context, req *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			return &mcp.CreateMessageResult{Role: "assistant", Content: mcp.Text{Text: "sampled: " + req.Messages[0].Content.(mcp.Text).Text}, Model: "test-model"}, nil
+		},
+		Elicitation: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return &mcp.ElicitResult{Action: "decline"}, nil
+		},
+		Roots: []mcp.Root{{URI: "file:///srv/typed-root", Name: "typed-root"}},
 		Trace: func(fromServer bool, msg []byte) {
 			var m struct {
 				Method string
@@ -96,6 +105,16 @@ func TestImportedClientCallsEveryTool(t *testing.T) {
 	pctx := mcp.WithProgress(ctx, func(mcp.ProgressNotice) { progress++ })
 	if got := text("TriggerLongRunningOperation")(c.TriggerLongRunningOperation(pctx, everything.TriggerLongRunningOperationInput{Duration: mcp.Ptr(1.0), Steps: mcp.Ptr(2.0)})); !strings.Contains(got, "completed") || progress != 2 {
 		t.Errorf("TriggerLongRunningOperation: %q, %d progress notices", got, progress)
+	}
+
+	if got := text("TriggerSamplingRequest")(c.TriggerSamplingRequest(ctx, everything.TriggerSamplingRequestInput{Prompt: "haiku"})); !strings.Contains(got, "sampled: ") || !strings.Contains(got, "haiku") {
+		t.Errorf("TriggerSamplingRequest: %q", got)
+	}
+	if got := text("TriggerElicitationRequest")(c.TriggerElicitationRequest(ctx)); !strings.Contains(strings.ToLower(got), "decline") {
+		t.Errorf("TriggerElicitationRequest: %q", got)
+	}
+	if got := text("GetRootsList")(c.GetRootsList(ctx)); !strings.Contains(got, "file:///srv/typed-root") {
+		t.Errorf("GetRootsList: %q", got)
 	}
 
 	mu.Lock()

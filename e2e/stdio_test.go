@@ -24,6 +24,7 @@ var (
 	mcpgenBin     string
 	hostBin       string
 	fsclientBin   string
+	notesBin      string
 	referee       *spectest.Referee
 )
 
@@ -48,9 +49,10 @@ func run(m *testing.M) int {
 	mcpgenBin = filepath.Join(dir, "mcpgen")
 	hostBin = filepath.Join(dir, "host")
 	fsclientBin = filepath.Join(dir, "fsclient")
+	notesBin = filepath.Join(dir, "notes")
 	for bin, pkg := range map[string]string{weatherBin: "../examples/weather", everythingBin: "../examples/everything",
 		clientBin: "../examples/client", mcpgenBin: "../cmd/mcpgen", hostBin: "../examples/host",
-		fsclientBin: "../examples/fsclient"} {
+		fsclientBin: "../examples/fsclient", notesBin: "../examples/notes/cmd/notes"} {
 		if out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
 			fmt.Fprintf(os.Stderr, "building %s: %v\n%s", pkg, err, out)
 			return 1

@@ -3,15 +3,19 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"go/parser"
 	"go/token"
 	"io"
+	"net/url"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
 	"github.com/aymanbagabas/go-udiff"
+	"github.com/mcpgen/mcpgen/gen"
 	"github.com/mcpgen/mcpgen/gen/importer"
 	"github.com/mcpgen/mcpgen/runtime/host"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
@@ -24,11 +28,15 @@ func importCommand(code *int, stdout, stderr io.Writer, usage cli.OnUsageErrorFu
 	return &cli.Command{
 		Name:      "import",
 		Usage:     "generate a typed Go client of a server's tools, prompts and resource templates",
-		ArgsUsage: "[SERVER]",
+		ArgsUsage: "[SERVER | ./PACKAGE]",
 		Description: "Reads what the server offers (SERVER of .mcp.json, --stdio, --url, --sse, or a snapshot\n" +
 			"saved with --save and given with --from) and writes a Go package into -o DIR: " + importer.CodeFile + ",\n" +
 			"a Client with a method per tool (arguments and results as structs), prompt and resource\n" +
 			"template, and " + importer.SnapshotFile + ", the snapshot it was generated from.\n\n" +
+			"Given the Go package of an mcpgen server (./PACKAGE, or an import path), it reads the\n" +
+			"package's //mcp: declarations and the client reuses the package's own argument and result\n" +
+			"types where it can name them, with their codecs in " + importer.CodecFile + "; the others are generated\n" +
+			"from the schemas, with a note saying why.\n\n" +
 			"--check writes nothing. It regenerates the package from its committed snapshot and\n" +
 			"compares (exit 1 with a diff when stale); given a server (or --from), it also compares the\n" +
 			"committed snapshot with the server's and lists each change, breaking or compatible\n" +
@@ -52,18 +60,25 @@ func runImport(ctx context.Context, r *reach) error {
 	if len(args) > 1 || (len(args) == 1 && r.oneServer()) {
 		return fail(exitError, "give at most one SERVER, and none with --stdio, --url or --sse")
 	}
-	server := ""
+	server, goPkg := "", ""
 	if len(args) == 1 {
-		server = args[0]
+		if isPackagePath(args[0]) {
+			goPkg = args[0]
+		} else {
+			server = args[0]
+		}
 	}
 	from := cmd.String("from")
 	live := server != "" || r.oneServer()
-	if from != "" && live {
-		return fail(exitError, "--from reads a snapshot: give no SERVER, --stdio, --url or --sse with it")
+	if from != "" && (live || goPkg != "") {
+		return fail(exitError, "--from reads a snapshot: give no SERVER, package, --stdio, --url or --sse with it")
 	}
 	dir := cmd.String("output")
 	if dir == "" && cmd.String("save") == "" || dir == "" && cmd.Bool("check") {
 		name := server
+		if goPkg != "" {
+			name = path.Base(strings.TrimSuffix(filepath.ToSlash(goPkg), "/"))
+		}
 		if name == "" && r.oneServer() {
 			if _, err := r.config(); err != nil {
 				return err
@@ -76,9 +91,25 @@ func runImport(ctx context.Context, r *reach) error {
 		dir = strings.ToLower(strings.NewReplacer("-", "", "_", "", ".", "").Replace(name)) + "client"
 	}
 
-	// The snapshot: from the server, from a file, or (--check alone) none.
+	pkg := "client" // --save alone generates no package
+	if dir != "" {
+		var err error
+		if pkg, err = packageName(cmd.String("package"), dir); err != nil {
+			return err
+		}
+	}
+
+	// The snapshot: from the server, from a file, from an mcpgen server's package (with the
+	// Go types the client reuses), or (--check alone) none.
 	var snap *importer.Snapshot
+	var reuse *importer.Reuse
 	switch {
+	case goPkg != "":
+		src, err := importPackage(goPkg, dir, pkg)
+		if err != nil {
+			return err
+		}
+		snap, reuse = src.Snapshot, src.Reuse
 	case from != "":
 		data, err := os.ReadFile(from)
 		if err != nil {
@@ -88,7 +119,7 @@ func runImport(ctx context.Context, r *reach) error {
 			return fail(exitError, "%s: %v", from, err)
 		}
 	case live:
-		server, h, err := r.connectOne(ctx, server, mcp.ClientOptions{})
+		server, h, err := r.connectOne(ctx, server, everythingClient())
 		if err != nil {
 			return err
 		}
@@ -115,14 +146,10 @@ func runImport(ctx context.Context, r *reach) error {
 			return nil
 		}
 	}
-	pkg, err := packageName(cmd.String("package"), dir)
-	if err != nil {
-		return err
-	}
 	if cmd.Bool("check") {
-		return checkImport(r, dir, pkg, snap)
+		return checkImport(r, dir, pkg, snap, reuse)
 	}
-	res, err := importer.Generate(snap, importer.Options{Package: pkg, Dir: dir})
+	res, err := importer.Generate(snap, importer.Options{Package: pkg, Dir: dir, Reuse: reuse})
 	if err != nil {
 		return fail(exitError, "%v", err)
 	}
@@ -140,12 +167,30 @@ func runImport(ctx context.Context, r *reach) error {
 			fmt.Fprintf(r.stdout, "wrote %s\n", f.Path)
 		}
 	}
+	for _, path := range res.Remove {
+		if generated(path) {
+			if err := os.Remove(path); err != nil {
+				return fail(exitError, "%v", err)
+			}
+			if cmd.Bool("verbose") {
+				fmt.Fprintf(r.stdout, "removed %s\n", path)
+			}
+		}
+	}
+	if reuse != nil {
+		for _, n := range reuse.Notes {
+			fmt.Fprintf(r.stderr, "mcpgen import: note: %s\n", n)
+		}
+	}
 	if cmd.Bool("verbose") {
 		for _, fb := range res.Fallbacks {
 			fmt.Fprintf(r.stderr, "mcpgen import: note: %s\n", fb)
 		}
 	}
 	fmt.Fprintf(r.stdout, "package %s in %s: %d tools, %d prompts, %d resource templates", pkg, dir, len(snap.Tools), len(snap.Prompts), len(snap.ResourceTemplates))
+	if reuse != nil && len(reuse.Tools) > 0 {
+		fmt.Fprintf(r.stdout, "; the Go types of %d tool%s reused from %s", len(reuse.Tools), plural(len(reuse.Tools)), snap.GoPackage)
+	}
 	if n := len(res.Fallbacks); n > 0 {
 		fmt.Fprintf(r.stdout, "; %d schema%s as json.RawMessage (-v lists them)", n, plural(n))
 	}
@@ -171,9 +216,26 @@ func packageName(flag, dir string) (string, error) {
 	return name, nil
 }
 
+// isPackagePath says whether mcpgen import's argument names a Go package rather than a
+// server of .mcp.json: a relative or absolute directory, or an import path (with a slash).
+func isPackagePath(arg string) bool {
+	return arg == "." || arg == ".." || strings.HasPrefix(arg, "./") || strings.HasPrefix(arg, "../") ||
+		filepath.IsAbs(arg) || strings.Contains(arg, "/")
+}
+
+// importPackage reads an mcpgen server's package for the client package pkg in dir.
+func importPackage(pattern, dir, pkg string) (*gen.ImportSource, error) {
+	src, err := gen.ImportPackage(gen.Config{Patterns: []string{pattern}}, dir, pkg)
+	if err != nil {
+		return nil, fail(exitError, "%v", err)
+	}
+	return src, nil
+}
+
 // checkImport compares what is committed in dir with what it would be, and the committed
-// snapshot with the server's (live, when given).
-func checkImport(r *reach, dir, pkg string, live *importer.Snapshot) error {
+// snapshot with the server's (live, when given). A client of an mcpgen server's package is
+// regenerated with the package's types as they are now, and compared with its snapshot.
+func checkImport(r *reach, dir, pkg string, live *importer.Snapshot, reuse *importer.Reuse) error {
 	data, err := os.ReadFile(filepath.Join(dir, importer.SnapshotFile))
 	if err != nil {
 		return fail(exitError, "%v (run mcpgen import first)", err)
@@ -182,7 +244,17 @@ func checkImport(r *reach, dir, pkg string, live *importer.Snapshot) error {
 	if err != nil {
 		return fail(exitError, "%s: %v", filepath.Join(dir, importer.SnapshotFile), err)
 	}
-	res, err := importer.Generate(committed, importer.Options{Package: pkg, Dir: dir})
+	if committed.GoPackage != "" && reuse == nil {
+		src, err := importPackage(committed.GoPackage, dir, pkg)
+		if err != nil {
+			return err
+		}
+		reuse = src.Reuse
+		if live == nil {
+			live = src.Snapshot
+		}
+	}
+	res, err := importer.Generate(committed, importer.Options{Package: pkg, Dir: dir, Reuse: reuse})
 	if err != nil {
 		return fail(exitError, "%v", err)
 	}
@@ -198,6 +270,12 @@ func checkImport(r *reach, dir, pkg string, live *importer.Snapshot) error {
 		stale++
 		fmt.Fprint(r.stdout, udiff.Unified(f.Path, f.Path+" (generated)", string(old), string(f.Data)))
 		fmt.Fprintf(r.stderr, "mcpgen import: %s is stale or missing\n", f.Path)
+	}
+	for _, path := range res.Remove {
+		if generated(path) {
+			stale++
+			fmt.Fprintf(r.stderr, "mcpgen import: %s is left from an earlier generation\n", path)
+		}
 	}
 	breaking := false
 	if live != nil {
@@ -217,4 +295,24 @@ func checkImport(r *reach, dir, pkg string, live *importer.Snapshot) error {
 		return &failure{code: exitToolError} // the command has said why
 	}
 	return nil
+}
+
+// generated says whether the file at path is there and was written by mcpgen.
+func generated(path string) bool {
+	data, err := os.ReadFile(path)
+	return err == nil && bytes.HasPrefix(data, []byte(importer.Header+"\n"))
+}
+
+// everythingClient declares every capability a client can have, so that the server lists
+// all it offers: servers may list some tools only to clients that can answer sampling or
+// elicitation requests, or offer roots. Listing makes no such requests; one that comes is
+// refused. The root offered is the working directory.
+func everythingClient() mcp.ClientOptions {
+	refuse := errors.New("mcpgen import only lists what the server offers")
+	cwd, _ := os.Getwd()
+	return mcp.ClientOptions{
+		Sampling:    func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) { return nil, refuse },
+		Elicitation: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) { return nil, refuse },
+		Roots:       []mcp.Root{{URI: (&url.URL{Scheme: "file", Path: filepath.ToSlash(cwd)}).String(), Name: filepath.Base(cwd)}},
+	}
 }

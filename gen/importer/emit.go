@@ -3,11 +3,11 @@ package importer
 import (
 	"bytes"
 	"fmt"
-	"go/format"
 	"path/filepath"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
+	"golang.org/x/tools/imports"
 )
 
 const (
@@ -18,12 +18,33 @@ const (
 	// CodeFile and SnapshotFile are the files of a generated package.
 	CodeFile     = "client_gen.go"
 	SnapshotFile = "snapshot.json"
+	// CodecFile holds the encoders and decoders of the server's Go types a client reuses.
+	CodecFile = "codec_gen.go"
 )
 
 // Options say what package to generate.
 type Options struct {
 	Package string // the package's name
 	Dir     string // where its files go
+	// Reuse, when the server is an mcpgen package, are its Go types the client takes
+	// instead of generating copies from the schemas.
+	Reuse *Reuse
+}
+
+// Reuse is what a client reuses of an mcpgen server's package: for some tools, the Go types
+// of their arguments or results, with the code that encodes and decodes them, which goes
+// into the package as CodecFile.
+type Reuse struct {
+	Tools map[string]ReusedTool // by tool name
+	Codec []byte                // the source of CodecFile
+	Notes []string              // the types it could not reuse, and why
+}
+
+// ReusedTool is what the client reuses of one tool.
+type ReusedTool struct {
+	Imports        map[string]string // the packages In and Out name: path -> name
+	In, Out        jen.Code          // the argument and result types; nil for one not reused
+	Encode, Decode string            // the CodecFile functions: func(*jsonwire.Encoder, *In), func(*jsonwire.Decoder, *Out)
 }
 
 // File is a generated file.
@@ -37,15 +58,19 @@ type File struct {
 type Result struct {
 	Files     []File
 	Fallbacks []string
+	// Remove are files an earlier generation may have written that this one does not: they
+	// go, if they are there.
+	Remove []string
 }
 
 // tool is a tool with its Go names and types.
 type tool struct {
 	Tool
 	method string
-	in     *goType // nil: the tool takes no arguments
-	inRaw  bool    // the input schema is not an object of properties: json.RawMessage
-	out    *goType // nil: no output schema, the method returns the content
+	reuse  ReusedTool // the server's Go types it takes, if any
+	in     *goType    // nil: the tool takes no arguments (or they are reuse.In)
+	inRaw  bool       // the input schema is not an object of properties: json.RawMessage
+	out    *goType    // nil: no output schema, the method returns the content
 }
 
 // Generate writes the typed client of snap.
@@ -63,11 +88,14 @@ func Generate(snap *Snapshot, opts Options) (*Result, error) {
 	var tools []*tool
 	for _, t := range snap.Tools {
 		tl := &tool{Tool: t, method: methods.unique(exported(t.Name))}
-		if !noArguments(t.InputSchema) {
+		if opts.Reuse != nil {
+			tl.reuse = opts.Reuse.Tools[t.Name]
+		}
+		if tl.reuse.In == nil && !noArguments(t.InputSchema) {
 			in, _ := newConverter(pkg, t.InputSchema, "tool "+t.Name+" input", &res.Fallbacks).convert(t.InputSchema, tl.method+"Input", "")
 			tl.in, tl.inRaw = in, in.kind != kStruct
 		}
-		if len(t.OutputSchema) > 0 {
+		if tl.reuse.Out == nil && len(t.OutputSchema) > 0 {
 			tl.out, _ = newConverter(pkg, t.OutputSchema, "tool "+t.Name+" output", &res.Fallbacks).convert(t.OutputSchema, tl.method+"Output", "")
 		}
 		tools = append(tools, tl)
@@ -80,6 +108,13 @@ func Generate(snap *Snapshot, opts Options) (*Result, error) {
 	f.ImportName(mcpPkg, "mcp")
 	f.ImportName(jsonwirePkg, "jsonwire")
 	f.Anon("embed")
+	if opts.Reuse != nil {
+		for _, t := range opts.Reuse.Tools {
+			for path, name := range t.Imports {
+				f.ImportName(path, name)
+			}
+		}
+	}
 	for _, line := range wrap(packageDoc(snap, opts), 96) {
 		f.PackageComment(line)
 	}
@@ -107,13 +142,19 @@ func Generate(snap *Snapshot, opts Options) (*Result, error) {
 	if err := f.Render(&buf); err != nil {
 		return nil, fmt.Errorf("generating %s: %w", opts.Package, err)
 	}
-	src, err := format.Source(buf.Bytes())
+	// Formatted, with the imports in goimports' groups.
+	src, err := imports.Process(CodeFile, buf.Bytes(), &imports.Options{FormatOnly: true, Comments: true, TabIndent: true, TabWidth: 8})
 	if err != nil {
 		return nil, fmt.Errorf("generating %s: %w", opts.Package, err)
 	}
 	res.Files = []File{
 		{Path: filepath.Join(opts.Dir, CodeFile), Data: src},
 		{Path: filepath.Join(opts.Dir, SnapshotFile), Data: snapBytes},
+	}
+	if opts.Reuse != nil && opts.Reuse.Codec != nil {
+		res.Files = append(res.Files, File{Path: filepath.Join(opts.Dir, CodecFile), Data: opts.Reuse.Codec})
+	} else {
+		res.Remove = append(res.Remove, filepath.Join(opts.Dir, CodecFile))
 	}
 	return res, nil
 }
@@ -131,6 +172,9 @@ func packageDoc(snap *Snapshot, opts Options) string {
 		if snap.Server.Version != "" {
 			who += " " + snap.Server.Version
 		}
+	}
+	if snap.GoPackage != "" {
+		who = "the MCP server of package " + snap.GoPackage + ", reusing its Go types where it can,"
 	}
 	doc := fmt.Sprintf("Package %s calls %s with Go types: a method per tool, prompt and resource template, arguments and results as structs.", opts.Package, who)
 	return doc + " Regenerate with mcpgen import; mcpgen import --check says whether the server has changed since."

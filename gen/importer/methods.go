@@ -23,6 +23,9 @@ func (e *emitter) toolMethod(t *tool) {
 		args = jen.Qual("encoding/json", "RawMessage").Call(jen.Id("e").Dot("Bytes").Call())
 	}
 	switch {
+	case t.reuse.In != nil:
+		params = append(params, jen.Id("in").Add(t.reuse.In))
+		encoded(jen.Id(t.reuse.Encode).Call(jen.Op("&").Id("e"), jen.Op("&").Id("in")))
 	case t.in == nil:
 	case t.inRaw:
 		params = append(params, jen.Id("in").Add(goTypeOf(t.in)))
@@ -44,7 +47,7 @@ func (e *emitter) toolMethod(t *tool) {
 		doc += "."
 	}
 	doc += "\n\n"
-	if t.out == nil {
+	if t.out == nil && t.reuse.Out == nil {
 		doc += "The tool declares no output schema: the result is its content blocks. "
 	}
 	doc += "A result the tool marked as an error is returned as a *mcp.ToolError with its text."
@@ -57,6 +60,15 @@ func (e *emitter) toolMethod(t *tool) {
 	}
 	var result jen.Code
 	switch {
+	case t.reuse.Out != nil:
+		result = jen.Op("*").Add(t.reuse.Out)
+		call = append(call,
+			jen.Id("out").Op(":=").New(t.reuse.Out),
+			jen.If(jen.Err().Op(":=").Id("decodeStructured").Call(jen.Id("res"), jen.Lit(t.Name),
+				jen.Func().Params(jen.Id("d").Op("*").Qual(jsonwirePkg, "Decoder")).Block(jen.Id(t.reuse.Decode).Call(jen.Id("d"), jen.Id("out")))), jen.Err().Op("!=").Nil()).Block(
+				jen.Return(jen.Nil(), jen.Err())),
+			jen.Return(jen.Id("out"), jen.Nil()),
+		)
 	case t.out == nil:
 		result = jen.Index().Qual(mcpPkg, "Content")
 		call = append(call, jen.Return(jen.Id("res").Dot("Content"), jen.Nil()))
@@ -162,7 +174,7 @@ func (e *emitter) helpers(tools []*tool) {
 	f := e.file
 	structured := false
 	for _, t := range tools {
-		structured = structured || t.out != nil
+		structured = structured || t.out != nil || t.reuse.Out != nil
 	}
 	if structured {
 		f.Add(comment("decodeStructured decodes a result's structured content, which the client has checked against the tool's output schema."))

@@ -25,7 +25,11 @@ import (
 // said: the file mcpgen import --save writes and --from reads, and the one a generated package
 // embeds.
 type Snapshot struct {
-	Server            *ServerInfo        `json:"server,omitempty"`
+	Server *ServerInfo `json:"server,omitempty"`
+	// GoPackage is the import path of the mcpgen server package the snapshot was read from
+	// (mcpgen import ./path), whose Go types the generated client reuses: --check reads that
+	// package again rather than a running server.
+	GoPackage         string             `json:"goPackage,omitempty"`
 	Tools             []Tool             `json:"tools"`
 	Prompts           []Prompt           `json:"prompts,omitempty"`
 	ResourceTemplates []ResourceTemplate `json:"resourceTemplates,omitempty"`

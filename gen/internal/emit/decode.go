@@ -72,7 +72,11 @@ func (e *emitter) decoder(o *schema.Object) jen.Code {
 		stmts = append(stmts, e.allocEmbedded(f)...)
 		if !f.Required && !f.Type.Nullable && !inner.Nullable && inner.Kind != schema.Any && inner.Kind != schema.RawJSON && inner.Kind != schema.Custom {
 			// Models often send null for an argument they mean to leave out: tell them how.
-			stmts = append(stmts, jen.If(e.d().Dot("Null").Call()).Block(e.report("must not be null; leave the property out instead"), jen.Continue()))
+			if e.lenient {
+				stmts = append(stmts, jen.If(e.d().Dot("Null").Call()).Block(jen.Continue())) // as if left out
+			} else {
+				stmts = append(stmts, jen.If(e.d().Dot("Null").Call()).Block(e.report("must not be null; leave the property out instead"), jen.Continue()))
+			}
 		}
 		stmts = append(stmts, e.decode(f.Type, dst, 0)...)
 		cases = append(cases, jen.Case(jen.Lit(f.Name)).Block(stmts...))
@@ -87,13 +91,21 @@ func (e *emitter) decoder(o *schema.Object) jen.Code {
 	if len(known) > 0 {
 		unknown = "unknown property; expected one of " + strings.Join(known, ", ")
 	}
-	cases = append(cases, jen.Default().Block(e.report(unknown), e.d().Dot("Skip").Call()))
+	if e.lenient {
+		cases = append(cases, jen.Default().Block(e.d().Dot("Skip").Call()))
+	} else {
+		cases = append(cases, jen.Default().Block(e.report(unknown), e.d().Dot("Skip").Call()))
+	}
 
 	if len(flags) > 0 {
 		body = append(body, jen.Var().List(flags...).Bool())
 	}
 	if len(o.Fields) == 0 {
-		body = append(body, jen.For(jen.Range().Add(e.d()).Dot("Members")).Block(e.report(unknown), e.d().Dot("Skip").Call()))
+		skip := []jen.Code{e.report(unknown), e.d().Dot("Skip").Call()}
+		if e.lenient {
+			skip = skip[1:]
+		}
+		body = append(body, jen.For(jen.Range().Add(e.d()).Dot("Members")).Block(skip...))
 	} else {
 		body = append(body, jen.For(e.local("key").Op(":=").Range().Add(e.d()).Dot("Members")).Block(
 			jen.Switch(jen.String().Parens(e.local("key"))).Block(cases...)))

@@ -37,6 +37,9 @@ type emitter struct {
 	localNames  map[string]string          // a local's name -> the name it takes in this package
 	plainLocals bool                       // writing RegisterMCP, whose locals keep their names
 	recvParams  map[*model.Receiver]string // RegisterMCP's parameter for each receiver type
+	// lenient decoders skip unknown properties instead of reporting them: a client decoding
+	// a server's results, which may gain properties its callers need not know.
+	lenient bool
 }
 
 // kindEmitter says what the generated file has for one kind of declaration. A new kind is a

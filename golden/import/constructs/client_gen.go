@@ -11,11 +11,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/mcpgen/mcpgen/runtime/jsonwire"
-	"github.com/mcpgen/mcpgen/runtime/mcp"
 	"maps"
 	"slices"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
 
 // Snapshot is what the server offered when this package was generated: the snapshot.json mcpgen

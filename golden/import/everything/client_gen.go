@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
@@ -122,6 +123,23 @@ func (c *Client) GetResourceReference(ctx context.Context, in GetResourceReferen
 		return nil, fmt.Errorf("tools/call get-resource-reference: arguments: %w", err)
 	}
 	res, err := c.MCP.CallTool(ctx, "get-resource-reference", json.RawMessage(e.Bytes()))
+	if err != nil {
+		return nil, err
+	}
+	if err := res.Err(); err != nil {
+		return nil, err
+	}
+	return res.Content, nil
+}
+
+// GetRootsList calls the tool get-roots-list (Get Roots List Tool): Lists the current MCP roots
+// provided by the client. Demonstrates the roots protocol capability even though this server
+// doesn't access files.
+//
+// The tool declares no output schema: the result is its content blocks. A result the tool marked
+// as an error is returned as a *mcp.ToolError with its text.
+func (c *Client) GetRootsList(ctx context.Context) ([]mcp.Content, error) {
+	res, err := c.MCP.CallTool(ctx, "get-roots-list", nil)
 	if err != nil {
 		return nil, err
 	}
@@ -270,6 +288,22 @@ func (c *Client) ToggleSubscriberUpdates(ctx context.Context) ([]mcp.Content, er
 	return res.Content, nil
 }
 
+// TriggerElicitationRequest calls the tool trigger-elicitation-request (Trigger Elicitation
+// Request Tool): Trigger a Request from the Server for User Elicitation
+//
+// The tool declares no output schema: the result is its content blocks. A result the tool marked
+// as an error is returned as a *mcp.ToolError with its text.
+func (c *Client) TriggerElicitationRequest(ctx context.Context) ([]mcp.Content, error) {
+	res, err := c.MCP.CallTool(ctx, "trigger-elicitation-request", nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := res.Err(); err != nil {
+		return nil, err
+	}
+	return res.Content, nil
+}
+
 // TriggerLongRunningOperation calls the tool trigger-long-running-operation (Trigger Long Running
 // Operation Tool): Demonstrates a long running operation with progress updates.
 //
@@ -282,6 +316,27 @@ func (c *Client) TriggerLongRunningOperation(ctx context.Context, in TriggerLong
 		return nil, fmt.Errorf("tools/call trigger-long-running-operation: arguments: %w", err)
 	}
 	res, err := c.MCP.CallTool(ctx, "trigger-long-running-operation", json.RawMessage(e.Bytes()))
+	if err != nil {
+		return nil, err
+	}
+	if err := res.Err(); err != nil {
+		return nil, err
+	}
+	return res.Content, nil
+}
+
+// TriggerSamplingRequest calls the tool trigger-sampling-request (Trigger Sampling Request Tool):
+// Trigger a Request from the Server for LLM Sampling
+//
+// The tool declares no output schema: the result is its content blocks. A result the tool marked
+// as an error is returned as a *mcp.ToolError with its text.
+func (c *Client) TriggerSamplingRequest(ctx context.Context, in TriggerSamplingRequestInput) ([]mcp.Content, error) {
+	var e jsonwire.Encoder
+	in.encode(&e)
+	if err := e.Err(); err != nil {
+		return nil, fmt.Errorf("tools/call trigger-sampling-request: arguments: %w", err)
+	}
+	res, err := c.MCP.CallTool(ctx, "trigger-sampling-request", json.RawMessage(e.Bytes()))
 	if err != nil {
 		return nil, err
 	}
@@ -963,5 +1018,58 @@ func (v TriggerLongRunningOperationInput) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes the value from JSON of the server's schema.
 func (v *TriggerLongRunningOperationInput) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// TriggerSamplingRequestInput is an object of the server's schema.
+type TriggerSamplingRequestInput struct {
+	// The prompt to send to the LLM
+	Prompt string `json:"prompt"`
+	// Maximum number of tokens to generate. Default: 100.
+	MaxTokens *float64 `json:"maxTokens,omitempty"`
+}
+
+func (v *TriggerSamplingRequestInput) encode(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	e.Key("prompt")
+	e.String(v.Prompt)
+	if v.MaxTokens != nil {
+		e.Key("maxTokens")
+		e.Float(*v.MaxTokens, 64)
+	}
+	e.ObjectEnd()
+}
+func (v *TriggerSamplingRequestInput) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "prompt":
+			if s, ok := d.String(); ok {
+				v.Prompt = s
+			}
+		case "maxTokens":
+			if d.Null() {
+				v.MaxTokens = nil
+			} else {
+				p := new(float64)
+				if s, ok := d.Float(64); ok {
+					*p = s
+				}
+				v.MaxTokens = p
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v TriggerSamplingRequestInput) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *TriggerSamplingRequestInput) UnmarshalJSON(data []byte) error {
 	return decodeJSON(data, v.decode)
 }

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 )

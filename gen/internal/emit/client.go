@@ -1,0 +1,259 @@
+package emit
+
+import (
+	"cmp"
+	"fmt"
+	"go/ast"
+	"go/types"
+	"slices"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/mcpgen/mcpgen/gen/internal/model"
+	"github.com/mcpgen/mcpgen/gen/internal/schema"
+)
+
+// The codec file of a typed client that reuses a server's Go types (mcpgen import of an
+// mcpgen server's package). The client lives in another package: it encodes the arguments
+// the server decodes and decodes the results the server encodes, with the same generated
+// code the server's own file has, the other way round, and with names qualified.
+
+// ClientTool is what a client reuses of one tool: its argument type, its result type, or
+// both, with the functions of the codec file that encode and decode them.
+type ClientTool struct {
+	// Imports are the packages the types name, by path, with the names they are imported
+	// under.
+	Imports        map[string]string
+	In, Out        jen.Code // the Go types; nil when not reused
+	Encode, Decode string   // func(*jsonwire.Encoder, *In), func(*jsonwire.Decoder, *Out)
+}
+
+// ClientCodecs writes the codec file, in package pkgName at import path pkgPath, for the
+// tools whose types can be named from there. The notes say, for each type that cannot, why
+// the client gets a copy of it generated from the schema instead. src is nil when no type
+// is reused.
+func ClientCodecs(pkgPath, pkgName string, tools []*model.Tool) (src []byte, reused map[string]ClientTool, notes []string, err error) {
+	f := jen.NewFilePathName(pkgPath, pkgName)
+	e := &emitter{file: f, pkgPath: pkgPath, scope: types.NewScope(nil, 0, 0, ""), patterns: map[string]string{}, rats: map[string]string{},
+		taken: map[string]bool{}, ids: map[idKey]string{}, imports: map[string]string{}, importsUsed: map[string]bool{},
+		localNames: map[string]string{}, lenient: true}
+	f.HeaderComment(strings.TrimPrefix(model.Header, "// "))
+	e.registerImports()
+
+	var encoded, decoded []*schema.Object
+	seenIn, seenOut := map[*schema.Object]bool{}, map[*schema.Object]bool{}
+	use := map[string]*model.Tool{}
+	in, out := map[string]bool{}, map[string]bool{}
+	for _, t := range tools {
+		if t.In != nil && t.In.Kind == schema.Struct {
+			if why := reusable(t.In, pkgPath, true, map[*schema.Object]bool{}); why != "" {
+				notes = append(notes, fmt.Sprintf("tool %s: the argument type %s is generated from the schema: %s", t.Name, t.In.Object.DisplayName(), why))
+			} else {
+				in[t.Name], use[t.Name] = true, t
+				objects(t.In, seenIn, &encoded)
+			}
+		}
+		if t.Out == model.OutStruct && t.OutType.Kind == schema.Struct {
+			if why := reusable(t.OutType, pkgPath, false, map[*schema.Object]bool{}); why != "" {
+				notes = append(notes, fmt.Sprintf("tool %s: the result type %s is generated from the schema: %s", t.Name, t.OutType.Object.DisplayName(), why))
+			} else {
+				out[t.Name], use[t.Name] = true, t
+				objects(t.OutType, seenOut, &decoded)
+			}
+		}
+	}
+	if len(use) == 0 {
+		return nil, nil, notes, nil
+	}
+	byName := func(a, b *schema.Object) int { return cmp.Compare(a.Name, b.Name) }
+	slices.SortFunc(encoded, byName)
+	slices.SortFunc(decoded, byName)
+	for _, o := range encoded {
+		e.allocID(o, "Encode", model.GenPrefix+"Encode"+o.Name)
+	}
+	for _, o := range decoded {
+		e.allocID(o, "Decode", model.GenPrefix+"Decode"+o.Name)
+	}
+
+	reused = map[string]ClientTool{}
+	for name, t := range use {
+		c := ClientTool{Imports: map[string]string{}}
+		var named []types.Type
+		if in[name] {
+			c.In, c.Encode = e.typ(t.In.Object.Go), e.id(t.In.Object, "Encode")
+			named = append(named, t.In.Object.Go)
+		}
+		if out[name] {
+			c.Out, c.Decode = e.typ(t.OutType.Object.Go), e.id(t.OutType.Object, "Decode")
+			named = append(named, t.OutType.Object.Go)
+		}
+		for _, t := range named {
+			packagesOf(t, c.Imports)
+		}
+		reused[name] = c
+	}
+	var code []jen.Code
+	for _, o := range encoded {
+		code = append(code, e.encoder(o))
+	}
+	for _, o := range decoded {
+		code = append(code, e.decoder(o))
+	}
+	if len(e.patterns) > 0 || len(e.rats) > 0 {
+		code = append(code, e.vars())
+	}
+	f.PackageComment("The encoders of the arguments and the decoders of the results of the server's tools whose Go types")
+	f.PackageComment("this package reuses: the code the server's generated file has, the other way round.")
+	for i, c := range code {
+		if i > 0 {
+			f.Line()
+		}
+		f.Add(c)
+	}
+	src, err = e.render()
+	return src, reused, notes, err
+}
+
+// reusable says why a struct type cannot be named and filled from the package at pkgPath,
+// or "" if it can: every Go type the codec names must be exported from a package that
+// package may import, every field on a selector path exported, and every type that writes
+// (encode) or reads (decode) itself able to.
+func reusable(t *schema.Type, pkgPath string, encode bool, seen map[*schema.Object]bool) string {
+	if why := nameable(t.Go, pkgPath); why != "" {
+		return why
+	}
+	switch t.Kind {
+	case schema.Struct:
+		if seen[t.Object] {
+			return ""
+		}
+		seen[t.Object] = true
+		for _, f := range t.Object.Fields {
+			for _, s := range f.Path {
+				if !s.Hidden && !ast.IsExported(s.Name) {
+					return fmt.Sprintf("its field %s is reached through the unexported embedded field %s", f.Name, s.Name)
+				}
+				if s.Pointer {
+					if why := nameable(s.PtrTo, pkgPath); why != "" {
+						return why
+					}
+				}
+			}
+			if why := reusable(f.Type, pkgPath, encode, seen); why != "" {
+				return why
+			}
+		}
+	case schema.Text, schema.Custom:
+		if encode && !t.CanEncode {
+			return fmt.Sprintf("%s cannot write itself (it has no MarshalText or MarshalJSON)", t.Go)
+		}
+		if !encode && !t.CanDecode {
+			return fmt.Sprintf("%s cannot read itself (it has no UnmarshalText or UnmarshalJSON)", t.Go)
+		}
+	}
+	if t.Elem != nil {
+		return reusable(t.Elem, pkgPath, encode, seen)
+	}
+	return ""
+}
+
+// packagesOf adds the packages a type names to imports, with their names.
+func packagesOf(t types.Type, imports map[string]string) {
+	switch t := t.(type) {
+	case *types.Alias, *types.Named:
+		obj := t.(interface{ Obj() *types.TypeName }).Obj()
+		if obj.Pkg() != nil {
+			imports[obj.Pkg().Path()] = obj.Pkg().Name()
+		}
+		var args *types.TypeList
+		if n, ok := t.(*types.Named); ok {
+			args = n.TypeArgs()
+		} else {
+			args = t.(*types.Alias).TypeArgs()
+		}
+		if args != nil {
+			for a := range args.Types() {
+				packagesOf(a, imports)
+			}
+		}
+	case interface{ Elem() types.Type }: // pointers, slices, arrays, maps (their values)
+		if m, ok := t.(*types.Map); ok {
+			packagesOf(m.Key(), imports)
+		}
+		packagesOf(t.Elem(), imports)
+	}
+}
+
+// nameable says why generated code in the package at pkgPath cannot write the type t, or "".
+func nameable(t types.Type, pkgPath string) string {
+	switch t := t.(type) {
+	case *types.Alias, *types.Named:
+		obj := t.(interface{ Obj() *types.TypeName }).Obj()
+		if obj.Pkg() == nil {
+			return "" // error, comparable
+		}
+		switch {
+		case !obj.Exported():
+			return fmt.Sprintf("%s is not exported", obj.Name())
+		case obj.Pkg().Name() == "main":
+			return fmt.Sprintf("%s is declared in package main, which cannot be imported (move the tools into a package of their own to reuse their types)", obj.Name())
+		case !importable(obj.Pkg().Path(), pkgPath):
+			return fmt.Sprintf("package %s is internal to another tree than %s", obj.Pkg().Path(), pkgPath)
+		case obj.Parent() != obj.Pkg().Scope():
+			return fmt.Sprintf("%s is declared inside a function", obj.Name())
+		}
+		var args *types.TypeList
+		switch t := t.(type) {
+		case *types.Named:
+			args = t.TypeArgs()
+		case *types.Alias:
+			args = t.TypeArgs()
+		}
+		if args != nil {
+			for a := range args.Types() {
+				if why := nameable(a, pkgPath); why != "" {
+					return why
+				}
+			}
+		}
+	case *types.Pointer:
+		return nameable(t.Elem(), pkgPath)
+	case *types.Slice:
+		return nameable(t.Elem(), pkgPath)
+	case *types.Array:
+		return nameable(t.Elem(), pkgPath)
+	case *types.Map:
+		if why := nameable(t.Key(), pkgPath); why != "" {
+			return why
+		}
+		return nameable(t.Elem(), pkgPath)
+	case *types.Interface:
+		if !t.Empty() {
+			return fmt.Sprintf("%s is an interface", t)
+		}
+	case *types.Struct:
+		for i := range t.NumFields() {
+			if !t.Field(i).Exported() {
+				return fmt.Sprintf("the struct type %s has unexported fields, which make it a type only its own package can write", t)
+			}
+			if why := nameable(t.Field(i).Type(), pkgPath); why != "" {
+				return why
+			}
+		}
+	}
+	return ""
+}
+
+// importable applies the go command's rule for internal packages: path/internal/... may be
+// imported from path/... only.
+func importable(path, from string) bool {
+	i := strings.LastIndex("/"+path+"/", "/internal/")
+	if i < 0 {
+		return true
+	}
+	if i == 0 {
+		return true // internal at a module's root: left to the go command to judge
+	}
+	parent := path[:i-1]
+	return from == parent || strings.HasPrefix(from, parent+"/")
+}
