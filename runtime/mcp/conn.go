@@ -57,6 +57,7 @@ var errTooLarge = errors.New("message too large")
 func (s *Server) serveStream(ctx context.Context, cancel context.CancelCauseFunc, r messageReader, out outbox) error {
 	ss := newSession(s, out)
 	ss.concurrent = true
+	ss.maxConcurrent = max(s.opts.MaxConcurrentRequests, 0)
 	s.track(ss)
 	defer ss.close()
 	for {

@@ -27,8 +27,19 @@ type HTTPOptions struct {
 	// those of localhost; "*" accepts any. Requests without an Origin (not from a browser)
 	// are accepted. Browsers on an allowed origin get the CORS headers they need.
 	AllowedOrigins []string
-	// MaxBodySize bounds the body of a POST, in bytes. The default is 16 MiB.
+	// MaxBodySize bounds the body of a POST, in bytes; a larger one gets 413. The default
+	// is 16 MiB.
 	MaxBodySize int64
+	// BodyTimeout bounds the wait for a request's body, from when its headers are read: a
+	// client that announces a body and sends it slowly, or never, loses its connection then,
+	// whatever the answer (a POST for an unknown session is answered at once, but its
+	// connection is held while net/http reads what remains of the body). The default is 30
+	// seconds.
+	BodyTimeout time.Duration
+	// WriteTimeout bounds each write of an answer (a JSON response, an SSE flush): a client
+	// that stops reading loses its connection then, and what it held is let go. The default
+	// is 30 seconds.
+	WriteTimeout time.Duration
 	// MaxSessions bounds the sessions open at once; initialize gets 503 beyond it. The
 	// default is 10000.
 	MaxSessions int
@@ -95,6 +106,12 @@ func (s *Server) HTTPHandler(opts *HTTPOptions) *HTTPHandler {
 	}
 	if o.MaxBodySize <= 0 {
 		o.MaxBodySize = 16 << 20
+	}
+	if o.BodyTimeout <= 0 {
+		o.BodyTimeout = 30 * time.Second
+	}
+	if o.WriteTimeout <= 0 {
+		o.WriteTimeout = 30 * time.Second
 	}
 	if o.MaxSessions <= 0 {
 		o.MaxSessions = 10000
@@ -247,7 +264,12 @@ func (h *HTTPHandler) begin() bool {
 
 // ServeHTTP serves one HTTP request to the MCP endpoint, or to the endpoints of the
 // HTTP+SSE transport.
-func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (h *HTTPHandler) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
+	if r.ContentLength != 0 && r.Body != http.NoBody {
+		// Before anything can answer: the body must come in time even when it is never read.
+		http.NewResponseController(rw).SetReadDeadline(time.Now().Add(h.opts.BodyTimeout))
+	}
+	w := &timedWriter{ResponseWriter: rw, timeout: h.opts.WriteTimeout}
 	if h.opts.SSEPath != "-" && (r.URL.Path == h.opts.SSEPath || r.URL.Path == h.sseMessagePath()) {
 		h.serveSSE(w, r)
 		return
@@ -333,8 +355,34 @@ func shuttingDown(w http.ResponseWriter) {
 	httpError(w, http.StatusServiceUnavailable, jsonrpc.CodeInternalError, "the server is shutting down")
 }
 
+// timedWriter is a response whose writes have a deadline each (HTTPOptions.WriteTimeout).
+type timedWriter struct {
+	http.ResponseWriter
+	timeout time.Duration
+}
+
+// Unwrap gives http.ResponseController the connection's writer.
+func (w *timedWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// writeDeadline sets the deadline of the next write to w.
+func writeDeadline(w http.ResponseWriter) {
+	timeout := 30 * time.Second
+	if tw, ok := w.(*timedWriter); ok {
+		timeout = tw.timeout
+	}
+	http.NewResponseController(w).SetWriteDeadline(time.Now().Add(timeout))
+}
+
+// bodyRead ends the body's deadline once it has been read whole: left in place, it would
+// end the request when it passes (net/http takes a failed read of the idle connection for a
+// client that went away).
+func bodyRead(w http.ResponseWriter) {
+	http.NewResponseController(w).SetReadDeadline(time.Time{})
+}
+
 // writeJSON answers with one JSON-RPC message.
 func writeJSON(w http.ResponseWriter, status int, msg []byte) {
+	writeDeadline(w)
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	w.Write(msg)

@@ -339,8 +339,8 @@ func TestHTTPMaxSessions(t *testing.T) {
 	third := newHTTPClient(t, c.url)
 	resp := third.post(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
 	m := jsonBody(t, resp)
-	if resp.Header.Get("Mcp-Session-Id") != "" || m["error"] == nil {
-		t.Fatalf("a third session was opened beyond MaxSessions 2: %v", m)
+	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Mcp-Session-Id") != "" || m["error"] == nil || resp.Header.Get("Retry-After") == "" {
+		t.Fatalf("a third session beyond MaxSessions 2: %d %v, want 503 with Retry-After", resp.StatusCode, m)
 	}
 	// Deleting one makes room.
 	c.do(http.MethodDelete)

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
@@ -17,10 +16,6 @@ import (
 // The Streamable HTTP transport's POST, GET and DELETE, for the revisions with sessions
 // (2025-11-25 and older), and the routing of a POST to its era: a stateless request goes to
 // postStateless (http_stateless.go).
-
-// bodyTimeout bounds the reading of a POST's body, so that a client trickling it cannot
-// hold a goroutine forever.
-const bodyTimeout = 30 * time.Second
 
 func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 	if h.isClosing() {
@@ -49,8 +44,10 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	http.NewResponseController(w).SetReadDeadline(time.Now().Add(bodyTimeout))
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodySize))
+	if err == nil {
+		bodyRead(w)
+	}
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
@@ -113,14 +110,14 @@ func (h *HTTPHandler) initialize(w http.ResponseWriter, m *jsonrpc.Message, acce
 	hs := h.newSession()
 	var out captured
 	hs.handle(hs.ctx, m, &out)
-	registered := false
+	registered, full := false, false
 	if hs.ready() {
 		h.mu.Lock()
 		switch {
 		case h.closing:
 			out.msg = nil
 		case len(h.sessions) >= h.opts.MaxSessions:
-			out.msg = jsonrpc.AppendError(nil, m.ID, jsonrpc.NewError(jsonrpc.CodeInternalError, "too many sessions; try again later"))
+			out.msg, full = nil, true
 		default:
 			h.sessions[hs.id] = hs
 			registered = true
@@ -129,6 +126,11 @@ func (h *HTTPHandler) initialize(w http.ResponseWriter, m *jsonrpc.Message, acce
 	}
 	if !registered { // the handshake failed, or there is no room: no session
 		hs.end()
+		if full {
+			w.Header().Set("Retry-After", "5")
+			httpError(w, http.StatusServiceUnavailable, jsonrpc.CodeInternalError, "too many sessions ("+strconv.Itoa(h.opts.MaxSessions)+"); try again later")
+			return
+		}
 		if out.msg == nil {
 			shuttingDown(w)
 			return

@@ -30,8 +30,12 @@ type peer struct {
 	// holds up the others (stream transports); otherwise on the goroutine that delivered it
 	// (an HTTP request's own). running counts the goroutines.
 	concurrent bool
-	running    sync.WaitGroup
-	workers    *workers // the goroutines of concurrent requests
+	// maxConcurrent bounds the concurrent requests in flight (0: no bound); beyond it a
+	// request is refused with codeServerBusy.
+	maxConcurrent int
+	active        int // under mu: concurrent requests admitted and not yet answered
+	running       sync.WaitGroup
+	workers       *workers // the goroutines of concurrent requests
 
 	mu       sync.Mutex
 	inflight map[string]*inflight // the other side's requests being served, by raw id
@@ -92,6 +96,10 @@ func newPeer(side peerSide, conn outbox, logger *slog.Logger) *peer {
 		inflight: map[string]*inflight{}, pending: map[string]*call{}}
 }
 
+// codeServerBusy is the JSON-RPC error (of the range left to implementations) of a request
+// refused because the session serves as many as it may at once.
+const codeServerBusy = -32000
+
 // receive handles one message the transport read; messages about it go to out.
 func (p *peer) receive(ctx context.Context, data []byte, out outbox) {
 	m, perr := parser.Parse(data)
@@ -136,14 +144,27 @@ func (p *peer) request(ctx context.Context, m *jsonrpc.Message, out outbox) {
 	r.ctx, r.cancel = context.WithCancel(ctx)
 	p.mu.Lock()
 	_, dup := p.inflight[string(m.ID)]
-	if !dup {
+	async := p.concurrent && !a.inline
+	busy := !dup && async && p.maxConcurrent > 0 && p.active >= p.maxConcurrent
+	if !dup && !busy {
 		p.inflight[string(m.ID)] = r
+		if async {
+			p.active++
+		}
 	}
 	if p.workers == nil && p.concurrent {
 		p.workers = newWorkers()
 	}
 	w := p.workers
 	p.mu.Unlock()
+	if busy {
+		// Written by the reading goroutine: a client that does not read its answers stops
+		// being read, and holds nothing more.
+		r.cancel()
+		p.reply(out, jsonrpc.AppendError(nil, m.ID, jsonrpc.NewError(codeServerBusy,
+			"server busy: "+strconv.Itoa(p.maxConcurrent)+" requests of this session are in progress; wait for their answers, then send more")))
+		return
+	}
 	if dup {
 		r.cancel()
 		p.reply(out, jsonrpc.AppendError(nil, m.ID, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
@@ -164,6 +185,11 @@ func (p *peer) wait() { p.running.Wait() }
 func (r *inflight) runAsync() {
 	defer r.p.running.Done()
 	r.run()
+	// Counted until answered: a request whose answer the client does not read still holds
+	// its goroutine.
+	r.p.mu.Lock()
+	r.p.active--
+	r.p.mu.Unlock()
 }
 
 // run serves the request and sends its response, unless the other side cancelled it.

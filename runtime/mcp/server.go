@@ -32,6 +32,11 @@ type ServerOptions struct {
 	PageSize int
 	// MaxMessageSize bounds one incoming message, in bytes. The default is 64 MiB.
 	MaxMessageSize int
+	// MaxConcurrentRequests bounds the requests one stdio (or in-memory) session serves at
+	// once; beyond it a request is answered at once with error -32000 ("server busy"), so
+	// that a client that sends without reading answers holds a bounded number of
+	// goroutines. The default is 1000; a negative value sets no bound.
+	MaxConcurrentRequests int
 	// RootsChanged, if set, is called when a client says its roots changed.
 	RootsChanged func()
 
@@ -128,6 +133,9 @@ func NewServer(info Implementation, opts *ServerOptions) *Server {
 	}
 	if s.opts.PageSize <= 0 {
 		s.opts.PageSize = 1000
+	}
+	if s.opts.MaxConcurrentRequests == 0 {
+		s.opts.MaxConcurrentRequests = 1000
 	}
 	if s.opts.MaxMessageSize <= 0 {
 		s.opts.MaxMessageSize = 64 << 20

@@ -73,12 +73,10 @@ func (sw *sseWriter) comment() error {
 	return sw.flush()
 }
 
-// writeTimeout bounds one write to a client; a client that stops reading loses its
-// connection instead of holding a goroutine and the stream.
-const writeTimeout = 30 * time.Second
-
+// flush writes what is buffered; a client that stops reading loses its connection after
+// the write timeout instead of holding a goroutine and the stream.
 func (sw *sseWriter) flush() error {
-	sw.rc.SetWriteDeadline(time.Now().Add(writeTimeout))
+	writeDeadline(sw.w)
 	if _, err := sw.w.Write(sw.buf.Bytes()); err != nil {
 		return err
 	}

@@ -1,0 +1,213 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A stdio client that sends more requests than the session serves at once gets "server
+// busy" for the excess, at once, and the server holds no goroutine for them.
+func TestStdioMaxConcurrentRequests(t *testing.T) {
+	release := make(chan struct{})
+	srv := quietServer(&ServerOptions{MaxConcurrentRequests: 20})
+	srv.AddTool(Tool{Name: "block", InputSchema: `{"type":"object"}`, Handler: func(ctx context.Context, c *ToolCall) {
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+		c.ReturnText("done")
+	}})
+	h := start(t, srv)
+	h.initialize("2025-11-25")
+	before := runtime.NumGoroutine()
+	go func() { // refusals are written as requests are read: read them meanwhile
+		for i := range 200 {
+			fmt.Fprintf(h.in, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"block","arguments":{}}}`+"\n", i+10)
+		}
+	}()
+	busy := 0
+	for range 180 {
+		m := h.recv()
+		e, _ := m["error"].(map[string]any)
+		if e == nil || e["code"] != float64(codeServerBusy) {
+			t.Fatalf("while 20 run, another request got %v, want error %d", m, codeServerBusy)
+		}
+		busy++
+	}
+	if n := runtime.NumGoroutine(); n > before+20+10 {
+		t.Errorf("%d goroutines with 20 requests running (%d before)", n, before)
+	}
+	close(release)
+	for range 20 {
+		if m := h.recv(); m["result"] == nil {
+			t.Fatalf("a running request ended with %v", m)
+		}
+	}
+	// With the session's requests answered, it serves as many again.
+	h.send(`{"jsonrpc":"2.0","id":1000,"method":"tools/call","params":{"name":"block","arguments":{}}}`)
+	if m := h.recv(); m["result"] == nil {
+		t.Fatalf("after the others finished: %v", m)
+	}
+	if busy != 180 {
+		t.Errorf("%d refused, want 180", busy)
+	}
+}
+
+// A stdio client that writes requests and never reads: the server stops reading it once
+// its answers back up, and its goroutines stay bounded.
+func TestStdioClientThatNeverReads(t *testing.T) {
+	srv := quietServer(&ServerOptions{MaxConcurrentRequests: 50})
+	h := start(t, srv) // its output is never read after initialize
+	h.initialize("2025-11-25")
+	before := runtime.NumGoroutine()
+	sent := make(chan int, 1)
+	go func() {
+		n := 0
+		defer func() { sent <- n }()
+		for i := range 200000 {
+			if _, err := fmt.Fprintf(h.in, `{"jsonrpc":"2.0","id":%d,"method":"ping"}`+"\n", i+10); err != nil {
+				return
+			}
+			n++
+		}
+	}()
+	time.Sleep(500 * time.Millisecond)
+	if n := runtime.NumGoroutine(); n > before+50+10 {
+		t.Errorf("%d goroutines for a client that does not read (%d before)", n, before)
+	}
+	select {
+	case n := <-sent:
+		t.Errorf("the server read all %d requests of a client that reads nothing", n)
+	default:
+	}
+	go io.Copy(io.Discard, h.out) // now read, so that the server can answer and stop
+	h.in.Close()
+}
+
+// rawRequest opens a connection to the test server at url and writes head (the request line
+// and headers, and whatever body), nothing more.
+func rawRequest(t *testing.T, url, head string) net.Conn {
+	t.Helper()
+	conn, err := net.Dial("tcp", strings.TrimPrefix(url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	if _, err := io.WriteString(conn, head); err != nil {
+		t.Fatal(err)
+	}
+	return conn
+}
+
+// closedWithin reads conn until the server closes it, and says whether that took less
+// than d. What was read is returned.
+func closedWithin(conn net.Conn, d time.Duration) (string, bool) {
+	conn.SetReadDeadline(time.Now().Add(d))
+	data, err := io.ReadAll(conn)
+	var ne net.Error
+	return string(data), !(errors.As(err, &ne) && ne.Timeout())
+}
+
+// A client that announces a body and never sends it loses its connection after
+// BodyTimeout on every path, including those answered before the body is read.
+func TestHTTPBodyNeverSent(t *testing.T) {
+	srv := quietServer(nil)
+	_, c := serveHTTPTest(t, srv, &HTTPOptions{BodyTimeout: 300 * time.Millisecond})
+	c.initialize(`{}`)
+	for name, head := range map[string]string{
+		"an unknown session": "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json\r\nMcp-Session-Id: bogus\r\nContent-Length: 1000\r\n\r\n",
+		"a wrong media type": "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\nContent-Length: 1000\r\n\r\n",
+		"a GET with a body":  "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nMcp-Session-Id: " + c.session + "\r\nContent-Length: 1000\r\n\r\n",
+		"a DELETE":           "DELETE / HTTP/1.1\r\nHost: 127.0.0.1\r\nMcp-Session-Id: bogus\r\nContent-Length: 1000\r\n\r\n",
+		"the body read":      "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json\r\nMcp-Session-Id: " + c.session + "\r\nMcp-Protocol-Version: 2025-11-25\r\nContent-Length: 1000\r\n\r\n{\"jsonrpc\"",
+		"a chunked body":     "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json\r\nMcp-Session-Id: " + c.session + "\r\nMcp-Protocol-Version: 2025-11-25\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{\"jso\r\n",
+	} {
+		start := time.Now()
+		conn := rawRequest(t, c.url, head)
+		if _, closed := closedWithin(conn, 5*time.Second); !closed {
+			t.Errorf("%s: the connection was still open after 5s", name)
+		} else if d := time.Since(start); d < 250*time.Millisecond {
+			t.Errorf("%s: closed after %v, before BodyTimeout", name, d)
+		}
+	}
+}
+
+// A call that takes longer than BodyTimeout is answered: the deadline of the body ends
+// once the body is read.
+func TestHTTPLongCallOutlivesBodyTimeout(t *testing.T) {
+	srv := quietServer(nil)
+	srv.AddTool(Tool{Name: "slow", InputSchema: `{"type":"object"}`, Handler: func(ctx context.Context, c *ToolCall) {
+		select {
+		case <-time.After(800 * time.Millisecond):
+			c.ReturnText("finally")
+		case <-ctx.Done():
+			c.ReturnError(ctx.Err())
+		}
+	}})
+	_, c := serveHTTPTest(t, srv, &HTTPOptions{BodyTimeout: 200 * time.Millisecond})
+	c.initialize(`{}`)
+	resp := c.post(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","arguments":{}}}`, "Accept", "application/json")
+	m := jsonBody(t, resp)
+	if r, _ := m["result"].(map[string]any); r == nil || r["isError"] == true || !strings.Contains(fmt.Sprint(r["content"]), "finally") {
+		t.Errorf("a call of 800ms with BodyTimeout 200ms: %d %v", resp.StatusCode, m)
+	}
+}
+
+// Clients that never read large JSON answers lose their connections after WriteTimeout,
+// and what the answers held is let go.
+func TestHTTPClientThatNeverReadsAnswers(t *testing.T) {
+	big := strings.Repeat("x", 8<<20)
+	srv := quietServer(nil)
+	srv.AddTool(Tool{Name: "big", InputSchema: `{"type":"object"}`, Handler: func(ctx context.Context, c *ToolCall) { c.ReturnText(big) }})
+	_, c := serveHTTPTest(t, srv, &HTTPOptions{WriteTimeout: 300 * time.Millisecond})
+	c.initialize(`{}`)
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"big","arguments":{}}}`
+	var conns []net.Conn
+	for range 10 {
+		conn := rawRequest(t, c.url, "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json\r\nMcp-Session-Id: "+c.session+
+			"\r\nMcp-Protocol-Version: 2025-11-25\r\nContent-Length: "+strconv.Itoa(len(body))+"\r\n\r\n"+body)
+		conn.(*net.TCPConn).SetReadBuffer(4096)
+		conns = append(conns, conn)
+	}
+	// Until WriteTimeout, the handlers are writing; after it, none is.
+	time.Sleep(100 * time.Millisecond)
+	if n := handlersRunning(); n == 0 {
+		t.Fatal("no handler is writing to the clients that do not read: the test does not test")
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for handlersRunning() > 0 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if n := handlersRunning(); n > 0 {
+		t.Errorf("%d handlers still writing 5s after 10 clients stopped reading, with WriteTimeout 300ms", n)
+	}
+	// The session is unharmed: a client that reads gets its answer.
+	resp := c.post(`{"jsonrpc":"2.0","id":2,"method":"ping"}`, "Accept", "application/json")
+	if m := jsonBody(t, resp); m["result"] == nil {
+		t.Errorf("ping after: %v", m)
+	}
+	for _, conn := range conns {
+		conn.Close()
+	}
+}
+
+// handlersRunning counts the goroutines serving a request in an HTTPHandler.
+func handlersRunning() int {
+	buf := make([]byte, 8<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	n := 0
+	for g := range strings.SplitSeq(string(buf), "\n\n") {
+		if strings.Contains(g, "mcp.(*HTTPHandler).ServeHTTP") {
+			n++
+		}
+	}
+	return n
+}
