@@ -211,3 +211,29 @@ func handlersRunning() int {
 	}
 	return n
 }
+
+// A session whose client never opens its GET stream holds one pending list change, however
+// many changes there were.
+func TestHTTPListChangesCoalesce(t *testing.T) {
+	srv := quietServer(nil)
+	h, c := serveHTTPTest(t, srv, nil)
+	c.initialize(`{}`)
+	for i := range 4096 {
+		srv.AddTool(echoTool(fmt.Sprintf("tool%d", i)))
+		if i%2 == 0 {
+			srv.AddPrompt(Prompt{Name: fmt.Sprintf("p%d", i), Get: func(ctx context.Context, args *Input) (*GetPromptResult, error) { return &GetPromptResult{}, nil }})
+		}
+	}
+	h.mu.Lock()
+	st := h.sessions[c.session].standalone
+	h.mu.Unlock()
+	st.mu.Lock()
+	var methods []string
+	for _, ev := range st.events {
+		methods = append(methods, string(ev.data))
+	}
+	st.mu.Unlock()
+	if len(methods) != 2 || !strings.Contains(methods[0], "notifications/tools/list_changed") || !strings.Contains(methods[1], "notifications/prompts/list_changed") {
+		t.Errorf("pending on the standalone stream after 4096 tool and 2048 prompt changes: %d\n%s", len(methods), strings.Join(methods, "\n"))
+	}
+}

@@ -1,9 +1,11 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 )
@@ -94,7 +96,28 @@ func (st *stream) addEvent(name string, data []byte) {
 }
 
 func (st *stream) send(msg []byte) error  { return st.add(msg, false, 0) }
-func (st *stream) queue(msg []byte)       { st.add(msg, false, 0) }
+// queue adds a message about no request. On the standalone stream, a change notification
+// the same as one still unread is left out: the client learns of the change either way, and
+// a session whose client never opens the stream holds one of each, not one per change.
+func (st *stream) queue(msg []byte) {
+	if st.standalone && coalescible(msg) {
+		st.mu.Lock()
+		pending := slices.ContainsFunc(st.events, func(ev event) bool { return ev.seq > st.delivered && bytes.Equal(ev.data, msg) })
+		st.mu.Unlock()
+		if pending {
+			return
+		}
+	}
+	st.add(msg, false, 0)
+}
+
+// coalescible says whether msg is a notification that the same notification pending
+// makes redundant: a list change, or the update of a resource (the same URI).
+func coalescible(msg []byte) bool {
+	return bytes.Contains(msg, []byte(`"method":"notifications/`)) &&
+		(bytes.Contains(msg, []byte(`/list_changed"`)) || bytes.Contains(msg, []byte(`"notifications/resources/updated"`))) &&
+		!bytes.Contains(msg, []byte(`"id":`))
+}
 func (st *stream) reply(msg []byte) error { return st.add(msg, true, http.StatusOK) }
 
 // respond adds the response, which goes with status when it goes as JSON.

@@ -6,7 +6,9 @@ import (
 	"context"
 	"io"
 	"os"
+	"os/signal"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -16,6 +18,11 @@ import (
 func (s *Server) ServeStdio(ctx context.Context) error {
 	in, release := openStdin()
 	defer release()
+	// A client that closes its end of stdout makes the next write fail with EPIPE, which
+	// ends Serve with an error, rather than kill the process with SIGPIPE mid-request.
+	pipe := make(chan os.Signal, 1)
+	signal.Notify(pipe, syscall.SIGPIPE)
+	defer signal.Stop(pipe)
 	return s.Serve(ctx, in, os.Stdout)
 }
 
