@@ -5,6 +5,7 @@ package jsonrpc
 
 import (
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 )
@@ -78,6 +79,12 @@ func Parse(data []byte) (Message, *Error) {
 	return p.Parse(data)
 }
 
+// IsMalformedResponse reports whether a message that Parse refused was meant as a response
+// (it has a result or an error, and no method): JSON-RPC gives those no reply.
+func (m *Message) IsMalformedResponse() bool {
+	return m.Method == "" && (m.Result != nil || m.Error != nil)
+}
+
 // Parse decodes one message. A message that is not JSON gives a -32700 error; one that is
 // JSON but not a valid JSON-RPC 2.0 message gives -32600. When the error is -32600 and the id
 // could be read, the returned message carries it so that the error response can echo it.
@@ -117,7 +124,12 @@ func (p *Parser) Parse(data []byte) (Message, *Error) {
 		case "id":
 			switch d.Peek() {
 			case jsonwire.String:
-				m.ID = d.Raw()
+				// Echoed byte for byte, so it must be valid UTF-8 (escapes are ASCII).
+				if raw := d.Raw(); utf8.Valid(raw) {
+					m.ID = raw
+				} else {
+					problem = `"id" must be valid UTF-8`
+				}
 			case jsonwire.Number:
 				// MCP ids are strings or integers, echoed byte for byte: only plain digits.
 				if raw := d.Raw(); isInteger(raw) {
@@ -163,6 +175,10 @@ func (p *Parser) Parse(data []byte) (Message, *Error) {
 	if d.SyntaxError() {
 		return Message{}, &Error{Code: CodeParseError, Message: "parse error: " + d.Summary()}
 	}
+	errorOK := false
+	if hasError {
+		m.Error, errorOK = parseErrorObject(errorObject)
+	}
 	switch {
 	case problem != "":
 	case version != "2.0":
@@ -177,11 +193,8 @@ func (p *Parser) Parse(data []byte) (Message, *Error) {
 		problem = `a response must have exactly one of "result" and "error"`
 	case !hasMethod && m.ID == nil && !hasError:
 		problem = `a result response must have an "id"`
-	case hasError:
-		var ok bool
-		if m.Error, ok = parseErrorObject(errorObject); !ok {
-			problem = `"error" must be an object with an integer "code" and a string "message"`
-		}
+	case hasError && !errorOK:
+		problem = `"error" must be an object with an integer "code" and a string "message"`
 	}
 	if problem != "" {
 		return m, &Error{Code: CodeInvalidRequest, Message: "invalid request: " + problem}

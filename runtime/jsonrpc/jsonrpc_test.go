@@ -2,6 +2,7 @@ package jsonrpc
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -129,5 +130,33 @@ func TestParserSharesKnownMethodNames(t *testing.T) {
 	}
 	if m, _ := known.Parse(msg); m.Method != "things/list" {
 		t.Errorf("method %q", m.Method)
+	}
+}
+
+func TestParseRefusesWhatCannotBeEchoedOrAnswered(t *testing.T) {
+	// An id that is not valid UTF-8 is not echoed: the error response would not be valid JSON.
+	m, err := Parse([]byte("{\"jsonrpc\":\"2.0\",\"id\":\"a\xffb\",\"method\":\"ping\"}"))
+	if err == nil || err.Code != CodeInvalidRequest || m.ID != nil || !strings.Contains(err.Message, "UTF-8") {
+		t.Errorf("id with invalid UTF-8: %v, id %q", err, m.ID)
+	}
+	if m, err := Parse([]byte(`{"jsonrpc":"2.0","id":"caf\u00e9","method":"ping"}`)); err != nil || string(m.ID) != `"caf\u00e9"` {
+		t.Errorf("an escaped id: %v, %q", err, m.ID)
+	}
+	// Malformed responses are known as responses, which get no reply.
+	for _, msg := range []string{
+		`{"jsonrpc":"1.0","id":1,"result":{}}`,
+		`{"jsonrpc":"2.0","id":1,"error":{"code":"x"}}`,
+		`{"jsonrpc":"1.0","id":1,"error":{"code":1,"message":"m"}}`,
+		`{"jsonrpc":"2.0","result":{},"error":{"code":1,"message":"m"}}`,
+	} {
+		m, err := Parse([]byte(msg))
+		if err == nil || !m.IsMalformedResponse() {
+			t.Errorf("%s: %v, malformed response %v", msg, err, m.IsMalformedResponse())
+		}
+	}
+	for _, msg := range []string{`{"jsonrpc":"1.0","id":1,"method":"ping"}`, `{"jsonrpc":"2.0","id":1}`} {
+		if m, err := Parse([]byte(msg)); err == nil || m.IsMalformedResponse() {
+			t.Errorf("%s: %v, taken for a malformed response", msg, err)
+		}
 	}
 }

@@ -237,3 +237,19 @@ func TestHTTPListChangesCoalesce(t *testing.T) {
 		t.Errorf("pending on the standalone stream after 4096 tool and 2048 prompt changes: %d\n%s", len(methods), strings.Join(methods, "\n"))
 	}
 }
+
+// A malformed response from the client gets no reply (JSON-RPC answers no response); a
+// request whose id is not valid UTF-8 is answered with a null id.
+func TestStdioMalformedResponseAndID(t *testing.T) {
+	h := start(t, quietServer(nil))
+	h.initialize("2025-11-25")
+	h.send(`{"jsonrpc":"2.0","id":5,"error":{"code":"x"}}`)
+	h.send(`{"jsonrpc":"1.0","id":6,"result":{}}`)
+	if m := h.roundTrip(`{"jsonrpc":"2.0","id":7,"method":"ping"}`); m["id"] != float64(7) || m["result"] == nil {
+		t.Errorf("after two malformed responses, the next message is %v, want the answer to ping 7", m)
+	}
+	h.send("{\"jsonrpc\":\"2.0\",\"id\":\"a\xffb\",\"method\":\"ping\"}")
+	if m := h.recv(); m["id"] != nil || m["error"] == nil {
+		t.Errorf("an id that is not UTF-8: %v", m)
+	}
+}

@@ -104,6 +104,12 @@ const codeServerBusy = -32000
 func (p *peer) receive(ctx context.Context, data []byte, out outbox) {
 	m, perr := parser.Parse(data)
 	if perr != nil {
+		if m.IsMalformedResponse() {
+			// A response gets no reply, even a malformed one: the other side would take an
+			// error response for a response to a request of its own.
+			p.logger.Warn("mcp: dropped a malformed response", "error", perr.Message)
+			return
+		}
 		p.reply(out, jsonrpc.AppendError(nil, m.ID, perr))
 		return
 	}
