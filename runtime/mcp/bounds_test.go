@@ -253,3 +253,47 @@ func TestStdioMalformedResponseAndID(t *testing.T) {
 		t.Errorf("an id that is not UTF-8: %v", m)
 	}
 }
+
+// The answers of SSE calls whose clients went away are kept for ResumeTimeout, for the
+// clients to resume, and then let go, not kept until the session ends.
+func TestHTTPUnreadAnswersAreLetGo(t *testing.T) {
+	big := strings.Repeat("y", 1<<20)
+	srv := quietServer(nil)
+	srv.AddTool(Tool{Name: "big", InputSchema: `{"type":"object"}`, Handler: func(ctx context.Context, c *ToolCall) {
+		Progress(ctx, 1, 2, "half") // the answer becomes an SSE stream
+		time.Sleep(100 * time.Millisecond)
+		c.ReturnText(big)
+	}})
+	h, c := serveHTTPTest(t, srv, &HTTPOptions{ResumeTimeout: 400 * time.Millisecond})
+	c.initialize(`{}`)
+	for i := range 5 {
+		body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"big","arguments":{},"_meta":{"progressToken":%d}}}`, i+1, i+1)
+		conn := rawRequest(t, c.url, "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMcp-Session-Id: "+c.session+
+			"\r\nMcp-Protocol-Version: 2025-11-25\r\nContent-Length: "+strconv.Itoa(len(body))+"\r\n\r\n"+body)
+		buf := make([]byte, 512)
+		conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+		if n, err := conn.Read(buf); err != nil || !strings.Contains(string(buf[:n]), "text/event-stream") {
+			t.Fatalf("the call did not start a stream: %q, %v", buf[:n], err)
+		}
+		conn.Close() // gone before the answer
+	}
+	streams := func() int {
+		h.mu.Lock()
+		hs := h.sessions[c.session]
+		h.mu.Unlock()
+		hs.mu.Lock()
+		defer hs.mu.Unlock()
+		return len(hs.streams) - 1 // the standalone stream stays
+	}
+	time.Sleep(200 * time.Millisecond)
+	if n := streams(); n != 5 {
+		t.Fatalf("%d request streams kept within ResumeTimeout, want 5 (for resumption)", n)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for streams() > 0 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if n := streams(); n > 0 {
+		t.Errorf("%d finished, unread streams still kept after ResumeTimeout", n)
+	}
+}

@@ -235,21 +235,32 @@ func (st *stream) detach(a *attachment) {
 		return
 	}
 	st.owner = nil
-	orphan := !st.standalone && !st.finished && st.abandon != nil
+	request := !st.standalone && st.abandon != nil
 	resumable := st.resumable && st.sse
-	if orphan && resumable {
+	if request && resumable {
+		// The client has ResumeTimeout to come back; then a request still running is
+		// cancelled, and a finished one's unread events are let go.
 		st.orphaned = time.AfterFunc(st.resumeAfter, func() {
 			st.mu.Lock()
-			still := st.owner == nil && !st.finished
+			gone, finished := st.owner == nil, st.finished
 			st.mu.Unlock()
-			if still {
+			switch {
+			case !gone:
+			case finished:
+				st.forget()
+			default:
 				st.abandon()
 			}
 		})
 	}
+	finished := st.finished
 	st.mu.Unlock()
-	if orphan && !resumable {
-		st.abandon() // no event id went out: nobody can resume
+	if request && !resumable { // no event id went out: nobody can resume
+		if finished {
+			st.forget()
+		} else {
+			st.abandon()
+		}
 	}
 }
 
