@@ -297,3 +297,26 @@ func TestHTTPUnreadAnswersAreLetGo(t *testing.T) {
 		t.Errorf("%d finished, unread streams still kept after ResumeTimeout", n)
 	}
 }
+
+// Bodies in flight are bounded across clients: beyond MaxBodyBytesInFlight a POST gets 503
+// at once, and the room comes back as bodies are served.
+func TestHTTPBodyBytesInFlight(t *testing.T) {
+	srv := quietServer(nil)
+	_, c := serveHTTPTest(t, srv, &HTTPOptions{MaxBodyBytesInFlight: 1 << 20, BodyTimeout: 500 * time.Millisecond})
+	c.initialize(`{}`)
+	head := "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json\r\nMcp-Session-Id: " + c.session +
+		"\r\nMcp-Protocol-Version: 2025-11-25\r\nContent-Length: 600000\r\n\r\n"
+	slow := rawRequest(t, c.url, head) // announces 600 kB, sends nothing
+	time.Sleep(100 * time.Millisecond)
+	second := rawRequest(t, c.url, head)
+	out, _ := closedWithin(second, 2*time.Second)
+	if !strings.HasPrefix(out, "HTTP/1.1 503") || !strings.Contains(out, "Retry-After: 1") || !strings.Contains(out, "too many request bodies") {
+		t.Errorf("a second 600 kB body with 1 MiB in flight allowed: %.200q", out)
+	}
+	// Once the first is gone (BodyTimeout), a body fits again.
+	closedWithin(slow, 3*time.Second)
+	time.Sleep(100 * time.Millisecond)
+	if m := jsonBody(t, c.post(`{"jsonrpc":"2.0","id":3,"method":"ping"}`, "Accept", "application/json")); m["result"] == nil {
+		t.Errorf("a small POST afterwards: %v", m)
+	}
+}

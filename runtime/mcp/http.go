@@ -30,6 +30,11 @@ type HTTPOptions struct {
 	// MaxBodySize bounds the body of a POST, in bytes; a larger one gets 413. The default
 	// is 16 MiB.
 	MaxBodySize int64
+	// MaxBodyBytesInFlight bounds the bytes of the POST bodies being read or served at once,
+	// across clients, counted from Content-Length (MaxBodySize when it is not given) until
+	// the request is answered; a POST beyond it gets 503 with Retry-After. The default is
+	// 256 MiB.
+	MaxBodyBytesInFlight int64
 	// BodyTimeout bounds the wait for a request's body, from when its headers are read: a
 	// client that announces a body and sends it slowly, or never, loses its connection then,
 	// whatever the answer (a POST for an unknown session is answered at once, but its
@@ -82,6 +87,7 @@ type HTTPHandler struct {
 	sessions    map[string]*httpSession
 	sseSessions map[string]*sseSession
 	closing     bool
+	bodyBytes   int64          // of the POST bodies in flight, under mu
 	requests    sync.WaitGroup // requests being served, on their own goroutines
 	// stopping ends when the handler shuts down: subscriptions (subscriptions/listen) end
 	// with it, gracefully, rather than hold the shutdown up.
@@ -106,6 +112,9 @@ func (s *Server) HTTPHandler(opts *HTTPOptions) *HTTPHandler {
 	}
 	if o.MaxBodySize <= 0 {
 		o.MaxBodySize = 16 << 20
+	}
+	if o.MaxBodyBytesInFlight <= 0 {
+		o.MaxBodyBytesInFlight = 256 << 20
 	}
 	if o.BodyTimeout <= 0 {
 		o.BodyTimeout = 30 * time.Second
@@ -249,6 +258,26 @@ func (h *HTTPHandler) Close() {
 	for _, ss := range sse {
 		h.endSSE(ss)
 	}
+}
+
+// reserveBody counts the body of a POST against MaxBodyBytesInFlight, or reports that
+// there is no room; release gives it back.
+func (h *HTTPHandler) reserveBody(r *http.Request) (release func(), ok bool) {
+	n := r.ContentLength
+	if n < 0 || n > h.opts.MaxBodySize {
+		n = h.opts.MaxBodySize // unknown, or refused with 413 once read
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.bodyBytes+n > h.opts.MaxBodyBytesInFlight && h.bodyBytes > 0 {
+		return nil, false
+	}
+	h.bodyBytes += n
+	return func() {
+		h.mu.Lock()
+		h.bodyBytes -= n
+		h.mu.Unlock()
+	}, true
 }
 
 // begin counts a request that is about to run, unless the handler is shutting down.

@@ -44,6 +44,13 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	release, ok := h.reserveBody(r)
+	if !ok {
+		w.Header().Set("Retry-After", "1")
+		httpError(w, http.StatusServiceUnavailable, jsonrpc.CodeInternalError, "server busy: too many request bodies in flight; try again later")
+		return
+	}
+	defer release()
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodySize))
 	if err == nil {
 		bodyRead(w)

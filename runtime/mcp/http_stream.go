@@ -95,7 +95,8 @@ func (st *stream) addEvent(name string, data []byte) {
 	st.mu.Unlock()
 }
 
-func (st *stream) send(msg []byte) error  { return st.add(msg, false, 0) }
+func (st *stream) send(msg []byte) error { return st.add(msg, false, 0) }
+
 // queue adds a message about no request. On the standalone stream, a change notification
 // the same as one still unread is left out: the client learns of the change either way, and
 // a session whose client never opens the stream holds one of each, not one per change.
