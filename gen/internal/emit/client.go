@@ -165,16 +165,8 @@ func packagesOf(t types.Type, imports map[string]string) {
 		if obj.Pkg() != nil {
 			imports[obj.Pkg().Path()] = obj.Pkg().Name()
 		}
-		var args *types.TypeList
-		if n, ok := t.(*types.Named); ok {
-			args = n.TypeArgs()
-		} else {
-			args = t.(*types.Alias).TypeArgs()
-		}
-		if args != nil {
-			for a := range args.Types() {
-				packagesOf(a, imports)
-			}
+		for a := range typeArgs(t).Types() {
+			packagesOf(a, imports)
 		}
 	case interface{ Elem() types.Type }: // pointers, slices, arrays, maps (their values)
 		if m, ok := t.(*types.Map); ok {
@@ -182,6 +174,18 @@ func packagesOf(t types.Type, imports map[string]string) {
 		}
 		packagesOf(t.Elem(), imports)
 	}
+}
+
+// typeArgs are the type arguments of an instance of a generic type or alias; nil for
+// none (a nil list ranges over nothing).
+func typeArgs(t types.Type) *types.TypeList {
+	switch t := t.(type) {
+	case *types.Named:
+		return t.TypeArgs()
+	case *types.Alias:
+		return t.TypeArgs()
+	}
+	return nil
 }
 
 // nameable says why generated code in the package at pkgPath cannot write the type t, or "".
@@ -202,18 +206,9 @@ func nameable(t types.Type, pkgPath string) string {
 		case obj.Parent() != obj.Pkg().Scope():
 			return fmt.Sprintf("%s is declared inside a function", obj.Name())
 		}
-		var args *types.TypeList
-		switch t := t.(type) {
-		case *types.Named:
-			args = t.TypeArgs()
-		case *types.Alias:
-			args = t.TypeArgs()
-		}
-		if args != nil {
-			for a := range args.Types() {
-				if why := nameable(a, pkgPath); why != "" {
-					return why
-				}
+		for a := range typeArgs(t).Types() {
+			if why := nameable(a, pkgPath); why != "" {
+				return why
 			}
 		}
 	case *types.Pointer:
