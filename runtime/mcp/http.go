@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
@@ -87,7 +88,7 @@ type HTTPHandler struct {
 	sessions    map[string]*httpSession
 	sseSessions map[string]*sseSession
 	closing     bool
-	bodyBytes   int64          // of the POST bodies in flight, under mu
+	bodyBytes   atomic.Int64   // of the POST bodies in flight (reserveBody)
 	requests    sync.WaitGroup // requests being served, on their own goroutines
 	// stopping ends when the handler shuts down: subscriptions (subscriptions/listen) end
 	// with it, gracefully, rather than hold the shutdown up.
@@ -261,23 +262,18 @@ func (h *HTTPHandler) Close() {
 }
 
 // reserveBody counts the body of a POST against MaxBodyBytesInFlight, or reports that
-// there is no room; release gives it back.
-func (h *HTTPHandler) reserveBody(r *http.Request) (release func(), ok bool) {
-	n := r.ContentLength
+// there is no room. The caller gives the bytes reserved back (h.bodyBytes.Add(-n)) once the
+// request is answered. A body alone is always let in: MaxBodySize bounds it.
+func (h *HTTPHandler) reserveBody(r *http.Request) (n int64, ok bool) {
+	n = r.ContentLength
 	if n < 0 || n > h.opts.MaxBodySize {
 		n = h.opts.MaxBodySize // unknown, or refused with 413 once read
 	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.bodyBytes+n > h.opts.MaxBodyBytesInFlight && h.bodyBytes > 0 {
-		return nil, false
+	if total := h.bodyBytes.Add(n); total > h.opts.MaxBodyBytesInFlight && total > n {
+		h.bodyBytes.Add(-n)
+		return 0, false
 	}
-	h.bodyBytes += n
-	return func() {
-		h.mu.Lock()
-		h.bodyBytes -= n
-		h.mu.Unlock()
-	}, true
+	return n, true
 }
 
 // begin counts a request that is about to run, unless the handler is shutting down.
@@ -293,12 +289,12 @@ func (h *HTTPHandler) begin() bool {
 
 // ServeHTTP serves one HTTP request to the MCP endpoint, or to the endpoints of the
 // HTTP+SSE transport.
-func (h *HTTPHandler) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
+func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.ContentLength != 0 && r.Body != http.NoBody {
 		// Before anything can answer: the body must come in time even when it is never read.
-		http.NewResponseController(rw).SetReadDeadline(time.Now().Add(h.opts.BodyTimeout))
+		// net/http clears the deadline itself once the body has been read to its end.
+		http.NewResponseController(w).SetReadDeadline(time.Now().Add(h.opts.BodyTimeout))
 	}
-	w := &timedWriter{ResponseWriter: rw, timeout: h.opts.WriteTimeout}
 	if h.opts.SSEPath != "-" && (r.URL.Path == h.opts.SSEPath || r.URL.Path == h.sseMessagePath()) {
 		h.serveSSE(w, r)
 		return
@@ -384,34 +380,8 @@ func shuttingDown(w http.ResponseWriter) {
 	httpError(w, http.StatusServiceUnavailable, jsonrpc.CodeInternalError, "the server is shutting down")
 }
 
-// timedWriter is a response whose writes have a deadline each (HTTPOptions.WriteTimeout).
-type timedWriter struct {
-	http.ResponseWriter
-	timeout time.Duration
-}
-
-// Unwrap gives http.ResponseController the connection's writer.
-func (w *timedWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
-
-// writeDeadline sets the deadline of the next write to w.
-func writeDeadline(w http.ResponseWriter) {
-	timeout := 30 * time.Second
-	if tw, ok := w.(*timedWriter); ok {
-		timeout = tw.timeout
-	}
-	http.NewResponseController(w).SetWriteDeadline(time.Now().Add(timeout))
-}
-
-// bodyRead ends the body's deadline once it has been read whole: left in place, it would
-// end the request when it passes (net/http takes a failed read of the idle connection for a
-// client that went away).
-func bodyRead(w http.ResponseWriter) {
-	http.NewResponseController(w).SetReadDeadline(time.Time{})
-}
-
 // writeJSON answers with one JSON-RPC message.
 func writeJSON(w http.ResponseWriter, status int, msg []byte) {
-	writeDeadline(w)
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	w.Write(msg)

@@ -125,9 +125,6 @@ func (h *HTTPHandler) postSSE(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodySize))
-	if err == nil {
-		bodyRead(w)
-	}
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {

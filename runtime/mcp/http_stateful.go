@@ -44,17 +44,14 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	release, ok := h.reserveBody(r)
+	reserved, ok := h.reserveBody(r)
 	if !ok {
 		w.Header().Set("Retry-After", "1")
 		httpError(w, http.StatusServiceUnavailable, jsonrpc.CodeInternalError, "server busy: too many request bodies in flight; try again later")
 		return
 	}
-	defer release()
+	defer h.bodyBytes.Add(-reserved)
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodySize))
-	if err == nil {
-		bodyRead(w)
-	}
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
@@ -151,7 +148,7 @@ func (h *HTTPHandler) initialize(w http.ResponseWriter, m *jsonrpc.Message, acce
 		writeJSON(w, http.StatusOK, out.msg)
 		return
 	}
-	sw := newSSEWriter(w)
+	sw := newSSEWriter(w, h.opts.WriteTimeout)
 	sw.start("", h.opts.RetryInterval.Milliseconds())
 	sw.event("", "", out.msg)
 	sw.flush()

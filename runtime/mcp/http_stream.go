@@ -97,11 +97,12 @@ func (st *stream) addEvent(name string, data []byte) {
 
 func (st *stream) send(msg []byte) error { return st.add(msg, false, 0) }
 
-// queue adds a message about no request. On the standalone stream, a change notification
-// the same as one still unread is left out: the client learns of the change either way, and
-// a session whose client never opens the stream holds one of each, not one per change.
+// queue adds a message about no request: what queue carries is a change (a list changed, a
+// resource was updated), so one the same as a message still unread on the standalone stream
+// is left out. The client learns of the change either way, and a session whose client never
+// opens the stream holds one of each, not one per change.
 func (st *stream) queue(msg []byte) {
-	if st.standalone && coalescible(msg) {
+	if st.standalone {
 		st.mu.Lock()
 		pending := slices.ContainsFunc(st.events, func(ev event) bool { return ev.seq > st.delivered && bytes.Equal(ev.data, msg) })
 		st.mu.Unlock()
@@ -112,13 +113,6 @@ func (st *stream) queue(msg []byte) {
 	st.add(msg, false, 0)
 }
 
-// coalescible says whether msg is a notification that the same notification pending
-// makes redundant: a list change, or the update of a resource (the same URI).
-func coalescible(msg []byte) bool {
-	return bytes.Contains(msg, []byte(`"method":"notifications/`)) &&
-		(bytes.Contains(msg, []byte(`/list_changed"`)) || bytes.Contains(msg, []byte(`"notifications/resources/updated"`))) &&
-		!bytes.Contains(msg, []byte(`"id":`))
-}
 func (st *stream) reply(msg []byte) error { return st.add(msg, true, http.StatusOK) }
 
 // respond adds the response, which goes with status when it goes as JSON.
@@ -396,6 +390,8 @@ func (h *HTTPHandler) writeStream(w http.ResponseWriter, r *http.Request, st *st
 		}
 		if sw == nil {
 			if msg, status, ok := st.jsonAnswer(acceptJSON, acceptSSE); ok {
+				// An answer can be large: a client that does not read it lets go of it.
+				http.NewResponseController(w).SetWriteDeadline(time.Now().Add(h.opts.WriteTimeout))
 				writeJSON(w, status, msg)
 				st.forget()
 				return writeComplete
@@ -466,7 +462,7 @@ func (h *HTTPHandler) startSSE(w http.ResponseWriter, st *stream, after int64, r
 	st.mu.Lock()
 	st.sse = true
 	st.mu.Unlock()
-	sw := newSSEWriter(w)
+	sw := newSSEWriter(w, h.opts.WriteTimeout)
 	var err error
 	switch {
 	case !st.resumable:

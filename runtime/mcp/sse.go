@@ -13,13 +13,14 @@ import (
 
 // sseWriter writes Server-Sent Events to a response.
 type sseWriter struct {
-	w   http.ResponseWriter
-	rc  *http.ResponseController
-	buf bytes.Buffer
+	w            http.ResponseWriter
+	rc           *http.ResponseController
+	buf          bytes.Buffer
+	writeTimeout time.Duration // bounds each flush (HTTPOptions.WriteTimeout)
 }
 
-func newSSEWriter(w http.ResponseWriter) *sseWriter {
-	return &sseWriter{w: w, rc: http.NewResponseController(w)}
+func newSSEWriter(w http.ResponseWriter, writeTimeout time.Duration) *sseWriter {
+	return &sseWriter{w: w, rc: http.NewResponseController(w), writeTimeout: writeTimeout}
 }
 
 // start sends the headers and, unless retryMillis is negative, the retry interval; when
@@ -76,7 +77,7 @@ func (sw *sseWriter) comment() error {
 // flush writes what is buffered; a client that stops reading loses its connection after
 // the write timeout instead of holding a goroutine and the stream.
 func (sw *sseWriter) flush() error {
-	writeDeadline(sw.w)
+	sw.rc.SetWriteDeadline(time.Now().Add(sw.writeTimeout))
 	if _, err := sw.w.Write(sw.buf.Bytes()); err != nil {
 		return err
 	}
