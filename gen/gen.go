@@ -160,6 +160,10 @@ func generatePackage(cfg *Config, pkg *packages.Package, src *load.Source, diags
 	return append(files, File{Package: pkg.PkgPath, Path: path, Content: content, Snapshot: snapshot(p)})
 }
 
+// IsGenerated reports whether the file at path was written by mcpgen: it starts with
+// Header.
+func IsGenerated(path string) bool { return load.IsGenerated(path) }
+
 // ValidFileName reports why name cannot be the generated file's name, or "" if it can.
 func ValidFileName(name string) string {
 	switch {

@@ -83,13 +83,9 @@ func ImportPackage(cfg Config, clientDir, clientName string) (*ImportSource, err
 			tools = append(tools, t)
 		}
 	}
-	codec, reused, notes, err := emit.ClientCodecs(clientPath, clientName, tools)
+	r, err := emit.ClientCodecs(clientPath, clientName, tools)
 	if err != nil {
 		return nil, fmt.Errorf("internal error (please report this as an mcpgen bug): %w", err)
-	}
-	r := &importer.Reuse{Codec: codec, Notes: notes, Tools: map[string]importer.ReusedTool{}}
-	for name, c := range reused {
-		r.Tools[name] = importer.ReusedTool{Imports: c.Imports, In: c.In, Out: c.Out, Encode: c.Encode, Decode: c.Decode}
 	}
 	return &ImportSource{Snapshot: snap, Reuse: r}, nil
 }

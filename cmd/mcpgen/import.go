@@ -168,7 +168,7 @@ func runImport(ctx context.Context, r *reach) error {
 		}
 	}
 	for _, path := range res.Remove {
-		if generated(path) {
+		if gen.IsGenerated(path) {
 			if err := os.Remove(path); err != nil {
 				return fail(exitError, "%v", err)
 			}
@@ -272,7 +272,7 @@ func checkImport(r *reach, dir, pkg string, live *importer.Snapshot, reuse *impo
 		fmt.Fprintf(r.stderr, "mcpgen import: %s is stale or missing\n", f.Path)
 	}
 	for _, path := range res.Remove {
-		if generated(path) {
+		if gen.IsGenerated(path) {
 			stale++
 			fmt.Fprintf(r.stderr, "mcpgen import: %s is left from an earlier generation\n", path)
 		}
@@ -295,12 +295,6 @@ func checkImport(r *reach, dir, pkg string, live *importer.Snapshot, reuse *impo
 		return &failure{code: exitToolError} // the command has said why
 	}
 	return nil
-}
-
-// generated says whether the file at path is there and was written by mcpgen.
-func generated(path string) bool {
-	data, err := os.ReadFile(path)
-	return err == nil && bytes.HasPrefix(data, []byte(importer.Header+"\n"))
 }
 
 // everythingClient declares every capability a client can have, so that the server lists

@@ -58,34 +58,33 @@ func (e *emitter) toolMethod(t *tool) {
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		jen.If(jen.Err().Op(":=").Id("res").Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 	}
+	// The result: the content blocks, or a value decoded from structuredContent. A struct
+	// (generated, or the server's own) comes back as a pointer; a map or json.RawMessage (an
+	// output schema that is not an object of properties) as it is.
 	var result jen.Code
+	out := jen.Id("out")
+	var declare jen.Code
+	var decode []jen.Code
 	switch {
 	case t.reuse.Out != nil:
-		result = jen.Op("*").Add(t.reuse.Out)
-		call = append(call,
-			jen.Id("out").Op(":=").New(t.reuse.Out),
-			jen.If(jen.Err().Op(":=").Id("decodeStructured").Call(jen.Id("res"), jen.Lit(t.Name),
-				jen.Func().Params(jen.Id("d").Op("*").Qual(jsonwirePkg, "Decoder")).Block(jen.Id(t.reuse.Decode).Call(jen.Id("d"), jen.Id("out")))), jen.Err().Op("!=").Nil()).Block(
-				jen.Return(jen.Nil(), jen.Err())),
-			jen.Return(jen.Id("out"), jen.Nil()),
-		)
+		result, declare = jen.Op("*").Add(t.reuse.Out), out.Clone().Op(":=").New(t.reuse.Out)
+		decode = []jen.Code{jen.Id(t.reuse.Decode).Call(jen.Id("d"), out.Clone())}
 	case t.out == nil:
 		result = jen.Index().Qual(mcpPkg, "Content")
-		call = append(call, jen.Return(jen.Id("res").Dot("Content"), jen.Nil()))
+	case t.out.kind == kStruct:
+		result, declare = jen.Op("*").Add(goTypeOf(t.out)), out.Clone().Op(":=").New(goTypeOf(t.out))
+		decode = decodeValue(jen.Op("*").Add(out.Clone()), t.out, 0)
 	default:
-		// A struct comes back as a pointer; a map or json.RawMessage (an output schema that is
-		// not an object of properties) as it is.
-		result = jen.Op("*").Add(goTypeOf(t.out))
-		out := jen.Id("out")
-		target := jen.Op("*").Add(out.Clone())
-		declare := out.Clone().Op(":=").New(goTypeOf(t.out))
-		if t.out.kind != kStruct {
-			result, target, declare = goTypeOf(t.out), out.Clone(), jen.Var().Add(out.Clone()).Add(goTypeOf(t.out))
-		}
+		result, declare = goTypeOf(t.out), jen.Var().Add(out.Clone()).Add(goTypeOf(t.out))
+		decode = decodeValue(out.Clone(), t.out, 0)
+	}
+	if declare == nil {
+		call = append(call, jen.Return(jen.Id("res").Dot("Content"), jen.Nil()))
+	} else {
 		call = append(call,
 			declare,
 			jen.If(jen.Err().Op(":=").Id("decodeStructured").Call(jen.Id("res"), jen.Lit(t.Name),
-				jen.Func().Params(jen.Id("d").Op("*").Qual(jsonwirePkg, "Decoder")).Block(decodeValue(target, t.out, 0)...)), jen.Err().Op("!=").Nil()).Block(
+				jen.Func().Params(jen.Id("d").Op("*").Qual(jsonwirePkg, "Decoder")).Block(decode...)), jen.Err().Op("!=").Nil()).Block(
 				jen.Return(jen.Nil(), jen.Err())),
 			jen.Return(out.Clone(), jen.Nil()),
 		)

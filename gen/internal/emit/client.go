@@ -1,14 +1,13 @@
 package emit
 
 import (
-	"cmp"
 	"fmt"
 	"go/ast"
 	"go/types"
-	"slices"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/mcpgen/mcpgen/gen/importer"
 	"github.com/mcpgen/mcpgen/gen/internal/model"
 	"github.com/mcpgen/mcpgen/gen/internal/schema"
 )
@@ -18,80 +17,53 @@ import (
 // the server decodes and decodes the results the server encodes, with the same generated
 // code the server's own file has, the other way round, and with names qualified.
 
-// ClientTool is what a client reuses of one tool: its argument type, its result type, or
-// both, with the functions of the codec file that encode and decode them.
-type ClientTool struct {
-	// Imports are the packages the types name, by path, with the names they are imported
-	// under.
-	Imports        map[string]string
-	In, Out        jen.Code // the Go types; nil when not reused
-	Encode, Decode string   // func(*jsonwire.Encoder, *In), func(*jsonwire.Decoder, *Out)
-}
-
-// ClientCodecs writes the codec file, in package pkgName at import path pkgPath, for the
-// tools whose types can be named from there. The notes say, for each type that cannot, why
-// the client gets a copy of it generated from the schema instead. src is nil when no type
-// is reused.
-func ClientCodecs(pkgPath, pkgName string, tools []*model.Tool) (src []byte, reused map[string]ClientTool, notes []string, err error) {
-	f := jen.NewFilePathName(pkgPath, pkgName)
-	e := &emitter{file: f, pkgPath: pkgPath, scope: types.NewScope(nil, 0, 0, ""), patterns: map[string]string{}, rats: map[string]string{},
-		taken: map[string]bool{}, ids: map[idKey]string{}, imports: map[string]string{}, importsUsed: map[string]bool{},
-		localNames: map[string]string{}, lenient: true}
-	f.HeaderComment(strings.TrimPrefix(model.Header, "// "))
-	e.registerImports()
-
+// ClientCodecs writes the codec file (importer.CodecFile), in package pkgName at import
+// path pkgPath, for the tools whose types can be named from there. Reuse.Notes say, for each
+// type that cannot, why the client gets a copy of it generated from the schema instead.
+// Reuse.Codec is nil when no type is reused.
+func ClientCodecs(pkgPath, pkgName string, tools []*model.Tool) (*importer.Reuse, error) {
+	r := &importer.Reuse{Tools: map[string]importer.ReusedTool{}, Imports: map[string]string{}}
 	var encoded, decoded []*schema.Object
+	var ins, outs []*model.Tool
 	seenIn, seenOut := map[*schema.Object]bool{}, map[*schema.Object]bool{}
-	use := map[string]*model.Tool{}
-	in, out := map[string]bool{}, map[string]bool{}
 	for _, t := range tools {
 		if t.In != nil && t.In.Kind == schema.Struct {
 			if why := reusable(t.In, pkgPath, true, map[*schema.Object]bool{}); why != "" {
-				notes = append(notes, fmt.Sprintf("tool %s: the argument type %s is generated from the schema: %s", t.Name, t.In.Object.DisplayName(), why))
+				r.Notes = append(r.Notes, fmt.Sprintf("tool %s: the argument type %s is generated from the schema: %s", t.Name, t.In.Object.DisplayName(), why))
 			} else {
-				in[t.Name], use[t.Name] = true, t
+				ins = append(ins, t)
 				objects(t.In, seenIn, &encoded)
 			}
 		}
 		if t.Out == model.OutStruct && t.OutType.Kind == schema.Struct {
 			if why := reusable(t.OutType, pkgPath, false, map[*schema.Object]bool{}); why != "" {
-				notes = append(notes, fmt.Sprintf("tool %s: the result type %s is generated from the schema: %s", t.Name, t.OutType.Object.DisplayName(), why))
+				r.Notes = append(r.Notes, fmt.Sprintf("tool %s: the result type %s is generated from the schema: %s", t.Name, t.OutType.Object.DisplayName(), why))
 			} else {
-				out[t.Name], use[t.Name] = true, t
+				outs = append(outs, t)
 				objects(t.OutType, seenOut, &decoded)
 			}
 		}
 	}
-	if len(use) == 0 {
-		return nil, nil, notes, nil
+	if len(ins)+len(outs) == 0 {
+		return r, nil
 	}
-	byName := func(a, b *schema.Object) int { return cmp.Compare(a.Name, b.Name) }
-	slices.SortFunc(encoded, byName)
-	slices.SortFunc(decoded, byName)
-	for _, o := range encoded {
-		e.allocID(o, "Encode", model.GenPrefix+"Encode"+o.Name)
+	e := newEmitter(pkgPath, pkgName, types.NewScope(nil, 0, 0, ""))
+	e.lenient = true
+	e.allocCodecs(encoded, "Encode")
+	e.allocCodecs(decoded, "Decode")
+	for _, t := range ins {
+		rt := r.Tools[t.Name]
+		rt.In, rt.Encode = e.typ(t.In.Object.Go), e.id(t.In.Object, "Encode")
+		r.Tools[t.Name] = rt
+		packagesOf(t.In.Object.Go, r.Imports)
 	}
-	for _, o := range decoded {
-		e.allocID(o, "Decode", model.GenPrefix+"Decode"+o.Name)
+	for _, t := range outs {
+		rt := r.Tools[t.Name]
+		rt.Out, rt.Decode = e.typ(t.OutType.Object.Go), e.id(t.OutType.Object, "Decode")
+		r.Tools[t.Name] = rt
+		packagesOf(t.OutType.Object.Go, r.Imports)
 	}
-
-	reused = map[string]ClientTool{}
-	for name, t := range use {
-		c := ClientTool{Imports: map[string]string{}}
-		var named []types.Type
-		if in[name] {
-			c.In, c.Encode = e.typ(t.In.Object.Go), e.id(t.In.Object, "Encode")
-			named = append(named, t.In.Object.Go)
-		}
-		if out[name] {
-			c.Out, c.Decode = e.typ(t.OutType.Object.Go), e.id(t.OutType.Object, "Decode")
-			named = append(named, t.OutType.Object.Go)
-		}
-		for _, t := range named {
-			packagesOf(t, c.Imports)
-		}
-		reused[name] = c
-	}
+	f := e.file
 	var code []jen.Code
 	for _, o := range encoded {
 		code = append(code, e.encoder(o))
@@ -110,8 +82,12 @@ func ClientCodecs(pkgPath, pkgName string, tools []*model.Tool) (src []byte, reu
 		}
 		f.Add(c)
 	}
-	src, err = e.render()
-	return src, reused, notes, err
+	src, err := e.render()
+	if err != nil {
+		return nil, err
+	}
+	r.Codec = src
+	return r, nil
 }
 
 // reusable says why a struct type cannot be named and filled from the package at pkgPath,

@@ -63,13 +63,9 @@ var kinds = [model.NumKinds]kindEmitter{
 
 // File renders the generated file of a package. An error is a bug in mcpgen.
 func File(p *model.Package) ([]byte, error) {
-	f := jen.NewFilePathName(p.Path, p.Name)
-	e := &emitter{file: f, pkgPath: p.Path, scope: p.Scope, patterns: map[string]string{}, rats: map[string]string{},
-		taken: map[string]bool{}, ids: map[idKey]string{}, imports: map[string]string{}, importsUsed: map[string]bool{},
-		localNames: map[string]string{}, recvParams: map[*model.Receiver]string{}}
-	f.HeaderComment(strings.TrimPrefix(model.Header, "// "))
+	e := newEmitter(p.Path, p.Name, p.Scope)
+	f := e.file
 	f.HeaderComment("//go:build !" + model.BuildTag)
-	e.registerImports()
 	e.checked = checked(p.Objects)
 
 	// The structs that need a decoder (arguments) or an encoder (results).
@@ -80,9 +76,6 @@ func File(p *model.Package) ([]byte, error) {
 		objects(in, seenIn, &decoded)
 		objects(out, seenOut, &encoded)
 	}
-	byName := func(a, b *schema.Object) int { return cmp.Compare(a.Name, b.Name) }
-	slices.SortFunc(decoded, byName)
-	slices.SortFunc(encoded, byName)
 
 	// Package-level identifiers, in an order that depends only on names (declarations in the
 	// model's order, structs by name), so that the numbers given to derived names that collide
@@ -91,12 +84,8 @@ func File(p *model.Package) ([]byte, error) {
 	for _, d := range p.Decls {
 		kinds[d.Kind()].names(e, d)
 	}
-	for _, o := range decoded {
-		e.allocID(o, "Decode", model.GenPrefix+"Decode"+o.Name)
-	}
-	for _, o := range encoded {
-		e.allocID(o, "Encode", model.GenPrefix+"Encode"+o.Name)
-	}
+	e.allocCodecs(decoded, "Decode")
+	e.allocCodecs(encoded, "Encode")
 	for _, o := range encoded {
 		if e.checked[o] {
 			e.allocID(o, "Check", model.GenPrefix+"Check"+o.Name)
@@ -131,6 +120,26 @@ func File(p *model.Package) ([]byte, error) {
 		f.Add(c)
 	}
 	return e.render()
+}
+
+// newEmitter starts the generated file of package name at path, whose package block is
+// scope, with its header and the imports generated code may use.
+func newEmitter(path, name string, scope *types.Scope) *emitter {
+	f := jen.NewFilePathName(path, name)
+	e := &emitter{file: f, pkgPath: path, scope: scope, patterns: map[string]string{}, rats: map[string]string{},
+		taken: map[string]bool{}, ids: map[idKey]string{}, imports: map[string]string{}, importsUsed: map[string]bool{},
+		localNames: map[string]string{}, recvParams: map[*model.Receiver]string{}}
+	f.HeaderComment(strings.TrimPrefix(model.Header, "// "))
+	e.registerImports()
+	return e
+}
+
+// allocCodecs sorts structs by name and names the function of role (Decode, Encode) of each.
+func (e *emitter) allocCodecs(objs []*schema.Object, role string) {
+	slices.SortFunc(objs, func(a, b *schema.Object) int { return cmp.Compare(a.Name, b.Name) })
+	for _, o := range objs {
+		e.allocID(o, role, model.GenPrefix+role+o.Name)
+	}
 }
 
 // render writes the file, formatted, with its imports in goimports' groups.
