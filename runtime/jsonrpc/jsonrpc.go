@@ -4,6 +4,7 @@
 package jsonrpc
 
 import (
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -245,6 +246,8 @@ func parseErrorObject(raw []byte) (*Error, bool) {
 
 // AppendResult appends a result response. result must be a JSON object.
 func AppendResult(buf, id, result []byte) []byte {
+	const head, tail = len(`{"jsonrpc":"2.0","id":`) + len(`,"result":`), len(`}`)
+	buf = slices.Grow(buf, head+len(id)+len(result)+tail) // one allocation, not one per append
 	buf = append(buf, `{"jsonrpc":"2.0","id":`...)
 	buf = append(buf, id...)
 	buf = append(buf, `,"result":`...)

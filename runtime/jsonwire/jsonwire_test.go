@@ -40,7 +40,13 @@ func TestEncodeStringMatchesEncodingJSON(t *testing.T) {
 
 func TestEncodeFloatMatchesEncodingJSON(t *testing.T) {
 	floats := []float64{0, math.Copysign(0, -1), 1, -1, 0.1, 1.5, 1e20, 1e21, 123456789e15, 1e-6, 1e-7, 5e-324,
-		math.MaxFloat64, -math.MaxFloat64, math.SmallestNonzeroFloat64, 3.141592653589793, 100, 1e100}
+		math.MaxFloat64, -math.MaxFloat64, math.SmallestNonzeroFloat64, 3.141592653589793, 100, 1e100,
+		// Whole numbers take a faster path: its bounds, and either side of them.
+		19, -42, 1e15 - 1, 1e15, 1e15 + 1, -(1e15 - 1), 1 << 24, 1<<24 - 1, 1<<24 + 1, 1<<24 + 2, 1 << 53, 1<<53 + 2,
+		123456790528, 16777218, 9007199254740991}
+	for i := range 2000 { // integers of every size, and some of them as singles
+		floats = append(floats, math.Trunc(math.Pow(10, float64(i%17))*float64(i*7919%1000)/997))
+	}
 	for _, f := range floats {
 		var e Encoder
 		e.Float(f, 64)

@@ -41,6 +41,18 @@ type outbox interface {
 	queue(msg []byte)
 }
 
+// batchingOutbox is an outbox that can hold answers back to write many at once: a stream's
+// reader serves requests inline and buffers their answers until it has read all the input
+// there is (turns.go).
+type batchingOutbox interface {
+	outbox
+	// buffer adds the response to what the next write writes; it writes at once only when
+	// too much is waiting.
+	buffer(msg []byte) error
+	// flush writes what is buffered.
+	flush() error
+}
+
 // messageReader reads the messages of a stream transport, one at a time; io.EOF ends them.
 type messageReader interface {
 	readMessage() ([]byte, error)
@@ -60,30 +72,49 @@ func (s *Server) serveStream(ctx context.Context, cancel context.CancelCauseFunc
 	ss.maxConcurrent = max(s.opts.MaxConcurrentRequests, 0)
 	s.track(ss)
 	defer ss.close()
-	for {
-		msg, err := r.readMessage()
-		if err == errTooLarge {
-			ss.write(out, jsonrpc.AppendError(nil, nil, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
-				"invalid request: message larger than "+strconv.Itoa(s.opts.MaxMessageSize)+" bytes")))
-			continue
+
+	// The loop runs on this goroutine until a request served inline passes the turn at
+	// reading to another (turns.go); whichever goroutine reads the end says why it ended.
+	ended := make(chan error, 1)
+	rd := newReading(ss.peer)
+	defer rd.close()
+	rd.loop = func(t *turn) {
+		for {
+			msg, err := r.readMessage()
+			if err == errTooLarge {
+				ss.write(out, jsonrpc.AppendError(nil, nil, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
+					"invalid request: message larger than "+strconv.Itoa(s.opts.MaxMessageSize)+" bytes")))
+				continue
+			}
+			if len(msg) > 0 && ctx.Err() == nil {
+				ss.receive(ctx, msg, out)
+				if t.state.Load() == turnPassed {
+					return // the next reader reads err again
+				}
+			}
+			if err != nil {
+				// Said here, not by serveStream's goroutine: that may be serving a request
+				// that waits for the client, which hanging up releases.
+				switch {
+				case err == io.EOF && ctx.Err() == nil:
+					ss.hangUp() // the client has said all it will
+					err = nil
+				case ctx.Err() == nil:
+					cancel(err)
+				}
+				ended <- err
+				return
+			}
 		}
-		if len(msg) > 0 && ctx.Err() == nil {
-			ss.receive(ctx, msg, out)
-		}
-		if err == nil {
-			continue
-		}
-		if err == io.EOF && ctx.Err() == nil {
-			ss.hangUp()
-			ss.wait() // the client has said all it will; answer what it asked
-			return nil
-		}
-		if ctx.Err() == nil {
-			cancel(err)
-		}
-		ss.wait()
-		return context.Cause(ctx)
 	}
+	ss.reading = rd
+	rd.loop(rd.newTurn())
+	err := <-ended
+	ss.wait() // answer what the client asked, or let what was cancelled end
+	if err == nil {
+		return nil
+	}
+	return context.Cause(ctx)
 }
 
 // MemoryConn is the client's end of an in-memory connection to a server (ServeMemory): the

@@ -94,6 +94,7 @@ type HTTPHandler struct {
 	// with it, gracefully, rather than hold the shutdown up.
 	stopping context.Context
 	stop     context.CancelFunc
+	workers  *workers // the goroutines requests of sessions are served on; they end with stopping
 }
 
 // HTTPHandler returns an http.Handler for the Streamable HTTP transport; opts may be nil.
@@ -101,6 +102,7 @@ type HTTPHandler struct {
 func (s *Server) HTTPHandler(opts *HTTPOptions) *HTTPHandler {
 	h := &HTTPHandler{srv: s, sessions: map[string]*httpSession{}, sseSessions: map[string]*sseSession{}}
 	h.stopping, h.stop = context.WithCancel(context.Background())
+	h.workers = newWorkers(h.stopping.Done())
 	if opts != nil {
 		h.opts = *opts
 	}

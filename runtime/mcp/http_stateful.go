@@ -22,7 +22,7 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 		shuttingDown(w)
 		return
 	}
-	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+	if !isJSON(r.Header.Get("Content-Type")) {
 		httpError(w, http.StatusUnsupportedMediaType, jsonrpc.CodeInvalidRequest, "unsupported media type: a POST to the MCP endpoint carries application/json")
 		return
 	}
@@ -109,6 +109,16 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 	h.serveRequest(w, r, hs, &m, acceptJSON, acceptSSE)
 }
 
+// isJSON reports whether a Content-Type is application/json, with or without parameters.
+// The plain form, which nearly every client sends, is told without parsing.
+func isJSON(contentType string) bool {
+	if strings.EqualFold(contentType, "application/json") {
+		return true
+	}
+	mt, _, err := mime.ParseMediaType(contentType)
+	return err == nil && mt == "application/json"
+}
+
 // initialize starts a session with an initialize request.
 func (h *HTTPHandler) initialize(w http.ResponseWriter, m *jsonrpc.Message, acceptJSON bool) {
 	hs := h.newSession()
@@ -178,12 +188,7 @@ func (h *HTTPHandler) serveRequest(w http.ResponseWriter, r *http.Request, hs *h
 		// its GET stream; the response comes back here.
 		out = &splitOutbox{messages: hs.standalone, response: st}
 	}
-	go func() {
-		defer h.requests.Done()
-		defer cancel()
-		hs.handle(ctx, m, out)
-		st.finish()
-	}()
+	h.workers.run(&requestJob{hs: hs, ctx: ctx, cancel: cancel, m: m, out: out, st: st, done: h.requests.Done})
 	if h.writeStream(w, r, st, 0, acceptJSON, acceptSSE, hs.ctx.Done()) == writeNothingWritten {
 		// The session ended or the server is shutting down before anything was sent.
 		if h.isClosing() {
@@ -192,6 +197,25 @@ func (h *HTTPHandler) serveRequest(w http.ResponseWriter, r *http.Request, hs *h
 			httpError(w, http.StatusNotFound, jsonrpc.CodeInvalidRequest, "session ended before the request was answered")
 		}
 	}
+}
+
+// requestJob is a request of a session being served on a worker, while the connection's
+// goroutine writes its stream.
+type requestJob struct {
+	hs     *httpSession
+	ctx    context.Context
+	cancel context.CancelFunc
+	m      *jsonrpc.Message
+	out    outbox
+	st     *stream
+	done   func()
+}
+
+func (j *requestJob) work() {
+	defer j.done()
+	defer j.cancel()
+	j.hs.handle(j.ctx, j.m, j.out)
+	j.st.finish()
 }
 
 // splitOutbox sends a request's messages on one stream and its response on another.

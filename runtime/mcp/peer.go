@@ -36,6 +36,11 @@ type peer struct {
 	active        int // under mu: concurrent requests admitted and not yet answered
 	running       sync.WaitGroup
 	workers       *workers // the goroutines of concurrent requests
+	stopWorkers   chan struct{}
+	// reading, for a stream transport, is its read loop, whose goroutine serves requests
+	// inline while they are quick (turns.go); nil where each request has a goroutine of its
+	// own already (HTTP) or a worker (a client's peer).
+	reading *reading
 
 	mu       sync.Mutex
 	inflight map[string]*inflight // the other side's requests being served, by raw id
@@ -74,6 +79,7 @@ type inflight struct {
 	state     any              // what the side's admit read of it
 	out       outbox
 	long      bool
+	buffered  bool // served inline: the response goes to the outbox's buffer
 	cancelled bool // by the other side, under p.mu: the response must not be sent
 }
 
@@ -159,7 +165,8 @@ func (p *peer) request(ctx context.Context, m *jsonrpc.Message, out outbox) {
 		}
 	}
 	if p.workers == nil && p.concurrent {
-		p.workers = newWorkers()
+		p.stopWorkers = make(chan struct{})
+		p.workers = newWorkers(p.stopWorkers)
 	}
 	w := p.workers
 	p.mu.Unlock()
@@ -181,14 +188,37 @@ func (p *peer) request(ctx context.Context, m *jsonrpc.Message, out outbox) {
 		r.run()
 		return
 	}
+	if p.reading != nil && !a.long {
+		p.serveInline(r)
+		return
+	}
 	p.running.Add(1)
 	w.run(r)
+}
+
+// serveInline serves a request on the goroutine that read it, under its turn at reading
+// (turns.go), with its answer buffered for the next write.
+func (p *peer) serveInline(r *inflight) {
+	r.buffered = true
+	kept := p.reading.current.Load().serve(r.run)
+	if !kept {
+		// The turn passed while r ran: its answer may be waiting for a reader's write
+		// that will not come before the next message arrives.
+		if b, ok := r.out.(batchingOutbox); ok {
+			b.flush()
+		}
+		defer p.running.Done()
+	}
+	p.mu.Lock()
+	p.active--
+	p.mu.Unlock()
 }
 
 // wait waits for the requests being served on goroutines of their own.
 func (p *peer) wait() { p.running.Wait() }
 
-func (r *inflight) runAsync() {
+// work serves a request on a worker.
+func (r *inflight) work() {
 	defer r.p.running.Done()
 	r.run()
 	// Counted until answered: a request whose answer the client does not read still holds
@@ -207,9 +237,16 @@ func (r *inflight) run() {
 	delete(p.inflight, string(r.m.ID))
 	cancelled := r.cancelled
 	p.mu.Unlock()
-	if !cancelled {
-		p.reply(r.out, resp)
+	if cancelled {
+		return
 	}
+	if b, ok := r.out.(batchingOutbox); ok && r.buffered {
+		if err := b.buffer(resp); err != nil {
+			p.logger.Debug("mcp: cannot send response", "error", err)
+		}
+		return
+	}
+	p.reply(r.out, resp)
 }
 
 // cancelled cancels the request a notifications/cancelled names; its response is not sent.
@@ -323,6 +360,11 @@ func (p *peer) roundTrip(ctx context.Context, id []byte, method string, params [
 	if err := send(jsonrpc.AppendRequest(nil, id, method, params)); err != nil {
 		return nil, fmt.Errorf("mcp: sending %s: %w", method, err)
 	}
+	if p.reading != nil {
+		// The answer comes on the stream: if this request holds the turn at reading, it
+		// passes it now, or nobody would read the answer.
+		p.reading.yield()
+	}
 	select {
 	case r := <-c.done:
 		switch {
@@ -405,8 +447,9 @@ func (p *peer) close() {
 	for _, r := range p.inflight {
 		r.cancel()
 	}
-	if p.workers != nil {
-		p.workers.stop()
+	if p.stopWorkers != nil {
+		close(p.stopWorkers) // idle workers end; busy ones once their request has
+		p.stopWorkers = nil
 	}
 	p.mu.Unlock()
 }

@@ -41,7 +41,21 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	defer out.close() // everything answered is written before Serve returns
 	stop := context.AfterFunc(ctx, func() { interruptRead(r) })
 	defer stop()
-	return s.serveStream(ctx, cancel, &lineReader{br: bufio.NewReaderSize(r, 64<<10), max: s.opts.MaxMessageSize}, out)
+	// Answers buffered by requests served inline go out before the reader waits for input.
+	in := flushFirst{r, out}
+	return s.serveStream(ctx, cancel, &lineReader{br: bufio.NewReaderSize(in, 64<<10), max: s.opts.MaxMessageSize}, out)
+}
+
+// flushFirst writes the answers buffered in out before each read of r: the reader has
+// handled everything it read by then.
+type flushFirst struct {
+	r   io.Reader
+	out *lineWriter
+}
+
+func (f flushFirst) Read(p []byte) (int, error) {
+	f.out.flush()
+	return f.r.Read(p)
 }
 
 // lineReader reads newline-delimited messages.
@@ -74,84 +88,150 @@ func (lr *lineReader) readMessage() ([]byte, error) {
 	}
 }
 
-// lineWriter writes whole messages, one per line, one at a time. Messages about requests are
-// written by the goroutine that sends them (a slow client slows the request down: that is
-// backpressure). Notifications that belong to no request, from AddTool or
-// NotifyResourceUpdated, are written by a goroutine of the writer's, so that no registration
-// or update waits for a client to read.
+// lineWriter writes whole messages, one per line, never interleaved. Writes are combined:
+// a sender that finds a write in progress leaves its message for the goroutine writing,
+// which writes everything that gathered meanwhile with one write before it stops. Under
+// load, many answers go out in one system call; a lone answer goes out at once, on its
+// sender's goroutine.
+//
+// Messages about requests (send, reply) wait while more than maxUnwritten bytes are queued
+// behind a write that has not finished: a client that does not read slows its requests
+// down (backpressure), and a server never holds more than that for it. Notifications that
+// belong to no request, from AddTool or NotifyResourceUpdated, never wait (queue): a
+// goroutine of the writer's writes them, so that no registration or update waits for a
+// client to read.
 type lineWriter struct {
-	mu     sync.Mutex
 	w      io.Writer
-	err    error
 	failed func(error)
 
-	qmu      sync.Mutex
-	queued   [][]byte
-	draining bool
-	closed   bool
-	drained  sync.WaitGroup
+	mu        sync.Mutex
+	room      sync.Cond // broadcast when a write ends
+	unwritten []byte    // messages waiting for the write in progress to end, each with its newline
+	spare     []byte    // the buffer of the last write, for reuse
+	writing   bool      // a goroutine is writing, and writes unwritten before it stops
+	err       error     // the write that failed; nothing is written after it
+	closed    bool      // nothing more is queued
+	drained   sync.WaitGroup
 }
 
+// maxUnwritten is how many bytes of messages about requests may wait behind a write in
+// progress before their senders wait too.
+const maxUnwritten = 1 << 20
+
+// maxSpare is the largest write buffer kept for reuse.
+const maxSpare = 256 << 10
+
 func newLineWriter(w io.Writer, failed func(error)) *lineWriter {
-	return &lineWriter{w: w, failed: failed}
+	lw := &lineWriter{w: w, failed: failed}
+	lw.room.L = &lw.mu
+	return lw
 }
 
 func (lw *lineWriter) send(msg []byte) error {
-	msg = append(msg, '\n') // the writer owns msg
 	lw.mu.Lock()
-	defer lw.mu.Unlock()
-	if lw.err != nil {
-		return lw.err
+	for lw.writing && lw.err == nil && len(lw.unwritten) >= maxUnwritten {
+		lw.room.Wait()
 	}
-	if _, err := lw.w.Write(msg); err != nil {
-		lw.err = err
-		lw.failed(err)
+	if lw.err != nil {
+		err := lw.err
+		lw.mu.Unlock()
 		return err
 	}
-	return nil
+	lw.unwritten = append(append(lw.unwritten, msg...), '\n')
+	if lw.writing {
+		lw.mu.Unlock()
+		return nil // the goroutine writing writes it
+	}
+	lw.writing = true
+	err := lw.writeAll()
+	lw.mu.Unlock()
+	return err
 }
 
 func (lw *lineWriter) reply(msg []byte) error { return lw.send(msg) }
 
-// queue queues a notification that belongs to no request and returns at once: a goroutine
-// of the writer's writes it.
+// buffer adds an answer to the next write, without writing unless too much waits.
+func (lw *lineWriter) buffer(msg []byte) error {
+	lw.mu.Lock()
+	if lw.err != nil {
+		err := lw.err
+		lw.mu.Unlock()
+		return err
+	}
+	lw.unwritten = append(append(lw.unwritten, msg...), '\n')
+	if lw.writing || len(lw.unwritten) < maxUnwritten {
+		lw.mu.Unlock()
+		return nil
+	}
+	lw.writing = true
+	err := lw.writeAll()
+	lw.mu.Unlock()
+	return err
+}
+
+// flush writes what is buffered, unless a write in progress will.
+func (lw *lineWriter) flush() error {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	if lw.writing || len(lw.unwritten) == 0 {
+		return lw.err
+	}
+	lw.writing = true
+	return lw.writeAll()
+}
+
+// writeAll writes what is unwritten, again and again until nothing is, and returns the
+// error of the first write that failed. It is called with mu held and writing set by the
+// caller, and returns with mu held and writing clear.
+func (lw *lineWriter) writeAll() error {
+	for len(lw.unwritten) > 0 && lw.err == nil {
+		buf := lw.unwritten
+		lw.unwritten = lw.spare[:0]
+		lw.spare = nil
+		lw.mu.Unlock()
+		_, err := lw.w.Write(buf)
+		lw.mu.Lock()
+		if cap(buf) <= maxSpare {
+			lw.spare = buf
+		}
+		if err != nil {
+			lw.err = err
+			lw.unwritten = nil
+			lw.failed(err)
+		}
+		lw.room.Broadcast()
+	}
+	lw.writing = false
+	return lw.err
+}
+
+// queue queues a notification that belongs to no request and returns at once: the write in
+// progress writes it, or a goroutine of the writer's.
 func (lw *lineWriter) queue(msg []byte) {
-	lw.qmu.Lock()
-	defer lw.qmu.Unlock()
-	if lw.closed {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	if lw.closed || lw.err != nil {
 		return
 	}
-	lw.queued = append(lw.queued, msg)
-	if !lw.draining {
-		lw.draining = true
+	lw.unwritten = append(append(lw.unwritten, msg...), '\n')
+	if !lw.writing {
+		lw.writing = true
 		lw.drained.Add(1)
-		go lw.drain()
+		go func() {
+			defer lw.drained.Done()
+			lw.mu.Lock()
+			lw.writeAll()
+			lw.mu.Unlock()
+		}()
 	}
 }
 
-func (lw *lineWriter) drain() {
-	defer lw.drained.Done()
-	for {
-		lw.qmu.Lock()
-		batch := lw.queued
-		lw.queued = nil
-		if len(batch) == 0 {
-			lw.draining = false
-			lw.qmu.Unlock()
-			return
-		}
-		lw.qmu.Unlock()
-		for _, msg := range batch {
-			lw.send(msg)
-		}
-	}
-}
-
-// close writes the queued notifications; nothing is queued after it.
+// close waits for the queued notifications to be written; nothing is queued after it.
+// Messages about requests are written by their senders, who have returned by then.
 func (lw *lineWriter) close() {
-	lw.qmu.Lock()
+	lw.mu.Lock()
 	lw.closed = true
-	lw.qmu.Unlock()
+	lw.mu.Unlock()
 	lw.drained.Wait()
 }
 

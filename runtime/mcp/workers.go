@@ -1,55 +1,60 @@
 package mcp
 
-import (
-	"sync"
-	"time"
-)
+import "time"
 
-// workers run a peer's requests on goroutines that serve one request after another. A
+// workers run requests on goroutines that serve one request after another. A
 // goroutine that has served a request waits a moment for the next one, its stack already
 // grown to what serving takes, instead of every request paying for a new goroutine and for
 // growing its stack again (a third of the CPU of a small tool call went there). A request
 // never waits for a worker: with none idle, it gets a new one, so a slow request still
-// delays no other. Idle workers end after idleWorker, or when the peer stops.
+// delays no other. Idle workers end after idleWorker, or when what they serve stops (a
+// stream session, an HTTP handler).
 type workers struct {
-	jobs     chan *inflight // unbuffered: a job is handed over only to an idle worker
-	quit     chan struct{}
-	stopOnce sync.Once
+	jobs chan job // unbuffered: a job is handed over only to an idle worker
+	quit <-chan struct{}
 }
+
+// job is what a worker runs: a request of a stream session (inflight) or of an HTTP
+// session (requestJob).
+type job interface{ work() }
 
 // idleWorker is how long a worker waits for the next request before it ends.
 const idleWorker = 2 * time.Second
 
-func newWorkers() *workers {
-	return &workers{jobs: make(chan *inflight), quit: make(chan struct{})}
+// newWorkers returns workers that end once quit is closed, when idle.
+func newWorkers(quit <-chan struct{}) *workers {
+	return &workers{jobs: make(chan job), quit: quit}
 }
 
-// run serves r on an idle worker, or on a new one.
-func (w *workers) run(r *inflight) {
+// run runs j on an idle worker, or on a new one.
+func (w *workers) run(j job) {
 	select {
-	case w.jobs <- r:
+	case w.jobs <- j:
 	default:
-		go w.work(r)
+		go w.work(j)
 	}
 }
 
-func (w *workers) work(r *inflight) {
+// work runs j, then the jobs handed to it, until it has been idle for idleWorker. The
+// idle timer is not reset per job (that costs a wake-up of the timer machinery each time):
+// when it fires, a worker that worked since waits out the rest.
+func (w *workers) work(j job) {
 	idle := time.NewTimer(idleWorker)
 	defer idle.Stop()
 	for {
-		r.runAsync()
-		idle.Reset(idleWorker)
+		j.work()
+		last := time.Now()
+	wait:
 		select {
-		case r = <-w.jobs:
+		case j = <-w.jobs:
 		case <-idle.C:
+			if left := idleWorker - time.Since(last); left > 0 {
+				idle.Reset(left)
+				goto wait
+			}
 			return
 		case <-w.quit:
 			return
 		}
 	}
-}
-
-// stop ends the idle workers, and the busy ones once they have finished.
-func (w *workers) stop() {
-	w.stopOnce.Do(func() { close(w.quit) })
 }
