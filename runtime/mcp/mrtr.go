@@ -267,8 +267,8 @@ type sealedState struct {
 }
 
 // requestDigest identifies a request across its retries: its method, and the parameters
-// that make it this request (name, arguments, uri), in canonical form so that spacing and
-// member order do not count.
+// that make it this request (name, arguments, uri), in canonical form so that spacing,
+// member order, and an empty or null "arguments" in place of none do not count.
 func requestDigest(m *jsonrpc.Message) []byte {
 	parts := map[string][]byte{}
 	var d jsonwire.Decoder
@@ -278,6 +278,9 @@ func requestDigest(m *jsonrpc.Message) []byte {
 			switch k := string(key); k {
 			case "name", "arguments", "uri":
 				parts[k] = canonicalJSON(d.Raw())
+				if k == "arguments" && (string(parts[k]) == "{}" || string(parts[k]) == "null") {
+					delete(parts, k) // no arguments, however the client says so
+				}
 			default:
 				d.Skip()
 			}

@@ -65,6 +65,20 @@ func TestRequestStateIsSealedToItsRequest(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
+	// No arguments, empty arguments and null arguments are one request.
+	bare := parse(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a"}}`)
+	bareState, err := srv.sealState(&sealedState{}, bare)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range []string{`,"arguments":{}`, `,"arguments": { }`, `,"arguments":null`, ``} {
+		if _, err := srv.openState(bareState, parse(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"a"`+args+`}}`)); err != nil {
+			t.Errorf("retry with %q: %v", args, err)
+		}
+	}
+	if _, err := srv.openState(bareState, parse(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"a","arguments":{"x":null}}}`)); err == nil {
+		t.Error("a retry with an argument opened the state of a call without")
+	}
 	tampered := []byte(state)
 	tampered[len(tampered)/2] ^= 1
 	if _, err := srv.openState(string(tampered), call); err == nil {
