@@ -1,15 +1,49 @@
 #!/usr/bin/env bash
-# Benchmarks mcpgen against the official Go SDK and mcp-go (bench/) and compares them with
-# benchstat: the servers (one raw client drives each), then the clients (each against
-# mcpgen's server).
-# Usage: scripts/bench.sh [count]   (default 10). Run it on a quiet machine.
+# Benchmarks mcpgen against the official Go SDK and mcp-go (bench/), in two ways:
+#
+#   load  whole processes: the same driver (bench/load) runs 20,000 tools/call requests, 16
+#         in flight, against examples/weather, the same tool served by go-sdk and by mcp-go,
+#         and the floor (a do-nothing server with a canned answer), over stdio and over
+#         Streamable HTTP; every server is run ROUNDS times in turns, and the table gives
+#         the medians of calls per second and of the server process's CPU time per call.
+#   go    in-process go test -bench of the servers (one raw client drives each) and of the
+#         clients (each against mcpgen's server), compared with benchstat, COUNT runs each.
+#
+# Usage: scripts/bench.sh [load|go] [ROUNDS|COUNT]   (both by default; 5 rounds, 10 runs).
+# Run it on a quiet machine.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT/bench"
 
-count=${1:-10}
+what=all
+case "${1:-}" in
+  load | go) what=$1; shift ;;
+esac
 out="$CACHE/bench"
 mkdir -p "$out"
+
+if [ "$what" != go ]; then
+  rounds=${1:-5}
+  bin="$out/bin"
+  go build -o "$bin/" ./load ./loadtable ./servers/floor ./servers/gosdk ./servers/mcpgo github.com/mcpgen/mcpgen/examples/weather
+  servers=("floor=$bin/floor" "mcpgen=$bin/weather" "mcp-go=$bin/mcpgo" "go-sdk=$bin/gosdk")
+  : > "$out/load.jsonl"
+  for round in $(seq "$rounds"); do
+    say "load, round $round of $rounds"
+    for transport in stdio http; do
+      flags=()
+      [ "$transport" = http ] && flags=(-http)
+      for s in "${servers[@]}"; do
+        "$bin/load" -json -name "${s%%=*}" "${flags[@]}" -- "${s#*=}" | tee -a "$out/load.jsonl"
+      done
+    done
+  done
+  say "load: medians of $rounds rounds (20,000 calls, 16 in flight; server CPU = user + system time of the server process)"
+  "$bin/loadtable" < "$out/load.jsonl"
+  [ "$what" = load ] && exit 0
+fi
+
+count=${1:-10}
 go test -run '^$' -bench . -benchmem -count "$count" -benchtime 3000x | tee "$out/raw.txt"
 header=$(grep -E '^(goos|goarch|pkg|cpu):' "$out/raw.txt")
 benchstat() { (cd "$out" && go run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da "$@"); }

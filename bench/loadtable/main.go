@@ -1,0 +1,140 @@
+// Command loadtable reads the results of load -json runs on stdin, one JSON object per line,
+// and prints them as one table: for each server, the median over its runs of calls per
+// second and of server CPU per call, over stdio and over HTTP, and then how mcpgen compares
+// with the floor (CPU per call) and with the fastest other implementation (calls per second).
+//
+// The medians make a few disturbed runs of a shared machine harmless; scripts/bench.sh runs
+// every server several times, in turns, so that a slow minute hurts all of them alike.
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+)
+
+// result is what load -json prints.
+type result struct {
+	Name             string  `json:"name"`
+	Transport        string  `json:"transport"`
+	Calls            int     `json:"calls"`
+	InFlight         int     `json:"inflight"`
+	CallsPerSec      float64 `json:"callsPerSec"`
+	CPUPerCallMicros float64 `json:"cpuPerCallMicros"`
+}
+
+// The servers with a role in the comparison; others are listed, but compared with nothing.
+const (
+	floorName  = "floor"
+	mcpgenName = "mcpgen"
+)
+
+var transports = []string{"stdio", "http"}
+
+func main() {
+	if err := run(os.Stdin, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "loadtable:", err)
+		os.Exit(1)
+	}
+}
+
+// figures are one server's medians over one transport.
+type figures struct {
+	runs         int
+	callsPerSec  float64
+	cpuPerCallUS float64
+}
+
+func run(in io.Reader, out io.Writer) error {
+	type key struct{ name, transport string }
+	runs := map[key][]result{}
+	var names []string // in the order first seen
+	sc := bufio.NewScanner(in)
+	for line := 1; sc.Scan(); line++ {
+		text := strings.TrimSpace(sc.Text())
+		if text == "" {
+			continue
+		}
+		var r result
+		if err := json.Unmarshal([]byte(text), &r); err != nil {
+			return fmt.Errorf("line %d: %v", line, err)
+		}
+		k := key{r.Name, r.Transport}
+		if !slices.Contains(names, r.Name) {
+			names = append(names, r.Name)
+		}
+		runs[k] = append(runs[k], r)
+	}
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	if len(runs) == 0 {
+		return fmt.Errorf("no results on stdin")
+	}
+
+	med := map[key]figures{}
+	for k, rs := range runs {
+		med[k] = figures{
+			runs:         len(rs),
+			callsPerSec:  median(rs, func(r result) float64 { return r.CallsPerSec }),
+			cpuPerCallUS: median(rs, func(r result) float64 { return r.CPUPerCallMicros }),
+		}
+	}
+
+	fmt.Fprintf(out, "| | stdio calls/s | stdio server CPU/call | HTTP calls/s | HTTP server CPU/call |\n")
+	fmt.Fprintf(out, "|---|---|---|---|---|\n")
+	for _, name := range names {
+		fmt.Fprintf(out, "| %s |", name)
+		for _, tr := range transports {
+			f, ok := med[key{name, tr}]
+			if !ok {
+				fmt.Fprintf(out, " | |")
+				continue
+			}
+			fmt.Fprintf(out, " %.1fk | %.2f µs |", f.callsPerSec/1000, f.cpuPerCallUS)
+		}
+		fmt.Fprintln(out)
+	}
+	fmt.Fprintln(out)
+
+	for _, tr := range transports {
+		m, ok := med[key{mcpgenName, tr}]
+		if !ok {
+			continue
+		}
+		if fl, ok := med[key{floorName, tr}]; ok && fl.cpuPerCallUS > 0 {
+			fmt.Fprintf(out, "%s: mcpgen's server CPU per call is %.2fx the floor's\n", tr, m.cpuPerCallUS/fl.cpuPerCallUS)
+		}
+		best, bestName := 0.0, ""
+		for _, name := range names {
+			if name == mcpgenName || name == floorName {
+				continue
+			}
+			if f, ok := med[key{name, tr}]; ok && f.callsPerSec > best {
+				best, bestName = f.callsPerSec, name
+			}
+		}
+		if best > 0 {
+			fmt.Fprintf(out, "%s: mcpgen serves %.2fx the calls per second of the fastest other implementation (%s)\n", tr, m.callsPerSec/best, bestName)
+		}
+	}
+	return nil
+}
+
+// median is the median of f over rs (the mean of the middle two of an even count).
+func median(rs []result, f func(result) float64) float64 {
+	v := make([]float64, len(rs))
+	for i, r := range rs {
+		v[i] = f(r)
+	}
+	slices.Sort(v)
+	n := len(v)
+	if n%2 == 1 {
+		return v[n/2]
+	}
+	return (v[n/2-1] + v[n/2]) / 2
+}
