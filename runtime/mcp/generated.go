@@ -207,13 +207,15 @@ type ToolCall struct {
 	res     jsonwire.Encoder // the CallToolResult object
 	done    bool             // a result has been set
 	isError bool             // ... and it is an error result (isError true)
+	// panicked: the tool panicked (a task whose tool panics fails, with a JSON-RPC error)
+	panicked bool
 }
 
 var toolCallPool = sync.Pool{New: func() any { return new(ToolCall) }}
 
 func getToolCall(name string, args []byte, d dialect) *ToolCall {
 	c := toolCallPool.Get().(*ToolCall)
-	c.name, c.dialect, c.done, c.isError = name, d, false, false
+	c.name, c.dialect, c.done, c.isError, c.panicked = name, d, false, false, false
 	c.args.reset(args, toolArguments, name)
 	c.check.Reset()
 	c.val.Reset(c.val.Bytes())

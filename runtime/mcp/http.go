@@ -218,6 +218,7 @@ func (h *HTTPHandler) Shutdown(ctx context.Context) error {
 	h.closing = true
 	h.mu.Unlock()
 	h.stop()
+	h.srv.tasks.shutdown(ctx)
 	done := make(chan struct{})
 	go func() {
 		h.requests.Wait()

@@ -24,6 +24,9 @@ const (
 	methodComplete              = "completion/complete"
 	methodSetLevel              = "logging/setLevel"
 	methodListen                = "subscriptions/listen"
+	methodTasksGet              = "tasks/get"
+	methodTasksUpdate           = "tasks/update"
+	methodTasksCancel           = "tasks/cancel"
 
 	// Requests a server sends its client.
 	methodCreateMessage = "sampling/createMessage"
@@ -85,6 +88,7 @@ func init() {
 	hasResources := func(s *Server) bool { return s.has(capResources) }
 	hasPrompts := func(s *Server) bool { return s.has(capPrompts) }
 	hasCompletions := func(s *Server) bool { return s.has(capCompletions) }
+	hasTasks := (*Server).hasTasks
 	methods = map[string]*method{
 		methodInitialize:            {serve: initialize, until: firstStateless, inline: true, anytime: true},
 		methodPing:                  {serve: ping, until: firstStateless, anytime: true},
@@ -101,6 +105,9 @@ func init() {
 		methodComplete:              {serve: complete, offered: hasCompletions},
 		methodSetLevel:              {serve: setLevel, until: firstStateless},
 		methodListen:                {serve: listen, since: firstStateless, long: true},
+		methodTasksGet:              {serve: getTask, since: firstStateless, offered: hasTasks, nameParam: "taskId"},
+		methodTasksUpdate:           {serve: updateTask, since: firstStateless, offered: hasTasks, nameParam: "taskId"},
+		methodTasksCancel:           {serve: cancelTask, since: firstStateless, offered: hasTasks, nameParam: "taskId"},
 	}
 }
 
@@ -109,7 +116,7 @@ func methodNames() []string {
 	return []string{methodInitialize, methodPing, methodDiscover, methodToolsList, methodToolsCall,
 		methodResourcesList, methodResourceTemplatesList, methodResourcesRead, methodResourcesSubscribe,
 		methodResourcesUnsubscribe, methodPromptsList, methodPromptsGet, methodComplete, methodSetLevel,
-		methodListen, methodCreateMessage, methodElicit, methodListRoots,
+		methodListen, methodTasksGet, methodTasksUpdate, methodTasksCancel, methodCreateMessage, methodElicit, methodListRoots,
 		notificationInitialized, notificationCancelled, notificationProgress, notificationMessage,
 		notificationRootsListChanged, notificationToolsListChanged, notificationPromptsListChanged,
 		notificationResourcesListChanged, notificationResourceUpdated, notificationAcknowledged,

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"errors"
+	"strconv"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
@@ -18,8 +19,9 @@ type Request struct {
 	msg           *jsonrpc.Message // the request as it was read
 	out           outbox           // where messages about this request go
 	progressToken []byte
-	row           *method   // its method's row, once found
-	tool          *ToolCall // the call a tools/call holds until its response is written
+	row           *method      // its method's row, once found
+	tool          *ToolCall    // the call a tools/call holds until its response is written
+	task          *runningTask // the task whose body this is, if it is one
 }
 
 // clientSide is the client of a request, as the server sees it: a session of a revision
@@ -82,6 +84,17 @@ func (r *Request) notify(method string, params []byte) {
 // call; total is 0 when unknown; message may be empty.
 func Progress(ctx context.Context, progress, total float64, message string) {
 	r := RequestFrom(ctx)
+	if r != nil && r.task != nil {
+		// In a task, progress is what its status says.
+		if message == "" {
+			message = "Progress: " + strconv.FormatFloat(progress, 'f', -1, 64)
+			if total > 0 {
+				message += " of " + strconv.FormatFloat(total, 'f', -1, 64)
+			}
+		}
+		r.srv.tasks.statusMessage(ctx, r.task, message)
+		return
+	}
 	if r == nil || r.progressToken == nil {
 		return
 	}

@@ -54,6 +54,9 @@ type ServerOptions struct {
 	StateKey []byte
 	// StateTTL is how long a requestState is honoured; the default is 30 minutes.
 	StateTTL time.Duration
+	// Tasks configure the tasks of tools that may run as one (Tool.Task): where they are
+	// kept, for how long, and how often clients poll.
+	Tasks TaskOptions
 }
 
 // CacheScope says who may cache a result: "public" (any cache, any user) or "private".
@@ -113,6 +116,7 @@ type Server struct {
 	// cacheHints are the hints of the cacheable methods' results, settled from opts once
 	// rather than on every request.
 	cacheHints map[string]*CacheHint
+	tasks      *taskRunner
 
 	mu         sync.RWMutex
 	tools      []*toolEntry // sorted by name, the order of tools/list
@@ -147,6 +151,7 @@ func NewServer(info Implementation, opts *ServerOptions) *Server {
 		checkCacheHint("ServerOptions.Cache", *s.opts.Cache)
 	}
 	s.settleCacheHints()
+	s.tasks = newTaskRunner(s, s.opts.Tasks)
 	s.infoJSON = encodeInfo(info)
 	s.stateKey = s.opts.StateKey
 	if n := len(s.stateKey); n != 0 && n != 16 && n != 24 && n != 32 {
@@ -318,8 +323,10 @@ var capabilities = []struct {
 	{capLogging, "logging", `{}`},
 }
 
-// writeCapabilities writes the server's capabilities: what it has registered.
-func (s *Server) writeCapabilities(e *jsonwire.Encoder) {
+// writeCapabilities writes the server's capabilities: what it has registered; with
+// extensions (revision 2026-07-28 on), the extensions it supports too.
+func (s *Server) writeCapabilities(e *jsonwire.Encoder, extensions bool) {
+	tasks := extensions && s.hasTasks()
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	e.ObjectStart()
@@ -328,6 +335,10 @@ func (s *Server) writeCapabilities(e *jsonwire.Encoder) {
 			e.Key(c.key)
 			e.Raw([]byte(c.json))
 		}
+	}
+	if tasks {
+		e.Key("extensions")
+		e.Raw([]byte(`{"` + ExtensionTasks + `":{}}`))
 	}
 	e.ObjectEnd()
 }

@@ -45,6 +45,7 @@ type ClientCapabilities struct {
 	ElicitationURL  bool
 	Roots           bool
 	RootsListChange bool
+	Tasks           bool // the tasks extension (io.modelcontextprotocol/tasks, 2026-07-28)
 }
 
 // readCapabilities reads a ClientCapabilities object, as a client of version declares it:
@@ -65,6 +66,11 @@ func readCapabilities(d *jsonwire.Decoder, version string) (c ClientCapabilities
 			continue
 		}
 		switch name {
+		case "extensions":
+			for key := range d.Members {
+				c.Tasks = c.Tasks || string(key) == ExtensionTasks && d.Peek() == jsonwire.Object
+				d.Skip()
+			}
 		case "sampling":
 			c.Sampling = true
 			for key := range d.Members {
@@ -265,7 +271,7 @@ func initialize(ctx context.Context, r *Request, params []byte) ([]byte, *jsonrp
 	e.Key("protocolVersion")
 	e.String(version)
 	e.Key("capabilities")
-	srv.writeCapabilities(&e)
+	srv.writeCapabilities(&e, false)
 	e.Key("serverInfo")
 	if dialectOf(version) >= dialect20250618 {
 		e.Raw(srv.infoJSON)

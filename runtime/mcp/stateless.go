@@ -180,6 +180,7 @@ type statelessRequest struct {
 	rd         round
 	resultMeta []byte // members the result adds to its _meta (a subscription's id)
 	code       int    // the code of the error it was answered with, 0 for a result
+	resultType string // of its result: "" for complete, "task" for a task's handle
 	mu         sync.Mutex
 	who        *Implementation // the client's info, read from meta when first asked for
 }
@@ -282,6 +283,9 @@ func (q *statelessRequest) respond(r *Request, m *jsonrpc.Message, result []byte
 	if r.row.cacheable {
 		hint = r.srv.cacheHints[m.Method]
 	}
+	if q.resultType != "" {
+		return r.srv.appendResult(nil, m.ID, q.resultType, result, hint, q.resultMeta)
+	}
 	return r.srv.appendComplete(nil, m.ID, result, hint, q.resultMeta)
 }
 
@@ -289,12 +293,19 @@ func (q *statelessRequest) respond(r *Request, m *jsonrpc.Message, result []byte
 // with resultType, the cache hint if the method is cacheable, and in _meta, the members of
 // meta (raw JSON, or nil) and the server's identity.
 func (s *Server) appendComplete(buf, id, result []byte, cache *CacheHint, meta []byte) []byte {
+	return s.appendResult(buf, id, "complete", result, cache, meta)
+}
+
+// appendResult is appendComplete for a result of another resultType ("task").
+func (s *Server) appendResult(buf, id []byte, resultType string, result []byte, cache *CacheHint, meta []byte) []byte {
 	if buf == nil {
 		buf = make([]byte, 0, len(result)+len(id)+len(s.infoJSON)+160)
 	}
 	buf = append(buf, `{"jsonrpc":"2.0","id":`...)
 	buf = append(buf, id...)
-	buf = append(buf, `,"result":{"resultType":"complete"`...)
+	buf = append(buf, `,"result":{"resultType":"`...)
+	buf = append(buf, resultType...)
+	buf = append(buf, '"')
 	if inner := bytes.TrimSpace(result[1 : len(result)-1]); len(inner) > 0 {
 		buf = append(buf, ',')
 		buf = append(buf, inner...)
@@ -328,7 +339,7 @@ func discover(ctx context.Context, r *Request, params []byte) ([]byte, *jsonrpc.
 	}
 	e.ArrayEnd()
 	e.Key("capabilities")
-	s.writeCapabilities(&e)
+	s.writeCapabilities(&e, true)
 	optionalString(&e, "instructions", s.opts.Instructions)
 	e.ObjectEnd()
 	return e.Bytes(), nil

@@ -23,7 +23,10 @@ type Tool struct {
 	InputSchema  string
 	OutputSchema string
 	Annotations  ToolAnnotations
-	Handler      ToolHandler
+	// Task says whether the tool may run as a task (the tasks extension of revision
+	// 2026-07-28): a long call whose client polls for its result. The default is never.
+	Task    TaskSupport
+	Handler ToolHandler
 }
 
 // ToolHandler runs one call of a tool. It reads the arguments from c and sets the result on
@@ -138,6 +141,7 @@ func (s *Server) runTool(ctx context.Context, t *toolEntry, args []byte, d diale
 		if v := recover(); v != nil {
 			s.logger.Error("mcp: tool panicked", "tool", t.Name, "panic", v, "stack", string(debug.Stack()))
 			c.setErrorText("internal error: tool " + t.Name + " failed unexpectedly")
+			c.panicked = true
 		}
 	}()
 	t.Handler(ctx, c)
@@ -226,6 +230,14 @@ func callTool(ctx context.Context, req *Request, params []byte) ([]byte, *jsonrp
 		return nil, invalidParams("unknown tool %q", unknown)
 	case !argsOK:
 		return nil, invalidParams("tools/call: arguments must be an object")
+	}
+	if t.Task != TaskNever && req.client.protocolVersion() >= firstStateless {
+		switch {
+		case req.ClientCapabilities().Tasks:
+			return req.srv.tasks.callAsTask(ctx, req, t, args)
+		case t.Task == TaskRequired:
+			return nil, missingTasksCapability
+		}
 	}
 	req.tool = req.srv.runTool(ctx, t, args, req.client.dialect())
 	return req.tool.finish(), nil // which settles isError

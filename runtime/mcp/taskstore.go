@@ -1,0 +1,160 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"maps"
+	"sync"
+	"time"
+)
+
+// TaskStore keeps the tasks of the tasks extension where every replica of a server can
+// find them: a task created by one process is read, answered and cancelled through any.
+// The default keeps them in the process's memory (NewMemoryTaskStore); a store shared by
+// replicas is a database all of them reach (the redistasks package holds one on Redis).
+//
+// Implementations are safe for concurrent use. A task a store has let go, because its TTL
+// passed, is not found.
+type TaskStore interface {
+	// Create stores a new task. Once it returns, Get finds the task from any replica: a
+	// server answers with a task only after Create (the extension's durable creation).
+	Create(ctx context.Context, t *TaskRecord) error
+	// Get returns the task with the id, or ErrTaskNotFound.
+	Get(ctx context.Context, id string) (*TaskRecord, error)
+	// Update changes a task atomically: it calls change with the task as stored, and
+	// stores what change left unless change returns an error, which Update returns. It
+	// returns the task as stored after, or ErrTaskNotFound. change may be called more than
+	// once (a store may retry after a concurrent update), so it must only change the task.
+	Update(ctx context.Context, id string, change func(*TaskRecord) error) (*TaskRecord, error)
+}
+
+// ErrTaskNotFound is the error of a TaskStore that has no task with the id asked for.
+var ErrTaskNotFound = errors.New("mcp: task not found")
+
+// TaskStatus is the status of a task.
+type TaskStatus string
+
+// The statuses of a task. Completed, failed and cancelled are terminal: a task in one of
+// them changes no more.
+const (
+	TaskWorking       TaskStatus = "working"
+	TaskInputRequired TaskStatus = "input_required"
+	TaskCompleted     TaskStatus = "completed"
+	TaskFailed        TaskStatus = "failed"
+	TaskCancelled     TaskStatus = "cancelled"
+)
+
+// Terminal reports whether a task in this status is over.
+func (s TaskStatus) Terminal() bool {
+	return s == TaskCompleted || s == TaskFailed || s == TaskCancelled
+}
+
+// TaskRecord is a task as a TaskStore keeps it. Its JSON form (the field tags) is how
+// stores that hold bytes keep it.
+type TaskRecord struct {
+	ID            string     `json:"id"`
+	Tool          string     `json:"tool"`
+	Status        TaskStatus `json:"status"`
+	StatusMessage string     `json:"statusMessage,omitempty"`
+	CreatedAt     time.Time  `json:"createdAt"`
+	UpdatedAt     time.Time  `json:"updatedAt"`
+	// TTL is how long the task is kept from its creation; the store lets it go after.
+	TTL          time.Duration `json:"ttl"`
+	PollInterval time.Duration `json:"pollInterval"`
+	// Result is the CallToolResult of a completed task; Error the JSON-RPC error object of
+	// a failed one.
+	Result json.RawMessage `json:"result,omitempty"`
+	Error  json.RawMessage `json:"error,omitempty"`
+	// InputRequests are the requests to the client the task waits for, by key, each a
+	// {"method", "params"} object; Answers the client's answers to them (tasks/update)
+	// that the tool has yet to take.
+	InputRequests map[string]json.RawMessage `json:"inputRequests,omitempty"`
+	Answers       map[string]json.RawMessage `json:"answers,omitempty"`
+}
+
+// expired reports whether the task's TTL has passed.
+func (t *TaskRecord) expired(now time.Time) bool {
+	return t.TTL > 0 && now.After(t.CreatedAt.Add(t.TTL))
+}
+
+// clone is a deep copy, so that a store hands out records nobody else changes.
+func (t *TaskRecord) clone() *TaskRecord {
+	c := *t
+	c.InputRequests = maps.Clone(t.InputRequests)
+	c.Answers = maps.Clone(t.Answers)
+	return &c
+}
+
+// memoryTaskStore keeps tasks in the memory of one process.
+type memoryTaskStore struct {
+	mu    sync.Mutex
+	tasks map[string]*TaskRecord
+	swept time.Time
+}
+
+// NewMemoryTaskStore returns a TaskStore that keeps tasks in this process's memory: the
+// default, right for a server that runs as one process.
+func NewMemoryTaskStore() TaskStore {
+	return &memoryTaskStore{tasks: map[string]*TaskRecord{}}
+}
+
+func (m *memoryTaskStore) Create(ctx context.Context, t *TaskRecord) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.sweep(time.Now())
+	m.tasks[t.ID] = t.clone()
+	return nil
+}
+
+func (m *memoryTaskStore) Get(ctx context.Context, id string) (*TaskRecord, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	t, err := m.find(id)
+	if err != nil {
+		return nil, err
+	}
+	return t.clone(), nil
+}
+
+func (m *memoryTaskStore) Update(ctx context.Context, id string, change func(*TaskRecord) error) (*TaskRecord, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	t, err := m.find(id)
+	if err != nil {
+		return nil, err
+	}
+	c := t.clone()
+	if err := change(c); err != nil {
+		return nil, err
+	}
+	m.tasks[id] = c
+	return c.clone(), nil
+}
+
+// find returns the stored task, forgetting it if it expired. m.mu is held.
+func (m *memoryTaskStore) find(id string) (*TaskRecord, error) {
+	t := m.tasks[id]
+	if t == nil {
+		return nil, ErrTaskNotFound
+	}
+	if t.expired(time.Now()) {
+		delete(m.tasks, id)
+		return nil, ErrTaskNotFound
+	}
+	return t, nil
+}
+
+// sweep forgets expired tasks, at most once a minute, so that tasks nobody asks about again
+// do not pile up. m.mu is held.
+func (m *memoryTaskStore) sweep(now time.Time) {
+	if now.Sub(m.swept) < time.Minute {
+		return
+	}
+	m.swept = now
+	for id, t := range m.tasks {
+		if t.expired(now) {
+			delete(m.tasks, id)
+		}
+	}
+}
