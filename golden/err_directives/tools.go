@@ -66,3 +66,8 @@ func K(in In) error { return nil }
 //
 //mcp:tool l idempotnet
 func L(in In) error { return nil }
+
+// M may run as a task, but not sometimes.
+//
+//mcp:tool m task=sometimes
+func M(in In) error { return nil }

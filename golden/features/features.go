@@ -285,3 +285,14 @@ type int64String string
 //
 //mcp:tool
 func Midpoint(r *Range) string { return fmt.Sprint((r.From + r.To) / 2) }
+
+// Reindex rebuilds the search index, which takes a while: it runs as a task for clients
+// that support tasks.
+//
+//mcp:tool task
+func Reindex(ctx context.Context) (string, error) { return "reindexed", ctx.Err() }
+
+// Export writes every file out, only ever as a task.
+//
+//mcp:tool task=required readonly
+func Export() string { return "exported" }

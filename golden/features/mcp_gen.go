@@ -26,6 +26,14 @@ func RegisterMCP(s *mcp.Server, store *Store) {
 		Handler:     mcpgenCallAskConsent,
 	})
 	s.AddTool(mcp.Tool{
+		Name:        "export",
+		Description: "Writes every file out, only ever as a task.",
+		InputSchema: mcpgenExportInput,
+		Annotations: mcp.ToolAnnotations{ReadOnlyHint: mcp.Ptr(true)},
+		Task:        mcp.TaskRequired,
+		Handler:     mcpgenCallExport,
+	})
+	s.AddTool(mcp.Tool{
 		Name:        "midpoint",
 		Description: "The middle of a range, which it takes by pointer.",
 		InputSchema: mcpgenMidpointInput,
@@ -36,6 +44,13 @@ func RegisterMCP(s *mcp.Server, store *Store) {
 		Description: "Asks the user for their preferences.",
 		InputSchema: mcpgenOnboardInput,
 		Handler:     mcpgenCallOnboard,
+	})
+	s.AddTool(mcp.Tool{
+		Name:        "reindex",
+		Description: "Rebuilds the search index, which takes a while: it runs as a task for clients that support tasks.",
+		InputSchema: mcpgenReindexInput,
+		Task:        mcp.TaskOptional,
+		Handler:     mcpgenCallReindex,
 	})
 	s.AddTool(mcp.Tool{
 		Name:        "span",
@@ -159,6 +174,27 @@ func mcpgenCallAskConsent(ctx context.Context, c *mcp.ToolCall) {
 	c.ReturnText(out)
 }
 
+// JSON Schemas of tool export.
+const (
+	mcpgenExportInput = `{
+  "type": "object",
+  "properties": {},
+  "additionalProperties": false
+}`
+)
+
+// mcpgenCallExport serves tool export.
+func mcpgenCallExport(_ context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
+		return
+	}
+	out := Export()
+	c.ReturnText(out)
+}
+
 // JSON Schemas of tool midpoint.
 const (
 	mcpgenMidpointInput = `{
@@ -215,6 +251,31 @@ func mcpgenCallOnboard(ctx context.Context, c *mcp.ToolCall) {
 		return
 	}
 	out, err := Onboard(ctx)
+	if err != nil {
+		c.ReturnError(err)
+		return
+	}
+	c.ReturnText(out)
+}
+
+// JSON Schemas of tool reindex.
+const (
+	mcpgenReindexInput = `{
+  "type": "object",
+  "properties": {},
+  "additionalProperties": false
+}`
+)
+
+// mcpgenCallReindex serves tool reindex.
+func mcpgenCallReindex(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
+		return
+	}
+	out, err := Reindex(ctx)
 	if err != nil {
 		c.ReturnError(err)
 		return

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/internal/spelling"
@@ -36,6 +37,8 @@ type option[T any] struct {
 	// flag is an option written alone (meaning true) or as =true or =false; the others take a
 	// value.
 	flag bool
+	// values, if set, are what the option may be set to; written alone, it is the first.
+	values []string
 	// empty, if set, refuses an empty value, with the hint it returns.
 	empty func(t *T) string
 	set   func(t *T, value string)
@@ -90,6 +93,17 @@ func (s *options[T]) parse(an *analyzer, d directive.Directive, t *T) {
 	for i, a := range d.Args {
 		opt := s.lookup(a.Key)
 		switch {
+		case opt != nil && opt.values != nil:
+			value := opt.values[0]
+			if a.HasValue {
+				if !slices.Contains(opt.values, a.Value) {
+					an.diags.Errorf(a.Pos, "%s=%s: want %s", a.Key, a.Value, orList(opt.values))
+					continue
+				}
+				value = a.Value
+			}
+			opt.set(t, value)
+			continue
 		case opt != nil && opt.flag:
 			value := "true"
 			if a.HasValue {
@@ -129,4 +143,12 @@ func (s *options[T]) parse(an *analyzer, d directive.Directive, t *T) {
 func boolValue(value string) *bool {
 	v := value == "true"
 	return &v
+}
+
+// orList writes words as "a, b or c".
+func orList(words []string) string {
+	if len(words) == 1 {
+		return words[0]
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }

@@ -23,10 +23,11 @@ var toolOptions = &options[model.Tool]{
 		{key: "destructive", flag: true, set: func(t *model.Tool, v string) { t.Hints.Destructive = boolValue(v) }},
 		{key: "idempotent", flag: true, set: func(t *model.Tool, v string) { t.Hints.Idempotent = boolValue(v) }},
 		{key: "openworld", flag: true, set: func(t *model.Tool, v string) { t.Hints.OpenWorld = boolValue(v) }},
+		{key: "task", values: []string{"optional", "required", "deferred"}, set: func(t *model.Tool, v string) { t.Task = v }},
 		{key: "title", set: func(t *model.Tool, v string) { t.Title = v }},
 		{key: "name", set: func(t *model.Tool, v string) { t.Name = v }},
 	},
-	usage: `options are: a name first, then title="...", readonly, destructive, idempotent, openworld (each may be =false)`,
+	usage: `options are: a name first, then title="...", readonly, destructive, idempotent, openworld (each may be =false), task (=optional, =required or =deferred)`,
 }
 
 // bare takes an argument without a value.

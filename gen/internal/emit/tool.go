@@ -3,6 +3,7 @@ package emit
 import (
 	"fmt"
 	"go/types"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/mcpgen/mcpgen/gen/internal/model"
@@ -53,6 +54,9 @@ func (e *emitter) toolValue(t *model.Tool) jen.Code {
 	}
 	if len(hints) > 0 {
 		fields = append(fields, field("Annotations", jen.Qual(model.RuntimePath, "ToolAnnotations").Values(hints...)))
+	}
+	if t.Task != "" {
+		fields = append(fields, field("Task", jen.Qual(model.RuntimePath, "Task"+strings.ToUpper(t.Task[:1])+t.Task[1:])))
 	}
 	var handler jen.Code = jen.Id(e.id(t, "Call"))
 	if t.Recv != nil {

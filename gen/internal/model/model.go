@@ -103,8 +103,11 @@ type Tool struct {
 	Title       string
 	Description string
 	Hints       Hints
-	In          *schema.Type // nil for a tool without arguments
-	InPointer   bool         // the argument is a pointer to the struct
+	// Task is whether the tool may run as a task: "" (never), "optional", "required" or
+	// "deferred" (from where its body calls mcp.StartTask).
+	Task      string
+	In        *schema.Type // nil for a tool without arguments
+	InPointer bool         // the argument is a pointer to the struct
 	// InputSchema is the rendered input schema: checked as the runtime will check it, and
 	// written into the file as it is.
 	InputSchema []byte
