@@ -20,10 +20,54 @@ const _ = mcp.GeneratedCodeContract1
 // RegisterMCP adds the MCP tools, resources, prompts, completions and elicitation forms of package main to s. Methods are called on the values given.
 func RegisterMCP(s *mcp.Server, lists *Lists, watched *Watched) {
 	s.AddTool(mcp.Tool{
+		Name:        "confirm_delete",
+		Description: "Asks the user to confirm before it deletes a file (nothing is deleted: it says what it would have done).",
+		InputSchema: mcpgenConfirmDeleteInput,
+		Annotations: mcp.ToolAnnotations{DestructiveHint: mcp.Ptr(true)},
+		Task:        mcp.TaskOptional,
+		Handler:     mcpgenCallConfirmDelete,
+	})
+	s.AddTool(mcp.Tool{
+		Name:        "failing_job",
+		Description: "Works for a second, then fails: the task completes with an error result.",
+		InputSchema: mcpgenFailingJobInput,
+		Task:        mcp.TaskRequired,
+		Handler:     mcpgenCallFailingJob,
+	})
+	s.AddTool(mcp.Tool{
+		Name:        "greet",
+		Description: "Says hello at once: it never runs as a task.",
+		InputSchema: mcpgenGreetInput,
+		Annotations: mcp.ToolAnnotations{ReadOnlyHint: mcp.Ptr(true)},
+		Handler:     mcpgenCallGreet,
+	})
+	s.AddTool(mcp.Tool{
 		Name:        "json_schema_2020_12_tool",
 		Description: "Accepts a contact described by a JSON Schema 2020-12 document.",
 		InputSchema: mcpgenSaveContactInput,
 		Handler:     mcpgenCallSaveContact,
+	})
+	s.AddTool(mcp.Tool{
+		Name:        "multi_input",
+		Description: "Asks for a name and a confirmation at once, and goes on when both are answered.",
+		InputSchema: mcpgenMultiInputInput,
+		Task:        mcp.TaskOptional,
+		Handler:     mcpgenCallMultiInput,
+	})
+	s.AddTool(mcp.Tool{
+		Name:        "protocol_error_job",
+		Description: "Works for half a second, then breaks down (it panics): the task fails with a JSON-RPC error.",
+		InputSchema: mcpgenProtocolErrorJobInput,
+		Task:        mcp.TaskOptional,
+		Handler:     mcpgenCallProtocolErrorJob,
+	})
+	s.AddTool(mcp.Tool{
+		Name:        "slow_compute",
+		Description: "Computes for the given number of seconds, reporting its progress each second, and stops as soon as it is cancelled.",
+		InputSchema: mcpgenSlowComputeInput,
+		Annotations: mcp.ToolAnnotations{ReadOnlyHint: mcp.Ptr(true)},
+		Task:        mcp.TaskOptional,
+		Handler:     mcpgenCallSlowCompute,
 	})
 	s.AddTool(mcp.Tool{
 		Name:        "test_audio_content",
@@ -196,6 +240,13 @@ func RegisterMCP(s *mcp.Server, lists *Lists, watched *Watched) {
 		Handler:     mcpgenCallToolWithProgress,
 	})
 	s.AddTool(mcp.Tool{
+		Name:        "test_tool_with_task",
+		Description: "Asks the user's name first, in the request itself (a multi round-trip request), and only then becomes a task that computes the greeting.",
+		InputSchema: mcpgenToolWithTaskInput,
+		Task:        mcp.TaskDeferred,
+		Handler:     mcpgenCallToolWithTask,
+	})
+	s.AddTool(mcp.Tool{
 		Name:        "test_trigger_prompt_change",
 		Description: "Adds test_dynamic_prompt, or removes it if it is there.",
 		InputSchema: mcpgenListsTriggerPromptChangeInput,
@@ -295,10 +346,102 @@ func RegisterMCP(s *mcp.Server, lists *Lists, watched *Watched) {
 	mcp.AddForm(s, mcpgenColorFormForm, mcpgenDecodeColorForm)
 	mcp.AddForm(s, mcpgenConfirmFormForm, mcpgenDecodeConfirmForm)
 	mcp.AddForm(s, mcpgenContextFormForm, mcpgenDecodeContextForm)
+	mcp.AddForm(s, mcpgenDeleteFormForm, mcpgenDecodeDeleteForm)
 	mcp.AddForm(s, mcpgenNameFormForm, mcpgenDecodeNameForm)
 	mcp.AddForm(s, mcpgenProfileForm, mcpgenDecodeProfile)
 	mcp.AddForm(s, mcpgenSelectionsForm, mcpgenDecodeSelections)
 	mcp.AddForm(s, mcpgenUserInfoForm, mcpgenDecodeUserInfo)
+}
+
+// JSON Schemas of tool confirm_delete.
+const (
+	mcpgenConfirmDeleteInput = `{
+  "type": "object",
+  "description": "Names a file.",
+  "properties": {
+    "filename": {
+      "type": "string",
+      "description": "The file to delete."
+    }
+  },
+  "required": [
+    "filename"
+  ],
+  "additionalProperties": false
+}`
+)
+
+// mcpgenCallConfirmDelete serves tool confirm_delete.
+func mcpgenCallConfirmDelete(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
+	var in DeleteInput
+	mcpgenDecodeDeleteInput(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
+		return
+	}
+	out, err := ConfirmDelete(ctx, in)
+	if err != nil {
+		c.ReturnError(err)
+		return
+	}
+	c.ReturnText(out)
+}
+
+// JSON Schemas of tool failing_job.
+const (
+	mcpgenFailingJobInput = `{
+  "type": "object",
+  "properties": {},
+  "additionalProperties": false
+}`
+)
+
+// mcpgenCallFailingJob serves tool failing_job.
+func mcpgenCallFailingJob(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
+		return
+	}
+	out, err := FailingJob(ctx)
+	if err != nil {
+		c.ReturnError(err)
+		return
+	}
+	c.ReturnText(out)
+}
+
+// JSON Schemas of tool greet.
+const (
+	mcpgenGreetInput = `{
+  "type": "object",
+  "description": "Names whom to greet.",
+  "properties": {
+    "name": {
+      "type": "string",
+      "description": "Whom to greet."
+    }
+  },
+  "required": [
+    "name"
+  ],
+  "additionalProperties": false
+}`
+)
+
+// mcpgenCallGreet serves tool greet.
+func mcpgenCallGreet(_ context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
+	var in GreetInput
+	mcpgenDecodeGreetInput(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
+		return
+	}
+	out := Greet(in)
+	c.ReturnText(out)
 }
 
 // JSON Schemas of tool json_schema_2020_12_tool.
@@ -391,6 +534,97 @@ func mcpgenCallSaveContact(_ context.Context, c *mcp.ToolCall) {
 		return
 	}
 	out := SaveContact(in)
+	c.ReturnText(out)
+}
+
+// JSON Schemas of tool multi_input.
+const (
+	mcpgenMultiInputInput = `{
+  "type": "object",
+  "properties": {},
+  "additionalProperties": false
+}`
+)
+
+// mcpgenCallMultiInput serves tool multi_input.
+func mcpgenCallMultiInput(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
+		return
+	}
+	out, err := MultiInput(ctx)
+	if err != nil {
+		c.ReturnError(err)
+		return
+	}
+	c.ReturnText(out)
+}
+
+// JSON Schemas of tool protocol_error_job.
+const (
+	mcpgenProtocolErrorJobInput = `{
+  "type": "object",
+  "properties": {},
+  "additionalProperties": false
+}`
+)
+
+// mcpgenCallProtocolErrorJob serves tool protocol_error_job.
+func mcpgenCallProtocolErrorJob(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
+		return
+	}
+	out, err := ProtocolErrorJob(ctx)
+	if err != nil {
+		c.ReturnError(err)
+		return
+	}
+	c.ReturnText(out)
+}
+
+// JSON Schemas of tool slow_compute.
+const (
+	mcpgenSlowComputeInput = `{
+  "type": "object",
+  "description": "Says how long to compute.",
+  "properties": {
+    "seconds": {
+      "type": "integer",
+      "description": "How many seconds the computation takes.",
+      "minimum": 0,
+      "maximum": 3600
+    },
+    "label": {
+      "type": "string",
+      "description": "A label for the computation."
+    }
+  },
+  "required": [
+    "seconds"
+  ],
+  "additionalProperties": false
+}`
+)
+
+// mcpgenCallSlowCompute serves tool slow_compute.
+func mcpgenCallSlowCompute(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
+	var in ComputeInput
+	mcpgenDecodeComputeInput(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
+		return
+	}
+	out, err := SlowCompute(ctx, in)
+	if err != nil {
+		c.ReturnError(err)
+		return
+	}
 	c.ReturnText(out)
 }
 
@@ -1083,6 +1317,31 @@ func mcpgenCallToolWithProgress(ctx context.Context, c *mcp.ToolCall) {
 	c.ReturnText(out)
 }
 
+// JSON Schemas of tool test_tool_with_task.
+const (
+	mcpgenToolWithTaskInput = `{
+  "type": "object",
+  "properties": {},
+  "additionalProperties": false
+}`
+)
+
+// mcpgenCallToolWithTask serves tool test_tool_with_task.
+func mcpgenCallToolWithTask(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
+	args.Decoder().EmptyObject()
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
+		return
+	}
+	out, err := ToolWithTask(ctx)
+	if err != nil {
+		c.ReturnError(err)
+		return
+	}
+	c.ReturnText(out)
+}
+
 // JSON Schemas of tool test_trigger_prompt_change.
 const (
 	mcpgenListsTriggerPromptChangeInput = `{
@@ -1300,6 +1559,18 @@ const (
     "context"
   ]
 }`
+	mcpgenDeleteFormForm = `{
+  "type": "object",
+  "properties": {
+    "confirm": {
+      "type": "boolean",
+      "description": "Whether to delete the file."
+    }
+  },
+  "required": [
+    "confirm"
+  ]
+}`
 	mcpgenNameFormForm = `{
   "type": "object",
   "properties": {
@@ -1476,6 +1747,37 @@ func mcpgenDecodeColorForm(d *jsonwire.Decoder, v *ColorForm) {
 	}
 }
 
+// mcpgenDecodeComputeInput decodes a value of type ComputeInput and checks it against its schema.
+func mcpgenDecodeComputeInput(d *jsonwire.Decoder, v *ComputeInput) {
+	if !d.Expect(jsonwire.Object) {
+		return
+	}
+	var hasSeconds bool
+	for key := range d.Members {
+		switch string(key) {
+		case "seconds":
+			hasSeconds = true
+			if n, ok := d.IntRange(0, 3600, "must be >= 0", "must be <= 3600"); ok {
+				v.Seconds = int(n)
+			}
+		case "label":
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
+			if s, ok := d.String(); ok {
+				v.Label = s
+			}
+		default:
+			d.Report("unknown property; expected one of \"seconds\", \"label\"")
+			d.Skip()
+		}
+	}
+	if !hasSeconds {
+		d.ReportMissing("seconds")
+	}
+}
+
 // mcpgenDecodeConfirmForm decodes a value of type ConfirmForm and checks it against its schema.
 func mcpgenDecodeConfirmForm(d *jsonwire.Decoder, v *ConfirmForm) {
 	if !d.Expect(jsonwire.Object) {
@@ -1545,6 +1847,52 @@ func mcpgenDecodeCustomHeaderInput(d *jsonwire.Decoder, v *CustomHeaderInput) {
 	}
 }
 
+// mcpgenDecodeDeleteForm decodes a value of type DeleteForm and checks it against its schema.
+func mcpgenDecodeDeleteForm(d *jsonwire.Decoder, v *DeleteForm) {
+	if !d.Expect(jsonwire.Object) {
+		return
+	}
+	var hasConfirm bool
+	for key := range d.Members {
+		switch string(key) {
+		case "confirm":
+			hasConfirm = true
+			if b, ok := d.Bool(); ok {
+				v.Confirm = b
+			}
+		default:
+			d.Report("unknown property; expected one of \"confirm\"")
+			d.Skip()
+		}
+	}
+	if !hasConfirm {
+		d.ReportMissing("confirm")
+	}
+}
+
+// mcpgenDecodeDeleteInput decodes a value of type DeleteInput and checks it against its schema.
+func mcpgenDecodeDeleteInput(d *jsonwire.Decoder, v *DeleteInput) {
+	if !d.Expect(jsonwire.Object) {
+		return
+	}
+	var hasFilename bool
+	for key := range d.Members {
+		switch string(key) {
+		case "filename":
+			hasFilename = true
+			if s, ok := d.String(); ok {
+				v.Filename = s
+			}
+		default:
+			d.Report("unknown property; expected one of \"filename\"")
+			d.Skip()
+		}
+	}
+	if !hasFilename {
+		d.ReportMissing("filename")
+	}
+}
+
 // mcpgenDecodeElicitationInput decodes a value of type ElicitationInput and checks it against its schema.
 func mcpgenDecodeElicitationInput(d *jsonwire.Decoder, v *ElicitationInput) {
 	if !d.Expect(jsonwire.Object) {
@@ -1594,6 +1942,29 @@ func mcpgenDecodeEmbeddedArgs(d *jsonwire.Decoder, v *EmbeddedArgs) {
 	}
 	if !hasResourceURI {
 		d.ReportMissing("resourceUri")
+	}
+}
+
+// mcpgenDecodeGreetInput decodes a value of type GreetInput and checks it against its schema.
+func mcpgenDecodeGreetInput(d *jsonwire.Decoder, v *GreetInput) {
+	if !d.Expect(jsonwire.Object) {
+		return
+	}
+	var hasName bool
+	for key := range d.Members {
+		switch string(key) {
+		case "name":
+			hasName = true
+			if s, ok := d.String(); ok {
+				v.Name = s
+			}
+		default:
+			d.Report("unknown property; expected one of \"name\"")
+			d.Skip()
+		}
+	}
+	if !hasName {
+		d.ReportMissing("name")
 	}
 }
 
