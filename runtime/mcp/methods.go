@@ -44,6 +44,7 @@ const (
 	notificationResourceUpdated      = "notifications/resources/updated"
 	notificationAcknowledged         = "notifications/subscriptions/acknowledged"
 	notificationElicitationComplete  = "notifications/elicitation/complete"
+	notificationTasks                = "notifications/tasks"
 )
 
 // method is one row of the method table: a request a server answers, and what the protocol
@@ -120,7 +121,7 @@ func methodNames() []string {
 		notificationInitialized, notificationCancelled, notificationProgress, notificationMessage,
 		notificationRootsListChanged, notificationToolsListChanged, notificationPromptsListChanged,
 		notificationResourcesListChanged, notificationResourceUpdated, notificationAcknowledged,
-		notificationElicitationComplete}
+		notificationElicitationComplete, notificationTasks}
 }
 
 // in reports whether a revision has the method.

@@ -23,6 +23,8 @@ type listener struct {
 	resources bool
 	uris      map[string]bool
 	uriOrder  []string // as the client listed them, for the acknowledgement
+	tasks     map[string]bool
+	taskOrder []string // the tasks whose status changes it hears of (notifications/tasks)
 }
 
 // listen serves subscriptions/listen: it acknowledges the filter, delivers notifications
@@ -59,6 +61,19 @@ func listen(ctx context.Context, r *Request, params []byte) ([]byte, *jsonrpc.Er
 						l.uriOrder = append(l.uriOrder, uri)
 					}
 				}
+			case "taskIds":
+				if l.tasks == nil {
+					l.tasks = map[string]bool{}
+				}
+				for range d.Elements {
+					if id, ok := d.String(); ok && !l.tasks[id] {
+						if len(l.tasks) == maxSubscriptions {
+							return nil, invalidParams("subscriptions/listen: at most %d tasks per subscription", maxSubscriptions)
+						}
+						l.tasks[id] = true
+						l.taskOrder = append(l.taskOrder, id)
+					}
+				}
 			default:
 				d.Skip()
 			}
@@ -66,6 +81,21 @@ func listen(ctx context.Context, r *Request, params []byte) ([]byte, *jsonrpc.Er
 	}
 	if d.Finish(); d.Failed() {
 		return nil, invalidParams("subscriptions/listen: %s", d.Summary())
+	}
+	if l.tasks != nil {
+		if !r.ClientCapabilities().Tasks {
+			return nil, missingTasksCapability
+		}
+		// The server agrees to the tasks it has.
+		agreed := l.taskOrder[:0]
+		for _, id := range l.taskOrder {
+			if _, err := s.tasks.store.Get(ctx, id); err == nil {
+				agreed = append(agreed, id)
+			} else {
+				delete(l.tasks, id)
+			}
+		}
+		l.taskOrder = agreed
 	}
 	// The server agrees to what it has: a server without prompts sends no prompt changes.
 	hasPrompts, hasResources := s.has(capPrompts), s.has(capResources)
@@ -95,6 +125,15 @@ func listen(ctx context.Context, r *Request, params []byte) ([]byte, *jsonrpc.Er
 		for _, uri := range l.uriOrder {
 			e.Elem()
 			e.String(uri)
+		}
+		e.ArrayEnd()
+	}
+	if l.tasks != nil {
+		e.Key("taskIds")
+		e.ArrayStart()
+		for _, id := range l.taskOrder {
+			e.Elem()
+			e.String(id)
 		}
 		e.ArrayEnd()
 	}
@@ -172,6 +211,29 @@ func (s *Server) notifyListeners(method, uri string) {
 		e.ObjectEnd()
 		l.mu.Lock()
 		l.out.queue(jsonrpc.AppendNotification(nil, method, e.Bytes()))
+		l.mu.Unlock()
+	}
+}
+
+// notifyTask sends notifications/tasks, the task as tasks/get would give it now, to the
+// subscriptions that listen to the task.
+func (s *Server) notifyTask(t *TaskRecord) {
+	s.mu.RLock()
+	var to []*listener
+	for l := range s.listeners {
+		if l.tasks[t.ID] {
+			to = append(to, l)
+		}
+	}
+	s.mu.RUnlock()
+	for _, l := range to {
+		var e jsonwire.Encoder
+		e.ObjectStart()
+		l.writeMeta(&e)
+		writeTask(&e, t, true)
+		e.ObjectEnd()
+		l.mu.Lock()
+		l.out.queue(jsonrpc.AppendNotification(nil, notificationTasks, e.Bytes()))
 		l.mu.Unlock()
 	}
 }

@@ -259,7 +259,7 @@ func (tr *taskRunner) finish(rt *runningTask, c *ToolCall) {
 	result := append(json.RawMessage(nil), c.finish()...)
 	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 	defer cancel()
-	_, err := tr.store.Update(ctx, rt.id, func(t *TaskRecord) error {
+	_, err := tr.update(ctx, rt.id, func(t *TaskRecord) error {
 		if t.Status.Terminal() {
 			return nil
 		}
@@ -301,7 +301,7 @@ func (tr *taskRunner) shutdown(ctx context.Context) {
 	}
 	tr.mu.Unlock()
 	for _, rt := range running {
-		tr.store.Update(ctx, rt.id, func(t *TaskRecord) error {
+		tr.update(ctx, rt.id, func(t *TaskRecord) error {
 			if !t.Status.Terminal() {
 				t.Status, t.StatusMessage = TaskFailed, "The server stopped before the task ended."
 				t.Error = json.RawMessage(`{"code":-32603,"message":"internal error: the server stopped before the task ended"}`)
@@ -317,6 +317,24 @@ func (tr *taskRunner) shutdown(ctx context.Context) {
 	case <-done:
 	case <-ctx.Done():
 	}
+}
+
+// update changes a task in the store (TaskStore.Update), and tells the subscriptions that
+// listen to it when change changed it (set UpdatedAt).
+func (tr *taskRunner) update(ctx context.Context, id string, change func(*TaskRecord) error) (*TaskRecord, error) {
+	changed := false
+	rec, err := tr.store.Update(ctx, id, func(t *TaskRecord) error {
+		before := t.UpdatedAt
+		if err := change(t); err != nil {
+			return err
+		}
+		changed = !t.UpdatedAt.Equal(before)
+		return nil
+	})
+	if err == nil && changed {
+		tr.s.notifyTask(rec)
+	}
+	return rec, err
 }
 
 // writeTask writes a task's members; detailed adds what its status carries (inputRequests,
@@ -415,7 +433,7 @@ func updateTask(ctx context.Context, r *Request, params []byte) ([]byte, *jsonrp
 		return nil, perr
 	}
 	tr := r.srv.tasks
-	_, err := tr.store.Update(ctx, id, func(t *TaskRecord) error {
+	_, err := tr.update(ctx, id, func(t *TaskRecord) error {
 		answered := false
 		for k, v := range responses {
 			if _, outstanding := t.InputRequests[k]; !outstanding {
@@ -451,7 +469,7 @@ func cancelTask(ctx context.Context, r *Request, params []byte) ([]byte, *jsonrp
 		return nil, perr
 	}
 	tr := r.srv.tasks
-	_, err := tr.store.Update(ctx, id, func(t *TaskRecord) error {
+	_, err := tr.update(ctx, id, func(t *TaskRecord) error {
 		if !t.Status.Terminal() {
 			t.Status, t.StatusMessage = TaskCancelled, "Cancelled by the client."
 			t.InputRequests, t.UpdatedAt = nil, time.Now().UTC()
@@ -485,7 +503,7 @@ func (tr *taskRunner) wake(id string) {
 
 // statusMessage sets a running task's statusMessage (Progress in a task).
 func (tr *taskRunner) statusMessage(ctx context.Context, rt *runningTask, msg string) {
-	tr.store.Update(ctx, rt.id, func(t *TaskRecord) error {
+	tr.update(ctx, rt.id, func(t *TaskRecord) error {
 		if !t.Status.Terminal() && t.StatusMessage != msg {
 			t.StatusMessage, t.UpdatedAt = msg, time.Now().UTC()
 		}
@@ -523,7 +541,7 @@ func (tc *taskClient) queue([]byte)       {}
 // ask puts a question to the client in the task's inputRequests, and waits for the answer
 // tasks/update brings, or for the task's end.
 func (tc *taskClient) ask(ctx context.Context, r *Request, method string, params []byte) ([]byte, error) {
-	rt, store := tc.rt, tc.tr.store
+	rt := tc.rt
 	key, _ := ctx.Value(inputKeyCtx{}).(string)
 	rt.mu.Lock()
 	if key == "" {
@@ -546,7 +564,7 @@ func (tc *taskClient) ask(ctx context.Context, r *Request, method string, params
 	e.Raw(params)
 	e.ObjectEnd()
 	question := e.Bytes()
-	if _, err := store.Update(ctx, rt.id, func(t *TaskRecord) error {
+	if _, err := tc.tr.update(ctx, rt.id, func(t *TaskRecord) error {
 		if t.Status.Terminal() {
 			return errTaskOver
 		}
@@ -563,7 +581,7 @@ func (tc *taskClient) ask(ctx context.Context, r *Request, method string, params
 	defer poll.Stop()
 	for {
 		var answer json.RawMessage
-		_, err := store.Update(ctx, rt.id, func(t *TaskRecord) error {
+		_, err := tc.tr.update(ctx, rt.id, func(t *TaskRecord) error {
 			answer = nil
 			if a, ok := t.Answers[key]; ok {
 				answer = a

@@ -304,3 +304,35 @@ func TestMemoryTaskStoreExpires(t *testing.T) {
 		t.Errorf("the store's record changed with a copy: %v", again.Status)
 	}
 }
+
+// A subscription that lists a task hears of each change of its status, the task whole as
+// tasks/get gives it.
+func TestTaskNotifications(t *testing.T) {
+	release := make(chan struct{})
+	h := taskServer(t, Tool{Name: "slow", InputSchema: `{"type":"object"}`, Task: TaskOptional, Handler: func(ctx context.Context, c *ToolCall) {
+		<-release
+		c.ReturnText("done")
+	}})
+	id := h.task("slow", `{}`)
+	if code := errorCode(t, h.call("subscriptions/listen", `"notifications":{"taskIds":["`+id+`"]},`+plainMeta)); code != CodeMissingRequiredClientCapability {
+		t.Errorf("listening to tasks without the extension: code %d", code)
+	}
+	h.send(`{"jsonrpc":"2.0","id":"sub","method":"subscriptions/listen","params":{"notifications":{"taskIds":["` + id + `","unknown"]},` + taskMeta + `}}`)
+	ack := h.recv()
+	if ack["method"] != "notifications/subscriptions/acknowledged" {
+		t.Fatalf("got %v, want the acknowledgement", ack)
+	}
+	if ids := ack["params"].(map[string]any)["notifications"].(map[string]any)["taskIds"].([]any); len(ids) != 1 || ids[0] != id {
+		t.Errorf("agreed to %v, want only the task that exists", ids)
+	}
+	close(release)
+	n := h.recv()
+	p := n["params"].(map[string]any)
+	if n["method"] != "notifications/tasks" || p["taskId"] != id || p["status"] != "completed" || p["result"] == nil {
+		t.Fatalf("got %v, want the completed task", n)
+	}
+	if p["_meta"].(map[string]any)[metaSubscriptionID] != "sub" {
+		t.Errorf("no subscription id: %v", p)
+	}
+	h.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"sub"}}`)
+}
