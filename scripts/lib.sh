@@ -62,3 +62,22 @@ stop_server() {
   rm -f "$SERVER_LOG"
   return "$status"
 }
+
+# debian_packages installs Debian packages whose commands are missing (apt-get, as root, or
+# through sudo), for tests that run real servers: redis-server, haproxy. Arguments are pairs
+# COMMAND=PACKAGE.
+debian_packages() {
+  local missing=() pair
+  for pair in "$@"; do
+    command -v "${pair%%=*}" >/dev/null 2>&1 || missing+=("${pair#*=}")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  say "installing Debian packages: ${missing[*]}"
+  local sudo=()
+  [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+  export DEBIAN_FRONTEND=noninteractive
+  if ! "${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null; then
+    "${sudo[@]}" apt-get update -q >/dev/null
+    "${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+}

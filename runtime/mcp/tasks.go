@@ -71,6 +71,13 @@ const answerPoll = 250 * time.Millisecond
 // context is over.
 const storeTimeout = 10 * time.Second
 
+// With a store that other processes share, the process that runs a task renews its lease on
+// it every leaseRenew, for leaseFor; it also finds then that another replica cancelled it.
+const (
+	leaseFor   = 10 * time.Second
+	leaseRenew = time.Second
+)
+
 // taskRunner runs a server's tasks and answers the tasks/ methods.
 type taskRunner struct {
 	s         *Server
@@ -80,6 +87,8 @@ type taskRunner struct {
 	running   map[string]*runningTask // the tasks this process runs, by id
 	wg        sync.WaitGroup
 	stopped   bool
+	owner     string // this process, in the tasks it runs
+	shared    bool   // the store is not this process's alone: leases and watching
 }
 
 // runningTask is a task this process runs.
@@ -93,10 +102,12 @@ type runningTask struct {
 }
 
 func newTaskRunner(s *Server, o TaskOptions) *taskRunner {
-	tr := &taskRunner{s: s, store: o.Store, ttl: o.TTL, poll: o.PollInterval, running: map[string]*runningTask{}}
+	tr := &taskRunner{s: s, store: o.Store, ttl: o.TTL, poll: o.PollInterval, running: map[string]*runningTask{}, owner: newTaskID()}
 	if tr.store == nil {
 		tr.store = NewMemoryTaskStore()
 	}
+	_, local := tr.store.(*memoryTaskStore)
+	tr.shared = !local
 	if tr.ttl <= 0 {
 		tr.ttl = time.Hour
 	}
@@ -218,7 +229,10 @@ func StartTask(ctx context.Context) (context.Context, error) {
 // start stores a new task and returns it with the context its body runs with.
 func (tr *taskRunner) start(ctx context.Context, req *Request, tool string) (*TaskRecord, context.Context, *runningTask, *jsonrpc.Error) {
 	now := time.Now().UTC()
-	rec := &TaskRecord{ID: newTaskID(), Tool: tool, Status: TaskWorking, CreatedAt: now, UpdatedAt: now, TTL: tr.ttl, PollInterval: tr.poll}
+	rec := &TaskRecord{ID: newTaskID(), Tool: tool, Status: TaskWorking, CreatedAt: now, UpdatedAt: now, TTL: tr.ttl, PollInterval: tr.poll, Owner: tr.owner}
+	if tr.shared {
+		rec.LeaseUntil = now.Add(leaseFor)
+	}
 	tr.mu.Lock()
 	stopped := tr.stopped
 	tr.mu.Unlock()
@@ -235,6 +249,9 @@ func (tr *taskRunner) start(ctx context.Context, req *Request, tool string) (*Ta
 	tr.mu.Lock()
 	tr.running[rec.ID] = rt
 	tr.mu.Unlock()
+	if tr.shared {
+		tr.wg.Go(func() { tr.hold(taskCtx, rt) })
+	}
 	tc := &taskClient{tr: tr, rt: rt, version: req.client.protocolVersion(), caps: req.client.capabilities(), who: req.client.info()}
 	r := &Request{srv: tr.s, client: tc, msg: &jsonrpc.Message{Method: methodToolsCall}, out: tc, row: methods[methodToolsCall], task: rt}
 	return rec, context.WithValue(taskCtx, requestKey{}, r), rt, nil
@@ -280,6 +297,32 @@ func (tr *taskRunner) finish(rt *runningTask, c *ToolCall) {
 func jsonEscape(s string) string {
 	b := jsonwire.AppendString(nil, s)
 	return string(b[1 : len(b)-1])
+}
+
+// hold renews the lease of a task this process runs until its body ends (ctx), and cancels
+// the body when it finds the task over: cancelled through another replica.
+func (tr *taskRunner) hold(ctx context.Context, rt *runningTask) {
+	tick := time.NewTicker(leaseRenew)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		over := false
+		_, err := tr.store.Update(ctx, rt.id, func(t *TaskRecord) error {
+			over = t.Status.Terminal()
+			if !over {
+				t.LeaseUntil = time.Now().UTC().Add(leaseFor)
+			}
+			return nil
+		})
+		if over || errors.Is(err, ErrTaskNotFound) {
+			rt.cancel()
+			return
+		}
+	}
 }
 
 // forget lets go of a task whose body has ended.
@@ -413,9 +456,23 @@ func getTask(ctx context.Context, r *Request, params []byte) ([]byte, *jsonrpc.E
 	if perr != nil {
 		return nil, perr
 	}
-	rec, err := r.srv.tasks.store.Get(ctx, id)
+	tr := r.srv.tasks
+	rec, err := tr.store.Get(ctx, id)
 	if err != nil {
 		return nil, taskNotFound(err)
+	}
+	if rec.ownerGone(time.Now()) {
+		// The process that ran the task stopped without saying how it ended.
+		if failed, err := tr.update(ctx, id, func(t *TaskRecord) error {
+			if t.ownerGone(time.Now()) {
+				t.Status, t.StatusMessage = TaskFailed, "The server running the task stopped."
+				t.Error = json.RawMessage(`{"code":-32603,"message":"internal error: the server running the task stopped before the task ended"}`)
+				t.InputRequests, t.UpdatedAt = nil, time.Now().UTC()
+			}
+			return nil
+		}); err == nil {
+			rec = failed
+		}
 	}
 	var e jsonwire.Encoder
 	e.ObjectStart()

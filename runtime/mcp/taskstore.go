@@ -71,6 +71,18 @@ type TaskRecord struct {
 	// that the tool has yet to take.
 	InputRequests map[string]json.RawMessage `json:"inputRequests,omitempty"`
 	Answers       map[string]json.RawMessage `json:"answers,omitempty"`
+	// Owner names the process that runs the task, and LeaseUntil until when it is known to
+	// run it: the owner renews the lease while the task runs, and any replica reports a
+	// task whose lease ran out as failed, rather than working forever. A zero LeaseUntil
+	// never runs out (a store only this process uses).
+	Owner      string    `json:"owner,omitempty"`
+	LeaseUntil time.Time `json:"leaseUntil,omitzero"`
+}
+
+// ownerGone reports whether the process that runs an unfinished task stopped renewing its
+// lease.
+func (t *TaskRecord) ownerGone(now time.Time) bool {
+	return !t.Status.Terminal() && !t.LeaseUntil.IsZero() && now.After(t.LeaseUntil)
 }
 
 // expired reports whether the task's TTL has passed.

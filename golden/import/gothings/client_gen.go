@@ -33,6 +33,63 @@ func New(c *mcp.Client) *Client {
 	return &Client{MCP: c}
 }
 
+// ConfirmDelete calls the tool confirm_delete: Asks the user to confirm before it deletes a file
+// (nothing is deleted: it says what it would have done).
+//
+// The tool declares no output schema: the result is its content blocks. A result the tool marked
+// as an error is returned as a *mcp.ToolError with its text.
+func (c *Client) ConfirmDelete(ctx context.Context, in ConfirmDeleteInput) ([]mcp.Content, error) {
+	var e jsonwire.Encoder
+	in.encode(&e)
+	if err := e.Err(); err != nil {
+		return nil, fmt.Errorf("tools/call confirm_delete: arguments: %w", err)
+	}
+	res, err := c.MCP.CallTool(ctx, "confirm_delete", json.RawMessage(e.Bytes()))
+	if err != nil {
+		return nil, err
+	}
+	if err := res.Err(); err != nil {
+		return nil, err
+	}
+	return res.Content, nil
+}
+
+// FailingJob calls the tool failing_job: Works for a second, then fails: the task completes with
+// an error result.
+//
+// The tool declares no output schema: the result is its content blocks. A result the tool marked
+// as an error is returned as a *mcp.ToolError with its text.
+func (c *Client) FailingJob(ctx context.Context) ([]mcp.Content, error) {
+	res, err := c.MCP.CallTool(ctx, "failing_job", nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := res.Err(); err != nil {
+		return nil, err
+	}
+	return res.Content, nil
+}
+
+// Greet calls the tool greet: Says hello at once: it never runs as a task.
+//
+// The tool declares no output schema: the result is its content blocks. A result the tool marked
+// as an error is returned as a *mcp.ToolError with its text.
+func (c *Client) Greet(ctx context.Context, in GreetInput) ([]mcp.Content, error) {
+	var e jsonwire.Encoder
+	in.encode(&e)
+	if err := e.Err(); err != nil {
+		return nil, fmt.Errorf("tools/call greet: arguments: %w", err)
+	}
+	res, err := c.MCP.CallTool(ctx, "greet", json.RawMessage(e.Bytes()))
+	if err != nil {
+		return nil, err
+	}
+	if err := res.Err(); err != nil {
+		return nil, err
+	}
+	return res.Content, nil
+}
+
 // JSONSchema202012Tool calls the tool json_schema_2020_12_tool: Accepts a contact described by a
 // JSON Schema 2020-12 document.
 //
@@ -40,6 +97,59 @@ func New(c *mcp.Client) *Client {
 // as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) JSONSchema202012Tool(ctx context.Context, in json.RawMessage) ([]mcp.Content, error) {
 	res, err := c.MCP.CallTool(ctx, "json_schema_2020_12_tool", in)
+	if err != nil {
+		return nil, err
+	}
+	if err := res.Err(); err != nil {
+		return nil, err
+	}
+	return res.Content, nil
+}
+
+// MultiInput calls the tool multi_input: Asks for a name and a confirmation at once, and goes on
+// when both are answered.
+//
+// The tool declares no output schema: the result is its content blocks. A result the tool marked
+// as an error is returned as a *mcp.ToolError with its text.
+func (c *Client) MultiInput(ctx context.Context) ([]mcp.Content, error) {
+	res, err := c.MCP.CallTool(ctx, "multi_input", nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := res.Err(); err != nil {
+		return nil, err
+	}
+	return res.Content, nil
+}
+
+// ProtocolErrorJob calls the tool protocol_error_job: Works for half a second, then breaks down
+// (it panics): the task fails with a JSON-RPC error.
+//
+// The tool declares no output schema: the result is its content blocks. A result the tool marked
+// as an error is returned as a *mcp.ToolError with its text.
+func (c *Client) ProtocolErrorJob(ctx context.Context) ([]mcp.Content, error) {
+	res, err := c.MCP.CallTool(ctx, "protocol_error_job", nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := res.Err(); err != nil {
+		return nil, err
+	}
+	return res.Content, nil
+}
+
+// SlowCompute calls the tool slow_compute: Computes for the given number of seconds, reporting its
+// progress each second, and stops as soon as it is cancelled.
+//
+// The tool declares no output schema: the result is its content blocks. A result the tool marked
+// as an error is returned as a *mcp.ToolError with its text.
+func (c *Client) SlowCompute(ctx context.Context, in SlowComputeInput) ([]mcp.Content, error) {
+	var e jsonwire.Encoder
+	in.encode(&e)
+	if err := e.Err(); err != nil {
+		return nil, fmt.Errorf("tools/call slow_compute: arguments: %w", err)
+	}
+	res, err := c.MCP.CallTool(ctx, "slow_compute", json.RawMessage(e.Bytes()))
 	if err != nil {
 		return nil, err
 	}
@@ -501,6 +611,22 @@ func (c *Client) TestToolWithProgress(ctx context.Context) ([]mcp.Content, error
 	return res.Content, nil
 }
 
+// TestToolWithTask calls the tool test_tool_with_task: Asks the user's name first, in the request
+// itself (a multi round-trip request), and only then becomes a task that computes the greeting.
+//
+// The tool declares no output schema: the result is its content blocks. A result the tool marked
+// as an error is returned as a *mcp.ToolError with its text.
+func (c *Client) TestToolWithTask(ctx context.Context) ([]mcp.Content, error) {
+	res, err := c.MCP.CallTool(ctx, "test_tool_with_task", nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := res.Err(); err != nil {
+		return nil, err
+	}
+	return res.Content, nil
+}
+
 // TestTriggerPromptChange calls the tool test_trigger_prompt_change: Adds test_dynamic_prompt, or
 // removes it if it is there.
 //
@@ -628,6 +754,133 @@ func decodeJSON(data []byte, decode func(*jsonwire.Decoder)) error {
 		return errors.New(d.Summary())
 	}
 	return nil
+}
+
+// ConfirmDeleteInput: Names a file.
+type ConfirmDeleteInput struct {
+	// The file to delete.
+	Filename string `json:"filename"`
+}
+
+func (v *ConfirmDeleteInput) encode(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	e.Key("filename")
+	e.String(v.Filename)
+	e.ObjectEnd()
+}
+func (v *ConfirmDeleteInput) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "filename":
+			if s, ok := d.String(); ok {
+				v.Filename = s
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v ConfirmDeleteInput) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *ConfirmDeleteInput) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// GreetInput: Names whom to greet.
+type GreetInput struct {
+	// Whom to greet.
+	Name string `json:"name"`
+}
+
+func (v *GreetInput) encode(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	e.Key("name")
+	e.String(v.Name)
+	e.ObjectEnd()
+}
+func (v *GreetInput) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "name":
+			if s, ok := d.String(); ok {
+				v.Name = s
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v GreetInput) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *GreetInput) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// SlowComputeInput: Says how long to compute.
+type SlowComputeInput struct {
+	// How many seconds the computation takes.
+	Seconds int64 `json:"seconds"`
+	// A label for the computation.
+	Label *string `json:"label,omitempty"`
+}
+
+func (v *SlowComputeInput) encode(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	e.Key("seconds")
+	e.Int(v.Seconds)
+	if v.Label != nil {
+		e.Key("label")
+		e.String(*v.Label)
+	}
+	e.ObjectEnd()
+}
+func (v *SlowComputeInput) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "seconds":
+			if s, ok := d.Int(); ok {
+				v.Seconds = s
+			}
+		case "label":
+			if d.Null() {
+				v.Label = nil
+			} else {
+				p := new(string)
+				if s, ok := d.String(); ok {
+					*p = s
+				}
+				v.Label = p
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v SlowComputeInput) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *SlowComputeInput) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
 }
 
 // TestCustomHeaderInput: Has an argument that clients mirror into an HTTP header.
