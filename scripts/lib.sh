@@ -69,7 +69,7 @@ stop_server() {
 debian_packages() {
   local missing=() pair
   for pair in "$@"; do
-    command -v "${pair%%=*}" >/dev/null 2>&1 || missing+=("${pair#*=}")
+    command -v "${pair%%=*}" >/dev/null 2>&1 || [ -x "/usr/sbin/${pair%%=*}" ] || missing+=("${pair#*=}")
   done
   [ ${#missing[@]} -eq 0 ] && return 0
   say "installing Debian packages: ${missing[*]}"

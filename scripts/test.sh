@@ -18,8 +18,8 @@ go tool mcpgen check ./examples/... ./golden/features ./golden/headers ./golden/
 
 say "installing the reference MCP servers the client's end-to-end tests run (e2e/servers, pinned)"
 npm_ci e2e/servers
-# The task store's tests run a real Redis; the replica test a real load balancer.
-debian_packages redis-server=redis-server
+# The task store's tests run a real Redis; the replica test (e2e) Redis and HAProxy too.
+debian_packages redis-server=redis-server haproxy=haproxy
 
 say "go test -race ./...   (unit, golden, end-to-end over stdio and HTTP, the client against real servers, fuzz seed corpora)"
 go test -race -count=1 ./...
