@@ -357,8 +357,9 @@ func (c *Client) notified(m *jsonrpc.Message) {
 	}
 }
 
-// declaredCapabilities are the client's capabilities, as JSON: what its options declare.
-func (c *Client) declaredCapabilities() []byte {
+// declaredCapabilities are the client's capabilities, as JSON: what its options declare,
+// and in a stateless request the extensions it supports.
+func (c *Client) declaredCapabilities(stateless bool) []byte {
 	var b bytes.Buffer
 	b.WriteByte('{')
 	sep := ""
@@ -382,6 +383,11 @@ func (c *Client) declaredCapabilities() []byte {
 	}
 	if c.opts.Roots != nil {
 		add("roots", `{"listChanged":true}`)
+	}
+	if stateless {
+		// The client follows the tasks servers make of its tool calls (awaitTask): a
+		// call's caller gets its result either way.
+		add("extensions", `{"`+ExtensionTasks+`":{}}`)
 	}
 	b.WriteByte('}')
 	return b.Bytes()

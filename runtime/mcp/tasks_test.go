@@ -4,9 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
 
 // The _meta of a stateless request whose client declares the tasks extension (and
@@ -335,4 +339,73 @@ func TestTaskNotifications(t *testing.T) {
 		t.Errorf("no subscription id: %v", p)
 	}
 	h.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"sub"}}`)
+}
+
+// mcpgen's client follows the tasks a server makes of its calls: the caller of CallTool gets
+// the result, the task's questions go to the client's handlers, its status messages to the
+// progress function, and a caller that gives up cancels the task.
+func TestClientFollowsTasks(t *testing.T) {
+	srv := quietServer(&ServerOptions{Tasks: TaskOptions{PollInterval: 20 * time.Millisecond}})
+	AddForm(srv, themeFormSchema, decodeThemeForm)
+	srv.AddTool(Tool{Name: "ask", InputSchema: `{"type":"object"}`, Task: TaskRequired, Handler: func(ctx context.Context, c *ToolCall) {
+		Progress(ctx, 0, 0, "asking")
+		v, _, err := Elicit[themeForm](ctx, "Pick")
+		if err != nil {
+			c.ReturnError(err)
+			return
+		}
+		c.ReturnText("picked " + v.Theme)
+	}})
+	stopped := make(chan struct{})
+	srv.AddTool(Tool{Name: "forever", InputSchema: `{"type":"object"}`, Task: TaskRequired, Handler: func(ctx context.Context, c *ToolCall) {
+		<-ctx.Done()
+		close(stopped)
+	}})
+	srv.AddTool(Tool{Name: "broken", InputSchema: `{"type":"object"}`, Task: TaskRequired, Handler: func(ctx context.Context, c *ToolCall) { panic("no") }})
+	t.Cleanup(func() { srv.tasks.shutdown(context.Background()) })
+	for name, transport := range map[string]func() Transport{
+		"memory": func() Transport { return &MemoryTransport{Server: srv} },
+		"http": func() Transport {
+			return &StreamableHTTPTransport{URL: serveForClient(t, srv) + "/mcp", HTTPClient: &http.Client{Transport: &http.Transport{}}}
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			c, err := Connect(context.Background(), transport(), &ClientOptions{Logger: quietLogger(),
+				Elicitation: func(ctx context.Context, req *ElicitRequest) (*ElicitResult, error) {
+					return &ElicitResult{Action: Accept, Content: map[string]any{"theme": "dark"}}, nil
+				}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			var messages []string
+			ctx := WithProgress(context.Background(), func(n ProgressNotice) { messages = append(messages, n.Message) })
+			res, err := c.CallTool(ctx, "ask", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if text := res.Content[0].(Text).Text; text != "picked dark" || !slices.Contains(messages, "asking") {
+				t.Errorf("result %q, status messages %q", text, messages)
+			}
+			var rpcErr *jsonrpc.Error
+			if _, err := c.CallTool(context.Background(), "broken", nil); !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeInternalError {
+				t.Errorf("a failed task: %v", err)
+			}
+		})
+	}
+	c, err := Connect(context.Background(), &MemoryTransport{Server: srv}, &ClientOptions{Logger: quietLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if _, err := c.CallTool(ctx, "forever", nil); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("a call given up: %v", err)
+	}
+	select {
+	case <-stopped:
+	case <-time.After(5 * time.Second):
+		t.Error("the task of a call given up was not cancelled")
+	}
 }
