@@ -18,6 +18,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/internal/redistest"
 )
 
 // Three replicas of examples/everything behind HAProxy, sharing a state key and a Redis task
@@ -26,7 +28,7 @@ import (
 func TestReplicasBehindALoadBalancer(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	sock := startRedisServer(t, dir)
+	sock := redistest.Start(t)
 	const key = "6d637067656e2d7265706c6963612d746573742d73746174652d6b65792d3332" // 32 bytes, hex
 	var replicas []*replica
 	for i := range 3 {
@@ -199,32 +201,6 @@ func (r *replica) kill() {
 	r.killed.Store(true)
 	r.cmd.Process.Kill()
 	r.cmd.Wait()
-}
-
-// startRedisServer starts a redis-server on a Unix socket in dir and returns the socket.
-func startRedisServer(t *testing.T, dir string) string {
-	t.Helper()
-	bin, err := exec.LookPath("redis-server")
-	if err != nil {
-		t.Fatalf("redis-server is not installed (apt-get install redis-server; ./scripts/test.sh installs it): %v", err)
-	}
-	sock := filepath.Join(dir, "redis.sock")
-	cmd := exec.Command(bin, "--port", "0", "--unixsocket", sock, "--save", "", "--appendonly", "no", "--dir", dir)
-	out := &lockedBuffer{}
-	cmd.Stdout, cmd.Stderr = out, out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if c, err := net.Dial("unix", sock); err == nil {
-			c.Close()
-			return sock
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("redis-server did not listen within 10s:\n%s", out)
-		}
-	}
 }
 
 // haproxyConfig is the balancer's configuration, as the README shows it: round robin, a

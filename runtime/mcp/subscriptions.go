@@ -49,30 +49,12 @@ func listen(ctx context.Context, r *Request, params []byte) ([]byte, *jsonrpc.Er
 			case "resourcesListChanged":
 				l.resources, _ = d.Bool()
 			case "resourceSubscriptions":
-				if l.uris == nil {
-					l.uris = map[string]bool{}
-				}
-				for range d.Elements {
-					if uri, ok := d.String(); ok && !l.uris[uri] {
-						if len(l.uris) == maxSubscriptions {
-							return nil, invalidParams("subscriptions/listen: at most %d resources per subscription", maxSubscriptions)
-						}
-						l.uris[uri] = true
-						l.uriOrder = append(l.uriOrder, uri)
-					}
+				if !readSet(&d, &l.uris, &l.uriOrder) {
+					return nil, invalidParams("subscriptions/listen: at most %d resources per subscription", maxSubscriptions)
 				}
 			case "taskIds":
-				if l.tasks == nil {
-					l.tasks = map[string]bool{}
-				}
-				for range d.Elements {
-					if id, ok := d.String(); ok && !l.tasks[id] {
-						if len(l.tasks) == maxSubscriptions {
-							return nil, invalidParams("subscriptions/listen: at most %d tasks per subscription", maxSubscriptions)
-						}
-						l.tasks[id] = true
-						l.taskOrder = append(l.taskOrder, id)
-					}
+				if !readSet(&d, &l.tasks, &l.taskOrder) {
+					return nil, invalidParams("subscriptions/listen: at most %d tasks per subscription", maxSubscriptions)
 				}
 			default:
 				d.Skip()
@@ -164,6 +146,24 @@ func listen(ctx context.Context, r *Request, params []byte) ([]byte, *jsonrpc.Er
 	// the stateless revision: its client side is the request.)
 	r.client.(*statelessRequest).resultMeta = append([]byte(`"`+metaSubscriptionID+`":`), l.id...)
 	return []byte("{}"), nil
+}
+
+// readSet reads an array of strings into a set and the order they came in, each once; it
+// reports false when there are more than maxSubscriptions.
+func readSet(d *jsonwire.Decoder, set *map[string]bool, order *[]string) bool {
+	if *set == nil {
+		*set = map[string]bool{}
+	}
+	for range d.Elements {
+		if v, ok := d.String(); ok && !(*set)[v] {
+			if len(*set) == maxSubscriptions {
+				return false
+			}
+			(*set)[v] = true
+			*order = append(*order, v)
+		}
+	}
+	return true
 }
 
 func (l *listener) writeMeta(e *jsonwire.Encoder) {

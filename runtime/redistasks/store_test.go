@@ -10,50 +10,24 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/redistest"
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 	"github.com/mcpgen/mcpgen/runtime/redistasks"
 	"github.com/redis/go-redis/v9"
 )
 
-// startRedis starts a redis-server of its own for the test, on a Unix socket in the test's
-// directory, and returns a client of it. scripts/test.sh installs redis-server (Debian's
-// package); without it the test fails, saying so.
+// startRedis starts a redis-server of the test's own and returns a client of it.
 func startRedis(t *testing.T) *redis.Client {
 	t.Helper()
-	bin, err := exec.LookPath("redis-server")
-	if err != nil {
-		t.Fatalf("redis-server is not installed (apt-get install redis-server; ./scripts/test.sh installs it): %v", err)
-	}
-	dir := t.TempDir()
-	sock := filepath.Join(dir, "redis.sock")
-	cmd := exec.Command(bin, "--port", "0", "--unixsocket", sock, "--save", "", "--appendonly", "no", "--dir", dir)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-	})
-	rdb := redis.NewClient(&redis.Options{Network: "unix", Addr: sock})
+	rdb := redis.NewClient(&redis.Options{Network: "unix", Addr: redistest.Start(t)})
 	t.Cleanup(func() { rdb.Close() })
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if rdb.Ping(context.Background()).Err() == nil {
-			return rdb
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("redis-server did not answer within 10s:\n%s", out.String())
-		}
-	}
+	return rdb
 }
 
 func record(id string, ttl time.Duration) *mcp.TaskRecord {
