@@ -637,22 +637,23 @@ func (tc *taskClient) ask(ctx context.Context, r *Request, method string, params
 	poll := time.NewTicker(answerPoll)
 	defer poll.Stop()
 	for {
-		var answer json.RawMessage
-		_, err := tc.tr.update(ctx, rt.id, func(t *TaskRecord) error {
-			answer = nil
-			if a, ok := t.Answers[key]; ok {
-				answer = a
-				delete(t.Answers, key)
-			} else if t.Status.Terminal() {
-				return errTaskOver
-			}
-			return nil
-		})
+		// Looked at first, taken only once there: a wait writes nothing to the store.
+		t, err := tc.tr.store.Get(ctx, rt.id)
 		switch {
 		case err != nil:
 			return nil, err
-		case answer != nil:
+		case t.Answers[key] != nil:
+			var answer json.RawMessage
+			if _, err := tc.tr.update(ctx, rt.id, func(t *TaskRecord) error {
+				answer = t.Answers[key]
+				delete(t.Answers, key)
+				return nil
+			}); err != nil {
+				return nil, err
+			}
 			return answer, nil
+		case t.Status.Terminal():
+			return nil, errTaskOver
 		}
 		select {
 		case <-rt.wake:
