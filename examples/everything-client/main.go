@@ -23,10 +23,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"os"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/oauth"
 )
 
 func main() {
@@ -50,7 +52,17 @@ type conformanceContext struct {
 		Name      string         `json:"name"`
 		Arguments map[string]any `json:"arguments"`
 	} `json:"toolCalls"`
+	// A pre-registered client, for the authorization scenarios that have one.
+	ClientID     string `json:"client_id"`
+	ClientSecret string `json:"client_secret"`
 }
+
+// The client's redirect URI, and the URL of its Client ID Metadata Document (which the
+// suite's authorization server accepts without fetching it).
+const (
+	redirectURL       = "http://localhost:3000/callback"
+	clientMetadataURL = "https://conformance-test.local/client-metadata.json"
+)
 
 func run(ctx context.Context, url string, log *slog.Logger) error {
 	var cc conformanceContext
@@ -59,7 +71,17 @@ func run(ctx context.Context, url string, log *slog.Logger) error {
 			return fmt.Errorf("MCP_CONFORMANCE_CONTEXT: %w", err)
 		}
 	}
-	c, err := mcp.Connect(ctx, &mcp.StreamableHTTPTransport{URL: url}, &mcp.ClientOptions{
+	// Protected servers: the authorization code flow, with a user who approves at once (the
+	// suite's authorization server redirects straight back).
+	auth := &oauth.Transport{Config: &oauth.Config{
+		ClientID:          cc.ClientID,
+		ClientSecret:      cc.ClientSecret,
+		ClientMetadataURL: clientMetadataURL,
+		ClientName:        "mcpgen-everything-client",
+		RedirectURL:       redirectURL,
+		Authorize:         oauth.FollowRedirect(nil),
+	}}
+	c, err := mcp.Connect(ctx, &mcp.StreamableHTTPTransport{URL: url, HTTPClient: &http.Client{Transport: auth}}, &mcp.ClientOptions{
 		Info:            mcp.Implementation{Name: "mcpgen-everything-client", Version: "1.0.0"},
 		ProtocolVersion: os.Getenv("MCP_CONFORMANCE_PROTOCOL_VERSION"),
 		Logger:          log,

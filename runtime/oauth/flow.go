@@ -1,0 +1,421 @@
+package oauth
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// ResourceMetadata is a server's protected resource metadata (RFC 9728).
+type ResourceMetadata struct {
+	Resource             string   `json:"resource"`
+	AuthorizationServers []string `json:"authorization_servers"`
+	ScopesSupported      []string `json:"scopes_supported"`
+}
+
+// ServerMetadata is an authorization server's metadata (RFC 8414, OpenID Connect discovery).
+type ServerMetadata struct {
+	Issuer                            string   `json:"issuer"`
+	AuthorizationEndpoint             string   `json:"authorization_endpoint"`
+	TokenEndpoint                     string   `json:"token_endpoint"`
+	RegistrationEndpoint              string   `json:"registration_endpoint"`
+	ScopesSupported                   []string `json:"scopes_supported"`
+	CodeChallengeMethodsSupported     []string `json:"code_challenge_methods_supported"`
+	TokenEndpointAuthMethodsSupported []string `json:"token_endpoint_auth_methods_supported"`
+	ClientIDMetadataDocumentSupported bool     `json:"client_id_metadata_document_supported"`
+	IssParameterSupported             bool     `json:"authorization_response_iss_parameter_supported"`
+}
+
+// authorize runs the whole flow for a server that challenged a request to u.
+func (t *Transport) authorize(ctx context.Context, u *url.URL, resource string, ch Challenge, scopes []string) (*Token, error) {
+	lock := t.flowLock(resource)
+	lock.Lock()
+	defer lock.Unlock()
+
+	prm, err := t.resourceMetadata(ctx, u, ch)
+	if err != nil {
+		return nil, err
+	}
+	// The metadata must be about this server: a document for another resource would send
+	// the user's token elsewhere.
+	if !sameResource(prm.Resource, resource) {
+		return nil, wrapf("discovery", "the protected resource metadata is for %q, not for this server (%s)", prm.Resource, resource)
+	}
+	if len(prm.AuthorizationServers) == 0 {
+		return nil, wrapf("discovery", "the protected resource metadata names no authorization server")
+	}
+	as, err := t.serverMetadata(ctx, prm.AuthorizationServers[0])
+	if err != nil {
+		return nil, err
+	}
+	if len(scopes) == 0 {
+		scopes = prm.ScopesSupported
+	}
+	if contains(as.ScopesSupported, "offline_access") && !contains(scopes, "offline_access") && len(scopes) > 0 {
+		scopes = append(append([]string(nil), scopes...), "offline_access") // a refresh token, where offered
+	}
+	client, err := t.register(ctx, as)
+	if err != nil {
+		return nil, err
+	}
+	// The resource indicator is the metadata's resource, exactly as published (RFC 9728:
+	// the identifier tokens for this server carry as their audience).
+	indicator := prm.Resource
+	code, verifier, err := t.code(ctx, as, client, indicator, scopes)
+	if err != nil {
+		return nil, err
+	}
+	form := url.Values{
+		"grant_type":    {"authorization_code"},
+		"code":          {code},
+		"redirect_uri":  {t.Config.RedirectURL},
+		"code_verifier": {verifier},
+		"resource":      {indicator},
+	}
+	tok, err := t.exchange(ctx, as.TokenEndpoint, client, form)
+	if err != nil {
+		return nil, err
+	}
+	tok.Scope, tok.Resource, tok.Indicator = strings.Join(scopes, " "), resource, indicator
+	if err := t.store.SetToken(ctx, resource, tok); err != nil {
+		return nil, &Error{"token store", err}
+	}
+	return tok, nil
+}
+
+// sameResource reports whether the resource a metadata document names is the server's:
+// the same URI, or one of its prefixes at a path boundary (the metadata of a host covers
+// its paths).
+func sameResource(metadata, resource string) bool {
+	m := strings.TrimSuffix(metadata, "/")
+	if m == "" {
+		return false
+	}
+	mu, err1 := url.Parse(m)
+	ru, err2 := url.Parse(resource)
+	if err1 != nil || err2 != nil || !strings.EqualFold(mu.Scheme, ru.Scheme) || !strings.EqualFold(mu.Host, ru.Host) {
+		return false
+	}
+	return ru.Path == mu.Path || strings.HasPrefix(ru.Path, strings.TrimSuffix(mu.Path, "/")+"/")
+}
+
+// resourceMetadata fetches the server's protected resource metadata: from the challenge's
+// resource_metadata, else from the well-known URIs, path-specific first (RFC 9728 section
+// 3.1).
+func (t *Transport) resourceMetadata(ctx context.Context, u *url.URL, ch Challenge) (*ResourceMetadata, error) {
+	var candidates []string
+	if ch.ResourceMetadata != "" {
+		candidates = append(candidates, ch.ResourceMetadata)
+	} else {
+		origin := u.Scheme + "://" + u.Host
+		if p := strings.TrimSuffix(u.Path, "/"); p != "" {
+			candidates = append(candidates, origin+"/.well-known/oauth-protected-resource"+p)
+		}
+		candidates = append(candidates, origin+"/.well-known/oauth-protected-resource")
+	}
+	var errs []error
+	for _, c := range candidates {
+		var m ResourceMetadata
+		if err := t.getJSON(ctx, c, &m); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		return &m, nil
+	}
+	return nil, &Error{"discovery", fmt.Errorf("no protected resource metadata: %w", errors.Join(errs...))}
+}
+
+// serverMetadata fetches an authorization server's metadata, trying OAuth and OpenID
+// Connect discovery in the order the MCP authorization page gives, and checks it: its issuer
+// is the one asked for, and it offers PKCE with S256.
+func (t *Transport) serverMetadata(ctx context.Context, issuer string) (*ServerMetadata, error) {
+	u, err := url.Parse(issuer)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return nil, wrapf("discovery", "the authorization server %q is not an absolute URL", issuer)
+	}
+	origin := u.Scheme + "://" + u.Host
+	path := strings.TrimSuffix(u.Path, "/")
+	var candidates []string
+	if path != "" {
+		candidates = []string{
+			origin + "/.well-known/oauth-authorization-server" + path,
+			origin + "/.well-known/openid-configuration" + path,
+			origin + path + "/.well-known/openid-configuration",
+		}
+	} else {
+		candidates = []string{origin + "/.well-known/oauth-authorization-server", origin + "/.well-known/openid-configuration"}
+	}
+	var errs []error
+	for _, c := range candidates {
+		var m ServerMetadata
+		if err := t.getJSON(ctx, c, &m); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if m.Issuer != issuer {
+			return nil, wrapf("discovery", "the authorization server metadata at %s names the issuer %q, not %q", c, m.Issuer, issuer)
+		}
+		if !contains(m.CodeChallengeMethodsSupported, "S256") {
+			return nil, wrapf("discovery", "the authorization server %s does not offer PKCE with S256 (code_challenge_methods_supported), which MCP requires", issuer)
+		}
+		if m.AuthorizationEndpoint == "" || m.TokenEndpoint == "" {
+			return nil, wrapf("discovery", "the authorization server metadata at %s lacks an authorization or token endpoint", c)
+		}
+		return &m, nil
+	}
+	return nil, &Error{"discovery", fmt.Errorf("no authorization server metadata for %s: %w", issuer, errors.Join(errs...))}
+}
+
+// getJSON GETs a JSON document.
+func (t *Transport) getJSON(ctx context.Context, u string, v any) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Accept", "application/json")
+	resp, err := t.httpClient().Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("GET %s: HTTP %d", u, resp.StatusCode)
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		return fmt.Errorf("GET %s: %v", u, err)
+	}
+	return nil
+}
+
+// client is how the client authenticates to the token endpoint.
+type client struct {
+	id, secret string
+	method     string // client_secret_basic, client_secret_post, none
+}
+
+// register settles the client's id: the pre-registered one, else its metadata document's
+// URL where the server takes those, else one from dynamic registration.
+func (t *Transport) register(ctx context.Context, as *ServerMetadata) (client, error) {
+	cfg := t.Config
+	switch {
+	case cfg.ClientID != "":
+		return client{id: cfg.ClientID, secret: cfg.ClientSecret, method: authMethod(as, cfg.ClientSecret != "")}, nil
+	case cfg.ClientMetadataURL != "" && as.ClientIDMetadataDocumentSupported:
+		return client{id: cfg.ClientMetadataURL, method: "none"}, nil
+	case as.RegistrationEndpoint == "":
+		return client{}, wrapf("registration", "the authorization server %s takes no Client ID Metadata Documents%s and has no registration endpoint: configure a pre-registered client (Config.ClientID)",
+			as.Issuer, map[bool]string{true: "", false: " (or Config.ClientMetadataURL is not set)"}[cfg.ClientMetadataURL == ""])
+	}
+	name := cfg.ClientName
+	if name == "" {
+		name = "mcpgen"
+	}
+	reg := map[string]any{
+		"client_name":                name,
+		"redirect_uris":              []string{cfg.RedirectURL},
+		"grant_types":                []string{"authorization_code", "refresh_token"},
+		"response_types":             []string{"code"},
+		"token_endpoint_auth_method": "none",
+		"application_type":           applicationType(cfg.RedirectURL),
+	}
+	body, _ := json.Marshal(reg)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, as.RegistrationEndpoint, strings.NewReader(string(body)))
+	if err != nil {
+		return client{}, &Error{"registration", err}
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := t.httpClient().Do(req)
+	if err != nil {
+		return client{}, &Error{"registration", err}
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if resp.StatusCode/100 != 2 {
+		return client{}, wrapf("registration", "POST %s: HTTP %d: %.200s", as.RegistrationEndpoint, resp.StatusCode, data)
+	}
+	var out struct {
+		ClientID     string `json:"client_id"`
+		ClientSecret string `json:"client_secret"`
+		AuthMethod   string `json:"token_endpoint_auth_method"`
+	}
+	if err := json.Unmarshal(data, &out); err != nil || out.ClientID == "" {
+		return client{}, wrapf("registration", "POST %s: no client_id in %.200s", as.RegistrationEndpoint, data)
+	}
+	m := out.AuthMethod
+	if m == "" {
+		m = authMethod(as, out.ClientSecret != "")
+	}
+	return client{id: out.ClientID, secret: out.ClientSecret, method: m}, nil
+}
+
+// applicationType is the OpenID application_type of a client with the redirect URI (SEP-837):
+// native for one that the user's own machine receives (loopback, localhost, a custom
+// scheme), web for one served from elsewhere.
+func applicationType(redirect string) string {
+	u, err := url.Parse(redirect)
+	if err != nil || u.Scheme != "http" && u.Scheme != "https" {
+		return "native"
+	}
+	switch h := u.Hostname(); {
+	case h == "localhost", strings.HasSuffix(h, ".localhost"), h == "127.0.0.1", h == "::1":
+		return "native"
+	}
+	return "web"
+}
+
+// authMethod picks how a client authenticates to the token endpoint from what the server
+// offers: client_secret_basic (the default of RFC 8414), else client_secret_post, for a
+// client with a secret; none for one without.
+func authMethod(as *ServerMetadata, hasSecret bool) string {
+	if !hasSecret {
+		return "none"
+	}
+	offered := as.TokenEndpointAuthMethodsSupported
+	if len(offered) == 0 || contains(offered, "client_secret_basic") {
+		return "client_secret_basic"
+	}
+	if contains(offered, "client_secret_post") {
+		return "client_secret_post"
+	}
+	return "client_secret_basic"
+}
+
+// code runs the authorization request and returns the code and the PKCE verifier.
+func (t *Transport) code(ctx context.Context, as *ServerMetadata, c client, resource string, scopes []string) (code, verifier string, err error) {
+	if t.Config.Authorize == nil {
+		return "", "", &Error{"authorization", errNoAuthorize}
+	}
+	verifier = randomString(32)
+	sum := sha256.Sum256([]byte(verifier))
+	state := randomString(16)
+	q := url.Values{
+		"response_type":         {"code"},
+		"client_id":             {c.id},
+		"redirect_uri":          {t.Config.RedirectURL},
+		"code_challenge":        {base64.RawURLEncoding.EncodeToString(sum[:])},
+		"code_challenge_method": {"S256"},
+		"state":                 {state},
+		"resource":              {resource},
+	}
+	if len(scopes) > 0 {
+		q.Set("scope", strings.Join(scopes, " "))
+	}
+	authURL := as.AuthorizationEndpoint
+	if strings.Contains(authURL, "?") {
+		authURL += "&" + q.Encode()
+	} else {
+		authURL += "?" + q.Encode()
+	}
+	back, err := t.Config.Authorize(ctx, authURL)
+	if err != nil {
+		return "", "", &Error{"authorization", err}
+	}
+	got := back.Query()
+	// RFC 9207: an issuer that says it sends iss must; one that sends it must be the one
+	// asked, compared as strings. Checked first, and on errors too: a response from
+	// another server is not acted on at all.
+	iss, hasIss := got["iss"]
+	switch {
+	case hasIss && (len(iss) != 1 || iss[0] != as.Issuer):
+		return "", "", wrapf("authorization", "the authorization response comes from the issuer %q, not %q (RFC 9207): refused", strings.Join(iss, ","), as.Issuer)
+	case !hasIss && as.IssParameterSupported:
+		return "", "", wrapf("authorization", "the authorization server %s says it names itself in its responses (iss), and this one does not: refused (RFC 9207)", as.Issuer)
+	}
+	if e := got.Get("error"); e != "" {
+		return "", "", wrapf("authorization", "the authorization server refused: %s %s", e, got.Get("error_description"))
+	}
+	if got.Get("state") != state {
+		return "", "", wrapf("authorization", "the authorization response's state is not the request's")
+	}
+	if code = got.Get("code"); code == "" {
+		return "", "", wrapf("authorization", "the authorization response has no code")
+	}
+	return code, verifier, nil
+}
+
+// exchange posts a token request, authenticating the client as c says.
+func (t *Transport) exchange(ctx context.Context, endpoint string, c client, form url.Values) (*Token, error) {
+	switch c.method {
+	case "client_secret_post":
+		form.Set("client_id", c.id)
+		form.Set("client_secret", c.secret)
+	case "client_secret_basic":
+	default:
+		form.Set("client_id", c.id)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, strings.NewReader(form.Encode()))
+	if err != nil {
+		return nil, &Error{"token", err}
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Accept", "application/json")
+	if c.method == "client_secret_basic" {
+		req.SetBasicAuth(url.QueryEscape(c.id), url.QueryEscape(c.secret))
+	}
+	resp, err := t.httpClient().Do(req)
+	if err != nil {
+		return nil, &Error{"token", err}
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	var out struct {
+		AccessToken  string `json:"access_token"`
+		TokenType    string `json:"token_type"`
+		RefreshToken string `json:"refresh_token"`
+		ExpiresIn    int64  `json:"expires_in"`
+		Error        string `json:"error"`
+		Description  string `json:"error_description"`
+	}
+	json.Unmarshal(data, &out)
+	if resp.StatusCode != http.StatusOK || out.AccessToken == "" {
+		if out.Error != "" {
+			return nil, wrapf("token", "POST %s: %s %s", endpoint, out.Error, out.Description)
+		}
+		return nil, wrapf("token", "POST %s: HTTP %d: %.200s", endpoint, resp.StatusCode, data)
+	}
+	tok := &Token{AccessToken: out.AccessToken, TokenType: out.TokenType, RefreshToken: out.RefreshToken,
+		TokenEndpoint: endpoint, ClientID: c.id, ClientSecret: c.secret, AuthMethod: c.method}
+	if out.ExpiresIn > 0 {
+		tok.Expiry = time.Now().Add(time.Duration(out.ExpiresIn) * time.Second)
+	}
+	return tok, nil
+}
+
+// refresh trades a token's refresh token for a new one, and stores it.
+func (t *Transport) refresh(ctx context.Context, old *Token) (*Token, error) {
+	form := url.Values{"grant_type": {"refresh_token"}, "refresh_token": {old.RefreshToken}}
+	if old.Indicator != "" {
+		form.Set("resource", old.Indicator)
+	}
+	tok, err := t.exchange(ctx, old.TokenEndpoint, client{id: old.ClientID, secret: old.ClientSecret, method: old.AuthMethod}, form)
+	if err != nil {
+		return nil, err
+	}
+	tok.Scope, tok.Resource, tok.Indicator = old.Scope, old.Resource, old.Indicator
+	if tok.RefreshToken == "" {
+		tok.RefreshToken = old.RefreshToken
+	}
+	if err := t.store.SetToken(ctx, old.Resource, tok); err != nil {
+		return nil, &Error{"token store", err}
+	}
+	return tok, nil
+}
+
+func randomString(n int) string {
+	b := make([]byte, n)
+	rand.Read(b)
+	return base64.RawURLEncoding.EncodeToString(b)
+}

@@ -1,0 +1,287 @@
+// Package oauth is MCP authorization for clients (basic/authorization of revisions 2025-06-18
+// on): an http.RoundTripper that answers a protected server's 401 and 403 challenges by
+// getting a token, and sends it with every request.
+//
+//	rt := &oauth.Transport{Config: &oauth.Config{
+//		RedirectURL: "http://127.0.0.1:8976/callback",
+//		Authorize:   oauth.Browser, // or your own: send the user to the URL, return the redirect
+//	}}
+//	c, err := mcp.Connect(ctx, &mcp.StreamableHTTPTransport{URL: url, HTTPClient: &http.Client{Transport: rt}}, nil)
+//
+// On a 401 with a Bearer challenge it finds the server's protected resource metadata (RFC
+// 9728), then its authorization server's metadata (RFC 8414, OpenID Connect discovery),
+// registers the client if it has to (a Client ID Metadata Document URL, else dynamic
+// registration), and runs the authorization code flow with PKCE (S256), the resource
+// indicator of RFC 8707 and the issuer check of RFC 9207. On a 403 insufficient_scope it
+// asks again for the union of the scopes it had and those the challenge names, a bounded
+// number of times. Tokens are kept per server (TokenStore) and refreshed when they expire.
+package oauth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Config says how a client gets tokens.
+type Config struct {
+	// ClientID (and ClientSecret, for a confidential client) of a client registered with the
+	// authorization server beforehand. Without one, the client uses ClientMetadataURL where
+	// the server supports Client ID Metadata Documents, else dynamic registration.
+	ClientID     string
+	ClientSecret string
+	// ClientMetadataURL is the https URL of the client's metadata document, which is its
+	// client_id with servers that support Client ID Metadata Documents.
+	ClientMetadataURL string
+	// ClientName names the client in dynamic registration; the default is "mcpgen".
+	ClientName string
+	// RedirectURL is where the authorization server sends the user back with the code.
+	RedirectURL string
+	// Authorize sends the user to authURL and returns the URL the authorization server
+	// redirected back to, with the code (or the error) in its query.
+	Authorize func(ctx context.Context, authURL string) (*url.URL, error)
+	// Store keeps tokens between requests (and runs); the default keeps them in memory.
+	Store TokenStore
+	// HTTPClient sends the discovery, registration and token requests; the default is
+	// http.DefaultClient.
+	HTTPClient *http.Client
+	// MaxAuthorizations bounds the authorizations one request may start (a server that
+	// keeps asking for more scopes); the default is 3.
+	MaxAuthorizations int
+}
+
+// Token is an access token with what came with it.
+type Token struct {
+	AccessToken  string    `json:"access_token"`
+	TokenType    string    `json:"token_type,omitempty"`
+	RefreshToken string    `json:"refresh_token,omitempty"`
+	Scope        string    `json:"scope,omitempty"` // as requested, space-separated
+	Expiry       time.Time `json:"expiry,omitzero"`
+	// TokenEndpoint, ClientID and ClientSecret are what refreshing it takes.
+	TokenEndpoint string `json:"token_endpoint,omitempty"`
+	ClientID      string `json:"client_id,omitempty"`
+	ClientSecret  string `json:"client_secret,omitempty"`
+	AuthMethod    string `json:"auth_method,omitempty"`
+	Resource      string `json:"resource,omitempty"`  // the server, as the store keys it
+	Indicator     string `json:"indicator,omitempty"` // the resource indicator it was issued for
+}
+
+// expired reports whether the token is past its expiry, with a margin.
+func (t *Token) expired() bool {
+	return !t.Expiry.IsZero() && time.Now().Add(10*time.Second).After(t.Expiry)
+}
+
+// TokenStore keeps tokens by the canonical URI of the server they are for.
+type TokenStore interface {
+	Token(ctx context.Context, resource string) (*Token, error) // nil, nil when there is none
+	SetToken(ctx context.Context, resource string, t *Token) error
+}
+
+// MemoryStore is a TokenStore in memory.
+type MemoryStore struct {
+	mu     sync.Mutex
+	tokens map[string]*Token
+}
+
+func (m *MemoryStore) Token(_ context.Context, resource string) (*Token, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.tokens[resource], nil
+}
+
+func (m *MemoryStore) SetToken(_ context.Context, resource string, t *Token) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.tokens == nil {
+		m.tokens = map[string]*Token{}
+	}
+	m.tokens[resource] = t
+	return nil
+}
+
+// Transport is an http.RoundTripper that authorizes the requests it sends to protected MCP
+// servers. It is safe for concurrent use; one authorization runs at a time per server.
+type Transport struct {
+	Base   http.RoundTripper // the default is http.DefaultTransport
+	Config *Config
+
+	once  sync.Once
+	store TokenStore
+	mu    sync.Mutex
+	flows map[string]*sync.Mutex // per resource: one authorization at a time
+}
+
+func (t *Transport) init() {
+	t.once.Do(func() {
+		t.store = t.Config.Store
+		if t.store == nil {
+			t.store = &MemoryStore{}
+		}
+		t.flows = map[string]*sync.Mutex{}
+	})
+}
+
+func (t *Transport) base() http.RoundTripper {
+	if t.Base != nil {
+		return t.Base
+	}
+	return http.DefaultTransport
+}
+
+// Error is an authorization that failed: what the client was doing, and why.
+type Error struct {
+	Step string // "discovery", "registration", "authorization", "token"
+	Err  error
+}
+
+func (e *Error) Error() string { return "oauth: " + e.Step + ": " + e.Err.Error() }
+func (e *Error) Unwrap() error { return e.Err }
+
+// RoundTrip sends req with the server's token, and when the server challenges it, gets a
+// token (or one with more scopes) and sends it again.
+func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	t.init()
+	ctx := req.Context()
+	resource := CanonicalResource(req.URL)
+	tok, err := t.store.Token(ctx, resource)
+	if err != nil {
+		return nil, &Error{"token store", err}
+	}
+	if tok != nil && tok.expired() && tok.RefreshToken != "" {
+		if fresh, err := t.refresh(ctx, tok); err == nil {
+			tok = fresh
+		}
+	}
+	max := t.Config.MaxAuthorizations
+	if max <= 0 {
+		max = 3
+	}
+	var scopes []string
+	if tok != nil {
+		scopes = strings.Fields(tok.Scope)
+	}
+	for attempt := 0; ; attempt++ {
+		resp, err := t.send(req, tok)
+		if err != nil {
+			return nil, err
+		}
+		ch, isBearer := ParseChallenge(resp.Header)
+		needsToken := resp.StatusCode == http.StatusUnauthorized && isBearer
+		needsScope := resp.StatusCode == http.StatusForbidden && isBearer && ch.Error == "insufficient_scope"
+		if !needsToken && !needsScope || attempt == max || req.Body != nil && req.GetBody == nil {
+			return resp, nil
+		}
+		resp.Body.Close()
+		if needsToken && tok != nil && tok.RefreshToken != "" && ch.Error != "insufficient_scope" && attempt == 0 {
+			if fresh, err := t.refresh(ctx, tok); err == nil {
+				tok = fresh
+				continue
+			}
+		}
+		scopes = union(scopes, strings.Fields(ch.Scope))
+		if tok, err = t.authorize(ctx, req.URL, resource, ch, scopes); err != nil {
+			return nil, err
+		}
+		scopes = strings.Fields(tok.Scope)
+	}
+}
+
+// send sends a copy of req with the token.
+func (t *Transport) send(req *http.Request, tok *Token) (*http.Response, error) {
+	r := req.Clone(req.Context())
+	if req.Body != nil && req.GetBody != nil {
+		body, err := req.GetBody()
+		if err != nil {
+			return nil, err
+		}
+		r.Body = body
+	}
+	if tok != nil {
+		r.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+	}
+	return t.base().RoundTrip(r)
+}
+
+// CanonicalResource is the canonical URI of the MCP server a URL reaches (RFC 8707 section 2,
+// as the MCP authorization page defines it): scheme and host lower-case, no query, no
+// fragment, no trailing slash.
+func CanonicalResource(u *url.URL) string {
+	c := url.URL{Scheme: strings.ToLower(u.Scheme), Host: strings.ToLower(u.Host), Path: u.Path, RawPath: u.RawPath}
+	return strings.TrimSuffix(c.String(), "/")
+}
+
+// union is a's scopes followed by those of b it lacks.
+func union(a, b []string) []string {
+	out := append([]string(nil), a...)
+	for _, s := range b {
+		if !contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+var errNoAuthorize = errors.New("the server needs authorization, and Config.Authorize is not set")
+
+func (t *Transport) flowLock(resource string) *sync.Mutex {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	m := t.flows[resource]
+	if m == nil {
+		m = &sync.Mutex{}
+		t.flows[resource] = m
+	}
+	return m
+}
+
+func (t *Transport) httpClient() *http.Client {
+	if t.Config.HTTPClient != nil {
+		return t.Config.HTTPClient
+	}
+	return http.DefaultClient
+}
+
+func wrapf(step, format string, args ...any) error {
+	return &Error{Step: step, Err: fmt.Errorf(format, args...)}
+}
+
+// FollowRedirect is an Authorize for a user who approves at once, or an authorization server
+// that needs nobody (tests, machine clients): it GETs the authorization URL with hc (nil:
+// http.DefaultClient's transport) and returns where the server redirects, without going
+// there.
+func FollowRedirect(hc *http.Client) func(ctx context.Context, authURL string) (*url.URL, error) {
+	return func(ctx context.Context, authURL string) (*url.URL, error) {
+		c := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+		if hc != nil {
+			c.Transport, c.Jar, c.Timeout = hc.Transport, hc.Jar, hc.Timeout
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, authURL, nil)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := c.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		resp.Body.Close()
+		loc := resp.Header.Get("Location")
+		if resp.StatusCode/100 != 3 || loc == "" {
+			return nil, fmt.Errorf("GET %s: HTTP %d, not a redirect back to the client", authURL, resp.StatusCode)
+		}
+		return resp.Request.URL.Parse(loc)
+	}
+}
