@@ -73,6 +73,11 @@ type HTTPOptions struct {
 	// check, metrics), shut down gracefully with it. Without it, other paths get 404. The
 	// host and origin checks above are MCP's, not applied to Routes.
 	Routes http.Handler
+	// Auth protects the server (basic/authorization): every request needs a bearer token
+	// that Auth.Verifier accepts, tools with scopes need them in the token, and the
+	// protected resource metadata is served at /.well-known/oauth-protected-resource. nil:
+	// no protection.
+	Auth *AuthOptions
 }
 
 // HTTPHandler serves MCP's Streamable HTTP transport, for every revision: sessions, JSON or
@@ -100,6 +105,9 @@ type HTTPHandler struct {
 // HTTPHandler returns an http.Handler for the Streamable HTTP transport; opts may be nil.
 // Mount it on the endpoint path, and call Shutdown when the server stops.
 func (s *Server) HTTPHandler(opts *HTTPOptions) *HTTPHandler {
+	if opts != nil && opts.Auth != nil && opts.Auth.Verifier == nil {
+		panic(errNoVerifier)
+	}
 	h := &HTTPHandler{srv: s, sessions: map[string]*httpSession{}, sseSessions: map[string]*sseSession{}}
 	h.stopping, h.stop = context.WithCancel(context.Background())
 	h.workers = newWorkers(h.stopping.Done())
@@ -178,6 +186,10 @@ func (s *Server) ServeHTTPListener(ctx context.Context, ln net.Listener, opts *H
 	if h.opts.SSEPath != "-" {
 		mux.Handle(h.opts.SSEPath, h)
 		mux.Handle(h.sseMessagePath(), h)
+	}
+	if h.opts.Auth != nil {
+		mux.Handle("/.well-known/oauth-protected-resource", h)
+		mux.Handle("/.well-known/oauth-protected-resource/", h)
 	}
 	if h.opts.Routes != nil {
 		mux.Handle("/", h.opts.Routes)
@@ -297,6 +309,17 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// Before anything can answer: the body must come in time even when it is never read.
 		// net/http clears the deadline itself once the body has been read to its end.
 		http.NewResponseController(w).SetReadDeadline(time.Now().Add(h.opts.BodyTimeout))
+	}
+	if h.opts.Auth != nil {
+		if strings.HasPrefix(r.URL.Path, "/.well-known/oauth-protected-resource") {
+			h.serveResourceMetadata(w, r)
+			return
+		}
+		if r.Method != http.MethodOptions {
+			if r = h.authenticate(w, r); r == nil {
+				return
+			}
+		}
 	}
 	if h.opts.SSEPath != "-" && (r.URL.Path == h.opts.SSEPath || r.URL.Path == h.sseMessagePath()) {
 		h.serveSSE(w, r)

@@ -24,6 +24,7 @@ type httpSession struct {
 	ctx        context.Context // ends with the session
 	cancel     context.CancelFunc
 	standalone *stream
+	owner      string // on a protected server, the subject of the token that initialized it
 
 	mu       sync.Mutex
 	streams  map[int64]*stream // the standalone stream (0) and the streams of requests in progress or unread
@@ -167,7 +168,9 @@ func (h *HTTPHandler) session(w http.ResponseWriter, r *http.Request) *httpSessi
 	h.mu.Lock()
 	hs := h.sessions[id]
 	h.mu.Unlock()
-	if hs == nil {
+	// On a protected server a session is its user's: another user's token finds no such
+	// session, as if the id were unknown.
+	if hs == nil || h.opts.Auth != nil && callerSubject(r) != hs.owner {
 		httpError(w, http.StatusNotFound, jsonrpc.CodeInvalidRequest, "session not found: it ended or never existed; initialize a new one")
 		return nil
 	}

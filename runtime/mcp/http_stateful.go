@@ -67,6 +67,9 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, jsonrpc.AppendError(nil, m.ID, perr))
 		return
 	}
+	if h.opts.Auth != nil && m.IsRequest() && !h.checkScopes(w, r, &m) {
+		return
+	}
 	// The era is the request's: a stateless one (by its _meta, or by its header) has no
 	// session, whatever headers it carries. A notification or response is stateless only
 	// if the header names the stateless revision itself: a session's client's mistyped
@@ -92,7 +95,7 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 	}
 	if hs == nil {
 		if m.Method == methodInitialize && m.IsRequest() {
-			h.initialize(w, &m, acceptJSON)
+			h.initialize(w, &m, acceptJSON, callerSubject(r))
 			return
 		}
 		h.session(w, r) // answers that the session id is missing
@@ -120,8 +123,9 @@ func isJSON(contentType string) bool {
 }
 
 // initialize starts a session with an initialize request.
-func (h *HTTPHandler) initialize(w http.ResponseWriter, m *jsonrpc.Message, acceptJSON bool) {
+func (h *HTTPHandler) initialize(w http.ResponseWriter, m *jsonrpc.Message, acceptJSON bool, owner string) {
 	hs := h.newSession()
+	hs.owner = owner
 	var out captured
 	hs.handle(hs.ctx, m, &out)
 	registered, full := false, false
@@ -181,6 +185,9 @@ func (h *HTTPHandler) serveRequest(w http.ResponseWriter, r *http.Request, hs *h
 		return
 	}
 	ctx, cancel := context.WithCancel(hs.ctx)
+	if a := AuthInfoFrom(r.Context()); a != nil {
+		ctx = WithAuthInfo(ctx, a) // the session outlives the request; the caller is the request's
+	}
 	st := hs.newRequestStream(cancel)
 	var out outbox = st
 	if !acceptSSE {

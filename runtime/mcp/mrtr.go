@@ -64,6 +64,7 @@ type round struct {
 	used    map[string]string          // keys the body asked for in this run, with its question's digest
 	asked   []inputRequest             // unanswered, in this run, in order
 	missing []string                   // capabilities a request to the client lacked
+	subject string                     // the verified caller, whose state only opens for them
 	failure []string                   // the errors the body got for them
 }
 
@@ -141,6 +142,9 @@ func (rd *round) begin(s *Server, meta *requestMeta, m *jsonrpc.Message) *jsonrp
 		st, err := s.openState(meta.requestState, m)
 		if err != nil {
 			return invalidParams("requestState: %v", err)
+		}
+		if st.Subject != rd.subject {
+			return invalidParams("requestState: it belongs to another user's request")
 		}
 		for k, v := range st.Answers {
 			rd.answers[k] = v
@@ -220,7 +224,7 @@ func inputKey(method string) string {
 func (rd *round) inputRequiredResponse(s *Server, m *jsonrpc.Message) ([]byte, *jsonrpc.Error) {
 	rd.mu.Lock()
 	// Only the answers the body used travel on: what it never asked for is dropped.
-	st := sealedState{Answers: map[string]json.RawMessage{}}
+	st := sealedState{Answers: map[string]json.RawMessage{}, Subject: rd.subject}
 	for k := range rd.used {
 		if a, ok := rd.answers[k]; ok {
 			st.Answers[k] = a
@@ -261,8 +265,9 @@ func (rd *round) inputRequiredResponse(s *Server, m *jsonrpc.Message) ([]byte, *
 // sealedState is what requestState holds, sealed.
 type sealedState struct {
 	Method  string                     `json:"m"`
-	Digest  []byte                     `json:"d"` // of the request's parameters that matter
-	Expires int64                      `json:"e"` // Unix seconds
+	Digest  []byte                     `json:"d"`           // of the request's parameters that matter
+	Expires int64                      `json:"e"`           // Unix seconds
+	Subject string                     `json:"s,omitempty"` // the verified caller's, on a protected server
 	Answers map[string]json.RawMessage `json:"a,omitempty"`
 }
 

@@ -25,7 +25,10 @@ type Tool struct {
 	Annotations  ToolAnnotations
 	// Task says whether the tool may run as a task (the tasks extension of revision
 	// 2026-07-28): a long call whose client polls for its result. The default is never.
-	Task    TaskSupport
+	Task TaskSupport
+	// Scopes are the OAuth scopes a caller's token needs to call the tool on a protected
+	// server (HTTPOptions.Auth); a token without them gets 403 insufficient_scope.
+	Scopes  []string
 	Handler ToolHandler
 }
 

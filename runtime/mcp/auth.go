@@ -1,0 +1,216 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+)
+
+// Protected servers (basic/authorization): over HTTP, a server with HTTPOptions.Auth takes
+// only requests with a bearer token its verifier accepts, answers the others with 401 and a
+// challenge that points to its protected resource metadata (RFC 9728), and refuses a call
+// of a tool, prompt or resource whose scopes the token lacks with 403 insufficient_scope.
+// The verified caller reaches the body through the context (AuthInfoFrom). stdio servers
+// are not protected: the spec has them take credentials from the environment.
+
+// AuthInfo is what a verified access token says of its bearer.
+type AuthInfo struct {
+	Subject  string         // the user (sub)
+	ClientID string         // the client the token was issued to, if the token says
+	Scopes   []string       // granted scopes
+	Expiry   time.Time      // zero when the token does not say
+	Claims   map[string]any // every claim, for what the fields above leave out
+}
+
+// HasScopes reports whether the token grants every scope of need.
+func (a *AuthInfo) HasScopes(need []string) bool {
+	for _, s := range need {
+		if !slices.Contains(a.Scopes, s) {
+			return false
+		}
+	}
+	return true
+}
+
+// TokenVerifier checks an access token: signature or introspection, expiry, issuer, and
+// that this server is its audience. The protect package has verifiers for JWTs against a
+// JWKS and for RFC 7662 introspection; any function will do (TokenVerifierFunc).
+type TokenVerifier interface {
+	VerifyToken(ctx context.Context, token string) (*AuthInfo, error)
+}
+
+// TokenVerifierFunc is a function that is a TokenVerifier.
+type TokenVerifierFunc func(ctx context.Context, token string) (*AuthInfo, error)
+
+func (f TokenVerifierFunc) VerifyToken(ctx context.Context, token string) (*AuthInfo, error) {
+	return f(ctx, token)
+}
+
+// AuthOptions protect an HTTP server.
+type AuthOptions struct {
+	// Verifier checks the bearer tokens. Required.
+	Verifier TokenVerifier
+	// Resource is the server's canonical URI, which tokens must name as their audience and
+	// the protected resource metadata publishes ("https://mcp.example.com/mcp").
+	Resource string
+	// AuthorizationServers are the issuers clients get tokens from.
+	AuthorizationServers []string
+	// ScopesSupported are the scopes a client asks for to use the server at all; they are
+	// published and named in the 401 challenge.
+	ScopesSupported []string
+	// ResourceName is a name for people, published in the metadata.
+	ResourceName string
+}
+
+type authInfoKey struct{}
+
+// WithAuthInfo returns a context that carries a verified caller.
+func WithAuthInfo(ctx context.Context, a *AuthInfo) context.Context {
+	return context.WithValue(ctx, authInfoKey{}, a)
+}
+
+// AuthInfoFrom returns the verified caller of the request ctx belongs to, or nil on a server
+// that is not protected (or over stdio).
+func AuthInfoFrom(ctx context.Context) *AuthInfo {
+	a, _ := ctx.Value(authInfoKey{}).(*AuthInfo)
+	return a
+}
+
+// resourceMetadataPath is where RFC 9728 puts the metadata of a resource at path.
+func resourceMetadataPath(path string) string {
+	return "/.well-known/oauth-protected-resource" + strings.TrimSuffix(path, "/")
+}
+
+// resourceMetadataURL is the URL of the metadata of the resource the request reached.
+func (h *HTTPHandler) resourceMetadataURL(r *http.Request) string {
+	a := h.opts.Auth
+	if a.Resource != "" {
+		if i := strings.Index(a.Resource, "://"); i >= 0 {
+			rest := a.Resource[i+3:]
+			host, path, _ := strings.Cut(rest, "/")
+			return a.Resource[:i+3] + host + resourceMetadataPath("/"+path)
+		}
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host + resourceMetadataPath(r.URL.Path)
+}
+
+// authenticate checks the request's bearer token. It answers the request itself (401) and
+// returns nil when there is no valid token.
+func (h *HTTPHandler) authenticate(w http.ResponseWriter, r *http.Request) *http.Request {
+	a := h.opts.Auth
+	token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if !ok || strings.TrimSpace(token) == "" {
+		h.challenge(w, r, http.StatusUnauthorized, "", "the request carries no bearer token", a.ScopesSupported)
+		return nil
+	}
+	info, err := a.Verifier.VerifyToken(r.Context(), strings.TrimSpace(token))
+	if err != nil || info == nil {
+		msg := "the bearer token is not valid"
+		if err != nil {
+			msg += ": " + err.Error()
+		}
+		h.challenge(w, r, http.StatusUnauthorized, "invalid_token", msg, a.ScopesSupported)
+		return nil
+	}
+	return r.WithContext(WithAuthInfo(r.Context(), info))
+}
+
+// challenge answers with a Bearer challenge (RFC 6750 section 3) that points to the
+// resource metadata.
+func (h *HTTPHandler) challenge(w http.ResponseWriter, r *http.Request, status int, code, msg string, scopes []string) {
+	var b strings.Builder
+	b.WriteString(`Bearer resource_metadata="` + h.resourceMetadataURL(r) + `"`)
+	if code != "" {
+		b.WriteString(`, error="` + code + `"`)
+	}
+	if len(scopes) > 0 {
+		b.WriteString(`, scope="` + strings.Join(scopes, " ") + `"`)
+	}
+	if msg != "" {
+		b.WriteString(`, error_description="` + strings.ReplaceAll(msg, `"`, `'`) + `"`)
+	}
+	w.Header().Set("WWW-Authenticate", b.String())
+	httpError(w, status, jsonrpc.CodeInvalidRequest, msg)
+}
+
+// serveResourceMetadata answers GET of the protected resource metadata.
+func (h *HTTPHandler) serveResourceMetadata(w http.ResponseWriter, r *http.Request) {
+	a := h.opts.Auth
+	resource := a.Resource
+	if resource == "" {
+		scheme := "http"
+		if r.TLS != nil {
+			scheme = "https"
+		}
+		resource = scheme + "://" + r.Host + strings.TrimPrefix(r.URL.Path, "/.well-known/oauth-protected-resource")
+	}
+	doc := map[string]any{
+		"resource":                 resource,
+		"authorization_servers":    a.AuthorizationServers,
+		"bearer_methods_supported": []string{"header"},
+	}
+	if len(a.ScopesSupported) > 0 {
+		doc["scopes_supported"] = a.ScopesSupported
+	}
+	if a.ResourceName != "" {
+		doc["resource_name"] = a.ResourceName
+	}
+	body, _ := json.Marshal(doc)
+	w.Header().Set("Access-Control-Allow-Origin", "*")
+	writeJSON(w, http.StatusOK, body)
+}
+
+// requiredScopes are the scopes a request needs: those of the tool, prompt or resource it
+// names.
+func (s *Server) requiredScopes(m *jsonrpc.Message) []string {
+	var name string
+	switch m.Method {
+	case methodToolsCall, methodPromptsGet:
+		name, _ = stringParam(m.Params, "name")
+	case methodResourcesRead:
+		name, _ = stringParam(m.Params, "uri")
+	default:
+		return nil
+	}
+	switch m.Method {
+	case methodToolsCall:
+		if t := s.lookupTool([]byte(name)); t != nil {
+			return t.Scopes
+		}
+	}
+	return nil
+}
+
+// checkScopes answers a request whose token lacks the scopes it needs with 403 and returns
+// false.
+func (h *HTTPHandler) checkScopes(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) bool {
+	need := h.srv.requiredScopes(m)
+	if len(need) == 0 {
+		return true
+	}
+	if info := AuthInfoFrom(r.Context()); info != nil && info.HasScopes(need) {
+		return true
+	}
+	h.challenge(w, r, http.StatusForbidden, "insufficient_scope", m.Method+" needs the scopes "+strings.Join(need, " "), need)
+	return false
+}
+
+// callerSubject is the subject of the request's verified token, or "".
+func callerSubject(r *http.Request) string {
+	if a := AuthInfoFrom(r.Context()); a != nil {
+		return a.Subject
+	}
+	return ""
+}
+
+var errNoVerifier = errors.New("mcp: HTTPOptions.Auth needs a Verifier")

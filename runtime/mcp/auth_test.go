@@ -1,0 +1,157 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// tokens of the protected test server: token -> who and what scopes.
+var testTokens = map[string]*AuthInfo{
+	"ada-read":  {Subject: "ada", Scopes: []string{"read"}},
+	"ada-write": {Subject: "ada", Scopes: []string{"read", "files:write"}},
+	"bob-write": {Subject: "bob", Scopes: []string{"read", "files:write"}},
+}
+
+func protectedServer(t *testing.T) *httptest.Server {
+	srv := quietServer(nil)
+	srv.AddTool(Tool{Name: "whoami", InputSchema: `{"type":"object"}`, Handler: func(ctx context.Context, c *ToolCall) {
+		c.ReturnText(AuthInfoFrom(ctx).Subject)
+	}})
+	srv.AddTool(Tool{Name: "delete_file", InputSchema: `{"type":"object"}`, Scopes: []string{"files:write"}, Handler: func(ctx context.Context, c *ToolCall) {
+		c.ReturnText("deleted by " + AuthInfoFrom(ctx).Subject)
+	}})
+	AddForm(srv, themeFormSchema, decodeThemeForm)
+	srv.AddTool(elicitTool())
+	h := srv.HTTPHandler(&HTTPOptions{Auth: &AuthOptions{
+		Verifier: TokenVerifierFunc(func(ctx context.Context, token string) (*AuthInfo, error) {
+			if a := testTokens[token]; a != nil {
+				return a, nil
+			}
+			return nil, errors.New("unknown token")
+		}),
+		AuthorizationServers: []string{"https://auth.example.com"},
+		ScopesSupported:      []string{"read"},
+	}})
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", h)
+	mux.Handle("/.well-known/oauth-protected-resource/", h)
+	ts := httptest.NewServer(mux)
+	t.Cleanup(func() { h.Close(); ts.Close() })
+	return ts
+}
+
+type authReply struct {
+	status    int
+	challenge string
+	session   string
+	body      map[string]any
+}
+
+func authPost(t *testing.T, url, token, session, body string) authReply {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	if session != "" {
+		req.Header.Set("Mcp-Session-Id", session)
+	}
+	if strings.Contains(body, "2026-07-28") {
+		req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+		var m struct {
+			Method string `json:"method"`
+			Params struct {
+				Name string `json:"name"`
+			} `json:"params"`
+		}
+		json.Unmarshal([]byte(body), &m)
+		req.Header.Set("Mcp-Method", m.Method)
+		req.Header.Set("Mcp-Name", m.Params.Name)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	var m map[string]any
+	json.Unmarshal(data, &m)
+	return authReply{resp.StatusCode, resp.Header.Get("WWW-Authenticate"), resp.Header.Get("Mcp-Session-Id"), m}
+}
+
+const initBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+
+func TestProtectedServer(t *testing.T) {
+	ts := protectedServer(t)
+	url := ts.URL + "/mcp"
+	meta := ts.URL + "/.well-known/oauth-protected-resource/mcp"
+
+	r := authPost(t, url, "", "", initBody)
+	if r.status != 401 || r.challenge != `Bearer resource_metadata="`+meta+`", scope="read", error_description="the request carries no bearer token"` {
+		t.Errorf("no token: %d %q", r.status, r.challenge)
+	}
+	r = authPost(t, url, "forged", "", initBody)
+	if r.status != 401 || !strings.Contains(r.challenge, `error="invalid_token"`) {
+		t.Errorf("a token the verifier refuses: %d %q", r.status, r.challenge)
+	}
+
+	resp, err := http.Get(meta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	json.NewDecoder(resp.Body).Decode(&doc)
+	resp.Body.Close()
+	if doc["resource"] != url || doc["authorization_servers"].([]any)[0] != "https://auth.example.com" || doc["scopes_supported"].([]any)[0] != "read" {
+		t.Errorf("protected resource metadata: %v", doc)
+	}
+
+	// A session of Ada's: her calls see her; a tool that needs a scope she lacks is a 403.
+	r = authPost(t, url, "ada-read", "", initBody)
+	session := r.session
+	if r.status != 200 || session == "" {
+		t.Fatalf("initialize: %d %v", r.status, r.body)
+	}
+	r = authPost(t, url, "ada-read", session, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"whoami"}}`)
+	if text := toolText(t, r.body); text != "ada" {
+		t.Errorf("whoami: %q", text)
+	}
+	r = authPost(t, url, "ada-read", session, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"delete_file"}}`)
+	if r.status != 403 || !strings.Contains(r.challenge, `error="insufficient_scope"`) || !strings.Contains(r.challenge, `scope="files:write"`) || !strings.Contains(r.challenge, `resource_metadata="`+meta+`"`) {
+		t.Errorf("a tool whose scope the token lacks: %d %q", r.status, r.challenge)
+	}
+	r = authPost(t, url, "ada-write", session, `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"delete_file"}}`)
+	if text := toolText(t, r.body); text != "deleted by ada" {
+		t.Errorf("with the scope: %q", text)
+	}
+	// Bob's token finds no session of Ada's.
+	if r = authPost(t, url, "bob-write", session, `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"whoami"}}`); r.status != 404 {
+		t.Errorf("another user's session: %d %v", r.status, r.body)
+	}
+
+	// Revision 2026-07-28: the sealed state of Ada's multi round-trip request opens for
+	// her only.
+	ask := `{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"ask","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}}`
+	r = authPost(t, url, "ada-read", "", ask+`}}`)
+	res, _ := r.body["result"].(map[string]any)
+	state, _ := res["requestState"].(string)
+	var key string
+	for k := range res["inputRequests"].(map[string]any) {
+		key = k
+	}
+	retry := ask + `,"inputResponses":{"` + key + `":{"action":"accept","content":{"theme":"dark"}}},"requestState":"` + state + `"}}`
+	if r = authPost(t, url, "bob-write", "", retry); r.status != 400 || !strings.Contains(r.body["error"].(map[string]any)["message"].(string), "another user") {
+		t.Errorf("Ada's state retried by Bob: %d %v", r.status, r.body)
+	}
+	if r = authPost(t, url, "ada-read", "", retry); r.status != 200 || r.body["result"] == nil {
+		t.Errorf("Ada's state retried by Ada: %d %v", r.status, r.body)
+	}
+}
