@@ -71,3 +71,8 @@ func L(in In) error { return nil }
 //
 //mcp:tool m task=sometimes
 func M(in In) error { return nil }
+
+// N needs scopes, but names none.
+//
+//mcp:tool n scopes=
+func N(in In) error { return nil }

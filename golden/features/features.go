@@ -294,5 +294,5 @@ func Reindex(ctx context.Context) (string, error) { return "reindexed", ctx.Err(
 
 // Export writes every file out, only ever as a task.
 //
-//mcp:tool task=required readonly
+//mcp:tool task=required readonly scopes="files:read export"
 func Export() string { return "exported" }

@@ -30,6 +30,7 @@ func RegisterMCP(s *mcp.Server, store *Store) {
 		Description: "Writes every file out, only ever as a task.",
 		InputSchema: mcpgenExportInput,
 		Annotations: mcp.ToolAnnotations{ReadOnlyHint: mcp.Ptr(true)},
+		Scopes:      []string{"files:read", "export"},
 		Task:        mcp.TaskRequired,
 		Handler:     mcpgenCallExport,
 	})

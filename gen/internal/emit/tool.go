@@ -55,6 +55,13 @@ func (e *emitter) toolValue(t *model.Tool) jen.Code {
 	if len(hints) > 0 {
 		fields = append(fields, field("Annotations", jen.Qual(model.RuntimePath, "ToolAnnotations").Values(hints...)))
 	}
+	if len(t.Scopes) > 0 {
+		var lits []jen.Code
+		for _, s := range t.Scopes {
+			lits = append(lits, jen.Lit(s))
+		}
+		fields = append(fields, field("Scopes", jen.Index().String().Values(lits...)))
+	}
 	if t.Task != "" {
 		fields = append(fields, field("Task", jen.Qual(model.RuntimePath, "Task"+strings.ToUpper(t.Task[:1])+t.Task[1:])))
 	}

@@ -105,7 +105,9 @@ type Tool struct {
 	Hints       Hints
 	// Task is whether the tool may run as a task: "" (never), "optional", "required" or
 	// "deferred" (from where its body calls mcp.StartTask).
-	Task      string
+	Task string
+	// Scopes are the OAuth scopes a caller\'s token needs, on a protected server.
+	Scopes    []string
 	In        *schema.Type // nil for a tool without arguments
 	InPointer bool         // the argument is a pointer to the struct
 	// InputSchema is the rendered input schema: checked as the runtime will check it, and
