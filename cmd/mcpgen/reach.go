@@ -12,6 +12,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -21,6 +22,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/host"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/oauth"
 	"github.com/urfave/cli/v3"
 )
 
@@ -53,6 +55,8 @@ func reachFlags(extra ...cli.Flag) []cli.Flag {
 		&cli.DurationFlag{Name: "connect-timeout", Value: 30 * time.Second, Usage: "bound the connection to each server by `DURATION`"},
 		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "show what servers write to stderr, and the host's events"},
 		&cli.StringFlag{Name: "log-level", Value: "info", Usage: "ask servers for their log messages at `LEVEL` and above (debug, info, notice, warning, error...), printed on stderr; off for none"},
+		&cli.StringFlag{Name: "client-id", Sources: cli.EnvVars("MCPGEN_CLIENT_ID"), Usage: "for servers that need OAuth: the `ID` of a client registered with their authorization server (default: register dynamically)"},
+		&cli.StringFlag{Name: "client-secret", Sources: cli.EnvVars("MCPGEN_CLIENT_SECRET"), Usage: "the `SECRET` of --client-id, for a confidential client"},
 	}, extra...)
 }
 
@@ -139,6 +143,9 @@ func reachAction(name string, do func(ctx context.Context, r *reach) error, code
 		if r.host != nil {
 			r.host.Close()
 		}
+		if r.loopback != nil {
+			r.loopback.Close()
+		}
 		var f *failure
 		switch {
 		case err == nil:
@@ -163,6 +170,7 @@ type reach struct {
 	stdin          *os.File
 	host           *host.Host
 	single         string // the server of --stdio, --url or --sse
+	loopback       *oauth.Loopback
 }
 
 // args splits the positional arguments into the servers named and the rest: with --stdio,
@@ -214,7 +222,12 @@ func (r *reach) connect(ctx context.Context, names []string, client mcp.ClientOp
 	}
 	logger := slog.New(slog.NewTextHandler(r.stderr, &slog.HandlerOptions{Level: level}))
 	client.Logger = logger
+	httpClient, err := r.oauthClient(cfg)
+	if err != nil {
+		return nil, fail(exitError, "%v", err)
+	}
 	opts := &host.Options{
+		HTTPClient:     httpClient,
 		Client:         client,
 		ConnectTimeout: r.cmd.Duration("connect-timeout"),
 		CallTimeout:    r.cmd.Duration("timeout"),
@@ -497,4 +510,29 @@ func failedServer(st host.ServerStatus) string {
 		s += "\n  its stderr ended:\n    " + strings.Join(tail, "\n    ")
 	}
 	return s
+}
+
+// oauthClient is the HTTP client of the servers reached over HTTP: it authorizes with OAuth
+// when a server asks, with the user's browser and a loopback redirect (RFC 8252), and keeps
+// the tokens in the user's configuration directory (0600) for the next run. nil when no
+// server is reached over HTTP.
+func (r *reach) oauthClient(cfg *host.Config) (*http.Client, error) {
+	if !slices.ContainsFunc(cfg.Servers, func(s host.ServerConfig) bool { return s.Transport != host.Stdio }) {
+		return nil, nil
+	}
+	store, err := oauth.DefaultFileStore()
+	if err != nil {
+		return nil, fmt.Errorf("where to keep OAuth tokens: %w", err)
+	}
+	if r.loopback, err = oauth.NewLoopback(r.stderr); err != nil {
+		return nil, fmt.Errorf("listening for the OAuth redirect: %w", err)
+	}
+	return &http.Client{Transport: &oauth.Transport{Config: &oauth.Config{
+		ClientID:     r.cmd.String("client-id"),
+		ClientSecret: r.cmd.String("client-secret"),
+		ClientName:   "mcpgen",
+		RedirectURL:  r.loopback.RedirectURL(),
+		Authorize:    r.loopback.Authorize,
+		Store:        store,
+	}}}, nil
 }

@@ -1,0 +1,174 @@
+package oauth
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sync"
+)
+
+// Loopback receives the authorization response of a person at this machine, as RFC 8252
+// describes for native apps: it listens on a loopback port for the redirect, and sends the
+// user's browser to the authorization URL (printing it too, for a machine without one).
+type Loopback struct {
+	ln       net.Listener
+	out      io.Writer
+	callback chan *url.URL
+	srv      *http.Server
+	done     chan struct{}
+}
+
+// NewLoopback listens on 127.0.0.1 on a free port. out gets the authorization URL and what
+// to do with it. Close it when the program is done with authorizing.
+func NewLoopback(out io.Writer) (*Loopback, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	l := &Loopback{ln: ln, out: out, callback: make(chan *url.URL, 1), done: make(chan struct{})}
+	l.srv = &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/callback" {
+			http.NotFound(w, r)
+			return
+		}
+		u := *r.URL
+		u.Scheme, u.Host = "http", r.Host
+		select {
+		case l.callback <- &u:
+			fmt.Fprintln(w, "Authorized. You can close this window and go back to the terminal.")
+		default:
+			http.Error(w, "an authorization response came already", http.StatusConflict)
+		}
+	})}
+	go func() { defer close(l.done); l.srv.Serve(ln) }()
+	return l, nil
+}
+
+// RedirectURL is the loopback address the authorization server sends the user back to.
+func (l *Loopback) RedirectURL() string { return "http://" + l.ln.Addr().String() + "/callback" }
+
+// Authorize sends the user to authURL (the browser of $BROWSER, else the system's), and
+// waits for the authorization server to send them back, or for ctx.
+func (l *Loopback) Authorize(ctx context.Context, authURL string) (*url.URL, error) {
+	fmt.Fprintf(l.out, "To authorize, open this address in a browser:\n\n  %s\n\n", authURL)
+	if err := openBrowser(authURL); err == nil {
+		fmt.Fprintln(l.out, "(A browser was opened there; waiting for you to come back.)")
+	}
+	select {
+	case u := <-l.callback:
+		return u, nil
+	case <-ctx.Done():
+		return nil, fmt.Errorf("waiting for the authorization: %w", ctx.Err())
+	}
+}
+
+// Close stops listening.
+func (l *Loopback) Close() error {
+	err := l.srv.Close()
+	<-l.done
+	return err
+}
+
+// openBrowser opens a URL with $BROWSER if set, else the system's opener when there is a
+// display to show it on.
+func openBrowser(u string) error {
+	if b := os.Getenv("BROWSER"); b != "" {
+		return exec.Command(b, u).Start()
+	}
+	switch runtime.GOOS {
+	case "darwin":
+		return exec.Command("open", u).Start()
+	case "windows":
+		return exec.Command("rundll32", "url.dll,FileProtocolHandler", u).Start()
+	}
+	if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
+		return errors.New("no display")
+	}
+	return exec.Command("xdg-open", u).Start()
+}
+
+// FileStore is a TokenStore in a JSON file that only its owner may read (0600, in a
+// directory of mode 0700): what a command-line tool keeps between runs.
+type FileStore struct {
+	Path string
+	mu   sync.Mutex
+}
+
+// DefaultFileStore is the store of mcpgen's command line: tokens.json in mcpgen's directory
+// of the user's configuration directory (on Linux, ~/.config/mcpgen).
+func DefaultFileStore() (*FileStore, error) {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return nil, err
+	}
+	return &FileStore{Path: filepath.Join(dir, "mcpgen", "tokens.json")}, nil
+}
+
+func (f *FileStore) read() (map[string]*Token, error) {
+	data, err := os.ReadFile(f.Path)
+	if errors.Is(err, os.ErrNotExist) {
+		return map[string]*Token{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	tokens := map[string]*Token{}
+	if err := json.Unmarshal(data, &tokens); err != nil {
+		return nil, fmt.Errorf("%s: %w", f.Path, err)
+	}
+	return tokens, nil
+}
+
+func (f *FileStore) Token(_ context.Context, resource string) (*Token, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	tokens, err := f.read()
+	if err != nil {
+		return nil, err
+	}
+	return tokens[resource], nil
+}
+
+func (f *FileStore) SetToken(_ context.Context, resource string, t *Token) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	tokens, err := f.read()
+	if err != nil {
+		return err
+	}
+	tokens[resource] = t
+	data, err := json.MarshalIndent(tokens, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(f.Path), 0o700); err != nil {
+		return err
+	}
+	// Written whole, then renamed over the old file: a crash leaves one or the other.
+	tmp, err := os.CreateTemp(filepath.Dir(f.Path), ".tokens-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(0o600); err != nil {
+		tmp.Close()
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), f.Path)
+}
