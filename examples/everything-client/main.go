@@ -20,7 +20,10 @@ package main
 
 import (
 	"context"
+	"crypto"
+	"crypto/x509"
 	"encoding/json"
+	"encoding/pem"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -52,9 +55,13 @@ type conformanceContext struct {
 		Name      string         `json:"name"`
 		Arguments map[string]any `json:"arguments"`
 	} `json:"toolCalls"`
-	// A pre-registered client, for the authorization scenarios that have one.
-	ClientID     string `json:"client_id"`
-	ClientSecret string `json:"client_secret"`
+	// A pre-registered client, for the authorization scenarios that have one, and what the
+	// machine-to-machine ones authenticate with.
+	ClientID         string `json:"client_id"`
+	ClientSecret     string `json:"client_secret"`
+	PrivateKeyPEM    string `json:"private_key_pem"`
+	SigningAlgorithm string `json:"signing_algorithm"`
+	ValidJWT         string `json:"valid_jwt"`
 }
 
 // The client's redirect URI, and the URL of its Client ID Metadata Document (which the
@@ -71,16 +78,10 @@ func run(ctx context.Context, url string, log *slog.Logger) error {
 			return fmt.Errorf("MCP_CONFORMANCE_CONTEXT: %w", err)
 		}
 	}
-	// Protected servers: the authorization code flow, with a user who approves at once (the
-	// suite's authorization server redirects straight back).
-	auth := &oauth.Transport{Config: &oauth.Config{
-		ClientID:          cc.ClientID,
-		ClientSecret:      cc.ClientSecret,
-		ClientMetadataURL: clientMetadataURL,
-		ClientName:        "mcpgen-everything-client",
-		RedirectURL:       redirectURL,
-		Authorize:         oauth.FollowRedirect(nil),
-	}}
+	auth, err := authConfig(os.Getenv("MCP_CONFORMANCE_SCENARIO"), cc)
+	if err != nil {
+		return err
+	}
 	c, err := mcp.Connect(ctx, &mcp.StreamableHTTPTransport{URL: url, HTTPClient: &http.Client{Transport: auth}}, &mcp.ClientOptions{
 		Info:            mcp.Implementation{Name: "mcpgen-everything-client", Version: "1.0.0"},
 		ProtocolVersion: os.Getenv("MCP_CONFORMANCE_PROTOCOL_VERSION"),
@@ -222,4 +223,43 @@ func valueOf(typ any) any {
 		return map[string]any{}
 	}
 	return "test"
+}
+
+// authConfig is how the client authorizes with protected servers: the authorization code
+// flow, with a user who approves at once (the suite's authorization server redirects
+// straight back), with a pre-registered client where the context gives one; a client acting
+// on its own behalf in the client credentials scenarios; a workload's JWT traded for a token
+// in the workload identity one.
+func authConfig(scenario string, cc conformanceContext) (*oauth.Transport, error) {
+	cfg := &oauth.Config{
+		ClientMetadataURL: clientMetadataURL,
+		ClientName:        "mcpgen-everything-client",
+		RedirectURL:       redirectURL,
+		Authorize:         oauth.FollowRedirect(nil),
+	}
+	switch scenario {
+	case "auth/client-credentials-basic":
+		cfg.Grant, cfg.ClientID, cfg.ClientSecret = oauth.GrantClientCredentials, cc.ClientID, cc.ClientSecret
+	case "auth/client-credentials-jwt":
+		block, _ := pem.Decode([]byte(cc.PrivateKeyPEM))
+		if block == nil {
+			return nil, fmt.Errorf("MCP_CONFORMANCE_CONTEXT: private_key_pem holds no PEM block")
+		}
+		key, err := x509.ParsePKCS8PrivateKey(block.Bytes)
+		if err != nil {
+			return nil, fmt.Errorf("MCP_CONFORMANCE_CONTEXT: private_key_pem: %w", err)
+		}
+		signer, ok := key.(crypto.Signer)
+		if !ok {
+			return nil, fmt.Errorf("MCP_CONFORMANCE_CONTEXT: private_key_pem: not a signing key")
+		}
+		cfg.Grant, cfg.ClientID, cfg.PrivateKey, cfg.SigningAlgorithm = oauth.GrantClientCredentials, cc.ClientID, signer, cc.SigningAlgorithm
+	case "auth/wif-jwt-bearer":
+		jwt := cc.ValidJWT
+		cfg.Grant, cfg.ClientID = oauth.GrantJWTBearer, cc.ClientID
+		cfg.Assertion = func(context.Context) (string, error) { return jwt, nil }
+	default:
+		cfg.ClientID, cfg.ClientSecret = cc.ClientID, cc.ClientSecret
+	}
+	return &oauth.Transport{Config: cfg}, nil
 }

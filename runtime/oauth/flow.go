@@ -13,6 +13,9 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/go-jose/go-jose/v4"
+	"github.com/go-jose/go-jose/v4/jwt"
 )
 
 // ResourceMetadata is a server's protected resource metadata (RFC 9728).
@@ -59,6 +62,9 @@ func (t *Transport) authorize(ctx context.Context, u *url.URL, resource string, 
 	}
 	if len(scopes) == 0 {
 		scopes = prm.ScopesSupported
+	}
+	if t.Config.Grant != "" {
+		return t.machineToken(ctx, as, resource, prm.Resource, scopes)
 	}
 	if contains(as.ScopesSupported, "offline_access") && !contains(scopes, "offline_access") && len(scopes) > 0 {
 		scopes = append(append([]string(nil), scopes...), "offline_access") // a refresh token, where offered
@@ -349,6 +355,8 @@ func (t *Transport) code(ctx context.Context, as *ServerMetadata, c client, reso
 // exchange posts a token request, authenticating the client as c says.
 func (t *Transport) exchange(ctx context.Context, endpoint string, c client, form url.Values) (*Token, error) {
 	switch c.method {
+	case "private_key_jwt":
+		form.Set("client_id", c.id) // the assertion authenticates
 	case "client_secret_post":
 		form.Set("client_id", c.id)
 		form.Set("client_secret", c.secret)
@@ -418,4 +426,76 @@ func randomString(n int) string {
 	b := make([]byte, n)
 	rand.Read(b)
 	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// machineToken gets a token without a person: the client credentials grant, or a JWT
+// bearer assertion traded for a token.
+func (t *Transport) machineToken(ctx context.Context, as *ServerMetadata, resource, indicator string, scopes []string) (*Token, error) {
+	cfg := t.Config
+	form := url.Values{"grant_type": {cfg.Grant}, "resource": {indicator}}
+	if len(scopes) > 0 {
+		form.Set("scope", strings.Join(scopes, " "))
+	}
+	c := client{id: cfg.ClientID, secret: cfg.ClientSecret, method: authMethod(as, cfg.ClientSecret != "")}
+	switch cfg.Grant {
+	case GrantClientCredentials:
+		if cfg.ClientID == "" {
+			return nil, wrapf("token", "the client credentials grant needs Config.ClientID")
+		}
+		if cfg.PrivateKey != nil {
+			assertion, err := t.clientAssertion(as)
+			if err != nil {
+				return nil, &Error{"token", err}
+			}
+			c.method = "private_key_jwt"
+			form.Set("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer")
+			form.Set("client_assertion", assertion)
+		}
+	case GrantJWTBearer:
+		if cfg.Assertion == nil {
+			return nil, wrapf("token", "the JWT bearer grant needs Config.Assertion")
+		}
+		assertion, err := cfg.Assertion(ctx)
+		if err != nil {
+			return nil, &Error{"token", err}
+		}
+		form.Set("assertion", assertion)
+		if c.secret == "" {
+			c.method = "none"
+		}
+	default:
+		return nil, wrapf("token", "unknown grant %q", cfg.Grant)
+	}
+	tok, err := t.exchange(ctx, as.TokenEndpoint, c, form)
+	if err != nil {
+		return nil, err
+	}
+	tok.Scope, tok.Resource, tok.Indicator = strings.Join(scopes, " "), resource, indicator
+	if err := t.store.SetToken(ctx, resource, tok); err != nil {
+		return nil, &Error{"token store", err}
+	}
+	return tok, nil
+}
+
+// clientAssertion is a JWT that authenticates the client to the token endpoint
+// (private_key_jwt, RFC 7523 section 2.2): issued by and about the client, for the
+// authorization server, good for a minute.
+func (t *Transport) clientAssertion(as *ServerMetadata) (string, error) {
+	alg := jose.SignatureAlgorithm(t.Config.SigningAlgorithm)
+	if alg == "" {
+		alg = jose.ES256
+	}
+	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: alg, Key: t.Config.PrivateKey}, (&jose.SignerOptions{}).WithType("JWT"))
+	if err != nil {
+		return "", err
+	}
+	now := time.Now()
+	return jwt.Signed(signer).Claims(jwt.Claims{
+		Issuer:   t.Config.ClientID,
+		Subject:  t.Config.ClientID,
+		Audience: jwt.Audience{as.Issuer},
+		IssuedAt: jwt.NewNumericDate(now),
+		Expiry:   jwt.NewNumericDate(now.Add(time.Minute)),
+		ID:       randomString(16),
+	}).Serialize()
 }

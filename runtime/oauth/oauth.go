@@ -19,6 +19,7 @@ package oauth
 
 import (
 	"context"
+	"crypto"
 	"errors"
 	"fmt"
 	"net/http"
@@ -53,7 +54,25 @@ type Config struct {
 	// MaxAuthorizations bounds the authorizations one request may start (a server that
 	// keeps asking for more scopes); the default is 3.
 	MaxAuthorizations int
+
+	// Grant is how the client gets tokens: "" for the authorization code flow, a person
+	// authorizing; GrantClientCredentials for a client acting on its own behalf (with
+	// ClientSecret, or PrivateKey for private_key_jwt); GrantJWTBearer to trade Assertion,
+	// a JWT from another issuer (workload identity), for a token.
+	Grant string
+	// PrivateKey signs the client's assertions (private_key_jwt, RFC 7523) with
+	// SigningAlgorithm (default ES256), when set instead of ClientSecret.
+	PrivateKey       crypto.Signer
+	SigningAlgorithm string
+	// Assertion returns the JWT of GrantJWTBearer.
+	Assertion func(ctx context.Context) (string, error)
 }
+
+// The grants besides the authorization code flow.
+const (
+	GrantClientCredentials = "client_credentials"
+	GrantJWTBearer         = "urn:ietf:params:oauth:grant-type:jwt-bearer"
+)
 
 // Token is an access token with what came with it.
 type Token struct {
