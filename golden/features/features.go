@@ -31,7 +31,7 @@ func Query() mcp.ResourceContents {
 
 // Tree lists a directory as several contents.
 //
-//mcp:resource files://tree
+//mcp:resource files://tree scopes=files:read
 func Tree() ([]mcp.ResourceContents, error) {
 	return []mcp.ResourceContents{{URI: "files://tree/a", Text: "a"}, {URI: "files://tree/b", Text: "b"}}, nil
 }
@@ -118,7 +118,7 @@ const (
 
 // Review asks the model to review code.
 //
-//mcp:prompt code_review title="Code review"
+//mcp:prompt code_review title="Code review" scopes="review, code:read"
 func Review(in ReviewArgs) string {
 	focus := "anything"
 	if in.Focus != nil {

@@ -78,6 +78,7 @@ func RegisterMCP(s *mcp.Server, store *Store) {
 		URI:         "files://tree",
 		Name:        "tree",
 		Description: "Lists a directory as several contents.",
+		Scopes:      []string{"files:read"},
 		Read:        mcpgenReadTree,
 	})
 	s.AddResourceTemplate(mcp.ResourceTemplate{
@@ -112,7 +113,8 @@ func RegisterMCP(s *mcp.Server, store *Store) {
 			{Name: "focus", Title: "Focus area", Description: "Focus of the review, such as \"security\"."},
 			{Name: "language", Description: "Language of the code."},
 		},
-		Get: mcpgenGetReview,
+		Scopes: []string{"review", "code:read"},
+		Get:    mcpgenGetReview,
 	})
 	s.AddPrompt(mcp.Prompt{
 		Name:        "conversation",

@@ -187,6 +187,17 @@ func (s *Server) requiredScopes(m *jsonrpc.Message) []string {
 		if t := s.lookupTool([]byte(name)); t != nil {
 			return t.Scopes
 		}
+	case methodPromptsGet:
+		if p := s.lookupPrompt(name); p != nil {
+			return p.Scopes
+		}
+	case methodResourcesRead:
+		switch r, t, _ := s.resolve(name); {
+		case r != nil:
+			return r.Scopes
+		case t != nil:
+			return t.Scopes
+		}
 	}
 	return nil
 }

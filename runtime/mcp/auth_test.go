@@ -26,6 +26,12 @@ func protectedServer(t *testing.T) *httptest.Server {
 	srv.AddTool(Tool{Name: "delete_file", InputSchema: `{"type":"object"}`, Scopes: []string{"files:write"}, Handler: func(ctx context.Context, c *ToolCall) {
 		c.ReturnText("deleted by " + AuthInfoFrom(ctx).Subject)
 	}})
+	srv.AddPrompt(Prompt{Name: "secret", Scopes: []string{"files:write"}, Get: func(ctx context.Context, args *Input) (*GetPromptResult, error) {
+		return &GetPromptResult{Messages: []PromptMessage{{Role: RoleUser, Content: Text{Text: "s"}}}}, nil
+	}})
+	srv.AddResourceTemplate(ResourceTemplate{URITemplate: "files://{name}", Name: "files", Scopes: []string{"files:write"}, Read: func(ctx context.Context, uri string, vars map[string]string) ([]ResourceContents, error) {
+		return []ResourceContents{{Text: vars["name"]}}, nil
+	}})
 	AddForm(srv, themeFormSchema, decodeThemeForm)
 	srv.AddTool(elicitTool())
 	h := srv.HTTPHandler(&HTTPOptions{Auth: &AuthOptions{
@@ -127,6 +133,17 @@ func TestProtectedServer(t *testing.T) {
 	r = authPost(t, url, "ada-read", session, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"delete_file"}}`)
 	if r.status != 403 || !strings.Contains(r.challenge, `error="insufficient_scope"`) || !strings.Contains(r.challenge, `scope="files:write"`) || !strings.Contains(r.challenge, `resource_metadata="`+meta+`"`) {
 		t.Errorf("a tool whose scope the token lacks: %d %q", r.status, r.challenge)
+	}
+	for _, req := range []string{
+		`{"jsonrpc":"2.0","id":31,"method":"prompts/get","params":{"name":"secret"}}`,
+		`{"jsonrpc":"2.0","id":32,"method":"resources/read","params":{"uri":"files://a"}}`,
+	} {
+		if r = authPost(t, url, "ada-read", session, req); r.status != 403 || !strings.Contains(r.challenge, `scope="files:write"`) {
+			t.Errorf("%s without the scope: %d %q", req, r.status, r.challenge)
+		}
+		if r = authPost(t, url, "ada-write", session, req); r.status != 200 || r.body["result"] == nil {
+			t.Errorf("%s with the scope: %d %v", req, r.status, r.body)
+		}
 	}
 	r = authPost(t, url, "ada-write", session, `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"delete_file"}}`)
 	if text := toolText(t, r.body); text != "deleted by ada" {

@@ -152,3 +152,15 @@ func orList(words []string) string {
 	}
 	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }
+
+// scopesOption is the scopes= option of tools, prompts and resources: the OAuth scopes a
+// caller's token needs on a protected server, separated by spaces or commas.
+func scopesOption[T any](set func(*T, []string)) option[T] {
+	return option[T]{key: "scopes",
+		empty: func(*T) string {
+			return `name the OAuth scopes a caller's token needs, such as scopes="files:read files:write"`
+		},
+		set: func(t *T, v string) {
+			set(t, strings.FieldsFunc(v, func(r rune) bool { return r == ' ' || r == ',' }))
+		}}
+}

@@ -26,8 +26,9 @@ var promptOptions = &options[model.Prompt]{
 	list: []option[model.Prompt]{
 		{key: "name", set: func(p *model.Prompt, v string) { p.Name = v }},
 		{key: "title", set: func(p *model.Prompt, v string) { p.Title = v }},
+		scopesOption(func(p *model.Prompt, s []string) { p.Scopes = s }),
 	},
-	usage: `options are: a name first, then title="..."`,
+	usage: `options are: a name first, then title="...", scopes="..."`,
 }
 
 // prompt checks a function annotated with //mcp:prompt.

@@ -49,8 +49,9 @@ var resourceOptions = &options[model.Resource]{
 		{key: "title", set: func(r *model.Resource, v string) { r.Title = v }},
 		{key: "mime", set: func(r *model.Resource, v string) { r.MIMEType = v },
 			empty: func(*model.Resource) string { return "clients then guess the type" }},
+		scopesOption(func(r *model.Resource, s []string) { r.Scopes = s }),
 	},
-	usage: `write the URI first, then any of name=..., title="...", mime=...`,
+	usage: `write the URI first, then any of name=..., title="...", mime=..., scopes="..."`,
 }
 
 // resource checks a function annotated with //mcp:resource.

@@ -24,12 +24,7 @@ var toolOptions = &options[model.Tool]{
 		{key: "idempotent", flag: true, set: func(t *model.Tool, v string) { t.Hints.Idempotent = boolValue(v) }},
 		{key: "openworld", flag: true, set: func(t *model.Tool, v string) { t.Hints.OpenWorld = boolValue(v) }},
 		{key: "task", values: []string{"optional", "required", "deferred"}, set: func(t *model.Tool, v string) { t.Task = v }},
-		{key: "scopes", empty: func(*model.Tool) string {
-			return `name the OAuth scopes a caller's token needs, such as scopes="files:read files:write"`
-		},
-			set: func(t *model.Tool, v string) {
-				t.Scopes = strings.FieldsFunc(v, func(r rune) bool { return r == ' ' || r == ',' })
-			}},
+		scopesOption(func(t *model.Tool, s []string) { t.Scopes = s }),
 		{key: "title", set: func(t *model.Tool, v string) { t.Title = v }},
 		{key: "name", set: func(t *model.Tool, v string) { t.Name = v }},
 	},

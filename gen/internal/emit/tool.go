@@ -55,13 +55,7 @@ func (e *emitter) toolValue(t *model.Tool) jen.Code {
 	if len(hints) > 0 {
 		fields = append(fields, field("Annotations", jen.Qual(model.RuntimePath, "ToolAnnotations").Values(hints...)))
 	}
-	if len(t.Scopes) > 0 {
-		var lits []jen.Code
-		for _, s := range t.Scopes {
-			lits = append(lits, jen.Lit(s))
-		}
-		fields = append(fields, field("Scopes", jen.Index().String().Values(lits...)))
-	}
+	fields = appendScopes(fields, t.Scopes)
 	if t.Task != "" {
 		fields = append(fields, field("Task", jen.Qual(model.RuntimePath, "Task"+strings.ToUpper(t.Task[:1])+t.Task[1:])))
 	}
@@ -172,4 +166,16 @@ func (e *emitter) result(t *model.Tool) []jen.Code {
 		return []jen.Code{c.Dot("ReturnResult").Call(jen.Op("&").Add(e.local("out")))}
 	}
 	return nil
+}
+
+// appendScopes adds the Scopes field of a tool, prompt or resource that has some.
+func appendScopes(fields []jen.Code, scopes []string) []jen.Code {
+	if len(scopes) == 0 {
+		return fields
+	}
+	var lits []jen.Code
+	for _, s := range scopes {
+		lits = append(lits, jen.Lit(s))
+	}
+	return append(fields, field("Scopes", jen.Index().String().Values(lits...)))
 }

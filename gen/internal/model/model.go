@@ -106,7 +106,7 @@ type Tool struct {
 	// Task is whether the tool may run as a task: "" (never), "optional", "required" or
 	// "deferred" (from where its body calls mcp.StartTask).
 	Task string
-	// Scopes are the OAuth scopes a caller\'s token needs, on a protected server.
+	// Scopes are the OAuth scopes a caller's token needs, on a protected server.
 	Scopes    []string
 	In        *schema.Type // nil for a tool without arguments
 	InPointer bool         // the argument is a pointer to the struct
@@ -154,6 +154,7 @@ type Resource struct {
 	Title       string
 	Description string
 	MIMEType    string
+	Scopes      []string     // OAuth scopes a caller's token needs, on a protected server
 	In          *schema.Type // the variables' struct, for a template
 	InPointer   bool
 	Literal     []string // variables whose fields are numbers or booleans
@@ -183,6 +184,7 @@ type Prompt struct {
 	Name        string
 	Title       string
 	Description string
+	Scopes      []string // OAuth scopes a caller's token needs, on a protected server
 	In          *schema.Type
 	InPointer   bool
 	Out         PromptOut
