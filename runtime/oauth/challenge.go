@@ -8,22 +8,23 @@ import (
 // Challenge is a Bearer challenge of a WWW-Authenticate header (RFC 6750 section 3): what a
 // protected MCP server says when it refuses a request.
 type Challenge struct {
+	Scheme           string // Bearer, or DPoP (RFC 9449)
 	ResourceMetadata string // resource_metadata (RFC 9728 section 5.1)
 	Scope            string // scope: space-separated
 	Error            string // error: invalid_token, insufficient_scope, ...
 	ErrorDescription string
 }
 
-// ParseChallenge returns the Bearer challenge of a response's WWW-Authenticate headers, if
-// there is one.
+// ParseChallenge returns the Bearer (or DPoP) challenge of a response's WWW-Authenticate
+// headers, if there is one.
 func ParseChallenge(h http.Header) (Challenge, bool) {
 	for _, v := range h.Values("WWW-Authenticate") {
 		for _, ch := range splitChallenges(v) {
 			scheme, params, _ := strings.Cut(strings.TrimSpace(ch), " ")
-			if !strings.EqualFold(scheme, "Bearer") {
+			if !strings.EqualFold(scheme, "Bearer") && !strings.EqualFold(scheme, "DPoP") {
 				continue
 			}
-			var c Challenge
+			c := Challenge{Scheme: scheme}
 			for k, v := range authParams(params) {
 				switch strings.ToLower(k) {
 				case "resource_metadata":

@@ -36,6 +36,7 @@ type ServerMetadata struct {
 	TokenEndpointAuthMethodsSupported []string `json:"token_endpoint_auth_methods_supported"`
 	ClientIDMetadataDocumentSupported bool     `json:"client_id_metadata_document_supported"`
 	IssParameterSupported             bool     `json:"authorization_response_iss_parameter_supported"`
+	DPoPSigningAlgValuesSupported     []string `json:"dpop_signing_alg_values_supported"`
 }
 
 // authorize runs the whole flow for a server that challenged a request to u.
@@ -73,6 +74,7 @@ func (t *Transport) authorize(ctx context.Context, u *url.URL, resource string, 
 	if err != nil {
 		return nil, err
 	}
+	client.dpop = contains(as.DPoPSigningAlgValuesSupported, "ES256")
 	// The resource indicator is the metadata's resource, exactly as published (RFC 9728:
 	// the identifier tokens for this server carry as their audience).
 	indicator := prm.Resource
@@ -210,6 +212,7 @@ func (t *Transport) getJSON(ctx context.Context, u string, v any) error {
 type client struct {
 	id, secret string
 	method     string // client_secret_basic, client_secret_post, none
+	dpop       bool   // the tokens are bound to the client's DPoP key
 }
 
 // register settles the client's id: the pre-registered one, else its metadata document's
@@ -364,21 +367,6 @@ func (t *Transport) exchange(ctx context.Context, endpoint string, c client, for
 	default:
 		form.Set("client_id", c.id)
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, strings.NewReader(form.Encode()))
-	if err != nil {
-		return nil, &Error{"token", err}
-	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("Accept", "application/json")
-	if c.method == "client_secret_basic" {
-		req.SetBasicAuth(url.QueryEscape(c.id), url.QueryEscape(c.secret))
-	}
-	resp, err := t.httpClient().Do(req)
-	if err != nil {
-		return nil, &Error{"token", err}
-	}
-	defer resp.Body.Close()
-	data, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	var out struct {
 		AccessToken  string `json:"access_token"`
 		TokenType    string `json:"token_type"`
@@ -387,12 +375,42 @@ func (t *Transport) exchange(ctx context.Context, endpoint string, c client, for
 		Error        string `json:"error"`
 		Description  string `json:"error_description"`
 	}
-	json.Unmarshal(data, &out)
-	if resp.StatusCode != http.StatusOK || out.AccessToken == "" {
-		if out.Error != "" {
-			return nil, wrapf("token", "POST %s: %s %s", endpoint, out.Error, out.Description)
+	for attempt := 0; ; attempt++ {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, strings.NewReader(form.Encode()))
+		if err != nil {
+			return nil, &Error{"token", err}
 		}
-		return nil, wrapf("token", "POST %s: HTTP %d: %.200s", endpoint, resp.StatusCode, data)
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Accept", "application/json")
+		if c.method == "client_secret_basic" {
+			req.SetBasicAuth(url.QueryEscape(c.id), url.QueryEscape(c.secret))
+		}
+		if c.dpop {
+			proof, err := t.dpop.proof(http.MethodPost, req.URL, "", endpoint)
+			if err != nil {
+				return nil, &Error{"dpop", err}
+			}
+			req.Header.Set("DPoP", proof)
+		}
+		resp, err := t.httpClient().Do(req)
+		if err != nil {
+			return nil, &Error{"token", err}
+		}
+		data, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+		resp.Body.Close()
+		out.Error = ""
+		json.Unmarshal(data, &out)
+		if c.dpop && attempt == 0 && out.Error == "use_dpop_nonce" && resp.Header.Get("DPoP-Nonce") != "" {
+			t.dpop.setNonce(endpoint, resp.Header.Get("DPoP-Nonce"))
+			continue
+		}
+		if resp.StatusCode != http.StatusOK || out.AccessToken == "" {
+			if out.Error != "" {
+				return nil, wrapf("token", "POST %s: %s %s", endpoint, out.Error, out.Description)
+			}
+			return nil, wrapf("token", "POST %s: HTTP %d: %.200s", endpoint, resp.StatusCode, data)
+		}
+		break
 	}
 	tok := &Token{AccessToken: out.AccessToken, TokenType: out.TokenType, RefreshToken: out.RefreshToken,
 		TokenEndpoint: endpoint, ClientID: c.id, ClientSecret: c.secret, AuthMethod: c.method}
@@ -408,7 +426,7 @@ func (t *Transport) refresh(ctx context.Context, old *Token) (*Token, error) {
 	if old.Indicator != "" {
 		form.Set("resource", old.Indicator)
 	}
-	tok, err := t.exchange(ctx, old.TokenEndpoint, client{id: old.ClientID, secret: old.ClientSecret, method: old.AuthMethod}, form)
+	tok, err := t.exchange(ctx, old.TokenEndpoint, client{id: old.ClientID, secret: old.ClientSecret, method: old.AuthMethod, dpop: strings.EqualFold(old.TokenType, "DPoP")}, form)
 	if err != nil {
 		return nil, err
 	}

@@ -131,6 +131,7 @@ type Transport struct {
 
 	once  sync.Once
 	store TokenStore
+	dpop  dpopKey
 	mu    sync.Mutex
 	flows map[string]*sync.Mutex // per resource: one authorization at a time
 }
@@ -196,6 +197,11 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			return resp, nil
 		}
 		resp.Body.Close()
+		if ch.Error == "use_dpop_nonce" && tok != nil && tok.TokenType == "DPoP" && resp.Header.Get("DPoP-Nonce") != "" {
+			// The server wants its nonce in the proof (RFC 9449 section 9): send it again.
+			t.dpop.setNonce(resource, resp.Header.Get("DPoP-Nonce"))
+			continue
+		}
 		if needsToken && tok != nil && tok.RefreshToken != "" && ch.Error != "insufficient_scope" && attempt == 0 {
 			if fresh, err := t.refresh(ctx, tok); err == nil {
 				tok = fresh
@@ -220,7 +226,15 @@ func (t *Transport) send(req *http.Request, tok *Token) (*http.Response, error) 
 		}
 		r.Body = body
 	}
-	if tok != nil {
+	if tok != nil && strings.EqualFold(tok.TokenType, "DPoP") {
+		// A token bound to the client's key goes with a fresh proof of it, per request.
+		proof, err := t.dpop.proof(req.Method, req.URL, tok.AccessToken, CanonicalResource(req.URL))
+		if err != nil {
+			return nil, &Error{"dpop", err}
+		}
+		r.Header.Set("Authorization", "DPoP "+tok.AccessToken)
+		r.Header.Set("DPoP", proof)
+	} else if tok != nil {
 		r.Header.Set("Authorization", "Bearer "+tok.AccessToken)
 	}
 	return t.base().RoundTrip(r)
