@@ -62,6 +62,9 @@ type conformanceContext struct {
 	PrivateKeyPEM    string `json:"private_key_pem"`
 	SigningAlgorithm string `json:"signing_algorithm"`
 	ValidJWT         string `json:"valid_jwt"`
+	IDPClientID      string `json:"idp_client_id"`
+	IDPIDToken       string `json:"idp_id_token"`
+	IDPTokenEndpoint string `json:"idp_token_endpoint"`
 }
 
 // The client's redirect URI, and the URL of its Client ID Metadata Document (which the
@@ -257,7 +260,10 @@ func authConfig(scenario string, cc conformanceContext) (*oauth.Transport, error
 	case "auth/wif-jwt-bearer":
 		jwt := cc.ValidJWT
 		cfg.Grant, cfg.ClientID = oauth.GrantJWTBearer, cc.ClientID
-		cfg.Assertion = func(context.Context) (string, error) { return jwt, nil }
+		cfg.Assertion = func(context.Context, string, string) (string, error) { return jwt, nil }
+	case "auth/enterprise-managed-authorization":
+		cfg.Grant, cfg.ClientID, cfg.ClientSecret = oauth.GrantJWTBearer, cc.ClientID, cc.ClientSecret
+		cfg.Assertion = oauth.IDJAG(nil, cc.IDPTokenEndpoint, cc.IDPClientID, "", cc.IDPIDToken)
 	default:
 		cfg.ClientID, cfg.ClientSecret = cc.ClientID, cc.ClientSecret
 	}

@@ -473,7 +473,7 @@ func (t *Transport) machineToken(ctx context.Context, as *ServerMetadata, resour
 		if cfg.Assertion == nil {
 			return nil, wrapf("token", "the JWT bearer grant needs Config.Assertion")
 		}
-		assertion, err := cfg.Assertion(ctx)
+		assertion, err := cfg.Assertion(ctx, as.Issuer, indicator)
 		if err != nil {
 			return nil, &Error{"token", err}
 		}
@@ -516,4 +516,50 @@ func (t *Transport) clientAssertion(as *ServerMetadata) (string, error) {
 		Expiry:   jwt.NewNumericDate(now.Add(time.Minute)),
 		ID:       randomString(16),
 	}).Serialize()
+}
+
+// IDJAG is an Assertion for enterprise-managed authorization: it trades the user's ID token
+// from the enterprise identity provider for an identity assertion authorization grant (an
+// ID-JAG, by token exchange, RFC 8693) for the authorization server and resource asked, which
+// the JWT bearer grant then trades for an access token. clientID is the client's id at the
+// identity provider.
+func IDJAG(hc *http.Client, tokenEndpoint, clientID, clientSecret, idToken string) func(ctx context.Context, issuer, resource string) (string, error) {
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	return func(ctx context.Context, issuer, resource string) (string, error) {
+		form := url.Values{
+			"grant_type":           {"urn:ietf:params:oauth:grant-type:token-exchange"},
+			"subject_token":        {idToken},
+			"subject_token_type":   {"urn:ietf:params:oauth:token-type:id_token"},
+			"requested_token_type": {"urn:ietf:params:oauth:token-type:id-jag"},
+			"audience":             {issuer},
+			"resource":             {resource},
+			"client_id":            {clientID},
+		}
+		if clientSecret != "" {
+			form.Set("client_secret", clientSecret)
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, tokenEndpoint, strings.NewReader(form.Encode()))
+		if err != nil {
+			return "", err
+		}
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Accept", "application/json")
+		resp, err := hc.Do(req)
+		if err != nil {
+			return "", err
+		}
+		defer resp.Body.Close()
+		data, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+		var out struct {
+			AccessToken string `json:"access_token"`
+			Error       string `json:"error"`
+		}
+		json.Unmarshal(data, &out)
+		if resp.StatusCode != http.StatusOK || out.AccessToken == "" {
+			return "", fmt.Errorf("token exchange at the identity provider %s: HTTP %d %s", tokenEndpoint, resp.StatusCode, out.Error)
+		}
+		return out.AccessToken, nil
+	}
 }

@@ -82,8 +82,26 @@ func TestMachineGrants(t *testing.T) {
 		t.Errorf("private_key_jwt: %+v %v", claims, got)
 	}
 
-	call(&Config{Grant: GrantJWTBearer, ClientID: "workload", Assertion: func(context.Context) (string, error) { return "the-workload-jwt", nil }})
+	call(&Config{Grant: GrantJWTBearer, ClientID: "workload", Assertion: func(context.Context, string, string) (string, error) { return "the-workload-jwt", nil }})
 	if got.Get("grant_type") != GrantJWTBearer || got.Get("assertion") != "the-workload-jwt" || basicID != "" {
 		t.Errorf("jwt bearer: %v", got)
+	}
+
+	// Enterprise-managed: the user's ID token traded at the identity provider for an ID-JAG
+	// for this authorization server and resource, then the ID-JAG for a token.
+	var exchanged url.Values
+	idp := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.ParseForm()
+		exchanged = r.PostForm
+		json.NewEncoder(w).Encode(map[string]any{"access_token": "the-id-jag", "issued_token_type": "urn:ietf:params:oauth:token-type:id-jag"})
+	}))
+	defer idp.Close()
+	call(&Config{Grant: GrantJWTBearer, ClientID: "app", ClientSecret: "app-secret", Assertion: IDJAG(nil, idp.URL, "idp-app", "", "the-id-token")})
+	if exchanged.Get("subject_token") != "the-id-token" || exchanged.Get("audience") != srv.URL || exchanged.Get("resource") != srv.URL+"/mcp" ||
+		exchanged.Get("requested_token_type") != "urn:ietf:params:oauth:token-type:id-jag" || exchanged.Get("client_id") != "idp-app" {
+		t.Errorf("token exchange: %v", exchanged)
+	}
+	if got.Get("assertion") != "the-id-jag" || basicID != "app" || basicSecret != "app-secret" {
+		t.Errorf("jwt bearer with the ID-JAG: %v, Basic %q", got, basicID)
 	}
 }

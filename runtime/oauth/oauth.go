@@ -64,8 +64,10 @@ type Config struct {
 	// SigningAlgorithm (default ES256), when set instead of ClientSecret.
 	PrivateKey       crypto.Signer
 	SigningAlgorithm string
-	// Assertion returns the JWT of GrantJWTBearer.
-	Assertion func(ctx context.Context) (string, error)
+	// Assertion returns the JWT of GrantJWTBearer, for the authorization server issuer and
+	// the resource (the server's indicator): a workload's identity token, or one an
+	// enterprise identity provider issued for them (IDJAG).
+	Assertion func(ctx context.Context, issuer, resource string) (string, error)
 }
 
 // The grants besides the authorization code flow.
