@@ -339,6 +339,11 @@ func TestTaskNotifications(t *testing.T) {
 		t.Errorf("no subscription id: %v", p)
 	}
 	h.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"sub"}}`)
+	// Messages are handled in order: once the ping is answered, the subscription is
+	// cancelled, and no answer of it is left to write to a harness nobody reads.
+	if r := h.roundTrip(`{"jsonrpc":"2.0","id":"last","method":"ping"}`); r["id"] != "last" {
+		t.Errorf("after cancelling the subscription: %v", r)
+	}
 }
 
 // mcpgen's client follows the tasks a server makes of its calls: the caller of CallTool gets
