@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"os/exec"
 	"path/filepath"
@@ -17,10 +16,9 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 	"github.com/mcpgen/mcpgen/runtime/oauth"
-	"github.com/mcpgen/mcpgen/runtime/protect"
 )
 
-// A protected mcpgen server and mcpgen's client against a real, independent OpenID provider
+// examples/protected and mcpgen's client against a real, independent OpenID provider
 // (zitadel/oidc's example OP, e2e/oidcop): the client gets a token through the whole flow
 // (discovery, authorization code with PKCE and the resource indicator, the user's login
 // driven as a browser would) and calls a tool; the server checks the JWT against the OP's
@@ -30,30 +28,12 @@ func TestOAuthAgainstARealOpenIDProvider(t *testing.T) {
 	t.Parallel()
 	issuer := startOpenIDProvider(t, "3s")
 
-	protected := func(leeway time.Duration) string {
-		srv := mcp.NewServer(mcp.Implementation{Name: "protected", Version: "1"}, nil)
-		srv.AddTool(mcp.Tool{Name: "whoami", InputSchema: `{"type":"object"}`, Handler: func(ctx context.Context, c *mcp.ToolCall) {
-			a := mcp.AuthInfoFrom(ctx)
-			c.ReturnText(a.Subject + " " + strings.Join(a.Scopes, " "))
-		}})
-		srv.AddTool(mcp.Tool{Name: "administer", InputSchema: `{"type":"object"}`, Scopes: []string{"admin"}, Handler: func(ctx context.Context, c *mcp.ToolCall) {
-			c.ReturnText("done")
-		}})
-		mux := http.NewServeMux()
-		ts := httptest.NewServer(mux)
-		t.Cleanup(ts.Close)
-		h := srv.HTTPHandler(&mcp.HTTPOptions{Auth: &mcp.AuthOptions{
-			Verifier:             &protect.JWT{Issuer: issuer, JWKSURL: issuer + "/keys", Audience: ts.URL + "/mcp", Leeway: leeway},
-			Resource:             ts.URL + "/mcp",
-			AuthorizationServers: []string{issuer},
-			ScopesSupported:      []string{"openid", "profile"},
-		}})
-		t.Cleanup(h.Close)
-		mux.Handle("/mcp", h)
-		mux.Handle("/.well-known/oauth-protected-resource/", h)
-		return ts.URL + "/mcp"
+	// Two processes of examples/protected: tokens for one are not for the other.
+	protected := func() string {
+		tr := startHTTP(t, protectedBin, "-issuer", issuer, "-scopes", "openid profile", "-leeway", "1ms")
+		return tr.url
 	}
-	a, b := protected(time.Nanosecond), protected(time.Nanosecond)
+	a, b := protected(), protected()
 
 	store := &oauth.MemoryStore{}
 	rt := &oauth.Transport{Config: &oauth.Config{
@@ -78,13 +58,13 @@ func TestOAuthAgainstARealOpenIDProvider(t *testing.T) {
 	}
 
 	post := func(url, token string) (int, string) {
-		req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"administer","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`))
+		req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"delete_file","arguments":{"path":"/tmp/x"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`))
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "application/json, text/event-stream")
 		req.Header.Set("Authorization", "Bearer "+token)
 		req.Header.Set("MCP-Protocol-Version", "2026-07-28")
 		req.Header.Set("Mcp-Method", "tools/call")
-		req.Header.Set("Mcp-Name", "administer")
+		req.Header.Set("Mcp-Name", "delete_file")
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
@@ -94,11 +74,11 @@ func TestOAuthAgainstARealOpenIDProvider(t *testing.T) {
 		return resp.StatusCode, resp.Header.Get("WWW-Authenticate")
 	}
 	// The token lacks the tool's scope: 403 insufficient_scope naming it.
-	if status, ch := post(a, tok.AccessToken); status != 403 || !strings.Contains(ch, `error="insufficient_scope"`) || !strings.Contains(ch, `scope="admin"`) {
+	if status, ch := post(a, tok.AccessToken); status != 403 || !strings.Contains(ch, `error="insufficient_scope"`) || !strings.Contains(ch, `scope="files:write"`) {
 		t.Errorf("a token without the tool's scope: %d %q", status, ch)
 	}
-	// The OP does not grant "admin": the client asks again (step-up), then gives up with the 403.
-	if _, err := c.CallTool(context.Background(), "administer", nil); err == nil || !strings.Contains(err.Error(), "403") {
+	// The OP does not grant files:write: the client asks again (step-up), then gives up with the 403.
+	if _, err := c.CallTool(context.Background(), "delete_file", map[string]any{"path": "/tmp/x"}); err == nil || !strings.Contains(err.Error(), "403") {
 		t.Errorf("a scope the OP does not grant: %v", err)
 	}
 	// A token for server a is not one for server b: 401 invalid_token.

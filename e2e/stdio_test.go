@@ -25,6 +25,7 @@ var (
 	hostBin       string
 	fsclientBin   string
 	notesBin      string
+	protectedBin  string
 	referee       *spectest.Referee
 )
 
@@ -50,9 +51,10 @@ func run(m *testing.M) int {
 	hostBin = filepath.Join(dir, "host")
 	fsclientBin = filepath.Join(dir, "fsclient")
 	notesBin = filepath.Join(dir, "notes")
+	protectedBin = filepath.Join(dir, "protected")
 	for bin, pkg := range map[string]string{weatherBin: "../examples/weather", everythingBin: "../examples/everything",
 		clientBin: "../examples/client", mcpgenBin: "../cmd/mcpgen", hostBin: "../examples/host",
-		fsclientBin: "../examples/fsclient", notesBin: "../examples/notes/cmd/notes"} {
+		fsclientBin: "../examples/fsclient", notesBin: "../examples/notes/cmd/notes", protectedBin: "../examples/protected"} {
 		if out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
 			fmt.Fprintf(os.Stderr, "building %s: %v\n%s", pkg, err, out)
 			return 1

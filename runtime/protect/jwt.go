@@ -30,8 +30,10 @@ import (
 // JWT verifies JWT access tokens: signed by a key of the issuer's JWKS, issued by Issuer,
 // for Audience, and not expired.
 type JWT struct {
-	Issuer   string // the iss the tokens must carry
-	JWKSURL  string // where the issuer publishes its signing keys
+	Issuer string // the iss the tokens must carry
+	// JWKSURL is where the issuer publishes its signing keys; empty, it is the jwks_uri of
+	// the issuer's metadata (RFC 8414, else OpenID Connect discovery).
+	JWKSURL  string
 	Audience string // the aud the tokens must name: this server's canonical URI
 	// Algorithms are the signature algorithms taken; the default is RS256, ES256 and EdDSA
 	// (never "none", never HMAC with a public key).
@@ -156,6 +158,13 @@ func (v *JWT) fetch(ctx context.Context) error {
 	if hc == nil {
 		hc = http.DefaultClient
 	}
+	if v.JWKSURL == "" {
+		u, err := discoverJWKS(ctx, hc, v.Issuer)
+		if err != nil {
+			return err
+		}
+		v.JWKSURL = u
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, v.JWKSURL, nil)
 	if err != nil {
 		return err
@@ -175,4 +184,39 @@ func (v *JWT) fetch(ctx context.Context) error {
 	set.Keys = slices.DeleteFunc(set.Keys, func(k jose.JSONWebKey) bool { return !k.IsPublic() })
 	v.keys, v.fetched = &set, time.Now()
 	return nil
+}
+
+// discoverJWKS finds the jwks_uri in an issuer's metadata: RFC 8414's well-known document,
+// else OpenID Connect's (for an issuer with a path, the path-inserted forms first).
+func discoverJWKS(ctx context.Context, hc *http.Client, issuer string) (string, error) {
+	base := strings.TrimSuffix(issuer, "/")
+	var candidates []string
+	if i := strings.Index(base, "://"); i >= 0 {
+		origin, path, _ := strings.Cut(base[i+3:], "/")
+		origin = base[:i+3] + origin
+		if path != "" {
+			candidates = append(candidates, origin+"/.well-known/oauth-authorization-server/"+path, origin+"/.well-known/openid-configuration/"+path)
+		}
+	}
+	candidates = append(candidates, base+"/.well-known/oauth-authorization-server", base+"/.well-known/openid-configuration")
+	for _, u := range candidates {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+		if err != nil {
+			return "", err
+		}
+		resp, err := hc.Do(req)
+		if err != nil {
+			continue
+		}
+		var m struct {
+			Issuer  string `json:"issuer"`
+			JWKSURI string `json:"jwks_uri"`
+		}
+		err = json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&m)
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusOK && err == nil && m.JWKSURI != "" && m.Issuer == issuer {
+			return m.JWKSURI, nil
+		}
+	}
+	return "", fmt.Errorf("no jwks_uri in the metadata of the issuer %s", issuer)
 }
