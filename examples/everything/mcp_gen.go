@@ -405,12 +405,8 @@ func mcpgenCallFailingJob(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
-	out, err := FailingJob(ctx)
-	if err != nil {
-		c.ReturnError(err)
-		return
-	}
-	c.ReturnText(out)
+	out := FailingJob(ctx)
+	c.ReturnResult(&out)
 }
 
 // JSON Schemas of tool greet.
@@ -579,11 +575,7 @@ func mcpgenCallProtocolErrorJob(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
-	out, err := ProtocolErrorJob(ctx)
-	if err != nil {
-		c.ReturnError(err)
-		return
-	}
+	out := ProtocolErrorJob(ctx)
 	c.ReturnText(out)
 }
 

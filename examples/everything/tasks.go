@@ -49,20 +49,21 @@ func SlowCompute(ctx context.Context, in ComputeInput) (string, error) {
 // FailingJob works for a second, then fails: the task completes with an error result.
 //
 //mcp:tool failing_job task=required
-func FailingJob(ctx context.Context) (string, error) {
+func FailingJob(ctx context.Context) mcp.CallToolResult {
+	text := "the job failed: the upstream service refused the request"
 	if err := sleep(ctx, time.Second); err != nil {
-		return "", err
+		text = "the job was stopped: " + err.Error()
 	}
-	return "", errors.New("the job failed: the upstream service refused the request")
+	return mcp.CallToolResult{Content: []mcp.Content{mcp.Text{Text: text}}, IsError: true}
 }
 
 // ProtocolErrorJob works for half a second, then breaks down (it panics): the task fails
 // with a JSON-RPC error.
 //
 //mcp:tool protocol_error_job task
-func ProtocolErrorJob(ctx context.Context) (string, error) {
+func ProtocolErrorJob(ctx context.Context) string {
 	if err := sleep(ctx, 500*time.Millisecond); err != nil {
-		return "", err
+		return "stopped before it broke down: " + err.Error()
 	}
 	panic("protocol_error_job breaks down on purpose")
 }
