@@ -88,7 +88,7 @@ func TestStdioClientThatNeverReads(t *testing.T) {
 		t.Errorf("the server read all %d requests of a client that reads nothing", n)
 	default:
 	}
-	go io.Copy(io.Discard, h.out) // now read, so that the server can answer and stop
+	h.discard() // now read, so that the server can answer and stop
 	h.in.Close()
 }
 

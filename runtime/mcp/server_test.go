@@ -24,6 +24,12 @@ type harness struct {
 	out    *bufio.Reader
 	done   chan error
 	cancel context.CancelFunc
+	drain  sync.Once
+}
+
+// discard reads and drops whatever the server writes from now on.
+func (h *harness) discard() {
+	h.drain.Do(func() { go io.Copy(io.Discard, h.out) })
 }
 
 func quietServer(opts *ServerOptions) *Server {
@@ -46,6 +52,9 @@ func start(t *testing.T, srv *Server) *harness {
 		h.done <- err
 	}()
 	t.Cleanup(func() {
+		// What the server still writes (the answer of a subscription that ends with the
+		// session, say) is read and dropped: a write to a pipe nobody reads would block.
+		h.discard()
 		inW.Close()
 		cancel()
 		select {
