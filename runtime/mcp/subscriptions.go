@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
@@ -25,6 +26,9 @@ type listener struct {
 	uriOrder  []string // as the client listed them, for the acknowledgement
 	tasks     map[string]bool
 	taskOrder []string // the tasks whose status changes it hears of (notifications/tasks)
+	// sent is, by task, the lastUpdatedAt of the last notifications/tasks sent, under mu: a
+	// change heard of twice (made here, and echoed by the store) is sent once.
+	sent map[string]time.Time
 }
 
 // listen serves subscriptions/listen: it acknowledges the filter, delivers notifications
@@ -133,6 +137,9 @@ func listen(ctx context.Context, r *Request, params []byte) ([]byte, *jsonrpc.Er
 	s.mu.Unlock()
 	err := l.out.send(jsonrpc.AppendNotification(nil, notificationAcknowledged, e.Bytes()))
 	l.mu.Unlock()
+	if len(l.tasks) > 0 {
+		s.tasks.watchOthers() // changes other replicas make reach this subscription too
+	}
 	if err == nil {
 		<-ctx.Done()
 	}
@@ -233,7 +240,25 @@ func (s *Server) notifyTask(t *TaskRecord) {
 		writeTask(&e, t, true)
 		e.ObjectEnd()
 		l.mu.Lock()
-		l.out.queue(jsonrpc.AppendNotification(nil, notificationTasks, e.Bytes()))
+		if last, ok := l.sent[t.ID]; !ok || t.UpdatedAt.After(last) {
+			if l.sent == nil {
+				l.sent = map[string]time.Time{}
+			}
+			l.sent[t.ID] = t.UpdatedAt
+			l.out.queue(jsonrpc.AppendNotification(nil, notificationTasks, e.Bytes()))
+		}
 		l.mu.Unlock()
 	}
+}
+
+// listensTo reports whether a subscription of this process listens to the task.
+func (s *Server) listensTo(id string) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for l := range s.listeners {
+		if l.tasks[id] {
+			return true
+		}
+	}
+	return false
 }

@@ -89,6 +89,8 @@ type taskRunner struct {
 	stopped   bool
 	owner     string // this process, in the tasks it runs
 	shared    bool   // the store is not this process's alone: leases and watching
+	watching  sync.Once
+	unwatch   context.CancelFunc // ends the watch of other processes' changes
 }
 
 // runningTask is a task this process runs.
@@ -333,11 +335,53 @@ func (tr *taskRunner) forget(rt *runningTask) {
 	tr.mu.Unlock()
 }
 
+// watchOthers starts, once, following the changes other processes make to tasks, for the
+// subscriptions of this one, if the store can tell of them (TaskChanges).
+func (tr *taskRunner) watchOthers() {
+	w, ok := tr.store.(TaskChanges)
+	if !ok {
+		return
+	}
+	tr.watching.Do(func() {
+		ctx, cancel := context.WithCancel(context.Background())
+		tr.mu.Lock()
+		stopped := tr.stopped
+		tr.unwatch = cancel
+		tr.mu.Unlock()
+		if stopped {
+			cancel()
+			return
+		}
+		tr.wg.Go(func() {
+			for ctx.Err() == nil {
+				err := w.WatchTasks(ctx, func(id string) {
+					if tr.s.listensTo(id) {
+						if rec, err := tr.store.Get(ctx, id); err == nil {
+							tr.s.notifyTask(rec)
+						}
+					}
+				})
+				if ctx.Err() != nil {
+					return
+				}
+				tr.s.logger.Warn("mcp: watching the task store for other processes' changes", "error", err)
+				select { // a store that is down is tried again, not hammered
+				case <-time.After(time.Second):
+				case <-ctx.Done():
+				}
+			}
+		})
+	})
+}
+
 // shutdown fails the tasks this process runs, since nobody will finish them, cancels their
 // bodies, and waits for them to end, or for ctx.
 func (tr *taskRunner) shutdown(ctx context.Context) {
 	tr.mu.Lock()
 	tr.stopped = true
+	if tr.unwatch != nil {
+		tr.unwatch()
+	}
 	running := make([]*runningTask, 0, len(tr.running))
 	for _, rt := range tr.running {
 		running = append(running, rt)

@@ -29,6 +29,15 @@ type TaskStore interface {
 	Update(ctx context.Context, id string, change func(*TaskRecord) error) (*TaskRecord, error)
 }
 
+// TaskChanges is a TaskStore that other processes share and that tells of the changes they
+// make (redistasks does, through Redis pub/sub): with it, a subscription (notifications/tasks)
+// hears of a task's changes whichever replica makes them.
+type TaskChanges interface {
+	// WatchTasks calls changed with the id of every task any process creates or updates,
+	// until ctx ends or the watch fails; it returns why it stopped.
+	WatchTasks(ctx context.Context, changed func(id string)) error
+}
+
 // ErrTaskNotFound is the error of a TaskStore that has no task with the id asked for.
 var ErrTaskNotFound = errors.New("mcp: task not found")
 

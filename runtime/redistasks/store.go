@@ -71,7 +71,41 @@ func (s *Store) Create(ctx context.Context, t *mcp.TaskRecord) error {
 	if !ok {
 		return fmt.Errorf("redistasks: task %s exists already", t.ID)
 	}
+	s.announce(ctx, t.ID)
 	return nil
+}
+
+// changes is the channel on which the store announces the ids of the tasks it changes.
+func (s *Store) changes() string { return s.prefix + "changes" }
+
+// announce tells the other replicas' watchers (WatchTasks) that a task changed. A lost
+// announcement costs a notification, not a task: clients poll tasks/get either way.
+func (s *Store) announce(ctx context.Context, id string) {
+	s.rdb.Publish(context.WithoutCancel(ctx), s.changes(), id)
+}
+
+var _ mcp.TaskChanges = (*Store)(nil)
+
+// WatchTasks calls changed with the id of every task any replica creates or updates, until
+// ctx ends.
+func (s *Store) WatchTasks(ctx context.Context, changed func(id string)) error {
+	sub := s.rdb.Subscribe(ctx, s.changes())
+	defer sub.Close()
+	if _, err := sub.Receive(ctx); err != nil { // the subscription is confirmed
+		return fmt.Errorf("redistasks: watching for changes: %w", err)
+	}
+	ch := sub.Channel()
+	for {
+		select {
+		case m, ok := <-ch:
+			if !ok {
+				return errors.New("redistasks: the watch of changes ended")
+			}
+			changed(m.Payload)
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 }
 
 // Get returns the task, or mcp.ErrTaskNotFound.
@@ -133,6 +167,7 @@ func (s *Store) Update(ctx context.Context, id string, change func(*mcp.TaskReco
 			if err != nil {
 				return nil, err
 			}
+			s.announce(ctx, id)
 			return out, nil
 		}
 	}

@@ -1,6 +1,7 @@
 package redistasks_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -10,6 +11,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -153,6 +155,8 @@ func TestReplicasShareTasks(t *testing.T) {
 	a, b := replica(), replica()
 
 	id := call(t, a.URL, "tools/call", map[string]any{"name": "greet"})["taskId"].(string)
+	// A subscription on b hears of the changes a makes to the task (through the store).
+	heard := listen(t, b.URL, id)
 	task := waitFor(t, b.URL, id, "input_required")
 	var key string
 	for k := range task["inputRequests"].(map[string]any) {
@@ -162,6 +166,20 @@ func TestReplicasShareTasks(t *testing.T) {
 	task = waitFor(t, b.URL, id, "completed")
 	if text := task["result"].(map[string]any)["content"].([]any)[0].(map[string]any)["text"]; text != "Hello, Ada" {
 		t.Errorf("result %v", text)
+	}
+	// b's own change (the answer made the task work again) and a's (it completed) both
+	// reach the subscription on b.
+	var got []string
+	for deadline := time.After(10 * time.Second); len(got) == 0 || got[len(got)-1] != "completed"; {
+		select {
+		case status := <-heard:
+			got = append(got, status)
+		case <-deadline:
+			t.Fatalf("the subscription on b heard %v, and not the completion a made", got)
+		}
+	}
+	if !slices.Contains(got, "working") {
+		t.Errorf("the subscription on b heard %v", got)
 	}
 
 	// Cancelled through b, the body running on a stops.
@@ -239,4 +257,51 @@ func waitFor(t *testing.T, url, id, status string) map[string]any {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// listen opens a subscriptions/listen for a task on a server and sends the statuses of the
+// notifications/tasks it gets, until the test ends.
+func listen(t *testing.T, url, id string) <-chan string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": "sub", "method": "subscriptions/listen",
+		"params": map[string]any{"notifications": map[string]any{"taskIds": []string{id}}, "_meta": json.RawMessage(metaJSON)}})
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", "subscriptions/listen")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	statuses := make(chan string, 16)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		sc := bufio.NewScanner(resp.Body)
+		for sc.Scan() {
+			data, ok := strings.CutPrefix(sc.Text(), "data: ")
+			if !ok {
+				continue
+			}
+			var m struct {
+				Method string `json:"method"`
+				Params struct {
+					Status string `json:"status"`
+				} `json:"params"`
+			}
+			if json.Unmarshal([]byte(data), &m) == nil && m.Method == "notifications/tasks" {
+				statuses <- m.Params.Status
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		cancel()
+		resp.Body.Close()
+		<-done
+	})
+	// The answer's headers come with the acknowledgement: the subscription is in place.
+	return statuses
 }
