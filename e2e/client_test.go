@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -137,26 +138,36 @@ func (tr *httpTransport) interrupt() error {
 	return tr.cmd.Process.Signal(os.Interrupt)
 }
 
-func startHTTP(t *testing.T, bin string, args ...string) *httpTransport {
+// launch starts bin with -http on a free loopback port, and returns the process and the URL
+// it says, on its first line of stderr, that it serves at; the rest of its stderr goes to
+// the returned buffer.
+func launch(t *testing.T, bin string, args ...string) (*exec.Cmd, string, *lockedBuffer) {
 	t.Helper()
-	tr := &httpTransport{t: t, cmd: exec.Command(bin, append([]string{"-http", "127.0.0.1:0"}, args...)...), stderr: &lockedBuffer{}, in: make(chan []byte, 64), done: make(chan struct{})}
-	stderr, err := tr.cmd.StderrPipe()
+	cmd := exec.Command(bin, append([]string{"-http", "127.0.0.1:0"}, args...)...)
+	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := tr.cmd.Start(); err != nil {
+	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	// The server says where it listens on its first line of stderr.
 	r := bufio.NewReader(stderr)
 	line, err := r.ReadString('\n')
 	_, url, found := strings.Cut(line, "serving MCP at ")
 	if err != nil || !found {
-		tr.cmd.Process.Kill()
-		t.Fatalf("server did not say where it listens: %q %v", line, err)
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatalf("%s did not say where it listens: %q %v", filepath.Base(bin), line, err)
 	}
-	tr.url = strings.TrimSpace(url)
-	go io.Copy(tr.stderr, r)
+	buf := &lockedBuffer{}
+	go io.Copy(buf, r)
+	return cmd, strings.TrimSpace(url), buf
+}
+
+func startHTTP(t *testing.T, bin string, args ...string) *httpTransport {
+	t.Helper()
+	cmd, url, stderr := launch(t, bin, args...)
+	tr := &httpTransport{t: t, cmd: cmd, url: url, stderr: stderr, in: make(chan []byte, 64), done: make(chan struct{})}
 	t.Cleanup(func() {
 		tr.close()
 		tr.interrupt()

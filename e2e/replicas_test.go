@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -9,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -161,22 +161,11 @@ type replica struct {
 
 func startReplica(t *testing.T, name string, args ...string) *replica {
 	t.Helper()
-	r := &replica{name: name, cmd: exec.Command(everythingBin, append([]string{"-http", "127.0.0.1:0"}, args...)...), stderr: &lockedBuffer{}}
-	stderr, err := r.cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
+	cmd, u, stderr := launch(t, everythingBin, args...)
+	r := &replica{name: name, cmd: cmd, stderr: stderr}
+	if parsed, err := url.Parse(u); err == nil {
+		r.addr = parsed.Host
 	}
-	if err := r.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	line, err := bufio.NewReader(stderr).ReadString('\n')
-	_, url, found := strings.Cut(strings.TrimSpace(line), "serving MCP at http://")
-	if err != nil || !found {
-		r.cmd.Process.Kill()
-		t.Fatalf("replica %s did not say where it listens: %q %v", name, line, err)
-	}
-	r.addr = strings.TrimSuffix(url, "/mcp")
-	go io.Copy(r.stderr, stderr)
 	t.Cleanup(func() {
 		if r.killed.Load() {
 			return

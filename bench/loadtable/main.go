@@ -21,8 +21,6 @@ import (
 type result struct {
 	Name             string  `json:"name"`
 	Transport        string  `json:"transport"`
-	Calls            int     `json:"calls"`
-	InFlight         int     `json:"inflight"`
 	CallsPerSec      float64 `json:"callsPerSec"`
 	CPUPerCallMicros float64 `json:"cpuPerCallMicros"`
 }
@@ -44,7 +42,6 @@ func main() {
 
 // figures are one server's medians over one transport.
 type figures struct {
-	runs         int
 	callsPerSec  float64
 	cpuPerCallUS float64
 }
@@ -79,7 +76,6 @@ func run(in io.Reader, out io.Writer) error {
 	med := map[key]figures{}
 	for k, rs := range runs {
 		med[k] = figures{
-			runs:         len(rs),
 			callsPerSec:  median(rs, func(r result) float64 { return r.CallsPerSec }),
 			cpuPerCallUS: median(rs, func(r result) float64 { return r.CPUPerCallMicros }),
 		}

@@ -1,15 +1,3 @@
-// Command zop runs the zitadel/oidc v3 example OP (example/server/exampleop +
-// example/server/storage) on a loopback port, like example/server/main.go, plus
-// a thin Storage wrapper that an MCP test needs:
-//   - JWT access tokens for the clients in JWT_CLIENTS (default "native,web"),
-//   - aud = the RFC 8707 `resource` values sent to /auth (followed by client_id),
-//   - a "scope" claim in JWT access tokens (the library sets none),
-//   - the "api" client may introspect every token (the example only lets the
-//     client in the token's audience introspect it).
-//
-// Env: PORT (default 0 = any free port), ISSUER_HOST (default 127.0.0.1),
-// REDIRECT_URI (comma list, as in the stock example), JWT_CLIENTS.
-// Prints "ISSUER=<issuer>" on stdout once listening.
 // Command oidcop is a real, independent OpenID provider for mcpgen's authorization tests:
 // the example OP of github.com/zitadel/oidc/v3 (v3.51.17), with what an MCP authorization
 // server needs on top of it. Its access tokens are JWTs (signed with the key at {issuer}/keys)
@@ -17,7 +5,9 @@
 // scope claim (RFC 9068); their lifetime is ACCESS_TOKEN_LIFETIME.
 //
 // It listens on 127.0.0.1:$PORT (0, the default, picks a free port) and prints
-// "ISSUER=http://127.0.0.1:PORT" on stdout. Its clients are the example's: native (public,
+// "ISSUER=http://HOST:PORT" on stdout (HOST is ISSUER_HOST, default 127.0.0.1). JWT_CLIENTS
+// (default "native,web") are the clients whose access tokens are JWTs; the api client may
+// introspect every token. Its clients are the example's: native (public,
 // PKCE), web and api (secret "secret"); REDIRECT_URI (comma-separated) sets their redirect
 // URIs, and any loopback host and port is taken for native's. Its user is
 // test-user@localhost, password verysecure, who logs in at /login/username.

@@ -264,7 +264,14 @@ func AppendError(buf, id []byte, e *Error) []byte {
 		buf = append(buf, `,"id":`...)
 		buf = append(buf, id...)
 	}
-	buf = append(buf, `,"error":{"code":`...)
+	buf = append(buf, `,"error":`...)
+	buf = AppendErrorObject(buf, e)
+	return append(buf, '}')
+}
+
+// AppendErrorObject appends the error object itself: code, message and data.
+func AppendErrorObject(buf []byte, e *Error) []byte {
+	buf = append(buf, `{"code":`...)
 	buf = strconv.AppendInt(buf, int64(e.Code), 10)
 	buf = append(buf, `,"message":`...)
 	buf = jsonwire.AppendString(buf, e.Message)
@@ -272,7 +279,7 @@ func AppendError(buf, id []byte, e *Error) []byte {
 		buf = append(buf, `,"data":`...)
 		buf = append(buf, e.Data...)
 	}
-	return append(buf, "}}"...)
+	return append(buf, '}')
 }
 
 // AppendRequest appends a request; params may be nil.

@@ -283,11 +283,10 @@ func (tr *taskRunner) finish(rt *runningTask, c *ToolCall) {
 			return nil
 		}
 		if c.panicked {
-			t.Status, t.Error = TaskFailed, json.RawMessage(`{"code":-32603,"message":"internal error: tool `+jsonEscape(c.name)+` failed unexpectedly"}`)
-			t.StatusMessage = "The tool failed unexpectedly."
-		} else {
-			t.Status, t.Result = TaskCompleted, result
+			t.fail("The tool failed unexpectedly.", "internal error: tool "+c.name+" failed unexpectedly")
+			return nil
 		}
+		t.Status, t.Result = TaskCompleted, result
 		t.InputRequests, t.UpdatedAt = nil, time.Now().UTC()
 		return nil
 	})
@@ -296,9 +295,12 @@ func (tr *taskRunner) finish(rt *runningTask, c *ToolCall) {
 	}
 }
 
-func jsonEscape(s string) string {
-	b := jsonwire.AppendString(nil, s)
-	return string(b[1 : len(b)-1])
+// fail ends a task with a JSON-RPC internal error (-32603) with the message, and says why
+// in its status message.
+func (t *TaskRecord) fail(statusMessage, message string) {
+	t.Status, t.StatusMessage = TaskFailed, statusMessage
+	t.Error = jsonrpc.AppendErrorObject(nil, jsonrpc.NewError(jsonrpc.CodeInternalError, message))
+	t.InputRequests, t.UpdatedAt = nil, time.Now().UTC()
 }
 
 // hold renews the lease of a task this process runs until its body ends (ctx), and cancels
@@ -390,9 +392,7 @@ func (tr *taskRunner) shutdown(ctx context.Context) {
 	for _, rt := range running {
 		tr.update(ctx, rt.id, func(t *TaskRecord) error {
 			if !t.Status.Terminal() {
-				t.Status, t.StatusMessage = TaskFailed, "The server stopped before the task ended."
-				t.Error = json.RawMessage(`{"code":-32603,"message":"internal error: the server stopped before the task ended"}`)
-				t.InputRequests, t.UpdatedAt = nil, time.Now().UTC()
+				t.fail("The server stopped before the task ended.", "internal error: the server stopped before the task ended")
 			}
 			return nil
 		})
@@ -509,9 +509,7 @@ func getTask(ctx context.Context, r *Request, params []byte) ([]byte, *jsonrpc.E
 		// The process that ran the task stopped without saying how it ended.
 		if failed, err := tr.update(ctx, id, func(t *TaskRecord) error {
 			if t.ownerGone(time.Now()) {
-				t.Status, t.StatusMessage = TaskFailed, "The server running the task stopped."
-				t.Error = json.RawMessage(`{"code":-32603,"message":"internal error: the server running the task stopped before the task ended"}`)
-				t.InputRequests, t.UpdatedAt = nil, time.Now().UTC()
+				t.fail("The server running the task stopped.", "internal error: the server running the task stopped before the task ended")
 			}
 			return nil
 		}); err == nil {

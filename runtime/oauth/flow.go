@@ -11,6 +11,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -37,6 +38,7 @@ type ServerMetadata struct {
 	ClientIDMetadataDocumentSupported bool     `json:"client_id_metadata_document_supported"`
 	IssParameterSupported             bool     `json:"authorization_response_iss_parameter_supported"`
 	DPoPSigningAlgValuesSupported     []string `json:"dpop_signing_alg_values_supported"`
+	JWKSURI                           string   `json:"jwks_uri"`
 }
 
 // authorize runs the whole flow for a server that challenged a request to u.
@@ -67,14 +69,14 @@ func (t *Transport) authorize(ctx context.Context, u *url.URL, resource string, 
 	if t.Config.Grant != "" {
 		return t.machineToken(ctx, as, resource, prm.Resource, scopes)
 	}
-	if contains(as.ScopesSupported, "offline_access") && !contains(scopes, "offline_access") && len(scopes) > 0 {
+	if slices.Contains(as.ScopesSupported, "offline_access") && !slices.Contains(scopes, "offline_access") && len(scopes) > 0 {
 		scopes = append(append([]string(nil), scopes...), "offline_access") // a refresh token, where offered
 	}
 	client, err := t.register(ctx, as)
 	if err != nil {
 		return nil, err
 	}
-	client.dpop = contains(as.DPoPSigningAlgValuesSupported, "ES256")
+	client.dpop = slices.Contains(as.DPoPSigningAlgValuesSupported, "ES256")
 	// The resource indicator is the metadata's resource, exactly as published (RFC 9728:
 	// the identifier tokens for this server carry as their audience).
 	indicator := prm.Resource
@@ -133,7 +135,7 @@ func (t *Transport) resourceMetadata(ctx context.Context, u *url.URL, ch Challen
 	var errs []error
 	for _, c := range candidates {
 		var m ResourceMetadata
-		if err := t.getJSON(ctx, c, &m); err != nil {
+		if err := getJSON(ctx, t.Config.HTTPClient, c, &m); err != nil {
 			errs = append(errs, err)
 			continue
 		}
@@ -142,10 +144,11 @@ func (t *Transport) resourceMetadata(ctx context.Context, u *url.URL, ch Challen
 	return nil, &Error{"discovery", fmt.Errorf("no protected resource metadata: %w", errors.Join(errs...))}
 }
 
-// serverMetadata fetches an authorization server's metadata, trying OAuth and OpenID
-// Connect discovery in the order the MCP authorization page gives, and checks it: its issuer
-// is the one asked for, and it offers PKCE with S256.
-func (t *Transport) serverMetadata(ctx context.Context, issuer string) (*ServerMetadata, error) {
+// DiscoverServer fetches an authorization server's metadata, trying OAuth (RFC 8414) and
+// OpenID Connect discovery in the order the MCP authorization page gives, path-inserted forms
+// first for an issuer with a path, and checks that it names the issuer asked for, compared
+// as strings. hc nil is http.DefaultClient.
+func DiscoverServer(ctx context.Context, hc *http.Client, issuer string) (*ServerMetadata, error) {
 	u, err := url.Parse(issuer)
 	if err != nil || u.Scheme == "" || u.Host == "" {
 		return nil, wrapf("discovery", "the authorization server %q is not an absolute URL", issuer)
@@ -165,32 +168,45 @@ func (t *Transport) serverMetadata(ctx context.Context, issuer string) (*ServerM
 	var errs []error
 	for _, c := range candidates {
 		var m ServerMetadata
-		if err := t.getJSON(ctx, c, &m); err != nil {
+		if err := getJSON(ctx, hc, c, &m); err != nil {
 			errs = append(errs, err)
 			continue
 		}
 		if m.Issuer != issuer {
 			return nil, wrapf("discovery", "the authorization server metadata at %s names the issuer %q, not %q", c, m.Issuer, issuer)
 		}
-		if !contains(m.CodeChallengeMethodsSupported, "S256") {
-			return nil, wrapf("discovery", "the authorization server %s does not offer PKCE with S256 (code_challenge_methods_supported), which MCP requires", issuer)
-		}
-		if m.AuthorizationEndpoint == "" || m.TokenEndpoint == "" {
-			return nil, wrapf("discovery", "the authorization server metadata at %s lacks an authorization or token endpoint", c)
-		}
 		return &m, nil
 	}
 	return nil, &Error{"discovery", fmt.Errorf("no authorization server metadata for %s: %w", issuer, errors.Join(errs...))}
 }
 
-// getJSON GETs a JSON document.
-func (t *Transport) getJSON(ctx context.Context, u string, v any) error {
+// serverMetadata discovers an authorization server (DiscoverServer) and checks that the
+// flow can use it: it offers PKCE with S256, and has its endpoints.
+func (t *Transport) serverMetadata(ctx context.Context, issuer string) (*ServerMetadata, error) {
+	m, err := DiscoverServer(ctx, t.Config.HTTPClient, issuer)
+	if err != nil {
+		return nil, err
+	}
+	if !slices.Contains(m.CodeChallengeMethodsSupported, "S256") {
+		return nil, wrapf("discovery", "the authorization server %s does not offer PKCE with S256 (code_challenge_methods_supported), which MCP requires", issuer)
+	}
+	if m.AuthorizationEndpoint == "" || m.TokenEndpoint == "" {
+		return nil, wrapf("discovery", "the authorization server metadata of %s lacks an authorization or token endpoint", issuer)
+	}
+	return m, nil
+}
+
+// getJSON GETs a JSON document; hc nil is http.DefaultClient.
+func getJSON(ctx context.Context, hc *http.Client, u string, v any) error {
+	if hc == nil {
+		hc = http.DefaultClient
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return err
 	}
 	req.Header.Set("Accept", "application/json")
-	resp, err := t.httpClient().Do(req)
+	resp, err := hc.Do(req)
 	if err != nil {
 		return err
 	}
@@ -293,10 +309,10 @@ func authMethod(as *ServerMetadata, hasSecret bool) string {
 		return "none"
 	}
 	offered := as.TokenEndpointAuthMethodsSupported
-	if len(offered) == 0 || contains(offered, "client_secret_basic") {
+	if len(offered) == 0 || slices.Contains(offered, "client_secret_basic") {
 		return "client_secret_basic"
 	}
-	if contains(offered, "client_secret_post") {
+	if slices.Contains(offered, "client_secret_post") {
 		return "client_secret_post"
 	}
 	return "client_secret_basic"

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -132,7 +133,7 @@ func (w *world) mcp(rw http.ResponseWriter, r *http.Request) {
 		return
 	}
 	for _, s := range w.need {
-		if !contains(scopes, s) {
+		if !slices.Contains(scopes, s) {
 			rw.Header().Set("WWW-Authenticate", `Bearer error="insufficient_scope", scope="`+strings.Join(w.need, " ")+`", resource_metadata="`+meta+`"`)
 			rw.WriteHeader(http.StatusForbidden)
 			return

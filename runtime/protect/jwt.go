@@ -25,6 +25,7 @@ import (
 	"github.com/go-jose/go-jose/v4"
 	"github.com/go-jose/go-jose/v4/jwt"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/oauth"
 )
 
 // JWT verifies JWT access tokens: signed by a key of the issuer's JWKS, issued by Issuer,
@@ -186,37 +187,14 @@ func (v *JWT) fetch(ctx context.Context) error {
 	return nil
 }
 
-// discoverJWKS finds the jwks_uri in an issuer's metadata: RFC 8414's well-known document,
-// else OpenID Connect's (for an issuer with a path, the path-inserted forms first).
+// discoverJWKS finds the jwks_uri in an issuer's metadata (oauth.DiscoverServer).
 func discoverJWKS(ctx context.Context, hc *http.Client, issuer string) (string, error) {
-	base := strings.TrimSuffix(issuer, "/")
-	var candidates []string
-	if i := strings.Index(base, "://"); i >= 0 {
-		origin, path, _ := strings.Cut(base[i+3:], "/")
-		origin = base[:i+3] + origin
-		if path != "" {
-			candidates = append(candidates, origin+"/.well-known/oauth-authorization-server/"+path, origin+"/.well-known/openid-configuration/"+path)
-		}
+	m, err := oauth.DiscoverServer(ctx, hc, issuer)
+	if err != nil {
+		return "", err
 	}
-	candidates = append(candidates, base+"/.well-known/oauth-authorization-server", base+"/.well-known/openid-configuration")
-	for _, u := range candidates {
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-		if err != nil {
-			return "", err
-		}
-		resp, err := hc.Do(req)
-		if err != nil {
-			continue
-		}
-		var m struct {
-			Issuer  string `json:"issuer"`
-			JWKSURI string `json:"jwks_uri"`
-		}
-		err = json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&m)
-		resp.Body.Close()
-		if resp.StatusCode == http.StatusOK && err == nil && m.JWKSURI != "" && m.Issuer == issuer {
-			return m.JWKSURI, nil
-		}
+	if m.JWKSURI == "" {
+		return "", fmt.Errorf("no jwks_uri in the metadata of the issuer %s", issuer)
 	}
-	return "", fmt.Errorf("no jwks_uri in the metadata of the issuer %s", issuer)
+	return m.JWKSURI, nil
 }

@@ -93,22 +93,16 @@ func (s *options[T]) parse(an *analyzer, d directive.Directive, t *T) {
 	for i, a := range d.Args {
 		opt := s.lookup(a.Key)
 		switch {
-		case opt != nil && opt.values != nil:
-			value := opt.values[0]
-			if a.HasValue {
-				if !slices.Contains(opt.values, a.Value) {
-					an.diags.Errorf(a.Pos, "%s=%s: want %s", a.Key, a.Value, orList(opt.values))
-					continue
-				}
-				value = a.Value
+		case opt != nil && (opt.flag || opt.values != nil):
+			// A flag is an option whose values are true (written alone) and false.
+			values := opt.values
+			if opt.flag {
+				values = []string{"true", "false"}
 			}
-			opt.set(t, value)
-			continue
-		case opt != nil && opt.flag:
-			value := "true"
+			value := values[0]
 			if a.HasValue {
-				if a.Value != "true" && a.Value != "false" {
-					an.diags.Errorf(a.Pos, "%s=%s: want true or false", a.Key, a.Value)
+				if !slices.Contains(values, a.Value) {
+					an.diags.Errorf(a.Pos, "%s=%s: want %s", a.Key, a.Value, orList(values))
 					continue
 				}
 				value = a.Value

@@ -83,3 +83,15 @@ func (e *emitter) argument(name string, pointer bool) jen.Code {
 	}
 	return e.local(name)
 }
+
+// appendScopes adds the Scopes field of a tool, prompt or resource that has some.
+func appendScopes(fields []jen.Code, scopes []string) []jen.Code {
+	if len(scopes) == 0 {
+		return fields
+	}
+	var lits []jen.Code
+	for _, s := range scopes {
+		lits = append(lits, jen.Lit(s))
+	}
+	return append(fields, field("Scopes", jen.Index().String().Values(lits...)))
+}

@@ -3,7 +3,6 @@ package emit
 import (
 	"fmt"
 	"go/types"
-	"strings"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/mcpgen/mcpgen/gen/internal/model"
@@ -36,6 +35,9 @@ func toolCode(e *emitter, ds []model.Decl) []jen.Code {
 	return out
 }
 
+// taskSupport names the runtime's constant for each value of the task option.
+var taskSupport = map[string]string{"optional": "TaskOptional", "required": "TaskRequired", "deferred": "TaskDeferred"}
+
 // toolValue emits the mcp.Tool literal of one tool, fields in the order a reader wants them.
 func (e *emitter) toolValue(t *model.Tool) jen.Code {
 	fields := optionalFields([]jen.Code{field("Name", jen.Lit(t.Name))}, "Title", t.Title, "Description", t.Description)
@@ -57,7 +59,7 @@ func (e *emitter) toolValue(t *model.Tool) jen.Code {
 	}
 	fields = appendScopes(fields, t.Scopes)
 	if t.Task != "" {
-		fields = append(fields, field("Task", jen.Qual(model.RuntimePath, "Task"+strings.ToUpper(t.Task[:1])+t.Task[1:])))
+		fields = append(fields, field("Task", jen.Qual(model.RuntimePath, taskSupport[t.Task])))
 	}
 	var handler jen.Code = jen.Id(e.id(t, "Call"))
 	if t.Recv != nil {
@@ -166,16 +168,4 @@ func (e *emitter) result(t *model.Tool) []jen.Code {
 		return []jen.Code{c.Dot("ReturnResult").Call(jen.Op("&").Add(e.local("out")))}
 	}
 	return nil
-}
-
-// appendScopes adds the Scopes field of a tool, prompt or resource that has some.
-func appendScopes(fields []jen.Code, scopes []string) []jen.Code {
-	if len(scopes) == 0 {
-		return fields
-	}
-	var lits []jen.Code
-	for _, s := range scopes {
-		lits = append(lits, jen.Lit(s))
-	}
-	return append(fields, field("Scopes", jen.Index().String().Values(lits...)))
 }

@@ -9,22 +9,13 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"strconv"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
 
 // ShutdownTimeout is how long running requests get to finish once a server is told to stop.
 const ShutdownTimeout = 2 * time.Second
-
-// LocalURL is the URL at which a client on this machine reaches path on addr; an
-// unspecified address (":0", "0.0.0.0:0") is reached at 127.0.0.1.
-func LocalURL(addr net.Addr, path string) string {
-	hostport := addr.String()
-	if tcp, ok := addr.(*net.TCPAddr); ok && tcp.IP.IsUnspecified() {
-		hostport = net.JoinHostPort("127.0.0.1", strconv.Itoa(tcp.Port))
-	}
-	return "http://" + hostport + path
-}
 
 // HTTP listens on addr, prints "serving MCP at http://HOST:PORT/mcp" to stderr, and serves
 // h at /mcp until ctx ends. Then it calls beforeClose (if not nil), for the handler to end
@@ -42,7 +33,7 @@ func HTTP(ctx context.Context, addr string, h http.Handler, beforeClose func(con
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 	}
-	fmt.Fprintf(os.Stderr, "serving MCP at %s\n", LocalURL(ln.Addr(), "/mcp"))
+	fmt.Fprintf(os.Stderr, "serving MCP at %s\n", mcp.LocalURL(ln.Addr(), "/mcp"))
 
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
