@@ -122,8 +122,11 @@ func TestCallAProtectedServer(t *testing.T) {
 			t.Errorf("run 1 did not tell the user where to authorize:\n%s", errOut)
 		}
 	}
-	if as.authorized != 1 {
-		t.Errorf("%d authorizations in two runs, want 1: the token is kept", as.authorized)
+	as.mu.Lock()
+	authorized := as.authorized
+	as.mu.Unlock()
+	if authorized != 1 {
+		t.Errorf("%d authorizations in two runs, want 1: the token is kept", authorized)
 	}
 	fi, err := os.Stat(filepath.Join(config, "mcpgen", "tokens.json"))
 	if err != nil || fi.Mode().Perm() != 0o600 {
