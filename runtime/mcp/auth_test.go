@@ -46,6 +46,8 @@ func protectedServer(t *testing.T) *httptest.Server {
 	}})
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
+	mux.Handle("/sse", h)
+	mux.Handle("/sse/message", h)
 	mux.Handle("/.well-known/oauth-protected-resource/", h)
 	ts := httptest.NewServer(mux)
 	t.Cleanup(func() { h.Close(); ts.Close() })
@@ -170,5 +172,24 @@ func TestProtectedServer(t *testing.T) {
 	}
 	if r = authPost(t, url, "ada-read", "", retry); r.status != 200 || r.body["result"] == nil {
 		t.Errorf("Ada's state retried by Ada: %d %v", r.status, r.body)
+	}
+}
+
+// The HTTP+SSE transport of 2024-11-05 is protected alike: the caller reaches the body, and
+// a tool whose scope the token lacks is refused.
+func TestProtectedSSE(t *testing.T) {
+	ts := protectedServer(t)
+	c, err := Connect(context.Background(), &SSETransport{URL: ts.URL + "/sse", Header: http.Header{"Authorization": {"Bearer ada-read"}},
+		HTTPClient: &http.Client{Transport: &http.Transport{}}}, &ClientOptions{Logger: quietLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	res, err := c.CallTool(context.Background(), "whoami", nil)
+	if err != nil || res.Content[0].(Text).Text != "ada" {
+		t.Errorf("whoami over SSE: %v %v", res, err)
+	}
+	if _, err := c.CallTool(context.Background(), "delete_file", nil); err == nil || !strings.Contains(err.Error(), "403") {
+		t.Errorf("a tool whose scope the token lacks, over SSE: %v", err)
 	}
 }

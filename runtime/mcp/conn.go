@@ -93,6 +93,11 @@ func (s *Server) serveStream(ctx context.Context, cancel context.CancelCauseFunc
 				}
 			}
 			if err != nil {
+				// A last message without a newline was served with the end: its answer
+				// goes out now, as no read will flush it.
+				if b, ok := out.(batchingOutbox); ok {
+					b.flush()
+				}
 				// Said here, not by serveStream's goroutine: that may be serving a request
 				// that waits for the client, which hanging up releases.
 				switch {

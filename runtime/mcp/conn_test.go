@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -196,4 +197,20 @@ func (f sideFunc) notified(m *jsonrpc.Message)                                 {
 func toJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// A last request without a newline is answered: the end of the input flushes the answers
+// served with it.
+func TestLastLineWithoutNewline(t *testing.T) {
+	srv := quietServer(nil)
+	var out bytes.Buffer
+	in := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n" +
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" +
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+	if err := srv.Serve(context.Background(), in, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), `"id":2,"result"`) {
+		t.Errorf("no answer to the last line:\n%s", out.String())
+	}
 }

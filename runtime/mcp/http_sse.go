@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"mime"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -30,6 +29,7 @@ type sseSession struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	once   sync.Once
+	owner  string // on a protected server, the subject of the token that opened it
 }
 
 // sseMessagePath is where the clients of SSEPath POST their messages.
@@ -66,7 +66,7 @@ func (h *HTTPHandler) openSSE(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	st := &stream{standalone: true, next: 1}
-	ss := &sseSession{st: st}
+	ss := &sseSession{st: st, owner: callerSubject(r)}
 	ss.ctx, ss.cancel = context.WithCancel(context.Background())
 	ss.session = newSession(h.srv, st)
 	ss.session.id = newSessionID()
@@ -113,14 +113,15 @@ func (h *HTTPHandler) postSSE(w http.ResponseWriter, r *http.Request) {
 		shuttingDown(w)
 		return
 	}
-	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+	if !isJSON(r.Header.Get("Content-Type")) {
 		httpError(w, http.StatusUnsupportedMediaType, jsonrpc.CodeInvalidRequest, "unsupported media type: a message carries application/json")
 		return
 	}
 	h.mu.Lock()
 	ss := h.sseSessions[r.URL.Query().Get("sessionId")]
 	h.mu.Unlock()
-	if ss == nil {
+	// On a protected server a session is its user's, as with Streamable HTTP.
+	if ss == nil || h.opts.Auth != nil && callerSubject(r) != ss.owner {
 		httpError(w, http.StatusNotFound, jsonrpc.CodeInvalidRequest, "session not found: its stream closed, or it never existed; open a new one with GET "+h.opts.SSEPath)
 		return
 	}
@@ -139,12 +140,19 @@ func (h *HTTPHandler) postSSE(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, jsonrpc.AppendError(nil, m.ID, perr))
 		return
 	}
+	if h.opts.Auth != nil && m.IsRequest() && !h.checkScopes(w, r, &m) {
+		return
+	}
 	if !h.begin() {
 		shuttingDown(w)
 		return
 	}
 	defer h.requests.Done()
 	// The session serves requests on goroutines of its own; the answer goes on the stream.
-	ss.handle(ss.ctx, &m, ss.st)
+	ctx := ss.ctx
+	if a := AuthInfoFrom(r.Context()); a != nil {
+		ctx = WithAuthInfo(ctx, a) // the caller is the message's
+	}
+	ss.handle(ctx, &m, ss.st)
 	w.WriteHeader(http.StatusAccepted)
 }

@@ -185,8 +185,8 @@ func (h *HTTPHandler) serveRequest(w http.ResponseWriter, r *http.Request, hs *h
 		return
 	}
 	ctx, cancel := context.WithCancel(hs.ctx)
-	if a := AuthInfoFrom(r.Context()); a != nil {
-		ctx = WithAuthInfo(ctx, a) // the session outlives the request; the caller is the request's
+	if h.opts.Auth != nil {
+		ctx = WithAuthInfo(ctx, AuthInfoFrom(r.Context())) // the session outlives the request; the caller is the request's
 	}
 	st := hs.newRequestStream(cancel)
 	var out outbox = st

@@ -240,7 +240,7 @@ func (r *inflight) run() {
 	if cancelled {
 		return
 	}
-	if b, ok := r.out.(batchingOutbox); ok && r.buffered {
+	if b, ok := r.out.(batchingOutbox); r.buffered && ok {
 		if err := b.buffer(resp); err != nil {
 			p.logger.Debug("mcp: cannot send response", "error", err)
 		}

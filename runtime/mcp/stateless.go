@@ -205,10 +205,10 @@ func (s *Server) serveStateless(ctx context.Context, m *jsonrpc.Message, meta *r
 		return jsonrpc.AppendError(nil, m.ID, err), err.Code
 	}
 	q := &statelessRequest{meta: meta}
-	if a := AuthInfoFrom(ctx); a != nil {
-		q.rd.subject = a.Subject
-	}
 	if row := methods[m.Method]; row != nil && row.asks {
+		if a := AuthInfoFrom(ctx); a != nil {
+			q.rd.subject = a.Subject // whose answers the sealed state holds
+		}
 		// The answers a retry carries are read first: a state that is not the server's, or
 		// is another request's, is refused whatever the request asks for.
 		if err := q.rd.begin(s, meta, m); err != nil {

@@ -150,9 +150,14 @@ func (lw *lineWriter) send(msg []byte) error {
 
 func (lw *lineWriter) reply(msg []byte) error { return lw.send(msg) }
 
-// buffer adds an answer to the next write, without writing unless too much waits.
+// buffer adds an answer to the next write, without writing unless too much waits. Like
+// send, it waits while a write in progress has maxUnwritten bytes behind it: a client that
+// does not read stops the reader that serves it.
 func (lw *lineWriter) buffer(msg []byte) error {
 	lw.mu.Lock()
+	for lw.writing && lw.err == nil && len(lw.unwritten) >= maxUnwritten {
+		lw.room.Wait()
+	}
 	if lw.err != nil {
 		err := lw.err
 		lw.mu.Unlock()

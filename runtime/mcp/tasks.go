@@ -153,16 +153,35 @@ func (tr *taskRunner) callAsTask(ctx context.Context, req *Request, t *toolEntry
 	if t.Task == TaskDeferred {
 		return tr.callDeferred(ctx, req, t, args)
 	}
+	if !tr.enter() {
+		return nil, errShuttingDown
+	}
 	rec, taskCtx, rt, err := tr.start(ctx, req, t.Name)
 	if err != nil {
+		tr.wg.Done()
 		return nil, err
 	}
-	tr.wg.Go(func() {
+	go func() {
+		defer tr.wg.Done()
 		c := tr.s.runTool(taskCtx, t, args, dialect20260728)
 		tr.finish(rt, c)
 		putToolCall(c)
-	})
+	}()
 	return tr.created(req, rec), nil
+}
+
+var errShuttingDown = jsonrpc.NewError(jsonrpc.CodeInternalError, "internal error: the server is shutting down")
+
+// enter counts a goroutine of the runner's in (tr.wg), unless the runner has stopped: under
+// tr.mu, so that no goroutine is counted once shutdown has begun to wait.
+func (tr *taskRunner) enter() bool {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	if tr.stopped {
+		return false
+	}
+	tr.wg.Add(1)
+	return true
 }
 
 // starter is how StartTask finds the call it makes a task of.
@@ -182,7 +201,11 @@ type starterKey struct{}
 func (tr *taskRunner) callDeferred(ctx context.Context, req *Request, t *toolEntry, args []byte) ([]byte, *jsonrpc.Error) {
 	st := &starter{tr: tr, req: req, tool: t.Name, started: make(chan *TaskRecord, 1)}
 	ended := make(chan *ToolCall, 1)
-	tr.wg.Go(func() {
+	if !tr.enter() {
+		return nil, errShuttingDown
+	}
+	go func() {
+		defer tr.wg.Done()
 		c := tr.s.runTool(context.WithValue(ctx, starterKey{}, st), t, args, dialect20260728)
 		st.mu.Lock()
 		rt := st.task
@@ -193,7 +216,7 @@ func (tr *taskRunner) callDeferred(ctx context.Context, req *Request, t *toolEnt
 		}
 		tr.finish(rt, c)
 		putToolCall(c)
-	})
+	}()
 	select {
 	case c := <-ended:
 		req.tool = c
@@ -235,12 +258,6 @@ func (tr *taskRunner) start(ctx context.Context, req *Request, tool string) (*Ta
 	if tr.shared {
 		rec.LeaseUntil = now.Add(leaseFor)
 	}
-	tr.mu.Lock()
-	stopped := tr.stopped
-	tr.mu.Unlock()
-	if stopped {
-		return nil, nil, nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "internal error: the server is shutting down")
-	}
 	if err := tr.store.Create(ctx, rec); err != nil {
 		tr.s.logger.Error("mcp: cannot store a new task", "tool", tool, "error", err)
 		return nil, nil, nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "internal error: cannot store the task")
@@ -248,12 +265,27 @@ func (tr *taskRunner) start(ctx context.Context, req *Request, tool string) (*Ta
 	// The task's context is not the request's, which ends with the answer.
 	taskCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	rt := &runningTask{id: rec.ID, cancel: cancel, wake: make(chan struct{}, 1), keys: map[string]bool{}}
+	// Registered with the check that the runner runs, so that shutdown fails every task it
+	// did not see begin.
 	tr.mu.Lock()
-	tr.running[rec.ID] = rt
-	tr.mu.Unlock()
-	if tr.shared {
-		tr.wg.Go(func() { tr.hold(taskCtx, rt) })
+	if tr.stopped {
+		tr.mu.Unlock()
+		cancel()
+		tr.update(context.WithoutCancel(ctx), rec.ID, func(t *TaskRecord) error {
+			t.fail("The server stopped before the task began.", "internal error: the server is shutting down")
+			return nil
+		})
+		return nil, nil, nil, errShuttingDown
 	}
+	tr.running[rec.ID] = rt
+	if tr.shared {
+		tr.wg.Add(1)
+		go func() {
+			defer tr.wg.Done()
+			tr.hold(taskCtx, rt)
+		}()
+	}
+	tr.mu.Unlock()
 	tc := &taskClient{tr: tr, rt: rt, version: req.client.protocolVersion(), caps: req.client.capabilities(), who: req.client.info()}
 	r := &Request{srv: tr.s, client: tc, msg: &jsonrpc.Message{Method: methodToolsCall}, out: tc, row: methods[methodToolsCall], task: rt}
 	return rec, context.WithValue(taskCtx, requestKey{}, r), rt, nil
@@ -349,12 +381,16 @@ func (tr *taskRunner) watchOthers() {
 		tr.mu.Lock()
 		stopped := tr.stopped
 		tr.unwatch = cancel
+		if !stopped {
+			tr.wg.Add(1)
+		}
 		tr.mu.Unlock()
 		if stopped {
 			cancel()
 			return
 		}
-		tr.wg.Go(func() {
+		go func() {
+			defer tr.wg.Done()
 			for ctx.Err() == nil {
 				err := w.WatchTasks(ctx, func(id string) {
 					if tr.s.listensTo(id) {
@@ -372,7 +408,7 @@ func (tr *taskRunner) watchOthers() {
 				case <-ctx.Done():
 				}
 			}
-		})
+		}()
 	})
 }
 
