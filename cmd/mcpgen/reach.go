@@ -530,7 +530,6 @@ func (r *reach) oauthClient(cfg *host.Config) (*http.Client, error) {
 	return &http.Client{Transport: &oauth.Transport{Config: &oauth.Config{
 		ClientID:     r.cmd.String("client-id"),
 		ClientSecret: r.cmd.String("client-secret"),
-		ClientName:   "mcpgen",
 		RedirectURL:  r.loopback.RedirectURL(),
 		Authorize:    r.loopback.Authorize,
 		Store:        store,

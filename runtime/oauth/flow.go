@@ -42,10 +42,16 @@ type ServerMetadata struct {
 }
 
 // authorize runs the whole flow for a server that challenged a request to u.
-func (t *Transport) authorize(ctx context.Context, u *url.URL, resource string, ch Challenge, scopes []string) (*Token, error) {
+func (t *Transport) authorize(ctx context.Context, u *url.URL, resource string, ch Challenge, scopes []string, stale *Token) (*Token, error) {
 	lock := t.flowLock(resource)
 	lock.Lock()
 	defer lock.Unlock()
+	// Another request may have authorized while this one waited: its token, if it is not
+	// the one refused and has the scopes asked, does.
+	if cur, err := t.store.Token(ctx, resource); err == nil && cur != nil && (stale == nil || cur.AccessToken != stale.AccessToken) &&
+		!slices.ContainsFunc(scopes, func(s string) bool { return !slices.Contains(strings.Fields(cur.Scope), s) }) {
+		return cur, nil
+	}
 
 	prm, err := t.resourceMetadata(ctx, u, ch)
 	if err != nil {
@@ -68,6 +74,13 @@ func (t *Transport) authorize(ctx context.Context, u *url.URL, resource string, 
 	}
 	if t.Config.Grant != "" {
 		return t.machineToken(ctx, as, resource, prm.Resource, scopes)
+	}
+	// What the authorization code flow needs of the server, and the other grants do not.
+	if !slices.Contains(as.CodeChallengeMethodsSupported, "S256") {
+		return nil, wrapf("discovery", "the authorization server %s does not offer PKCE with S256 (code_challenge_methods_supported), which MCP requires", as.Issuer)
+	}
+	if as.AuthorizationEndpoint == "" {
+		return nil, wrapf("discovery", "the authorization server metadata of %s has no authorization endpoint", as.Issuer)
 	}
 	if slices.Contains(as.ScopesSupported, "offline_access") && !slices.Contains(scopes, "offline_access") && len(scopes) > 0 {
 		scopes = append(append([]string(nil), scopes...), "offline_access") // a refresh token, where offered
@@ -180,18 +193,15 @@ func DiscoverServer(ctx context.Context, hc *http.Client, issuer string) (*Serve
 	return nil, &Error{"discovery", fmt.Errorf("no authorization server metadata for %s: %w", issuer, errors.Join(errs...))}
 }
 
-// serverMetadata discovers an authorization server (DiscoverServer) and checks that the
-// flow can use it: it offers PKCE with S256, and has its endpoints.
+// serverMetadata discovers an authorization server (DiscoverServer) and checks that it has
+// a token endpoint, which every grant needs.
 func (t *Transport) serverMetadata(ctx context.Context, issuer string) (*ServerMetadata, error) {
 	m, err := DiscoverServer(ctx, t.Config.HTTPClient, issuer)
 	if err != nil {
 		return nil, err
 	}
-	if !slices.Contains(m.CodeChallengeMethodsSupported, "S256") {
-		return nil, wrapf("discovery", "the authorization server %s does not offer PKCE with S256 (code_challenge_methods_supported), which MCP requires", issuer)
-	}
-	if m.AuthorizationEndpoint == "" || m.TokenEndpoint == "" {
-		return nil, wrapf("discovery", "the authorization server metadata of %s lacks an authorization or token endpoint", issuer)
+	if m.TokenEndpoint == "" {
+		return nil, wrapf("discovery", "the authorization server metadata of %s has no token endpoint", issuer)
 	}
 	return m, nil
 }
@@ -241,8 +251,11 @@ func (t *Transport) register(ctx context.Context, as *ServerMetadata) (client, e
 	case cfg.ClientMetadataURL != "" && as.ClientIDMetadataDocumentSupported:
 		return client{id: cfg.ClientMetadataURL, method: "none"}, nil
 	case as.RegistrationEndpoint == "":
-		return client{}, wrapf("registration", "the authorization server %s takes no Client ID Metadata Documents%s and has no registration endpoint: configure a pre-registered client (Config.ClientID)",
-			as.Issuer, map[bool]string{true: "", false: " (or Config.ClientMetadataURL is not set)"}[cfg.ClientMetadataURL == ""])
+		hint := ""
+		if cfg.ClientMetadataURL == "" {
+			hint = " (or Config.ClientMetadataURL is not set)"
+		}
+		return client{}, wrapf("registration", "the authorization server %s takes no Client ID Metadata Documents%s and has no registration endpoint: configure a pre-registered client (Config.ClientID)", as.Issuer, hint)
 	}
 	name := cfg.ClientName
 	if name == "" {
@@ -373,24 +386,15 @@ func (t *Transport) code(ctx context.Context, as *ServerMetadata, c client, reso
 
 // exchange posts a token request, authenticating the client as c says.
 func (t *Transport) exchange(ctx context.Context, endpoint string, c client, form url.Values) (*Token, error) {
-	switch c.method {
-	case "private_key_jwt":
-		form.Set("client_id", c.id) // the assertion authenticates
-	case "client_secret_post":
+	// Basic authentication carries the id; every other method names it in the form (with
+	// private_key_jwt, the assertion authenticates).
+	if c.method != "client_secret_basic" {
 		form.Set("client_id", c.id)
+	}
+	if c.method == "client_secret_post" {
 		form.Set("client_secret", c.secret)
-	case "client_secret_basic":
-	default:
-		form.Set("client_id", c.id)
 	}
-	var out struct {
-		AccessToken  string `json:"access_token"`
-		TokenType    string `json:"token_type"`
-		RefreshToken string `json:"refresh_token"`
-		ExpiresIn    int64  `json:"expires_in"`
-		Error        string `json:"error"`
-		Description  string `json:"error_description"`
-	}
+	var out tokenResponse
 	for attempt := 0; ; attempt++ {
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, strings.NewReader(form.Encode()))
 		if err != nil {
@@ -414,7 +418,7 @@ func (t *Transport) exchange(ctx context.Context, endpoint string, c client, for
 		}
 		data, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 		resp.Body.Close()
-		out.Error = ""
+		out = tokenResponse{} // nothing of a refused attempt carries over
 		json.Unmarshal(data, &out)
 		if c.dpop && attempt == 0 && out.Error == "use_dpop_nonce" && resp.Header.Get("DPoP-Nonce") != "" {
 			t.dpop.setNonce(endpoint, resp.Header.Get("DPoP-Nonce"))
@@ -436,13 +440,23 @@ func (t *Transport) exchange(ctx context.Context, endpoint string, c client, for
 	return tok, nil
 }
 
+// tokenResponse is a token endpoint's answer, or its error.
+type tokenResponse struct {
+	AccessToken  string `json:"access_token"`
+	TokenType    string `json:"token_type"`
+	RefreshToken string `json:"refresh_token"`
+	ExpiresIn    int64  `json:"expires_in"`
+	Error        string `json:"error"`
+	Description  string `json:"error_description"`
+}
+
 // refresh trades a token's refresh token for a new one, and stores it.
 func (t *Transport) refresh(ctx context.Context, old *Token) (*Token, error) {
 	form := url.Values{"grant_type": {"refresh_token"}, "refresh_token": {old.RefreshToken}}
 	if old.Indicator != "" {
 		form.Set("resource", old.Indicator)
 	}
-	tok, err := t.exchange(ctx, old.TokenEndpoint, client{id: old.ClientID, secret: old.ClientSecret, method: old.AuthMethod, dpop: strings.EqualFold(old.TokenType, "DPoP")}, form)
+	tok, err := t.exchange(ctx, old.TokenEndpoint, client{id: old.ClientID, secret: old.ClientSecret, method: old.AuthMethod, dpop: old.isDPoP()}, form)
 	if err != nil {
 		return nil, err
 	}
@@ -494,9 +508,6 @@ func (t *Transport) machineToken(ctx context.Context, as *ServerMetadata, resour
 			return nil, &Error{"token", err}
 		}
 		form.Set("assertion", assertion)
-		if c.secret == "" {
-			c.method = "none"
-		}
 	default:
 		return nil, wrapf("token", "unknown grant %q", cfg.Grant)
 	}

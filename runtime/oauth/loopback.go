@@ -81,19 +81,24 @@ func (l *Loopback) Close() error {
 // openBrowser opens a URL with $BROWSER if set, else the system's opener when there is a
 // display to show it on.
 func openBrowser(u string) error {
-	if b := os.Getenv("BROWSER"); b != "" {
-		return exec.Command(b, u).Start()
-	}
-	switch runtime.GOOS {
-	case "darwin":
-		return exec.Command("open", u).Start()
-	case "windows":
-		return exec.Command("rundll32", "url.dll,FileProtocolHandler", u).Start()
-	}
-	if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
+	var cmd *exec.Cmd
+	switch b := os.Getenv("BROWSER"); {
+	case b != "":
+		cmd = exec.Command(b, u)
+	case runtime.GOOS == "darwin":
+		cmd = exec.Command("open", u)
+	case runtime.GOOS == "windows":
+		cmd = exec.Command("rundll32", "url.dll,FileProtocolHandler", u)
+	case os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "":
 		return errors.New("no display")
+	default:
+		cmd = exec.Command("xdg-open", u)
 	}
-	return exec.Command("xdg-open", u).Start()
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	go cmd.Wait() // reaped, not left a zombie
+	return nil
 }
 
 // FileStore is a TokenStore in a JSON file that only its owner may read (0600, in a

@@ -93,6 +93,10 @@ type Token struct {
 	Indicator     string `json:"indicator,omitempty"` // the resource indicator it was issued for
 }
 
+// isDPoP reports whether the token is bound to the client's DPoP key (token_type is
+// case-insensitive, RFC 6749 section 7.1).
+func (t *Token) isDPoP() bool { return strings.EqualFold(t.TokenType, "DPoP") }
+
 // expired reports whether the token is past its expiry, with a margin.
 func (t *Token) expired() bool {
 	return !t.Expiry.IsZero() && time.Now().Add(10*time.Second).After(t.Expiry)
@@ -188,6 +192,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if tok != nil {
 		scopes = strings.Fields(tok.Scope)
 	}
+	retryable := req.Body == nil || req.GetBody != nil
 	for attempt := 0; ; attempt++ {
 		resp, err := t.send(req, tok)
 		if err != nil {
@@ -196,11 +201,11 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		ch, isBearer := ParseChallenge(resp.Header)
 		needsToken := resp.StatusCode == http.StatusUnauthorized && isBearer
 		needsScope := resp.StatusCode == http.StatusForbidden && isBearer && ch.Error == "insufficient_scope"
-		if !needsToken && !needsScope || attempt == max || req.Body != nil && req.GetBody == nil {
+		if !needsToken && !needsScope || attempt == max || !retryable {
 			return resp, nil
 		}
 		resp.Body.Close()
-		if ch.Error == "use_dpop_nonce" && tok != nil && tok.TokenType == "DPoP" && resp.Header.Get("DPoP-Nonce") != "" {
+		if ch.Error == "use_dpop_nonce" && tok != nil && tok.isDPoP() && resp.Header.Get("DPoP-Nonce") != "" {
 			// The server wants its nonce in the proof (RFC 9449 section 9): send it again.
 			t.dpop.setNonce(resource, resp.Header.Get("DPoP-Nonce"))
 			continue
@@ -212,7 +217,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			}
 		}
 		scopes = union(scopes, strings.Fields(ch.Scope))
-		if tok, err = t.authorize(ctx, req.URL, resource, ch, scopes); err != nil {
+		if tok, err = t.authorize(ctx, req.URL, resource, ch, scopes, tok); err != nil {
 			return nil, err
 		}
 		scopes = strings.Fields(tok.Scope)
@@ -229,7 +234,7 @@ func (t *Transport) send(req *http.Request, tok *Token) (*http.Response, error) 
 		}
 		r.Body = body
 	}
-	if tok != nil && strings.EqualFold(tok.TokenType, "DPoP") {
+	if tok != nil && tok.isDPoP() {
 		// A token bound to the client's key goes with a fresh proof of it, per request.
 		proof, err := t.dpop.proof(req.Method, req.URL, tok.AccessToken, CanonicalResource(req.URL))
 		if err != nil {

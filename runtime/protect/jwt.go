@@ -44,9 +44,10 @@ type JWT struct {
 	// Leeway is the clock skew allowed on exp, nbf and iat; the default is one minute.
 	Leeway time.Duration
 
-	mu      sync.Mutex
-	keys    *jose.JSONWebKeySet
-	fetched time.Time
+	mu         sync.Mutex
+	discovered string // the jwks_uri of the issuer's metadata, when JWKSURL is empty
+	keys       *jose.JSONWebKeySet
+	fetched    time.Time
 }
 
 // How long fetched keys are trusted, and how soon a token with an unknown key may make the
@@ -159,14 +160,18 @@ func (v *JWT) fetch(ctx context.Context) error {
 	if hc == nil {
 		hc = http.DefaultClient
 	}
-	if v.JWKSURL == "" {
-		u, err := discoverJWKS(ctx, hc, v.Issuer)
-		if err != nil {
-			return err
+	jwks := v.JWKSURL
+	if jwks == "" {
+		if v.discovered == "" { // once: the field the user set is left as it is
+			u, err := discoverJWKS(ctx, hc, v.Issuer)
+			if err != nil {
+				return err
+			}
+			v.discovered = u
 		}
-		v.JWKSURL = u
+		jwks = v.discovered
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, v.JWKSURL, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, jwks, nil)
 	if err != nil {
 		return err
 	}
@@ -176,7 +181,7 @@ func (v *JWT) fetch(ctx context.Context) error {
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("fetching the issuer's keys: GET %s: HTTP %d", v.JWKSURL, resp.StatusCode)
+		return fmt.Errorf("fetching the issuer's keys: GET %s: HTTP %d", jwks, resp.StatusCode)
 	}
 	var set jose.JSONWebKeySet
 	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&set); err != nil {
