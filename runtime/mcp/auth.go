@@ -21,6 +21,7 @@ import (
 
 // AuthInfo is what a verified access token says of its bearer.
 type AuthInfo struct {
+	Issuer   string         // the authorization server that issued the token (iss), if the token says
 	Subject  string         // the user (sub)
 	ClientID string         // the client the token was issued to, if the token says
 	Scopes   []string       // granted scopes
@@ -44,6 +45,11 @@ func (a *AuthInfo) HasScopes(need []string) bool {
 type TokenVerifier interface {
 	VerifyToken(ctx context.Context, token string) (*AuthInfo, error)
 }
+
+// ErrVerifierUnavailable is wrapped by a TokenVerifier's error when it could not decide
+// whether a token is good (the issuer's keys or its introspection endpoint did not answer):
+// the server then answers 503, not 401, since the token may well be valid.
+var ErrVerifierUnavailable = errors.New("mcp: the token verifier is unavailable")
 
 // TokenVerifierFunc is a function that is a TokenVerifier.
 type TokenVerifierFunc func(ctx context.Context, token string) (*AuthInfo, error)
