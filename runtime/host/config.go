@@ -1,8 +1,12 @@
 package host
 
 import (
+	"cmp"
+	"crypto/sha256"
 	"fmt"
+	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -14,6 +18,10 @@ import (
 type Config struct {
 	File    string         // where it was read from, if from a file
 	Servers []ServerConfig // by name
+	// from is the file LoadConfig or ParseConfig read, which decides whether the servers
+	// may start unasked (see Approve); nil for a Config built in code, which is the
+	// program's own and starts as it is.
+	from *source
 }
 
 // ServerConfig is one server of a configuration.
@@ -72,20 +80,53 @@ func (p Problem) String() string {
 
 // LoadConfig reads a configuration file: .mcp.json as Claude Code and Claude Desktop write it
 // ({"mcpServers": {...}}), or VS Code's mcp.json ({"servers": {...}}). ${VAR} and
-// ${VAR:-default} in commands, arguments, environment values, URLs and headers expand from
-// the environment. Problems come back together, as a *ConfigError.
+// ${VAR:-default} in commands, arguments, environment values and the working directory
+// expand from the environment; in URLs and headers, which go to remote servers, only once
+// the file is approved, and only the variables the user allowed (see Approve). Problems
+// come back together, as a *ConfigError.
+//
+// The user's own configuration (UserConfigPath) starts as it is, with every variable. Any
+// other file is a project's, which its servers do not start from until the user approved it
+// (Config.Approve, or Consent for the whole procedure): cloning a repository must not be
+// enough to run its commands.
 func LoadConfig(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	return ParseConfig(path, data, os.LookupEnv)
+	defer f.Close()
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return nil, err
+	}
+	// The file read is the one compared: no other can be swapped in between.
+	return parseConfig(path, data, os.LookupEnv, isUserConfig(f))
 }
 
 // ParseConfig reads a configuration from data (named file in problems), expanding variables
-// with lookup.
+// with lookup. It is a project's configuration: its servers start once approved.
 func ParseConfig(file string, data []byte, lookup func(string) (string, bool)) (*Config, error) {
-	r := &configReader{file: file, lines: newLineIndex(data), lookup: lookup}
+	return parseConfig(file, data, lookup, false)
+}
+
+func parseConfig(file string, data []byte, lookup func(string) (string, bool), user bool) (*Config, error) {
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		abs = file
+	}
+	src := &source{path: abs, data: data, sum: sha256.Sum256(data), lookup: lookup, user: user}
+	r := &configReader{file: file, lookup: lookup, approved: user}
+	cfg, err := r.read(data)
+	if err != nil {
+		return nil, err
+	}
+	cfg.from = src
+	return cfg, nil
+}
+
+// read reads a whole configuration.
+func (r *configReader) read(data []byte) (*Config, error) {
+	r.lines = newLineIndex(data)
 	root, err := parseJSON(data)
 	if err != nil {
 		off := 0
@@ -95,7 +136,7 @@ func ParseConfig(file string, data []byte, lookup func(string) (string, bool)) (
 		r.problem(off, "check the JSON: a missing comma or quote, or a comma before a closing brace", "not valid JSON: %v", err)
 		return nil, &ConfigError{r.problems}
 	}
-	cfg := &Config{File: file}
+	cfg := &Config{File: r.file}
 	if root.kind != kindObject {
 		r.problem(root.off, `write {"mcpServers": {"name": {"command": "..."}}}`, "the configuration is %s, not an object", root.kindName())
 		return nil, &ConfigError{r.problems}
@@ -125,6 +166,7 @@ func ParseConfig(file string, data []byte, lookup func(string) (string, bool)) (
 		r.problem(root.off, `write {"mcpServers": {"name": {"command": "..."}}}`, "the configuration has no mcpServers (or servers) object")
 	}
 	if len(r.problems) > 0 {
+		slices.SortStableFunc(r.problems, func(a, b Problem) int { return cmp.Or(a.Line-b.Line, a.Col-b.Col) })
 		return nil, &ConfigError{r.problems}
 	}
 	slices.SortFunc(cfg.Servers, func(a, b ServerConfig) int { return strings.Compare(a.Name, b.Name) })
@@ -136,6 +178,15 @@ type configReader struct {
 	lines    lineIndex
 	lookup   func(string) (string, bool)
 	problems []Problem
+
+	// How variables expand: asWritten leaves every string as the file has it (for a
+	// review); otherwise local values (command, args, env, cwd) expand, and what goes to a
+	// remote server (url, headers) expands only when approved, with the allowed variables
+	// (nil: all of them, the user's own file).
+	asWritten bool
+	approved  bool
+	allowed   map[string]bool
+	sent      []string // the variables of urls and headers, in order of appearance
 }
 
 func (r *configReader) problem(off int, hint, format string, args ...any) {
@@ -169,8 +220,8 @@ func (r *configReader) server(m member) (ServerConfig, bool) {
 	sc.Command = r.str(v, "command")
 	sc.Args = r.strs(v, "args")
 	sc.Dir = r.str(v, "cwd")
-	sc.URL = r.str(v, "url")
-	sc.Headers = r.strMap(v, "headers")
+	sc.URL = r.strWith(v, "url", func(s *value) string { return r.send(s, fmt.Sprintf("the url of server %q", m.key)) })
+	sc.Headers = r.strMap(v, "headers", m.key)
 	for _, kv := range r.strPairs(v, "env") {
 		sc.Env = append(sc.Env, kv[0]+"="+kv[1])
 	}
@@ -204,14 +255,17 @@ func (r *configReader) server(m member) (ServerConfig, bool) {
 		r.problem(v.off, `add "command": the program to run, with "args" for its arguments`, "server %q runs over stdio but has no command", m.key)
 	case (sc.Transport == HTTP || sc.Transport == SSE) && sc.URL == "":
 		r.problem(v.off, `add "url": the server's endpoint, such as "https://example.com/mcp"`, "server %q is reached over %s but has no url", m.key, sc.Transport)
-	case (sc.Transport == HTTP || sc.Transport == SSE) && !strings.HasPrefix(sc.URL, "http://") && !strings.HasPrefix(sc.URL, "https://"):
+	// A url with variables is checked once they expand (the file approved).
+	case (sc.Transport == HTTP || sc.Transport == SSE) && !strings.HasPrefix(sc.URL, "http://") && !strings.HasPrefix(sc.URL, "https://") && !variable.MatchString(sc.URL):
 		r.problem(v.field("url").val.off, "", "url %q of server %q is not an http:// or https:// URL", sc.URL, m.key)
 	}
 	return sc, len(r.problems) == before
 }
 
 // str reads a string member, expanding variables; "" when absent.
-func (r *configReader) str(obj *value, key string) string {
+func (r *configReader) str(obj *value, key string) string { return r.strWith(obj, key, r.expand) }
+
+func (r *configReader) strWith(obj *value, key string, expand func(*value) string) string {
 	m := obj.field(key)
 	if m == nil {
 		return ""
@@ -220,7 +274,7 @@ func (r *configReader) str(obj *value, key string) string {
 		r.problem(m.val.off, "", "%s is %s, not a string", key, m.val.kindName())
 		return ""
 	}
-	return r.expand(m.val)
+	return expand(m.val)
 }
 
 func (r *configReader) strs(obj *value, key string) []string {
@@ -244,6 +298,10 @@ func (r *configReader) strs(obj *value, key string) []string {
 }
 
 func (r *configReader) strPairs(obj *value, key string) [][2]string {
+	return r.strPairsWith(obj, key, func(_ string, v *value) string { return r.expand(v) })
+}
+
+func (r *configReader) strPairsWith(obj *value, key string, expand func(string, *value) string) [][2]string {
 	m := obj.field(key)
 	if m == nil {
 		return nil
@@ -258,13 +316,16 @@ func (r *configReader) strPairs(obj *value, key string) [][2]string {
 			r.problem(kv.val.off, "quote it: the values are strings", "%s %q is %s, not a string", key, kv.key, kv.val.kindName())
 			continue
 		}
-		out = append(out, [2]string{kv.key, r.expand(kv.val)})
+		out = append(out, [2]string{kv.key, expand(kv.key, kv.val)})
 	}
 	return out
 }
 
-func (r *configReader) strMap(obj *value, key string) map[string]string {
-	pairs := r.strPairs(obj, key)
+// strMap reads the headers of server: values sent to it.
+func (r *configReader) strMap(obj *value, key, server string) map[string]string {
+	pairs := r.strPairsWith(obj, key, func(name string, v *value) string {
+		return r.send(v, fmt.Sprintf("header %q of server %q", name, server))
+	})
 	if pairs == nil {
 		return nil
 	}
@@ -297,6 +358,9 @@ var variable = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}`)
 // expand replaces the variables of a string value, reporting those that are not set and
 // have no default.
 func (r *configReader) expand(v *value) string {
+	if r.asWritten {
+		return v.str
+	}
 	return variable.ReplaceAllStringFunc(v.str, func(m string) string {
 		sub := variable.FindStringSubmatch(m)
 		val, ok := r.lookup(sub[1])
@@ -310,3 +374,27 @@ func (r *configReader) expand(v *value) string {
 		return ""
 	})
 }
+
+// send expands the variables of a value the host sends to a server (its url, a header), as
+// what says: as written until the file is approved, and then only if the user allowed every
+// variable it names, for an environment variable sent to a remote server may be a secret.
+func (r *configReader) send(v *value, what string) string {
+	var refused []string
+	for _, sub := range variable.FindAllStringSubmatch(v.str, -1) {
+		if !slices.Contains(r.sent, sub[1]) {
+			r.sent = append(r.sent, sub[1])
+		}
+		if r.expandsSent() && r.allowed != nil && !r.allowed[sub[1]] && !slices.Contains(refused, sub[1]) {
+			refused = append(refused, sub[1])
+			r.problem(v.off, "variables in url and headers go to the server, so only those the user allows are expanded: allow "+sub[1]+", or write the value in the file",
+				"%s would send environment variable %s, which is not allowed", what, sub[1])
+		}
+	}
+	if !r.expandsSent() || len(refused) > 0 {
+		return v.str
+	}
+	return r.expand(v)
+}
+
+// expandsSent says whether urls and headers expand their variables: once approved.
+func (r *configReader) expandsSent() bool { return r.approved && !r.asWritten }

@@ -28,6 +28,13 @@ func TestParseConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// What goes to a remote server expands once approved, with the variables allowed.
+	if r := cfg.Servers[3]; r.URL != "https://${HOST}/mcp" || r.Headers["Authorization"] != "Bearer ${TOKEN}" {
+		t.Errorf("before approval: url %q, headers %v", r.URL, r.Headers)
+	}
+	if err := cfg.Approve("HOST", "TOKEN"); err != nil {
+		t.Fatal(err)
+	}
 	want := []ServerConfig{
 		{Name: "explicit", Transport: Stdio, Command: "npx", Args: []string{"-y", "pkg@1.0.0"}},
 		{Name: "implied-http", Transport: HTTP, URL: "http://localhost:3001/mcp", Timeout: 90 * time.Second},

@@ -5,6 +5,9 @@
 //
 //	cfg, err := host.LoadConfig(".mcp.json")
 //	if err != nil { ... } // every mistake, as file:line:col: message
+//	approvals, err := host.DefaultApprovals()
+//	consent := &host.Consent{Approvals: approvals, Ask: host.AskAt(os.Stdin, os.Stderr)}
+//	if err := consent.Approve(ctx, cfg); err != nil { ... } // a project's file runs once approved
 //	h := host.Start(cfg, nil)
 //	defer h.Close()
 //	h.Ready(ctx) // every server ready or failed once
@@ -17,6 +20,11 @@
 // the server offers, and waits; when the process exits or the connection drops it takes the
 // server's tools out of the registry and connects again after a pause that doubles up to
 // RestartMax. One slow or broken server never delays the others.
+//
+// A project's .mcp.json is code: a configuration read from any file but the user's own
+// (UserConfigPath) starts only once the user approved that file's content (Consent, or
+// Config.Approve), and its urls and headers send only the environment variables the user
+// allowed. A Config built in code is the program's own and starts as it is.
 package host
 
 import (
@@ -78,9 +86,12 @@ type Host struct {
 	pending atomic.Int32
 	settled chan struct{} // closed when every server's first attempt has ended
 	closed  sync.Once
+	refused bool // the configuration was not approved: no server ran
 }
 
-// Start starts every server of cfg at once and returns; Ready waits for them.
+// Start starts every server of cfg at once and returns; Ready waits for them. A project's
+// configuration the user has not approved (cfg.NeedsApproval) starts nothing: each of its
+// servers is failed, with an error that wraps ErrNotApproved.
 func Start(cfg *Config, opts *Options) *Host {
 	h := &Host{byName: map[string]*server{}, settled: make(chan struct{})}
 	if opts != nil {
@@ -102,6 +113,16 @@ func Start(cfg *Config, opts *Options) *Host {
 		h.byName[sc.Name] = s
 	}
 	slices.SortFunc(h.servers, func(a, b *server) int { return strings.Compare(a.cfg.Name, b.cfg.Name) })
+	if cfg.NeedsApproval() {
+		// A project's file nobody approved: nothing of it runs, and each server says why.
+		h.refused = true
+		refused := &NotApprovedError{File: cfg.from.path}
+		for _, s := range h.servers {
+			s.setState(Failed, fmt.Errorf("server %s: %w", s.cfg.Name, refused), "not approved")
+		}
+		close(h.settled)
+		return h
+	}
 	h.pending.Store(int32(len(h.servers)))
 	if len(h.servers) == 0 {
 		close(h.settled)
@@ -148,6 +169,11 @@ func (h *Host) Close() error {
 	h.closed.Do(func() {
 		h.cancel()
 		h.wg.Wait()
+		if h.refused {
+			for _, s := range h.servers {
+				s.setState(Stopped, nil, "")
+			}
+		}
 	})
 	return nil
 }
