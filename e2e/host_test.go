@@ -61,6 +61,13 @@ func mcpgen(t *testing.T, dir string, args ...string) (string, string, int) {
 	return stdout.String(), stderr.String(), code
 }
 
+// trusted runs mcpgen with --trust: the test wrote the .mcp.json in dir, so its servers
+// start without asking, and no approval is recorded in the user's directory.
+func trusted(t *testing.T, dir string, args ...string) (string, string, int) {
+	t.Helper()
+	return mcpgen(t, dir, append(args, "--trust")...)
+}
+
 // realConfig writes a .mcp.json of every kind of server into a new directory.
 func realConfig(t *testing.T) string {
 	dir := t.TempDir()
@@ -90,7 +97,7 @@ func TestHostCommands(t *testing.T) {
 	servers := []string{"collide", "everything", "everything-http", "filesystem", "gothings", "memory", "weather"}
 
 	t.Run("servers", func(t *testing.T) {
-		out, errOut, code := mcpgen(t, dir, "servers")
+		out, errOut, code := trusted(t, dir, "servers")
 		if code != 0 {
 			t.Fatalf("exit %d\n%s%s", code, out, errOut)
 		}
@@ -111,7 +118,7 @@ func TestHostCommands(t *testing.T) {
 				t.Errorf("row %q does not match %s", lines[1+i], re)
 			}
 		}
-		out, _, code = mcpgen(t, dir, "servers", "--json", "weather", "filesystem")
+		out, _, code = trusted(t, dir, "servers", "--json", "weather", "filesystem")
 		var got []struct {
 			Name, State, ServerName, ProtocolVersion string
 			Tools, PID                               int
@@ -125,7 +132,7 @@ func TestHostCommands(t *testing.T) {
 	})
 
 	t.Run("tools", func(t *testing.T) {
-		out, errOut, code := mcpgen(t, dir, "tools")
+		out, errOut, code := trusted(t, dir, "tools")
 		if code != 0 {
 			t.Fatalf("exit %d\n%s%s", code, out, errOut)
 		}
@@ -154,7 +161,7 @@ func TestHostCommands(t *testing.T) {
 			}
 		}
 
-		out, _, code = mcpgen(t, dir, "tools", "--json", "weather")
+		out, _, code = trusted(t, dir, "tools", "--json", "weather")
 		var defs []struct {
 			Name, Server, Tool string
 			InputSchema        map[string]any
@@ -167,7 +174,7 @@ func TestHostCommands(t *testing.T) {
 			d.OpenAI["function"].(map[string]any)["parameters"] == nil || d.InputSchema["properties"].(map[string]any)["city"] == nil {
 			t.Errorf("tools --json: %+v", d)
 		}
-		out, _, code = mcpgen(t, dir, "tools", "weather", "--schema", "mcp_weather_get_weather")
+		out, _, code = trusted(t, dir, "tools", "weather", "--schema", "mcp_weather_get_weather")
 		if code != 0 || !strings.Contains(out, `"required": [`) || !strings.Contains(out, `"city": {`) {
 			t.Errorf("--schema: exit %d\n%s", code, out)
 		}
@@ -188,13 +195,13 @@ func TestHostCommands(t *testing.T) {
 			{[]string{"collide", "report_daily"}, "underscored\n"},
 			{[]string{"collide", "report.daily"}, "dotted\n"},
 		} {
-			out, errOut, code := mcpgen(t, dir, append([]string{"call"}, c.args...)...)
+			out, errOut, code := trusted(t, dir, append([]string{"call"}, c.args...)...)
 			if code != 0 || !strings.Contains(out, c.want) {
 				t.Errorf("call %s: exit %d, want 0 and %q in:\n%s%s", strings.Join(c.args, " "), code, c.want, out, errOut)
 			}
 		}
 		// --json prints the whole result.
-		out, _, code := mcpgen(t, dir, "call", "weather", "get_weather", "--args", `{"city":"Paris"}`, "--json")
+		out, _, code := trusted(t, dir, "call", "weather", "get_weather", "--args", `{"city":"Paris"}`, "--json")
 		var res struct {
 			Content           []map[string]any
 			StructuredContent map[string]any
@@ -203,33 +210,33 @@ func TestHostCommands(t *testing.T) {
 			t.Errorf("call --json: exit %d, %v\n%s", code, err, out)
 		}
 		// Progress, drawn as a bar.
-		out, errOut, code := mcpgen(t, dir, "call", "everything", "trigger-long-running-operation", "duration=1", "steps=4", "--progress", "always")
+		out, errOut, code := trusted(t, dir, "call", "everything", "trigger-long-running-operation", "duration=1", "steps=4", "--progress", "always")
 		if code != 0 || !strings.Contains(out, "Long running operation completed") ||
 			!strings.Contains(errOut, "\r\033[K[=======>                      ]  25% 1/4") || !strings.Contains(errOut, "[==============================] 100% 4/4\n") {
 			t.Errorf("progress: exit %d\n%s%q", code, out, errOut)
 		}
 		// Log messages go to stderr.
-		_, errOut, code = mcpgen(t, dir, "call", "gothings", "test_tool_with_logging")
+		_, errOut, code = trusted(t, dir, "call", "gothings", "test_tool_with_logging")
 		if code != 0 || !strings.Contains(errOut, "[gothings] info: ") {
 			t.Errorf("logging: exit %d\n%s", code, errOut)
 		}
 		// An elicitation with no terminal to ask at is declined.
-		out, errOut, code = mcpgen(t, dir, "call", "gothings", "test_elicitation", "message=Who are you?")
+		out, errOut, code = trusted(t, dir, "call", "gothings", "test_elicitation", "message=Who are you?")
 		if code != 0 || !strings.Contains(errOut, `the server asked "Who are you?"; declined`) || !strings.Contains(out, "action=decline") {
 			t.Errorf("elicitation: exit %d\n%s%s", code, out, errOut)
 		}
 	})
 
 	t.Run("read and prompt", func(t *testing.T) {
-		out, errOut, code := mcpgen(t, dir, "read", "gothings", "test://static-text")
+		out, errOut, code := trusted(t, dir, "read", "gothings", "test://static-text")
 		if code != 0 || out != "This is the content of the static text resource.\n" {
 			t.Errorf("read: exit %d\n%s%s", code, out, errOut)
 		}
-		out, errOut, code = mcpgen(t, dir, "prompt", "gothings", "test_prompt_with_arguments", "arg1=one", "arg2=two")
+		out, errOut, code = trusted(t, dir, "prompt", "gothings", "test_prompt_with_arguments", "arg1=one", "arg2=two")
 		if code != 0 || !strings.Contains(out, "user: ") || !strings.Contains(out, "one") || !strings.Contains(out, "two") {
 			t.Errorf("prompt: exit %d\n%s%s", code, out, errOut)
 		}
-		out, _, code = mcpgen(t, dir, "prompt", "everything", "simple-prompt", "--json")
+		out, _, code = trusted(t, dir, "prompt", "everything", "simple-prompt", "--json")
 		if code != 0 || !strings.Contains(out, `"messages": [`) {
 			t.Errorf("prompt --json: exit %d\n%s", code, out)
 		}
@@ -253,7 +260,7 @@ func TestHostCommands(t *testing.T) {
 			{[]string{"servers", "--config", "nope.json"}, 2, "mcpgen servers: open nope.json: no such file or directory"},
 			{[]string{"tools", "--bogus"}, 2, "flag provided but not defined: -bogus"},
 		} {
-			out, errOut, code := mcpgen(t, dir, c.args...)
+			out, errOut, code := trusted(t, dir, c.args...)
 			if code != c.code || !strings.Contains(errOut, c.want) || strings.Count(errOut, "\n") > 4 {
 				t.Errorf("mcpgen %s: exit %d, want %d and %q in a few lines of stderr:\n%s%s", strings.Join(c.args, " "), code, c.code, c.want, out, errOut)
 			}
@@ -297,7 +304,7 @@ func TestHostBrokenServers(t *testing.T) {
   "hangs": {"command": "sleep", "args": ["`+marker+`"]}
 }}`), 0o644)
 	begun := time.Now()
-	out, errOut, code := mcpgen(t, dir, "servers", "--connect-timeout", "2s")
+	out, errOut, code := trusted(t, dir, "servers", "--connect-timeout", "2s")
 	took := time.Since(begun)
 	if code != 1 || !strings.Contains(errOut, "mcpgen servers: 2 of 3 servers failed") {
 		t.Errorf("exit %d\n%s%s", code, out, errOut)
@@ -318,12 +325,12 @@ func TestHostBrokenServers(t *testing.T) {
 		t.Errorf("the hanging server outlived mcpgen: %s", out)
 	}
 	// The working server's tools are listed anyway; the failed ones are reported.
-	out, errOut, code = mcpgen(t, dir, "tools", "--connect-timeout", "2s")
+	out, errOut, code = trusted(t, dir, "tools", "--connect-timeout", "2s")
 	if code != 1 || out != "mcp_weather_get_weather  Returns the current weather and a three-day forecast for a city.\n" || !strings.Contains(errOut, "server broken failed") {
 		t.Errorf("tools: exit %d\n%s%s", code, out, errOut)
 	}
 	// A call to a server that did not start says why, at once.
-	_, errOut, code = mcpgen(t, dir, "call", "broken", "anything")
+	_, errOut, code = trusted(t, dir, "call", "broken", "anything")
 	if code != 2 || !strings.Contains(errOut, "mcpgen call: server broken failed: ") || !strings.Contains(errOut, "MISSING_API_KEY") {
 		t.Errorf("call broken: exit %d\n%s", code, errOut)
 	}
@@ -359,6 +366,39 @@ mcpgen servers: 3 problems in .mcp.json; nothing was started
 	}
 }
 
+// A project's .mcp.json nobody approved starts nothing: mcpgen and examples/host, with no
+// terminal to ask at, say how to approve it and exit; the command that would have left a
+// file behind did not run.
+func TestHostNeedsApproval(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, ".mcp.json"), []byte(`{"mcpServers": {
+  "starts": {"command": "sh", "args": ["-c", "touch started"]},
+  "remote": {"type": "http", "url": "http://127.0.0.1:1/mcp", "headers": {"Authorization": "Bearer ${MCP_TEST_DIR}"}}
+}}`), 0o644)
+	out, errOut, code := mcpgen(t, dir, "servers")
+	want := "mcpgen servers: .mcp.json is a project's configuration you have not approved; nothing was started.\n" +
+		"Run mcpgen at a terminal to see what it would run and approve it, or add --trust --allow-env MCP_TEST_DIR to start its servers this once without asking (as in CI)\n"
+	if code != 2 || out != "" || errOut != want {
+		t.Errorf("mcpgen servers: exit %d, stdout %q, stderr:\n%s\nwant:\n%s", code, out, errOut, want)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, hostBin, "-http", "127.0.0.1:0")
+	cmd.Dir = dir
+	printed, err := cmd.CombinedOutput()
+	wantHost := filepath.Join(dir, ".mcp.json") + " is not approved; a project's servers start only once its configuration is approved; " +
+		"nothing was started: run the host at a terminal to review its servers, or with -trust -allow-env MCP_TEST_DIR\n"
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || string(printed) != wantHost {
+		t.Errorf("examples/host: %v, printed:\n%s\nwant:\n%s", err, printed, wantHost)
+	}
+	time.Sleep(100 * time.Millisecond)
+	if _, err := os.Stat(filepath.Join(dir, "started")); err == nil {
+		t.Error("a server of an unapproved file was started")
+	}
+}
+
 // examples/host: what it prints, its status API, and a server killed under it restarted.
 func TestExampleHost(t *testing.T) {
 	t.Parallel()
@@ -368,7 +408,7 @@ func TestExampleHost(t *testing.T) {
   "gothings": {"command": "`+everythingBin+`"},
   "broken": {"command": "sh", "args": ["-c", "echo no >&2; exit 1"]}
 }}`), 0o644)
-	cmd := exec.Command(hostBin, "-http", "127.0.0.1:0")
+	cmd := exec.Command(hostBin, "-http", "127.0.0.1:0", "-trust")
 	cmd.Dir = dir
 	stdout, _ := cmd.StdoutPipe()
 	var stderr lockedBuffer

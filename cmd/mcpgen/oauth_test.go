@@ -22,6 +22,7 @@ import (
 // test: it follows the authorization URL through the authorization server's redirect to
 // the command's loopback address, as a person approving would.
 func TestMain(m *testing.M) {
+	childProcess() // the test binary as mcpgen or as a server, for trust_test.go
 	if os.Getenv("MCPGEN_TEST_BROWSER") == "1" {
 		resp, err := http.Get(os.Args[len(os.Args)-1])
 		if err != nil {

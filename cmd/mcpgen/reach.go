@@ -44,7 +44,9 @@ func fail(code int, format string, args ...any) error {
 // reachFlags are the flags of every command that reaches servers.
 func reachFlags(extra ...cli.Flag) []cli.Flag {
 	return append([]cli.Flag{
-		&cli.StringFlag{Name: "config", Aliases: []string{"c"}, Usage: "read the servers from `FILE` (default: .mcp.json in the current directory)"},
+		&cli.StringFlag{Name: "config", Aliases: []string{"c"}, Usage: "read the servers from `FILE` (default: .mcp.json in the current directory, else your own " + userConfigName() + ")"},
+		&cli.BoolFlag{Name: "trust", Usage: "start the servers of a project's configuration this once without asking (as in CI); nothing is recorded"},
+		&cli.StringSliceFlag{Name: "allow-env", Sources: cli.EnvVars("MCPGEN_ALLOW_ENV"), Usage: "let the urls and headers of a project's configuration send the environment variable `NAME` (comma-separated, or repeated)"},
 		&cli.StringFlag{Name: "stdio", Usage: "instead of a configuration, run one server: `'COMMAND ARGS...'`, split as a shell would"},
 		&cli.StringFlag{Name: "url", Usage: "instead of a configuration, reach one server over Streamable HTTP at `URL`"},
 		&cli.StringFlag{Name: "sse", Usage: "instead of a configuration, reach one server over HTTP+SSE (2024-11-05) at `URL`"},
@@ -60,6 +62,13 @@ func reachFlags(extra ...cli.Flag) []cli.Flag {
 	}, extra...)
 }
 
+// approvalHelp says when the servers of a configuration file start.
+const approvalHelp = "A project's configuration (any file but your own " + "mcpgen/mcp.json in your configuration\n" +
+	"directory) is code: its servers start once you approved the file as it is. At a\n" +
+	"terminal mcpgen shows what it would run and asks, and remembers the answer until the\n" +
+	"file changes; elsewhere --trust starts them this once. Variables in its urls and\n" +
+	"headers go to remote servers only if allowed: at the prompt, or with --allow-env NAME.\n\n"
+
 // reachCommands are servers, tools, call, read and prompt; each sets *code.
 func reachCommands(code *int, stdout, stderr io.Writer, usage cli.OnUsageErrorFunc) []*cli.Command {
 	action := func(name string, do func(ctx context.Context, r *reach) error) cli.ActionFunc {
@@ -73,6 +82,7 @@ func reachCommands(code *int, stdout, stderr io.Writer, usage cli.OnUsageErrorFu
 			Description: "Connects to the servers of .mcp.json (or --config, --stdio, --url, --sse) at once and\n" +
 				"prints a table: name, transport, state, revision, tools, prompts, resources and connect\n" +
 				"time; below it, why each failed server failed, with the last lines of its stderr.\n\n" +
+				approvalHelp +
 				"Exit status: 0 when every server is ready, 1 when one failed, 2 for usage and\n" +
 				"configuration errors.",
 			Flags:        reachFlags(),
@@ -216,6 +226,9 @@ func (r *reach) connect(ctx context.Context, names []string, client mcp.ClientOp
 	if len(cfg.Servers) == 0 {
 		return nil, fail(exitError, "%s configures no servers", cfg.File)
 	}
+	if err := r.approve(ctx, cfg); err != nil {
+		return nil, err
+	}
 	level := slog.LevelWarn
 	if r.cmd.Bool("verbose") {
 		level = slog.LevelInfo
@@ -289,6 +302,10 @@ func (r *reach) config() (*host.Config, error) {
 		path := r.cmd.String("config")
 		if path == "" {
 			path = ".mcp.json"
+			// Without a project's file, the user's own.
+			if user, err := host.UserConfigPath(); err == nil && !exists(path) && exists(user) {
+				path = user
+			}
 		}
 		cfg, err := host.LoadConfig(path)
 		var ce *host.ConfigError
@@ -299,7 +316,7 @@ func (r *reach) config() (*host.Config, error) {
 			}
 			return nil, fail(exitError, "%d problem%s in %s; nothing was started", len(ce.Problems), plural(len(ce.Problems)), path)
 		case errors.Is(err, fs.ErrNotExist) && r.cmd.String("config") == "":
-			return nil, fail(exitError, "no .mcp.json in the current directory: give --config FILE, or one server with --stdio 'COMMAND ARGS', --url URL or --sse URL")
+			return nil, fail(exitError, "no .mcp.json in the current directory, nor %s: give --config FILE, or one server with --stdio 'COMMAND ARGS', --url URL or --sse URL", userConfigName())
 		case err != nil:
 			return nil, fail(exitError, "%v", err)
 		}
@@ -534,4 +551,72 @@ func (r *reach) oauthClient(cfg *host.Config) (*http.Client, error) {
 		Authorize:    r.loopback.Authorize,
 		Store:        store,
 	}}}, nil
+}
+
+// userConfigName is where the user's own configuration is, as a person writes it.
+func userConfigName() string {
+	path, err := host.UserConfigPath()
+	if err != nil {
+		return "mcpgen/mcp.json in your configuration directory"
+	}
+	if home, err := os.UserHomeDir(); err == nil && strings.HasPrefix(path, home+string(filepath.Separator)) {
+		path = "~" + path[len(home):]
+	}
+	return path
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// approve gets the user's approval of a project's configuration before anything of it
+// starts (host.Consent): an approval recorded earlier in approvals.json, --trust, or the
+// answer to the review asked at the terminal, which is recorded. Without one it fails, with
+// how to approve, and nothing runs. The user's own configuration and servers given with
+// --stdio, --url or --sse are the user's own words and need none.
+func (r *reach) approve(ctx context.Context, cfg *host.Config) error {
+	consent := &host.Consent{Trust: r.cmd.Bool("trust"), AllowEnv: r.cmd.StringSlice("allow-env")}
+	if approvals, err := host.DefaultApprovals(); err == nil {
+		consent.Approvals = approvals // else nothing is recorded; --trust still works
+	}
+	if isTerminal(r.stdin) && isTerminal(r.stderr) {
+		consent.Ask = host.AskAt(r.stdin, r.stderr)
+	}
+	err := consent.Approve(ctx, cfg)
+	var na *host.NotApprovedError
+	var ce *host.ConfigError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &na) && na.Declined:
+		return fail(exitError, "%s was not approved; nothing was started", cfg.File)
+	case errors.As(err, &na):
+		what := "is a project's configuration you have not approved"
+		if na.Changed {
+			what = "changed since you approved it"
+		}
+		trust := "--trust"
+		if len(na.Variables) > 0 {
+			trust += " --allow-env " + strings.Join(na.Variables, ",")
+		}
+		return fail(exitError, "%s %s; nothing was started.\n"+
+			"Run mcpgen at a terminal to see what it would run and approve it, or add %s to start its servers this once without asking (as in CI)", cfg.File, what, trust)
+	case errors.As(err, &ce):
+		for _, p := range ce.Problems {
+			fmt.Fprintln(r.stderr, p)
+		}
+		var refused []string
+		for _, v := range cfg.Review().Variables {
+			if !slices.Contains(consent.AllowEnv, v) {
+				refused = append(refused, v)
+			}
+		}
+		msg := fmt.Sprintf("%d problem%s in %s; nothing was started", len(ce.Problems), plural(len(ce.Problems)), cfg.File)
+		if len(refused) > 0 {
+			msg += fmt.Sprintf(" (to let its servers have %s, add --allow-env %s)", strings.Join(refused, ", "), strings.Join(refused, ","))
+		}
+		return fail(exitError, "%s", msg)
+	}
+	return fail(exitError, "%v", err)
 }

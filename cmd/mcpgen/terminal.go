@@ -14,16 +14,14 @@ import (
 	"sync"
 
 	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"golang.org/x/term"
 )
 
-// isTerminal says whether w is a terminal (a character device).
+// isTerminal says whether w is a terminal: not merely a character device, which /dev/null
+// is too (a service's or a CI job's stdin), for there is nobody to ask there.
 func isTerminal(w any) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	info, err := f.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // progressBar draws a call's progress on one line of stderr, redrawn in place.

@@ -2,7 +2,13 @@
 // reads .mcp.json, connects to every server at once, prints what it found, and serves a
 // small status API until interrupted, while the host restarts servers that exit.
 //
-//	go run ./examples/host [-config .mcp.json] [-http 127.0.0.1:8090]
+//	go run ./examples/host [-config .mcp.json] [-http 127.0.0.1:8090] [-trust] [-allow-env NAME,...]
+//
+// A project's .mcp.json is code, so the host starts its servers only once they are approved:
+// at a terminal it shows what they would run and asks (and remembers the answer, in the
+// approvals mcpgen keeps too, until the file changes); -trust starts them without asking,
+// this once. -allow-env names the environment variables the file's urls and headers may
+// send. The user's own ~/.config/mcpgen/mcp.json needs no approval.
 //
 //	GET  /api/mcp/status   servers (state, revision, pid, errors, stderr) and tools, as JSON
 //	GET  /api/tools        the tools, in the shape Anthropic's Messages API takes
@@ -26,24 +32,48 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/host"
+	"golang.org/x/term"
 )
 
 func main() {
 	config := flag.String("config", ".mcp.json", "the servers, as Claude Code and Claude Desktop write them")
 	addr := flag.String("http", "127.0.0.1:8090", "serve the status API on `address`")
+	trust := flag.Bool("trust", false, "start the servers of a project's configuration without asking, this once")
+	allowEnv := flag.String("allow-env", "", "let urls and headers send the environment variables `NAMES` (comma-separated)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, *config, *addr); err != nil {
+	consent := &host.Consent{Trust: *trust}
+	if *allowEnv != "" {
+		consent.AllowEnv = strings.Split(*allowEnv, ",")
+	}
+	if err := run(ctx, *config, *addr, consent); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, config, addr string) error {
+func run(ctx context.Context, config, addr string, consent *host.Consent) error {
 	cfg, err := host.LoadConfig(config)
 	if err != nil {
 		return err // a *host.ConfigError lists every problem as file:line:col: message
+	}
+	// Approved before anything of it runs: recorded earlier, -trust, or asked now.
+	if consent.Approvals, err = host.DefaultApprovals(); err != nil {
+		return err
+	}
+	if term.IsTerminal(int(os.Stdin.Fd())) && term.IsTerminal(int(os.Stderr.Fd())) {
+		consent.Ask = host.AskAt(os.Stdin, os.Stderr)
+	}
+	var refused *host.NotApprovedError
+	if err := consent.Approve(ctx, cfg); errors.As(err, &refused) {
+		how := "-trust"
+		if len(refused.Variables) > 0 {
+			how += " -allow-env " + strings.Join(refused.Variables, ",")
+		}
+		return fmt.Errorf("%w; nothing was started: run the host at a terminal to review its servers, or with %s", err, how)
+	} else if err != nil {
+		return err
 	}
 	fmt.Printf("found %d MCP servers, connecting...\n", len(cfg.Servers))
 

@@ -186,7 +186,8 @@ type configReader struct {
 	asWritten bool
 	approved  bool
 	allowed   map[string]bool
-	sent      []string // the variables of urls and headers, in order of appearance
+	only      map[string]bool // if set, the servers to start: the others send nothing
+	sent      []string        // the variables of urls and headers, in order of appearance
 }
 
 func (r *configReader) problem(off int, hint, format string, args ...any) {
@@ -220,7 +221,7 @@ func (r *configReader) server(m member) (ServerConfig, bool) {
 	sc.Command = r.str(v, "command")
 	sc.Args = r.strs(v, "args")
 	sc.Dir = r.str(v, "cwd")
-	sc.URL = r.strWith(v, "url", func(s *value) string { return r.send(s, fmt.Sprintf("the url of server %q", m.key)) })
+	sc.URL = r.strWith(v, "url", func(s *value) string { return r.send(s, m.key, fmt.Sprintf("the url of server %q", m.key)) })
 	sc.Headers = r.strMap(v, "headers", m.key)
 	for _, kv := range r.strPairs(v, "env") {
 		sc.Env = append(sc.Env, kv[0]+"="+kv[1])
@@ -324,7 +325,7 @@ func (r *configReader) strPairsWith(obj *value, key string, expand func(string, 
 // strMap reads the headers of server: values sent to it.
 func (r *configReader) strMap(obj *value, key, server string) map[string]string {
 	pairs := r.strPairsWith(obj, key, func(name string, v *value) string {
-		return r.send(v, fmt.Sprintf("header %q of server %q", name, server))
+		return r.send(v, server, fmt.Sprintf("header %q of server %q", name, server))
 	})
 	if pairs == nil {
 		return nil
@@ -375,10 +376,13 @@ func (r *configReader) expand(v *value) string {
 	})
 }
 
-// send expands the variables of a value the host sends to a server (its url, a header), as
+// send expands the variables of a value the host sends to server (its url, a header), as
 // what says: as written until the file is approved, and then only if the user allowed every
 // variable it names, for an environment variable sent to a remote server may be a secret.
-func (r *configReader) send(v *value, what string) string {
+func (r *configReader) send(v *value, server, what string) string {
+	if r.only != nil && !r.only[server] {
+		return v.str // not started: nothing is sent
+	}
 	var refused []string
 	for _, sub := range variable.FindAllStringSubmatch(v.str, -1) {
 		if !slices.Contains(r.sent, sub[1]) {

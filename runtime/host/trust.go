@@ -45,8 +45,9 @@ type NotApprovedError struct {
 	File     string // absolute path
 	Changed  bool   // the user approved the file with other content
 	Declined bool   // the user was asked and said no
-	// Variables are the environment variables the file's urls and headers would send,
-	// which approving it without a review (mcpgen --trust) must allow by name.
+	// Variables are the environment variables the urls and headers of the servers to start
+	// would send (Config.Sends), which approving without a review (mcpgen --trust) must
+	// allow by name.
 	Variables []string
 }
 
@@ -99,8 +100,8 @@ func (c *Config) NeedsApproval() bool {
 // expand, if allowEnv names each: an environment variable sent to a remote server may be a
 // secret, so an approval says which may go. A variable not allowed, or not set, is a
 // *ConfigError listing every one at its line and column, and the configuration stays
-// unapproved. Approve changes the url and headers of the servers c still has, and nothing
-// else of them.
+// unapproved. Only the servers c still has count (a program may have chosen some); Approve
+// changes their url and headers, and nothing else of them.
 func (c *Config) Approve(allowEnv ...string) error {
 	if c.from == nil || c.from.user {
 		return nil
@@ -109,7 +110,7 @@ func (c *Config) Approve(allowEnv ...string) error {
 	for _, name := range allowEnv {
 		allowed[name] = true
 	}
-	r := &configReader{file: c.File, lookup: c.from.lookup, approved: true, allowed: allowed}
+	r := &configReader{file: c.File, lookup: c.from.lookup, approved: true, allowed: allowed, only: c.names()}
 	expanded, err := r.read(c.from.data)
 	if err != nil {
 		return err
@@ -121,6 +122,26 @@ func (c *Config) Approve(allowEnv ...string) error {
 	}
 	c.from.approved = true
 	return nil
+}
+
+// Sends is the environment variables the urls and headers of c's servers (those it still
+// has, if a program chose some) would send, in order of appearance: what approving c must
+// allow. nil for a Config built in code.
+func (c *Config) Sends() []string {
+	if c.from == nil {
+		return nil
+	}
+	r := &configReader{file: c.File, lookup: c.from.lookup, asWritten: true, only: c.names()}
+	r.read(c.from.data) // read once already
+	return r.sent
+}
+
+func (c *Config) names() map[string]bool {
+	m := make(map[string]bool, len(c.Servers))
+	for _, s := range c.Servers {
+		m[s.Name] = true
+	}
+	return m
 }
 
 // Review is what a project's configuration would start and send, as its file has it
@@ -402,14 +423,14 @@ func (c *Consent) Approve(ctx context.Context, cfg *Config) error {
 	review := cfg.Review()
 	review.Changed = changed
 	if c.Ask == nil {
-		return &NotApprovedError{File: review.File, Changed: changed, Variables: review.Variables}
+		return &NotApprovedError{File: review.File, Changed: changed, Variables: cfg.Sends()}
 	}
 	yes, err := c.Ask(ctx, review)
 	if err != nil {
 		return err
 	}
 	if !yes {
-		return &NotApprovedError{File: review.File, Changed: changed, Declined: true, Variables: review.Variables}
+		return &NotApprovedError{File: review.File, Changed: changed, Declined: true, Variables: cfg.Sends()}
 	}
 	allow := append(slices.Clone(review.Variables), c.AllowEnv...)
 	if err := cfg.Approve(allow...); err != nil {

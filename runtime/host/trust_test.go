@@ -155,6 +155,19 @@ func TestApproveVariables(t *testing.T) {
 		t.Errorf("a refused approval changed the configuration: %v, %q", cfg.NeedsApproval(), cfg.Servers[0].URL)
 	}
 
+	// A program that starts some servers only needs their variables allowed.
+	picked, _ := ParseConfig("dir/.mcp.json", []byte(data), vars)
+	picked.Servers = picked.Servers[1:] // gh and local
+	if got := strings.Join(picked.Sends(), ","); got != "GITHUB_TOKEN,API_KEY" {
+		t.Errorf("Sends of gh and local: %s", got)
+	}
+	if err := picked.Approve("GITHUB_TOKEN", "API_KEY"); err != nil || picked.Servers[0].Headers["X-Key"] != "s3cret" {
+		t.Errorf("approving gh and local: %v, %+v", err, picked.Servers[0])
+	}
+	if got := strings.Join(cfg.Sends(), ","); got != "API_HOST,API_KEY,ORG,GITHUB_TOKEN" {
+		t.Errorf("Sends: %s", got)
+	}
+
 	// All allowed; ORG is not set, so its default goes.
 	if err := cfg.Approve("API_HOST", "API_KEY", "ORG", "GITHUB_TOKEN"); err != nil {
 		t.Fatal(err)
