@@ -607,7 +607,7 @@ func (r *reach) approve(ctx context.Context, cfg *host.Config) error {
 			fmt.Fprintln(r.stderr, p)
 		}
 		var refused []string
-		for _, v := range cfg.Review().Variables {
+		for _, v := range cfg.Sends() {
 			if !slices.Contains(consent.AllowEnv, v) {
 				refused = append(refused, v)
 			}

@@ -113,12 +113,16 @@ func TestUnapprovedConfigStartsNothing(t *testing.T) {
 		"local":  markerServer(marker),
 		"remote": map[string]any{"type": "http", "url": remote.URL, "headers": map[string]string{"Authorization": "Bearer ${SECRET_TOKEN}"}},
 	})
-	want := path + " is a project's configuration you have not approved; nothing was started.\n" +
-		"Run mcpgen at a terminal to see what it would run and approve it, or add --trust --allow-env SECRET_TOKEN to start its servers this once without asking (as in CI)\n"
 	for _, args := range [][]string{
 		{"servers"}, {"tools"}, {"tools", "local"}, {"call", "local", "hello"}, {"read", "local", "test://x"},
 		{"prompt", "local", "p"}, {"import", "local", "-o", filepath.Join(dir, "client")},
 	} {
+		trust := "--trust" // the local server alone sends nothing
+		if len(args) == 1 {
+			trust += " --allow-env SECRET_TOKEN"
+		}
+		want := path + " is a project's configuration you have not approved; nothing was started.\n" +
+			"Run mcpgen at a terminal to see what it would run and approve it, or add " + trust + " to start its servers this once without asking (as in CI)\n"
 		code, out, errOut := mcpgen(t, append(args, "--config", path)...)
 		if code != 2 || out != "" || errOut != "mcpgen "+args[0]+": "+want {
 			t.Errorf("mcpgen %s: exit %d, stdout %q, stderr:\n%s\nwant exit 2 and:\nmcpgen %s: %s", strings.Join(args, " "), code, out, errOut, args[0], want)
@@ -175,6 +179,12 @@ mcpgen tools: 2 problems in ` + path + `; nothing was started (to let its server
 	}
 	if started(marker) || len(remote.requests()) > 0 {
 		t.Errorf("a refused file started something: marker %v, requests %q", started(marker), remote.requests())
+	}
+
+	// Only the servers that start count: the local one alone needs no variable.
+	code, out, errOut = mcpgen(t, "call", "local", "hello", "--trust", "--config", path)
+	if code != 0 || out != "hello\n" || len(remote.requests()) > 0 {
+		t.Errorf("call local --trust: exit %d, %d requests to remote\n%s%s", code, len(remote.requests()), out, errOut)
 	}
 
 	for _, c := range []struct {
