@@ -84,7 +84,8 @@ func (p *pty) waitFor(t *testing.T, s string) {
 }
 
 // mcpgenAt starts mcpgen (the test binary, as childProcess) in dir with stdin and stderr
-// on the terminal's slave (stdin on stdin, when given) and stdout in a buffer.
+// on the terminal's slave (stdin on stdin, when given) and stdout in a buffer; wait waits
+// for it to exit.
 func mcpgenAt(t *testing.T, p *pty, stdin *os.File, dir string, args ...string) (wait func() (int, string)) {
 	t.Helper()
 	list, _ := json.Marshal(args)
@@ -99,8 +100,19 @@ func mcpgenAt(t *testing.T, p *pty, stdin *os.File, dir string, args ...string) 
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	waited := false
+	t.Cleanup(func() { // a test that failed half way leaves no process behind
+		if !waited {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	})
+	// Once it exited: the terminal's slave closed here too, all it wrote is read.
 	return func() (int, string) {
 		err := cmd.Wait()
+		waited = true
+		p.slave.Close()
+		<-p.done
 		if ee, ok := err.(*exec.ExitError); ok {
 			return ee.ExitCode(), stdout.String()
 		} else if err != nil {
@@ -187,8 +199,6 @@ func TestNoPromptWithoutATerminal(t *testing.T) {
 	defer null.Close()
 	p := openPTY(t)
 	code, _ := mcpgenAt(t, p, null, dir, "tools")()
-	p.slave.Close()
-	<-p.done
 	if code != 2 || strings.Contains(p.output(), "[y/N]") || !strings.Contains(p.output(), "add --trust to start its servers this once") || started(marker) {
 		t.Errorf("exit %d, started %v:\n%s", code, started(marker), p.output())
 	}
