@@ -95,7 +95,7 @@ func (c *Config) NeedsApproval() bool {
 	return c.from != nil && !c.from.user && !c.from.approved
 }
 
-// Approve records that the user approved this configuration as it is (a program asks with
+// Approve says that the user approved this configuration as it is (a program asks with
 // Review, or looks in Approvals): its servers may start. Variables in urls and headers then
 // expand, if allowEnv names each: an environment variable sent to a remote server may be a
 // secret, so an approval says which may go. A variable not allowed, or not set, is a
