@@ -137,6 +137,9 @@ func sameResource(metadata, resource string) bool {
 func (t *Transport) resourceMetadata(ctx context.Context, u *url.URL, ch Challenge) (*ResourceMetadata, error) {
 	var candidates []string
 	if ch.ResourceMetadata != "" {
+		if err := CheckEndpoint(ch.ResourceMetadata); err != nil {
+			return nil, wrapf("discovery", "the challenge's resource_metadata: %v: refused", err)
+		}
 		candidates = append(candidates, ch.ResourceMetadata)
 	} else {
 		origin := u.Scheme + "://" + u.Host
@@ -162,10 +165,10 @@ func (t *Transport) resourceMetadata(ctx context.Context, u *url.URL, ch Challen
 // first for an issuer with a path, and checks that it names the issuer asked for, compared
 // as strings. hc nil is http.DefaultClient.
 func DiscoverServer(ctx context.Context, hc *http.Client, issuer string) (*ServerMetadata, error) {
-	u, err := url.Parse(issuer)
-	if err != nil || u.Scheme == "" || u.Host == "" {
-		return nil, wrapf("discovery", "the authorization server %q is not an absolute URL", issuer)
+	if err := CheckEndpoint(issuer); err != nil {
+		return nil, wrapf("discovery", "the authorization server: %v", err)
 	}
+	u, _ := url.Parse(issuer)
 	origin := u.Scheme + "://" + u.Host
 	path := strings.TrimSuffix(u.Path, "/")
 	var candidates []string
@@ -187,6 +190,17 @@ func DiscoverServer(ctx context.Context, hc *http.Client, issuer string) (*Serve
 		}
 		if m.Issuer != issuer {
 			return nil, wrapf("discovery", "the authorization server metadata at %s names the issuer %q, not %q", c, m.Issuer, issuer)
+		}
+		for _, e := range []struct{ name, url string }{
+			{"authorization_endpoint", m.AuthorizationEndpoint}, {"token_endpoint", m.TokenEndpoint},
+			{"registration_endpoint", m.RegistrationEndpoint}, {"jwks_uri", m.JWKSURI},
+		} {
+			if e.url == "" {
+				continue
+			}
+			if err := CheckEndpoint(e.url); err != nil {
+				return nil, wrapf("discovery", "the authorization server metadata at %s: %s: %v: refused", c, e.name, err)
+			}
 		}
 		return &m, nil
 	}

@@ -59,6 +59,9 @@ func (l *Loopback) RedirectURL() string { return "http://" + l.ln.Addr().String(
 // Authorize sends the user to authURL (the browser of $BROWSER, else the system's), and
 // waits for the authorization server to send them back, or for ctx.
 func (l *Loopback) Authorize(ctx context.Context, authURL string) (*url.URL, error) {
+	if err := CheckEndpoint(authURL); err != nil {
+		return nil, fmt.Errorf("not opening the authorization address: %w", err)
+	}
 	fmt.Fprintf(l.out, "To authorize, open this address in a browser:\n\n  %s\n\n", authURL)
 	if err := openBrowser(authURL); err == nil {
 		fmt.Fprintln(l.out, "(A browser was opened there; waiting for you to come back.)")

@@ -35,6 +35,8 @@ type world struct {
 	expiresIn   int
 	registered  []map[string]any
 	tokenForms  []url.Values
+	asMeta      map[string]any // over the authorization server's metadata
+	prmURL      string         // the challenge's resource_metadata, when set
 }
 
 type authRequest struct {
@@ -57,11 +59,15 @@ func newWorld(t *testing.T) *world {
 		if w.noS256 {
 			methods = []string{"plain"}
 		}
-		json.NewEncoder(rw).Encode(map[string]any{
+		meta := map[string]any{
 			"issuer": w.srv.URL + "/as", "authorization_endpoint": w.srv.URL + "/as/authorize", "token_endpoint": w.srv.URL + "/as/token",
 			"registration_endpoint": w.srv.URL + "/as/register", "code_challenge_methods_supported": methods,
 			"authorization_response_iss_parameter_supported": true,
-		})
+		}
+		for k, v := range w.asMeta {
+			meta[k] = v
+		}
+		json.NewEncoder(rw).Encode(meta)
 	})
 	mux.HandleFunc("/as/register", func(rw http.ResponseWriter, r *http.Request) {
 		var m map[string]any
@@ -126,6 +132,9 @@ func (w *world) mcp(rw http.ResponseWriter, r *http.Request) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	meta := w.srv.URL + "/.well-known/oauth-protected-resource/mcp"
+	if w.prmURL != "" {
+		meta = w.prmURL
+	}
 	scopes, ok := w.tokens[strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")]
 	if !ok {
 		rw.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+meta+`", scope="read"`)
