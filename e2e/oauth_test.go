@@ -37,7 +37,7 @@ func TestOAuthAgainstARealOpenIDProvider(t *testing.T) {
 
 	store := &oauth.MemoryStore{}
 	rt := &oauth.Transport{Config: &oauth.Config{
-		ClientID:    "native", // the OP has no dynamic registration
+		Clients:     []oauth.Client{{Issuer: issuer, ID: "native"}}, // the OP has no dynamic registration
 		RedirectURL: "http://127.0.0.1:8976/callback",
 		Authorize:   loginAs("test-user@localhost", "verysecure"),
 		Store:       store,

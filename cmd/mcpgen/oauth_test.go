@@ -41,8 +41,10 @@ type authServer struct {
 	srv        *httptest.Server
 	mu         sync.Mutex
 	authorized int
+	registered int
 	tokens     map[string]bool
 	codes      map[string]string // code -> redirect URI
+	tokenReqs  []string          // each token request's form and Authorization header
 }
 
 func newAuthServer(t *testing.T) *authServer {
@@ -54,6 +56,9 @@ func newAuthServer(t *testing.T) *authServer {
 			"code_challenge_methods_supported": []string{"S256"}})
 	})
 	mux.HandleFunc("/register", func(w http.ResponseWriter, r *http.Request) {
+		as.mu.Lock()
+		as.registered++
+		as.mu.Unlock()
 		w.WriteHeader(http.StatusCreated)
 		json.NewEncoder(w).Encode(map[string]any{"client_id": "cli"})
 	})
@@ -70,6 +75,7 @@ func newAuthServer(t *testing.T) *authServer {
 		r.ParseForm()
 		as.mu.Lock()
 		defer as.mu.Unlock()
+		as.tokenReqs = append(as.tokenReqs, r.PostForm.Encode()+" "+r.Header.Get("Authorization"))
 		if _, ok := as.codes[r.PostForm.Get("code")]; !ok {
 			w.WriteHeader(http.StatusBadRequest)
 			return
@@ -83,11 +89,8 @@ func newAuthServer(t *testing.T) *authServer {
 	return as
 }
 
-// mcpgen call reaches a protected server: it sends the user (here, the test binary as
-// browser) to the authorization server, gets the code on its loopback address, calls the
-// tool, and keeps the token for the next run in a file only the user can read.
-func TestCallAProtectedServer(t *testing.T) {
-	as := newAuthServer(t)
+// protectedServer is an MCP server whose tokens come from as; its URL.
+func protectedServer(t *testing.T, as *authServer) string {
 	srv := mcp.NewServer(mcp.Implementation{Name: "protected", Version: "1"}, nil)
 	srv.AddTool(mcp.Tool{Name: "whoami", InputSchema: `{"type":"object"}`, Handler: func(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnText("you are " + mcp.AuthInfoFrom(ctx).Subject)
@@ -107,15 +110,23 @@ func TestCallAProtectedServer(t *testing.T) {
 	mux.Handle("/mcp", h)
 	mux.Handle("/.well-known/oauth-protected-resource/", h)
 	ts := httptest.NewServer(mux)
-	defer ts.Close()
-	defer h.Close()
+	t.Cleanup(func() { ts.Close(); h.Close() })
+	return ts.URL + "/mcp"
+}
+
+// mcpgen call reaches a protected server: it sends the user (here, the test binary as
+// browser) to the authorization server, gets the code on its loopback address, calls the
+// tool, and keeps the token for the next run in a file only the user can read.
+func TestCallAProtectedServer(t *testing.T) {
+	as := newAuthServer(t)
+	url := protectedServer(t, as)
 
 	config := t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", config)
 	t.Setenv("BROWSER", os.Args[0])
 	t.Setenv("MCPGEN_TEST_BROWSER", "1")
 	for run := 1; run <= 2; run++ {
-		code, out, errOut := mcpgen(t, "call", "--url", ts.URL+"/mcp", "whoami")
+		code, out, errOut := mcpgen(t, "call", "--url", url, "whoami")
 		if code != 0 || strings.TrimSpace(out) != "you are ada" {
 			t.Fatalf("run %d: exit %d\n%s%s", run, code, out, errOut)
 		}
@@ -132,5 +143,41 @@ func TestCallAProtectedServer(t *testing.T) {
 	fi, err := os.Stat(filepath.Join(config, "mcpgen", "tokens.json"))
 	if err != nil || fi.Mode().Perm() != 0o600 {
 		t.Errorf("the token file: %v %v", fi, err)
+	}
+}
+
+// --client-id and --client-secret belong to --client-issuer: that authorization server gets
+// them; a server whose authorization server is another gets a client registered
+// dynamically, and not the secret. A secret without an issuer starts nothing.
+func TestCLIClientSecretGoesToItsIssuerOnly(t *testing.T) {
+	a, b := newAuthServer(t), newAuthServer(t)
+	onA, onB := protectedServer(t, a), protectedServer(t, b)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("BROWSER", os.Args[0])
+	t.Setenv("MCPGEN_TEST_BROWSER", "1")
+
+	code, _, errOut := mcpgen(t, "call", "--url", onB, "--client-id", "pre", "--client-secret", "s3cret", "whoami")
+	if code != 2 || !strings.Contains(errOut, "--client-secret (or MCPGEN_CLIENT_SECRET) needs --client-issuer") {
+		t.Errorf("a secret without an issuer: exit %d\n%s", code, errOut)
+	}
+	if b.authorized+b.registered+len(b.tokenReqs) != 0 {
+		t.Errorf("B was reached without an issuer for the secret")
+	}
+
+	for _, url := range []string{onB, onA} {
+		code, out, errOut := mcpgen(t, "call", "--url", url, "--client-id", "pre", "--client-secret", "s3cret", "--client-issuer", a.srv.URL, "whoami")
+		if code != 0 || strings.TrimSpace(out) != "you are ada" {
+			t.Fatalf("%s: exit %d\n%s%s", url, code, out, errOut)
+		}
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.registered != 1 || len(b.tokenReqs) != 1 || strings.Contains(b.tokenReqs[0], "s3cret") || strings.Contains(b.tokenReqs[0], "Basic") || !strings.Contains(b.tokenReqs[0], "client_id=cli") {
+		t.Errorf("B: %d registrations, token requests %q", b.registered, b.tokenReqs)
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.registered != 0 || len(a.tokenReqs) != 1 || !strings.HasSuffix(a.tokenReqs[0], " Basic cHJlOnMzY3JldA==") {
+		t.Errorf("A: %d registrations, token requests %q", a.registered, a.tokenReqs)
 	}
 }

@@ -57,8 +57,9 @@ func reachFlags(extra ...cli.Flag) []cli.Flag {
 		&cli.DurationFlag{Name: "connect-timeout", Value: 30 * time.Second, Usage: "bound the connection to each server by `DURATION`"},
 		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "show what servers write to stderr, and the host's events"},
 		&cli.StringFlag{Name: "log-level", Value: "info", Usage: "ask servers for their log messages at `LEVEL` and above (debug, info, notice, warning, error...), printed on stderr; off for none"},
-		&cli.StringFlag{Name: "client-id", Sources: cli.EnvVars("MCPGEN_CLIENT_ID"), Usage: "for servers that need OAuth: the `ID` of a client registered with their authorization server (default: register dynamically)"},
+		&cli.StringFlag{Name: "client-id", Sources: cli.EnvVars("MCPGEN_CLIENT_ID"), Usage: "for servers that need OAuth: the `ID` of a client registered with the authorization server --client-issuer (default: register dynamically)"},
 		&cli.StringFlag{Name: "client-secret", Sources: cli.EnvVars("MCPGEN_CLIENT_SECRET"), Usage: "the `SECRET` of --client-id, for a confidential client"},
+		&cli.StringFlag{Name: "client-issuer", Sources: cli.EnvVars("MCPGEN_CLIENT_ISSUER"), Usage: "the authorization server (issuer `URL`) --client-id is registered with: its id and secret go to that server only; other servers' authorization servers get a client registered dynamically"},
 	}, extra...)
 }
 
@@ -534,6 +535,10 @@ func failedServer(st host.ServerStatus) string {
 // the tokens in the user's configuration directory (0600) for the next run. nil when no
 // server is reached over HTTP.
 func (r *reach) oauthClient(cfg *host.Config) (*http.Client, error) {
+	clients, err := r.oauthClients(cfg)
+	if err != nil {
+		return nil, err
+	}
 	if !slices.ContainsFunc(cfg.Servers, func(s host.ServerConfig) bool { return s.Transport != host.Stdio }) {
 		return nil, nil
 	}
@@ -545,11 +550,10 @@ func (r *reach) oauthClient(cfg *host.Config) (*http.Client, error) {
 		return nil, fmt.Errorf("listening for the OAuth redirect: %w", err)
 	}
 	return &http.Client{Transport: &oauth.Transport{Config: &oauth.Config{
-		ClientID:     r.cmd.String("client-id"),
-		ClientSecret: r.cmd.String("client-secret"),
-		RedirectURL:  r.loopback.RedirectURL(),
-		Authorize:    r.loopback.Authorize,
-		Store:        store,
+		Clients:     clients,
+		RedirectURL: r.loopback.RedirectURL(),
+		Authorize:   r.loopback.Authorize,
+		Store:       store,
 	}}}, nil
 }
 
@@ -619,4 +623,43 @@ func (r *reach) approve(ctx context.Context, cfg *host.Config) error {
 		return fail(exitError, "%s", msg)
 	}
 	return fail(exitError, "%v", err)
+}
+
+// oauthClients are the OAuth clients registered beforehand, each bound to its
+// authorization server: the one of --client-id, --client-secret and --client-issuer, and
+// those the configuration's servers name ("oauth": {"clientId", "issuer"}). One issuer has
+// one client.
+func (r *reach) oauthClients(cfg *host.Config) ([]oauth.Client, error) {
+	id, secret, issuer := r.cmd.String("client-id"), r.cmd.String("client-secret"), r.cmd.String("client-issuer")
+	const why = "the authorization server the client is registered with, the only one mcpgen sends its id and secret to"
+	var clients []oauth.Client
+	switch {
+	case issuer == "" && secret != "":
+		return nil, fmt.Errorf("--client-secret (or MCPGEN_CLIENT_SECRET) needs --client-issuer (or MCPGEN_CLIENT_ISSUER): %s", why)
+	case issuer == "" && id != "":
+		return nil, fmt.Errorf("--client-id (or MCPGEN_CLIENT_ID) needs --client-issuer (or MCPGEN_CLIENT_ISSUER): %s", why)
+	case issuer != "" && id == "":
+		return nil, fmt.Errorf("--client-issuer needs --client-id (or MCPGEN_CLIENT_ID): the client registered with %s", issuer)
+	case issuer != "":
+		if err := oauth.CheckEndpoint(issuer); err != nil {
+			return nil, fmt.Errorf("--client-issuer: %v", err)
+		}
+		clients = append(clients, oauth.Client{Issuer: issuer, ID: id, Secret: secret})
+	}
+	for _, s := range cfg.Servers {
+		if s.OAuth == nil {
+			continue
+		}
+		if err := oauth.CheckEndpoint(s.OAuth.Issuer); err != nil {
+			return nil, fmt.Errorf("%s: server %s: oauth.issuer: %v", cfg.File, s.Name, err)
+		}
+		i := slices.IndexFunc(clients, func(c oauth.Client) bool { return c.Issuer == s.OAuth.Issuer })
+		switch {
+		case i < 0:
+			clients = append(clients, oauth.Client{Issuer: s.OAuth.Issuer, ID: s.OAuth.ClientID})
+		case clients[i].ID != s.OAuth.ClientID:
+			return nil, fmt.Errorf("%s: server %s: its oauth.clientId %q is not %q, the client already configured for the issuer %s: an authorization server has one client here", cfg.File, s.Name, s.OAuth.ClientID, clients[i].ID, s.OAuth.Issuer)
+		}
+	}
+	return clients, nil
 }

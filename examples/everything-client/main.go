@@ -28,6 +28,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/mcp"
@@ -59,6 +60,7 @@ type conformanceContext struct {
 	// machine-to-machine ones authenticate with.
 	ClientID         string `json:"client_id"`
 	ClientSecret     string `json:"client_secret"`
+	Issuer           string `json:"issuer"` // the authorization server the client is registered with
 	PrivateKeyPEM    string `json:"private_key_pem"`
 	SigningAlgorithm string `json:"signing_algorithm"`
 	ValidJWT         string `json:"valid_jwt"`
@@ -81,7 +83,7 @@ func run(ctx context.Context, url string, log *slog.Logger) error {
 			return fmt.Errorf("MCP_CONFORMANCE_CONTEXT: %w", err)
 		}
 	}
-	auth, err := authConfig(os.Getenv("MCP_CONFORMANCE_SCENARIO"), cc)
+	auth, err := authConfig(ctx, url, os.Getenv("MCP_CONFORMANCE_SCENARIO"), cc)
 	if err != nil {
 		return err
 	}
@@ -232,17 +234,26 @@ func valueOf(typ any) any {
 // flow, with a user who approves at once (the suite's authorization server redirects
 // straight back), with a pre-registered client where the context gives one; a client acting
 // on its own behalf in the client credentials scenarios; a workload's JWT traded for a token
-// in the workload identity one.
-func authConfig(scenario string, cc conformanceContext) (*oauth.Transport, error) {
+// in the workload identity one. A pre-registered client is bound to its authorization
+// server's issuer, and used with no other.
+func authConfig(ctx context.Context, serverURL, scenario string, cc conformanceContext) (*oauth.Transport, error) {
 	cfg := &oauth.Config{
 		ClientMetadataURL: clientMetadataURL,
 		ClientName:        "mcpgen-everything-client",
 		RedirectURL:       redirectURL,
 		Authorize:         oauth.FollowRedirect(nil),
 	}
+	if cc.ClientID == "" {
+		return &oauth.Transport{Config: cfg}, nil
+	}
+	issuer, err := scenarioIssuer(ctx, serverURL, cc)
+	if err != nil {
+		return nil, err
+	}
+	client := oauth.Client{Issuer: issuer, ID: cc.ClientID, Secret: cc.ClientSecret}
 	switch scenario {
 	case "auth/client-credentials-basic":
-		cfg.Grant, cfg.ClientID, cfg.ClientSecret = oauth.GrantClientCredentials, cc.ClientID, cc.ClientSecret
+		cfg.Grant = oauth.GrantClientCredentials
 	case "auth/client-credentials-jwt":
 		block, _ := pem.Decode([]byte(cc.PrivateKeyPEM))
 		if block == nil {
@@ -256,16 +267,56 @@ func authConfig(scenario string, cc conformanceContext) (*oauth.Transport, error
 		if !ok {
 			return nil, fmt.Errorf("MCP_CONFORMANCE_CONTEXT: private_key_pem: not a signing key")
 		}
-		cfg.Grant, cfg.ClientID, cfg.PrivateKey, cfg.SigningAlgorithm = oauth.GrantClientCredentials, cc.ClientID, signer, cc.SigningAlgorithm
+		cfg.Grant, client.PrivateKey, client.SigningAlgorithm = oauth.GrantClientCredentials, signer, cc.SigningAlgorithm
 	case "auth/wif-jwt-bearer":
 		jwt := cc.ValidJWT
-		cfg.Grant, cfg.ClientID = oauth.GrantJWTBearer, cc.ClientID
-		cfg.Assertion = func(context.Context, string, string) (string, error) { return jwt, nil }
+		cfg.Grant = oauth.GrantJWTBearer
+		client.Assertion = func(context.Context, string, string) (string, error) { return jwt, nil }
 	case "auth/enterprise-managed-authorization":
-		cfg.Grant, cfg.ClientID, cfg.ClientSecret = oauth.GrantJWTBearer, cc.ClientID, cc.ClientSecret
-		cfg.Assertion = oauth.IDJAG(nil, cc.IDPTokenEndpoint, cc.IDPClientID, "", cc.IDPIDToken)
-	default:
-		cfg.ClientID, cfg.ClientSecret = cc.ClientID, cc.ClientSecret
+		cfg.Grant = oauth.GrantJWTBearer
+		client.Assertion = oauth.IDJAG(nil, cc.IDPTokenEndpoint, cc.IDPClientID, "", cc.IDPIDToken)
 	}
+	cfg.Clients = []oauth.Client{client}
 	return &oauth.Transport{Config: cfg}, nil
+}
+
+// scenarioIssuer is the authorization server the scenario's client is registered with:
+// the context's issuer where the suite gives it (pre-registration). The machine-to-machine
+// scenarios give none, so the test client asks the scenario's server which authorization
+// server it uses (the challenge's resource metadata). That is sound here only because the
+// suite, which configured the client, also runs that server; a real client is configured
+// with the issuer, and never learns where its secret goes from the server it is for.
+func scenarioIssuer(ctx context.Context, serverURL string, cc conformanceContext) (string, error) {
+	if cc.Issuer != "" {
+		return cc.Issuer, nil
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, serverURL, strings.NewReader(`{"jsonrpc":"2.0","id":0,"method":"ping"}`))
+	if err != nil {
+		return "", err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return "", fmt.Errorf("asking the scenario's server for its authorization server: %w", err)
+	}
+	resp.Body.Close()
+	ch, _ := oauth.ParseChallenge(resp.Header)
+	if ch.ResourceMetadata == "" {
+		return "", fmt.Errorf("the scenario's server (HTTP %d) names no resource metadata, and the context no issuer", resp.StatusCode)
+	}
+	req, err = http.NewRequestWithContext(ctx, http.MethodGet, ch.ResourceMetadata, nil)
+	if err != nil {
+		return "", err
+	}
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	var prm oauth.ResourceMetadata
+	if err := json.NewDecoder(resp.Body).Decode(&prm); err != nil || len(prm.AuthorizationServers) == 0 {
+		return "", fmt.Errorf("the scenario's resource metadata at %s names no authorization server (%v)", ch.ResourceMetadata, err)
+	}
+	return prm.AuthorizationServers[0], nil
 }

@@ -38,6 +38,9 @@ type ServerConfig struct {
 	Headers   map[string]string
 	// Timeout bounds each call to the server (the host's CallTimeout when 0).
 	Timeout time.Duration
+	// OAuth is the client registered beforehand with the server's authorization server,
+	// if the entry names one ("oauth": {"clientId": ..., "issuer": ...}).
+	OAuth *OAuthClient
 }
 
 // Transports.
@@ -228,6 +231,9 @@ func (r *configReader) server(m member) (ServerConfig, bool) {
 	}
 	if t := v.field("timeout"); t != nil {
 		sc.Timeout = r.duration(t.val)
+	}
+	if o := v.field("oauth"); o != nil {
+		sc.OAuth = r.oauth(m.key, o.val)
 	}
 	typ := v.field("type")
 	switch {

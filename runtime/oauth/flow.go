@@ -53,6 +53,9 @@ func (t *Transport) authorize(ctx context.Context, u *url.URL, resource string, 
 		return cur, nil
 	}
 
+	if t.cfgErr != nil {
+		return nil, &Error{"configuration", t.cfgErr}
+	}
 	prm, err := t.resourceMetadata(ctx, u, ch)
 	if err != nil {
 		return nil, err
@@ -85,15 +88,15 @@ func (t *Transport) authorize(ctx context.Context, u *url.URL, resource string, 
 	if slices.Contains(as.ScopesSupported, "offline_access") && !slices.Contains(scopes, "offline_access") && len(scopes) > 0 {
 		scopes = append(append([]string(nil), scopes...), "offline_access") // a refresh token, where offered
 	}
-	client, err := t.register(ctx, as)
+	c, err := t.register(ctx, as)
 	if err != nil {
 		return nil, err
 	}
-	client.dpop = slices.Contains(as.DPoPSigningAlgValuesSupported, "ES256")
+	c.dpop = slices.Contains(as.DPoPSigningAlgValuesSupported, "ES256")
 	// The resource indicator is the metadata's resource, exactly as published (RFC 9728:
 	// the identifier tokens for this server carry as their audience).
 	indicator := prm.Resource
-	code, verifier, err := t.code(ctx, as, client, indicator, scopes)
+	code, verifier, err := t.code(ctx, as, c, indicator, scopes)
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +107,7 @@ func (t *Transport) authorize(ctx context.Context, u *url.URL, resource string, 
 		"code_verifier": {verifier},
 		"resource":      {indicator},
 	}
-	tok, err := t.exchange(ctx, as.TokenEndpoint, client, form)
+	tok, err := t.exchange(ctx, as.TokenEndpoint, c, form)
 	if err != nil {
 		return nil, err
 	}
@@ -248,28 +251,29 @@ func getJSON(ctx context.Context, hc *http.Client, u string, v any) error {
 	return nil
 }
 
-// client is how the client authenticates to the token endpoint.
-type client struct {
+// clientAuth is how the client authenticates to the token endpoint.
+type clientAuth struct {
 	id, secret string
 	method     string // client_secret_basic, client_secret_post, none
 	dpop       bool   // the tokens are bound to the client's DPoP key
 }
 
-// register settles the client's id: the pre-registered one, else its metadata document's
-// URL where the server takes those, else one from dynamic registration.
-func (t *Transport) register(ctx context.Context, as *ServerMetadata) (client, error) {
+// register settles the client's id: the client configured for this authorization server,
+// else its metadata document's URL where the server takes those, else one from dynamic
+// registration. A client configured for another authorization server is never used here.
+func (t *Transport) register(ctx context.Context, as *ServerMetadata) (clientAuth, error) {
 	cfg := t.Config
-	switch {
-	case cfg.ClientID != "":
-		return client{id: cfg.ClientID, secret: cfg.ClientSecret, method: authMethod(as, cfg.ClientSecret != "")}, nil
+	switch pre := cfg.client(as.Issuer); {
+	case pre != nil:
+		return clientAuth{id: pre.ID, secret: pre.Secret, method: authMethod(as, pre.Secret != "")}, nil
 	case cfg.ClientMetadataURL != "" && as.ClientIDMetadataDocumentSupported:
-		return client{id: cfg.ClientMetadataURL, method: "none"}, nil
+		return clientAuth{id: cfg.ClientMetadataURL, method: "none"}, nil
 	case as.RegistrationEndpoint == "":
 		hint := ""
 		if cfg.ClientMetadataURL == "" {
 			hint = " (or Config.ClientMetadataURL is not set)"
 		}
-		return client{}, wrapf("registration", "the authorization server %s takes no Client ID Metadata Documents%s and has no registration endpoint: configure a pre-registered client (Config.ClientID)", as.Issuer, hint)
+		return clientAuth{}, wrapf("registration", "the authorization server %s takes no Client ID Metadata Documents%s and has no registration endpoint: configure a client registered with it (Config.Clients with Issuer %q; clients are configured for: %s)", as.Issuer, hint, as.Issuer, cfg.issuers())
 	}
 	name := cfg.ClientName
 	if name == "" {
@@ -286,17 +290,17 @@ func (t *Transport) register(ctx context.Context, as *ServerMetadata) (client, e
 	body, _ := json.Marshal(reg)
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, as.RegistrationEndpoint, strings.NewReader(string(body)))
 	if err != nil {
-		return client{}, &Error{"registration", err}
+		return clientAuth{}, &Error{"registration", err}
 	}
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := t.httpClient().Do(req)
 	if err != nil {
-		return client{}, &Error{"registration", err}
+		return clientAuth{}, &Error{"registration", err}
 	}
 	defer resp.Body.Close()
 	data, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	if resp.StatusCode/100 != 2 {
-		return client{}, wrapf("registration", "POST %s: HTTP %d: %.200s", as.RegistrationEndpoint, resp.StatusCode, data)
+		return clientAuth{}, wrapf("registration", "POST %s: HTTP %d: %.200s", as.RegistrationEndpoint, resp.StatusCode, data)
 	}
 	var out struct {
 		ClientID     string `json:"client_id"`
@@ -304,13 +308,13 @@ func (t *Transport) register(ctx context.Context, as *ServerMetadata) (client, e
 		AuthMethod   string `json:"token_endpoint_auth_method"`
 	}
 	if err := json.Unmarshal(data, &out); err != nil || out.ClientID == "" {
-		return client{}, wrapf("registration", "POST %s: no client_id in %.200s", as.RegistrationEndpoint, data)
+		return clientAuth{}, wrapf("registration", "POST %s: no client_id in %.200s", as.RegistrationEndpoint, data)
 	}
 	m := out.AuthMethod
 	if m == "" {
 		m = authMethod(as, out.ClientSecret != "")
 	}
-	return client{id: out.ClientID, secret: out.ClientSecret, method: m}, nil
+	return clientAuth{id: out.ClientID, secret: out.ClientSecret, method: m}, nil
 }
 
 // applicationType is the OpenID application_type of a client with the redirect URI (SEP-837):
@@ -346,7 +350,7 @@ func authMethod(as *ServerMetadata, hasSecret bool) string {
 }
 
 // code runs the authorization request and returns the code and the PKCE verifier.
-func (t *Transport) code(ctx context.Context, as *ServerMetadata, c client, resource string, scopes []string) (code, verifier string, err error) {
+func (t *Transport) code(ctx context.Context, as *ServerMetadata, c clientAuth, resource string, scopes []string) (code, verifier string, err error) {
 	if t.Config.Authorize == nil {
 		return "", "", &Error{"authorization", errNoAuthorize}
 	}
@@ -399,7 +403,7 @@ func (t *Transport) code(ctx context.Context, as *ServerMetadata, c client, reso
 }
 
 // exchange posts a token request, authenticating the client as c says.
-func (t *Transport) exchange(ctx context.Context, endpoint string, c client, form url.Values) (*Token, error) {
+func (t *Transport) exchange(ctx context.Context, endpoint string, c clientAuth, form url.Values) (*Token, error) {
 	// Basic authentication carries the id; every other method names it in the form (with
 	// private_key_jwt, the assertion authenticates).
 	if c.method != "client_secret_basic" {
@@ -470,7 +474,7 @@ func (t *Transport) refresh(ctx context.Context, old *Token) (*Token, error) {
 	if old.Indicator != "" {
 		form.Set("resource", old.Indicator)
 	}
-	tok, err := t.exchange(ctx, old.TokenEndpoint, client{id: old.ClientID, secret: old.ClientSecret, method: old.AuthMethod, dpop: old.isDPoP()}, form)
+	tok, err := t.exchange(ctx, old.TokenEndpoint, clientAuth{id: old.ClientID, secret: old.ClientSecret, method: old.AuthMethod, dpop: old.isDPoP()}, form)
 	if err != nil {
 		return nil, err
 	}
@@ -498,14 +502,18 @@ func (t *Transport) machineToken(ctx context.Context, as *ServerMetadata, resour
 	if len(scopes) > 0 {
 		form.Set("scope", strings.Join(scopes, " "))
 	}
-	c := client{id: cfg.ClientID, secret: cfg.ClientSecret, method: authMethod(as, cfg.ClientSecret != "")}
+	pre := cfg.client(as.Issuer)
+	if pre == nil {
+		return nil, wrapf("token", "the %s grant needs a client registered with the authorization server %s, and none is configured for it (Config.Clients: %s); the credentials of other authorization servers are not sent there", cfg.Grant, as.Issuer, cfg.issuers())
+	}
+	c := clientAuth{id: pre.ID, secret: pre.Secret, method: authMethod(as, pre.Secret != "")}
 	switch cfg.Grant {
 	case GrantClientCredentials:
-		if cfg.ClientID == "" {
-			return nil, wrapf("token", "the client credentials grant needs Config.ClientID")
+		if pre.ID == "" {
+			return nil, wrapf("token", "the client credentials grant needs the client's ID (Config.Clients, issuer %s)", as.Issuer)
 		}
-		if cfg.PrivateKey != nil {
-			assertion, err := t.clientAssertion(as)
+		if pre.PrivateKey != nil {
+			assertion, err := clientAssertion(pre, as)
 			if err != nil {
 				return nil, &Error{"token", err}
 			}
@@ -514,10 +522,10 @@ func (t *Transport) machineToken(ctx context.Context, as *ServerMetadata, resour
 			form.Set("client_assertion", assertion)
 		}
 	case GrantJWTBearer:
-		if cfg.Assertion == nil {
-			return nil, wrapf("token", "the JWT bearer grant needs Config.Assertion")
+		if pre.Assertion == nil {
+			return nil, wrapf("token", "the JWT bearer grant needs the client's Assertion (Config.Clients, issuer %s)", as.Issuer)
 		}
-		assertion, err := cfg.Assertion(ctx, as.Issuer, indicator)
+		assertion, err := pre.Assertion(ctx, as.Issuer, indicator)
 		if err != nil {
 			return nil, &Error{"token", err}
 		}
@@ -539,19 +547,19 @@ func (t *Transport) machineToken(ctx context.Context, as *ServerMetadata, resour
 // clientAssertion is a JWT that authenticates the client to the token endpoint
 // (private_key_jwt, RFC 7523 section 2.2): issued by and about the client, for the
 // authorization server, good for a minute.
-func (t *Transport) clientAssertion(as *ServerMetadata) (string, error) {
-	alg := jose.SignatureAlgorithm(t.Config.SigningAlgorithm)
+func clientAssertion(c *Client, as *ServerMetadata) (string, error) {
+	alg := jose.SignatureAlgorithm(c.SigningAlgorithm)
 	if alg == "" {
 		alg = jose.ES256
 	}
-	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: alg, Key: t.Config.PrivateKey}, (&jose.SignerOptions{}).WithType("JWT"))
+	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: alg, Key: c.PrivateKey}, (&jose.SignerOptions{}).WithType("JWT"))
 	if err != nil {
 		return "", err
 	}
 	now := time.Now()
 	return jwt.Signed(signer).Claims(jwt.Claims{
-		Issuer:   t.Config.ClientID,
-		Subject:  t.Config.ClientID,
+		Issuer:   c.ID,
+		Subject:  c.ID,
 		Audience: jwt.Audience{as.Issuer},
 		IssuedAt: jwt.NewNumericDate(now),
 		Expiry:   jwt.NewNumericDate(now.Add(time.Minute)),

@@ -32,11 +32,13 @@ import (
 
 // Config says how a client gets tokens.
 type Config struct {
-	// ClientID (and ClientSecret, for a confidential client) of a client registered with the
-	// authorization server beforehand. Without one, the client uses ClientMetadataURL where
-	// the server supports Client ID Metadata Documents, else dynamic registration.
-	ClientID     string
-	ClientSecret string
+	// Clients are clients registered beforehand, each with one authorization server. A
+	// client's id, secret, key and assertions go to its own authorization server only;
+	// with any other, the client uses ClientMetadataURL where that server supports Client
+	// ID Metadata Documents, else dynamic registration (and a grant without a person
+	// fails): a server cannot have them sent to an authorization server of its choosing by
+	// naming it in its metadata.
+	Clients []Client
 	// ClientMetadataURL is the https URL of the client's metadata document, which is its
 	// client_id with servers that support Client ID Metadata Documents.
 	ClientMetadataURL string
@@ -57,18 +59,75 @@ type Config struct {
 	MaxAuthorizations int
 
 	// Grant is how the client gets tokens: "" for the authorization code flow, a person
-	// authorizing; GrantClientCredentials for a client acting on its own behalf (with
-	// ClientSecret, or PrivateKey for private_key_jwt); GrantJWTBearer to trade Assertion,
-	// a JWT from another issuer (workload identity), for a token.
+	// authorizing; GrantClientCredentials for a client acting on its own behalf (with the
+	// Secret or PrivateKey of its Client); GrantJWTBearer to trade its Client's Assertion,
+	// a JWT from another issuer (workload identity), for a token. Both need a Client for
+	// the server's authorization server.
 	Grant string
+}
+
+// Client is a client registered beforehand with one authorization server, and what it
+// authenticates with there.
+type Client struct {
+	// Issuer is the authorization server's issuer identifier, exactly as its metadata names
+	// it ("https://auth.example.com"): the client is used with the server whose metadata,
+	// fetched from Issuer's well-known address, names Issuer, compared as strings (RFC 8414
+	// section 3.3).
+	Issuer string
+	// ID and Secret (for a confidential client) of the client at that server.
+	ID     string
+	Secret string
 	// PrivateKey signs the client's assertions (private_key_jwt, RFC 7523) with
-	// SigningAlgorithm (default ES256), when set instead of ClientSecret.
+	// SigningAlgorithm (default ES256), when set instead of Secret.
 	PrivateKey       crypto.Signer
 	SigningAlgorithm string
 	// Assertion returns the JWT of GrantJWTBearer, for the authorization server issuer and
 	// the resource (the server's indicator): a workload's identity token, or one an
 	// enterprise identity provider issued for them (IDJAG).
 	Assertion func(ctx context.Context, issuer, resource string) (string, error)
+}
+
+// checkClients returns what is wrong with the configured clients: each needs an issuer
+// (an https URL, or http on loopback) and an id or an assertion, and one issuer has one
+// client.
+func (c *Config) checkClients() error {
+	var errs []error
+	for i, cl := range c.Clients {
+		switch {
+		case cl.Issuer == "":
+			errs = append(errs, fmt.Errorf("Config.Clients[%d] (id %q) has no Issuer: a client's credentials go only to the authorization server it is registered with; set its issuer identifier", i, cl.ID))
+		case CheckEndpoint(cl.Issuer) != nil:
+			errs = append(errs, fmt.Errorf("Config.Clients[%d].Issuer: %v", i, CheckEndpoint(cl.Issuer)))
+		case slices.ContainsFunc(c.Clients[:i], func(o Client) bool { return o.Issuer == cl.Issuer }):
+			errs = append(errs, fmt.Errorf("Config.Clients[%d]: a second client for the issuer %s", i, cl.Issuer))
+		}
+		if cl.ID == "" && cl.Assertion == nil {
+			errs = append(errs, fmt.Errorf("Config.Clients[%d] (issuer %s) has no ID", i, cl.Issuer))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// client is the configured client for an authorization server, or nil.
+func (c *Config) client(issuer string) *Client {
+	for i := range c.Clients {
+		if c.Clients[i].Issuer == issuer {
+			return &c.Clients[i]
+		}
+	}
+	return nil
+}
+
+// issuers lists the issuers clients are configured for, for error messages.
+func (c *Config) issuers() string {
+	var out []string
+	for _, cl := range c.Clients {
+		out = append(out, cl.Issuer)
+	}
+	if len(out) == 0 {
+		return "none"
+	}
+	return strings.Join(out, ", ")
 }
 
 // The grants besides the authorization code flow.
@@ -136,11 +195,12 @@ type Transport struct {
 	Base   http.RoundTripper // the default is http.DefaultTransport
 	Config *Config
 
-	once  sync.Once
-	store TokenStore
-	dpop  dpopKey
-	mu    sync.Mutex
-	flows map[string]*sync.Mutex // per resource: one authorization at a time
+	once   sync.Once
+	cfgErr error // what is wrong with Config, found once
+	store  TokenStore
+	dpop   dpopKey
+	mu     sync.Mutex
+	flows  map[string]*sync.Mutex // per resource: one authorization at a time
 }
 
 func (t *Transport) init() {
@@ -150,6 +210,7 @@ func (t *Transport) init() {
 			t.store = &MemoryStore{}
 		}
 		t.flows = map[string]*sync.Mutex{}
+		t.cfgErr = t.Config.checkClients()
 	})
 }
 
@@ -162,7 +223,7 @@ func (t *Transport) base() http.RoundTripper {
 
 // Error is an authorization that failed: what the client was doing, and why.
 type Error struct {
-	Step string // "discovery", "registration", "authorization", "token"
+	Step string // "configuration", "discovery", "registration", "authorization", "token"
 	Err  error
 }
 

@@ -35,6 +35,7 @@ type world struct {
 	expiresIn   int
 	registered  []map[string]any
 	tokenForms  []url.Values
+	tokenAuth   []string       // the Authorization header of each token request
 	asMeta      map[string]any // over the authorization server's metadata
 	prmURL      string         // the challenge's resource_metadata, when set
 }
@@ -96,6 +97,7 @@ func newWorld(t *testing.T) *world {
 		w.mu.Lock()
 		defer w.mu.Unlock()
 		w.tokenForms = append(w.tokenForms, r.PostForm)
+		w.tokenAuth = append(w.tokenAuth, r.Header.Get("Authorization"))
 		var scopes []string
 		switch r.PostForm.Get("grant_type") {
 		case "authorization_code":

@@ -2,11 +2,15 @@ package oauth
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
 	"errors"
 	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -88,5 +92,114 @@ func TestLoopbackOpensOnlyHTTPS(t *testing.T) {
 	time.Sleep(100 * time.Millisecond) // a browser started would have written by now
 	if data, err := os.ReadFile(opened); err == nil {
 		t.Errorf("the browser opened:\n%s", data)
+	}
+}
+
+// A client registered with one authorization server (A) is used there only: the server
+// whose metadata names another one (B) gets no secret, no Basic header, no assertion and no
+// signed client assertion; B gets a dynamically registered client instead, or, for the
+// grants without a person, nothing at all.
+func TestCredentialsGoToTheirIssuerOnly(t *testing.T) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := newWorld(t), newWorld(t)
+	issuerA := a.srv.URL + "/as"
+	var assertedFor []string
+	assertion := func(_ context.Context, issuer, _ string) (string, error) {
+		assertedFor = append(assertedFor, issuer)
+		return "workload-jwt-for-a", nil
+	}
+	// noSecrets fails when anything of A's client reached B.
+	noSecrets := func(t *testing.T) {
+		t.Helper()
+		for i, f := range b.tokenForms {
+			if b.tokenAuth[i] != "" || f.Has("client_secret") || f.Has("client_assertion") || f.Has("assertion") || f.Get("client_id") == "pre" || f.Get("client_id") == "svc" {
+				t.Errorf("B's token endpoint got %v, Authorization %q", f, b.tokenAuth[i])
+			}
+		}
+		if slices.Contains(assertedFor, b.srv.URL+"/as") {
+			t.Errorf("an assertion was made for B: %v", assertedFor)
+		}
+	}
+
+	// The authorization code flow: A's pre-registered confidential client at A, a
+	// dynamically registered one at B.
+	rt := &Transport{Config: &Config{Clients: []Client{{Issuer: issuerA, ID: "pre", Secret: "s3cret"}},
+		RedirectURL: "http://127.0.0.1:9/callback", Authorize: FollowRedirect(nil)}}
+	c := &http.Client{Transport: rt}
+	if _, err := post(t, c, a.srv.URL+"/mcp"); err != nil {
+		t.Fatal(err)
+	}
+	if id, secret, _ := parseBasic(a.tokenAuth[0]); id != "pre" || secret != "s3cret" || len(a.registered) != 0 {
+		t.Errorf("A: Basic %q:%q, %d registrations", id, secret, len(a.registered))
+	}
+	if _, err := post(t, c, b.srv.URL+"/mcp"); err != nil {
+		t.Fatal(err)
+	}
+	if len(b.registered) != 1 || len(b.tokenForms) != 1 || b.tokenForms[0].Get("client_id") != "dyn-client" {
+		t.Errorf("B: %d registrations, token requests %v", len(b.registered), b.tokenForms)
+	}
+	noSecrets(t)
+
+	// The grants without a person: B gets no request at all, and the error says why.
+	for name, cl := range map[string]Client{
+		"client secret":  {Issuer: issuerA, ID: "svc", Secret: "s3cret"},
+		"private key":    {Issuer: issuerA, ID: "svc", PrivateKey: key},
+		"jwt bearer":     {Issuer: issuerA, ID: "svc", Assertion: assertion},
+		"id-jag, secret": {Issuer: issuerA, ID: "svc", Secret: "s3cret", Assertion: assertion},
+	} {
+		grant := GrantClientCredentials
+		if cl.Assertion != nil {
+			grant = GrantJWTBearer
+		}
+		before := len(b.tokenForms)
+		rt := &Transport{Config: &Config{Grant: grant, Clients: []Client{cl}}}
+		_, err := post(t, &http.Client{Transport: rt}, b.srv.URL+"/mcp")
+		if err == nil || !strings.Contains(err.Error(), "none is configured for it") {
+			t.Errorf("%s at B: %v", name, err)
+		}
+		if len(b.tokenForms) != before {
+			t.Errorf("%s: B's token endpoint was asked", name)
+		}
+		// At A, the same configuration gets its token.
+		if _, err := post(t, &http.Client{Transport: rt}, a.srv.URL+"/mcp"); err != nil {
+			t.Errorf("%s at A: %v", name, err)
+		}
+	}
+	noSecrets(t)
+	if len(assertedFor) != 2 || assertedFor[0] != issuerA {
+		t.Errorf("assertions made for %v, want A twice", assertedFor)
+	}
+}
+
+func parseBasic(h string) (id, secret string, ok bool) {
+	r := &http.Request{Header: http.Header{"Authorization": {h}}}
+	id, secret, ok = r.BasicAuth()
+	id, _ = url.QueryUnescape(id)
+	secret, _ = url.QueryUnescape(secret)
+	return id, secret, ok
+}
+
+// A configured client without an issuer, or two for one issuer, is an error that says what
+// to set, before anything is sent.
+func TestClientsNeedAnIssuer(t *testing.T) {
+	w := newWorld(t)
+	for name, clients := range map[string][]Client{
+		"no issuer":          {{ID: "pre", Secret: "s3cret"}},
+		"an http issuer":     {{Issuer: "http://as.example", ID: "pre"}},
+		"twice one issuer":   {{Issuer: w.srv.URL + "/as", ID: "a"}, {Issuer: w.srv.URL + "/as", ID: "b"}},
+		"neither id nor jwt": {{Issuer: w.srv.URL + "/as"}},
+	} {
+		rt := &Transport{Config: &Config{Clients: clients, RedirectURL: "http://127.0.0.1:9/callback", Authorize: FollowRedirect(nil)}}
+		_, err := post(t, &http.Client{Transport: rt}, w.srv.URL+"/mcp")
+		var oe *Error
+		if !errors.As(err, &oe) || oe.Step != "configuration" {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if len(w.tokenForms) != 0 || len(w.registered) != 0 {
+		t.Errorf("sent anyway: %d token requests, %d registrations", len(w.tokenForms), len(w.registered))
 	}
 }
