@@ -56,7 +56,10 @@ func (t *Transport) authorize(ctx context.Context, u *url.URL, resource string, 
 	if t.cfgErr != nil {
 		return nil, &Error{"configuration", t.cfgErr}
 	}
-	prm, err := t.resourceMetadata(ctx, u, ch)
+	// A server on the user's machine or network may name endpoints there; one on the
+	// internet may not, except an authorization server the user configured a client for.
+	local := serverIsLocal(ctx, u.Hostname())
+	prm, err := t.resourceMetadata(ctx, t.flowClient(local), u, ch)
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +71,9 @@ func (t *Transport) authorize(ctx context.Context, u *url.URL, resource string, 
 	if len(prm.AuthorizationServers) == 0 {
 		return nil, wrapf("discovery", "the protected resource metadata names no authorization server")
 	}
-	as, err := t.serverMetadata(ctx, prm.AuthorizationServers[0])
+	issuer := prm.AuthorizationServers[0]
+	hc := t.flowClient(local || t.Config.client(issuer) != nil)
+	as, err := t.serverMetadata(ctx, hc, issuer)
 	if err != nil {
 		return nil, err
 	}
@@ -76,7 +81,7 @@ func (t *Transport) authorize(ctx context.Context, u *url.URL, resource string, 
 		scopes = prm.ScopesSupported
 	}
 	if t.Config.Grant != "" {
-		return t.machineToken(ctx, as, resource, prm.Resource, scopes)
+		return t.machineToken(ctx, hc, as, resource, prm.Resource, scopes)
 	}
 	// What the authorization code flow needs of the server, and the other grants do not.
 	if !slices.Contains(as.CodeChallengeMethodsSupported, "S256") {
@@ -88,7 +93,7 @@ func (t *Transport) authorize(ctx context.Context, u *url.URL, resource string, 
 	if slices.Contains(as.ScopesSupported, "offline_access") && !slices.Contains(scopes, "offline_access") && len(scopes) > 0 {
 		scopes = append(append([]string(nil), scopes...), "offline_access") // a refresh token, where offered
 	}
-	c, err := t.register(ctx, as)
+	c, err := t.register(ctx, hc, as)
 	if err != nil {
 		return nil, err
 	}
@@ -107,11 +112,11 @@ func (t *Transport) authorize(ctx context.Context, u *url.URL, resource string, 
 		"code_verifier": {verifier},
 		"resource":      {indicator},
 	}
-	tok, err := t.exchange(ctx, as.TokenEndpoint, c, form)
+	tok, err := t.exchange(ctx, hc, as.TokenEndpoint, c, form)
 	if err != nil {
 		return nil, err
 	}
-	tok.Scope, tok.Resource, tok.Indicator = strings.Join(scopes, " "), resource, indicator
+	tok.Scope, tok.Resource, tok.Indicator, tok.Issuer = strings.Join(scopes, " "), resource, indicator, as.Issuer
 	if err := t.store.SetToken(ctx, resource, tok); err != nil {
 		return nil, &Error{"token store", err}
 	}
@@ -137,11 +142,16 @@ func sameResource(metadata, resource string) bool {
 // resourceMetadata fetches the server's protected resource metadata: from the challenge's
 // resource_metadata, else from the well-known URIs, path-specific first (RFC 9728 section
 // 3.1).
-func (t *Transport) resourceMetadata(ctx context.Context, u *url.URL, ch Challenge) (*ResourceMetadata, error) {
+func (t *Transport) resourceMetadata(ctx context.Context, hc *http.Client, u *url.URL, ch Challenge) (*ResourceMetadata, error) {
 	var candidates []string
 	if ch.ResourceMetadata != "" {
 		if err := CheckEndpoint(ch.ResourceMetadata); err != nil {
 			return nil, wrapf("discovery", "the challenge's resource_metadata: %v: refused", err)
+		}
+		// On the server's own origin, or https: not plain http to another port or host.
+		m, _ := url.Parse(ch.ResourceMetadata)
+		if m.Scheme != "https" && !(strings.EqualFold(m.Scheme, u.Scheme) && strings.EqualFold(m.Host, u.Host)) {
+			return nil, wrapf("discovery", "the challenge's resource_metadata %q is neither on the server's origin nor https: refused", ch.ResourceMetadata)
 		}
 		candidates = append(candidates, ch.ResourceMetadata)
 	} else {
@@ -154,7 +164,7 @@ func (t *Transport) resourceMetadata(ctx context.Context, u *url.URL, ch Challen
 	var errs []error
 	for _, c := range candidates {
 		var m ResourceMetadata
-		if err := getJSON(ctx, t.Config.HTTPClient, c, &m); err != nil {
+		if err := getJSON(ctx, hc, c, &m); err != nil {
 			errs = append(errs, err)
 			continue
 		}
@@ -212,8 +222,8 @@ func DiscoverServer(ctx context.Context, hc *http.Client, issuer string) (*Serve
 
 // serverMetadata discovers an authorization server (DiscoverServer) and checks that it has
 // a token endpoint, which every grant needs.
-func (t *Transport) serverMetadata(ctx context.Context, issuer string) (*ServerMetadata, error) {
-	m, err := DiscoverServer(ctx, t.Config.HTTPClient, issuer)
+func (t *Transport) serverMetadata(ctx context.Context, hc *http.Client, issuer string) (*ServerMetadata, error) {
+	m, err := DiscoverServer(ctx, hc, issuer)
 	if err != nil {
 		return nil, err
 	}
@@ -261,7 +271,7 @@ type clientAuth struct {
 // register settles the client's id: the client configured for this authorization server,
 // else its metadata document's URL where the server takes those, else one from dynamic
 // registration. A client configured for another authorization server is never used here.
-func (t *Transport) register(ctx context.Context, as *ServerMetadata) (clientAuth, error) {
+func (t *Transport) register(ctx context.Context, hc *http.Client, as *ServerMetadata) (clientAuth, error) {
 	cfg := t.Config
 	switch pre := cfg.client(as.Issuer); {
 	case pre != nil:
@@ -293,7 +303,7 @@ func (t *Transport) register(ctx context.Context, as *ServerMetadata) (clientAut
 		return clientAuth{}, &Error{"registration", err}
 	}
 	req.Header.Set("Content-Type", "application/json")
-	resp, err := t.httpClient().Do(req)
+	resp, err := hc.Do(req)
 	if err != nil {
 		return clientAuth{}, &Error{"registration", err}
 	}
@@ -403,7 +413,7 @@ func (t *Transport) code(ctx context.Context, as *ServerMetadata, c clientAuth, 
 }
 
 // exchange posts a token request, authenticating the client as c says.
-func (t *Transport) exchange(ctx context.Context, endpoint string, c clientAuth, form url.Values) (*Token, error) {
+func (t *Transport) exchange(ctx context.Context, hc *http.Client, endpoint string, c clientAuth, form url.Values) (*Token, error) {
 	// Basic authentication carries the id; every other method names it in the form (with
 	// private_key_jwt, the assertion authenticates).
 	if c.method != "client_secret_basic" {
@@ -430,7 +440,7 @@ func (t *Transport) exchange(ctx context.Context, endpoint string, c clientAuth,
 			}
 			req.Header.Set("DPoP", proof)
 		}
-		resp, err := t.httpClient().Do(req)
+		resp, err := hc.Do(req)
 		if err != nil {
 			return nil, &Error{"token", err}
 		}
@@ -474,11 +484,17 @@ func (t *Transport) refresh(ctx context.Context, old *Token) (*Token, error) {
 	if old.Indicator != "" {
 		form.Set("resource", old.Indicator)
 	}
-	tok, err := t.exchange(ctx, old.TokenEndpoint, clientAuth{id: old.ClientID, secret: old.ClientSecret, method: old.AuthMethod, dpop: old.isDPoP()}, form)
+	// Where the token came from, checked as when it was issued.
+	local := false
+	if u, err := url.Parse(old.Resource); err == nil {
+		local = serverIsLocal(ctx, u.Hostname())
+	}
+	hc := t.flowClient(local || old.Issuer != "" && t.Config.client(old.Issuer) != nil)
+	tok, err := t.exchange(ctx, hc, old.TokenEndpoint, clientAuth{id: old.ClientID, secret: old.ClientSecret, method: old.AuthMethod, dpop: old.isDPoP()}, form)
 	if err != nil {
 		return nil, err
 	}
-	tok.Scope, tok.Resource, tok.Indicator = old.Scope, old.Resource, old.Indicator
+	tok.Scope, tok.Resource, tok.Indicator, tok.Issuer = old.Scope, old.Resource, old.Indicator, old.Issuer
 	if tok.RefreshToken == "" {
 		tok.RefreshToken = old.RefreshToken
 	}
@@ -496,7 +512,7 @@ func randomString(n int) string {
 
 // machineToken gets a token without a person: the client credentials grant, or a JWT
 // bearer assertion traded for a token.
-func (t *Transport) machineToken(ctx context.Context, as *ServerMetadata, resource, indicator string, scopes []string) (*Token, error) {
+func (t *Transport) machineToken(ctx context.Context, hc *http.Client, as *ServerMetadata, resource, indicator string, scopes []string) (*Token, error) {
 	cfg := t.Config
 	form := url.Values{"grant_type": {cfg.Grant}, "resource": {indicator}}
 	if len(scopes) > 0 {
@@ -533,11 +549,11 @@ func (t *Transport) machineToken(ctx context.Context, as *ServerMetadata, resour
 	default:
 		return nil, wrapf("token", "unknown grant %q", cfg.Grant)
 	}
-	tok, err := t.exchange(ctx, as.TokenEndpoint, c, form)
+	tok, err := t.exchange(ctx, hc, as.TokenEndpoint, c, form)
 	if err != nil {
 		return nil, err
 	}
-	tok.Scope, tok.Resource, tok.Indicator = strings.Join(scopes, " "), resource, indicator
+	tok.Scope, tok.Resource, tok.Indicator, tok.Issuer = strings.Join(scopes, " "), resource, indicator, as.Issuer
 	if err := t.store.SetToken(ctx, resource, tok); err != nil {
 		return nil, &Error{"token store", err}
 	}

@@ -150,6 +150,7 @@ type Token struct {
 	AuthMethod    string `json:"auth_method,omitempty"`
 	Resource      string `json:"resource,omitempty"`  // the server, as the store keys it
 	Indicator     string `json:"indicator,omitempty"` // the resource indicator it was issued for
+	Issuer        string `json:"issuer,omitempty"`    // the authorization server that issued it
 }
 
 // isDPoP reports whether the token is bound to the client's DPoP key (token_type is
@@ -195,12 +196,13 @@ type Transport struct {
 	Base   http.RoundTripper // the default is http.DefaultTransport
 	Config *Config
 
-	once   sync.Once
-	cfgErr error // what is wrong with Config, found once
-	store  TokenStore
-	dpop   dpopKey
-	mu     sync.Mutex
-	flows  map[string]*sync.Mutex // per resource: one authorization at a time
+	once    sync.Once
+	cfgErr  error // what is wrong with Config, found once
+	store   TokenStore
+	dpop    dpopKey
+	mu      sync.Mutex
+	flows   map[string]*sync.Mutex // per resource: one authorization at a time
+	clients clients                // of the authorizations' requests
 }
 
 func (t *Transport) init() {
@@ -339,13 +341,6 @@ func (t *Transport) flowLock(resource string) *sync.Mutex {
 		t.flows[resource] = m
 	}
 	return m
-}
-
-func (t *Transport) httpClient() *http.Client {
-	if t.Config.HTTPClient != nil {
-		return t.Config.HTTPClient
-	}
-	return http.DefaultClient
 }
 
 func wrapf(step, format string, args ...any) error {

@@ -5,13 +5,19 @@ import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"net"
 	"net/http"
+	"net/http/httptest"
+	"net/netip"
 	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -201,5 +207,95 @@ func TestClientsNeedAnIssuer(t *testing.T) {
 	}
 	if len(w.tokenForms) != 0 || len(w.registered) != 0 {
 		t.Errorf("sent anyway: %d token requests, %d registrations", len(w.tokenForms), len(w.registered))
+	}
+}
+
+// A server on the public internet cannot make the client fetch from the user's machine or
+// network: its challenge's resource_metadata must be https (or on its own origin), and no
+// request of its authorization connects to a loopback, private or link-local address,
+// checked on the address dialled, after the name is resolved. A server on such an address
+// may name others there; an authorization server the user configured a client for is
+// trusted.
+func TestNoRequestsIntoTheUsersNetwork(t *testing.T) {
+	// The test's "public internet" is 127.0.0.2; 127.0.0.1 is the user's machine.
+	publicAddr = func(a netip.Addr) bool { return a == netip.MustParseAddr("127.0.0.2") }
+	t.Cleanup(func() { publicAddr = isPublicAddr })
+
+	var hits []string
+	var mu sync.Mutex
+	victim := func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		hits = append(hits, r.URL.Path)
+		mu.Unlock()
+		http.NotFound(w, r)
+	}
+	tlsVictim := httptest.NewTLSServer(http.HandlerFunc(victim)) // on 127.0.0.1
+	defer tlsVictim.Close()
+	httpVictim := httptest.NewServer(http.HandlerFunc(victim))
+	defer httpVictim.Close()
+	port := tlsVictim.Listener.Addr().(*net.TCPAddr).Port
+	// The client trusts the victim's certificate, under a name it holds: only the address
+	// dialled keeps the request from it.
+	tr := tlsVictim.Client().Transport.(*http.Transport).Clone()
+	tr.TLSClientConfig.ServerName = "example.com"
+	hc := &http.Client{Transport: tr}
+
+	// mcpServer serves a protected MCP endpoint on addr whose challenge names prm, and its
+	// own resource metadata naming the authorization server as.
+	mcpServer := func(addr, prm, as string) string {
+		ln, err := net.Listen("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := httptest.NewUnstartedServer(nil)
+		srv.Listener.Close()
+		srv.Listener = ln
+		srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/prm" {
+				json.NewEncoder(w).Encode(map[string]any{"resource": "http://" + r.Host + "/mcp", "authorization_servers": []string{as}})
+				return
+			}
+			if prm == "" {
+				prm = "http://" + r.Host + "/prm"
+			}
+			w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+prm+`"`)
+			w.WriteHeader(http.StatusUnauthorized)
+		})
+		srv.Start()
+		t.Cleanup(srv.Close)
+		return srv.URL + "/mcp"
+	}
+	for name, tc := range map[string]struct {
+		addr, prm, as string
+		clients       []Client
+		reached       bool
+	}{
+		"metadata on localhost, by name": {addr: "127.0.0.2:0", prm: fmt.Sprintf("https://localhost:%d/admin/delete-all", port)},
+		"metadata on a loopback address": {addr: "127.0.0.2:0", prm: tlsVictim.URL + "/admin/delete-all"},
+		"plain http metadata elsewhere":  {addr: "127.0.0.2:0", prm: httpVictim.URL + "/admin/delete-all"},
+		"an authorization server there":  {addr: "127.0.0.2:0", as: fmt.Sprintf("https://localhost:%d", port)},
+		"the user's own issuer":          {addr: "127.0.0.2:0", as: fmt.Sprintf("https://localhost:%d", port), clients: []Client{{Issuer: fmt.Sprintf("https://localhost:%d", port), ID: "mine"}}, reached: true},
+		"a server on the user's machine": {addr: "127.0.0.1:0", prm: fmt.Sprintf("https://localhost:%d/prm", port), reached: true},
+	} {
+		t.Run(name, func(t *testing.T) {
+			mu.Lock()
+			hits = nil
+			mu.Unlock()
+			u := mcpServer(tc.addr, tc.prm, tc.as)
+			rt := &Transport{Config: &Config{HTTPClient: hc, Clients: tc.clients, RedirectURL: "http://127.0.0.1:9/callback", Authorize: FollowRedirect(nil)}}
+			_, err := post(t, &http.Client{Transport: rt}, u)
+			var oe *Error
+			if !errors.As(err, &oe) {
+				t.Fatalf("got %v, want an *oauth.Error", err)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if reached := len(hits) > 0; reached != tc.reached {
+				t.Errorf("the user's network was reached: %v (%v), want %v", hits, err, tc.reached)
+			}
+			if !tc.reached && !strings.Contains(err.Error(), "refused") {
+				t.Errorf("the error does not say it refused: %v", err)
+			}
+		})
 	}
 }
