@@ -14,17 +14,21 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
+	"time"
 )
 
 // Loopback receives the authorization response of a person at this machine, as RFC 8252
 // describes for native apps: it listens on a loopback port for the redirect, and sends the
 // user's browser to the authorization URL (printing it too, for a machine without one).
+// Any local process can reach that port: it takes only a response whose state is that of
+// an authorization waiting, and answers any other with 400 (the authorization waits on).
 type Loopback struct {
-	ln       net.Listener
-	out      io.Writer
-	callback chan *url.URL
-	srv      *http.Server
-	done     chan struct{}
+	ln      net.Listener
+	out     io.Writer
+	srv     *http.Server
+	done    chan struct{}
+	mu      sync.Mutex
+	pending map[string]chan *url.URL // by state: the authorizations waiting
 }
 
 // NewLoopback listens on 127.0.0.1 on a free port. out gets the authorization URL and what
@@ -34,40 +38,66 @@ func NewLoopback(out io.Writer) (*Loopback, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &Loopback{ln: ln, out: out, callback: make(chan *url.URL, 1), done: make(chan struct{})}
-	l.srv = &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/callback" {
-			http.NotFound(w, r)
-			return
-		}
-		u := *r.URL
-		u.Scheme, u.Host = "http", r.Host
-		select {
-		case l.callback <- &u:
-			fmt.Fprintln(w, "Authorized. You can close this window and go back to the terminal.")
-		default:
-			http.Error(w, "an authorization response came already", http.StatusConflict)
-		}
-	})}
+	l := &Loopback{ln: ln, out: out, done: make(chan struct{}), pending: map[string]chan *url.URL{}}
+	l.srv = &http.Server{Handler: http.HandlerFunc(l.serveCallback), ReadHeaderTimeout: 10 * time.Second}
 	go func() { defer close(l.done); l.srv.Serve(ln) }()
 	return l, nil
+}
+
+// serveCallback hands a redirect to the authorization waiting for its state.
+func (l *Loopback) serveCallback(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path != "/callback" {
+		http.NotFound(w, r)
+		return
+	}
+	state := r.URL.Query().Get("state")
+	l.mu.Lock()
+	ch := l.pending[state]
+	delete(l.pending, state)
+	l.mu.Unlock()
+	if state == "" || ch == nil {
+		http.Error(w, "No authorization is waiting for this response.", http.StatusBadRequest)
+		return
+	}
+	u := *r.URL
+	u.Scheme, u.Host = "http", r.Host
+	ch <- &u // buffered, and taken out of pending: one send
+	fmt.Fprintln(w, "Authorized. You can close this window and go back to the terminal.")
 }
 
 // RedirectURL is the loopback address the authorization server sends the user back to.
 func (l *Loopback) RedirectURL() string { return "http://" + l.ln.Addr().String() + "/callback" }
 
 // Authorize sends the user to authURL (the browser of $BROWSER, else the system's), and
-// waits for the authorization server to send them back, or for ctx.
+// waits for the authorization server to send them back with authURL's state, or for ctx.
 func (l *Loopback) Authorize(ctx context.Context, authURL string) (*url.URL, error) {
 	if err := CheckEndpoint(authURL); err != nil {
 		return nil, fmt.Errorf("not opening the authorization address: %w", err)
 	}
+	u, _ := url.Parse(authURL)
+	state := u.Query().Get("state")
+	if state == "" {
+		return nil, errors.New("the authorization address has no state to know its response by")
+	}
+	ch := make(chan *url.URL, 1)
+	l.mu.Lock()
+	if _, dup := l.pending[state]; dup {
+		l.mu.Unlock()
+		return nil, errors.New("an authorization with this state is waiting already")
+	}
+	l.pending[state] = ch
+	l.mu.Unlock()
+	defer func() {
+		l.mu.Lock()
+		delete(l.pending, state)
+		l.mu.Unlock()
+	}()
 	fmt.Fprintf(l.out, "To authorize, open this address in a browser:\n\n  %s\n\n", authURL)
 	if err := openBrowser(authURL); err == nil {
 		fmt.Fprintln(l.out, "(A browser was opened there; waiting for you to come back.)")
 	}
 	select {
-	case u := <-l.callback:
+	case u := <-ch:
 		return u, nil
 	case <-ctx.Done():
 		return nil, fmt.Errorf("waiting for the authorization: %w", ctx.Err())

@@ -299,3 +299,68 @@ func TestNoRequestsIntoTheUsersNetwork(t *testing.T) {
 		})
 	}
 }
+
+// The loopback redirect listener takes only the response of the authorization it waits
+// for (its state): another local process that calls first gets 400, and the flow waits on.
+func TestLoopbackTakesOnlyItsState(t *testing.T) {
+	dir := t.TempDir()
+	opened := filepath.Join(dir, "opened")
+	browser := filepath.Join(dir, "browser")
+	if err := os.WriteFile(browser, []byte("#!/bin/sh\ntouch "+opened+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("BROWSER", browser)
+	l, err := NewLoopback(&strings.Builder{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	get := func(query string) int {
+		resp, err := http.Get(l.RedirectURL() + query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if code := get("?code=early&state=s1"); code != http.StatusBadRequest {
+		t.Errorf("a response before any authorization: %d", code)
+	}
+	type result struct {
+		u   *url.URL
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		u, err := l.Authorize(context.Background(), "https://as.example/authorize?client_id=c&state=s1")
+		done <- result{u, err}
+	}()
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(opened); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the browser was not opened")
+		}
+	}
+	for _, q := range []string{"?code=evil&state=other", "?code=evil", "?error=access_denied&state=s2"} {
+		if code := get(q); code != http.StatusBadRequest {
+			t.Errorf("%s: %d, want 400", q, code)
+		}
+	}
+	select {
+	case r := <-done:
+		t.Fatalf("the flow took another's response: %v %v", r.u, r.err)
+	default:
+	}
+	if code := get("?code=good&state=s1"); code != http.StatusOK {
+		t.Errorf("the flow's own response: %d", code)
+	}
+	r := <-done
+	if r.err != nil || r.u.Query().Get("code") != "good" {
+		t.Errorf("got %v %v", r.u, r.err)
+	}
+	if code := get("?code=again&state=s1"); code != http.StatusBadRequest {
+		t.Errorf("a second response for a finished flow: %d", code)
+	}
+}
