@@ -77,8 +77,13 @@ func main() {
 	}
 	srv := mcp.NewServer(mcp.Implementation{Name: "protected", Version: "1.0.0"}, nil)
 	RegisterMCP(srv)
+	verifier := &protect.JWT{Issuer: *issuer, JWKSURL: *jwks, Audience: *resource, Leeway: *leeway}
+	if err := verifier.Validate(); err != nil { // at startup, not at the first request
+		fmt.Fprintln(os.Stderr, "protected:", err)
+		os.Exit(2)
+	}
 	auth := &mcp.AuthOptions{
-		Verifier:             &protect.JWT{Issuer: *issuer, JWKSURL: *jwks, Audience: *resource, Leeway: *leeway},
+		Verifier:             verifier,
 		Resource:             *resource,
 		AuthorizationServers: []string{*issuer},
 		ScopesSupported:      strings.Fields(*scopes),

@@ -22,7 +22,9 @@ type issuer struct {
 	srv     *httptest.Server
 	key     *ecdsa.PrivateKey
 	kid     string
+	typ     string // of the tokens' header; at+jwt when ""
 	fetches atomic.Int32
+	serve   atomic.Pointer[func(http.ResponseWriter, *http.Request)] // instead of the keys, when set
 }
 
 func newIssuer(t *testing.T) *issuer {
@@ -30,6 +32,10 @@ func newIssuer(t *testing.T) *issuer {
 	is.rotate(t, "k1")
 	is.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		is.fetches.Add(1)
+		if f := is.serve.Load(); f != nil {
+			(*f)(w, r)
+			return
+		}
 		json.NewEncoder(w).Encode(jose.JSONWebKeySet{Keys: []jose.JSONWebKey{{Key: &is.key.PublicKey, KeyID: is.kid, Algorithm: "ES256", Use: "sig"}}})
 	}))
 	t.Cleanup(is.srv.Close)
@@ -45,7 +51,19 @@ func (is *issuer) rotate(t *testing.T, kid string) {
 }
 
 func (is *issuer) token(t *testing.T, claims map[string]any) string {
-	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.ES256, Key: is.key}, (&jose.SignerOptions{}).WithHeader("kid", is.kid).WithType("at+jwt"))
+	return is.tokenWith(t, is.kid, claims)
+}
+
+func (is *issuer) tokenWith(t *testing.T, kid string, claims map[string]any) string {
+	typ := is.typ
+	if typ == "" {
+		typ = "at+jwt"
+	}
+	opts := (&jose.SignerOptions{}).WithHeader("kid", kid)
+	if typ != "none" {
+		opts = opts.WithType(jose.ContentType(typ))
+	}
+	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.ES256, Key: is.key}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +117,7 @@ func TestJWT(t *testing.T) {
 	// The issuer rotates its key: a token with the new key id makes the verifier fetch the
 	// set again (once the refetch interval allows).
 	is.rotate(t, "k2")
-	v.fetched = time.Now().Add(-time.Minute)
+	v.tried = time.Now().Add(-time.Minute)
 	before := is.fetches.Load()
 	if _, err := v.VerifyToken(ctx, is.token(t, claims(nil))); err != nil || is.fetches.Load() != before+1 {
 		t.Errorf("after rotation: %v (%d fetches)", err, is.fetches.Load()-before)
