@@ -2,19 +2,28 @@
 // on): an http.RoundTripper that answers a protected server's 401 and 403 challenges by
 // getting a token, and sends it with every request.
 //
+//	l, err := oauth.NewLoopback(os.Stderr) // the user's browser, back to a loopback port
 //	rt := &oauth.Transport{Config: &oauth.Config{
-//		RedirectURL: "http://127.0.0.1:8976/callback",
-//		Authorize:   oauth.Browser, // or your own: send the user to the URL, return the redirect
+//		RedirectURL: l.RedirectURL(),
+//		Authorize:   l.Authorize, // or your own: send the user to the URL, return the redirect
+//		// A client registered beforehand, for its authorization server only (optional):
+//		Clients: []oauth.Client{{Issuer: "https://auth.example.com", ID: "my-app"}},
 //	}}
 //	c, err := mcp.Connect(ctx, &mcp.StreamableHTTPTransport{URL: url, HTTPClient: &http.Client{Transport: rt}}, nil)
 //
 // On a 401 with a Bearer challenge it finds the server's protected resource metadata (RFC
 // 9728), then its authorization server's metadata (RFC 8414, OpenID Connect discovery),
-// registers the client if it has to (a Client ID Metadata Document URL, else dynamic
-// registration), and runs the authorization code flow with PKCE (S256), the resource
-// indicator of RFC 8707 and the issuer check of RFC 9207. On a 403 insufficient_scope it
-// asks again for the union of the scopes it had and those the challenge names, a bounded
-// number of times. Tokens are kept per server (TokenStore) and refreshed when they expire.
+// settles the client (the one configured for that authorization server's issuer, else a
+// Client ID Metadata Document URL, else dynamic registration), and runs the authorization
+// code flow with PKCE (S256), the resource indicator of RFC 8707 and the issuer check of
+// RFC 9207. On a 403 insufficient_scope it asks again for the union of the scopes it had
+// and those the challenge names, a bounded number of times. Tokens are kept per server
+// (TokenStore) and refreshed when they expire.
+//
+// What a server can make it do is bounded: a configured client's credentials go to their
+// own authorization server only (Client.Issuer); endpoints are used, and opened in the
+// browser, only when https (or http on loopback, CheckEndpoint); and a server on the
+// public internet cannot have it connect to the user's machine or network.
 package oauth
 
 import (
