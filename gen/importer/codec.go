@@ -31,6 +31,13 @@ func (e *emitter) structCodec(t *goType) {
 		),
 	)
 
+	e.jsonMethods(t)
+}
+
+// jsonMethods writes MarshalJSON and UnmarshalJSON over a struct's encode and decode.
+func (e *emitter) jsonMethods(t *goType) {
+	f := e.file
+	v := jen.Id("v")
 	f.Comment("MarshalJSON encodes the value as the server's schema has it.")
 	f.Func().Params(v.Clone().Id(t.name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
 		jen.Var().Id("e").Qual(jsonwirePkg, "Encoder"),
@@ -45,8 +52,11 @@ func (e *emitter) structCodec(t *goType) {
 
 // encodeField writes one member, or nothing for an optional field that is unset.
 func encodeField(fl *field) []jen.Code {
-	sel := jen.Id("v").Dot(fl.name)
 	key := jen.Id("e").Dot("Key").Call(jen.Lit(fl.key))
+	if fl.fixed {
+		return []jen.Code{key, jen.Id("e").Dot("String").Call(jen.Lit(fl.value))}
+	}
+	sel := jen.Id("v").Dot(fl.name)
 	switch {
 	case fl.pointer():
 		body := []jen.Code{key}
@@ -55,8 +65,10 @@ func encodeField(fl *field) []jen.Code {
 			return []jen.Code{jen.If(sel.Clone().Op("!=").Nil()).Block(body...).Else().Block(key.Clone(), jen.Id("e").Dot("Null").Call())}
 		}
 		return []jen.Code{jen.If(sel.Clone().Op("!=").Nil()).Block(body...)}
-	case fl.optional && (fl.t.kind == kSlice || fl.t.kind == kMap || fl.t.kind == kRaw):
+	case fl.optional && fl.t.kind.nilable():
 		return []jen.Code{jen.If(sel.Clone().Op("!=").Nil()).Block(append([]jen.Code{key}, encodeValue(sel.Clone(), fl.t, 0)...)...)}
+	case fl.nullable && fl.t.kind == kIface: // required but nullable: null when unset
+		return []jen.Code{key, jen.If(sel.Clone().Op("!=").Nil()).Block(encodeValue(sel.Clone(), fl.t, 0)...).Else().Block(jen.Id("e").Dot("Null").Call())}
 	}
 	return append([]jen.Code{key}, encodeValue(sel.Clone(), fl.t, 0)...)
 }
@@ -79,8 +91,10 @@ func encodeValue(x *jen.Statement, t *goType, depth int) []jen.Code {
 		return []jen.Code{e.Dot("RawJSON").Call(x)}
 	case kEnum:
 		return []jen.Code{e.Dot("String").Call(jen.String().Parens(x))}
-	case kStruct:
+	case kStruct, kUnion:
 		return []jen.Code{jen.Parens(x).Dot("encode").Call(e)}
+	case kIface:
+		return []jen.Code{jen.Id("encode"+t.name).Call(e, x)}
 	case kSlice:
 		item := jen.Id(fmt.Sprintf("x%d", depth))
 		loop := append([]jen.Code{e.Clone().Dot("Elem").Call()}, encodeValue(item.Clone(), t.elem, depth+1)...)
@@ -109,7 +123,14 @@ func encodeValue(x *jen.Statement, t *goType, depth int) []jen.Code {
 
 // decodeField reads one member into its field.
 func decodeField(fl *field) []jen.Code {
+	if fl.fixed {
+		return []jen.Code{jen.If(jen.List(jen.Id("s"), jen.Id("ok")).Op(":=").Id("d").Dot("String").Call(), jen.Id("ok").Op("&&").Id("s").Op("!=").Lit(fl.value)).Block(
+			jen.Id("d").Dot("Report").Call(jen.Lit(fmt.Sprintf("must be %q", fl.value))))}
+	}
 	sel := jen.Id("v").Dot(fl.name)
+	if fl.t.kind == kIface && (fl.optional || fl.nullable) {
+		return []jen.Code{jen.If(jen.Id("d").Dot("Null").Call()).Block(sel.Clone().Op("=").Nil()).Else().Block(decodeValue(sel, fl.t, 0)...)}
+	}
 	if !fl.pointer() {
 		return decodeValue(sel, fl.t, 0)
 	}
@@ -148,8 +169,10 @@ func decodeValue(x *jen.Statement, t *goType, depth int) []jen.Code {
 		)}
 	case kRaw:
 		return []jen.Code{x.Clone().Op("=").Add(d.Clone().Dot("RawCopy").Call())}
-	case kStruct:
+	case kStruct, kUnion:
 		return []jen.Code{jen.Parens(x).Dot("decode").Call(d)}
+	case kIface:
+		return []jen.Code{x.Clone().Op("=").Id("decode" + t.name).Call(d)}
 	case kSlice:
 		item := jen.Id(fmt.Sprintf("x%d", depth))
 		loop := append([]jen.Code{jen.Var().Add(item.Clone()).Add(goTypeOf(t.elem))}, decodeValue(item.Clone(), t.elem, depth+1)...)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/runtime/mcp"
@@ -134,43 +135,34 @@ func (d *differ) note(where, what string, breaking bool) {
 	d.changes = append(d.changes, schemaChange{where, what, breaking})
 }
 
-// resolve follows a local $ref to its definition.
-func resolve(root, raw json.RawMessage) (*schema, string) {
-	s, err := parseSchema(raw)
-	if err != nil || s == nil {
-		return &schema{}, ""
-	}
-	for hops := 0; s.Ref != "" && hops < 8; hops++ {
-		ref := s.Ref
-		name, ok := strings.CutPrefix(ref, "#/$defs/")
-		if !ok {
-			name, ok = strings.CutPrefix(ref, "#/definitions/")
-		}
-		var defs struct {
-			Defs        map[string]json.RawMessage `json:"$defs"`
-			Definitions map[string]json.RawMessage `json:"definitions"`
-		}
-		json.Unmarshal(root, &defs)
-		def, found := defs.Defs[name]
-		if !found {
-			def, found = defs.Definitions[name]
-		}
-		if !ok || !found {
-			return s, ref
-		}
-		if s, err = parseSchema(def); err != nil {
-			return &schema{}, ref
+// resolve follows local $refs (JSON Pointers within root) to the schema they name; ref is the
+// last pointer followed, "" when raw is no $ref or one that names nothing known.
+func resolve(root, raw json.RawMessage) (*schema, json.RawMessage, string) {
+	ref := ""
+	for hops := 0; hops < 8; hops++ {
+		s, err := parseSchema(raw)
+		if err != nil || s == nil {
+			return &schema{}, raw, ref
 		}
 		if s.Ref == "" {
-			return s, ref
+			return s, raw, ref
 		}
+		tokens, err := pointerTokens(s.Ref)
+		if err != nil {
+			return s, raw, s.Ref
+		}
+		target, err := resolvePointer(root, tokens)
+		if err != nil {
+			return s, raw, s.Ref
+		}
+		raw, ref = target, pointerOf(tokens)
 	}
-	return s, ""
+	return &schema{}, raw, ""
 }
 
 func (d *differ) compare(oldRaw, newRaw json.RawMessage, path string) {
-	o, oref := resolve(d.oldRoot, oldRaw)
-	n, nref := resolve(d.newRoot, newRaw)
+	_, oraw, oref := resolve(d.oldRoot, oldRaw)
+	_, nraw, nref := resolve(d.newRoot, newRaw)
 	if oref != "" || nref != "" {
 		if d.seen == nil {
 			d.seen = map[string]bool{}
@@ -181,25 +173,177 @@ func (d *differ) compare(oldRaw, newRaw json.RawMessage, path string) {
 		}
 		d.seen[key] = true
 	}
-	ot, onull := o.types()
-	nt, nnull := n.types()
-	if len(ot) == 0 && len(o.Properties) > 0 {
-		ot = []string{"object"}
-	}
-	if len(nt) == 0 && len(n.Properties) > 0 {
-		nt = []string{"object"}
-	}
-	slices.Sort(ot)
-	slices.Sort(nt)
-	if !slices.Equal(ot, nt) {
-		d.note(path, fmt.Sprintf("type %s became %s", typeWords(ot), typeWords(nt)), true)
-		return
-	}
+	oalts, onull := alternatives(d.oldRoot, oraw, 0)
+	nalts, nnull := alternatives(d.newRoot, nraw, 0)
 	switch {
 	case onull && !nnull:
 		d.note(path, "no longer takes null", d.input)
 	case !onull && nnull:
 		d.note(path, "may now be null", !d.input)
+	}
+	if len(oalts) <= 1 && len(nalts) <= 1 {
+		d.compareOne(first(oalts), first(nalts), path)
+		return
+	}
+	d.branches(oalts, nalts, path)
+}
+
+func first(alts []json.RawMessage) json.RawMessage {
+	if len(alts) == 0 {
+		return nil
+	}
+	return alts[0]
+}
+
+// alternatives are the schemas a value may match one of (the branches of oneOf and anyOf,
+// the types of a type list, opened up to the schemas of one type), and whether it may be null.
+func alternatives(root, raw json.RawMessage, depth int) (alts []json.RawMessage, null bool) {
+	s, raw, _ := resolve(root, raw)
+	comp := s.OneOf
+	if len(comp) == 0 {
+		comp = s.AnyOf
+	}
+	switch {
+	case depth > 8:
+	case len(comp) > 0 && !allShapeless(comp):
+		for _, a := range comp {
+			if as, _, _ := resolve(root, a); isNull(as) {
+				null = true
+				continue
+			}
+			sub, n := alternatives(root, a, depth+1)
+			alts, null = append(alts, sub...), null || n
+		}
+		return alts, null
+	case len(s.AllOf) == 1 && !shapeless(s.AllOf[0]):
+		return alternatives(root, s.AllOf[0], depth+1)
+	}
+	types, null := s.types()
+	switch {
+	case len(types) > 1:
+		return splitTypes(raw, types), null
+	case len(types) == 0 && null:
+		return nil, true
+	}
+	return []json.RawMessage{raw}, null
+}
+
+// kindOf is the JSON type a schema of one type allows ("" for any).
+func kindOf(s *schema) string {
+	types, _ := s.types()
+	switch {
+	case len(types) == 1:
+		return types[0]
+	case len(s.Properties) > 0:
+		return "object"
+	case len(s.Enum) > 0 && allStrings(s.Enum), isString(s.Const):
+		return "string"
+	}
+	return ""
+}
+
+// ident tells a branch of a union from the others of its JSON type across two versions: the
+// properties with one string value (a tag), else its required properties.
+func ident(s *schema) string {
+	var tags []string
+	for _, key := range s.order {
+		ps, err := parseSchema(s.Properties[key])
+		if err != nil {
+			continue
+		}
+		if v, ok := fixedValue(ps); ok {
+			tags = append(tags, fmt.Sprintf("%q: %q", key, v))
+		}
+	}
+	if len(tags) > 0 {
+		return strings.Join(tags, ", ")
+	}
+	if len(s.Required) > 0 {
+		req := slices.Clone(s.Required)
+		slices.Sort(req)
+		for i, r := range req {
+			req[i] = strconv.Quote(r)
+		}
+		return "with " + strings.Join(req, ", ")
+	}
+	return ""
+}
+
+// branches compares two unions branch by branch: each old branch with the new one of its JSON
+// type (the one of its tag or required properties, when a type has several). A branch
+// removed breaks callers who send it; one added breaks callers who read it, whose typed
+// union cannot decode it.
+func (d *differ) branches(oalts, nalts []json.RawMessage, path string) {
+	type br struct {
+		raw         json.RawMessage
+		kind, ident string
+		paired      bool
+	}
+	read := func(root json.RawMessage, alts []json.RawMessage) []*br {
+		var out []*br
+		for _, a := range alts {
+			s, _, _ := resolve(root, a)
+			out = append(out, &br{raw: a, kind: kindOf(s), ident: ident(s)})
+		}
+		return out
+	}
+	olds, news := read(d.oldRoot, oalts), read(d.newRoot, nalts)
+	count := func(list []*br, kind string) int {
+		n := 0
+		for _, b := range list {
+			if b.kind == kind {
+				n++
+			}
+		}
+		return n
+	}
+	for _, o := range olds {
+		for _, n := range news {
+			if n.paired || n.kind != o.kind {
+				continue
+			}
+			if o.ident == n.ident || count(olds, o.kind) == 1 && count(news, o.kind) == 1 {
+				o.paired, n.paired = true, true
+				d.compare(o.raw, n.raw, path)
+				break
+			}
+		}
+	}
+	words := func(b *br) string {
+		w := typeWords(nonEmpty(b.kind))
+		if b.ident != "" {
+			w += " (" + b.ident + ")"
+		}
+		return w
+	}
+	for _, o := range olds {
+		if !o.paired {
+			if d.input {
+				d.note(path, "no longer takes "+words(o)+": a caller that sends it may be refused", true)
+			} else {
+				d.note(path, "no longer gives "+words(o), false)
+			}
+		}
+	}
+	for _, n := range news {
+		if !n.paired {
+			if d.input {
+				d.note(path, "now takes "+words(n)+" too", false)
+			} else {
+				d.note(path, "may now be "+words(n)+": a caller's typed union cannot decode it", true)
+			}
+		}
+	}
+}
+
+// compareOne compares two schemas of one JSON type each.
+func (d *differ) compareOne(oldRaw, newRaw json.RawMessage, path string) {
+	o, _, _ := resolve(d.oldRoot, oldRaw)
+	n, _, _ := resolve(d.newRoot, newRaw)
+	ot, nt := nonEmpty(kindOf(o)), nonEmpty(kindOf(n))
+	if !slices.Equal(ot, nt) {
+		d.note(path, fmt.Sprintf("type %s became %s", typeWords(ot), typeWords(nt)), true)
+		return
 	}
 	d.enums(o, n, path)
 	if slices.Contains(ot, "array") && len(o.Items) > 0 && len(n.Items) > 0 {
@@ -207,7 +351,7 @@ func (d *differ) compare(oldRaw, newRaw json.RawMessage, path string) {
 	}
 	for _, key := range o.order {
 		oreq, nreq := slices.Contains(o.Required, key), slices.Contains(n.Required, key)
-		where := path + "/properties/" + key
+		where := path + "/properties/" + escapeToken(key)
 		if _, ok := n.Properties[key]; !ok {
 			if d.input {
 				d.note(where, "removed: a caller that sends it may be refused", true)
@@ -228,7 +372,7 @@ func (d *differ) compare(oldRaw, newRaw json.RawMessage, path string) {
 		if _, ok := o.Properties[key]; ok {
 			continue
 		}
-		where := path + "/properties/" + key
+		where := path + "/properties/" + escapeToken(key)
 		switch {
 		case d.input && slices.Contains(n.Required, key):
 			d.note(where, "added, required: callers do not send it", true)

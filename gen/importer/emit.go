@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -86,6 +87,14 @@ func Generate(snap *Snapshot, opts Options) (*Result, error) {
 	res := &Result{}
 	pkg := &pkgTypes{names: namer{"Client": true, "New": true, "Snapshot": true}}
 	methods := namer{"MCP": true}
+	// In the snapshot's order (tools by name), whatever order snap has them in: names are
+	// handed out in this order.
+	sorted := *snap
+	sorted.Tools = slices.Clone(snap.Tools)
+	sorted.Prompts = slices.Clone(snap.Prompts)
+	sorted.ResourceTemplates = slices.Clone(snap.ResourceTemplates)
+	sorted.sort()
+	snap = &sorted
 	var tools []*tool
 	for _, t := range snap.Tools {
 		tl := &tool{Tool: t, method: methods.unique(exported(t.Name))}
@@ -93,15 +102,18 @@ func Generate(snap *Snapshot, opts Options) (*Result, error) {
 			tl.reuse = opts.Reuse.Tools[t.Name]
 		}
 		if tl.reuse.In == nil && !noArguments(t.InputSchema) {
-			in, _ := newConverter(pkg, t.InputSchema, "tool "+t.Name+" input", &res.Fallbacks).convert(t.InputSchema, tl.method+"Input", "")
+			in, _ := newConverter(pkg, t.InputSchema, "tool "+t.Name+" input", &res.Fallbacks).convert(t.InputSchema, "")
 			tl.in, tl.inRaw = in, in.kind != kStruct
+			if in.kind == kStruct {
+				in.input = tl.method + "Input"
+			}
 		}
 		if tl.reuse.Out == nil && len(t.OutputSchema) > 0 {
-			tl.out, _ = newConverter(pkg, t.OutputSchema, "tool "+t.Name+" output", &res.Fallbacks).convert(t.OutputSchema, tl.method+"Output", "")
+			tl.out, _ = newConverter(pkg, t.OutputSchema, "tool "+t.Name+" output", &res.Fallbacks).convert(t.OutputSchema, "")
 		}
 		tools = append(tools, tl)
 	}
-	pkg.enumNames()
+	pkg.finish(tools)
 
 	e := &emitter{file: jen.NewFile(opts.Package), pkg: pkg}
 	f := e.file
@@ -184,46 +196,6 @@ type emitter struct {
 	pkg  *pkgTypes
 }
 
-// comment writes text as a doc comment of // lines, wrapped at 96 columns.
-func comment(text string) *jen.Statement {
-	var s *jen.Statement
-	for _, line := range wrap(strings.TrimRight(text, "\n"), 96) {
-		if s == nil {
-			s = jen.Comment(line)
-		} else {
-			s = s.Line().Comment(line)
-		}
-	}
-	if s == nil {
-		return jen.Null()
-	}
-	return s
-}
-
-// wrap breaks each line of text at spaces to fit width columns; an empty line stays, as a
-// paragraph break.
-func wrap(text string, width int) []string {
-	var out []string
-	for _, para := range strings.Split(text, "\n") {
-		words := strings.Fields(para)
-		if len(words) == 0 {
-			out = append(out, "")
-			continue
-		}
-		line := words[0]
-		for _, w := range words[1:] {
-			if len(line)+1+len(w) > width {
-				out = append(out, line)
-				line = w
-				continue
-			}
-			line += " " + w
-		}
-		out = append(out, line)
-	}
-	return out
-}
-
 // goTypeOf is the Go type expression of t.
 func goTypeOf(t *goType) jen.Code {
 	switch t.kind {
@@ -247,14 +219,10 @@ func goTypeOf(t *goType) jen.Code {
 	return jen.Id(t.name)
 }
 
-// decl declares a struct or an enum, with its codec.
+// decl declares a type, with its codec.
 func (e *emitter) decl(t *goType) {
 	f := e.file
-	if t.doc == "" {
-		f.Add(comment(t.name + map[kind]string{kEnum: " is one of the values below.", kStruct: " is an object of the server's schema."}[t.kind]))
-	} else {
-		f.Add(comment(t.name + ": " + t.doc))
-	}
+	f.Add(comment(typeDoc(t)))
 	switch t.kind {
 	case kEnum:
 		f.Type().Id(t.name).String()
@@ -266,6 +234,9 @@ func (e *emitter) decl(t *goType) {
 	case kStruct:
 		var fields []jen.Code
 		for _, fl := range t.fields {
+			if fl.fixed {
+				continue
+			}
 			typ := goTypeOf(fl.t)
 			if fl.pointer() {
 				typ = jen.Op("*").Add(typ)
@@ -274,14 +245,91 @@ func (e *emitter) decl(t *goType) {
 			if fl.optional {
 				tag += ",omitempty"
 			}
-			var c []jen.Code
 			if fl.doc != "" {
-				c = append(c, comment(fl.doc))
+				fields = append(fields, comment(fl.doc))
 			}
-			c = append(c, jen.Id(fl.name).Add(typ).Tag(map[string]string{"json": tag}))
-			fields = append(fields, c...)
+			fields = append(fields, jen.Id(fl.name).Add(typ).Tag(map[string]string{"json": tag}))
 		}
 		f.Type().Id(t.name).Struct(fields...)
 		e.structCodec(t)
+	case kUnion:
+		var fields []jen.Code
+		for _, m := range t.members {
+			if m.doc != "" {
+				fields = append(fields, comment(m.doc))
+			}
+			typ := goTypeOf(m.t)
+			if !m.t.kind.nilable() {
+				typ = jen.Op("*").Add(typ)
+			}
+			fields = append(fields, jen.Id(m.name).Add(typ))
+		}
+		f.Type().Id(t.name).Struct(fields...)
+		e.unionCodec(t)
+	case kIface:
+		f.Type().Id(t.name).Interface(jen.Id("is" + t.name).Params())
+		for _, b := range t.branches {
+			f.Func().Params(jen.Id(b.t.name)).Id("is" + t.name).Params().Block()
+		}
+		e.ifaceCodec(t)
 	}
+}
+
+// typeDoc is the comment of a declared type: its description, and how to use a union.
+func typeDoc(t *goType) string {
+	var doc []string
+	if t.doc != "" {
+		doc = append(doc, t.doc)
+	}
+	switch t.kind {
+	case kEnum:
+		if t.doc == "" {
+			doc = append(doc, t.name+" is one of the values below.")
+		}
+	case kStruct:
+		if t.doc == "" {
+			doc = append(doc, t.name+" is an object of the server's schema.")
+		}
+		var fixed []string
+		for _, f := range t.fields {
+			if f.fixed {
+				fixed = append(fixed, fmt.Sprintf("%q is %q", f.key, f.value))
+			}
+		}
+		if len(fixed) > 0 {
+			doc = append(doc, "Its "+andList(fixed)+", always: the encoder writes it.")
+		}
+	case kUnion:
+		var kinds, names []string
+		for _, m := range t.members {
+			kinds = append(kinds, article(m.json))
+			names = append(names, m.name)
+		}
+		text := t.name + " is " + orList(kinds) + ": set one of its fields, " + orList(names) + "; decoding sets the one of the value's JSON type"
+		if slices.ContainsFunc(t.members, func(m *member) bool { return m.json == "integer" }) && slices.ContainsFunc(t.members, func(m *member) bool { return m.json == "number" }) {
+			text += " (a whole number: Integer)"
+		}
+		doc = append(doc, text+".")
+	case kIface:
+		var names []string
+		for _, b := range t.branches {
+			names = append(names, b.t.name)
+		}
+		text := t.name + " is one of " + orList(names) + ", which decoding tells apart by "
+		if t.tag != "" {
+			text += fmt.Sprintf("the value of %q.", t.tag)
+		} else {
+			text += "the properties each requires; when an object has those of several, the first listed wins."
+		}
+		doc = append(doc, text+" Unmarshal"+t.name+" decodes one.")
+	}
+	return strings.Join(doc, "\n\n")
+}
+
+// article is "a string", "an object"...
+func article(kind string) string {
+	if strings.ContainsAny(kind[:1], "aeiou") {
+		return "an " + kind
+	}
+	return "a " + kind
 }

@@ -31,7 +31,8 @@ func (e *emitter) toolMethod(t *tool) {
 		params = append(params, jen.Id("in").Add(goTypeOf(t.in)))
 		args = jen.Id("in")
 		if t.in.kind != kRaw {
-			encoded(jen.Block(encodeValue(jen.Id("in"), t.in, 0)...))
+			// The codecs take a *jsonwire.Encoder named e.
+			encoded(jen.Block(append([]jen.Code{jen.Id("e").Op(":=").Op("&").Id("e")}, encodeValue(jen.Id("in"), t.in, 0)...)...))
 		}
 	default:
 		params = append(params, jen.Id("in").Id(t.in.name))
@@ -59,8 +60,9 @@ func (e *emitter) toolMethod(t *tool) {
 		jen.If(jen.Err().Op(":=").Id("res").Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 	}
 	// The result: the content blocks, or a value decoded from structuredContent. A struct
-	// (generated, or the server's own) comes back as a pointer; a map or json.RawMessage (an
-	// output schema that is not an object of properties) as it is.
+	// (generated, or the server's own) comes back as a pointer, as does any value that cannot be
+	// nil; a map, an interface or json.RawMessage (an output schema that is not an object of
+	// properties) as it is.
 	var result jen.Code
 	out := jen.Id("out")
 	var declare jen.Code
@@ -71,7 +73,7 @@ func (e *emitter) toolMethod(t *tool) {
 		decode = []jen.Code{jen.Id(t.reuse.Decode).Call(jen.Id("d"), out.Clone())}
 	case t.out == nil:
 		result = jen.Index().Qual(mcpPkg, "Content")
-	case t.out.kind == kStruct:
+	case !t.out.kind.nilable():
 		result, declare = jen.Op("*").Add(goTypeOf(t.out)), out.Clone().Op(":=").New(goTypeOf(t.out))
 		decode = decodeValue(jen.Op("*").Add(out.Clone()), t.out, 0)
 	default:

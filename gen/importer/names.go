@@ -18,9 +18,17 @@ var initialisms = map[string]bool{
 	"URI": true, "URL": true, "UTF8": true, "UUID": true, "XML": true, "YAML": true,
 }
 
-// exported makes an exported Go identifier of name ("X" when nothing of it can be used).
+// exported makes an exported Go identifier of name ("X" when nothing of it can be used; a
+// leading + or - says Plus or Minus: GitHub's reactions "+1" and "-1").
 func exported(name string) string {
 	var b strings.Builder
+	if rest, ok := strings.CutPrefix(name, "+"); ok {
+		b.WriteString("Plus")
+		name = rest
+	} else if rest, ok := strings.CutPrefix(name, "-"); ok && rest != "" && !strings.HasPrefix(rest, "-") {
+		b.WriteString("Minus")
+		name = rest
+	}
 	for _, w := range words(name) {
 		up := strings.ToUpper(w)
 		if initialisms[up] {

@@ -152,6 +152,8 @@ func ReadSnapshot(data []byte) (*Snapshot, error) {
 func (s *Snapshot) Marshal() ([]byte, error) {
 	c := *s
 	c.Tools = slices.Clone(s.Tools)
+	c.Prompts = slices.Clone(s.Prompts)
+	c.ResourceTemplates = slices.Clone(s.ResourceTemplates)
 	c.sort()
 	b, err := json.Marshal(&c)
 	if err != nil {

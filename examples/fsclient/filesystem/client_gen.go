@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
@@ -616,8 +617,8 @@ func (v *DirectoryTreeOutput) UnmarshalJSON(data []byte) error {
 
 // EditFileInput is an object of the server's schema.
 type EditFileInput struct {
-	Path  string                   `json:"path"`
-	Edits []EditFileInputEditsItem `json:"edits"`
+	Path  string              `json:"path"`
+	Edits []EditFileInputEdit `json:"edits"`
 	// Preview changes using git-style diff format. Default: false.
 	DryRun *bool `json:"dryRun,omitempty"`
 }
@@ -650,9 +651,9 @@ func (v *EditFileInput) decode(d *jsonwire.Decoder) {
 			if d.Null() {
 				v.Edits = nil
 			} else {
-				v.Edits = []EditFileInputEditsItem{}
+				v.Edits = []EditFileInputEdit{}
 				for range d.Elements {
-					var x0 EditFileInputEditsItem
+					var x0 EditFileInputEdit
 					(x0).decode(d)
 					v.Edits = append(v.Edits, x0)
 				}
@@ -685,15 +686,15 @@ func (v *EditFileInput) UnmarshalJSON(data []byte) error {
 	return decodeJSON(data, v.decode)
 }
 
-// EditFileInputEditsItem is an object of the server's schema.
-type EditFileInputEditsItem struct {
+// EditFileInputEdit is an object of the server's schema.
+type EditFileInputEdit struct {
 	// Text to search for - must match exactly
 	OldText string `json:"oldText"`
 	// Text to replace with
 	NewText string `json:"newText"`
 }
 
-func (v *EditFileInputEditsItem) encode(e *jsonwire.Encoder) {
+func (v *EditFileInputEdit) encode(e *jsonwire.Encoder) {
 	e.ObjectStart()
 	e.Key("oldText")
 	e.String(v.OldText)
@@ -701,7 +702,7 @@ func (v *EditFileInputEditsItem) encode(e *jsonwire.Encoder) {
 	e.String(v.NewText)
 	e.ObjectEnd()
 }
-func (v *EditFileInputEditsItem) decode(d *jsonwire.Decoder) {
+func (v *EditFileInputEdit) decode(d *jsonwire.Decoder) {
 	for key := range d.Members {
 		switch string(key) {
 		case "oldText":
@@ -719,14 +720,14 @@ func (v *EditFileInputEditsItem) decode(d *jsonwire.Decoder) {
 }
 
 // MarshalJSON encodes the value as the server's schema has it.
-func (v EditFileInputEditsItem) MarshalJSON() ([]byte, error) {
+func (v EditFileInputEdit) MarshalJSON() ([]byte, error) {
 	var e jsonwire.Encoder
 	v.encode(&e)
 	return e.Bytes(), e.Err()
 }
 
 // UnmarshalJSON decodes the value from JSON of the server's schema.
-func (v *EditFileInputEditsItem) UnmarshalJSON(data []byte) error {
+func (v *EditFileInputEdit) UnmarshalJSON(data []byte) error {
 	return decodeJSON(data, v.decode)
 }
 
@@ -998,7 +999,7 @@ func (v *ListDirectoryWithSizesInput) UnmarshalJSON(data []byte) error {
 	return decodeJSON(data, v.decode)
 }
 
-// ListDirectoryWithSizesInputSortBy: Sort entries by name or size
+// Sort entries by name or size
 type ListDirectoryWithSizesInputSortBy string
 
 const (
@@ -1263,7 +1264,7 @@ func (v *ReadMediaFileInput) UnmarshalJSON(data []byte) error {
 
 // ReadMediaFileOutput is an object of the server's schema.
 type ReadMediaFileOutput struct {
-	Content []json.RawMessage `json:"content"`
+	Content []ReadMediaFileOutputContentItem `json:"content"`
 }
 
 func (v *ReadMediaFileOutput) encode(e *jsonwire.Encoder) {
@@ -1272,7 +1273,7 @@ func (v *ReadMediaFileOutput) encode(e *jsonwire.Encoder) {
 	e.ArrayStart()
 	for _, x0 := range v.Content {
 		e.Elem()
-		e.RawJSON(x0)
+		encodeReadMediaFileOutputContentItem(e, x0)
 	}
 	e.ArrayEnd()
 	e.ObjectEnd()
@@ -1284,10 +1285,10 @@ func (v *ReadMediaFileOutput) decode(d *jsonwire.Decoder) {
 			if d.Null() {
 				v.Content = nil
 			} else {
-				v.Content = []json.RawMessage{}
+				v.Content = []ReadMediaFileOutputContentItem{}
 				for range d.Elements {
-					var x0 json.RawMessage
-					x0 = d.RawCopy()
+					var x0 ReadMediaFileOutputContentItem
+					x0 = decodeReadMediaFileOutputContentItem(d)
 					v.Content = append(v.Content, x0)
 				}
 			}
@@ -1306,6 +1307,233 @@ func (v ReadMediaFileOutput) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes the value from JSON of the server's schema.
 func (v *ReadMediaFileOutput) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// ReadMediaFileOutputContentItem is one of ReadMediaFileOutputContentItemImageOrAudio or
+// ReadMediaFileOutputContentItemResource, which decoding tells apart by the value of "type".
+// UnmarshalReadMediaFileOutputContentItem decodes one.
+type ReadMediaFileOutputContentItem interface {
+	isReadMediaFileOutputContentItem()
+}
+
+func (ReadMediaFileOutputContentItemImageOrAudio) isReadMediaFileOutputContentItem() {}
+func (ReadMediaFileOutputContentItemResource) isReadMediaFileOutputContentItem()     {}
+
+// encodeReadMediaFileOutputContentItem writes the branch v holds.
+func encodeReadMediaFileOutputContentItem(e *jsonwire.Encoder, v ReadMediaFileOutputContentItem) {
+	switch v := v.(type) {
+	case ReadMediaFileOutputContentItemImageOrAudio:
+		v.encode(e)
+		return
+	case *ReadMediaFileOutputContentItemImageOrAudio:
+		if v != nil {
+			v.encode(e)
+			return
+		}
+	case ReadMediaFileOutputContentItemResource:
+		v.encode(e)
+		return
+	case *ReadMediaFileOutputContentItemResource:
+		if v != nil {
+			v.encode(e)
+			return
+		}
+	}
+	e.Fail(fmt.Errorf("ReadMediaFileOutputContentItem holds %T, none of ReadMediaFileOutputContentItemImageOrAudio, ReadMediaFileOutputContentItemResource", v))
+	e.Null()
+}
+
+// decodeReadMediaFileOutputContentItem reads the branch the object is.
+func decodeReadMediaFileOutputContentItem(d *jsonwire.Decoder) ReadMediaFileOutputContentItem {
+	if !d.Expect(jsonwire.Object) {
+		return nil
+	}
+	tag, ok := d.PeekString("type")
+	switch tag {
+	case "image", "audio":
+		var v ReadMediaFileOutputContentItemImageOrAudio
+		v.decode(d)
+		return v
+	case "resource":
+		var v ReadMediaFileOutputContentItemResource
+		v.decode(d)
+		return v
+	}
+	got := "none"
+	if ok {
+		got = strconv.Quote(tag)
+	}
+	d.Report("\"type\" must be \"image\", \"audio\" or \"resource\", got " + got)
+	d.Skip()
+	return nil
+}
+
+// UnmarshalReadMediaFileOutputContentItem decodes a ReadMediaFileOutputContentItem from JSON of
+// the server's schema.
+func UnmarshalReadMediaFileOutputContentItem(data []byte) (ReadMediaFileOutputContentItem, error) {
+	var v ReadMediaFileOutputContentItem
+	err := decodeJSON(data, func(d *jsonwire.Decoder) {
+		v = decodeReadMediaFileOutputContentItem(d)
+	})
+	return v, err
+}
+
+// ReadMediaFileOutputContentItemImageOrAudio is an object of the server's schema.
+type ReadMediaFileOutputContentItemImageOrAudio struct {
+	Type     ReadMediaFileOutputContentItemImageOrAudioType `json:"type"`
+	Data     string                                         `json:"data"`
+	MIMEType string                                         `json:"mimeType"`
+}
+
+func (v *ReadMediaFileOutputContentItemImageOrAudio) encode(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	e.Key("type")
+	e.String(string(v.Type))
+	e.Key("data")
+	e.String(v.Data)
+	e.Key("mimeType")
+	e.String(v.MIMEType)
+	e.ObjectEnd()
+}
+func (v *ReadMediaFileOutputContentItemImageOrAudio) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "type":
+			if s, ok := d.String(); ok {
+				v.Type = ReadMediaFileOutputContentItemImageOrAudioType(s)
+			}
+		case "data":
+			if s, ok := d.String(); ok {
+				v.Data = s
+			}
+		case "mimeType":
+			if s, ok := d.String(); ok {
+				v.MIMEType = s
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v ReadMediaFileOutputContentItemImageOrAudio) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *ReadMediaFileOutputContentItemImageOrAudio) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// ReadMediaFileOutputContentItemImageOrAudioType is one of the values below.
+type ReadMediaFileOutputContentItemImageOrAudioType string
+
+const (
+	ReadMediaFileOutputContentItemImageOrAudioTypeImage ReadMediaFileOutputContentItemImageOrAudioType = "image"
+	ReadMediaFileOutputContentItemImageOrAudioTypeAudio ReadMediaFileOutputContentItemImageOrAudioType = "audio"
+)
+
+// ReadMediaFileOutputContentItemResource is an object of the server's schema.
+//
+// Its "type" is "resource", always: the encoder writes it.
+type ReadMediaFileOutputContentItemResource struct {
+	Resource ReadMediaFileOutputContentItemResourceResource `json:"resource"`
+}
+
+func (v *ReadMediaFileOutputContentItemResource) encode(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	e.Key("type")
+	e.String("resource")
+	e.Key("resource")
+	(v.Resource).encode(e)
+	e.ObjectEnd()
+}
+func (v *ReadMediaFileOutputContentItemResource) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "type":
+			if s, ok := d.String(); ok && s != "resource" {
+				d.Report("must be \"resource\"")
+			}
+		case "resource":
+			(v.Resource).decode(d)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v ReadMediaFileOutputContentItemResource) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *ReadMediaFileOutputContentItemResource) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// ReadMediaFileOutputContentItemResourceResource is an object of the server's schema.
+type ReadMediaFileOutputContentItemResourceResource struct {
+	URI      string  `json:"uri"`
+	MIMEType *string `json:"mimeType,omitempty"`
+	Blob     string  `json:"blob"`
+}
+
+func (v *ReadMediaFileOutputContentItemResourceResource) encode(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	e.Key("uri")
+	e.String(v.URI)
+	if v.MIMEType != nil {
+		e.Key("mimeType")
+		e.String(*v.MIMEType)
+	}
+	e.Key("blob")
+	e.String(v.Blob)
+	e.ObjectEnd()
+}
+func (v *ReadMediaFileOutputContentItemResourceResource) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "uri":
+			if s, ok := d.String(); ok {
+				v.URI = s
+			}
+		case "mimeType":
+			if d.Null() {
+				v.MIMEType = nil
+			} else {
+				p := new(string)
+				if s, ok := d.String(); ok {
+					*p = s
+				}
+				v.MIMEType = p
+			}
+		case "blob":
+			if s, ok := d.String(); ok {
+				v.Blob = s
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v ReadMediaFileOutputContentItemResourceResource) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *ReadMediaFileOutputContentItemResourceResource) UnmarshalJSON(data []byte) error {
 	return decodeJSON(data, v.decode)
 }
 

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
@@ -243,17 +244,18 @@ type EveryTypeInput struct {
 	Anything []json.RawMessage `json:"anything,omitempty"`
 	Grid     [][]float64       `json:"grid,omitempty"`
 	// A point.
-	Point         EveryTypeInputPoint        `json:"point"`
-	Labels        map[string]string          `json:"labels"`
-	Scores        map[string][]int64         `json:"scores,omitempty"`
-	Extra         json.RawMessage            `json:"extra,omitempty"`
-	Free          json.RawMessage            `json:"free,omitempty"`
-	Either        json.RawMessage            `json:"either,omitempty"`
-	Maybe         *string                    `json:"maybe,omitempty"`
-	MaybeNumber   *float64                   `json:"maybeNumber"`
-	Mixed         json.RawMessage            `json:"mixed,omitempty"`
-	Wrapped       *string                    `json:"wrapped,omitempty"`
-	Merged        json.RawMessage            `json:"merged,omitempty"`
+	Point       Point              `json:"point"`
+	Labels      map[string]string  `json:"labels"`
+	Scores      map[string][]int64 `json:"scores,omitempty"`
+	Extra       json.RawMessage    `json:"extra,omitempty"`
+	Free        json.RawMessage    `json:"free,omitempty"`
+	Either      *StringOrInteger   `json:"either,omitempty"`
+	Maybe       *string            `json:"maybe,omitempty"`
+	MaybeNumber *float64           `json:"maybeNumber"`
+	Mixed       *StringOrNumber    `json:"mixed,omitempty"`
+	Wrapped     *string            `json:"wrapped,omitempty"`
+	Merged      json.RawMessage    `json:"merged,omitempty"`
+	// Always "v1".
 	Fixed         *string                    `json:"fixed,omitempty"`
 	UntypedEnum   *EveryTypeInputUntypedEnum `json:"untypedEnum,omitempty"`
 	Address       *Address                   `json:"address,omitempty"`
@@ -268,6 +270,16 @@ type EveryTypeInput struct {
 	UserID  *string `json:"userId,omitempty"`
 	URL     *string `json:"url,omitempty"`
 	X9lives *bool   `json:"9lives,omitempty"`
+	// A boolean, or "auto".
+	Flag   BooleanOrString  `json:"flag"`
+	Amount *IntegerOrNumber `json:"amount,omitempty"`
+	// A shape, by its kind.
+	Shape       EveryTypeInputShape        `json:"shape,omitempty"`
+	Source      EveryTypeInputSource       `json:"source,omitempty"`
+	Ambiguous   json.RawMessage            `json:"ambiguous,omitempty"`
+	Origin      *Point                     `json:"origin,omitempty"`
+	MaybeKinds  *EveryTypeInputMaybeKinds  `json:"maybeKinds,omitempty"`
+	Constrained *EveryTypeInputConstrained `json:"constrained,omitempty"`
 }
 
 func (v *EveryTypeInput) encode(e *jsonwire.Encoder) {
@@ -361,7 +373,7 @@ func (v *EveryTypeInput) encode(e *jsonwire.Encoder) {
 	}
 	if v.Either != nil {
 		e.Key("either")
-		e.RawJSON(v.Either)
+		(*v.Either).encode(e)
 	}
 	if v.Maybe != nil {
 		e.Key("maybe")
@@ -376,7 +388,7 @@ func (v *EveryTypeInput) encode(e *jsonwire.Encoder) {
 	}
 	if v.Mixed != nil {
 		e.Key("mixed")
-		e.RawJSON(v.Mixed)
+		(*v.Mixed).encode(e)
 	}
 	if v.Wrapped != nil {
 		e.Key("wrapped")
@@ -443,6 +455,36 @@ func (v *EveryTypeInput) encode(e *jsonwire.Encoder) {
 	if v.X9lives != nil {
 		e.Key("9lives")
 		e.Bool(*v.X9lives)
+	}
+	e.Key("flag")
+	(v.Flag).encode(e)
+	if v.Amount != nil {
+		e.Key("amount")
+		(*v.Amount).encode(e)
+	}
+	if v.Shape != nil {
+		e.Key("shape")
+		encodeEveryTypeInputShape(e, v.Shape)
+	}
+	if v.Source != nil {
+		e.Key("source")
+		encodeEveryTypeInputSource(e, v.Source)
+	}
+	if v.Ambiguous != nil {
+		e.Key("ambiguous")
+		e.RawJSON(v.Ambiguous)
+	}
+	if v.Origin != nil {
+		e.Key("origin")
+		(*v.Origin).encode(e)
+	}
+	if v.MaybeKinds != nil {
+		e.Key("maybeKinds")
+		(*v.MaybeKinds).encode(e)
+	}
+	if v.Constrained != nil {
+		e.Key("constrained")
+		(*v.Constrained).encode(e)
 	}
 	e.ObjectEnd()
 }
@@ -597,7 +639,13 @@ func (v *EveryTypeInput) decode(d *jsonwire.Decoder) {
 		case "free":
 			v.Free = d.RawCopy()
 		case "either":
-			v.Either = d.RawCopy()
+			if d.Null() {
+				v.Either = nil
+			} else {
+				p := new(StringOrInteger)
+				(*p).decode(d)
+				v.Either = p
+			}
 		case "maybe":
 			if d.Null() {
 				v.Maybe = nil
@@ -619,7 +667,13 @@ func (v *EveryTypeInput) decode(d *jsonwire.Decoder) {
 				v.MaybeNumber = p
 			}
 		case "mixed":
-			v.Mixed = d.RawCopy()
+			if d.Null() {
+				v.Mixed = nil
+			} else {
+				p := new(StringOrNumber)
+				(*p).decode(d)
+				v.Mixed = p
+			}
 		case "wrapped":
 			if d.Null() {
 				v.Wrapped = nil
@@ -752,6 +806,54 @@ func (v *EveryTypeInput) decode(d *jsonwire.Decoder) {
 				}
 				v.X9lives = p
 			}
+		case "flag":
+			(v.Flag).decode(d)
+		case "amount":
+			if d.Null() {
+				v.Amount = nil
+			} else {
+				p := new(IntegerOrNumber)
+				(*p).decode(d)
+				v.Amount = p
+			}
+		case "shape":
+			if d.Null() {
+				v.Shape = nil
+			} else {
+				v.Shape = decodeEveryTypeInputShape(d)
+			}
+		case "source":
+			if d.Null() {
+				v.Source = nil
+			} else {
+				v.Source = decodeEveryTypeInputSource(d)
+			}
+		case "ambiguous":
+			v.Ambiguous = d.RawCopy()
+		case "origin":
+			if d.Null() {
+				v.Origin = nil
+			} else {
+				p := new(Point)
+				(*p).decode(d)
+				v.Origin = p
+			}
+		case "maybeKinds":
+			if d.Null() {
+				v.MaybeKinds = nil
+			} else {
+				p := new(EveryTypeInputMaybeKinds)
+				(*p).decode(d)
+				v.MaybeKinds = p
+			}
+		case "constrained":
+			if d.Null() {
+				v.Constrained = nil
+			} else {
+				p := new(EveryTypeInputConstrained)
+				(*p).decode(d)
+				v.Constrained = p
+			}
 		default:
 			d.Skip()
 		}
@@ -780,13 +882,13 @@ const (
 	EveryTypeInputColorX2x       EveryTypeInputColor = "2x"
 )
 
-// EveryTypeInputPoint: A point.
-type EveryTypeInputPoint struct {
+// A point.
+type Point struct {
 	X float64 `json:"x"`
 	Y float64 `json:"y"`
 }
 
-func (v *EveryTypeInputPoint) encode(e *jsonwire.Encoder) {
+func (v *Point) encode(e *jsonwire.Encoder) {
 	e.ObjectStart()
 	e.Key("x")
 	e.Float(v.X, 64)
@@ -794,7 +896,7 @@ func (v *EveryTypeInputPoint) encode(e *jsonwire.Encoder) {
 	e.Float(v.Y, 64)
 	e.ObjectEnd()
 }
-func (v *EveryTypeInputPoint) decode(d *jsonwire.Decoder) {
+func (v *Point) decode(d *jsonwire.Decoder) {
 	for key := range d.Members {
 		switch string(key) {
 		case "x":
@@ -812,14 +914,134 @@ func (v *EveryTypeInputPoint) decode(d *jsonwire.Decoder) {
 }
 
 // MarshalJSON encodes the value as the server's schema has it.
-func (v EveryTypeInputPoint) MarshalJSON() ([]byte, error) {
+func (v Point) MarshalJSON() ([]byte, error) {
 	var e jsonwire.Encoder
 	v.encode(&e)
 	return e.Bytes(), e.Err()
 }
 
 // UnmarshalJSON decodes the value from JSON of the server's schema.
-func (v *EveryTypeInputPoint) UnmarshalJSON(data []byte) error {
+func (v *Point) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// StringOrInteger is a string or an integer: set one of its fields, String or Integer; decoding
+// sets the one of the value's JSON type.
+type StringOrInteger struct {
+	String  *string
+	Integer *int64
+}
+
+func (v *StringOrInteger) encode(e *jsonwire.Encoder) {
+	n := 0
+	if v.String != nil {
+		n++
+	}
+	if v.Integer != nil {
+		n++
+	}
+	if n != 1 {
+		e.Fail(fmt.Errorf("StringOrInteger: %d of its fields are set: set one of String, Integer", n))
+		e.Null()
+		return
+	}
+	switch {
+	case v.String != nil:
+		e.String(*v.String)
+	case v.Integer != nil:
+		e.Int(*v.Integer)
+	}
+}
+func (v *StringOrInteger) decode(d *jsonwire.Decoder) {
+	*v = StringOrInteger{}
+	switch d.Peek() {
+	case jsonwire.String:
+		p := new(string)
+		if s, ok := d.String(); ok {
+			*p = s
+		}
+		v.String = p
+	case jsonwire.Number:
+		p := new(int64)
+		if s, ok := d.Int(); ok {
+			*p = s
+		}
+		v.Integer = p
+	default:
+		d.Report("expected string or integer, got " + d.Peek().String())
+		d.Skip()
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v StringOrInteger) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *StringOrInteger) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// StringOrNumber is a string or a number: set one of its fields, String or Number; decoding sets
+// the one of the value's JSON type.
+type StringOrNumber struct {
+	String *string
+	Number *float64
+}
+
+func (v *StringOrNumber) encode(e *jsonwire.Encoder) {
+	n := 0
+	if v.String != nil {
+		n++
+	}
+	if v.Number != nil {
+		n++
+	}
+	if n != 1 {
+		e.Fail(fmt.Errorf("StringOrNumber: %d of its fields are set: set one of String, Number", n))
+		e.Null()
+		return
+	}
+	switch {
+	case v.String != nil:
+		e.String(*v.String)
+	case v.Number != nil:
+		e.Float(*v.Number, 64)
+	}
+}
+func (v *StringOrNumber) decode(d *jsonwire.Decoder) {
+	*v = StringOrNumber{}
+	switch d.Peek() {
+	case jsonwire.String:
+		p := new(string)
+		if s, ok := d.String(); ok {
+			*p = s
+		}
+		v.String = p
+	case jsonwire.Number:
+		p := new(float64)
+		if s, ok := d.Float(64); ok {
+			*p = s
+		}
+		v.Number = p
+	default:
+		d.Report("expected string or number, got " + d.Peek().String())
+		d.Skip()
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v StringOrNumber) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *StringOrNumber) UnmarshalJSON(data []byte) error {
 	return decodeJSON(data, v.decode)
 }
 
@@ -831,8 +1053,6 @@ const (
 	EveryTypeInputUntypedEnumB EveryTypeInputUntypedEnum = "b"
 )
 
-// Address: Address
-//
 // A postal address.
 type Address struct {
 	Street *string `json:"street,omitempty"`
@@ -884,7 +1104,7 @@ func (v *Address) UnmarshalJSON(data []byte) error {
 	return decodeJSON(data, v.decode)
 }
 
-// Node: A tree, recursively.
+// A tree, recursively.
 type Node struct {
 	Name     string `json:"name"`
 	Children []Node `json:"children,omitempty"`
@@ -1011,6 +1231,597 @@ func (v Legacy) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes the value from JSON of the server's schema.
 func (v *Legacy) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// BooleanOrString is a boolean or a string: set one of its fields, Boolean or String; decoding
+// sets the one of the value's JSON type.
+type BooleanOrString struct {
+	Boolean *bool
+	String  *string
+}
+
+func (v *BooleanOrString) encode(e *jsonwire.Encoder) {
+	n := 0
+	if v.Boolean != nil {
+		n++
+	}
+	if v.String != nil {
+		n++
+	}
+	if n != 1 {
+		e.Fail(fmt.Errorf("BooleanOrString: %d of its fields are set: set one of Boolean, String", n))
+		e.Null()
+		return
+	}
+	switch {
+	case v.Boolean != nil:
+		e.Bool(*v.Boolean)
+	case v.String != nil:
+		e.String(*v.String)
+	}
+}
+func (v *BooleanOrString) decode(d *jsonwire.Decoder) {
+	*v = BooleanOrString{}
+	switch d.Peek() {
+	case jsonwire.Bool:
+		p := new(bool)
+		if s, ok := d.Bool(); ok {
+			*p = s
+		}
+		v.Boolean = p
+	case jsonwire.String:
+		p := new(string)
+		if s, ok := d.String(); ok {
+			*p = s
+		}
+		v.String = p
+	default:
+		d.Report("expected boolean or string, got " + d.Peek().String())
+		d.Skip()
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v BooleanOrString) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *BooleanOrString) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// IntegerOrNumber is an integer or a number: set one of its fields, Integer or Number; decoding
+// sets the one of the value's JSON type (a whole number: Integer).
+type IntegerOrNumber struct {
+	Integer *int64
+	Number  *float64
+}
+
+func (v *IntegerOrNumber) encode(e *jsonwire.Encoder) {
+	n := 0
+	if v.Integer != nil {
+		n++
+	}
+	if v.Number != nil {
+		n++
+	}
+	if n != 1 {
+		e.Fail(fmt.Errorf("IntegerOrNumber: %d of its fields are set: set one of Integer, Number", n))
+		e.Null()
+		return
+	}
+	switch {
+	case v.Integer != nil:
+		e.Int(*v.Integer)
+	case v.Number != nil:
+		e.Float(*v.Number, 64)
+	}
+}
+func (v *IntegerOrNumber) decode(d *jsonwire.Decoder) {
+	*v = IntegerOrNumber{}
+	switch d.Peek() {
+	case jsonwire.Number:
+		if d.PeekInteger() {
+			p := new(int64)
+			if s, ok := d.Int(); ok {
+				*p = s
+			}
+			v.Integer = p
+		} else {
+			p := new(float64)
+			if s, ok := d.Float(64); ok {
+				*p = s
+			}
+			v.Number = p
+		}
+	default:
+		d.Report("expected integer or number, got " + d.Peek().String())
+		d.Skip()
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v IntegerOrNumber) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *IntegerOrNumber) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// A shape, by its kind.
+//
+// EveryTypeInputShape is one of Circle or EveryTypeInputShapeRectOrSquare, which decoding tells
+// apart by the value of "kind". UnmarshalEveryTypeInputShape decodes one.
+type EveryTypeInputShape interface {
+	isEveryTypeInputShape()
+}
+
+func (Circle) isEveryTypeInputShape()                          {}
+func (EveryTypeInputShapeRectOrSquare) isEveryTypeInputShape() {}
+
+// encodeEveryTypeInputShape writes the branch v holds.
+func encodeEveryTypeInputShape(e *jsonwire.Encoder, v EveryTypeInputShape) {
+	switch v := v.(type) {
+	case Circle:
+		v.encode(e)
+		return
+	case *Circle:
+		if v != nil {
+			v.encode(e)
+			return
+		}
+	case EveryTypeInputShapeRectOrSquare:
+		v.encode(e)
+		return
+	case *EveryTypeInputShapeRectOrSquare:
+		if v != nil {
+			v.encode(e)
+			return
+		}
+	}
+	e.Fail(fmt.Errorf("EveryTypeInputShape holds %T, none of Circle, EveryTypeInputShapeRectOrSquare", v))
+	e.Null()
+}
+
+// decodeEveryTypeInputShape reads the branch the object is.
+func decodeEveryTypeInputShape(d *jsonwire.Decoder) EveryTypeInputShape {
+	if !d.Expect(jsonwire.Object) {
+		return nil
+	}
+	tag, ok := d.PeekString("kind")
+	switch tag {
+	case "circle":
+		var v Circle
+		v.decode(d)
+		return v
+	case "rect", "square":
+		var v EveryTypeInputShapeRectOrSquare
+		v.decode(d)
+		return v
+	}
+	got := "none"
+	if ok {
+		got = strconv.Quote(tag)
+	}
+	d.Report("\"kind\" must be \"circle\", \"rect\" or \"square\", got " + got)
+	d.Skip()
+	return nil
+}
+
+// UnmarshalEveryTypeInputShape decodes a EveryTypeInputShape from JSON of the server's schema.
+func UnmarshalEveryTypeInputShape(data []byte) (EveryTypeInputShape, error) {
+	var v EveryTypeInputShape
+	err := decodeJSON(data, func(d *jsonwire.Decoder) {
+		v = decodeEveryTypeInputShape(d)
+	})
+	return v, err
+}
+
+// A circle.
+//
+// Its "kind" is "circle", always: the encoder writes it.
+type Circle struct {
+	Radius float64 `json:"radius"`
+}
+
+func (v *Circle) encode(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	e.Key("kind")
+	e.String("circle")
+	e.Key("radius")
+	e.Float(v.Radius, 64)
+	e.ObjectEnd()
+}
+func (v *Circle) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "kind":
+			if s, ok := d.String(); ok && s != "circle" {
+				d.Report("must be \"circle\"")
+			}
+		case "radius":
+			if s, ok := d.Float(64); ok {
+				v.Radius = s
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v Circle) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *Circle) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// A rectangle or a square.
+type EveryTypeInputShapeRectOrSquare struct {
+	Kind EveryTypeInputShapeRectOrSquareKind `json:"kind"`
+	W    float64                             `json:"w"`
+	H    *float64                            `json:"h,omitempty"`
+}
+
+func (v *EveryTypeInputShapeRectOrSquare) encode(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	e.Key("kind")
+	e.String(string(v.Kind))
+	e.Key("w")
+	e.Float(v.W, 64)
+	if v.H != nil {
+		e.Key("h")
+		e.Float(*v.H, 64)
+	}
+	e.ObjectEnd()
+}
+func (v *EveryTypeInputShapeRectOrSquare) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "kind":
+			if s, ok := d.String(); ok {
+				v.Kind = EveryTypeInputShapeRectOrSquareKind(s)
+			}
+		case "w":
+			if s, ok := d.Float(64); ok {
+				v.W = s
+			}
+		case "h":
+			if d.Null() {
+				v.H = nil
+			} else {
+				p := new(float64)
+				if s, ok := d.Float(64); ok {
+					*p = s
+				}
+				v.H = p
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v EveryTypeInputShapeRectOrSquare) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *EveryTypeInputShapeRectOrSquare) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// EveryTypeInputShapeRectOrSquareKind is one of the values below.
+type EveryTypeInputShapeRectOrSquareKind string
+
+const (
+	EveryTypeInputShapeRectOrSquareKindRect   EveryTypeInputShapeRectOrSquareKind = "rect"
+	EveryTypeInputShapeRectOrSquareKindSquare EveryTypeInputShapeRectOrSquareKind = "square"
+)
+
+// EveryTypeInputSource is one of EveryTypeInputSourceURL or EveryTypeInputSourcePath, which
+// decoding tells apart by the properties each requires; when an object has those of several, the
+// first listed wins. UnmarshalEveryTypeInputSource decodes one.
+type EveryTypeInputSource interface {
+	isEveryTypeInputSource()
+}
+
+func (EveryTypeInputSourceURL) isEveryTypeInputSource()  {}
+func (EveryTypeInputSourcePath) isEveryTypeInputSource() {}
+
+// encodeEveryTypeInputSource writes the branch v holds.
+func encodeEveryTypeInputSource(e *jsonwire.Encoder, v EveryTypeInputSource) {
+	switch v := v.(type) {
+	case EveryTypeInputSourceURL:
+		v.encode(e)
+		return
+	case *EveryTypeInputSourceURL:
+		if v != nil {
+			v.encode(e)
+			return
+		}
+	case EveryTypeInputSourcePath:
+		v.encode(e)
+		return
+	case *EveryTypeInputSourcePath:
+		if v != nil {
+			v.encode(e)
+			return
+		}
+	}
+	e.Fail(fmt.Errorf("EveryTypeInputSource holds %T, none of EveryTypeInputSourceURL, EveryTypeInputSourcePath", v))
+	e.Null()
+}
+
+// decodeEveryTypeInputSource reads the branch the object is.
+func decodeEveryTypeInputSource(d *jsonwire.Decoder) EveryTypeInputSource {
+	if !d.Expect(jsonwire.Object) {
+		return nil
+	}
+	switch {
+	case d.PeekMember("url") != nil:
+		var v EveryTypeInputSourceURL
+		v.decode(d)
+		return v
+	case d.PeekMember("path") != nil:
+		var v EveryTypeInputSourcePath
+		v.decode(d)
+		return v
+	}
+	d.Report("expected an object with \"url\", or with \"path\"")
+	d.Skip()
+	return nil
+}
+
+// UnmarshalEveryTypeInputSource decodes a EveryTypeInputSource from JSON of the server's schema.
+func UnmarshalEveryTypeInputSource(data []byte) (EveryTypeInputSource, error) {
+	var v EveryTypeInputSource
+	err := decodeJSON(data, func(d *jsonwire.Decoder) {
+		v = decodeEveryTypeInputSource(d)
+	})
+	return v, err
+}
+
+// EveryTypeInputSourceURL is an object of the server's schema.
+type EveryTypeInputSourceURL struct {
+	URL     string            `json:"url"`
+	Headers map[string]string `json:"headers,omitempty"`
+}
+
+func (v *EveryTypeInputSourceURL) encode(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	e.Key("url")
+	e.String(v.URL)
+	if v.Headers != nil {
+		e.Key("headers")
+		e.ObjectStart()
+		for _, k0 := range slices.Sorted(maps.Keys(v.Headers)) {
+			e.Key(k0)
+			x0 := (v.Headers)[k0]
+			e.String(x0)
+		}
+		e.ObjectEnd()
+	}
+	e.ObjectEnd()
+}
+func (v *EveryTypeInputSourceURL) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "url":
+			if s, ok := d.String(); ok {
+				v.URL = s
+			}
+		case "headers":
+			if d.Null() {
+				v.Headers = nil
+			} else {
+				v.Headers = map[string]string{}
+				for k0 := range d.Members {
+					var x0 string
+					if s, ok := d.String(); ok {
+						x0 = s
+					}
+					(v.Headers)[string(k0)] = x0
+				}
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v EveryTypeInputSourceURL) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *EveryTypeInputSourceURL) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// EveryTypeInputSourcePath is an object of the server's schema.
+type EveryTypeInputSourcePath struct {
+	Path string `json:"path"`
+}
+
+func (v *EveryTypeInputSourcePath) encode(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	e.Key("path")
+	e.String(v.Path)
+	e.ObjectEnd()
+}
+func (v *EveryTypeInputSourcePath) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "path":
+			if s, ok := d.String(); ok {
+				v.Path = s
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v EveryTypeInputSourcePath) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *EveryTypeInputSourcePath) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// EveryTypeInputMaybeKinds is a string or an array: set one of its fields, String or Array;
+// decoding sets the one of the value's JSON type.
+type EveryTypeInputMaybeKinds struct {
+	String *string
+	Array  []string
+}
+
+func (v *EveryTypeInputMaybeKinds) encode(e *jsonwire.Encoder) {
+	n := 0
+	if v.String != nil {
+		n++
+	}
+	if v.Array != nil {
+		n++
+	}
+	if n != 1 {
+		e.Fail(fmt.Errorf("EveryTypeInputMaybeKinds: %d of its fields are set: set one of String, Array", n))
+		e.Null()
+		return
+	}
+	switch {
+	case v.String != nil:
+		e.String(*v.String)
+	case v.Array != nil:
+		e.ArrayStart()
+		for _, x0 := range v.Array {
+			e.Elem()
+			e.String(x0)
+		}
+		e.ArrayEnd()
+	}
+}
+func (v *EveryTypeInputMaybeKinds) decode(d *jsonwire.Decoder) {
+	*v = EveryTypeInputMaybeKinds{}
+	switch d.Peek() {
+	case jsonwire.String:
+		p := new(string)
+		if s, ok := d.String(); ok {
+			*p = s
+		}
+		v.String = p
+	case jsonwire.Array:
+		if d.Null() {
+			v.Array = nil
+		} else {
+			v.Array = []string{}
+			for range d.Elements {
+				var x0 string
+				if s, ok := d.String(); ok {
+					x0 = s
+				}
+				v.Array = append(v.Array, x0)
+			}
+		}
+	default:
+		d.Report("expected string or array, got " + d.Peek().String())
+		d.Skip()
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v EveryTypeInputMaybeKinds) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *EveryTypeInputMaybeKinds) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// EveryTypeInputConstrained is an object of the server's schema.
+type EveryTypeInputConstrained struct {
+	Phone *string `json:"phone,omitempty"`
+	Email *string `json:"email,omitempty"`
+}
+
+func (v *EveryTypeInputConstrained) encode(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	if v.Phone != nil {
+		e.Key("phone")
+		e.String(*v.Phone)
+	}
+	if v.Email != nil {
+		e.Key("email")
+		e.String(*v.Email)
+	}
+	e.ObjectEnd()
+}
+func (v *EveryTypeInputConstrained) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "phone":
+			if d.Null() {
+				v.Phone = nil
+			} else {
+				p := new(string)
+				if s, ok := d.String(); ok {
+					*p = s
+				}
+				v.Phone = p
+			}
+		case "email":
+			if d.Null() {
+				v.Email = nil
+			} else {
+				p := new(string)
+				if s, ok := d.String(); ok {
+					*p = s
+				}
+				v.Email = p
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v EveryTypeInputConstrained) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *EveryTypeInputConstrained) UnmarshalJSON(data []byte) error {
 	return decodeJSON(data, v.decode)
 }
 

@@ -23,7 +23,9 @@ const document = `{"text":"hi","count":3,"ratio":0.25,"on":true,"when":"2026-11-
 "untypedEnum":"b","address":{"city":"Lisbon"},"tree":{"name":"root","self":{"name":"me","self":null},
 "children":[{"name":"leaf","self":null}]},"old":{"id":9},"nullableItems":["a",null],
 "required-list":[{"street":"Main","city":"Porto"}],"type":"t","a-b":"dash","a_b":"under","userId":"u1",
-"url":"https://y","9lives":false,"unknown":{"skipped":true}}`
+"url":"https://y","9lives":false,"unknown":{"skipped":true},"flag":"auto","amount":2.5,
+"shape":{"kind":"square","w":2},"source":{"path":"/tmp/x"},"ambiguous":{"a":"x"},"origin":{"x":3,"y":4},
+"maybeKinds":["a","b"],"constrained":{"email":"e@x"}}`
 
 func TestDecodeEveryConstruct(t *testing.T) {
 	var in EveryTypeInput
@@ -38,15 +40,20 @@ func TestDecodeEveryConstruct(t *testing.T) {
 		{"text", in.Text, "hi"}, {"count", in.Count, int64(3)}, {"ratio", *in.Ratio, 0.25}, {"on", *in.On, true},
 		{"when", in.When.Equal(when), true}, {"site", *in.Site, "https://x"}, {"color", in.Color, EveryTypeInputColorDarkGreen},
 		{"level", *in.Level, int64(2)}, {"tags", in.Tags, []string{"a", "b"}}, {"anything", len(in.Anything), 3},
-		{"grid", in.Grid, [][]float64{{1, 2}, {3.5}}}, {"point", in.Point, EveryTypeInputPoint{X: 1, Y: -2}},
+		{"grid", in.Grid, [][]float64{{1, 2}, {3.5}}}, {"point", in.Point, Point{X: 1, Y: -2}},
 		{"labels", in.Labels, map[string]string{"a": "1", "b": "2"}}, {"scores", in.Scores, map[string][]int64{"s": {1, 2}}},
-		{"extra", string(in.Extra), `{"k":[1]}`}, {"free", string(in.Free), `"any"`}, {"either", string(in.Either), "7"},
-		{"maybe", in.Maybe, (*string)(nil)}, {"maybeNumber", *in.MaybeNumber, 1.5}, {"mixed", string(in.Mixed), `"m"`},
+		{"extra", string(in.Extra), `{"k":[1]}`}, {"free", string(in.Free), `"any"`}, {"either", *in.Either, StringOrInteger{Integer: mcp.Ptr[int64](7)}},
+		{"maybe", in.Maybe, (*string)(nil)}, {"maybeNumber", *in.MaybeNumber, 1.5}, {"mixed", *in.Mixed, StringOrNumber{String: mcp.Ptr("m")}},
 		{"wrapped", *in.Wrapped, "w"}, {"fixed", *in.Fixed, "v1"}, {"untypedEnum", *in.UntypedEnum, EveryTypeInputUntypedEnumB},
 		{"address", *in.Address, Address{City: "Lisbon"}}, {"tree", in.Tree.Self.Name, "me"}, {"tree.self.self", in.Tree.Self.Self, (*Node)(nil)},
 		{"tree.children", in.Tree.Children[0].Name, "leaf"}, {"old", *in.Old.ID, int64(9)}, {"nullableItems", len(in.NullableItems), 2},
 		{"required-list", in.RequiredList, []Address{{Street: mcp.Ptr("Main"), City: "Porto"}}}, {"type", *in.Type, "t"},
 		{"a-b", *in.AB, "dash"}, {"a_b", *in.AB2, "under"}, {"userId", *in.UserID, "u1"}, {"9lives", *in.X9lives, false},
+		{"flag", in.Flag, BooleanOrString{String: mcp.Ptr("auto")}}, {"amount", *in.Amount, IntegerOrNumber{Number: mcp.Ptr(2.5)}},
+		{"shape", in.Shape, EveryTypeInputShapeRectOrSquare{Kind: EveryTypeInputShapeRectOrSquareKindSquare, W: 2}},
+		{"source", in.Source, EveryTypeInputSourcePath{Path: "/tmp/x"}}, {"ambiguous", string(in.Ambiguous), `{"a":"x"}`},
+		{"origin", *in.Origin, Point{X: 3, Y: 4}}, {"maybeKinds", *in.MaybeKinds, EveryTypeInputMaybeKinds{Array: []string{"a", "b"}}},
+		{"constrained", *in.Constrained, EveryTypeInputConstrained{Email: mcp.Ptr("e@x")}},
 	}
 	for _, c := range checks {
 		if !reflect.DeepEqual(c.got, c.want) {
@@ -68,8 +75,11 @@ func TestDecodeEveryConstruct(t *testing.T) {
 		t.Errorf("encoded\n%s\nwhich is not the document", out)
 	}
 	// Required members are written even when zero; optional ones only when set.
-	empty, _ := json.Marshal(EveryTypeInput{})
-	for _, want := range []string{`"text":""`, `"count":0`, `"tags":[]`, `"labels":{}`, `"maybeNumber":null`, `"required-list":[]`, `"tree":{"name":"","self":null}`} {
+	empty, err := json.Marshal(EveryTypeInput{Flag: BooleanOrString{Boolean: mcp.Ptr(false)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"flag":false`, `"text":""`, `"count":0`, `"tags":[]`, `"labels":{}`, `"maybeNumber":null`, `"required-list":[]`, `"tree":{"name":"","self":null}`} {
 		if !strings.Contains(string(empty), want) {
 			t.Errorf("the zero value lacks %s: %s", want, empty)
 		}
@@ -124,14 +134,16 @@ func TestClientCalls(t *testing.T) {
 	defer mc.Close()
 	c := New(mc)
 
-	out, err := c.EveryType(ctx, EveryTypeInput{Text: "hi", Color: EveryTypeInputColorRed, Tags: []string{"t"}, Labels: map[string]string{"z": "1", "a": "2"}, Ratio: mcp.Ptr(0.5)})
+	out, err := c.EveryType(ctx, EveryTypeInput{Text: "hi", Color: EveryTypeInputColorRed, Tags: []string{"t"}, Labels: map[string]string{"z": "1", "a": "2"}, Ratio: mcp.Ptr(0.5),
+		Flag: BooleanOrString{Boolean: mcp.Ptr(true)}, Shape: Circle{Radius: 2}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if out.Echo.Text != "back" || *out.Echo.Count != 2 || out.At.Year() != 2026 || out.Counts["a"] != 1 {
 		t.Errorf("result %+v", out)
 	}
-	if !strings.HasPrefix(string(got), `{"text":"hi","count":0,"ratio":0.5,"when":"0001-01-01T00:00:00Z","color":"red","tags":["t"],"point":{"x":0,"y":0},"labels":{"a":"2","z":"1"},`) {
+	if !strings.HasPrefix(string(got), `{"text":"hi","count":0,"ratio":0.5,"when":"0001-01-01T00:00:00Z","color":"red","tags":["t"],"point":{"x":0,"y":0},"labels":{"a":"2","z":"1"},`) ||
+		!strings.Contains(string(got), `"flag":true,"shape":{"kind":"circle","radius":2}}`) {
 		t.Errorf("the server got %s", got)
 	}
 	_, err = c.GetX(ctx)
@@ -162,7 +174,7 @@ func (r *rawArgs) UnmarshalJSON(b []byte) error { *r = append((*r)[:0], b...); r
 // MarshalJSON set aside) and on the map a plain client call would take.
 func BenchmarkEncodeArguments(b *testing.B) {
 	in := EveryTypeInput{Text: "hi", Count: 3, Color: EveryTypeInputColorRed, Tags: []string{"a", "b"},
-		Labels: map[string]string{"k": "v"}, Point: EveryTypeInputPoint{X: 1, Y: 2}, RequiredList: []Address{{City: "Porto"}}}
+		Labels: map[string]string{"k": "v"}, Point: Point{X: 1, Y: 2}, RequiredList: []Address{{City: "Porto"}}, Flag: BooleanOrString{Boolean: mcp.Ptr(true)}}
 	b.Run("generated", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
@@ -181,7 +193,7 @@ func BenchmarkEncodeArguments(b *testing.B) {
 		}
 	})
 	m := map[string]any{"text": "hi", "count": 3, "color": "red", "tags": []string{"a", "b"}, "labels": map[string]string{"k": "v"},
-		"point": map[string]any{"x": 1, "y": 2}, "required-list": []map[string]any{{"city": "Porto"}}}
+		"point": map[string]any{"x": 1, "y": 2}, "required-list": []map[string]any{{"city": "Porto"}}, "flag": true}
 	b.Run("map", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
@@ -190,4 +202,103 @@ func BenchmarkEncodeArguments(b *testing.B) {
 			}
 		}
 	})
+}
+
+// The unions' decoders on what they must refuse or choose between: each problem at its path,
+// naming what was expected.
+func TestDecodeUnions(t *testing.T) {
+	const base = `"text":"","count":0,"when":"2026-01-01T00:00:00Z","color":"red","tags":[],"point":{"x":0,"y":0},"tree":{"name":"t","self":null},"required-list":[],"maybeNumber":null,"labels":{}`
+	decode := func(members string) (EveryTypeInput, error) {
+		var in EveryTypeInput
+		err := json.Unmarshal([]byte("{"+base+","+members+"}"), &in)
+		return in, err
+	}
+	for _, c := range []struct{ members, want string }{
+		{`"flag":null`, "/flag: expected boolean or string, got null"},
+		{`"flag":7`, "/flag: expected boolean or string, got number"},
+		{`"flag":true,"either":true`, "/either: expected string or integer, got boolean"},
+		{`"flag":true,"either":2.5`, "/either: expected integer, got 2.5"},
+		{`"flag":true,"maybeKinds":{}`, "/maybeKinds: expected string or array, got object"},
+		{`"flag":true,"maybeKinds":[1]`, "/maybeKinds/0: expected string, got number"},
+		{`"flag":true,"shape":{"kind":"hexagon"}`, `/shape: "kind" must be "circle", "rect" or "square", got "hexagon"`},
+		{`"flag":true,"shape":{"radius":1}`, `/shape: "kind" must be "circle", "rect" or "square", got none`},
+		{`"flag":true,"shape":"circle"`, "/shape: expected object, got string"},
+		{`"flag":true,"shape":{"kind":"circle","radius":"big"}`, "/shape/radius: expected number, got string"},
+		{`"flag":true,"source":{"headers":{}}`, `/source: expected an object with "url", or with "path"`},
+		{`"flag":true,"source":[]`, "/source: expected object, got array"},
+	} {
+		_, err := decode(c.members)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want %q", c.members, err, c.want)
+		}
+	}
+
+	// Null where the union may be left out is no value; a union that may be null takes it.
+	in, err := decode(`"flag":false,"either":null,"shape":null,"maybeKinds":null,"amount":null`)
+	if err != nil || in.Either != nil || in.Shape != nil || in.MaybeKinds != nil || in.Amount != nil || *in.Flag.Boolean {
+		t.Errorf("nulls: %+v, %v", in, err)
+	}
+	// A whole number is an integer, whatever its spelling; other numbers are numbers.
+	for text, want := range map[string]IntegerOrNumber{
+		"2": {Integer: mcp.Ptr[int64](2)}, "2.0": {Integer: mcp.Ptr[int64](2)}, "-1e3": {Integer: mcp.Ptr[int64](-1000)},
+		"2.5": {Number: mcp.Ptr(2.5)}, "1e300": {Number: mcp.Ptr(1e300)}, "9223372036854775808": {Number: mcp.Ptr(9223372036854775808.0)},
+	} {
+		in, err := decode(`"flag":true,"amount":` + text)
+		if err != nil || !reflect.DeepEqual(*in.Amount, want) {
+			t.Errorf("amount %s: %+v, %v", text, in.Amount, err)
+		}
+	}
+	// Both branches of an anyOf match: the first listed wins.
+	if in, err := decode(`"flag":true,"source":{"path":"p","url":"u"}`); err != nil || !reflect.DeepEqual(in.Source, EveryTypeInputSourceURL{URL: "u"}) {
+		t.Errorf("both branches: %#v, %v", in.Source, err)
+	}
+	// The tag chooses the branch, and stays in a branch that has several values for it.
+	if in, err := decode(`"flag":true,"shape":{"w":1,"kind":"rect","h":2}`); err != nil || !reflect.DeepEqual(in.Shape, EveryTypeInputShapeRectOrSquare{Kind: EveryTypeInputShapeRectOrSquareKindRect, W: 1, H: mcp.Ptr(2.0)}) {
+		t.Errorf("rect: %#v, %v", in.Shape, err)
+	}
+	if in, err := decode(`"flag":true,"shape":{"kind":"circle","radius":1.5}`); err != nil || in.Shape != (Circle{Radius: 1.5}) {
+		t.Errorf("circle: %#v, %v", in.Shape, err)
+	}
+	shape, err := UnmarshalEveryTypeInputShape([]byte(`{"kind":"circle","radius":3}`))
+	if err != nil || shape != (Circle{Radius: 3}) {
+		t.Errorf("UnmarshalEveryTypeInputShape: %#v, %v", shape, err)
+	}
+}
+
+// The unions' encoders: the one member or branch set, and an error for none or several.
+func TestEncodeUnions(t *testing.T) {
+	for _, c := range []struct {
+		v    any
+		want string
+	}{
+		{BooleanOrString{Boolean: mcp.Ptr(true)}, `true`},
+		{BooleanOrString{String: mcp.Ptr("auto")}, `"auto"`},
+		{IntegerOrNumber{Integer: mcp.Ptr[int64](3)}, `3`},
+		{IntegerOrNumber{Number: mcp.Ptr(3.0)}, `3`},
+		{EveryTypeInputMaybeKinds{Array: []string{}}, `[]`},
+		{Circle{Radius: 1}, `{"kind":"circle","radius":1}`},
+		{EveryTypeInputShapeRectOrSquare{Kind: "square", W: 2}, `{"kind":"square","w":2}`},
+	} {
+		got, err := json.Marshal(c.v)
+		if err != nil || string(got) != c.want {
+			t.Errorf("%#v: %s, %v; want %s", c.v, got, err, c.want)
+		}
+	}
+	for _, c := range []struct {
+		v    any
+		want string
+	}{
+		{BooleanOrString{}, "BooleanOrString: 0 of its fields are set: set one of Boolean, String"},
+		{BooleanOrString{Boolean: mcp.Ptr(true), String: mcp.Ptr("x")}, "BooleanOrString: 2 of its fields are set"},
+		{EveryTypeInput{Flag: BooleanOrString{Boolean: mcp.Ptr(true)}, Shape: (*Circle)(nil)}, "EveryTypeInputShape holds *constructs.Circle, none of Circle, EveryTypeInputShapeRectOrSquare"},
+	} {
+		if _, err := json.Marshal(c.v); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%#v: error %v, want %q", c.v, err, c.want)
+		}
+	}
+	// A branch given by pointer is written as the branch.
+	got, err := json.Marshal(EveryTypeInput{Flag: BooleanOrString{Boolean: mcp.Ptr(true)}, Shape: &Circle{Radius: 1}, Source: EveryTypeInputSourceURL{URL: "u"}})
+	if err != nil || !strings.Contains(string(got), `"shape":{"kind":"circle","radius":1},"source":{"url":"u"}`) {
+		t.Errorf("%s, %v", got, err)
+	}
 }

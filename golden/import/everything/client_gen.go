@@ -549,8 +549,7 @@ func (v *GetAnnotatedMessageInput) UnmarshalJSON(data []byte) error {
 	return decodeJSON(data, v.decode)
 }
 
-// GetAnnotatedMessageInputMessageType: Type of message to demonstrate different annotation
-// patterns
+// Type of message to demonstrate different annotation patterns
 type GetAnnotatedMessageInputMessageType string
 
 const (
@@ -561,7 +560,7 @@ const (
 
 // GetResourceLinksInput is an object of the server's schema.
 type GetResourceLinksInput struct {
-	// Number of resource links to return (1-10) Default: 3.
+	// Number of resource links to return (1-10). Default: 3.
 	Count *float64 `json:"count,omitempty"`
 }
 
@@ -710,7 +709,7 @@ func (v *GetStructuredContentInput) UnmarshalJSON(data []byte) error {
 	return decodeJSON(data, v.decode)
 }
 
-// GetStructuredContentInputLocation: Choose city
+// Choose city
 type GetStructuredContentInputLocation string
 
 const (
@@ -896,9 +895,8 @@ func (v *GzipFileAsResourceInput) UnmarshalJSON(data []byte) error {
 	return decodeJSON(data, v.decode)
 }
 
-// GzipFileAsResourceInputOutputType: How the resulting gzipped file should be returned.
-// 'resourceLink' returns a link to a resource that can be read later, 'resource' returns a full
-// resource object.
+// How the resulting gzipped file should be returned. 'resourceLink' returns a link to a resource
+// that can be read later, 'resource' returns a full resource object.
 type GzipFileAsResourceInputOutputType string
 
 const (
@@ -910,7 +908,7 @@ const (
 type SimulateResearchQueryInput struct {
 	// The research topic to investigate
 	Topic string `json:"topic"`
-	// Simulate an ambiguous query that requires clarification (triggers input_required status)
+	// Simulate an ambiguous query that requires clarification (triggers input_required status).
 	// Default: false.
 	Ambiguous *bool `json:"ambiguous,omitempty"`
 }

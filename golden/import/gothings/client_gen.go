@@ -95,8 +95,13 @@ func (c *Client) Greet(ctx context.Context, in GreetInput) ([]mcp.Content, error
 //
 // The tool declares no output schema: the result is its content blocks. A result the tool marked
 // as an error is returned as a *mcp.ToolError with its text.
-func (c *Client) JSONSchema202012Tool(ctx context.Context, in json.RawMessage) ([]mcp.Content, error) {
-	res, err := c.MCP.CallTool(ctx, "json_schema_2020_12_tool", in)
+func (c *Client) JSONSchema202012Tool(ctx context.Context, in JSONSchema202012ToolInput) ([]mcp.Content, error) {
+	var e jsonwire.Encoder
+	in.encode(&e)
+	if err := e.Err(); err != nil {
+		return nil, fmt.Errorf("tools/call json_schema_2020_12_tool: arguments: %w", err)
+	}
+	res, err := c.MCP.CallTool(ctx, "json_schema_2020_12_tool", json.RawMessage(e.Bytes()))
 	if err != nil {
 		return nil, err
 	}
@@ -756,7 +761,7 @@ func decodeJSON(data []byte, decode func(*jsonwire.Decoder)) error {
 	return nil
 }
 
-// ConfirmDeleteInput: Names a file.
+// Names a file.
 type ConfirmDeleteInput struct {
 	// The file to delete.
 	Filename string `json:"filename"`
@@ -793,7 +798,7 @@ func (v *ConfirmDeleteInput) UnmarshalJSON(data []byte) error {
 	return decodeJSON(data, v.decode)
 }
 
-// GreetInput: Names whom to greet.
+// Names whom to greet.
 type GreetInput struct {
 	// Whom to greet.
 	Name string `json:"name"`
@@ -830,7 +835,176 @@ func (v *GreetInput) UnmarshalJSON(data []byte) error {
 	return decodeJSON(data, v.decode)
 }
 
-// SlowComputeInput: Says how long to compute.
+// JSONSchema202012ToolInput is an object of the server's schema.
+type JSONSchema202012ToolInput struct {
+	Name          *string                                 `json:"name,omitempty"`
+	Address       *Address                                `json:"address,omitempty"`
+	ContactMethod *JSONSchema202012ToolInputContactMethod `json:"contactMethod,omitempty"`
+	Phone         *string                                 `json:"phone,omitempty"`
+	Email         *string                                 `json:"email,omitempty"`
+}
+
+func (v *JSONSchema202012ToolInput) encode(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	if v.Name != nil {
+		e.Key("name")
+		e.String(*v.Name)
+	}
+	if v.Address != nil {
+		e.Key("address")
+		(*v.Address).encode(e)
+	}
+	if v.ContactMethod != nil {
+		e.Key("contactMethod")
+		e.String(string(*v.ContactMethod))
+	}
+	if v.Phone != nil {
+		e.Key("phone")
+		e.String(*v.Phone)
+	}
+	if v.Email != nil {
+		e.Key("email")
+		e.String(*v.Email)
+	}
+	e.ObjectEnd()
+}
+func (v *JSONSchema202012ToolInput) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "name":
+			if d.Null() {
+				v.Name = nil
+			} else {
+				p := new(string)
+				if s, ok := d.String(); ok {
+					*p = s
+				}
+				v.Name = p
+			}
+		case "address":
+			if d.Null() {
+				v.Address = nil
+			} else {
+				p := new(Address)
+				(*p).decode(d)
+				v.Address = p
+			}
+		case "contactMethod":
+			if d.Null() {
+				v.ContactMethod = nil
+			} else {
+				p := new(JSONSchema202012ToolInputContactMethod)
+				if s, ok := d.String(); ok {
+					*p = JSONSchema202012ToolInputContactMethod(s)
+				}
+				v.ContactMethod = p
+			}
+		case "phone":
+			if d.Null() {
+				v.Phone = nil
+			} else {
+				p := new(string)
+				if s, ok := d.String(); ok {
+					*p = s
+				}
+				v.Phone = p
+			}
+		case "email":
+			if d.Null() {
+				v.Email = nil
+			} else {
+				p := new(string)
+				if s, ok := d.String(); ok {
+					*p = s
+				}
+				v.Email = p
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v JSONSchema202012ToolInput) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *JSONSchema202012ToolInput) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// Address is an object of the server's schema.
+type Address struct {
+	Street *string `json:"street,omitempty"`
+	City   *string `json:"city,omitempty"`
+}
+
+func (v *Address) encode(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	if v.Street != nil {
+		e.Key("street")
+		e.String(*v.Street)
+	}
+	if v.City != nil {
+		e.Key("city")
+		e.String(*v.City)
+	}
+	e.ObjectEnd()
+}
+func (v *Address) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "street":
+			if d.Null() {
+				v.Street = nil
+			} else {
+				p := new(string)
+				if s, ok := d.String(); ok {
+					*p = s
+				}
+				v.Street = p
+			}
+		case "city":
+			if d.Null() {
+				v.City = nil
+			} else {
+				p := new(string)
+				if s, ok := d.String(); ok {
+					*p = s
+				}
+				v.City = p
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v Address) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *Address) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// JSONSchema202012ToolInputContactMethod is one of the values below.
+type JSONSchema202012ToolInputContactMethod string
+
+const (
+	JSONSchema202012ToolInputContactMethodPhone JSONSchema202012ToolInputContactMethod = "phone"
+	JSONSchema202012ToolInputContactMethodEmail JSONSchema202012ToolInputContactMethod = "email"
+)
+
+// Says how long to compute.
 type SlowComputeInput struct {
 	// How many seconds the computation takes.
 	Seconds int64 `json:"seconds"`
@@ -883,7 +1057,7 @@ func (v *SlowComputeInput) UnmarshalJSON(data []byte) error {
 	return decodeJSON(data, v.decode)
 }
 
-// TestCustomHeaderInput: Has an argument that clients mirror into an HTTP header.
+// Has an argument that clients mirror into an HTTP header.
 type TestCustomHeaderInput struct {
 	// Region to work in; sent as the Mcp-Param-Region header too.
 	Region string `json:"region"`
@@ -920,7 +1094,7 @@ func (v *TestCustomHeaderInput) UnmarshalJSON(data []byte) error {
 	return decodeJSON(data, v.decode)
 }
 
-// TestElicitationInput: The message shown to the user.
+// The message shown to the user.
 type TestElicitationInput struct {
 	// Message to show the user.
 	Message string `json:"message"`
@@ -957,7 +1131,7 @@ func (v *TestElicitationInput) UnmarshalJSON(data []byte) error {
 	return decodeJSON(data, v.decode)
 }
 
-// TestSamplingInput: The prompt for the client's model.
+// The prompt for the client's model.
 type TestSamplingInput struct {
 	// Prompt to send to the model.
 	Prompt string `json:"prompt"`
@@ -994,7 +1168,7 @@ func (v *TestSamplingInput) UnmarshalJSON(data []byte) error {
 	return decodeJSON(data, v.decode)
 }
 
-// TestSlowInput: Says how long test_slow works.
+// Says how long test_slow works.
 type TestSlowInput struct {
 	// Milliseconds to work for.
 	Milliseconds int64 `json:"milliseconds"`
@@ -1031,7 +1205,7 @@ func (v *TestSlowInput) UnmarshalJSON(data []byte) error {
 	return decodeJSON(data, v.decode)
 }
 
-// UpdateWatchedResourceInput: The new text of the watched resource.
+// The new text of the watched resource.
 type UpdateWatchedResourceInput struct {
 	// Text the resource holds from now on.
 	Text string `json:"text"`

@@ -115,7 +115,7 @@ func (c *Client) CreateRelations(ctx context.Context, in CreateRelationsInput) (
 // their associated relations from the knowledge graph
 //
 // A result the tool marked as an error is returned as a *mcp.ToolError with its text.
-func (c *Client) DeleteEntities(ctx context.Context, in DeleteEntitiesInput) (*DeleteEntitiesOutput, error) {
+func (c *Client) DeleteEntities(ctx context.Context, in DeleteEntitiesInput) (*DeleteOutput, error) {
 	var e jsonwire.Encoder
 	in.encode(&e)
 	if err := e.Err(); err != nil {
@@ -128,7 +128,7 @@ func (c *Client) DeleteEntities(ctx context.Context, in DeleteEntitiesInput) (*D
 	if err := res.Err(); err != nil {
 		return nil, err
 	}
-	out := new(DeleteEntitiesOutput)
+	out := new(DeleteOutput)
 	if err := decodeStructured(res, "delete_entities", func(d *jsonwire.Decoder) {
 		(*out).decode(d)
 	}); err != nil {
@@ -141,7 +141,7 @@ func (c *Client) DeleteEntities(ctx context.Context, in DeleteEntitiesInput) (*D
 // observations from entities in the knowledge graph
 //
 // A result the tool marked as an error is returned as a *mcp.ToolError with its text.
-func (c *Client) DeleteObservations(ctx context.Context, in DeleteObservationsInput) (*DeleteObservationsOutput, error) {
+func (c *Client) DeleteObservations(ctx context.Context, in DeleteObservationsInput) (*DeleteOutput, error) {
 	var e jsonwire.Encoder
 	in.encode(&e)
 	if err := e.Err(); err != nil {
@@ -154,7 +154,7 @@ func (c *Client) DeleteObservations(ctx context.Context, in DeleteObservationsIn
 	if err := res.Err(); err != nil {
 		return nil, err
 	}
-	out := new(DeleteObservationsOutput)
+	out := new(DeleteOutput)
 	if err := decodeStructured(res, "delete_observations", func(d *jsonwire.Decoder) {
 		(*out).decode(d)
 	}); err != nil {
@@ -167,7 +167,7 @@ func (c *Client) DeleteObservations(ctx context.Context, in DeleteObservationsIn
 // from the knowledge graph
 //
 // A result the tool marked as an error is returned as a *mcp.ToolError with its text.
-func (c *Client) DeleteRelations(ctx context.Context, in DeleteRelationsInput) (*DeleteRelationsOutput, error) {
+func (c *Client) DeleteRelations(ctx context.Context, in DeleteRelationsInput) (*DeleteOutput, error) {
 	var e jsonwire.Encoder
 	in.encode(&e)
 	if err := e.Err(); err != nil {
@@ -180,7 +180,7 @@ func (c *Client) DeleteRelations(ctx context.Context, in DeleteRelationsInput) (
 	if err := res.Err(); err != nil {
 		return nil, err
 	}
-	out := new(DeleteRelationsOutput)
+	out := new(DeleteOutput)
 	if err := decodeStructured(res, "delete_relations", func(d *jsonwire.Decoder) {
 		(*out).decode(d)
 	}); err != nil {
@@ -286,7 +286,7 @@ func decodeJSON(data []byte, decode func(*jsonwire.Decoder)) error {
 
 // AddObservationsInput is an object of the server's schema.
 type AddObservationsInput struct {
-	Observations []AddObservationsInputObservationsItem `json:"observations"`
+	Observations []AddObservationsInputObservation `json:"observations"`
 }
 
 func (v *AddObservationsInput) encode(e *jsonwire.Encoder) {
@@ -307,9 +307,9 @@ func (v *AddObservationsInput) decode(d *jsonwire.Decoder) {
 			if d.Null() {
 				v.Observations = nil
 			} else {
-				v.Observations = []AddObservationsInputObservationsItem{}
+				v.Observations = []AddObservationsInputObservation{}
 				for range d.Elements {
-					var x0 AddObservationsInputObservationsItem
+					var x0 AddObservationsInputObservation
 					(x0).decode(d)
 					v.Observations = append(v.Observations, x0)
 				}
@@ -332,15 +332,15 @@ func (v *AddObservationsInput) UnmarshalJSON(data []byte) error {
 	return decodeJSON(data, v.decode)
 }
 
-// AddObservationsInputObservationsItem is an object of the server's schema.
-type AddObservationsInputObservationsItem struct {
+// AddObservationsInputObservation is an object of the server's schema.
+type AddObservationsInputObservation struct {
 	// The name of the entity to add the observations to
 	EntityName string `json:"entityName"`
 	// An array of observation contents to add
 	Contents []string `json:"contents"`
 }
 
-func (v *AddObservationsInputObservationsItem) encode(e *jsonwire.Encoder) {
+func (v *AddObservationsInputObservation) encode(e *jsonwire.Encoder) {
 	e.ObjectStart()
 	e.Key("entityName")
 	e.String(v.EntityName)
@@ -353,7 +353,7 @@ func (v *AddObservationsInputObservationsItem) encode(e *jsonwire.Encoder) {
 	e.ArrayEnd()
 	e.ObjectEnd()
 }
-func (v *AddObservationsInputObservationsItem) decode(d *jsonwire.Decoder) {
+func (v *AddObservationsInputObservation) decode(d *jsonwire.Decoder) {
 	for key := range d.Members {
 		switch string(key) {
 		case "entityName":
@@ -380,20 +380,20 @@ func (v *AddObservationsInputObservationsItem) decode(d *jsonwire.Decoder) {
 }
 
 // MarshalJSON encodes the value as the server's schema has it.
-func (v AddObservationsInputObservationsItem) MarshalJSON() ([]byte, error) {
+func (v AddObservationsInputObservation) MarshalJSON() ([]byte, error) {
 	var e jsonwire.Encoder
 	v.encode(&e)
 	return e.Bytes(), e.Err()
 }
 
 // UnmarshalJSON decodes the value from JSON of the server's schema.
-func (v *AddObservationsInputObservationsItem) UnmarshalJSON(data []byte) error {
+func (v *AddObservationsInputObservation) UnmarshalJSON(data []byte) error {
 	return decodeJSON(data, v.decode)
 }
 
 // AddObservationsOutput is an object of the server's schema.
 type AddObservationsOutput struct {
-	Results []AddObservationsOutputResultsItem `json:"results"`
+	Results []AddObservationsOutputResult `json:"results"`
 }
 
 func (v *AddObservationsOutput) encode(e *jsonwire.Encoder) {
@@ -414,9 +414,9 @@ func (v *AddObservationsOutput) decode(d *jsonwire.Decoder) {
 			if d.Null() {
 				v.Results = nil
 			} else {
-				v.Results = []AddObservationsOutputResultsItem{}
+				v.Results = []AddObservationsOutputResult{}
 				for range d.Elements {
-					var x0 AddObservationsOutputResultsItem
+					var x0 AddObservationsOutputResult
 					(x0).decode(d)
 					v.Results = append(v.Results, x0)
 				}
@@ -439,13 +439,13 @@ func (v *AddObservationsOutput) UnmarshalJSON(data []byte) error {
 	return decodeJSON(data, v.decode)
 }
 
-// AddObservationsOutputResultsItem is an object of the server's schema.
-type AddObservationsOutputResultsItem struct {
+// AddObservationsOutputResult is an object of the server's schema.
+type AddObservationsOutputResult struct {
 	EntityName        string   `json:"entityName"`
 	AddedObservations []string `json:"addedObservations"`
 }
 
-func (v *AddObservationsOutputResultsItem) encode(e *jsonwire.Encoder) {
+func (v *AddObservationsOutputResult) encode(e *jsonwire.Encoder) {
 	e.ObjectStart()
 	e.Key("entityName")
 	e.String(v.EntityName)
@@ -458,7 +458,7 @@ func (v *AddObservationsOutputResultsItem) encode(e *jsonwire.Encoder) {
 	e.ArrayEnd()
 	e.ObjectEnd()
 }
-func (v *AddObservationsOutputResultsItem) decode(d *jsonwire.Decoder) {
+func (v *AddObservationsOutputResult) decode(d *jsonwire.Decoder) {
 	for key := range d.Members {
 		switch string(key) {
 		case "entityName":
@@ -485,20 +485,20 @@ func (v *AddObservationsOutputResultsItem) decode(d *jsonwire.Decoder) {
 }
 
 // MarshalJSON encodes the value as the server's schema has it.
-func (v AddObservationsOutputResultsItem) MarshalJSON() ([]byte, error) {
+func (v AddObservationsOutputResult) MarshalJSON() ([]byte, error) {
 	var e jsonwire.Encoder
 	v.encode(&e)
 	return e.Bytes(), e.Err()
 }
 
 // UnmarshalJSON decodes the value from JSON of the server's schema.
-func (v *AddObservationsOutputResultsItem) UnmarshalJSON(data []byte) error {
+func (v *AddObservationsOutputResult) UnmarshalJSON(data []byte) error {
 	return decodeJSON(data, v.decode)
 }
 
 // CreateEntitiesInput is an object of the server's schema.
 type CreateEntitiesInput struct {
-	Entities []CreateEntitiesInputEntitiesItem `json:"entities"`
+	Entities []Entity `json:"entities"`
 }
 
 func (v *CreateEntitiesInput) encode(e *jsonwire.Encoder) {
@@ -519,9 +519,9 @@ func (v *CreateEntitiesInput) decode(d *jsonwire.Decoder) {
 			if d.Null() {
 				v.Entities = nil
 			} else {
-				v.Entities = []CreateEntitiesInputEntitiesItem{}
+				v.Entities = []Entity{}
 				for range d.Elements {
-					var x0 CreateEntitiesInputEntitiesItem
+					var x0 Entity
 					(x0).decode(d)
 					v.Entities = append(v.Entities, x0)
 				}
@@ -544,8 +544,8 @@ func (v *CreateEntitiesInput) UnmarshalJSON(data []byte) error {
 	return decodeJSON(data, v.decode)
 }
 
-// CreateEntitiesInputEntitiesItem is an object of the server's schema.
-type CreateEntitiesInputEntitiesItem struct {
+// Entity is an object of the server's schema.
+type Entity struct {
 	// The name of the entity
 	Name string `json:"name"`
 	// The type of the entity
@@ -554,7 +554,7 @@ type CreateEntitiesInputEntitiesItem struct {
 	Observations []string `json:"observations"`
 }
 
-func (v *CreateEntitiesInputEntitiesItem) encode(e *jsonwire.Encoder) {
+func (v *Entity) encode(e *jsonwire.Encoder) {
 	e.ObjectStart()
 	e.Key("name")
 	e.String(v.Name)
@@ -569,7 +569,7 @@ func (v *CreateEntitiesInputEntitiesItem) encode(e *jsonwire.Encoder) {
 	e.ArrayEnd()
 	e.ObjectEnd()
 }
-func (v *CreateEntitiesInputEntitiesItem) decode(d *jsonwire.Decoder) {
+func (v *Entity) decode(d *jsonwire.Decoder) {
 	for key := range d.Members {
 		switch string(key) {
 		case "name":
@@ -600,20 +600,20 @@ func (v *CreateEntitiesInputEntitiesItem) decode(d *jsonwire.Decoder) {
 }
 
 // MarshalJSON encodes the value as the server's schema has it.
-func (v CreateEntitiesInputEntitiesItem) MarshalJSON() ([]byte, error) {
+func (v Entity) MarshalJSON() ([]byte, error) {
 	var e jsonwire.Encoder
 	v.encode(&e)
 	return e.Bytes(), e.Err()
 }
 
 // UnmarshalJSON decodes the value from JSON of the server's schema.
-func (v *CreateEntitiesInputEntitiesItem) UnmarshalJSON(data []byte) error {
+func (v *Entity) UnmarshalJSON(data []byte) error {
 	return decodeJSON(data, v.decode)
 }
 
 // CreateEntitiesOutput is an object of the server's schema.
 type CreateEntitiesOutput struct {
-	Entities []CreateEntitiesOutputEntitiesItem `json:"entities"`
+	Entities []Entity `json:"entities"`
 }
 
 func (v *CreateEntitiesOutput) encode(e *jsonwire.Encoder) {
@@ -634,9 +634,9 @@ func (v *CreateEntitiesOutput) decode(d *jsonwire.Decoder) {
 			if d.Null() {
 				v.Entities = nil
 			} else {
-				v.Entities = []CreateEntitiesOutputEntitiesItem{}
+				v.Entities = []Entity{}
 				for range d.Elements {
-					var x0 CreateEntitiesOutputEntitiesItem
+					var x0 Entity
 					(x0).decode(d)
 					v.Entities = append(v.Entities, x0)
 				}
@@ -659,76 +659,9 @@ func (v *CreateEntitiesOutput) UnmarshalJSON(data []byte) error {
 	return decodeJSON(data, v.decode)
 }
 
-// CreateEntitiesOutputEntitiesItem is an object of the server's schema.
-type CreateEntitiesOutputEntitiesItem struct {
-	// The name of the entity
-	Name string `json:"name"`
-	// The type of the entity
-	EntityType string `json:"entityType"`
-	// An array of observation contents associated with the entity
-	Observations []string `json:"observations"`
-}
-
-func (v *CreateEntitiesOutputEntitiesItem) encode(e *jsonwire.Encoder) {
-	e.ObjectStart()
-	e.Key("name")
-	e.String(v.Name)
-	e.Key("entityType")
-	e.String(v.EntityType)
-	e.Key("observations")
-	e.ArrayStart()
-	for _, x0 := range v.Observations {
-		e.Elem()
-		e.String(x0)
-	}
-	e.ArrayEnd()
-	e.ObjectEnd()
-}
-func (v *CreateEntitiesOutputEntitiesItem) decode(d *jsonwire.Decoder) {
-	for key := range d.Members {
-		switch string(key) {
-		case "name":
-			if s, ok := d.String(); ok {
-				v.Name = s
-			}
-		case "entityType":
-			if s, ok := d.String(); ok {
-				v.EntityType = s
-			}
-		case "observations":
-			if d.Null() {
-				v.Observations = nil
-			} else {
-				v.Observations = []string{}
-				for range d.Elements {
-					var x0 string
-					if s, ok := d.String(); ok {
-						x0 = s
-					}
-					v.Observations = append(v.Observations, x0)
-				}
-			}
-		default:
-			d.Skip()
-		}
-	}
-}
-
-// MarshalJSON encodes the value as the server's schema has it.
-func (v CreateEntitiesOutputEntitiesItem) MarshalJSON() ([]byte, error) {
-	var e jsonwire.Encoder
-	v.encode(&e)
-	return e.Bytes(), e.Err()
-}
-
-// UnmarshalJSON decodes the value from JSON of the server's schema.
-func (v *CreateEntitiesOutputEntitiesItem) UnmarshalJSON(data []byte) error {
-	return decodeJSON(data, v.decode)
-}
-
 // CreateRelationsInput is an object of the server's schema.
 type CreateRelationsInput struct {
-	Relations []CreateRelationsInputRelationsItem `json:"relations"`
+	Relations []Relation `json:"relations"`
 }
 
 func (v *CreateRelationsInput) encode(e *jsonwire.Encoder) {
@@ -749,9 +682,9 @@ func (v *CreateRelationsInput) decode(d *jsonwire.Decoder) {
 			if d.Null() {
 				v.Relations = nil
 			} else {
-				v.Relations = []CreateRelationsInputRelationsItem{}
+				v.Relations = []Relation{}
 				for range d.Elements {
-					var x0 CreateRelationsInputRelationsItem
+					var x0 Relation
 					(x0).decode(d)
 					v.Relations = append(v.Relations, x0)
 				}
@@ -774,8 +707,8 @@ func (v *CreateRelationsInput) UnmarshalJSON(data []byte) error {
 	return decodeJSON(data, v.decode)
 }
 
-// CreateRelationsInputRelationsItem is an object of the server's schema.
-type CreateRelationsInputRelationsItem struct {
+// Relation is an object of the server's schema.
+type Relation struct {
 	// The name of the entity where the relation starts
 	From string `json:"from"`
 	// The name of the entity where the relation ends
@@ -784,7 +717,7 @@ type CreateRelationsInputRelationsItem struct {
 	RelationType string `json:"relationType"`
 }
 
-func (v *CreateRelationsInputRelationsItem) encode(e *jsonwire.Encoder) {
+func (v *Relation) encode(e *jsonwire.Encoder) {
 	e.ObjectStart()
 	e.Key("from")
 	e.String(v.From)
@@ -794,7 +727,7 @@ func (v *CreateRelationsInputRelationsItem) encode(e *jsonwire.Encoder) {
 	e.String(v.RelationType)
 	e.ObjectEnd()
 }
-func (v *CreateRelationsInputRelationsItem) decode(d *jsonwire.Decoder) {
+func (v *Relation) decode(d *jsonwire.Decoder) {
 	for key := range d.Members {
 		switch string(key) {
 		case "from":
@@ -816,20 +749,20 @@ func (v *CreateRelationsInputRelationsItem) decode(d *jsonwire.Decoder) {
 }
 
 // MarshalJSON encodes the value as the server's schema has it.
-func (v CreateRelationsInputRelationsItem) MarshalJSON() ([]byte, error) {
+func (v Relation) MarshalJSON() ([]byte, error) {
 	var e jsonwire.Encoder
 	v.encode(&e)
 	return e.Bytes(), e.Err()
 }
 
 // UnmarshalJSON decodes the value from JSON of the server's schema.
-func (v *CreateRelationsInputRelationsItem) UnmarshalJSON(data []byte) error {
+func (v *Relation) UnmarshalJSON(data []byte) error {
 	return decodeJSON(data, v.decode)
 }
 
 // CreateRelationsOutput is an object of the server's schema.
 type CreateRelationsOutput struct {
-	Relations []CreateRelationsOutputRelationsItem `json:"relations"`
+	Relations []Relation `json:"relations"`
 }
 
 func (v *CreateRelationsOutput) encode(e *jsonwire.Encoder) {
@@ -850,9 +783,9 @@ func (v *CreateRelationsOutput) decode(d *jsonwire.Decoder) {
 			if d.Null() {
 				v.Relations = nil
 			} else {
-				v.Relations = []CreateRelationsOutputRelationsItem{}
+				v.Relations = []Relation{}
 				for range d.Elements {
-					var x0 CreateRelationsOutputRelationsItem
+					var x0 Relation
 					(x0).decode(d)
 					v.Relations = append(v.Relations, x0)
 				}
@@ -872,59 +805,6 @@ func (v CreateRelationsOutput) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes the value from JSON of the server's schema.
 func (v *CreateRelationsOutput) UnmarshalJSON(data []byte) error {
-	return decodeJSON(data, v.decode)
-}
-
-// CreateRelationsOutputRelationsItem is an object of the server's schema.
-type CreateRelationsOutputRelationsItem struct {
-	// The name of the entity where the relation starts
-	From string `json:"from"`
-	// The name of the entity where the relation ends
-	To string `json:"to"`
-	// The type of the relation
-	RelationType string `json:"relationType"`
-}
-
-func (v *CreateRelationsOutputRelationsItem) encode(e *jsonwire.Encoder) {
-	e.ObjectStart()
-	e.Key("from")
-	e.String(v.From)
-	e.Key("to")
-	e.String(v.To)
-	e.Key("relationType")
-	e.String(v.RelationType)
-	e.ObjectEnd()
-}
-func (v *CreateRelationsOutputRelationsItem) decode(d *jsonwire.Decoder) {
-	for key := range d.Members {
-		switch string(key) {
-		case "from":
-			if s, ok := d.String(); ok {
-				v.From = s
-			}
-		case "to":
-			if s, ok := d.String(); ok {
-				v.To = s
-			}
-		case "relationType":
-			if s, ok := d.String(); ok {
-				v.RelationType = s
-			}
-		default:
-			d.Skip()
-		}
-	}
-}
-
-// MarshalJSON encodes the value as the server's schema has it.
-func (v CreateRelationsOutputRelationsItem) MarshalJSON() ([]byte, error) {
-	var e jsonwire.Encoder
-	v.encode(&e)
-	return e.Bytes(), e.Err()
-}
-
-// UnmarshalJSON decodes the value from JSON of the server's schema.
-func (v *CreateRelationsOutputRelationsItem) UnmarshalJSON(data []byte) error {
 	return decodeJSON(data, v.decode)
 }
 
@@ -979,13 +859,13 @@ func (v *DeleteEntitiesInput) UnmarshalJSON(data []byte) error {
 	return decodeJSON(data, v.decode)
 }
 
-// DeleteEntitiesOutput is an object of the server's schema.
-type DeleteEntitiesOutput struct {
+// DeleteOutput is an object of the server's schema.
+type DeleteOutput struct {
 	Success bool   `json:"success"`
 	Message string `json:"message"`
 }
 
-func (v *DeleteEntitiesOutput) encode(e *jsonwire.Encoder) {
+func (v *DeleteOutput) encode(e *jsonwire.Encoder) {
 	e.ObjectStart()
 	e.Key("success")
 	e.Bool(v.Success)
@@ -993,7 +873,7 @@ func (v *DeleteEntitiesOutput) encode(e *jsonwire.Encoder) {
 	e.String(v.Message)
 	e.ObjectEnd()
 }
-func (v *DeleteEntitiesOutput) decode(d *jsonwire.Decoder) {
+func (v *DeleteOutput) decode(d *jsonwire.Decoder) {
 	for key := range d.Members {
 		switch string(key) {
 		case "success":
@@ -1011,20 +891,20 @@ func (v *DeleteEntitiesOutput) decode(d *jsonwire.Decoder) {
 }
 
 // MarshalJSON encodes the value as the server's schema has it.
-func (v DeleteEntitiesOutput) MarshalJSON() ([]byte, error) {
+func (v DeleteOutput) MarshalJSON() ([]byte, error) {
 	var e jsonwire.Encoder
 	v.encode(&e)
 	return e.Bytes(), e.Err()
 }
 
 // UnmarshalJSON decodes the value from JSON of the server's schema.
-func (v *DeleteEntitiesOutput) UnmarshalJSON(data []byte) error {
+func (v *DeleteOutput) UnmarshalJSON(data []byte) error {
 	return decodeJSON(data, v.decode)
 }
 
 // DeleteObservationsInput is an object of the server's schema.
 type DeleteObservationsInput struct {
-	Deletions []DeleteObservationsInputDeletionsItem `json:"deletions"`
+	Deletions []DeleteObservationsInputDeletion `json:"deletions"`
 }
 
 func (v *DeleteObservationsInput) encode(e *jsonwire.Encoder) {
@@ -1045,9 +925,9 @@ func (v *DeleteObservationsInput) decode(d *jsonwire.Decoder) {
 			if d.Null() {
 				v.Deletions = nil
 			} else {
-				v.Deletions = []DeleteObservationsInputDeletionsItem{}
+				v.Deletions = []DeleteObservationsInputDeletion{}
 				for range d.Elements {
-					var x0 DeleteObservationsInputDeletionsItem
+					var x0 DeleteObservationsInputDeletion
 					(x0).decode(d)
 					v.Deletions = append(v.Deletions, x0)
 				}
@@ -1070,15 +950,15 @@ func (v *DeleteObservationsInput) UnmarshalJSON(data []byte) error {
 	return decodeJSON(data, v.decode)
 }
 
-// DeleteObservationsInputDeletionsItem is an object of the server's schema.
-type DeleteObservationsInputDeletionsItem struct {
+// DeleteObservationsInputDeletion is an object of the server's schema.
+type DeleteObservationsInputDeletion struct {
 	// The name of the entity containing the observations
 	EntityName string `json:"entityName"`
 	// An array of observations to delete
 	Observations []string `json:"observations"`
 }
 
-func (v *DeleteObservationsInputDeletionsItem) encode(e *jsonwire.Encoder) {
+func (v *DeleteObservationsInputDeletion) encode(e *jsonwire.Encoder) {
 	e.ObjectStart()
 	e.Key("entityName")
 	e.String(v.EntityName)
@@ -1091,7 +971,7 @@ func (v *DeleteObservationsInputDeletionsItem) encode(e *jsonwire.Encoder) {
 	e.ArrayEnd()
 	e.ObjectEnd()
 }
-func (v *DeleteObservationsInputDeletionsItem) decode(d *jsonwire.Decoder) {
+func (v *DeleteObservationsInputDeletion) decode(d *jsonwire.Decoder) {
 	for key := range d.Members {
 		switch string(key) {
 		case "entityName":
@@ -1118,64 +998,21 @@ func (v *DeleteObservationsInputDeletionsItem) decode(d *jsonwire.Decoder) {
 }
 
 // MarshalJSON encodes the value as the server's schema has it.
-func (v DeleteObservationsInputDeletionsItem) MarshalJSON() ([]byte, error) {
+func (v DeleteObservationsInputDeletion) MarshalJSON() ([]byte, error) {
 	var e jsonwire.Encoder
 	v.encode(&e)
 	return e.Bytes(), e.Err()
 }
 
 // UnmarshalJSON decodes the value from JSON of the server's schema.
-func (v *DeleteObservationsInputDeletionsItem) UnmarshalJSON(data []byte) error {
-	return decodeJSON(data, v.decode)
-}
-
-// DeleteObservationsOutput is an object of the server's schema.
-type DeleteObservationsOutput struct {
-	Success bool   `json:"success"`
-	Message string `json:"message"`
-}
-
-func (v *DeleteObservationsOutput) encode(e *jsonwire.Encoder) {
-	e.ObjectStart()
-	e.Key("success")
-	e.Bool(v.Success)
-	e.Key("message")
-	e.String(v.Message)
-	e.ObjectEnd()
-}
-func (v *DeleteObservationsOutput) decode(d *jsonwire.Decoder) {
-	for key := range d.Members {
-		switch string(key) {
-		case "success":
-			if s, ok := d.Bool(); ok {
-				v.Success = s
-			}
-		case "message":
-			if s, ok := d.String(); ok {
-				v.Message = s
-			}
-		default:
-			d.Skip()
-		}
-	}
-}
-
-// MarshalJSON encodes the value as the server's schema has it.
-func (v DeleteObservationsOutput) MarshalJSON() ([]byte, error) {
-	var e jsonwire.Encoder
-	v.encode(&e)
-	return e.Bytes(), e.Err()
-}
-
-// UnmarshalJSON decodes the value from JSON of the server's schema.
-func (v *DeleteObservationsOutput) UnmarshalJSON(data []byte) error {
+func (v *DeleteObservationsInputDeletion) UnmarshalJSON(data []byte) error {
 	return decodeJSON(data, v.decode)
 }
 
 // DeleteRelationsInput is an object of the server's schema.
 type DeleteRelationsInput struct {
 	// An array of relations to delete
-	Relations []DeleteRelationsInputRelationsItem `json:"relations"`
+	Relations []Relation `json:"relations"`
 }
 
 func (v *DeleteRelationsInput) encode(e *jsonwire.Encoder) {
@@ -1196,9 +1033,9 @@ func (v *DeleteRelationsInput) decode(d *jsonwire.Decoder) {
 			if d.Null() {
 				v.Relations = nil
 			} else {
-				v.Relations = []DeleteRelationsInputRelationsItem{}
+				v.Relations = []Relation{}
 				for range d.Elements {
-					var x0 DeleteRelationsInputRelationsItem
+					var x0 Relation
 					(x0).decode(d)
 					v.Relations = append(v.Relations, x0)
 				}
@@ -1218,102 +1055,6 @@ func (v DeleteRelationsInput) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes the value from JSON of the server's schema.
 func (v *DeleteRelationsInput) UnmarshalJSON(data []byte) error {
-	return decodeJSON(data, v.decode)
-}
-
-// DeleteRelationsInputRelationsItem is an object of the server's schema.
-type DeleteRelationsInputRelationsItem struct {
-	// The name of the entity where the relation starts
-	From string `json:"from"`
-	// The name of the entity where the relation ends
-	To string `json:"to"`
-	// The type of the relation
-	RelationType string `json:"relationType"`
-}
-
-func (v *DeleteRelationsInputRelationsItem) encode(e *jsonwire.Encoder) {
-	e.ObjectStart()
-	e.Key("from")
-	e.String(v.From)
-	e.Key("to")
-	e.String(v.To)
-	e.Key("relationType")
-	e.String(v.RelationType)
-	e.ObjectEnd()
-}
-func (v *DeleteRelationsInputRelationsItem) decode(d *jsonwire.Decoder) {
-	for key := range d.Members {
-		switch string(key) {
-		case "from":
-			if s, ok := d.String(); ok {
-				v.From = s
-			}
-		case "to":
-			if s, ok := d.String(); ok {
-				v.To = s
-			}
-		case "relationType":
-			if s, ok := d.String(); ok {
-				v.RelationType = s
-			}
-		default:
-			d.Skip()
-		}
-	}
-}
-
-// MarshalJSON encodes the value as the server's schema has it.
-func (v DeleteRelationsInputRelationsItem) MarshalJSON() ([]byte, error) {
-	var e jsonwire.Encoder
-	v.encode(&e)
-	return e.Bytes(), e.Err()
-}
-
-// UnmarshalJSON decodes the value from JSON of the server's schema.
-func (v *DeleteRelationsInputRelationsItem) UnmarshalJSON(data []byte) error {
-	return decodeJSON(data, v.decode)
-}
-
-// DeleteRelationsOutput is an object of the server's schema.
-type DeleteRelationsOutput struct {
-	Success bool   `json:"success"`
-	Message string `json:"message"`
-}
-
-func (v *DeleteRelationsOutput) encode(e *jsonwire.Encoder) {
-	e.ObjectStart()
-	e.Key("success")
-	e.Bool(v.Success)
-	e.Key("message")
-	e.String(v.Message)
-	e.ObjectEnd()
-}
-func (v *DeleteRelationsOutput) decode(d *jsonwire.Decoder) {
-	for key := range d.Members {
-		switch string(key) {
-		case "success":
-			if s, ok := d.Bool(); ok {
-				v.Success = s
-			}
-		case "message":
-			if s, ok := d.String(); ok {
-				v.Message = s
-			}
-		default:
-			d.Skip()
-		}
-	}
-}
-
-// MarshalJSON encodes the value as the server's schema has it.
-func (v DeleteRelationsOutput) MarshalJSON() ([]byte, error) {
-	var e jsonwire.Encoder
-	v.encode(&e)
-	return e.Bytes(), e.Err()
-}
-
-// UnmarshalJSON decodes the value from JSON of the server's schema.
-func (v *DeleteRelationsOutput) UnmarshalJSON(data []byte) error {
 	return decodeJSON(data, v.decode)
 }
 
@@ -1370,8 +1111,8 @@ func (v *OpenNodesInput) UnmarshalJSON(data []byte) error {
 
 // OpenNodesOutput is an object of the server's schema.
 type OpenNodesOutput struct {
-	Entities  []OpenNodesOutputEntitiesItem  `json:"entities"`
-	Relations []OpenNodesOutputRelationsItem `json:"relations"`
+	Entities  []Entity   `json:"entities"`
+	Relations []Relation `json:"relations"`
 }
 
 func (v *OpenNodesOutput) encode(e *jsonwire.Encoder) {
@@ -1399,9 +1140,9 @@ func (v *OpenNodesOutput) decode(d *jsonwire.Decoder) {
 			if d.Null() {
 				v.Entities = nil
 			} else {
-				v.Entities = []OpenNodesOutputEntitiesItem{}
+				v.Entities = []Entity{}
 				for range d.Elements {
-					var x0 OpenNodesOutputEntitiesItem
+					var x0 Entity
 					(x0).decode(d)
 					v.Entities = append(v.Entities, x0)
 				}
@@ -1410,9 +1151,9 @@ func (v *OpenNodesOutput) decode(d *jsonwire.Decoder) {
 			if d.Null() {
 				v.Relations = nil
 			} else {
-				v.Relations = []OpenNodesOutputRelationsItem{}
+				v.Relations = []Relation{}
 				for range d.Elements {
-					var x0 OpenNodesOutputRelationsItem
+					var x0 Relation
 					(x0).decode(d)
 					v.Relations = append(v.Relations, x0)
 				}
@@ -1435,130 +1176,10 @@ func (v *OpenNodesOutput) UnmarshalJSON(data []byte) error {
 	return decodeJSON(data, v.decode)
 }
 
-// OpenNodesOutputEntitiesItem is an object of the server's schema.
-type OpenNodesOutputEntitiesItem struct {
-	// The name of the entity
-	Name string `json:"name"`
-	// The type of the entity
-	EntityType string `json:"entityType"`
-	// An array of observation contents associated with the entity
-	Observations []string `json:"observations"`
-}
-
-func (v *OpenNodesOutputEntitiesItem) encode(e *jsonwire.Encoder) {
-	e.ObjectStart()
-	e.Key("name")
-	e.String(v.Name)
-	e.Key("entityType")
-	e.String(v.EntityType)
-	e.Key("observations")
-	e.ArrayStart()
-	for _, x0 := range v.Observations {
-		e.Elem()
-		e.String(x0)
-	}
-	e.ArrayEnd()
-	e.ObjectEnd()
-}
-func (v *OpenNodesOutputEntitiesItem) decode(d *jsonwire.Decoder) {
-	for key := range d.Members {
-		switch string(key) {
-		case "name":
-			if s, ok := d.String(); ok {
-				v.Name = s
-			}
-		case "entityType":
-			if s, ok := d.String(); ok {
-				v.EntityType = s
-			}
-		case "observations":
-			if d.Null() {
-				v.Observations = nil
-			} else {
-				v.Observations = []string{}
-				for range d.Elements {
-					var x0 string
-					if s, ok := d.String(); ok {
-						x0 = s
-					}
-					v.Observations = append(v.Observations, x0)
-				}
-			}
-		default:
-			d.Skip()
-		}
-	}
-}
-
-// MarshalJSON encodes the value as the server's schema has it.
-func (v OpenNodesOutputEntitiesItem) MarshalJSON() ([]byte, error) {
-	var e jsonwire.Encoder
-	v.encode(&e)
-	return e.Bytes(), e.Err()
-}
-
-// UnmarshalJSON decodes the value from JSON of the server's schema.
-func (v *OpenNodesOutputEntitiesItem) UnmarshalJSON(data []byte) error {
-	return decodeJSON(data, v.decode)
-}
-
-// OpenNodesOutputRelationsItem is an object of the server's schema.
-type OpenNodesOutputRelationsItem struct {
-	// The name of the entity where the relation starts
-	From string `json:"from"`
-	// The name of the entity where the relation ends
-	To string `json:"to"`
-	// The type of the relation
-	RelationType string `json:"relationType"`
-}
-
-func (v *OpenNodesOutputRelationsItem) encode(e *jsonwire.Encoder) {
-	e.ObjectStart()
-	e.Key("from")
-	e.String(v.From)
-	e.Key("to")
-	e.String(v.To)
-	e.Key("relationType")
-	e.String(v.RelationType)
-	e.ObjectEnd()
-}
-func (v *OpenNodesOutputRelationsItem) decode(d *jsonwire.Decoder) {
-	for key := range d.Members {
-		switch string(key) {
-		case "from":
-			if s, ok := d.String(); ok {
-				v.From = s
-			}
-		case "to":
-			if s, ok := d.String(); ok {
-				v.To = s
-			}
-		case "relationType":
-			if s, ok := d.String(); ok {
-				v.RelationType = s
-			}
-		default:
-			d.Skip()
-		}
-	}
-}
-
-// MarshalJSON encodes the value as the server's schema has it.
-func (v OpenNodesOutputRelationsItem) MarshalJSON() ([]byte, error) {
-	var e jsonwire.Encoder
-	v.encode(&e)
-	return e.Bytes(), e.Err()
-}
-
-// UnmarshalJSON decodes the value from JSON of the server's schema.
-func (v *OpenNodesOutputRelationsItem) UnmarshalJSON(data []byte) error {
-	return decodeJSON(data, v.decode)
-}
-
 // ReadGraphOutput is an object of the server's schema.
 type ReadGraphOutput struct {
-	Entities  []ReadGraphOutputEntitiesItem  `json:"entities"`
-	Relations []ReadGraphOutputRelationsItem `json:"relations"`
+	Entities  []Entity   `json:"entities"`
+	Relations []Relation `json:"relations"`
 }
 
 func (v *ReadGraphOutput) encode(e *jsonwire.Encoder) {
@@ -1586,9 +1207,9 @@ func (v *ReadGraphOutput) decode(d *jsonwire.Decoder) {
 			if d.Null() {
 				v.Entities = nil
 			} else {
-				v.Entities = []ReadGraphOutputEntitiesItem{}
+				v.Entities = []Entity{}
 				for range d.Elements {
-					var x0 ReadGraphOutputEntitiesItem
+					var x0 Entity
 					(x0).decode(d)
 					v.Entities = append(v.Entities, x0)
 				}
@@ -1597,9 +1218,9 @@ func (v *ReadGraphOutput) decode(d *jsonwire.Decoder) {
 			if d.Null() {
 				v.Relations = nil
 			} else {
-				v.Relations = []ReadGraphOutputRelationsItem{}
+				v.Relations = []Relation{}
 				for range d.Elements {
-					var x0 ReadGraphOutputRelationsItem
+					var x0 Relation
 					(x0).decode(d)
 					v.Relations = append(v.Relations, x0)
 				}
@@ -1619,126 +1240,6 @@ func (v ReadGraphOutput) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes the value from JSON of the server's schema.
 func (v *ReadGraphOutput) UnmarshalJSON(data []byte) error {
-	return decodeJSON(data, v.decode)
-}
-
-// ReadGraphOutputEntitiesItem is an object of the server's schema.
-type ReadGraphOutputEntitiesItem struct {
-	// The name of the entity
-	Name string `json:"name"`
-	// The type of the entity
-	EntityType string `json:"entityType"`
-	// An array of observation contents associated with the entity
-	Observations []string `json:"observations"`
-}
-
-func (v *ReadGraphOutputEntitiesItem) encode(e *jsonwire.Encoder) {
-	e.ObjectStart()
-	e.Key("name")
-	e.String(v.Name)
-	e.Key("entityType")
-	e.String(v.EntityType)
-	e.Key("observations")
-	e.ArrayStart()
-	for _, x0 := range v.Observations {
-		e.Elem()
-		e.String(x0)
-	}
-	e.ArrayEnd()
-	e.ObjectEnd()
-}
-func (v *ReadGraphOutputEntitiesItem) decode(d *jsonwire.Decoder) {
-	for key := range d.Members {
-		switch string(key) {
-		case "name":
-			if s, ok := d.String(); ok {
-				v.Name = s
-			}
-		case "entityType":
-			if s, ok := d.String(); ok {
-				v.EntityType = s
-			}
-		case "observations":
-			if d.Null() {
-				v.Observations = nil
-			} else {
-				v.Observations = []string{}
-				for range d.Elements {
-					var x0 string
-					if s, ok := d.String(); ok {
-						x0 = s
-					}
-					v.Observations = append(v.Observations, x0)
-				}
-			}
-		default:
-			d.Skip()
-		}
-	}
-}
-
-// MarshalJSON encodes the value as the server's schema has it.
-func (v ReadGraphOutputEntitiesItem) MarshalJSON() ([]byte, error) {
-	var e jsonwire.Encoder
-	v.encode(&e)
-	return e.Bytes(), e.Err()
-}
-
-// UnmarshalJSON decodes the value from JSON of the server's schema.
-func (v *ReadGraphOutputEntitiesItem) UnmarshalJSON(data []byte) error {
-	return decodeJSON(data, v.decode)
-}
-
-// ReadGraphOutputRelationsItem is an object of the server's schema.
-type ReadGraphOutputRelationsItem struct {
-	// The name of the entity where the relation starts
-	From string `json:"from"`
-	// The name of the entity where the relation ends
-	To string `json:"to"`
-	// The type of the relation
-	RelationType string `json:"relationType"`
-}
-
-func (v *ReadGraphOutputRelationsItem) encode(e *jsonwire.Encoder) {
-	e.ObjectStart()
-	e.Key("from")
-	e.String(v.From)
-	e.Key("to")
-	e.String(v.To)
-	e.Key("relationType")
-	e.String(v.RelationType)
-	e.ObjectEnd()
-}
-func (v *ReadGraphOutputRelationsItem) decode(d *jsonwire.Decoder) {
-	for key := range d.Members {
-		switch string(key) {
-		case "from":
-			if s, ok := d.String(); ok {
-				v.From = s
-			}
-		case "to":
-			if s, ok := d.String(); ok {
-				v.To = s
-			}
-		case "relationType":
-			if s, ok := d.String(); ok {
-				v.RelationType = s
-			}
-		default:
-			d.Skip()
-		}
-	}
-}
-
-// MarshalJSON encodes the value as the server's schema has it.
-func (v ReadGraphOutputRelationsItem) MarshalJSON() ([]byte, error) {
-	var e jsonwire.Encoder
-	v.encode(&e)
-	return e.Bytes(), e.Err()
-}
-
-// UnmarshalJSON decodes the value from JSON of the server's schema.
-func (v *ReadGraphOutputRelationsItem) UnmarshalJSON(data []byte) error {
 	return decodeJSON(data, v.decode)
 }
 
@@ -1781,8 +1282,8 @@ func (v *SearchNodesInput) UnmarshalJSON(data []byte) error {
 
 // SearchNodesOutput is an object of the server's schema.
 type SearchNodesOutput struct {
-	Entities  []SearchNodesOutputEntitiesItem  `json:"entities"`
-	Relations []SearchNodesOutputRelationsItem `json:"relations"`
+	Entities  []Entity   `json:"entities"`
+	Relations []Relation `json:"relations"`
 }
 
 func (v *SearchNodesOutput) encode(e *jsonwire.Encoder) {
@@ -1810,9 +1311,9 @@ func (v *SearchNodesOutput) decode(d *jsonwire.Decoder) {
 			if d.Null() {
 				v.Entities = nil
 			} else {
-				v.Entities = []SearchNodesOutputEntitiesItem{}
+				v.Entities = []Entity{}
 				for range d.Elements {
-					var x0 SearchNodesOutputEntitiesItem
+					var x0 Entity
 					(x0).decode(d)
 					v.Entities = append(v.Entities, x0)
 				}
@@ -1821,9 +1322,9 @@ func (v *SearchNodesOutput) decode(d *jsonwire.Decoder) {
 			if d.Null() {
 				v.Relations = nil
 			} else {
-				v.Relations = []SearchNodesOutputRelationsItem{}
+				v.Relations = []Relation{}
 				for range d.Elements {
-					var x0 SearchNodesOutputRelationsItem
+					var x0 Relation
 					(x0).decode(d)
 					v.Relations = append(v.Relations, x0)
 				}
@@ -1843,125 +1344,5 @@ func (v SearchNodesOutput) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes the value from JSON of the server's schema.
 func (v *SearchNodesOutput) UnmarshalJSON(data []byte) error {
-	return decodeJSON(data, v.decode)
-}
-
-// SearchNodesOutputEntitiesItem is an object of the server's schema.
-type SearchNodesOutputEntitiesItem struct {
-	// The name of the entity
-	Name string `json:"name"`
-	// The type of the entity
-	EntityType string `json:"entityType"`
-	// An array of observation contents associated with the entity
-	Observations []string `json:"observations"`
-}
-
-func (v *SearchNodesOutputEntitiesItem) encode(e *jsonwire.Encoder) {
-	e.ObjectStart()
-	e.Key("name")
-	e.String(v.Name)
-	e.Key("entityType")
-	e.String(v.EntityType)
-	e.Key("observations")
-	e.ArrayStart()
-	for _, x0 := range v.Observations {
-		e.Elem()
-		e.String(x0)
-	}
-	e.ArrayEnd()
-	e.ObjectEnd()
-}
-func (v *SearchNodesOutputEntitiesItem) decode(d *jsonwire.Decoder) {
-	for key := range d.Members {
-		switch string(key) {
-		case "name":
-			if s, ok := d.String(); ok {
-				v.Name = s
-			}
-		case "entityType":
-			if s, ok := d.String(); ok {
-				v.EntityType = s
-			}
-		case "observations":
-			if d.Null() {
-				v.Observations = nil
-			} else {
-				v.Observations = []string{}
-				for range d.Elements {
-					var x0 string
-					if s, ok := d.String(); ok {
-						x0 = s
-					}
-					v.Observations = append(v.Observations, x0)
-				}
-			}
-		default:
-			d.Skip()
-		}
-	}
-}
-
-// MarshalJSON encodes the value as the server's schema has it.
-func (v SearchNodesOutputEntitiesItem) MarshalJSON() ([]byte, error) {
-	var e jsonwire.Encoder
-	v.encode(&e)
-	return e.Bytes(), e.Err()
-}
-
-// UnmarshalJSON decodes the value from JSON of the server's schema.
-func (v *SearchNodesOutputEntitiesItem) UnmarshalJSON(data []byte) error {
-	return decodeJSON(data, v.decode)
-}
-
-// SearchNodesOutputRelationsItem is an object of the server's schema.
-type SearchNodesOutputRelationsItem struct {
-	// The name of the entity where the relation starts
-	From string `json:"from"`
-	// The name of the entity where the relation ends
-	To string `json:"to"`
-	// The type of the relation
-	RelationType string `json:"relationType"`
-}
-
-func (v *SearchNodesOutputRelationsItem) encode(e *jsonwire.Encoder) {
-	e.ObjectStart()
-	e.Key("from")
-	e.String(v.From)
-	e.Key("to")
-	e.String(v.To)
-	e.Key("relationType")
-	e.String(v.RelationType)
-	e.ObjectEnd()
-}
-func (v *SearchNodesOutputRelationsItem) decode(d *jsonwire.Decoder) {
-	for key := range d.Members {
-		switch string(key) {
-		case "from":
-			if s, ok := d.String(); ok {
-				v.From = s
-			}
-		case "to":
-			if s, ok := d.String(); ok {
-				v.To = s
-			}
-		case "relationType":
-			if s, ok := d.String(); ok {
-				v.RelationType = s
-			}
-		default:
-			d.Skip()
-		}
-	}
-}
-
-// MarshalJSON encodes the value as the server's schema has it.
-func (v SearchNodesOutputRelationsItem) MarshalJSON() ([]byte, error) {
-	var e jsonwire.Encoder
-	v.encode(&e)
-	return e.Bytes(), e.Err()
-}
-
-// UnmarshalJSON decodes the value from JSON of the server's schema.
-func (v *SearchNodesOutputRelationsItem) UnmarshalJSON(data []byte) error {
 	return decodeJSON(data, v.decode)
 }

@@ -82,7 +82,7 @@ func decodeJSON(data []byte, decode func(*jsonwire.Decoder)) error {
 	return nil
 }
 
-// GetWeatherInput: Names the city to report on.
+// Names the city to report on.
 type GetWeatherInput struct {
 	// The name of the city, for example "Lisbon".
 	City string `json:"city"`
@@ -135,7 +135,7 @@ func (v *GetWeatherInput) UnmarshalJSON(data []byte) error {
 	return decodeJSON(data, v.decode)
 }
 
-// GetWeatherInputUnits: Units of the report: metric (°C, km/h) or imperial (°F, mph).
+// Units of the report: metric (°C, km/h) or imperial (°F, mph).
 type GetWeatherInputUnits string
 
 const (
@@ -143,7 +143,7 @@ const (
 	GetWeatherInputUnitsImperial GetWeatherInputUnits = "imperial"
 )
 
-// GetWeatherOutput: The current weather in a city.
+// The current weather in a city.
 type GetWeatherOutput struct {
 	City string `json:"city"`
 	// Units the report is in.
@@ -239,7 +239,7 @@ func (v *GetWeatherOutput) UnmarshalJSON(data []byte) error {
 	return decodeJSON(data, v.decode)
 }
 
-// GetWeatherOutputForecastItem: The expected weather of one day.
+// The expected weather of one day.
 type GetWeatherOutputForecastItem struct {
 	// The day of the week.
 	Day  string  `json:"day"`

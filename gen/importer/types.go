@@ -1,0 +1,113 @@
+package importer
+
+// The Go types a generated package uses or declares, as the mapping of schemas makes them.
+
+type kind int
+
+const (
+	kString kind = iota
+	kInt
+	kFloat
+	kBool
+	kTime
+	kRaw
+	kSlice
+	kMap
+	kStruct
+	kEnum
+	kUnion // a struct of one pointer per JSON kind: a union of distinct JSON types
+	kIface // an interface of one struct per branch: a union of objects
+)
+
+// declared says whether the kind is a type the package declares.
+func (k kind) declared() bool {
+	return k == kStruct || k == kEnum || k == kUnion || k == kIface
+}
+
+// nilable says whether a value of the kind is nil when unset, so that it needs no pointer to
+// be optional or null.
+func (k kind) nilable() bool {
+	return k == kSlice || k == kMap || k == kRaw || k == kIface
+}
+
+// goType is a Go type the generated package uses or declares.
+type goType struct {
+	kind     kind
+	name     string    // declared kinds: the name, given once the package's types are known
+	elem     *goType   // kSlice, kMap
+	fields   []*field  // kStruct
+	values   []enumVal // kEnum
+	members  []*member // kUnion
+	branches []*branch // kIface
+	tag      string    // kIface: the property that tells the branches apart; "" when the required properties do
+	doc      string    // declared kinds: from the schema's title and description
+	title    string    // declared kinds: the schema's title, a name for it
+	rawKind  string    // kRaw: the JSON type the value has when the schema says ("object"), else ""
+	defs     []string  // declared kinds: the definitions ($defs/X) it is the type of, in the order met
+	input    string    // a tool's input struct: its name (it is the tool's own, never shared)
+	marks    []*goType // kStruct: the interfaces it is a branch of
+	seq      int       // declared kinds: the order of creation, for determinism
+}
+
+type enumVal struct{ name, value string }
+
+// field is a property of an object.
+type field struct {
+	name, key string
+	t         *goType
+	optional  bool // not required: left out when unset
+	nullable  bool // may be null
+	recursive bool // a struct that contains itself: a pointer, required or not
+	fixed     bool // a required property of one allowed string (value): no Go field, always written
+	value     string
+	doc       string
+}
+
+// pointer says whether the field is *T: optional or nullable scalars, structs, enums and unions
+// of JSON types.
+func (f *field) pointer() bool {
+	if f.t.kind.nilable() {
+		return false
+	}
+	return f.optional || f.nullable || f.recursive
+}
+
+// member is one JSON type of a kUnion: a field of the union's struct.
+type member struct {
+	json string // "string", "integer", "number", "boolean", "object", "array"
+	name string // String, Integer...
+	t    *goType
+	doc  string
+}
+
+// memberNames are the kUnion's fields, by JSON type, in the order the codec tries them.
+var memberNames = map[string]string{"string": "String", "integer": "Integer", "number": "Number", "boolean": "Boolean", "object": "Object", "array": "Array"}
+
+// branch is one object type of a kIface.
+type branch struct {
+	t        *goType
+	values   []string // the values of the tag property that choose it
+	required []string // without a tag: the properties whose presence chooses it
+	hint     string   // a name for its type when inline: its title, tag value or property
+}
+
+// jsonKind is the JSON type a Go type's values have, "" when several or any.
+func jsonKind(t *goType) string {
+	switch t.kind {
+	case kString, kEnum, kTime:
+		return "string"
+	case kInt:
+		return "integer"
+	case kFloat:
+		return "number"
+	case kBool:
+		return "boolean"
+	case kSlice:
+		return "array"
+	case kMap, kStruct, kIface:
+		return "object"
+	case kRaw:
+		return t.rawKind
+	}
+	return ""
+}

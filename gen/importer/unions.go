@@ -1,0 +1,253 @@
+package importer
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+)
+
+// Unions: a value that is one of several schemas (oneOf, anyOf, or the types of a type list)
+// becomes the type that decodes every one of them soundly, that is, by looking at the value
+// before decoding it:
+//
+//   - the schemas are of distinct JSON types (string, integer, number, boolean, object, array):
+//     a struct with a field per type (kUnion), the one set chosen by the value's JSON type; an
+//     integer goes to Integer when the union also has Number, other numbers to Number;
+//   - the schemas are objects: an interface (kIface) with a struct per branch, chosen by a
+//     property every branch requires with values of its own (a const, or an enum), else by
+//     the required properties, which must be disjoint: the first branch (in the schema's
+//     order) whose required properties the object has all of wins, which matters only for
+//     an anyOf whose value matches several;
+//   - both: the struct's Object field is the interface;
+//   - null among them: the union may be null (a pointer, or a nil interface).
+//
+// Several schemas of one JSON type merge when one Go type holds them all (two enums make one,
+// a string and an enum a string); objects nothing tells apart, or arrays of different items,
+// stay json.RawMessage, as does the whole union when a branch may be of any type.
+
+// leaf is one schema of a union, converted.
+type leaf struct {
+	t    *goType
+	doc  string
+	hint string   // a name for the type when it is a branch: the schema's title
+	fb   []string // the fallbacks within it, which go if the leaf's type does
+}
+
+// union is the type of a value that is one of alts (at paths); s is the schema holding them.
+// The branches' descriptions document its members, unless they are the types of a type list,
+// copies of s.
+func (c *converter) union(s *schema, alts []json.RawMessage, paths []string, path string, branchDocs bool) (*goType, bool) {
+	mark := len(*c.fallbacks)
+	giveUp := func(why string) (*goType, bool) {
+		*c.fallbacks = (*c.fallbacks)[:mark]
+		return c.fallback(path, why), false
+	}
+	null := false
+	var leaves []leaf
+	for i, a := range alts {
+		as, err := parseSchema(a)
+		if err == nil && isNull(as) {
+			null = true
+			continue
+		}
+		before := len(*c.fallbacks)
+		t, n := c.convert(a, paths[i])
+		null = null || n
+		l := leaf{t: t, fb: slices.Clone((*c.fallbacks)[before:])}
+		*c.fallbacks = (*c.fallbacks)[:before]
+		if as != nil && branchDocs {
+			l.doc = fieldDoc(as)
+			if as.Title != "" {
+				l.hint = exported(as.Title)
+			}
+		}
+		leaves = append(leaves, l)
+	}
+	switch len(leaves) {
+	case 0:
+		return c.fallback(path, "always null"), true
+	case 1:
+		*c.fallbacks = append(*c.fallbacks, leaves[0].fb...)
+		return leaves[0].t, null
+	}
+
+	// The leaves by JSON type, unions within them opened up.
+	var order []string
+	groups := map[string][]leaf{}
+	add := func(kind string, l leaf) {
+		if _, ok := groups[kind]; !ok {
+			order = append(order, kind)
+		}
+		groups[kind] = append(groups[kind], l)
+	}
+	for _, l := range leaves {
+		switch k := jsonKind(l.t); {
+		case l.t.kind == kUnion:
+			for _, m := range l.t.members {
+				if m.t.kind == kIface {
+					for _, b := range m.t.branches {
+						add("object", leaf{t: b.t, doc: b.t.doc, hint: b.hint})
+					}
+					continue
+				}
+				add(m.json, leaf{t: m.t, doc: m.doc})
+			}
+		case l.t.kind == kIface:
+			for _, b := range l.t.branches {
+				add("object", leaf{t: b.t, doc: b.t.doc, hint: b.hint})
+			}
+		case k == "":
+			return giveUp("oneOf/anyOf with a branch of any JSON type")
+		default:
+			add(k, l)
+		}
+	}
+
+	var members []*member
+	for _, kind := range order {
+		t := c.merge(kind, groups[kind], path)
+		if t.kind != kRaw || len(groups[kind]) == 1 {
+			for _, l := range groups[kind] {
+				*c.fallbacks = append(*c.fallbacks, l.fb...)
+			}
+		}
+		if len(order) == 1 {
+			if t.kind == kIface && t.doc == "" {
+				t.doc = docOf(s)
+			}
+			return t, null
+		}
+		m := &member{json: kind, name: memberNames[kind], t: t}
+		for _, l := range groups[kind] {
+			if m.doc = l.doc; m.doc != "" {
+				break
+			}
+		}
+		members = append(members, m)
+	}
+	return c.pkg.declare(&goType{kind: kUnion, members: members, doc: docOf(s), title: s.Title}), null
+}
+
+// merge is the one type of the leaves of a union that are of one JSON type.
+func (c *converter) merge(kind string, leaves []leaf, path string) *goType {
+	if len(leaves) == 1 {
+		return leaves[0].t
+	}
+	switch kind {
+	case "string":
+		enum := &goType{kind: kEnum}
+		for _, l := range leaves {
+			if l.t.kind != kEnum {
+				return &goType{kind: kString} // an enum or a time, and any string: a string
+			}
+			for _, v := range l.t.values {
+				if !slices.Contains(enum.values, v) {
+					enum.values = append(enum.values, v)
+				}
+			}
+		}
+		return c.pkg.declare(enum)
+	case "integer", "number", "boolean":
+		return leaves[0].t
+	case "object":
+		if t := c.objects(leaves); t != nil {
+			return t
+		}
+		t := c.fallback(path, "objects that neither a property's values nor their required properties tell apart")
+		t.rawKind = "object"
+		return t
+	}
+	t := c.fallback(path, "arrays of different items")
+	t.rawKind = kind
+	return t
+}
+
+// objects is the interface of the object types of a union, with the way to tell its branches
+// apart; nil when none is sound.
+func (c *converter) objects(leaves []leaf) *goType {
+	for _, l := range leaves {
+		if l.t.kind != kStruct {
+			return nil // a map or a free-form object: anything
+		}
+	}
+	// A tag: a property every branch requires, each with values of its own.
+	for _, f := range leaves[0].t.fields {
+		seen := map[string]bool{}
+		var branches []*branch
+		for _, l := range leaves {
+			values := tagValues(l.t, f.key)
+			for _, v := range values {
+				if seen[v] {
+					values = nil
+				}
+				seen[v] = true
+			}
+			if values == nil {
+				break
+			}
+			hint := l.hint
+			if hint == "" {
+				hint = tagHint(values)
+			}
+			branches = append(branches, &branch{t: l.t, values: values, hint: hint})
+		}
+		if len(branches) == len(leaves) {
+			return c.pkg.declare(&goType{kind: kIface, tag: f.key, branches: branches})
+		}
+	}
+	// The required properties, disjoint from one branch to the next.
+	seen := map[string]bool{}
+	var branches []*branch
+	for _, l := range leaves {
+		var required []string
+		for _, f := range l.t.fields {
+			if !f.optional {
+				if seen[f.key] {
+					return nil
+				}
+				seen[f.key] = true
+				required = append(required, f.key)
+			}
+		}
+		if len(required) == 0 {
+			return nil
+		}
+		hint := l.hint
+		if hint == "" {
+			hint = exported(required[0])
+		}
+		branches = append(branches, &branch{t: l.t, required: required, hint: hint})
+	}
+	return c.pkg.declare(&goType{kind: kIface, branches: branches})
+}
+
+// tagValues are the values a struct's required property key may have, when it is one string
+// or an enum; nil otherwise.
+func tagValues(t *goType, key string) []string {
+	i := slices.IndexFunc(t.fields, func(f *field) bool { return f.key == key })
+	switch {
+	case i < 0 || t.fields[i].optional:
+		return nil
+	case t.fields[i].fixed:
+		return []string{t.fields[i].value}
+	case t.fields[i].t.kind == kEnum && !t.fields[i].nullable:
+		var values []string
+		for _, v := range t.fields[i].t.values {
+			values = append(values, v.value)
+		}
+		return values
+	}
+	return nil
+}
+
+// tagHint names a branch after the values of its tag: Card, ImageOrAudio.
+func tagHint(values []string) string {
+	if len(values) > 3 {
+		values = values[:1]
+	}
+	var parts []string
+	for _, v := range values {
+		parts = append(parts, exported(v))
+	}
+	return strings.Join(parts, "Or")
+}

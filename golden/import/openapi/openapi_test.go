@@ -1,0 +1,364 @@
+package openapi
+
+// Not generated: the typed client of an OpenAPI-shaped server (Stripe- and GitHub-like tools,
+// written for this test) on payloads such APIs send and take. Each payload is first checked
+// against the tool's schema in the snapshot, then decoded into the generated types (unions
+// of JSON types, tagged and untagged unions of objects, types shared by several tools) and
+// encoded back to the same JSON. The client then calls a server in the same process that
+// checks the arguments against the tools' input schemas.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+const user = `{"login":"octocat","id":1,"avatar_url":"https://github.com/images/error/octocat_happy.gif",
+"html_url":"https://github.com/octocat","type":"User","site_admin":false}`
+
+const customerWithCard = `{"id":"cus_NffrFeUfNV2Hib","object":"customer","email":"jennyrosen@example.com","name":"Jenny Rosen",
+"address":{"line1":"510 Townsend St","line2":null,"city":"San Francisco","country":"US","postal_code":"94103"},
+"balance":0,"created":1680893993,"default_source":{"id":"card_1MtJUT2eZvKYlo2CNaw2HvEv","object":"card","brand":"Visa",
+"exp_month":8,"exp_year":2027,"last4":"4242"},"metadata":{"order_id":"6735"},"tax_exempt":"none","livemode":false}`
+
+const customerWithSourceID = `{"id":"cus_Ng2GmXr7U5uV1l","object":"customer","email":null,"name":null,"address":null,
+"created":1680893994,"default_source":"ba_1MtJUT2eZvKYlo2C","metadata":{},"tax_exempt":null,"livemode":true}`
+
+const customerWithBank = `{"id":"cus_3","object":"customer","created":1680893995,"default_source":{"id":"ba_1","object":"bank_account",
+"bank_name":"STRIPE TEST BANK","last4":"6789","status":"new"},"livemode":false}`
+
+const paymentIntents = `{"object":"list","url":"/v1/payment_intents","has_more":true,"data":[
+{"id":"pi_3MtwBwLkdIwHu7ix28a3tqPa","object":"payment_intent","amount":2000,"currency":"usd","status":"requires_action",
+ "customer":"cus_NffrFeUfNV2Hib","last_payment_error":null,"next_action":{"type":"redirect_to_url","redirect_to_url":
+ {"return_url":"https://example.com/return","url":"https://hooks.stripe.com/3d_secure_2/hosted?merchant=acct_1"}},
+ "metadata":{},"created":1680800504},
+{"id":"pi_2","object":"payment_intent","amount":1099,"currency":"eur","status":"requires_payment_method",
+ "customer":` + customerWithSourceID + `,"last_payment_error":{"code":"card_declined","message":"Your card was declined.","type":"card_error"},
+ "next_action":null,"created":1680800600},
+{"id":"pi_3","object":"payment_intent","amount":500,"currency":"usd","status":"requires_action","customer":null,
+ "next_action":{"type":"use_stripe_sdk","use_stripe_sdk":{"type":"three_d_secure_redirect","stripe_js":"https://hooks.stripe.com/redirect"}},
+ "created":1680800700},
+{"id":"pi_4","object":"payment_intent","amount":1099,"currency":"eur","status":"requires_action",
+ "next_action":{"type":"display_bank_transfer_instructions","display_bank_transfer_instructions":
+ {"amount_remaining":1099,"currency":"eur","reference":"6TK9PBCVVQVR"}},"created":1680800800}]}`
+
+const openIssue = `{"id":1,"number":1347,"title":"Found a bug","state":"open","state_reason":null,"body":"I'm having a problem with this.",
+"user":` + user + `,"labels":["triage",{"id":208045946,"name":"bug","description":"Something isn't working","color":"f29513","default":true}],
+"assignee":null,"assignees":[` + user + `],"closed_at":null,"closed_by":null,
+"reactions":{"url":"https://api.github.com/repos/octocat/Hello-World/issues/1347/reactions","total_count":5,"+1":3,"-1":1,"laugh":0,"heart":1}}`
+
+const closedIssue = `{"id":2,"number":1348,"title":"Typo","state":"closed","state_reason":"completed","body":null,"user":null,
+"labels":[],"assignee":` + user + `,"closed_at":"2026-03-01T10:00:00Z","closed_by":` + user + `}`
+
+const codeResults = `{"total_count":2,"incomplete_results":false,"items":[
+{"name":"classes.js","path":"src/attributes/classes.js","sha":"d7212f9dee2dcc18f084d7df8f417b80846ded5a","score":1,
+ "repository":{"id":167174,"name":"jquery","full_name":"jquery/jquery","private":false,"owner":` + user + `}},
+{"name":"main.go","path":"cmd/main.go","sha":"a1b2","score":0.75,"repository":{"id":7,"name":"x","full_name":"o/x","private":true,"owner":null}}]}`
+
+// payloads are what the tools take and give, each with the generated type that holds it.
+var payloads = []struct {
+	tool, side, json string
+	into             func() json.Unmarshaler
+}{
+	{"customers_retrieve", "output", customerWithCard, func() json.Unmarshaler { return new(Customer) }},
+	{"customers_retrieve", "output", customerWithSourceID, func() json.Unmarshaler { return new(Customer) }},
+	{"customers_update", "output", customerWithBank, func() json.Unmarshaler { return new(Customer) }},
+	{"customers_update", "input", `{"customer":"cus_1","address":"","metadata":{"order_id":"6735"},"tax_exempt":"exempt"}`, func() json.Unmarshaler { return new(CustomersUpdateInput) }},
+	{"customers_create", "input", `{"email":"a@example.com","address":{"line1":"1 Main St","city":"Porto","country":"PT"},"metadata":""}`, func() json.Unmarshaler { return new(CustomersCreateInput) }},
+	{"payment_intents_list", "output", paymentIntents, func() json.Unmarshaler { return new(PaymentIntentsListOutput) }},
+	{"payment_intents_list", "input", `{"created":{"gte":1680000000,"lt":1690000000},"limit":3}`, func() json.Unmarshaler { return new(PaymentIntentsListInput) }},
+	{"payment_intents_list", "input", `{"created":1680000000}`, func() json.Unmarshaler { return new(PaymentIntentsListInput) }},
+	{"payment_intents_create", "input", `{"amount":2000,"currency":"usd","payment_method_data":{"type":"card","card":{"number":"4242424242424242","exp_month":8,"exp_year":2027,"cvc":"314"}},"automatic_payment_methods":{"enabled":true,"allow_redirects":"never"}}`, func() json.Unmarshaler { return new(PaymentIntentsCreateInput) }},
+	{"payment_intents_create", "input", `{"amount":1500,"currency":"usd","payment_method_data":{"type":"us_bank_account","us_bank_account":{"account_number":"000123456789","routing_number":"110000000","account_holder_type":"individual"}}}`, func() json.Unmarshaler { return new(PaymentIntentsCreateInput) }},
+	{"issues_get", "output", openIssue, func() json.Unmarshaler { return new(Issue) }},
+	{"issues_update", "output", closedIssue, func() json.Unmarshaler { return new(Issue) }},
+	{"issues_update", "input", `{"owner":"octocat","repo":"Hello-World","issue_number":1347,"title":42,"labels":["bug",{"name":"triage","color":"ededed"}],"locked":"unchanged"}`, func() json.Unmarshaler { return new(IssuesUpdateInput) }},
+	{"issues_update", "input", `{"owner":"octocat","repo":"Hello-World","issue_number":1347,"state":"closed","state_reason":"not_planned","locked":true}`, func() json.Unmarshaler { return new(IssuesUpdateInput) }},
+	{"issues_create", "input", `{"owner":"octocat","repo":"Hello-World","title":"Found a bug","milestone":"v1.0","labels":["bug"]}`, func() json.Unmarshaler { return new(IssuesCreateInput) }},
+	{"search_code", "output", codeResults, func() json.Unmarshaler { return new(SearchCodeOutput) }},
+	{"checks_create", "input", `{"owner":"o","repo":"r","name":"code-coverage","head_sha":"ce587453ced02b1526dfb4cb910479d431683101","check":{"status":"completed","conclusion":"success","completed_at":"2026-03-01T10:00:00Z"},"output":{"title":"Coverage","summary":"92%"}}`, func() json.Unmarshaler { return new(ChecksCreateInput) }},
+	{"checks_create", "input", `{"owner":"o","repo":"r","name":"lint","head_sha":"ce58","check":{"status":"in_progress"},"output":{"annotations_url":"https://example.com/a"}}`, func() json.Unmarshaler { return new(ChecksCreateInput) }},
+}
+
+// Each payload is valid for its schema, decodes into the typed client's types and encodes back
+// to the same JSON. (A member that is null where the schema also lets it be absent may come
+// back absent: an optional field that may be null is nil for both.)
+func TestPayloadsRoundTrip(t *testing.T) {
+	for _, p := range payloads {
+		if err := schemaOf(t, p.tool, p.side).Validate(unmarshalAny(t, p.json)); err != nil {
+			t.Fatalf("%s %s: the payload does not match the schema: %v", p.tool, p.side, err)
+		}
+		v := p.into()
+		if err := v.UnmarshalJSON([]byte(p.json)); err != nil {
+			t.Errorf("%s %s: %v", p.tool, p.side, err)
+			continue
+		}
+		out, err := json.Marshal(v)
+		if err != nil {
+			t.Errorf("%s %s: encoding: %v", p.tool, p.side, err)
+			continue
+		}
+		if diff := sameJSON(unmarshalAny(t, p.json), unmarshalAny(t, string(out)), ""); diff != "" {
+			t.Errorf("%s %s: encoded back differently: %s\n%s", p.tool, p.side, diff, out)
+		}
+		if err := schemaOf(t, p.tool, p.side).Validate(unmarshalAny(t, string(out))); err != nil {
+			t.Errorf("%s %s: what the client writes does not match the schema: %v\n%s", p.tool, p.side, err, out)
+		}
+	}
+}
+
+// The decoded values are the branches the payloads are, typed.
+func TestPayloadsDecodeTyped(t *testing.T) {
+	var c Customer
+	must(t, c.UnmarshalJSON([]byte(customerWithCard)))
+	card, ok := c.DefaultSource.Object.(CustomerDefaultSourceObjectCard)
+	if !ok || card.Last4 != "4242" || c.DefaultSource.String != nil || c.Address.City != "San Francisco" || *c.TaxExempt != CustomerTaxExemptNone {
+		t.Errorf("customer with a card: %+v, source %#v", c, c.DefaultSource)
+	}
+	must(t, c.UnmarshalJSON([]byte(customerWithSourceID)))
+	if c.DefaultSource.Object != nil || *c.DefaultSource.String != "ba_1MtJUT2eZvKYlo2C" || c.Address != nil || c.Email != nil {
+		t.Errorf("customer with a source id: %+v", c)
+	}
+	must(t, c.UnmarshalJSON([]byte(customerWithBank)))
+	if bank, ok := c.DefaultSource.Object.(CustomerDefaultSourceObjectBankAccount); !ok || *bank.BankName != "STRIPE TEST BANK" {
+		t.Errorf("customer with a bank account: %#v", c.DefaultSource)
+	}
+
+	var list PaymentIntentsListOutput
+	must(t, list.UnmarshalJSON([]byte(paymentIntents)))
+	redirect, ok := list.Data[0].NextAction.(RedirectToURL)
+	if !ok || *redirect.RedirectToURL.URL == "" || *list.Data[0].Customer.String != "cus_NffrFeUfNV2Hib" {
+		t.Errorf("first intent: %+v", list.Data[0])
+	}
+	// The customer expanded in a payment intent is the type the customers tools return.
+	var expanded *Customer = list.Data[1].Customer.Object
+	if expanded == nil || expanded.ID != "cus_Ng2GmXr7U5uV1l" || list.Data[1].LastPaymentError.Type != PaymentIntentLastPaymentErrorTypeCardError || list.Data[1].NextAction != nil {
+		t.Errorf("second intent: %+v", list.Data[1])
+	}
+	if sdk, ok := list.Data[2].NextAction.(PaymentIntentNextActionUseStripeSDK); !ok || !strings.Contains(string(sdk.UseStripeSDK), "three_d_secure_redirect") || list.Data[2].Customer != nil {
+		t.Errorf("third intent: %+v", list.Data[2])
+	}
+	if bt, ok := list.Data[3].NextAction.(PaymentIntentNextActionDisplayBankTransferInstructions); !ok || *bt.DisplayBankTransferInstructions.Reference != "6TK9PBCVVQVR" {
+		t.Errorf("fourth intent: %+v", list.Data[3])
+	}
+
+	var issue Issue
+	must(t, issue.UnmarshalJSON([]byte(openIssue)))
+	if *issue.Labels[0].String != "triage" || issue.Labels[1].Object.Name != "bug" || issue.Reactions.Plus1 != 3 || issue.Reactions.Minus1 != 1 ||
+		issue.User.Login != "octocat" || issue.Assignee != nil || issue.Assignees[0] != *issue.User {
+		t.Errorf("open issue: %+v", issue)
+	}
+	must(t, issue.UnmarshalJSON([]byte(closedIssue)))
+	if *issue.StateReason != StateReasonCompleted || !issue.ClosedAt.Equal(time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)) || issue.ClosedBy.Login != "octocat" || issue.User != nil {
+		t.Errorf("closed issue: %+v", issue)
+	}
+
+	var in IssuesUpdateInput
+	must(t, in.UnmarshalJSON([]byte(`{"owner":"o","repo":"r","issue_number":1,"title":42,"locked":true}`)))
+	if *in.Title.Integer != 42 || in.Title.String != nil || !*in.Locked.Boolean {
+		t.Errorf("update input: %+v", in)
+	}
+	var checks ChecksCreateInput
+	must(t, checks.UnmarshalJSON([]byte(`{"owner":"o","repo":"r","name":"n","head_sha":"s","check":{"status":"queued"},"output":{"annotations_url":"u"}}`)))
+	if q, ok := checks.Check.(ChecksCreateInputCheckQueued); !ok || q.Status != ChecksCreateInputCheckQueuedStatusQueued {
+		t.Errorf("check: %#v", checks.Check)
+	}
+	if _, ok := checks.Output.(ChecksCreateInputOutputAnnotationsURL); !ok {
+		t.Errorf("output: %#v", checks.Output)
+	}
+}
+
+// Values of no branch are refused with the member's path and what it may be.
+func TestPayloadsRefused(t *testing.T) {
+	for _, c := range []struct {
+		into      json.Unmarshaler
+		json, msg string
+	}{
+		{new(Customer), `{"id":"c","object":"customer","created":1,"livemode":false,"default_source":7}`, "/default_source: expected string or object, got number"},
+		{new(Customer), `{"id":"c","object":"customer","created":1,"livemode":false,"default_source":{"object":"alipay_account"}}`, `/default_source: "object" must be "card" or "bank_account", got "alipay_account"`},
+		{new(Customer), `{"id":"c","object":"account","created":1,"livemode":false}`, `/object: must be "customer"`},
+		{new(Issue), `{"id":1,"number":1,"title":"t","state":"open","user":null,"labels":[true],"assignee":null,"closed_at":null}`, "/labels/0: expected string or object, got boolean"},
+		{new(PaymentIntentsListOutput), `{"object":"list","url":"u","has_more":false,"data":[{"id":"p","object":"payment_intent","amount":1,"currency":"usd","status":"succeeded","created":1,"next_action":{"type":"wechat_pay_display_qr_code"}}]}`,
+			`/data/0/next_action: "type" must be "redirect_to_url", "use_stripe_sdk" or "display_bank_transfer_instructions", got "wechat_pay_display_qr_code"`},
+		{new(ChecksCreateInput), `{"owner":"o","repo":"r","name":"n","head_sha":"s","check":{"status":"completed","conclusion":"success"},"output":{"summary":"s"}}`, `/output: expected an object with "title" and "summary", or with "annotations_url"`},
+	} {
+		if err := c.into.UnmarshalJSON([]byte(c.json)); err == nil || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%s: error %v, want %q", c.json, err, c.msg)
+		}
+	}
+}
+
+// The client against a server in the same process that lists the snapshot's tools: arguments
+// built from the typed unions are valid for the input schemas, and results decode.
+func TestClientCallsOpenAPITools(t *testing.T) {
+	results := map[string]string{"customers_update": customerWithBank, "payment_intents_list": paymentIntents, "issues_update": closedIssue}
+	var snap struct {
+		Tools []struct {
+			Name                      string
+			InputSchema, OutputSchema json.RawMessage
+		}
+	}
+	must(t, json.Unmarshal(Snapshot, &snap))
+	s := mcp.NewServer(mcp.Implementation{Name: "openapi-mcp", Version: "1.4.0"}, nil)
+	got := map[string]string{}
+	for _, tl := range snap.Tools {
+		name, in := tl.Name, schemaOf(t, tl.Name, "input")
+		s.AddTool(mcp.Tool{Name: name, InputSchema: string(tl.InputSchema), OutputSchema: string(tl.OutputSchema), Handler: func(ctx context.Context, c *mcp.ToolCall) {
+			var args json.RawMessage
+			c.Arguments().Unmarshal((*rawArgs)(&args))
+			got[name] = string(args)
+			v, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
+			if err == nil {
+				err = in.Validate(v)
+			}
+			if err != nil {
+				c.ReturnError(err)
+				return
+			}
+			res := &mcp.CallToolResult{Content: []mcp.Content{mcp.Text{Text: "ok"}}}
+			if r, ok := results[name]; ok {
+				res.StructuredContent = []byte(r)
+			}
+			c.ReturnResult(res)
+		}})
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	mc, err := mcp.Connect(ctx, &mcp.MemoryTransport{Server: s}, nil)
+	must(t, err)
+	defer mc.Close()
+	c := New(mc)
+
+	customer, err := c.CustomersUpdate(ctx, CustomersUpdateInput{Customer: "cus_3", Address: &Address{String: mcp.Ptr("")},
+		Metadata: &Metadata{Object: map[string]string{"plan": "pro"}}})
+	if err != nil || customer.ID != "cus_3" {
+		t.Fatalf("CustomersUpdate: %+v, %v", customer, err)
+	}
+	if got["customers_update"] != `{"customer":"cus_3","address":"","metadata":{"plan":"pro"}}` {
+		t.Errorf("customers_update got %s", got["customers_update"])
+	}
+	list, err := c.PaymentIntentsList(ctx, PaymentIntentsListInput{Created: &PaymentIntentsListInputCreated{Object: &RangeQuerySpecs{Gte: mcp.Ptr[int64](1680000000)}}})
+	if err != nil || len(list.Data) != 4 || got["payment_intents_list"] != `{"created":{"gte":1680000000}}` {
+		t.Fatalf("PaymentIntentsList: %+v, %v (sent %s)", list, err, got["payment_intents_list"])
+	}
+	issue, err := c.IssuesUpdate(ctx, IssuesUpdateInput{Owner: "octocat", Repo: "Hello-World", IssueNumber: 1348,
+		Labels: []Label{{String: mcp.Ptr("bug")}, {Object: &LabelObject{Name: mcp.Ptr("docs")}}}, Locked: BooleanOrString{Boolean: mcp.Ptr(false)}})
+	if err != nil || issue.Number != 1348 {
+		t.Fatalf("IssuesUpdate: %+v, %v", issue, err)
+	}
+	if got["issues_update"] != `{"owner":"octocat","repo":"Hello-World","issue_number":1348,"labels":["bug",{"name":"docs"}],"locked":false}` {
+		t.Errorf("issues_update got %s", got["issues_update"])
+	}
+	if _, err := c.ChecksCreate(ctx, ChecksCreateInput{Owner: "o", Repo: "r", Name: "lint", HeadSha: "ce58",
+		Check:  ChecksCreateInputCheckCompleted{Conclusion: ChecksCreateInputCheckCompletedConclusionSuccess},
+		Output: &ChecksCreateInputOutputTitle{Title: "Lint", Summary: "clean"}}); err != nil {
+		t.Fatal(err)
+	}
+	if got["checks_create"] != `{"owner":"o","repo":"r","name":"lint","head_sha":"ce58","check":{"status":"completed","conclusion":"success"},"output":{"title":"Lint","summary":"clean"}}` {
+		t.Errorf("checks_create got %s", got["checks_create"])
+	}
+	// A required union left unset is the caller's error, before anything is sent.
+	if _, err := c.IssuesUpdate(ctx, IssuesUpdateInput{Owner: "o", Repo: "r", IssueNumber: 1}); err == nil || !strings.Contains(err.Error(), "BooleanOrString: 0 of its fields are set") {
+		t.Errorf("IssuesUpdate without locked: %v", err)
+	}
+}
+
+type rawArgs json.RawMessage
+
+func (r *rawArgs) UnmarshalJSON(b []byte) error { *r = append((*r)[:0], b...); return nil }
+
+func schemaOf(t *testing.T, tool, side string) *jsonschema.Schema {
+	t.Helper()
+	var snap struct {
+		Tools []struct {
+			Name                      string
+			InputSchema, OutputSchema json.RawMessage
+		}
+	}
+	must(t, json.Unmarshal(Snapshot, &snap))
+	for _, tl := range snap.Tools {
+		if tl.Name != tool {
+			continue
+		}
+		raw := tl.InputSchema
+		if side == "output" {
+			raw = tl.OutputSchema
+		}
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+		must(t, err)
+		c := jsonschema.NewCompiler()
+		must(t, c.AddResource("mem://"+tool+"/"+side, doc))
+		s, err := c.Compile("mem://" + tool + "/" + side)
+		must(t, err)
+		return s
+	}
+	t.Fatalf("no tool %s", tool)
+	return nil
+}
+
+func unmarshalAny(t *testing.T, s string) any {
+	t.Helper()
+	v, err := jsonschema.UnmarshalJSON(strings.NewReader(s))
+	must(t, err)
+	return v
+}
+
+// sameJSON says how b differs from a ("" when it does not): the same values, except that a
+// member a has as null may be absent from b.
+func sameJSON(a, b any, path string) string {
+	am, aok := a.(map[string]any)
+	bm, bok := b.(map[string]any)
+	if aok && bok {
+		for k, av := range am {
+			bv, ok := bm[k]
+			switch {
+			case !ok && av == nil:
+			case !ok:
+				return path + "/" + k + ": missing"
+			default:
+				if d := sameJSON(av, bv, path+"/"+k); d != "" {
+					return d
+				}
+			}
+		}
+		for k := range bm {
+			if _, ok := am[k]; !ok {
+				return path + "/" + k + ": added"
+			}
+		}
+		return ""
+	}
+	al, aok := a.([]any)
+	bl, bok := b.([]any)
+	if aok && bok && len(al) == len(bl) {
+		for i := range al {
+			if d := sameJSON(al[i], bl[i], path+"/"+string(rune('0'+i))); d != "" {
+				return d
+			}
+		}
+		return ""
+	}
+	if !reflect.DeepEqual(a, b) {
+		return path + ": " + stringOf(a) + " became " + stringOf(b)
+	}
+	return ""
+}
+
+func stringOf(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
