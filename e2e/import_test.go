@@ -2,17 +2,20 @@ package e2e
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/examples/fsclient/filesystem"
 	"github.com/mcpgen/mcpgen/golden/import/everything"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
@@ -289,6 +292,61 @@ func TestExampleFSClient(t *testing.T) {
 	}
 	if strings.Contains(string(out), "third line") {
 		t.Errorf("head=2 read more than two lines:\n%s", out)
+	}
+}
+
+// The typed client's unions on a real server's payloads: server-filesystem's read_media_file
+// answers content items of a tagged union ("type": "image" or "audio", else "resource"), which
+// the client generated from the pinned server decodes into its branch and encodes back.
+func TestImportedUnionsOnRealPayloads(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	dir := t.TempDir()
+	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+	os.WriteFile(filepath.Join(dir, "pixel.png"), png, 0o644)
+	var raw []byte
+	mc, err := mcp.Connect(ctx, &mcp.CommandTransport{Command: "node", Args: []string{serverScript(t, "server-filesystem"), dir}}, &mcp.ClientOptions{
+		Trace: func(fromServer bool, msg []byte) {
+			if fromServer && strings.Contains(string(msg), `"structuredContent"`) {
+				raw = append([]byte(nil), msg...)
+			}
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mc.Close()
+	media, err := filesystem.New(mc).ReadMediaFile(ctx, filesystem.ReadMediaFileInput{Path: filepath.Join(dir, "pixel.png")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(media.Content) != 1 {
+		t.Fatalf("content %+v", media.Content)
+	}
+	image, ok := media.Content[0].(filesystem.ReadMediaFileOutputContentItemImageOrAudio)
+	if !ok || image.Type != filesystem.ReadMediaFileOutputContentItemImageOrAudioTypeImage || image.MIMEType != "image/png" {
+		t.Fatalf("item %#v, want the image branch", media.Content[0])
+	}
+	if data, err := base64.StdEncoding.DecodeString(image.Data); err != nil || string(data) != string(png) {
+		t.Errorf("data %q (%v)", image.Data, err)
+	}
+	// Encoded back, the result is what the server sent.
+	var msg struct {
+		Result struct{ StructuredContent json.RawMessage } `json:"result"`
+	}
+	if err := json.Unmarshal(raw, &msg); err != nil {
+		t.Fatal(err)
+	}
+	again, err := json.Marshal(media)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want, got any
+	json.Unmarshal(msg.Result.StructuredContent, &want)
+	json.Unmarshal(again, &got)
+	if !reflect.DeepEqual(want, got) {
+		t.Errorf("encoded back\n%s\nthe server sent\n%s", again, msg.Result.StructuredContent)
 	}
 }
 
