@@ -12,7 +12,8 @@ import (
 // property order say. A value read from one tool can then be given to another, and an entity
 // five tools return is one type. The descriptions of the first (in the tools' order) that has
 // them are kept. A tool's input struct is its own: it is named after the tool and built for
-// each call, and sharing it would tie two tools' arguments together.
+// each call, and sharing it would tie two tools' arguments together. So are the results of
+// tools that are alike only as results, when nothing gives their shape a name (below).
 //
 // Names come after merging, from the tools down (each tool's input, then its output, fields
 // in order), so that they do not depend on the order of anything but the schemas:
@@ -61,11 +62,14 @@ func (p *pkgTypes) finish(tools []*tool) {
 		t.in, t.out = same(t.in), same(t.out)
 	}
 	// Results of tools that only happen to be alike (13 tools of server-filesystem return
-	// {"content": "..."}) stay each tool's own: a name from one tool would mislead on the
-	// others, and none is shared.
+	// {"content": "..."}) stay each tool's own: with no name of its own (a definition, a title,
+	// an "object" value) nor one the tools share, a name from one tool would mislead on the
+	// others.
 	uses, _ := walk(tools)
 	for _, t := range tools {
-		if t.out != nil && t.out.kind.declared() && len(t.out.defs) == 0 && resultsOnly(uses[t.out]) && commonEnd(uses[t.out]) == "" {
+		out := t.out
+		if out != nil && out.kind.declared() && len(out.defs) == 0 && out.title == "" && constName(out) == "" &&
+			resultsOnly(uses[out]) && commonEnd(uses[out]) == "" {
 			t.out = own[t]
 		}
 	}

@@ -81,6 +81,9 @@ func (c *converter) union(s *schema, alts []json.RawMessage, paths []string, pat
 		groups[kind] = append(groups[kind], l)
 	}
 	for _, l := range leaves {
+		if l.t.kind == kUnion || l.t.kind == kIface {
+			*c.fallbacks = append(*c.fallbacks, l.fb...) // about the types within, which stay
+		}
 		switch k := jsonKind(l.t); {
 		case l.t.kind == kUnion:
 			for _, m := range l.t.members {
