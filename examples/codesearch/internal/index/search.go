@@ -1,0 +1,402 @@
+package index
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// Search is one search of the tree.
+type Search struct {
+	Matcher *Matcher
+	// Path limits the search to a directory or a file ("." for the whole tree).
+	Path string
+	Glob *Glob // nil: every file
+	// IncludeVendored and IncludeGenerated search those files too.
+	IncludeVendored, IncludeGenerated bool
+	Max                               int // matches to return (at least 1)
+	Context                           int // lines of context before and after each match
+	// After continues a search after a match it returned (Cursor of its last hit).
+	After string
+}
+
+// Hit is one matching line.
+type Hit struct {
+	Path   string
+	Line   int
+	Column int
+	Text   string
+	Before []string
+	After  []string
+}
+
+// Skipped counts the files below the searched path that the search did not read, by why.
+type Skipped struct {
+	Reason  string // "binary", "too large", "vendored", "generated"
+	Files   int
+	Example string // one of them
+}
+
+// Result is what a search found.
+type Result struct {
+	Hits []Hit
+	// More: there are more matches; Cursor continues after the last hit.
+	More   bool
+	Cursor string
+	// FilesRead is how many files were read to find the hits; Candidates how many the
+	// trigram index left to read (before the search stopped at Max).
+	FilesRead, Candidates int
+	Skipped               []Skipped
+	// Scanned: the index was still being built, and the files were read directly.
+	Scanned bool
+}
+
+// maxLineLen bounds the text of a line in a hit: a minified file's line of a megabyte is
+// cut around the match.
+const maxLineLen = 400
+
+// cursor is where a search continues: after line Line of file Path.
+type cursor struct {
+	Path string
+	Line int
+}
+
+func encodeCursor(c cursor) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(strconv.Itoa(c.Line) + ":" + c.Path))
+}
+
+func decodeCursor(s string) (cursor, error) {
+	raw, err := base64.RawURLEncoding.DecodeString(s)
+	if err == nil {
+		if n, p, ok := strings.Cut(string(raw), ":"); ok {
+			if line, err := strconv.Atoi(n); err == nil && line >= 0 {
+				return cursor{Path: p, Line: line}, nil
+			}
+		}
+	}
+	return cursor{}, errors.New("cursor is not one this server returned: pass next_cursor from a previous result as it is")
+}
+
+// candidate is a file the search reads.
+type candidate struct {
+	path      string
+	generated bool // known to be generated (only before the index is ready is it not known)
+	scan      bool // not indexed yet: check for binary and generated when read
+}
+
+// Search runs s: the files the index leaves are read in path order, in parallel, until Max
+// matches are found. Before the first build is done, it reads every file found so far
+// instead (Result.Scanned).
+func (ix *Index) Search(ctx context.Context, s *Search) (*Result, error) {
+	var after cursor
+	if s.After != "" {
+		var err error
+		if after, err = decodeCursor(s.After); err != nil {
+			return nil, err
+		}
+	}
+	if s.Max < 1 {
+		s.Max = 1
+	}
+	res := &Result{}
+	var cands []candidate
+	select {
+	case <-ix.ready:
+		if ix.err != nil {
+			return nil, ix.err
+		}
+		ix.Sync()
+		cands = ix.candidates(s, after, res)
+	default:
+		cands = ix.scanCandidates(s, after, res)
+		res.Scanned = true
+	}
+	res.Candidates = len(cands)
+	return res, ix.verify(ctx, s, after, cands, res)
+}
+
+// candidates returns the files that may hold a match, in path order, and counts the files
+// skipped.
+func (ix *Index) candidates(s *Search, after cursor, res *Result) []candidate {
+	v := ix.view.Load()
+	q := s.Matcher.Query()
+	skips := map[string]*Skipped{}
+	keep := func(f *File) bool {
+		if !inPath(f.Path, s.Path) {
+			return false
+		}
+		var reason string
+		switch {
+		case f.Kind != Text:
+			reason = f.Kind.String()
+		case f.Vendored && !s.IncludeVendored:
+			reason = "vendored"
+		case f.Generated && !s.IncludeGenerated:
+			reason = "generated"
+		}
+		if reason != "" {
+			if s.Glob.Match(f.Path) {
+				sk := skips[reason]
+				if sk == nil {
+					sk = &Skipped{Reason: reason, Example: f.Path}
+					skips[reason] = sk
+				}
+				sk.Files++
+			}
+			return false
+		}
+		return f.Path >= after.Path && s.Glob.Match(f.Path)
+	}
+	// Count what is skipped over the whole range, whatever the trigrams say.
+	lo, hi := pathRange(v.base.files, s.Path)
+	for i := lo; i < hi; i++ {
+		if v.dead != nil && v.dead[i] {
+			continue
+		}
+		f := &v.base.files[i]
+		if f.Kind != Text || f.Vendored && !s.IncludeVendored || f.Generated && !s.IncludeGenerated {
+			keep(f)
+		}
+	}
+	var out []candidate
+	docs, all := v.base.eval(q, uint32(lo), uint32(hi))
+	next := func(yield func(int)) {
+		if all {
+			for i := lo; i < hi; i++ {
+				yield(i)
+			}
+			return
+		}
+		for _, d := range docs {
+			yield(int(d))
+		}
+	}
+	j := 0
+	addDelta := func(upTo string) {
+		for ; j < len(v.delta) && (upTo == "" || v.delta[j].Path < upTo); j++ {
+			d := v.delta[j]
+			if !inPath(d.Path, s.Path) {
+				continue
+			}
+			if d.Kind != Text || d.Vendored && !s.IncludeVendored || d.Generated && !s.IncludeGenerated {
+				keep(&d.File)
+				continue
+			}
+			if matchSet(q, d.tris) && keep(&d.File) {
+				out = append(out, candidate{path: d.Path, generated: d.Generated})
+			}
+		}
+	}
+	next(func(i int) {
+		if v.dead != nil && v.dead[i] {
+			return
+		}
+		f := &v.base.files[i]
+		if f.Kind != Text || f.Vendored && !s.IncludeVendored || f.Generated && !s.IncludeGenerated {
+			return // counted above
+		}
+		addDelta(f.Path)
+		if f.Path >= after.Path && s.Glob.Match(f.Path) {
+			out = append(out, candidate{path: f.Path, generated: f.Generated})
+		}
+	})
+	addDelta("")
+	res.Skipped = sortedSkips(skips)
+	return out
+}
+
+func sortedSkips(m map[string]*Skipped) []Skipped {
+	var out []Skipped
+	for _, r := range []string{"binary", "too large", "vendored", "generated"} {
+		if s := m[r]; s != nil {
+			out = append(out, *s)
+		}
+	}
+	return out
+}
+
+// scanCandidates returns every file the first build found, for a search that cannot wait
+// for it.
+func (ix *Index) scanCandidates(s *Search, after cursor, res *Result) []candidate {
+	w := ix.walked.Load()
+	if w == nil {
+		return nil
+	}
+	var out []candidate
+	skips := map[string]*Skipped{}
+	for i := range *w {
+		f := &(*w)[i]
+		if !inPath(f.Path, s.Path) || !s.Glob.Match(f.Path) {
+			continue
+		}
+		if f.Vendored && !s.IncludeVendored {
+			sk := skips["vendored"]
+			if sk == nil {
+				sk = &Skipped{Reason: "vendored", Example: f.Path}
+				skips["vendored"] = sk
+			}
+			sk.Files++
+			continue
+		}
+		if f.Path >= after.Path {
+			out = append(out, candidate{path: f.Path, scan: true})
+		}
+	}
+	res.Skipped = sortedSkips(skips)
+	return out
+}
+
+// fileHits is what one file gave.
+type fileHits struct {
+	hits []Hit
+	read bool
+}
+
+// verify reads the candidates in order, in parallel batches, until Max+1 hits are found
+// (the one past Max tells that there are more).
+func (ix *Index) verify(ctx context.Context, s *Search, after cursor, cands []candidate, res *Result) error {
+	want := s.Max + 1
+	workers := runtime.GOMAXPROCS(0)
+	batch := 8
+	var lowers sync.Pool
+	for start := 0; start < len(cands) && len(res.Hits) < want; {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		end := min(start+batch, len(cands))
+		out := make([]fileHits, end-start)
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		next := start
+		for range min(workers, end-start) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				lower, _ := lowers.Get().(*[]byte)
+				if lower == nil {
+					lower = new([]byte)
+				}
+				defer lowers.Put(lower)
+				for {
+					mu.Lock()
+					i := next
+					next++
+					mu.Unlock()
+					if i >= end {
+						return
+					}
+					out[i-start] = ix.matchFile(s, after, cands[i], want, lower)
+				}
+			}()
+		}
+		wg.Wait()
+		for _, fh := range out {
+			if fh.read {
+				res.FilesRead++
+			}
+			res.Hits = append(res.Hits, fh.hits...)
+			if len(res.Hits) >= want {
+				break
+			}
+		}
+		start = end
+		batch = min(batch*2, 1024)
+	}
+	if len(res.Hits) > s.Max {
+		res.Hits = res.Hits[:s.Max]
+		res.More = true
+		last := res.Hits[len(res.Hits)-1]
+		res.Cursor = encodeCursor(cursor{Path: last.Path, Line: last.Line})
+	}
+	return nil
+}
+
+// matchFile reads one candidate and returns up to want of its matching lines.
+func (ix *Index) matchFile(s *Search, after cursor, c candidate, want int, lower *[]byte) fileHits {
+	data, err := ix.fsroot.ReadFile(c.path)
+	if err != nil {
+		return fileHits{} // gone since it was indexed
+	}
+	fh := fileHits{read: true}
+	if bytes.IndexByte(data, 0) >= 0 {
+		return fh // binary now
+	}
+	if c.scan && !s.IncludeGenerated && isGenerated(c.path, data) {
+		return fh
+	}
+	s.Matcher.Match(data, lower, func(l Line) bool {
+		if c.path == after.Path && l.Number <= after.Line {
+			return true
+		}
+		h := Hit{Path: c.path, Line: l.Number, Column: l.Column, Text: lineText(data[l.Start:l.End], l.Column-1)}
+		if s.Context > 0 {
+			h.Before, h.After = contextLines(data, l.Start, l.End, s.Context)
+		}
+		fh.hits = append(fh.hits, h)
+		return len(fh.hits) < want
+	})
+	return fh
+}
+
+// contextLines returns up to n lines before and after the line at [start, end).
+func contextLines(data []byte, start, end, n int) (before, after []string) {
+	p := start
+	for range n {
+		if p == 0 {
+			break
+		}
+		q := bytes.LastIndexByte(data[:p-1], '\n') + 1
+		before = append(before, lineText(data[q:p-1], 0))
+		p = q
+	}
+	for i, j := 0, len(before)-1; i < j; i, j = i+1, j-1 {
+		before[i], before[j] = before[j], before[i]
+	}
+	p = end
+	for range n {
+		if p >= len(data) || p+1 >= len(data) {
+			break
+		}
+		q := bytes.IndexByte(data[p+1:], '\n')
+		if q < 0 {
+			q = len(data)
+		} else {
+			q += p + 1
+		}
+		after = append(after, lineText(data[p+1:q], 0))
+		p = q
+	}
+	return before, after
+}
+
+// lineText returns a line as valid UTF-8 without its carriage return, cut to maxLineLen
+// bytes around col when longer.
+func lineText(line []byte, col int) string {
+	line = bytes.TrimSuffix(line, []byte{'\r'})
+	if len(line) > maxLineLen {
+		lo := max(0, min(col-maxLineLen/4, len(line)-maxLineLen))
+		hi := lo + maxLineLen
+		for lo > 0 && !utf8.RuneStart(line[lo]) {
+			lo--
+		}
+		for hi < len(line) && !utf8.RuneStart(line[hi]) {
+			hi++
+		}
+		s := strings.ToValidUTF8(string(line[lo:hi]), "\uFFFD")
+		if lo > 0 {
+			s = "…" + s
+		}
+		if hi < len(line) {
+			s += fmt.Sprintf("… (line cut: %d bytes)", len(line))
+		}
+		return s
+	}
+	return strings.ToValidUTF8(string(line), "\uFFFD")
+}
