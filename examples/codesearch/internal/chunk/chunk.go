@@ -67,23 +67,24 @@ const (
 type language struct {
 	name  string
 	style style
-	// hash: # starts a line comment (PHP, also //); backtick: `...` is a string.
-	hash, backtick bool
+	// hash: # starts a line comment (PHP, also //); backtick: `...` is a string;
+	// charQuote: '...' is a character literal, and a lone ' a lifetime or a label.
+	hash, backtick, charQuote bool
 }
 
 var languages = map[string]language{
-	".c": {name: "c", style: styleBraces}, ".h": {name: "c", style: styleBraces},
-	".cc": {name: "c++", style: styleBraces}, ".cpp": {name: "c++", style: styleBraces}, ".cxx": {name: "c++", style: styleBraces},
-	".hpp": {name: "c++", style: styleBraces}, ".hh": {name: "c++", style: styleBraces},
-	".java": {name: "java", style: styleBraces}, ".kt": {name: "kotlin", style: styleBraces}, ".scala": {name: "scala", style: styleBraces},
-	".cs": {name: "c#", style: styleBraces}, ".swift": {name: "swift", style: styleBraces}, ".dart": {name: "dart", style: styleBraces},
-	".rs": {name: "rust", style: styleBraces},
+	".c": {name: "c", style: styleBraces, charQuote: true}, ".h": {name: "c", style: styleBraces, charQuote: true},
+	".cc": {name: "c++", style: styleBraces, charQuote: true}, ".cpp": {name: "c++", style: styleBraces, charQuote: true}, ".cxx": {name: "c++", style: styleBraces, charQuote: true},
+	".hpp": {name: "c++", style: styleBraces, charQuote: true}, ".hh": {name: "c++", style: styleBraces, charQuote: true},
+	".java": {name: "java", style: styleBraces, charQuote: true}, ".kt": {name: "kotlin", style: styleBraces, charQuote: true}, ".scala": {name: "scala", style: styleBraces, charQuote: true},
+	".cs": {name: "c#", style: styleBraces, charQuote: true}, ".swift": {name: "swift", style: styleBraces}, ".dart": {name: "dart", style: styleBraces},
+	".rs": {name: "rust", style: styleBraces, charQuote: true},
 	".js": {name: "javascript", style: styleBraces, backtick: true}, ".mjs": {name: "javascript", style: styleBraces, backtick: true},
 	".cjs": {name: "javascript", style: styleBraces, backtick: true}, ".jsx": {name: "javascript", style: styleBraces, backtick: true},
 	".ts": {name: "typescript", style: styleBraces, backtick: true}, ".tsx": {name: "typescript", style: styleBraces, backtick: true},
 	".mts": {name: "typescript", style: styleBraces, backtick: true}, ".cts": {name: "typescript", style: styleBraces, backtick: true},
 	".php": {name: "php", style: styleBraces, hash: true},
-	".py": {name: "python", style: styleIndent}, ".pyi": {name: "python", style: styleIndent},
+	".py":  {name: "python", style: styleIndent}, ".pyi": {name: "python", style: styleIndent},
 	".md": {name: "markdown", style: styleHeadings}, ".markdown": {name: "markdown", style: styleHeadings},
 	".s": {name: "assembly"}, ".json": {name: "json"}, ".yaml": {name: "yaml"}, ".yml": {name: "yaml"},
 	".toml": {name: "toml"}, ".sh": {name: "shell"}, ".html": {name: "html"}, ".css": {name: "css"},

@@ -54,6 +54,13 @@ func braceDepths(src []byte, n int, lang language) (depth []int, comment []bool)
 			case c == '/' && i+1 < len(src) && src[i+1] == '*':
 				state = blockComment
 				i++
+			case c == '\'' && lang.charQuote:
+				// A character literal closes within a few bytes; otherwise the quote is a
+				// lifetime ('a in Rust) or a label, not a string.
+				if end := charLiteralEnd(src[i:]); end > 0 {
+					i += end
+				}
+				hasCode = true
 			case c == '"' || c == '\'' || c == '`' && lang.backtick:
 				state, quote, hasCode = str, c, true
 			case c == '{':
@@ -83,6 +90,22 @@ func braceDepths(src []byte, n int, lang language) (depth []int, comment []bool)
 		depth[line+1] = d
 	}
 	return depth, comment
+}
+
+// charLiteralEnd returns the offset of the quote that closes the character literal
+// starting at s[0], or 0 if none closes on this line within a few bytes.
+func charLiteralEnd(s []byte) int {
+	for i := 1; i < len(s) && i < 12; i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '\'':
+			return i
+		case '\n':
+			return 0
+		}
+	}
+	return 0
 }
 
 // blocks finds the blocks at depth d among lines [from, to]; in a container (a class...)
@@ -221,7 +244,10 @@ func pyBlocks(lines []string, from, to int, indent, class string) []Chunk {
 			if t == "" {
 				continue
 			}
-			if ind := lines[j][:len(lines[j])-len(strings.TrimLeft(lines[j], " \t"))]; len(ind) <= len(indent) && !strings.HasPrefix(t, "#") {
+			if ind := lines[j][:len(lines[j])-len(strings.TrimLeft(lines[j], " \t"))]; len(ind) <= len(indent) {
+				if strings.HasPrefix(t, "#") {
+					continue // a comment at this level may belong to what follows
+				}
 				break
 			}
 			end = j

@@ -48,6 +48,7 @@ type Index struct {
 	ready chan struct{}
 	err   error
 
+	embedMu sync.Mutex // held while chunks are embedded
 	mu      sync.Mutex
 	words   []string
 	vocab   map[string]uint32
@@ -465,6 +466,8 @@ func (s *Index) embedMissing(ctx context.Context, limit int, progress func(done,
 		path string
 		c    chunkData
 	}
+	s.embedMu.Lock() // one at a time, so that no chunk is embedded twice
+	defer s.embedMu.Unlock()
 	s.mu.Lock()
 	var jobs []job
 	seen := map[[16]byte]bool{}
