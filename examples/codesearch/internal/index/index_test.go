@@ -342,7 +342,9 @@ func TestSavedIndexReloaded(t *testing.T) {
 	os.WriteFile(filepath.Join(root, "d.txt"), []byte("delta\n"), 0o644)
 	logs = nil
 	ix := start(t, root, Options{Dir: dir, Logf: logf})
-	if !slices.ContainsFunc(logs, func(l string) bool { return strings.Contains(l, "loaded 3 files") && strings.Contains(l, "re-read 3 changed") }) {
+	if !slices.ContainsFunc(logs, func(l string) bool {
+		return strings.Contains(l, "loaded 3 files") && strings.Contains(l, "re-read 3 changed")
+	}) {
 		t.Errorf("logs %q: want a load of 3 files with 3 changed", logs)
 	}
 	for q, want := range map[string][]string{"changed": {"b.txt:1:6"}, "gamma": nil, "delta": {"d.txt:1:1"}, "alpha": {"a.txt:1:1"}} {

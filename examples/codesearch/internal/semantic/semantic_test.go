@@ -50,7 +50,7 @@ type Cache struct{ items map[string]item }
 // Get returns a cached value.
 func (c *Cache) Get(key string) (any, bool) { return nil, false }
 `,
-	"docs/guide.md": "# Guide\n\nHow to configure logging.\n\n## Logging\n\nSet the log level with LOG_LEVEL.\n",
+	"docs/guide.md":     "# Guide\n\nHow to configure logging.\n\n## Logging\n\nSet the log level with LOG_LEVEL.\n",
 	"vendor/x/retry.go": "package x\n\n// RetryRequest in vendored code.\nfunc RetryRequest() {}\n",
 }
 
