@@ -37,6 +37,10 @@ node e2e/tsclient/client.mjs "$SERVER_URL"
 trap - EXIT
 stop_server
 
+say "official MCP TypeScript SDK client against examples/codesearch over stdio and Streamable HTTP (it starts the server itself)"
+go build -o bin/codesearch ./examples/codesearch
+node e2e/tsclient/codesearch.mjs bin/codesearch
+
 say "official MCP TypeScript SDK client against examples/everything over stdio, Streamable HTTP and HTTP+SSE"
 go build -o bin/everything ./examples/everything
 node e2e/tsclient/everything.mjs stdio bin/everything
