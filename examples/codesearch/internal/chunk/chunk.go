@@ -48,11 +48,27 @@ func File(name string, src []byte) Result {
 	if ext == ".go" {
 		r.Language = "go"
 	}
+	n := lineCount(src)
+	r.Chunks = clamp(r.Chunks, n)
 	if len(r.Chunks) == 0 {
 		r.Chunker = "lines"
-		r.Chunks = windows(src, 1, lineCount(src))
+		r.Chunks = windows(src, 1, n)
 	}
 	return r
+}
+
+// clamp keeps chunks within the file's n lines: a declaration the parser could not finish
+// (its end unknown) ends where it starts, at the latest at the end of the file.
+func clamp(chunks []Chunk, n int) []Chunk {
+	out := chunks[:0]
+	for _, c := range chunks {
+		if c.StartLine < 1 || c.StartLine > n {
+			continue
+		}
+		c.EndLine = min(max(c.EndLine, c.StartLine), n)
+		out = append(out, c)
+	}
+	return out
 }
 
 type style int

@@ -76,3 +76,42 @@ func TestText(t *testing.T) {
 		t.Errorf("Text past the end = %q", got)
 	}
 }
+
+// TestBrokenAndRemappedGo checks Go that does not parse and Go with //line directives: the
+// chunks stay within the file, at the lines where the declarations are.
+func TestBrokenAndRemappedGo(t *testing.T) {
+	r := File("line.go", []byte("package p\n\n//line other.go:1000\nfunc main() {\n}\n"))
+	if got := fmt.Sprint(r.Chunks); got != "[{package p 1 1} {function main 3 5}]" {
+		t.Errorf("//line: %s", got)
+	}
+	r = File("broken.go", []byte("package p\n\nfunc F() {\n\tx :=\n"))
+	for _, c := range r.Chunks {
+		if c.StartLine < 1 || c.EndLine < c.StartLine || c.EndLine > 4 {
+			t.Errorf("broken Go: %+v", c)
+		}
+	}
+}
+
+// FuzzFile checks that whatever a file holds, every chunk lies within it:
+// 1 <= start <= end <= lines.
+func FuzzFile(f *testing.F) {
+	for _, name := range []string{"sample.go", "sample.ts", "sample.py", "sample.rs", "sample.md"} {
+		src, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(name, src)
+	}
+	f.Add("x.go", []byte("package p\n//line :1\nfunc (\n"))
+	f.Add("x.js", []byte("}}}{{{'`\"/*"))
+	f.Add("x.py", []byte("class A:\n  def f(): pass\n class B:\n"))
+	f.Fuzz(func(t *testing.T, name string, src []byte) {
+		r := File(name, src)
+		n := lineCount(src)
+		for _, c := range r.Chunks {
+			if c.StartLine < 1 || c.EndLine < c.StartLine || c.EndLine > n {
+				t.Fatalf("%s (%s, %d lines): chunk %+v", name, r.Chunker, n, c)
+			}
+		}
+	})
+}

@@ -18,7 +18,8 @@ func goChunks(name string, src []byte) Result {
 	if f == nil {
 		return r
 	}
-	line := func(p token.Pos) int { return fset.Position(p).Line }
+	// Positions as they are in the file, not as //line directives remap them.
+	line := func(p token.Pos) int { return fset.PositionFor(p, false).Line }
 	start := func(doc *ast.CommentGroup, p token.Pos) int {
 		if doc != nil {
 			return line(doc.Pos())
