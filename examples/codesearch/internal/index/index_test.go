@@ -428,3 +428,19 @@ func TestLongLinesCut(t *testing.T) {
 		t.Errorf("hit in a long line: %+v", res.Hits)
 	}
 }
+
+// TestFoldIndex checks the case-insensitive literal finder against a plain lower-cased
+// search, with the needle at every place, overlapping, and cut short.
+func TestFoldIndex(t *testing.T) {
+	for _, c := range []struct{ hay, lit string }{
+		{"xxAbCxx", "abc"}, {"ABC", "abc"}, {"ab", "abc"}, {"aaaab", "aab"}, {"zQz", "q"}, {"xYz...XYZ", "xyz"},
+		{"foo.Bar(x)", "o.bar("}, {"", "a"}, {"-a-b-", "-b-"}, {"éaBc", "abc"}, {"abx abcx ABCX", "abcx"},
+	} {
+		m := &Matcher{lit: []byte(c.lit), fold: true}
+		m.rare = rarest(m.lit)
+		want := strings.Index(strings.ToLower(c.hay), c.lit)
+		if got := m.foldIndex([]byte(c.hay)); got != want {
+			t.Errorf("foldIndex(%q, %q) = %d, want %d (rare byte at %d)", c.hay, c.lit, got, want, m.rare)
+		}
+	}
+}

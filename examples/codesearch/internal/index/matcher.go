@@ -20,6 +20,7 @@ type Matcher struct {
 	// bytes.Index before the regular expression runs on the line around it; empty when
 	// there is none.
 	lit  []byte
+	rare int // position of lit's rarest byte, for a case-insensitive search
 	fold bool
 }
 
@@ -53,6 +54,7 @@ func NewMatcher(query string, isRegexp, caseSensitive bool) (*Matcher, error) {
 	}
 	m := &Matcher{re: compiled, query: RegexpQuery(re), fold: !caseSensitive}
 	m.lit = requiredLiteral(re, !caseSensitive)
+	m.rare = rarest(m.lit)
 	return m, nil
 }
 
@@ -97,9 +99,9 @@ func withinLines(re *syntax.Regexp) error {
 }
 
 // requiredLiteral returns the longest literal that every match of re contains, for a fast
-// first pass with bytes.Index; in lower case when fold. With fold, a literal is usable only
-// if each of its letters folds within ASCII (not k or s, which fold to the Kelvin sign and
-// the long s).
+// first pass; in lower case when fold. With fold, only the runs of letters that fold within
+// ASCII can serve (not k or s, which fold to the Kelvin sign and the long s, nor non-ASCII
+// letters): the longest such run of a literal is taken.
 func requiredLiteral(re *syntax.Regexp, fold bool) []byte {
 	var subs []*syntax.Regexp
 	switch re.Op {
@@ -115,22 +117,22 @@ func requiredLiteral(re *syntax.Regexp, fold bool) []byte {
 		if s.Op != syntax.OpLiteral || (s.Flags&syntax.FoldCase != 0) != fold {
 			continue
 		}
-		lit := []byte(string(s.Rune))
-		if fold {
-			ok := true
-			for _, r := range s.Rune {
-				if r >= utf8RuneSelf || unicode.SimpleFold(r) != r && !asciiFoldOnly(r) {
-					ok = false
-					break
-				}
+		if !fold {
+			if lit := []byte(string(s.Rune)); len(lit) > len(best) {
+				best = lit
 			}
-			if !ok {
+			continue
+		}
+		var run []byte
+		for _, r := range append(s.Rune, -1) {
+			if r >= 0 && r < utf8RuneSelf && (unicode.SimpleFold(r) == r || asciiFoldOnly(r)) {
+				run = append(run, lowerASCII(byte(r)))
 				continue
 			}
-			lit = bytes.ToLower(lit)
-		}
-		if len(lit) > len(best) {
-			best = lit
+			if len(run) > len(best) {
+				best = run
+			}
+			run = nil
 		}
 	}
 	return best
@@ -148,6 +150,69 @@ func asciiFoldOnly(r rune) bool {
 	return true
 }
 
+// byteRank orders ASCII bytes from the most frequent in source code to the least; a byte
+// not in it is rarer still. A case-insensitive search looks for the needle's rarest byte
+// first.
+const byteRank = " etaoinsrlcdhupmfgy.,()_bw=;\"'/:-0x1vk{}[]2*jq#<>z&|!3456789+%?@$\\^~`"
+
+// rarest returns the position in lit of its rarest byte.
+func rarest(lit []byte) int {
+	best, rank := 0, -1
+	for i, c := range lit {
+		r := strings.IndexByte(byteRank, c)
+		if r < 0 {
+			r = len(byteRank)
+		}
+		if r > rank {
+			best, rank = i, r
+		}
+	}
+	return best
+}
+
+// foldIndex returns the first offset of m.lit in hay, ASCII case ignored: it finds the
+// needle's rarest byte in either case with bytes.IndexByte, then compares around it.
+func (m *Matcher) foldIndex(hay []byte) int {
+	n, r := len(m.lit), m.rare
+	lo := m.lit[r]
+	up := lo
+	if 'a' <= lo && lo <= 'z' {
+		up = lo - 'a' + 'A'
+	}
+	for off := 0; off+n <= len(hay); {
+		seg := hay[off+r : len(hay)-(n-1-r)] // where the rare byte may be with the needle fitting
+		i := bytes.IndexByte(seg, lo)
+		if up != lo {
+			lim := seg
+			if i >= 0 {
+				lim = seg[:i]
+			}
+			if j := bytes.IndexByte(lim, up); j >= 0 {
+				i = j
+			}
+		}
+		if i < 0 {
+			return -1
+		}
+		start := off + i
+		if equalFoldASCII(hay[start:start+n], m.lit) {
+			return start
+		}
+		off = start + 1
+	}
+	return -1
+}
+
+// equalFoldASCII reports whether b equals lower (in lower case) with ASCII case ignored.
+func equalFoldASCII(b, lower []byte) bool {
+	for i, c := range b {
+		if lowerASCII(c) != lower[i] {
+			return false
+		}
+	}
+	return true
+}
+
 // Query returns the trigram query that narrows the files to read.
 func (m *Matcher) Query() *Query { return m.query }
 
@@ -159,25 +224,19 @@ type Line struct {
 	End    int // offset of its end (its newline, or the end of the text)
 }
 
-// Match calls fn for each matching line of text in order, until fn returns false. lower is
-// scratch space for the lower-cased text.
-func (m *Matcher) Match(text []byte, lower *[]byte, fn func(Line) bool) {
-	hay := text
-	if len(m.lit) > 0 && m.fold {
-		if cap(*lower) < len(text) {
-			*lower = make([]byte, len(text))
-		}
-		hay = (*lower)[:len(text)]
-		for i, c := range text {
-			hay[i] = lowerASCII(c)
-		}
-	}
+// Match calls fn for each matching line of text in order, until fn returns false.
+func (m *Matcher) Match(text []byte, fn func(Line) bool) {
 	lineNo, counted := 1, 0 // lines counted up to offset counted
 	pos := 0
 	for pos < len(text) {
 		var start int
 		if len(m.lit) > 0 {
-			i := bytes.Index(hay[pos:], m.lit)
+			var i int
+			if m.fold {
+				i = m.foldIndex(text[pos:])
+			} else {
+				i = bytes.Index(text[pos:], m.lit)
+			}
 			if i < 0 {
 				return
 			}

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"io"
 	"runtime"
 	"strconv"
 	"strings"
@@ -265,7 +266,7 @@ func (ix *Index) verify(ctx context.Context, s *Search, after cursor, cands []ca
 	want := s.Max + 1
 	workers := runtime.GOMAXPROCS(0)
 	batch := 8
-	var lowers sync.Pool
+	var bufs sync.Pool
 	for start := 0; start < len(cands) && len(res.Hits) < want; {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -279,11 +280,11 @@ func (ix *Index) verify(ctx context.Context, s *Search, after cursor, cands []ca
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				lower, _ := lowers.Get().(*[]byte)
-				if lower == nil {
-					lower = new([]byte)
+				buf, _ := bufs.Get().(*[]byte)
+				if buf == nil {
+					buf = new([]byte)
 				}
-				defer lowers.Put(lower)
+				defer bufs.Put(buf)
 				for {
 					mu.Lock()
 					i := next
@@ -292,7 +293,7 @@ func (ix *Index) verify(ctx context.Context, s *Search, after cursor, cands []ca
 					if i >= end {
 						return
 					}
-					out[i-start] = ix.matchFile(s, after, cands[i], want, lower)
+					out[i-start] = ix.matchFile(s, after, cands[i], want, buf)
 				}
 			}()
 		}
@@ -318,9 +319,10 @@ func (ix *Index) verify(ctx context.Context, s *Search, after cursor, cands []ca
 	return nil
 }
 
-// matchFile reads one candidate and returns up to want of its matching lines.
-func (ix *Index) matchFile(s *Search, after cursor, c candidate, want int, lower *[]byte) fileHits {
-	data, err := ix.fsroot.ReadFile(c.path)
+// matchFile reads one candidate (into buf, reused) and returns up to want of its matching
+// lines.
+func (ix *Index) matchFile(s *Search, after cursor, c candidate, want int, buf *[]byte) fileHits {
+	data, err := ix.readInto(c.path, buf)
 	if err != nil {
 		return fileHits{} // gone since it was indexed
 	}
@@ -331,7 +333,7 @@ func (ix *Index) matchFile(s *Search, after cursor, c candidate, want int, lower
 	if c.scan && !s.IncludeGenerated && isGenerated(c.path, data) {
 		return fh
 	}
-	s.Matcher.Match(data, lower, func(l Line) bool {
+	s.Matcher.Match(data, func(l Line) bool {
 		if c.path == after.Path && l.Number <= after.Line {
 			return true
 		}
@@ -343,6 +345,42 @@ func (ix *Index) matchFile(s *Search, after cursor, c candidate, want int, lower
 		return len(fh.hits) < want
 	})
 	return fh
+}
+
+// readInto reads the file at rel, within the root, into *buf (grown as needed).
+func (ix *Index) readInto(rel string, buf *[]byte) ([]byte, error) {
+	f, err := ix.fsroot.Open(rel)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, errors.New("not a regular file")
+	}
+	size := int(info.Size()) + 1 // one more, to see the end of a file that grew
+	if cap(*buf) < size {
+		*buf = make([]byte, size)
+	}
+	b := (*buf)[:cap(*buf)]
+	n := 0
+	for {
+		k, err := f.Read(b[n:])
+		n += k
+		if err == io.EOF {
+			return b[:n], nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if n == len(b) { // it grew
+			b = append(b, 0)[:cap(b)]
+			*buf = b
+		}
+	}
 }
 
 // contextLines returns up to n lines before and after the line at [start, end).
