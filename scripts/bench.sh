@@ -9,7 +9,15 @@
 #   go    in-process go test -bench of the servers (one raw client drives each) and of the
 #         clients (each against mcpgen's server), compared with benchstat, COUNT runs each.
 #
+#   codesearch
+#         examples/codesearch on $(go env GOROOT)/src and on a node_modules (installed here
+#         with npm ci from bench/codesearch/testdata/npm, outside any git repository) beside
+#         ripgrep (the Debian package, installed when missing) and git grep: cold index time
+#         and size, warm restart time, 20 fixed queries each, RUNS times (see
+#         bench/codesearch). Not part of the default run.
+#
 # Usage: scripts/bench.sh [load|go] [ROUNDS|COUNT]   (both by default; 5 rounds, 10 runs).
+#        scripts/bench.sh codesearch [RUNS]           (10 runs)
 # Run it on a quiet machine.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -17,10 +25,32 @@ cd "$ROOT/bench"
 
 what=all
 case "${1:-}" in
-  load | go) what=$1; shift ;;
+  load | go | codesearch) what=$1; shift ;;
 esac
 out="$CACHE/bench"
 mkdir -p "$out"
+
+if [ "$what" = codesearch ]; then
+  runs=${1:-10}
+  debian_packages rg=ripgrep git=git
+  bin="$out/bin"
+  go build -o "$bin/codesearch-bench" ./codesearch
+  (cd "$ROOT" && go build -o "$bin/codesearch" ./examples/codesearch)
+  # The node_modules lives outside the repository, so that no .gitignore of ours applies to
+  # it (git grep --exclude-standard would take this repository's).
+  npm_dir="${TMPDIR:-/tmp}/mcpgen-codesearch-bench"
+  mkdir -p "$npm_dir"
+  if ! cmp -s codesearch/testdata/npm/package-lock.json "$npm_dir/package-lock.json" || [ ! -d "$npm_dir/node_modules" ]; then
+    say "installing the node_modules corpus (bench/codesearch/testdata/npm) into $npm_dir"
+    cp codesearch/testdata/npm/package.json codesearch/testdata/npm/package-lock.json "$npm_dir/"
+    npm_ci "$npm_dir"
+  fi
+  say "codesearch benchmark: $(nproc) cores, load average before: $(cut -d' ' -f1-3 /proc/loadavg); $(rg --version | head -1); $(git --version); $(go version)"
+  "$bin/codesearch-bench" -server "$bin/codesearch" -corpus "$(go env GOROOT)/src" -queries go -runs "$runs" -name "GOROOT/src ($(go env GOVERSION))"
+  "$bin/codesearch-bench" -server "$bin/codesearch" -corpus "$npm_dir/node_modules" -queries node -runs "$runs" -name "node_modules (bench/codesearch/testdata/npm: typescript, eslint, react, express, lodash, @types/node)"
+  say "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+  exit 0
+fi
 
 if [ "$what" != go ]; then
   rounds=${1:-5}

@@ -436,11 +436,10 @@ func TestFoldIndex(t *testing.T) {
 		{"xxAbCxx", "abc"}, {"ABC", "abc"}, {"ab", "abc"}, {"aaaab", "aab"}, {"zQz", "q"}, {"xYz...XYZ", "xyz"},
 		{"foo.Bar(x)", "o.bar("}, {"", "a"}, {"-a-b-", "-b-"}, {"éaBc", "abc"}, {"abx abcx ABCX", "abcx"},
 	} {
-		m := &Matcher{lit: []byte(c.lit), fold: true}
-		m.rare = rarest(m.lit)
+		n := newNeedle([]byte(c.lit), true)
 		want := strings.Index(strings.ToLower(c.hay), c.lit)
-		if got := m.foldIndex([]byte(c.hay)); got != want {
-			t.Errorf("foldIndex(%q, %q) = %d, want %d (rare byte at %d)", c.hay, c.lit, got, want, m.rare)
+		if got := n.index([]byte(c.hay)); got != want {
+			t.Errorf("foldIndex(%q, %q) = %d, want %d (rare byte at %d)", c.hay, c.lit, got, want, n.rare)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -16,12 +17,31 @@ import (
 type Matcher struct {
 	re    *regexp.Regexp
 	query *Query
-	// lit is a string every match contains (in lower case when fold), found with
-	// bytes.Index before the regular expression runs on the line around it; empty when
-	// there is none.
-	lit  []byte
-	rare int // position of lit's rarest byte, for a case-insensitive search
+	// lit is a string every match contains, found first (with bytes.Index, or by its
+	// rarest byte when case is ignored) before the regular expression runs on the line
+	// around it; others are more such strings, which the line must hold too. lit is empty
+	// when there is none.
+	lit    needle
+	others []needle
+}
+
+// needle is a string to find: as it is, or (fold) in lower case with ASCII case ignored.
+type needle struct {
+	b    []byte
 	fold bool
+	rare int // position of the rarest byte, where a case-insensitive search starts
+}
+
+func newNeedle(b []byte, fold bool) needle {
+	return needle{b: b, fold: fold, rare: rarest(b)}
+}
+
+// index returns the first offset of n in hay, or -1.
+func (n *needle) index(hay []byte) int {
+	if n.fold {
+		return n.foldIndex(hay)
+	}
+	return bytes.Index(hay, n.b)
 }
 
 // NewMatcher compiles a search.
@@ -52,9 +72,11 @@ func NewMatcher(query string, isRegexp, caseSensitive bool) (*Matcher, error) {
 	if err != nil {
 		return nil, fmt.Errorf("query is not a valid RE2 regular expression: %v", err)
 	}
-	m := &Matcher{re: compiled, query: RegexpQuery(re), fold: !caseSensitive}
-	m.lit = requiredLiteral(re, !caseSensitive)
-	m.rare = rarest(m.lit)
+	m := &Matcher{re: compiled, query: RegexpQuery(re)}
+	needles := requiredNeedles(re, !caseSensitive)
+	if len(needles) > 0 {
+		m.lit, m.others = needles[0], needles[1:min(len(needles), 4)]
+	}
 	return m, nil
 }
 
@@ -98,44 +120,107 @@ func withinLines(re *syntax.Regexp) error {
 	return nil
 }
 
-// requiredLiteral returns the longest literal that every match of re contains, for a fast
-// first pass; in lower case when fold. With fold, only the runs of letters that fold within
+// requiredNeedles returns strings that every match of re contains, longest first: the
+// literals of its top-level sequence, and the longest common substring of each part whose
+// strings the trigram analysis knows exactly (an alternation, a class of a few letters), in
+// lower case and searched with case ignored. With fold, only runs of letters that fold within
 // ASCII can serve (not k or s, which fold to the Kelvin sign and the long s, nor non-ASCII
 // letters): the longest such run of a literal is taken.
-func requiredLiteral(re *syntax.Regexp, fold bool) []byte {
-	var subs []*syntax.Regexp
-	switch re.Op {
-	case syntax.OpLiteral:
-		subs = []*syntax.Regexp{re}
-	case syntax.OpConcat:
-		subs = re.Sub
-	case syntax.OpCapture:
-		return requiredLiteral(re.Sub[0], fold)
+func requiredNeedles(re *syntax.Regexp, fold bool) []needle {
+	for re.Op == syntax.OpCapture {
+		re = re.Sub[0]
 	}
-	var best []byte
-	for _, s := range subs {
-		if s.Op != syntax.OpLiteral || (s.Flags&syntax.FoldCase != 0) != fold {
-			continue
+	subs := []*syntax.Regexp{re}
+	if re.Op == syntax.OpConcat {
+		subs = append(subs, re.Sub...)
+	}
+	var out []needle
+	add := func(n needle) {
+		if len(n.b) == 0 {
+			return
 		}
-		if !fold {
-			if lit := []byte(string(s.Rune)); len(lit) > len(best) {
-				best = lit
+		for _, o := range out {
+			if bytes.Equal(o.b, n.b) && o.fold == n.fold {
+				return
 			}
-			continue
 		}
-		var run []byte
-		for _, r := range append(s.Rune, -1) {
-			if r >= 0 && r < utf8RuneSelf && (unicode.SimpleFold(r) == r || asciiFoldOnly(r)) {
-				run = append(run, lowerASCII(byte(r)))
+		out = append(out, n)
+	}
+	for _, s := range subs {
+		if s.Op == syntax.OpLiteral && (s.Flags&syntax.FoldCase != 0) == fold {
+			if !fold {
+				add(newNeedle([]byte(string(s.Rune)), false))
 				continue
 			}
-			if len(run) > len(best) {
-				best = run
+			var run []byte
+			for _, r := range append(s.Rune, -1) {
+				if r >= 0 && r < utf8RuneSelf && (unicode.SimpleFold(r) == r || asciiFoldOnly(r)) {
+					run = append(run, lowerASCII(byte(r)))
+					continue
+				}
+				if len(run) >= 2 {
+					add(newNeedle(run, true))
+				}
+				run = nil
 			}
-			run = nil
+			continue
+		}
+		if i := analyze(s); i.exact != nil {
+			add(newNeedle(commonSubstring(i.exact), true))
 		}
 	}
-	return best
+	// The one to scan for first: an exact string of three bytes or more, the longest (its
+	// search is vectorized); otherwise the case-insensitive one whose rarest byte is the
+	// rarest, as that byte is what the scan stops at.
+	slices.SortStableFunc(out, func(a, b needle) int {
+		ea, eb := !a.fold && len(a.b) >= 3, !b.fold && len(b.b) >= 3
+		switch {
+		case ea != eb:
+			if ea {
+				return -1
+			}
+			return 1
+		case ea:
+			return len(b.b) - len(a.b)
+		}
+		if ra, rb := byteRarity(a.b[a.rare]), byteRarity(b.b[b.rare]); ra != rb {
+			return rb - ra
+		}
+		return len(b.b) - len(a.b)
+	})
+	if len(out) > 0 && len(out[0].b) < 2 && len(out) == 1 && out[0].fold {
+		return nil // one case-insensitive byte: scanning for it costs more than it saves
+	}
+	return out
+}
+
+// commonSubstring returns the longest string that all of set contain.
+func commonSubstring(set []string) []byte {
+	if len(set) == 0 {
+		return nil
+	}
+	short := set[0]
+	for _, s := range set {
+		if len(s) < len(short) {
+			short = s
+		}
+	}
+	for n := len(short); n > 0; n-- {
+		for i := 0; i+n <= len(short); i++ {
+			sub := short[i : i+n]
+			all := true
+			for _, s := range set {
+				if !strings.Contains(s, sub) {
+					all = false
+					break
+				}
+			}
+			if all {
+				return []byte(sub)
+			}
+		}
+	}
+	return nil
 }
 
 const utf8RuneSelf = 0x80
@@ -155,26 +240,30 @@ func asciiFoldOnly(r rune) bool {
 // first.
 const byteRank = " etaoinsrlcdhupmfgy.,()_bw=;\"'/:-0x1vk{}[]2*jq#<>z&|!3456789+%?@$\\^~`"
 
+// byteRarity is c's place in byteRank: higher is rarer.
+func byteRarity(c byte) int {
+	if r := strings.IndexByte(byteRank, lowerASCII(c)); r >= 0 {
+		return r
+	}
+	return len(byteRank)
+}
+
 // rarest returns the position in lit of its rarest byte.
 func rarest(lit []byte) int {
 	best, rank := 0, -1
 	for i, c := range lit {
-		r := strings.IndexByte(byteRank, c)
-		if r < 0 {
-			r = len(byteRank)
-		}
-		if r > rank {
+		if r := byteRarity(c); r > rank {
 			best, rank = i, r
 		}
 	}
 	return best
 }
 
-// foldIndex returns the first offset of m.lit in hay, ASCII case ignored: it finds the
+// foldIndex returns the first offset of n in hay, ASCII case ignored: it finds the
 // needle's rarest byte in either case with bytes.IndexByte, then compares around it.
-func (m *Matcher) foldIndex(hay []byte) int {
-	n, r := len(m.lit), m.rare
-	lo := m.lit[r]
+func (nd *needle) foldIndex(hay []byte) int {
+	n, r := len(nd.b), nd.rare
+	lo := nd.b[r]
 	up := lo
 	if 'a' <= lo && lo <= 'z' {
 		up = lo - 'a' + 'A'
@@ -195,7 +284,7 @@ func (m *Matcher) foldIndex(hay []byte) int {
 			return -1
 		}
 		start := off + i
-		if equalFoldASCII(hay[start:start+n], m.lit) {
+		if equalFoldASCII(hay[start:start+n], nd.b) {
 			return start
 		}
 		off = start + 1
@@ -207,6 +296,17 @@ func (m *Matcher) foldIndex(hay []byte) int {
 func equalFoldASCII(b, lower []byte) bool {
 	for i, c := range b {
 		if lowerASCII(c) != lower[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// othersIn reports whether line holds every other required string, which is cheaper to
+// ask than the regular expression.
+func (m *Matcher) othersIn(line []byte) bool {
+	for i := range m.others {
+		if m.others[i].index(line) < 0 {
 			return false
 		}
 	}
@@ -230,13 +330,8 @@ func (m *Matcher) Match(text []byte, fn func(Line) bool) {
 	pos := 0
 	for pos < len(text) {
 		var start int
-		if len(m.lit) > 0 {
-			var i int
-			if m.fold {
-				i = m.foldIndex(text[pos:])
-			} else {
-				i = bytes.Index(text[pos:], m.lit)
-			}
+		if len(m.lit.b) > 0 {
+			i := m.lit.index(text[pos:])
 			if i < 0 {
 				return
 			}
@@ -260,7 +355,11 @@ func (m *Matcher) Match(text []byte, fn func(Line) bool) {
 		}
 		line := text[ls:le]
 		col := start - ls
-		if len(m.lit) > 0 {
+		if len(m.lit.b) > 0 {
+			if !m.othersIn(line) {
+				pos = le + 1
+				continue
+			}
 			loc := m.re.FindIndex(line)
 			if loc == nil {
 				pos = le + 1
