@@ -138,7 +138,8 @@ func TestSearchAgreesWithGrep(t *testing.T) {
 		{`^$`, true, false}, {`\bfunc\b`, true, false}, {`(?i)readfile`, true, true}, {`[A-Z]{3}`, true, true}, {`a+bc`, true, false},
 		{`(foo|baz)+bar`, true, false}, {`x\s+y`, true, false}, {`k.*k`, true, false}, {`é`, true, false}, {`\x{212a}`, true, true},
 		{`[^a-z]{4}`, true, false}, {`ab(c|x)yz?`, true, false}, {`.`, true, false}, {`fo{2,}`, true, false}, {`\t\t`, true, false},
-		{`\r$`, true, false}, {`baz\s*$`, true, true},
+		{`\r$`, true, false}, {`baz\s*$`, true, true}, {`(readFile|read_file)\(`, true, false}, {`(readFile|ReadFile)`, true, true},
+		{`foo.*bar`, true, false}, {`Foo.*Bar`, true, true}, {`café.*foo`, true, false}, {"sfoo bars", false, false}, {"k foo", false, false},
 	}
 	for _, c := range cases {
 		expr := c.query
