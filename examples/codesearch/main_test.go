@@ -636,3 +636,47 @@ func exitCode(err error) int {
 	}
 	return 0
 }
+
+// TestSearchWhileIndexing checks a search that arrives before the index is built: it waits
+// for the build as long as --wait says, telling the client its progress, then reads the
+// files directly; once the index is built, searches go through it.
+func TestSearchWhileIndexing(t *testing.T) {
+	root := makeTree(t)
+	srv, cb, err := newServer(root, config{indexDir: t.TempDir(), watch: false, maxFileSize: 16 << 20, wait: 600 * time.Millisecond, logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	c, err := mcp.Connect(ctx, &mcp.MemoryTransport{Server: srv}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	// The indexes are not running yet: the build has not begun.
+	var mu sync.Mutex
+	var notices []mcp.ProgressNotice
+	pctx := mcp.WithProgress(ctx, func(n mcp.ProgressNotice) { mu.Lock(); notices = append(notices, n); mu.Unlock() })
+	res, err := c.CallTool(pctx, "search_code", map[string]any{"query": "hello"})
+	if err != nil || res.Err() != nil {
+		t.Fatalf("search before the build: %v %v", err, res.Err())
+	}
+	var r SearchCodeResult
+	json.Unmarshal(res.StructuredContent, &r)
+	mu.Lock()
+	if len(notices) < 2 || !strings.Contains(notices[0].Message, "indexing the codebase") {
+		t.Errorf("progress while waiting: %+v", notices)
+	}
+	mu.Unlock()
+	if !strings.HasPrefix(r.Index, "building") {
+		t.Errorf("a search before the build says index %q", r.Index)
+	}
+
+	sctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { defer close(done); cb.serve(sctx, func(ctx context.Context) error { <-ctx.Done(); return nil }) }()
+	defer func() { cancel(); <-done }()
+	must(t, call(t, c, "search_code", map[string]any{"query": "hello", "path": "notes"}, &r))
+	if r.Index != "ready" || len(r.Matches) != 3 {
+		t.Errorf("a search once the build began: index %q, %d matches", r.Index, len(r.Matches))
+	}
+}
