@@ -673,7 +673,10 @@ func TestSearchWhileIndexing(t *testing.T) {
 
 	sctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
-	go func() { defer close(done); cb.serve(sctx, func(ctx context.Context) error { <-ctx.Done(); return nil }) }()
+	go func() {
+		defer close(done)
+		cb.serve(sctx, func(ctx context.Context) error { <-ctx.Done(); return nil })
+	}()
 	defer func() { cancel(); <-done }()
 	must(t, call(t, c, "search_code", map[string]any{"query": "hello", "path": "notes"}, &r))
 	if r.Index != "ready" || len(r.Matches) != 3 {
