@@ -152,7 +152,7 @@ const (
     },
     "chunker": {
       "type": "string",
-      "description": "Says how: go/parser (Go's own parser); braces, indentation or headings (a scanner for brace languages, Python and Markdown); lines (windows of 60 lines, for files none of them knows)."
+      "description": "How the file was cut: go/parser (Go's own parser); braces, indentation or headings (a scanner for brace languages, Python and Markdown); lines (windows of 60 lines, for files none of them knows)."
     },
     "chunks": {
       "type": "array",
@@ -165,7 +165,7 @@ const (
           },
           "kind": {
             "type": "string",
-            "description": "Function, method, struct, interface, type, class, const, var, import, package, section, lines..."
+            "description": "The kind of chunk: function, method, struct, interface, type, class, const, var, import, package, section, lines..."
           },
           "name": {
             "type": "string",
@@ -257,7 +257,7 @@ const (
           },
           "chunker": {
             "type": "string",
-            "description": "Says how: go/parser (Go's own parser); braces, indentation or headings (a scanner for brace languages, Python and Markdown); lines (windows of 60 lines, for files none of them knows)."
+            "description": "How the file was cut: go/parser (Go's own parser); braces, indentation or headings (a scanner for brace languages, Python and Markdown); lines (windows of 60 lines, for files none of them knows)."
           },
           "chunks": {
             "type": "array",
@@ -270,7 +270,7 @@ const (
                 },
                 "kind": {
                   "type": "string",
-                  "description": "Function, method, struct, interface, type, class, const, var, import, package, section, lines..."
+                  "description": "The kind of chunk: function, method, struct, interface, type, class, const, var, import, package, section, lines..."
                 },
                 "name": {
                   "type": "string",
@@ -403,7 +403,7 @@ const (
           },
           "note": {
             "type": "string",
-            "description": "Says why search_code leaves it out by default: ignored (.gitignore), binary, too large, vendored or generated."
+            "description": "Why search_code leaves the file out by default: ignored (.gitignore), binary, too large, vendored or generated."
           }
         },
         "required": [
@@ -416,7 +416,7 @@ const (
     },
     "truncated": {
       "type": "boolean",
-      "description": "Says the directory holds more entries than were listed."
+      "description": "True when the directory holds more entries than were listed."
     }
   },
   "required": [
@@ -579,10 +579,11 @@ const (
     },
     "chunks_ranked": {
       "type": "integer",
-      "description": "How many chunks the codebase has; ChunksEmbedded how many of them had a vector (with an embedding model)."
+      "description": "How many chunks the codebase has."
     },
     "chunks_embedded": {
-      "type": "integer"
+      "type": "integer",
+      "description": "How many of them had a vector (with an embedding model)."
     }
   },
   "required": [
@@ -690,7 +691,7 @@ const (
           },
           "line_number": {
             "type": "integer",
-            "description": "Line number is 1-based."
+            "description": "The line's number, from 1."
           },
           "column": {
             "type": "integer",
@@ -724,7 +725,7 @@ const (
     },
     "truncated": {
       "type": "boolean",
-      "description": "Says there are more matches than max_results: call again with cursor set to next_cursor for the next ones."
+      "description": "True when there are more matches than max_results: call again with cursor set to next_cursor for the next ones."
     },
     "next_cursor": {
       "type": "string"
@@ -742,7 +743,7 @@ const (
         "properties": {
           "reason": {
             "type": "string",
-            "description": "Binary, too large, vendored or generated.",
+            "description": "Why they were left out.",
             "enum": [
               "binary",
               "too large",
@@ -755,11 +756,11 @@ const (
           },
           "example": {
             "type": "string",
-            "description": "One of them."
+            "description": "One of the files, as an example."
           },
           "hint": {
             "type": "string",
-            "description": "Says how to search them, where that is possible."
+            "description": "How to search them, where that is possible."
           }
         },
         "required": [
@@ -772,7 +773,7 @@ const (
     },
     "index": {
       "type": "string",
-      "description": "Says how the search ran: through the index, or, while the index was still being built, by reading the files."
+      "description": "How the search ran: \"ready\" (through the index), or, while the index was still being built, by reading the files."
     }
   },
   "required": [

@@ -61,8 +61,8 @@ type SearchCodeInput struct {
 // SearchCodeResult holds the matching lines, in order of path and line.
 type SearchCodeResult struct {
 	Matches []CodeMatch `json:"matches"`
-	// Truncated says there are more matches than max_results: call again with cursor set
-	// to next_cursor for the next ones.
+	// True when there are more matches than max_results: call again with cursor set to
+	// next_cursor for the next ones.
 	Truncated  bool   `json:"truncated"`
 	NextCursor string `json:"next_cursor,omitempty"`
 	// FilesSearched is how many files were read; the index left only files that can hold
@@ -70,7 +70,7 @@ type SearchCodeResult struct {
 	FilesSearched int `json:"files_searched"`
 	// Skipped lists the files below the searched path that were not searched, and why.
 	Skipped []SkippedFiles `json:"skipped,omitempty"`
-	// Index says how the search ran: through the index, or, while the index was still
+	// How the search ran: "ready" (through the index), or, while the index was still
 	// being built, by reading the files.
 	Index string `json:"index"`
 }
@@ -79,7 +79,7 @@ type SearchCodeResult struct {
 type CodeMatch struct {
 	// FilePath is relative to the root of the codebase.
 	FilePath string `json:"file_path"`
-	// LineNumber is 1-based.
+	// The line's number, from 1.
 	LineNumber int `json:"line_number"`
 	// Column is where the first match in the line starts: 1-based, in bytes.
 	Column int `json:"column"`
@@ -91,12 +91,12 @@ type CodeMatch struct {
 
 // SkippedFiles are files a search left out for one reason.
 type SkippedFiles struct {
-	// Reason is binary, too large, vendored or generated.
+	// Why they were left out.
 	Reason string `json:"reason" jsonschema:"enum=binary,enum=too large,enum=vendored,enum=generated"`
 	Files  int    `json:"files"`
-	// Example is one of them.
+	// One of the files, as an example.
 	Example string `json:"example"`
-	// Hint says how to search them, where that is possible.
+	// How to search them, where that is possible.
 	Hint string `json:"hint,omitempty"`
 }
 
@@ -211,9 +211,9 @@ type EmbeddingSearchResult struct {
 	// Method names the ranking: an embedding model and its endpoint, or BM25 (lexical)
 	// when no model is configured.
 	Method string `json:"method"`
-	// ChunksRanked is how many chunks the codebase has; ChunksEmbedded how many of them had
-	// a vector (with an embedding model).
-	ChunksRanked   int `json:"chunks_ranked"`
+	// How many chunks the codebase has.
+	ChunksRanked int `json:"chunks_ranked"`
+	// How many of them had a vector (with an embedding model).
 	ChunksEmbedded int `json:"chunks_embedded,omitempty"`
 }
 
@@ -277,7 +277,7 @@ type ListDirectoryInput struct {
 type DirectoryListing struct {
 	Path    string     `json:"path"`
 	Entries []DirEntry `json:"entries"`
-	// Truncated says the directory holds more entries than were listed.
+	// True when the directory holds more entries than were listed.
 	Truncated bool `json:"truncated,omitempty"`
 }
 
@@ -289,8 +289,8 @@ type DirEntry struct {
 	Type string `json:"type" jsonschema:"enum=directory,enum=file,enum=symlink,enum=other"`
 	// Size in bytes, for files.
 	Size int64 `json:"size,omitempty"`
-	// Note says why search_code leaves it out by default: ignored (.gitignore), binary,
-	// too large, vendored or generated.
+	// Why search_code leaves the file out by default: ignored (.gitignore), binary, too
+	// large, vendored or generated.
 	Note string `json:"note,omitempty"`
 }
 
@@ -496,8 +496,8 @@ type ChunkFileInput struct {
 type FileChunks struct {
 	FilePath string `json:"file_path"`
 	Language string `json:"language,omitempty"`
-	// Chunker says how: go/parser (Go's own parser); braces, indentation or headings (a
-	// scanner for brace languages, Python and Markdown); lines (windows of 60 lines, for
+	// How the file was cut: go/parser (Go's own parser); braces, indentation or headings
+	// (a scanner for brace languages, Python and Markdown); lines (windows of 60 lines, for
 	// files none of them knows).
 	Chunker string      `json:"chunker"`
 	Chunks  []CodeChunk `json:"chunks"`
@@ -507,8 +507,8 @@ type FileChunks struct {
 // comment, or a window of lines.
 type CodeChunk struct {
 	FilePath string `json:"file_path"`
-	// Kind is function, method, struct, interface, type, class, const, var, import,
-	// package, section, lines...
+	// The kind of chunk: function, method, struct, interface, type, class, const, var,
+	// import, package, section, lines...
 	Kind string `json:"kind"`
 	// Name is the declared name; Type.Method for methods.
 	Name      string `json:"name,omitempty"`
