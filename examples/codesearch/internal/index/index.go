@@ -353,6 +353,7 @@ func (ix *Index) update(paths []string) {
 		}
 		d := &deltaFile{File: f}
 		d.tris = ix.readFile(&d.File, ex)
+		slices.Sort(d.tris) // matchSet searches them
 		fresh = append(fresh, d)
 	}
 	ix.mu.Lock()

@@ -189,8 +189,12 @@ func matchSet(q *Query, tris []trigram) bool {
 
 // segmentBuilder builds a segment from files added in path order.
 type segmentBuilder struct {
-	slot  map[trigram]int32
+	// slot maps a trigram to its list, plus one (0: none yet), in pages of 256 by the
+	// trigram's first two bytes: a lookup per trigram of every file is the build's hot
+	// loop, and this is faster than a map.
+	slot  [1 << 16]*[256]int32
 	lists []postList
+	tris  []trigram // in the order first seen
 }
 
 type postList struct {
@@ -198,20 +202,22 @@ type postList struct {
 	buf  []byte
 }
 
-func newSegmentBuilder() *segmentBuilder {
-	return &segmentBuilder{slot: make(map[trigram]int32, 1<<16)}
-}
+func newSegmentBuilder() *segmentBuilder { return &segmentBuilder{} }
 
 // add records that file number doc holds tris; docs come in increasing order.
 func (b *segmentBuilder) add(doc uint32, tris []trigram) {
 	for _, t := range tris {
-		i, ok := b.slot[t]
-		if !ok {
+		page := b.slot[t>>8]
+		if page == nil {
+			page = new([256]int32)
+			b.slot[t>>8] = page
+		}
+		i := page[t&0xff] - 1
+		if i < 0 {
 			i = int32(len(b.lists))
-			b.slot[t] = i
-			b.lists = append(b.lists, postList{})
-			b.lists[i].buf = binary.AppendUvarint(nil, uint64(doc))
-			b.lists[i].last = doc
+			page[t&0xff] = i + 1
+			b.lists = append(b.lists, postList{buf: binary.AppendUvarint(nil, uint64(doc)), last: doc})
+			b.tris = append(b.tris, t)
 			continue
 		}
 		l := &b.lists[i]
@@ -220,11 +226,10 @@ func (b *segmentBuilder) add(doc uint32, tris []trigram) {
 	}
 }
 
+func (b *segmentBuilder) index(t trigram) int32 { return b.slot[t>>8][t&0xff] - 1 }
+
 func (b *segmentBuilder) finish(files []File) *segment {
-	s := &segment{files: files, tris: make([]trigram, 0, len(b.slot))}
-	for t := range b.slot {
-		s.tris = append(s.tris, t)
-	}
+	s := &segment{files: files, tris: slices.Clone(b.tris)}
 	slices.Sort(s.tris)
 	size := 0
 	for _, l := range b.lists {
@@ -234,7 +239,7 @@ func (b *segmentBuilder) finish(files []File) *segment {
 	s.offs = make([]uint32, 0, len(s.tris)+1)
 	for _, t := range s.tris {
 		s.offs = append(s.offs, uint32(len(s.post)))
-		s.post = append(s.post, b.lists[b.slot[t]].buf...)
+		s.post = append(s.post, b.lists[b.index(t)].buf...)
 	}
 	s.offs = append(s.offs, uint32(len(s.post)))
 	return s
@@ -247,7 +252,7 @@ type extractor struct {
 
 func newExtractor() *extractor { return &extractor{seen: make([]uint64, 1<<24/64)} }
 
-// trigrams returns the distinct trigrams of text, sorted, leaving out those across a
+// trigrams returns the distinct trigrams of text, in no order, leaving out those across a
 // newline: a match never spans lines.
 func (e *extractor) trigrams(text []byte) []trigram {
 	var out []trigram
@@ -269,6 +274,5 @@ func (e *extractor) trigrams(text []byte) []trigram {
 	for _, t := range out {
 		e.seen[t/64] = 0
 	}
-	slices.Sort(out)
 	return out
 }
