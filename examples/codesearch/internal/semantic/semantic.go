@@ -221,13 +221,24 @@ func (s *Index) cut(f index.File) *cutFile {
 		return nil
 	}
 	r := chunk.File(f.Path, src)
-	lines := strings.Split(string(src), "\n")
+	text := string(src)
+	// starts[i] is where line i+1 begins; one more for the end.
+	starts := []int{0}
+	for i := 0; i < len(text); i++ {
+		if text[i] == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	if starts[len(starts)-1] != len(text) {
+		starts = append(starts, len(text)+1)
+	}
 	out := &cutFile{fc: &fileChunks{Path: f.Path, Size: f.Size, ModTime: f.ModTime}}
 	pathWords := map[string]int{}
 	Tokens(f.Path, func(w string) { pathWords[w]++ })
 	for _, c := range r.Chunks {
 		counts := map[string]int{}
-		text := strings.Join(lines[min(c.StartLine-1, len(lines)):min(c.EndLine, len(lines))], "\n")
+		from, to := starts[min(c.StartLine-1, len(starts)-1)], starts[min(c.EndLine, len(starts)-1)]
+		text := text[from:max(from, to-1)]
 		Tokens(text, func(w string) { counts[w]++ })
 		Tokens(c.Name, func(w string) { counts[w] += 3 }) // the declared name counts most
 		for w := range pathWords {
@@ -252,6 +263,7 @@ func (s *Index) intern(cf *cutFile) {
 		for w, n := range counts {
 			id, ok := s.vocab[w]
 			if !ok {
+				w = strings.Clone(w) // w may share a file's text
 				id = uint32(len(s.words))
 				s.vocab[w] = id
 				s.words = append(s.words, w)

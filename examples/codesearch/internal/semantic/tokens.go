@@ -18,40 +18,73 @@ var stopWords = map[string]bool{
 // Tokens splits text into the words the ranking compares: identifiers are split at
 // camelCase and snake_case boundaries (parseHTTPRequest: parse, http, request) and also kept
 // whole when split; everything is lower case, plurals lose their s, and stop words and
-// single characters go. fn receives each token.
+// single characters go. fn receives each token; it may keep it only as a copy
+// (strings.Clone), as tokens may share text's memory.
 func Tokens(text string, fn func(string)) {
-	start := -1
-	for i := 0; i <= len(text); i++ {
-		var r rune
-		size := 1
-		if i < len(text) {
-			r, size = utf8.DecodeRuneInString(text[i:])
+	for i := 0; i < len(text); {
+		c := text[i]
+		if c < utf8.RuneSelf && !isWordByte(c) {
+			i++
+			continue
 		}
-		word := i < len(text) && (r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r))
-		if word && start < 0 {
-			start = i
+		if c >= utf8.RuneSelf {
+			if r, size := utf8.DecodeRuneInString(text[i:]); !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+				i += size
+				continue
+			}
 		}
-		if !word && start >= 0 {
-			identifier(text[start:i], fn)
-			start = -1
+		j := i
+		for j < len(text) {
+			if c := text[j]; c < utf8.RuneSelf {
+				if !isWordByte(c) {
+					break
+				}
+				j++
+				continue
+			}
+			r, size := utf8.DecodeRuneInString(text[j:])
+			if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+				break
+			}
+			j += size
 		}
-		i += size - 1
+		identifier(text[i:j], fn)
+		i = j
 	}
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }
 
 // identifier splits one identifier.
 func identifier(id string, fn func(string)) {
-	parts := splitIdentifier(id)
-	for _, p := range parts {
+	parts := 0
+	splitIdentifier(id, func(p string) {
+		parts++
 		emit(p, fn)
-	}
-	if len(parts) > 1 {
-		emit(strings.ReplaceAll(strings.ToLower(id), "_", ""), fn)
+	})
+	if parts > 1 {
+		emit(strings.ReplaceAll(lower(id), "_", ""), fn)
 	}
 }
 
+// lower returns s in lower case, without copying an ASCII string that already is.
+func lower(s string) string {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			return strings.ToLower(s)
+		}
+		if 'A' <= c && c <= 'Z' {
+			return strings.ToLower(s)
+		}
+	}
+	return s
+}
+
 func emit(w string, fn func(string)) {
-	w = strings.ToLower(w)
+	w = lower(w)
 	if len(w) < 2 || stopWords[w] || isNumber(w) {
 		return
 	}
@@ -72,22 +105,29 @@ func isNumber(w string) bool {
 
 // splitIdentifier splits at underscores and case changes: HTTPServer -> HTTP, Server;
 // parseJSON2 -> parse, JSON2; snake_case -> snake, case.
-func splitIdentifier(id string) []string {
-	var out []string
-	for _, part := range strings.Split(id, "_") {
-		runes := []rune(part)
-		start := 0
-		for i := 1; i < len(runes); i++ {
-			prev, cur := runes[i-1], runes[i]
-			nextLower := i+1 < len(runes) && unicode.IsLower(runes[i+1])
-			if unicode.IsLower(prev) && unicode.IsUpper(cur) || unicode.IsUpper(prev) && unicode.IsUpper(cur) && nextLower {
-				out = append(out, string(runes[start:i]))
-				start = i
-			}
+func splitIdentifier(id string, fn func(string)) {
+	for len(id) > 0 {
+		part := id
+		if i := strings.IndexByte(id, '_'); i >= 0 {
+			part, id = id[:i], id[i+1:]
+		} else {
+			id = ""
 		}
-		if start < len(runes) {
-			out = append(out, string(runes[start:]))
+		start := 0
+		var prev rune = -1
+		for at, cur := range part {
+			if prev >= 0 {
+				next, _ := utf8.DecodeRuneInString(part[at+utf8.RuneLen(cur):])
+				nextLower := at+utf8.RuneLen(cur) < len(part) && unicode.IsLower(next)
+				if unicode.IsLower(prev) && unicode.IsUpper(cur) || unicode.IsUpper(prev) && unicode.IsUpper(cur) && nextLower {
+					fn(part[start:at])
+					start = at
+				}
+			}
+			prev = cur
+		}
+		if start < len(part) {
+			fn(part[start:])
 		}
 	}
-	return out
 }
