@@ -444,3 +444,43 @@ func TestFoldIndex(t *testing.T) {
 		}
 	}
 }
+
+// TestNeedles checks which strings a search looks for before it runs the regular
+// expression: the cheapest to scan for first, then the others a line must hold.
+func TestNeedles(t *testing.T) {
+	for _, c := range []struct {
+		query         string
+		regex, sensit bool
+		want          string
+	}{
+		{"ReadFile", false, true, `"ReadFile"`},
+		{"ReadFile", false, false, `"readfile"i`},
+		{"Promise.resolve", false, false, `"olve"i "e.re"i "promi"i`},
+		{`(add|remove)EventListener\(`, true, true, `"EventListener("`},
+		{`(addEventListener|removeEventListener)\(`, true, true, `"eventlistener("i "("`},
+		{`new Error\(['"][^'"]*not found`, true, false, `"new error("i "not found"i`},
+		// One byte is still far cheaper to scan for than running the regexp on everything.
+		{`[0-9]{4}-[0-9]{2}T`, true, false, `"-"i "t"i`},
+		{`[0-9]{4}-[0-9]{2}T`, true, true, `"-" "T"`},
+		{`\d+`, true, false, ``},
+	} {
+		m, err := NewMatcher(c.query, c.regex, c.sensit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, n := range append([]needle{m.lit}, m.others...) {
+			if len(n.b) == 0 {
+				continue
+			}
+			s := fmt.Sprintf("%q", n.b)
+			if n.fold {
+				s += "i"
+			}
+			got = append(got, s)
+		}
+		if g := strings.Join(got, " "); g != c.want {
+			t.Errorf("needles of %q (regex %v, case-sensitive %v): %s, want %s", c.query, c.regex, c.sensit, g, c.want)
+		}
+	}
+}

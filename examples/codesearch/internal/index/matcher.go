@@ -158,9 +158,7 @@ func requiredNeedles(re *syntax.Regexp, fold bool) []needle {
 					run = append(run, lowerASCII(byte(r)))
 					continue
 				}
-				if len(run) >= 2 {
-					add(newNeedle(run, true))
-				}
+				add(newNeedle(run, true)) // even one byte: bytes.IndexByte is far faster than the regexp
 				run = nil
 			}
 			continue
@@ -188,10 +186,21 @@ func requiredNeedles(re *syntax.Regexp, fold bool) []needle {
 		}
 		return len(b.b) - len(a.b)
 	})
-	if len(out) > 0 && len(out[0].b) < 2 && len(out) == 1 && out[0].fold {
-		return nil // one case-insensitive byte: scanning for it costs more than it saves
+	// A string inside one already looked for says nothing more.
+	var kept []needle
+	for _, n := range out {
+		redundant := false
+		for _, k := range kept {
+			if n.fold && bytes.Contains(bytes.ToLower(k.b), n.b) || !n.fold && !k.fold && bytes.Contains(k.b, n.b) {
+				redundant = true
+				break
+			}
+		}
+		if !redundant {
+			kept = append(kept, n)
+		}
 	}
-	return out
+	return kept
 }
 
 // commonSubstring returns the longest string that all of set contain.
