@@ -9,7 +9,7 @@ import (
 )
 
 // JSON Schema (2020-12, and the draft-07 that many servers still write) made into Go types.
-// The mapping, which the README's table documents:
+// The mapping, which the table in docs/typed-clients.md documents:
 //
 //	type string                 string; with format date-time, time.Time
 //	type string with enum       a named string type with a constant per value (of one value:

@@ -23,7 +23,7 @@ import (
 // The invopop/jsonschema oracle: its reflector, configured as mcpgen is (everything inline,
 // field and type comments as descriptions), must produce the schema mcpgen generates for
 // every zoo case, except for the intended differences below. Each difference is also a row of
-// the table "Intended differences" in the README; TestDifferencesAreDocumented keeps the two
+// the table "Intended differences" in docs/schemas.md; TestDifferencesAreDocumented keeps the two
 // in step.
 
 // difference is one deliberate departure from invopop/jsonschema or from what a JSON Schema
@@ -157,17 +157,17 @@ func TestInvopopOracle(t *testing.T) {
 	}
 }
 
-// TestDifferencesAreDocumented checks that the README's table of intended differences is
-// exactly the table this test knows, row for row.
+// TestDifferencesAreDocumented checks that the guide's table of intended differences
+// (docs/schemas.md) is exactly the table this test knows, row for row.
 func TestDifferencesAreDocumented(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
+	page, err := os.ReadFile("../../docs/schemas.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	const heading = "### Intended differences"
-	_, section, ok := strings.Cut(string(readme), heading+"\n")
+	const heading = "## Intended differences"
+	_, section, ok := strings.Cut(string(page), heading+"\n")
 	if !ok {
-		t.Fatalf("README has no section %q", heading)
+		t.Fatalf("docs/schemas.md has no section %q", heading)
 	}
 	var documented []string
 	for line := range strings.SplitSeq(section, "\n") {
@@ -182,7 +182,7 @@ func TestDifferencesAreDocumented(t *testing.T) {
 		want = append(want, fmt.Sprintf("| `%s` | %s | %s |", d.ID, d.Against, d.Reason))
 	}
 	if !slices.Equal(documented, want) {
-		t.Errorf("the README's table of intended differences is not the test's; it should read:\n\n| Difference | From | What and why |\n|---|---|---|\n%s", strings.Join(want, "\n"))
+		t.Errorf("the table of intended differences in docs/schemas.md is not the test's; it should read:\n\n| Difference | From | What and why |\n|---|---|---|\n%s", strings.Join(want, "\n"))
 	}
 }
 

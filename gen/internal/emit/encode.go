@@ -9,7 +9,7 @@ import (
 )
 
 // The generated encoders: for every struct a result uses, a function that writes it as
-// encoding/json would (see the README for the few intended differences), with no reflection.
+// encoding/json would (see docs/schemas.md for the few intended differences), with no reflection.
 
 // encoder emits the encode function of a struct.
 func (e *emitter) encoder(o *schema.Object) jen.Code {
