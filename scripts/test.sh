@@ -10,6 +10,10 @@ if [ -n "$unformatted" ]; then
   echo "gofmt would change:"; echo "$unformatted"; exit 1
 fi
 
+say "docs: links and anchors resolve, Go blocks generate and vet, mcpgen commands parse (README.md, docs/, examples' READMEs)"
+go test -count=1 ./internal/docscheck
+go test -count=1 -run '^TestDocs$' ./cmd/mcpgen
+
 say "go vet ./..."
 go vet ./...
 

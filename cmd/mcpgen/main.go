@@ -2,9 +2,9 @@
 // servers from the terminal.
 //
 // Put //go:generate go tool mcpgen in a package, mark functions with //mcp:tool, and run
-// go generate. See the README for the annotations and the generated API. mcpgen servers,
-// tools, call, read and prompt connect to the servers of .mcp.json (or one given with
-// --stdio, --url or --sse).
+// go generate. The guide, https://github.com/mcpgen/mcpgen/blob/main/docs/README.md, has the
+// annotations and the generated API. mcpgen servers, tools, call, read and prompt connect to
+// the servers of .mcp.json (or one given with --stdio, --url or --sse).
 package main
 
 import (
@@ -38,9 +38,23 @@ func main() {
 type usageError struct{ error }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	code := exitOK
+	app := newApp(&code, stdout, stderr)
+	if err := app.Run(ctx, args); err != nil {
+		fmt.Fprintf(stderr, "mcpgen: %v\n", err)
+		var ue usageError
+		if errors.As(err, &ue) {
+			fmt.Fprintln(stderr, "Run 'mcpgen --help' for usage.")
+		}
+		return exitError
+	}
+	return code
+}
+
+// newApp is mcpgen's command line: its commands and flags, whose actions set *code.
+func newApp(code *int, stdout, stderr io.Writer) *cli.Command {
 	// Only --version: -v is --verbose.
 	cli.VersionFlag = &cli.BoolFlag{Name: "version", Usage: "print mcpgen's version"}
-	code := exitOK
 	flags := []cli.Flag{
 		&cli.BoolFlag{Name: "check", Usage: "verify that generated files are current instead of writing them; exit 1 with a diff if not"},
 		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "list the files written"},
@@ -50,14 +64,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	generate := func(check bool) cli.ActionFunc {
 		return func(ctx context.Context, cmd *cli.Command) error {
-			code = runGenerate(cmd, check || cmd.Bool("check"), stdout, stderr)
+			*code = runGenerate(cmd, check || cmd.Bool("check"), stdout, stderr)
 			return nil
 		}
 	}
 	usage := func(ctx context.Context, cmd *cli.Command, err error, _ bool) error {
 		return usageError{err}
 	}
-	app := &cli.Command{
+	return &cli.Command{
 		Name:      "mcpgen",
 		Usage:     "generate typed MCP servers from annotated Go functions; reach MCP servers from the terminal",
 		UsageText: "mcpgen [flags] [packages]\nmcpgen check [packages]\nmcpgen new [--module path] [--name name] <dir>\nmcpgen servers | tools [SERVER...]\nmcpgen call SERVER TOOL [key=value ...]\nmcpgen read SERVER URI | prompt SERVER NAME [key=value ...]\nmcpgen import [SERVER] [-o DIR] [--check]\nmcpgen version",
@@ -106,7 +120,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 					&cli.StringFlag{Name: "mcpgen-dir", Usage: "use the mcpgen checkout in `dir` (default: the one this mcpgen was built from, if any)"},
 				},
 				Action: func(ctx context.Context, cmd *cli.Command) error {
-					code = runNew(ctx, cmd, stdout, stderr)
+					*code = runNew(ctx, cmd, stdout, stderr)
 					return nil
 				},
 				OnUsageError: usage,
@@ -120,28 +134,27 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 				},
 				OnUsageError: usage,
 			},
-		}, append(reachCommands(&code, stdout, stderr, usage), importCommand(&code, stdout, stderr, usage))...),
+		}, append(reachCommands(code, stdout, stderr, usage), importCommand(code, stdout, stderr, usage))...),
 	}
-	if err := app.Run(ctx, args); err != nil {
-		fmt.Fprintf(stderr, "mcpgen: %v\n", err)
-		var ue usageError
-		if errors.As(err, &ue) {
-			fmt.Fprintln(stderr, "Run 'mcpgen --help' for usage.")
+}
+
+// checkPackageArgs refuses arguments of generate and check that are not packages.
+// Packages are paths (./tools, ./..., example.com/x); a bare word is more likely a mistyped
+// command, and no standard library package has tools to generate.
+func checkPackageArgs(args []string) error {
+	for _, arg := range args {
+		if !strings.ContainsAny(arg, "./") {
+			return fmt.Errorf("unknown command %q; packages are given as paths such as ./... or ./tools", arg)
 		}
-		return exitError
 	}
-	return code
+	return nil
 }
 
 // runGenerate generates, then writes the files or, in check mode, compares them.
 func runGenerate(cmd *cli.Command, check bool, stdout, stderr io.Writer) int {
-	for _, arg := range cmd.Args().Slice() {
-		// Packages are paths (./tools, ./..., example.com/x); a bare word is more likely a
-		// mistyped command, and no standard library package has tools to generate.
-		if !strings.ContainsAny(arg, "./") {
-			fmt.Fprintf(stderr, "mcpgen: unknown command %q; packages are given as paths such as ./... or ./tools\nRun 'mcpgen --help' for usage.\n", arg)
-			return exitError
-		}
+	if err := checkPackageArgs(cmd.Args().Slice()); err != nil {
+		fmt.Fprintf(stderr, "mcpgen: %v\nRun 'mcpgen --help' for usage.\n", err)
+		return exitError
 	}
 	cfg := gen.Config{Patterns: cmd.Args().Slice(), FileName: cmd.String("output")}
 	if tags := cmd.String("tags"); tags != "" {
