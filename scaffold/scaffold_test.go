@@ -2,12 +2,14 @@ package scaffold
 
 import (
 	"bytes"
+	"context"
 	"go/format"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/mcpgen/mcpgen/internal/docscheck"
 	"github.com/mcpgen/mcpgen/templates"
 	"golang.org/x/mod/modfile"
 )
@@ -97,5 +99,36 @@ func TestRender(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// guideURL is where a new project's README links to mcpgen's guide: the project lives
+// elsewhere, so its links into this repository are URLs of its files on GitHub.
+const guideURL = "https://github.com/mcpgen/mcpgen/blob/main/"
+
+// The README of a new project has working links, both its own (to its sections, to its
+// workflow file) and those into mcpgen's guide, checked against this checkout's docs/.
+func TestREADMELinks(t *testing.T) {
+	for _, data := range []templates.Data{
+		{Module: "example.com/hello", Name: "hello", GoVersion: GoVersion, MCPGenVersion: "v0.0.0", MCPGenDir: "/src/mcpgen"},
+		{Module: "example.com/hello", Name: "hello", GoVersion: GoVersion, MCPGenVersion: "v1.2.3"},
+	} {
+		dir := t.TempDir()
+		if err := render(dir, data); err != nil {
+			t.Fatal(err)
+		}
+		readme, _ := os.ReadFile(filepath.Join(dir, "README.md"))
+		if n := strings.Count(string(readme), guideURL+"docs/"); n < 10 {
+			t.Errorf("the README links to the guide %d times; it should point to its pages", n)
+		}
+		problems, err := docscheck.Check(context.Background(), docscheck.Options{
+			Root: dir, Pages: []string{"README.md"}, NoCompile: true, RepoURL: guideURL, RepoRoot: "..",
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range problems {
+			t.Error(p)
+		}
 	}
 }
