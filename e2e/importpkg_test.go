@@ -61,6 +61,13 @@ func TestImportedPackageClient(t *testing.T) {
 	if _, err := c.FindNotes(ctx, notes.Query{Limit: 1000}); err == nil || !strings.Contains(err.Error(), "limit") {
 		t.Errorf("limit 1000: %v", err)
 	}
+	// delete_note asks the user first; a client that cannot ask keeps its notes.
+	if _, err := c.DeleteNote(ctx, notes.NoteRef{ID: 1}); err == nil || !strings.Contains(err.Error(), "elicitation") {
+		t.Errorf("delete_note from a client without elicitation: %v", err)
+	}
+	if found, err := c.FindNotes(ctx, notes.Query{Text: "passport"}); err != nil || len(found.Notes) != 1 {
+		t.Errorf("note 1 after a refused delete_note: %+v, %v", found, err)
+	}
 }
 
 // The committed client is what mcpgen import writes today, given the package or (from its

@@ -18,7 +18,7 @@ import (
 // (go tool mcpgen) with the mcpgen the module requires.
 const _ = mcp.GeneratedCodeContract1
 
-// RegisterMCP adds the MCP tools of package notes to s. Methods are called on the values given.
+// RegisterMCP adds the MCP tools and elicitation forms of package notes to s. Methods are called on the values given.
 func RegisterMCP(s *mcp.Server, book *Book) {
 	s.AddTool(mcp.Tool{
 		Name:         "add_note",
@@ -28,6 +28,16 @@ func RegisterMCP(s *mcp.Server, book *Book) {
 		OutputSchema: mcpgenBookAddOutput,
 		Handler: func(ctx context.Context, c *mcp.ToolCall) {
 			mcpgenCallBookAdd(ctx, c, book)
+		},
+	})
+	s.AddTool(mcp.Tool{
+		Name:        "delete_note",
+		Title:       "Delete a note",
+		Description: "Deletes a note, once the user has confirmed it: the server asks the client's user (elicitation), and a client that cannot ask keeps its notes.",
+		InputSchema: mcpgenBookDeleteInput,
+		Annotations: mcp.ToolAnnotations{DestructiveHint: mcp.Ptr(true)},
+		Handler: func(ctx context.Context, c *mcp.ToolCall) {
+			mcpgenCallBookDelete(ctx, c, book)
 		},
 	})
 	s.AddTool(mcp.Tool{
@@ -41,6 +51,7 @@ func RegisterMCP(s *mcp.Server, book *Book) {
 			mcpgenCallBookFind(ctx, c, book)
 		},
 	})
+	mcp.AddForm(s, mcpgenConfirmationForm, mcpgenDecodeConfirmation)
 }
 
 // JSON Schemas of tool add_note.
@@ -154,6 +165,42 @@ func mcpgenCallBookAdd(ctx context.Context, c *mcp.ToolCall, recv *Book) {
 		return
 	}
 	mcpgenEncodeNote(c.Structured(), &out)
+}
+
+// JSON Schemas of tool delete_note.
+const (
+	mcpgenBookDeleteInput = `{
+  "type": "object",
+  "description": "Names a note.",
+  "properties": {
+    "id": {
+      "type": "integer",
+      "description": "ID of the note.",
+      "minimum": 1
+    }
+  },
+  "required": [
+    "id"
+  ],
+  "additionalProperties": false
+}`
+)
+
+// mcpgenCallBookDelete serves tool delete_note.
+func mcpgenCallBookDelete(ctx context.Context, c *mcp.ToolCall, recv *Book) {
+	args := c.Arguments()
+	var in NoteRef
+	mcpgenDecodeNoteRef(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
+		return
+	}
+	out, err := recv.Delete(ctx, in)
+	if err != nil {
+		c.ReturnError(err)
+		return
+	}
+	c.ReturnText(out)
 }
 
 // JSON Schemas of tool find_notes.
@@ -275,6 +322,45 @@ func mcpgenCallBookFind(ctx context.Context, c *mcp.ToolCall, recv *Book) {
 	mcpgenEncodeFound(c.Structured(), &out)
 }
 
+// Requested schemas of the elicitation forms (mcp.Elicit).
+const (
+	mcpgenConfirmationForm = `{
+  "type": "object",
+  "properties": {
+    "confirm": {
+      "type": "boolean",
+      "description": "Does it."
+    }
+  },
+  "required": [
+    "confirm"
+  ]
+}`
+)
+
+// mcpgenDecodeConfirmation decodes a value of type Confirmation and checks it against its schema.
+func mcpgenDecodeConfirmation(d *jsonwire.Decoder, v *Confirmation) {
+	if !d.Expect(jsonwire.Object) {
+		return
+	}
+	var hasConfirm bool
+	for key := range d.Members {
+		switch string(key) {
+		case "confirm":
+			hasConfirm = true
+			if b, ok := d.Bool(); ok {
+				v.Confirm = b
+			}
+		default:
+			d.Report("unknown property; expected one of \"confirm\"")
+			d.Skip()
+		}
+	}
+	if !hasConfirm {
+		d.ReportMissing("confirm")
+	}
+}
+
 // mcpgenDecodeNewNote decodes a value of type NewNote and checks it against its schema.
 func mcpgenDecodeNewNote(d *jsonwire.Decoder, v *NewNote) {
 	if !d.Expect(jsonwire.Object) {
@@ -352,6 +438,29 @@ func mcpgenDecodeNewNote(d *jsonwire.Decoder, v *NewNote) {
 	}
 	if !hasPriority {
 		v.Priority = "normal"
+	}
+}
+
+// mcpgenDecodeNoteRef decodes a value of type NoteRef and checks it against its schema.
+func mcpgenDecodeNoteRef(d *jsonwire.Decoder, v *NoteRef) {
+	if !d.Expect(jsonwire.Object) {
+		return
+	}
+	var hasID bool
+	for key := range d.Members {
+		switch string(key) {
+		case "id":
+			hasID = true
+			if n, ok := d.IntRange(1, 9223372036854775807, "must be >= 1", "must be <= 9223372036854775807"); ok {
+				v.ID = int(n)
+			}
+		default:
+			d.Report("unknown property; expected one of \"id\"")
+			d.Skip()
+		}
+	}
+	if !hasID {
+		d.ReportMissing("id")
 	}
 }
 

@@ -18,6 +18,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
 
 // Priority says how soon a note needs attention.
@@ -74,10 +76,24 @@ type Found struct {
 	More bool `json:"more"`
 }
 
+// NoteRef names a note.
+type NoteRef struct {
+	// ID of the note.
+	ID int `json:"id" jsonschema:"minimum=1"`
+}
+
+// Confirmation is the user's answer to a question before something is done that cannot be
+// undone.
+type Confirmation struct {
+	// Confirm does it.
+	Confirm bool `json:"confirm"`
+}
+
 // Book keeps the notes of one server process.
 type Book struct {
 	mu    sync.Mutex
 	notes []Note
+	last  int // the last id given
 	now   func() time.Time
 }
 
@@ -95,12 +111,46 @@ func NewBook(now func() time.Time) *Book {
 func (b *Book) Add(ctx context.Context, in NewNote) (Note, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	n := Note{ID: len(b.notes) + 1, Title: strings.TrimSpace(in.Title), Body: in.Body, Priority: in.Priority, Tags: in.Tags, Due: in.Due, Created: b.now().UTC().Truncate(time.Second)}
+	n := Note{ID: b.last + 1, Title: strings.TrimSpace(in.Title), Body: in.Body, Priority: in.Priority, Tags: in.Tags, Due: in.Due, Created: b.now().UTC().Truncate(time.Second)}
 	if n.Title == "" {
 		return Note{}, fmt.Errorf("the title must not be blank")
 	}
 	b.notes = append(b.notes, n)
+	b.last = n.ID
 	return n, nil
+}
+
+// Delete deletes a note, once the user has confirmed it: the server asks the client's user
+// (elicitation), and a client that cannot ask keeps its notes.
+//
+//mcp:tool delete_note title="Delete a note" destructive
+func (b *Book) Delete(ctx context.Context, in NoteRef) (string, error) {
+	n, ok := b.get(in.ID)
+	if !ok {
+		return "", fmt.Errorf("there is no note %d", in.ID)
+	}
+	answer, action, err := mcp.Elicit[Confirmation](ctx, fmt.Sprintf("Delete note %d, %q?", n.ID, n.Title))
+	if err != nil {
+		return "", err // in a stateless request, mcp.ErrInputRequired: the user is asked, and the call comes back
+	}
+	if action != mcp.Accept || !answer.Confirm {
+		return fmt.Sprintf("kept note %d", n.ID), nil
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.notes = slices.DeleteFunc(b.notes, func(m Note) bool { return m.ID == in.ID })
+	return fmt.Sprintf("deleted note %d", n.ID), nil
+}
+
+func (b *Book) get(id int) (Note, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, n := range b.notes {
+		if n.ID == id {
+			return n, true
+		}
+	}
+	return Note{}, false
 }
 
 var rank = map[Priority]int{Low: 0, Normal: 1, High: 2}

@@ -60,6 +60,28 @@ func (c *Client) AddNote(ctx context.Context, in notes.NewNote) (*notes.Note, er
 	return out, nil
 }
 
+// DeleteNote calls the tool delete_note (Delete a note): Deletes a note, once the user has
+// confirmed it: the server asks the client's user (elicitation), and a client that cannot ask
+// keeps its notes.
+//
+// The tool declares no output schema: the result is its content blocks. A result the tool marked
+// as an error is returned as a *mcp.ToolError with its text.
+func (c *Client) DeleteNote(ctx context.Context, in notes.NoteRef) ([]mcp.Content, error) {
+	var e jsonwire.Encoder
+	mcpgenEncodeNoteRef(&e, &in)
+	if err := e.Err(); err != nil {
+		return nil, fmt.Errorf("tools/call delete_note: arguments: %w", err)
+	}
+	res, err := c.MCP.CallTool(ctx, "delete_note", json.RawMessage(e.Bytes()))
+	if err != nil {
+		return nil, err
+	}
+	if err := res.Err(); err != nil {
+		return nil, err
+	}
+	return res.Content, nil
+}
+
 // FindNotes calls the tool find_notes (Find notes): Lists the notes that match a query, most
 // urgent first, then oldest first.
 //

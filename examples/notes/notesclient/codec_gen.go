@@ -40,6 +40,14 @@ func mcpgenEncodeNewNote(e *jsonwire.Encoder, v *notes.NewNote) {
 	e.ObjectEnd()
 }
 
+// mcpgenEncodeNoteRef writes a value of type NoteRef as JSON.
+func mcpgenEncodeNoteRef(e *jsonwire.Encoder, v *notes.NoteRef) {
+	e.ObjectStart()
+	e.Key("id")
+	e.Int(int64(v.ID))
+	e.ObjectEnd()
+}
+
 // mcpgenEncodeQuery writes a value of type Query as JSON.
 func mcpgenEncodeQuery(e *jsonwire.Encoder, v *notes.Query) {
 	e.ObjectStart()
