@@ -32,6 +32,16 @@
 //	defer c.Close()
 //	res, err := c.CallTool(ctx, "echo", map[string]any{"message": "hi"})
 //
+// # Examples
+//
+// The examples are runnable (go test runs them; go doc -http and pkg.go.dev show them), on
+// the tools of examples/notes: serving over stdio ([Server.ServeStdio], and [Server.Serve]
+// with the messages a client exchanges), serving Streamable HTTP and calling it
+// ([Server.ServeHTTPListener]), a client's calls ([Connect]), answering the server's sampling
+// and elicitation requests ([ClientOptions]), a test through [MemoryTransport], and a tool
+// called in process ([Server.CallTool]). The guide is at
+// https://github.com/mcpgen/mcpgen/blob/main/docs/README.md.
+//
 // # Where things are
 //
 // One JSON-RPC peer (peer.go) carries both sides: it numbers outgoing requests, matches
