@@ -25,11 +25,20 @@ type harness struct {
 	done   chan error
 	cancel context.CancelFunc
 	drain  sync.Once
+	// reading is held by whoever reads out: a recv whose read outlived its timeout still
+	// owns the reader, and discard waits for it rather than read beside it.
+	reading sync.Mutex
 }
 
 // discard reads and drops whatever the server writes from now on.
 func (h *harness) discard() {
-	h.drain.Do(func() { go io.Copy(io.Discard, h.out) })
+	h.drain.Do(func() {
+		go func() {
+			h.reading.Lock()
+			defer h.reading.Unlock()
+			io.Copy(io.Discard, h.out)
+		}()
+	})
 }
 
 func quietServer(opts *ServerOptions) *Server {
@@ -82,6 +91,8 @@ func (h *harness) recv() map[string]any {
 	}
 	ch := make(chan result, 1)
 	go func() {
+		h.reading.Lock()
+		defer h.reading.Unlock()
 		line, err := h.out.ReadString('\n')
 		ch <- result{line, err}
 	}()
@@ -95,8 +106,10 @@ func (h *harness) recv() map[string]any {
 			h.t.Fatalf("server wrote invalid JSON %q: %v", r.line, err)
 		}
 		return m
-	case <-time.After(10 * time.Second):
-		h.t.Fatal("no message from server within 10s")
+	case <-time.After(30 * time.Second):
+		// A hang detector, not a speed test: a 16 MB echo takes over 10 s under -race on
+		// a loaded machine.
+		h.t.Fatal("no message from server within 30s")
 		return nil
 	}
 }
