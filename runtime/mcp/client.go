@@ -38,6 +38,7 @@ type Client struct {
 	roots      []Root
 	level      LogLevel    // stateless: the log level each request asks for
 	listening  *subscriber // stateless: the open subscriptions/listen request
+	listenErr  error       // stateless: why the client does not listen (ListenErr)
 	subscribed []string    // stateless: the resources it subscribes to
 	closeOnce  sync.Once
 	closeErr   error
@@ -56,10 +57,16 @@ type ClientOptions struct {
 	// with sessions (such as "2025-06-18"). The default speaks the stateless revision when
 	// the server offers it, and otherwise the newest revision with sessions both know.
 	ProtocolVersion string
-	// ProbeTimeout bounds the wait for the server/discover with which a client learns
-	// whether a stdio server speaks the stateless revision; a server that does not answer
-	// in time is taken to speak a revision with sessions. The default is 5 seconds.
+	// ProbeTimeout is how long the client waits for the answer to the server/discover with
+	// which it learns whether a server speaks the stateless revision before it sends a ping
+	// as well: a server that answers the ping but not the probe is taken to speak a
+	// revision with sessions, and one that answers neither (still starting) is waited for
+	// within Connect's context. The default is 5 seconds.
 	ProbeTimeout time.Duration
+	// PollInterval is how often the client lists what its list callbacks (ToolsChanged and
+	// the others) watch when a server of the stateless revision refuses subscriptions/listen;
+	// the default is 30 seconds.
+	PollInterval time.Duration
 	// Timeout bounds every request whose context has no deadline of its own; 0 for none.
 	Timeout time.Duration
 	// Logger receives the client's diagnostics, and by default the stderr of a server the
@@ -100,8 +107,12 @@ type ServerInfo struct {
 	Implementation
 	ProtocolVersion string
 	Stateless       bool // the revision has no sessions
-	Capabilities    ServerCapabilities
-	Instructions    string
+	// Negotiation says how the client chose ProtocolVersion, in words: "offered in
+	// server/discover", "pinned by ClientOptions.ProtocolVersion", "initialize, after
+	// server/discover was refused (...)" and so on.
+	Negotiation  string
+	Capabilities ServerCapabilities
+	Instructions string
 }
 
 // ServerCapabilities are what a server declared it offers.
@@ -133,6 +144,9 @@ func Connect(ctx context.Context, t Transport, opts *ClientOptions) (*Client, er
 	}
 	if c.opts.ProbeTimeout <= 0 {
 		c.opts.ProbeTimeout = 5 * time.Second
+	}
+	if c.opts.PollInterval <= 0 {
+		c.opts.PollInterval = 30 * time.Second
 	}
 	c.logger = c.opts.Logger
 	if c.logger == nil {
@@ -211,10 +225,11 @@ func (c *Client) send(ctx context.Context, msg []byte, rq *outgoing) error {
 	return c.conn.send(ctx, msg, rq)
 }
 
-// broken tells the client its connection is gone: every waiting call fails with err.
+// broken tells the client its connection is gone: every waiting call fails with err, once
+// Err says so (a caller that sees its call fail may ask why).
 func (c *Client) broken(err error) {
-	c.p.lost(err)
 	c.end(err)
+	c.p.lost(err)
 }
 
 // end records why the connection is gone, once, and closes Done.

@@ -23,10 +23,13 @@ func (c *Client) Ping(ctx context.Context) error {
 	return c.request(ctx, methodPing, nil, nil)
 }
 
-// paginate runs a list method page by page, as an iterator.
+// paginate runs a list method page by page, as an iterator. A server that does not know
+// an optional list (optionalList) has none of its items. An item the client cannot read is
+// left out, with a warning in the log, rather than the whole list.
 func paginate[W, T any](c *Client, ctx context.Context, method, field string, convert func(*W) (T, bool)) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		cursor := ""
+		seen := map[string]bool{}
 		for {
 			var params any
 			if cursor != "" {
@@ -34,31 +37,60 @@ func paginate[W, T any](c *Client, ctx context.Context, method, field string, co
 			}
 			var res map[string]json.RawMessage
 			if err := c.request(ctx, method, params, &res); err != nil {
+				var rpcErr *jsonrpc.Error
+				if cursor == "" && errors.As(err, &rpcErr) && rpcErr.Code == jsonrpc.CodeMethodNotFound && c.optionalList(method) {
+					return
+				}
 				var zero T
 				yield(zero, err)
 				return
 			}
-			var items []W
+			var raws []json.RawMessage
 			if raw, ok := res[field]; !ok {
 				// A server that has none may leave the list out.
-			} else if err := json.Unmarshal(raw, &items); err != nil {
+			} else if err := json.Unmarshal(raw, &raws); err != nil {
 				var zero T
-				yield(zero, fmt.Errorf("mcp: %s: the server's result: %w", method, err))
+				yield(zero, fmt.Errorf("mcp: %s: the server's result: %s is not a list: %w", method, field, err))
 				return
 			}
-			for i := range items {
-				if item, ok := convert(&items[i]); ok && !yield(item, nil) {
+			for i, raw := range raws {
+				var w W
+				if err := json.Unmarshal(raw, &w); err != nil {
+					c.logger.Warn("mcp: leaving out an item of a list that the client cannot read", "method", method,
+						"item", i, "reason", err.Error(), "json", string(clip(raw, 200)))
+					continue
+				}
+				if item, ok := convert(&w); ok && !yield(item, nil) {
 					return
 				}
 			}
 			next := ""
 			json.Unmarshal(res["nextCursor"], &next)
-			if next == "" || next == cursor {
-				return
+			seen[cursor] = true
+			if next == "" || seen[next] {
+				return // the last page, or a cursor given before: the list went round
 			}
 			cursor = next
 		}
 	}
+}
+
+// optionalList reports whether a server may answer method with "method not found" and mean
+// that it has none: resources/templates/list, which many servers that declare resources
+// leave out, and the list of any capability the server did not declare.
+func (c *Client) optionalList(method string) bool {
+	caps := c.Server().Capabilities
+	switch method {
+	case methodResourceTemplatesList:
+		return true
+	case methodToolsList:
+		return !caps.Tools
+	case methodPromptsList:
+		return !caps.Prompts
+	case methodResourcesList:
+		return !caps.Resources
+	}
+	return false
 }
 
 // collect gathers an iterator's items, or its error.

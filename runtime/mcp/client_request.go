@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -58,27 +59,42 @@ type outgoing struct {
 }
 
 // The revision a client speaks is settled by Connect: negotiate probes for the stateless
-// revision and falls back to a session, as the versioning page describes.
+// revision and falls back to a session, as the versioning page describes, and says how it
+// chose (ServerInfo.Negotiation).
 
 // negotiate settles the revision the client speaks with the server.
 func (c *Client) negotiate(ctx context.Context) error {
 	switch v := c.opts.ProtocolVersion; {
 	case v == "":
-		version, stateless, err := c.probe(ctx, StatelessProtocolVersion)
+		p, err := c.probe(ctx, StatelessProtocolVersion)
 		switch {
 		case err != nil:
 			return err
-		case stateless:
-			return c.discover(ctx, version)
+		case !p.stateless:
+			return c.initialize(ctx, p.version, p.how)
+		case p.res != nil && p.version == StatelessProtocolVersion:
+			// The probe's answer is the DiscoverResult of the revision the client speaks:
+			// no need to ask again.
+			c.adopt(p.res, p.version, p.how)
+			return nil
 		}
-		return c.initialize(ctx, version)
+		return c.discover(ctx, p.version, p.how)
 	case slices.Contains(statelessVersions, v):
-		return c.discover(ctx, v)
+		return c.discover(ctx, v, "pinned by ClientOptions.ProtocolVersion")
 	case isStateful(v):
-		return c.initialize(ctx, v)
+		return c.initialize(ctx, v, "pinned by ClientOptions.ProtocolVersion")
 	default:
 		return fmt.Errorf("mcp: protocol version %q is not one this client speaks (%v)", v, allVersions)
 	}
+}
+
+// probed is what the probe learnt: the revision to speak, and the DiscoverResult when the
+// server answered the probe with one.
+type probed struct {
+	version   string
+	stateless bool
+	res       *discoverResult
+	how       string // how the revision was chosen, for ServerInfo.Negotiation
 }
 
 // probe asks a server whether it speaks the stateless revision (server/discover). It
@@ -86,41 +102,111 @@ func (c *Client) negotiate(ctx context.Context) error {
 // both sides know when the server has no sessionless revision in common with us, or
 // answers as a server of the revisions with sessions does (with any error that is not one
 // of the stateless revision's, or not at all).
-func (c *Client) probe(ctx context.Context, version string) (string, bool, error) {
-	pctx, cancel := context.WithTimeout(ctx, c.opts.ProbeTimeout)
+//
+// "Not at all" must not depend on how busy the machine is: a server whose runtime is
+// still loading answers late, yet it answers. So a probe unanswered after ProbeTimeout is
+// followed by a ping, which every server of the revisions with sessions answers before
+// initialize and any other answers with an error. A server that answers the ping but
+// still not the probe (within as long again as the ping took, for a server that answers
+// concurrently) ignores what it does not know: it speaks a revision with sessions. A server
+// that answers neither is still starting, and the probe waits for it within ctx.
+func (c *Client) probe(ctx context.Context, version string) (probed, error) {
+	pctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	res, err := c.discoverRequest(pctx, version)
+	type answer struct {
+		res *discoverResult
+		err error
+	}
+	discovered, sent := make(chan answer, 1), time.Now()
+	go func() {
+		res, err := c.discoverRequest(pctx, version)
+		discovered <- answer{res, err}
+	}()
+	var (
+		pinged    chan error // set once the ping is sent
+		pingSent  time.Time
+		grace     <-chan time.Time // set once the ping is answered
+		slow      = time.NewTimer(c.opts.ProbeTimeout)
+		discovery answer
+	)
+	defer slow.Stop()
+wait:
+	for {
+		select {
+		case discovery = <-discovered:
+			break wait
+		case <-slow.C:
+			pinged, pingSent = make(chan error, 1), time.Now()
+			go func() { pinged <- c.call(pctx, "", false, methodPing, nil, nil, nil) }()
+		case err := <-pinged:
+			pinged = nil
+			if errors.Is(err, ErrTransport) || pctx.Err() != nil {
+				continue // no sign of life; the probe's own answer says what went wrong
+			}
+			grace = time.After(max(250*time.Millisecond, time.Since(pingSent)))
+		case <-grace:
+			cancel()
+			<-discovered
+			return probed{version: StatefulProtocolVersion, how: fmt.Sprintf(
+				"initialize, after server/discover went unanswered for %s though the server answered a ping",
+				time.Since(sent).Round(time.Millisecond))}, nil
+		case <-ctx.Done():
+			cancel()
+			<-discovered
+			if pinged != nil {
+				<-pinged
+			}
+			return probed{}, ctx.Err()
+		}
+	}
+	cancel()
+	if pinged != nil {
+		<-pinged // the ping is cancelled: the server has answered
+	}
+	res, err := discovery.res, discovery.err
 	var rpcErr *jsonrpc.Error
 	switch {
 	case err == nil:
-		return pick(res.SupportedVersions)
+		p, err := pick(res.SupportedVersions)
+		p.res = res
+		p.how = "offered in server/discover"
+		if !p.stateless {
+			p.how = "initialize, as server/discover offered no stateless revision this client speaks"
+		}
+		return p, err
 	case errors.As(err, &rpcErr) && rpcErr.Code == CodeUnsupportedProtocolVersion:
 		var data struct {
 			Supported []string `json:"supported"`
 		}
 		json.Unmarshal(rpcErr.Data, &data)
-		return pick(data.Supported)
+		p, err := pick(data.Supported)
+		p.how = "named by the server when it refused server/discover in " + version
+		if !p.stateless {
+			p.how = "initialize, as the server named no stateless revision this client speaks"
+		}
+		return p, err
 	case ctx.Err() != nil:
-		return "", false, ctx.Err() // Connect's own deadline, not the probe's
+		return probed{}, ctx.Err() // Connect's own deadline
 	case errors.Is(err, ErrTransport):
-		return "", false, err
+		return probed{}, err
 	}
-	return StatefulProtocolVersion, false, nil // a server of the revisions with sessions
+	// A server of the revisions with sessions.
+	return probed{version: StatefulProtocolVersion, how: "initialize, after server/discover was refused (" + oneLine(err.Error(), 120) + ")"}, nil
 }
 
 // pick chooses the revision to speak from those a stateless server lists.
-func pick(supported []string) (string, bool, error) {
+func pick(supported []string) (probed, error) {
 	for _, v := range statelessVersions {
 		if slices.Contains(supported, v) {
-			return v, true, nil
+			return probed{version: v, stateless: true}, nil
 		}
 	}
 	for _, v := range statefulVersions {
 		if slices.Contains(supported, v) {
-			return v, false, nil
+			return probed{version: v}, nil
 		}
 	}
-	return "", false, fmt.Errorf("mcp: the server speaks none of this client's protocol revisions: it offers %v, the client %v", supported, allVersions)
+	return probed{}, fmt.Errorf("mcp: the server speaks none of this client's protocol revisions: it offers %v, the client %v", supported, allVersions)
 }
 
 // discoverResult is a DiscoverResult.
@@ -140,21 +226,26 @@ func (c *Client) discoverRequest(ctx context.Context, version string) (*discover
 }
 
 // discover begins speaking a stateless revision.
-func (c *Client) discover(ctx context.Context, version string) error {
+func (c *Client) discover(ctx context.Context, version, how string) error {
 	res, err := c.discoverRequest(ctx, version)
 	if err != nil {
 		return err
 	}
-	c.mu.Lock()
-	c.server = ServerInfo{Implementation: res.Meta.ServerInfo, ProtocolVersion: version, Stateless: true,
-		Capabilities: readServerCapabilities(res.Capabilities), Instructions: res.Instructions}
-	c.mu.Unlock()
-	c.conn.negotiated(version, true)
+	c.adopt(res, version, how)
 	return nil
 }
 
+// adopt speaks a stateless revision with a server that answered server/discover with res.
+func (c *Client) adopt(res *discoverResult, version, how string) {
+	c.mu.Lock()
+	c.server = ServerInfo{Implementation: res.Meta.ServerInfo, ProtocolVersion: version, Stateless: true, Negotiation: how,
+		Capabilities: readServerCapabilities(res.Capabilities), Instructions: res.Instructions}
+	c.mu.Unlock()
+	c.conn.negotiated(version, true)
+}
+
 // initialize begins a session: the server answers with the revision it speaks.
-func (c *Client) initialize(ctx context.Context, version string) error {
+func (c *Client) initialize(ctx context.Context, version, how string) error {
 	params := fmt.Appendf(nil, `{"protocolVersion":%q,"capabilities":%s,"clientInfo":%s}`, version, c.declaredCapabilities(false), c.info)
 	var res struct {
 		ProtocolVersion string          `json:"protocolVersion"`
@@ -169,40 +260,51 @@ func (c *Client) initialize(ctx context.Context, version string) error {
 		return fmt.Errorf("mcp: the server answered initialize with protocol version %q, which this client does not speak (%v)", res.ProtocolVersion, statefulVersions)
 	}
 	c.mu.Lock()
-	c.server = ServerInfo{Implementation: res.ServerInfo, ProtocolVersion: res.ProtocolVersion,
+	c.server = ServerInfo{Implementation: res.ServerInfo, ProtocolVersion: res.ProtocolVersion, Negotiation: how,
 		Capabilities: readServerCapabilities(res.Capabilities), Instructions: res.Instructions}
 	c.mu.Unlock()
 	c.conn.negotiated(res.ProtocolVersion, false)
 	return c.notify(ctx, notificationInitialized, nil)
 }
 
-func readServerCapabilities(raw json.RawMessage) ServerCapabilities {
-	var caps struct {
-		Tools *struct {
-			ListChanged bool `json:"listChanged"`
-		} `json:"tools"`
-		Resources *struct {
-			Subscribe   bool `json:"subscribe"`
-			ListChanged bool `json:"listChanged"`
-		} `json:"resources"`
-		Prompts *struct {
-			ListChanged bool `json:"listChanged"`
-		} `json:"prompts"`
-		Completions *struct{} `json:"completions"`
-		Logging     *struct{} `json:"logging"`
+// oneLine is the first line of s, at most n bytes of it, for a message of one line.
+func oneLine(s string, n int) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i] + " ..."
 	}
-	json.Unmarshal(raw, &caps)
-	s := ServerCapabilities{Raw: append(json.RawMessage(nil), raw...), Completions: caps.Completions != nil, Logging: caps.Logging != nil}
-	if caps.Tools != nil {
-		s.Tools, s.ToolsListChanged = true, caps.Tools.ListChanged
-	}
-	if caps.Resources != nil {
-		s.Resources, s.ResourcesSubscribe, s.ResourcesListChanged = true, caps.Resources.Subscribe, caps.Resources.ListChanged
-	}
-	if caps.Prompts != nil {
-		s.Prompts, s.PromptsListChanged = true, caps.Prompts.ListChanged
+	if len(s) > n {
+		s = s[:n] + "..."
 	}
 	return s
+}
+
+// readServerCapabilities reads what a server declared, forgiving what real servers write: a
+// capability is declared when its member is there and neither null nor false ("tools":
+// true counts), and a member of it of the wrong type is taken as not set.
+func readServerCapabilities(raw json.RawMessage) ServerCapabilities {
+	var caps map[string]json.RawMessage
+	json.Unmarshal(raw, &caps)
+	declared := func(name string) bool {
+		v, ok := caps[name]
+		return ok && string(v) != "null" && string(v) != "false"
+	}
+	flag := func(name, member string) bool {
+		var m map[string]json.RawMessage
+		json.Unmarshal(caps[name], &m)
+		return string(m[member]) == "true"
+	}
+	return ServerCapabilities{
+		Raw:                  append(json.RawMessage(nil), raw...),
+		Tools:                declared("tools"),
+		ToolsListChanged:     flag("tools", "listChanged"),
+		Resources:            declared("resources"),
+		ResourcesSubscribe:   flag("resources", "subscribe"),
+		ResourcesListChanged: flag("resources", "listChanged"),
+		Prompts:              declared("prompts"),
+		PromptsListChanged:   flag("prompts", "listChanged"),
+		Completions:          declared("completions"),
+		Logging:              declared("logging"),
+	}
 }
 
 // ErrTransport marks the errors of the transport itself (a process that died, a refused
