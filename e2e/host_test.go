@@ -490,9 +490,41 @@ func TestExampleHost(t *testing.T) {
 	}
 	resp.Body.Close()
 
-	// Kill the weather server: its tool goes, and comes back with a new process.
+	// A tool of a server that has not started is not ready (503), not unknown (404); so is
+	// the tool of a server that is restarting; a tool nobody has is unknown.
+	call := func(name string) (int, string) {
+		t.Helper()
+		resp, err := http.Post(base+"/api/call/"+name, "application/json", strings.NewReader(`{"city":"Oslo"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if code, body := call("mcp_broken_anything"); code != http.StatusServiceUnavailable || !strings.HasPrefix(body, "mcp_broken_anything: server broken ") {
+		t.Errorf("a tool of the broken server: %d %s", code, body)
+	}
+	if code, body := call("mcp_nobody_anything"); code != http.StatusNotFound {
+		t.Errorf("a tool nobody has: %d %s", code, body)
+	}
+
+	// Kill the weather server: its tool is unavailable (503), and comes back with a new
+	// process.
 	syscall.Kill(pid, syscall.SIGKILL)
 	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if state, _, _, _ := weather(); state != "ready" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("weather still ready after its process was killed")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if code, body := call("mcp_weather_get_weather"); code != http.StatusServiceUnavailable || !strings.Contains(body, "server weather ") {
+		t.Errorf("a call while weather restarts: %d %s, want 503", code, body)
+	}
 	for {
 		state, newPID, restarts, tool := weather()
 		if state == "ready" && restarts == 1 && newPID != pid && newPID != 0 && tool {

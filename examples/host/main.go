@@ -14,6 +14,7 @@
 //	GET  /api/tools        the tools, in the shape Anthropic's Messages API takes
 //	GET  /api/mcp/logs     recent events: state changes, calls with duration and outcome
 //	POST /api/call/{name}  call the tool mcp_{server}_{tool} with the JSON body as arguments
+//	                       (404 for a tool the host does not know, 503 while its server is not ready)
 package main
 
 import (
@@ -126,10 +127,10 @@ func run(ctx context.Context, config, addr string, consent *host.Consent) error 
 		}
 		res, err := h.CallTool(r.Context(), r.PathValue("name"), args)
 		switch {
+		case errors.Is(err, host.ErrNotReady): // restarting, say: its tools stay known
+			http.Error(w, err.Error(), http.StatusServiceUnavailable)
 		case errors.Is(err, host.ErrUnknown):
 			http.Error(w, err.Error(), http.StatusNotFound)
-		case errors.Is(err, host.ErrNotReady):
-			http.Error(w, err.Error(), http.StatusServiceUnavailable)
 		case err != nil:
 			http.Error(w, err.Error(), http.StatusBadGateway)
 		default:

@@ -16,10 +16,12 @@
 //	}
 //	res, err := h.CallTool(ctx, "mcp_weather_get_weather", map[string]any{"city": "Lisbon"})
 //
-// Each server has a supervisor goroutine: it connects (within ConnectTimeout), lists what
-// the server offers, and waits; when the process exits or the connection drops it takes the
-// server's tools out of the registry and connects again after a pause that doubles up to
-// RestartMax. One slow or broken server never delays the others.
+// Each server has a supervisor goroutine: it connects (within ConnectTimeout; stdio servers
+// StartConcurrency at a time, the timeout counted from each one's turn), lists what the
+// server offers, each list on its own, and waits; when the process exits or the connection
+// drops its tools stay known but unavailable (calls fail with ErrNotReady) and it connects
+// again after a pause that doubles up to RestartMax. One slow or broken server never delays
+// the others, and a list a server cannot give does not make it fail.
 //
 // A project's .mcp.json is code: a configuration read from any file but the user's own
 // (UserConfigPath) starts only once the user approved that file's content (Consent, or
@@ -34,6 +36,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -51,8 +54,16 @@ type Options struct {
 	Client mcp.ClientOptions
 	// HTTPClient sends the requests of HTTP servers; the default is net/http's.
 	HTTPClient *http.Client
-	// ConnectTimeout bounds a connection to one server, its lists included: 30 s by default.
+	// ConnectTimeout bounds a connection to one server, counted from its turn to start
+	// (StartConcurrency), and then each of its lists: 30 s by default.
 	ConnectTimeout time.Duration
+	// StartConcurrency bounds how many stdio servers start at once: a runtime that loads
+	// (node, python) takes a CPU, and many at once on a small machine all time out. The
+	// default is the number of CPUs, and at least 4. Servers reached over HTTP need no turn.
+	StartConcurrency int
+	// Skip names lists the host does not fetch, for a program that does not use them:
+	// they save requests, and a server that cannot give them does not say so.
+	Skip Lists
 	// CallTimeout bounds a call whose context has no deadline, for servers whose
 	// configuration sets no timeout: 30 s by default.
 	CallTimeout time.Duration
@@ -71,6 +82,11 @@ type Options struct {
 	Logger *slog.Logger
 }
 
+// Lists names some of the lists a host fetches from each server (Options.Skip).
+type Lists struct {
+	Tools, Prompts, Resources bool
+}
+
 // Host is a set of servers, connected and supervised, and the registry of what they offer.
 // It is safe for concurrent use.
 type Host struct {
@@ -78,15 +94,16 @@ type Host struct {
 	servers []*server // by name
 	byName  map[string]*server
 
-	cancel  context.CancelFunc
-	wg      sync.WaitGroup
-	emu     sync.Mutex // one event at a time
-	reg     atomic.Pointer[registry]
-	rmu     sync.Mutex // one rebuild at a time
-	pending atomic.Int32
-	settled chan struct{} // closed when every server's first attempt has ended
-	closed  sync.Once
-	refused bool // the configuration was not approved: no server ran
+	cancel   context.CancelFunc
+	wg       sync.WaitGroup
+	emu      sync.Mutex // one event at a time
+	reg      atomic.Pointer[registry]
+	rmu      sync.Mutex // one rebuild at a time
+	pending  atomic.Int32
+	settled  chan struct{} // closed when every server's first attempt has ended
+	starting chan struct{} // a token per stdio server starting (StartConcurrency)
+	closed   sync.Once
+	refused  bool // the configuration was not approved: no server ran
 }
 
 // Start starts every server of cfg at once and returns; Ready waits for them. A project's
@@ -104,6 +121,10 @@ func Start(cfg *Config, opts *Options) *Host {
 	o.RestartMax = max(or(o.RestartMax, 30*time.Second), o.RestartMin)
 	o.Healthy = or(o.Healthy, time.Minute)
 	o.ShutdownGrace = or(o.ShutdownGrace, 2*time.Second)
+	if o.StartConcurrency <= 0 {
+		o.StartConcurrency = max(4, runtime.NumCPU())
+	}
+	h.starting = make(chan struct{}, o.StartConcurrency)
 	h.reg.Store(buildRegistry(nil))
 	var ctx context.Context
 	ctx, h.cancel = context.WithCancel(context.Background())
@@ -151,8 +172,24 @@ func (h *Host) settle() {
 	}
 }
 
+// turn waits until a stdio server may start (StartConcurrency at a time), and returns
+// what ends its turn.
+func (h *Host) turn(ctx context.Context, s *server) (release func(), err error) {
+	select {
+	case h.starting <- struct{}{}:
+	default:
+		s.setState(Connecting, nil, fmt.Sprintf("waiting for its turn to start: %d servers start at a time", cap(h.starting)))
+		select {
+		case h.starting <- struct{}{}:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	return func() { <-h.starting }, nil
+}
+
 // Ready waits until every server has been ready or failed once (each within
-// ConnectTimeout), or ctx ends.
+// ConnectTimeout of its turn to start), or ctx ends.
 func (h *Host) Ready(ctx context.Context) error {
 	select {
 	case <-h.settled:
@@ -187,20 +224,39 @@ func (h *Host) logger() *slog.Logger {
 
 var defaultLogger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 
-// rebuild names the ready servers' tools again.
-func (h *Host) rebuild(why string) {
+// rebuild names the servers' tools again after s changed, and tells of the change: what s
+// itself offers, and what the host offers now.
+func (h *Host) rebuild(s *server) {
 	h.rmu.Lock()
 	old := h.reg.Load()
 	r := buildRegistry(h.servers)
 	h.reg.Store(r)
 	h.rmu.Unlock()
-	detail := fmt.Sprintf("%s: %d tools, %d prompts, %d resources", why, len(r.tools), len(r.prompts), len(r.resources))
-	if n := len(r.collisions); n > 0 {
+	if slices.Equal(old.names(), r.names()) {
+		return
+	}
+	st := s.status()
+	own := counted(st.Tools, "tool") + ", " + counted(st.Prompts, "prompt") + ", " + counted(st.Resources, "resource")
+	detail := string(st.State) + ": " + own
+	switch st.State {
+	case Stopped:
+		detail = "stopped: its " + own + " are no longer offered"
+	case Failed, Connecting:
+		detail = string(st.State) + ": its " + own + " are unavailable until it is back"
+	}
+	detail += "; the host has " + counted(len(r.tools), "tool") + ", " + counted(len(r.prompts), "prompt") + ", " + counted(len(r.resources), "resource")
+	if n := r.renamed(); n > 0 {
 		detail += fmt.Sprintf(", %d renamed", n)
 	}
-	if !slices.Equal(old.names(), r.names()) {
-		h.emit(Event{Kind: EventRegistry, Detail: detail})
+	h.emit(Event{Kind: EventRegistry, Server: s.cfg.Name, Detail: detail})
+}
+
+// counted is n things: "1 tool", "2 tools".
+func counted(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
 	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 // Servers is the status of every server, by name.
@@ -224,15 +280,17 @@ func (h *Host) Server(name string) (ServerStatus, bool) {
 // Tools is every ready server's tools, by name.
 func (h *Host) Tools() []*Tool { return slices.Clone(h.reg.Load().tools) }
 
-// Tool finds a tool by its qualified name (mcp_{server}_{tool}).
+// Tool finds a tool by its qualified name (mcp_{server}_{tool}): a ready server's, or one a
+// server that is not ready now (restarting, say) offered when it last was, whose calls fail
+// with ErrNotReady until it is back.
 func (h *Host) Tool(name string) (*Tool, bool) {
 	t, ok := h.reg.Load().byName[name]
 	return t, ok
 }
 
-// ServerTool finds a tool by its server's name and its own.
+// ServerTool finds a tool by its server's name and its own, as Tool does.
 func (h *Host) ServerTool(server, tool string) (*Tool, bool) {
-	for _, t := range h.reg.Load().tools {
+	for _, t := range h.reg.Load().known {
 		if t.Server == server && t.Tool.Name == tool {
 			return t, true
 		}
@@ -243,7 +301,7 @@ func (h *Host) ServerTool(server, tool string) (*Tool, bool) {
 // Prompts is every ready server's prompts, by name.
 func (h *Host) Prompts() []*Prompt { return slices.Clone(h.reg.Load().prompts) }
 
-// Prompt finds a prompt by its qualified name.
+// Prompt finds a prompt by its qualified name, as Tool finds a tool.
 func (h *Host) Prompt(name string) (*Prompt, bool) {
 	p, ok := h.reg.Load().byPrompt[name]
 	return p, ok
@@ -261,25 +319,34 @@ func (h *Host) Collisions() []Collision { return slices.Clone(h.reg.Load().colli
 var ErrUnknown = errors.New("not known")
 
 // CallTool calls a tool by its qualified name. A context without a deadline gets the
-// server's timeout; progress comes through mcp.WithProgress on ctx.
+// server's timeout; progress comes through mcp.WithProgress on ctx. A tool the host does not
+// know fails with ErrUnknown; one of a server that is not ready, with a *NotReadyError
+// (ErrNotReady): the tools of a server that is restarting stay known, and so do the names
+// of a server that has not listed its tools yet.
 func (h *Host) CallTool(ctx context.Context, name string, arguments any) (*mcp.CallToolResult, error) {
-	t, ok := h.Tool(name)
-	if !ok {
-		return nil, fmt.Errorf("tool %s: %w%s", name, ErrUnknown, h.serverHint(name))
+	if t, ok := h.Tool(name); ok {
+		return t.Call(ctx, arguments)
 	}
-	return t.Call(ctx, arguments)
+	if err := h.unlisted(name); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return nil, fmt.Errorf("tool %s: %w", name, ErrUnknown)
 }
 
-// serverHint says why a qualified name may be missing: its server is not ready.
-func (h *Host) serverHint(name string) string {
+// unlisted is the *NotReadyError of the server a qualified name would belong to, if that
+// server has not listed its tools yet: the tool may well be there once it has.
+func (h *Host) unlisted(name string) error {
 	for _, s := range h.servers {
-		if strings.HasPrefix(name, "mcp_"+SafeName(s.cfg.Name)+"_") {
-			if why := s.notReady(); why != "" {
-				return " (" + s.cfg.Name + " (" + why + "), not ready)"
+		if !strings.HasPrefix(name, "mcp_"+SafeName(s.cfg.Name)+"_") {
+			continue
+		}
+		if _, _, listed := s.known(); !listed {
+			if _, err := s.ready(); err != nil {
+				return err
 			}
 		}
 	}
-	return ""
+	return nil
 }
 
 // GetPrompt gets a prompt of a server by the server's name and the prompt's own.

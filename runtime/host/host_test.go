@@ -153,9 +153,11 @@ func TestStartsEveryServerAtOnce(t *testing.T) {
 		t.Errorf("work: %+v", work)
 	}
 
-	// A call to a server that is not ready fails at once.
+	// A call to a server that is not ready fails at once, saying why in one sentence.
 	_, err := h.CallTool(context.Background(), "mcp_broken_anything", nil)
-	if !errors.Is(err, ErrUnknown) || !strings.Contains(err.Error(), "not ready") {
+	var nre *NotReadyError
+	if !errors.Is(err, ErrNotReady) || errors.Is(err, ErrUnknown) || !errors.As(err, &nre) || nre.Server != "broken" ||
+		!strings.HasPrefix(err.Error(), "mcp_broken_anything: server broken failed: the server process exited with status 3 (") {
 		t.Errorf("call to the broken server: %v", err)
 	}
 	_, err = h.ReadResource(context.Background(), "hang", "test://hello")
@@ -298,7 +300,7 @@ func TestCallTimeoutAndCancel(t *testing.T) {
 // A stdio server whose process dies is restarted, its tools gone meanwhile and then back;
 // the call it died under fails with ErrLost.
 func TestRestartsAServerThatExits(t *testing.T) {
-	h, ev := start(t, Options{RestartMin: 200 * time.Millisecond, RestartMax: time.Second}, named("s", testCommand("basic")))
+	h, ev := start(t, Options{RestartMin: 2 * time.Second, RestartMax: 2 * time.Second}, named("s", testCommand("basic")))
 	ready(t, h)
 	first := status(t, h, "s").PID
 	if got := text(t)(h.CallTool(context.Background(), "mcp_s_pid", nil)); got == "" || !alive(first) {
@@ -308,9 +310,24 @@ func TestRestartsAServerThatExits(t *testing.T) {
 	if !errors.Is(err, ErrLost) {
 		t.Errorf("call the server died under: %v, want ErrLost", err)
 	}
-	eventually(t, "the server failed", func() bool { return status(t, h, "s").State != Ready })
-	if _, ok := h.Tool("mcp_s_echo"); ok && status(t, h, "s").State != Ready {
-		t.Error("the tools of a server that is down are still in the registry")
+	// While it is down its tools are not offered (the registry follows the state), but
+	// they stay known: a call fails at once with ErrNotReady (a 503, not a 404), saying why.
+	eventually(t, "the server failed", func() bool { return status(t, h, "s").State == Failed })
+	eventually(t, "its tools no longer offered", func() bool { return len(h.Tools()) == 0 })
+	if _, ok := h.Tool("mcp_s_echo"); !ok {
+		t.Error("the tools of a server that is restarting are no longer known")
+	}
+	_, err = h.CallTool(context.Background(), "mcp_s_echo", map[string]any{"text": "down"})
+	if !errors.Is(err, ErrNotReady) || !errors.Is(err, ErrLost) || errors.Is(err, ErrUnknown) ||
+		!strings.HasPrefix(err.Error(), "mcp_s_echo: server s failed: the connection to the server was lost: ") {
+		t.Errorf("a call while the server is down: %v; want ErrNotReady", err)
+	}
+	failure := func(e Event) bool {
+		return e.Kind == EventRegistry && e.Server == "s" && strings.HasPrefix(e.Detail, "failed")
+	}
+	eventually(t, "the registry event of the failure", func() bool { _, ok := ev.find(failure); return ok })
+	if e, _ := ev.find(failure); e.Detail != "failed: its 8 tools, 1 prompt, 1 resource are unavailable until it is back; the host has 0 tools, 0 prompts, 0 resources" {
+		t.Errorf("registry event of the failure: %q", e.Detail)
 	}
 	eventually(t, "the server back", func() bool { return status(t, h, "s").State == Ready })
 	st := status(t, h, "s")

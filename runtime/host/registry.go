@@ -62,7 +62,7 @@ func (t *Tool) OpenAI() json.RawMessage {
 
 // Call calls the tool. arguments is anything encoding/json encodes as an object (nil for
 // none). A context without a deadline gets the server's timeout. A server that is not
-// ready fails the call at once (ErrNotReady).
+// ready (restarting, say) fails the call at once with a *NotReadyError (ErrNotReady).
 func (t *Tool) Call(ctx context.Context, arguments any) (*mcp.CallToolResult, error) {
 	return t.srv.callTool(ctx, t.Name, t.Tool.Name, arguments)
 }
@@ -112,8 +112,13 @@ func (c Collision) String() string {
 	return fmt.Sprintf("%s/%s and %s/%s both make %s; %s/%s is %s", c.KeptBy, c.KeptFor, c.Server, c.Tool, c.Name, c.Server, c.Tool, c.Renamed)
 }
 
-// registry is a snapshot of the host's tools, prompts and resources.
+// registry is a snapshot of the host's tools, prompts and resources: those a server
+// offered when it was last ready, named together, so that a server that restarts keeps its
+// names, and the others theirs. tools, prompts and resources are those of the servers that
+// are ready; byName and byPrompt find those of the others too, whose calls fail with
+// ErrNotReady until they are back.
 type registry struct {
+	known      []*Tool // every tool, ready or not, by server and name
 	tools      []*Tool
 	byName     map[string]*Tool
 	prompts    []*Prompt
@@ -122,37 +127,51 @@ type registry struct {
 	collisions []Collision
 }
 
-// buildRegistry names the tools and prompts of the ready servers. The names depend only on
-// which servers are ready and what they list, never on the order things happened in.
+// buildRegistry names the tools and prompts every server offered when it was last ready.
+// The names depend only on which servers have been ready and what they listed, never on
+// the order things happened in.
 func buildRegistry(servers []*server) *registry {
 	r := &registry{byName: map[string]*Tool{}, byPrompt: map[string]*Prompt{}}
 	var tools []*Tool
 	var prompts []*Prompt
+	ready := map[*server]bool{}
 	for _, s := range servers {
-		lists := s.lists()
+		lists, isReady, listed := s.known()
+		if !listed {
+			continue
+		}
+		ready[s] = isReady
 		for _, t := range lists.tools {
 			tools = append(tools, &Tool{Server: s.cfg.Name, Tool: t, srv: s})
 		}
 		for _, p := range lists.prompts {
 			prompts = append(prompts, &Prompt{Server: s.cfg.Name, Prompt: p, srv: s})
 		}
-		for _, res := range lists.resources {
-			r.resources = append(r.resources, &Resource{Server: s.cfg.Name, Resource: res, srv: s})
+		if isReady {
+			for _, res := range lists.resources {
+				r.resources = append(r.resources, &Resource{Server: s.cfg.Name, Resource: res, srv: s})
+			}
 		}
 	}
 	toolOwner := func(t *Tool) owner { return owner{t.Server, t.Tool.Name} }
 	promptOwner := func(p *Prompt) owner { return owner{p.Server, p.Prompt.Name} }
 	slices.SortFunc(tools, func(a, b *Tool) int { return toolOwner(a).compare(toolOwner(b)) })
 	slices.SortFunc(prompts, func(a, b *Prompt) int { return promptOwner(a).compare(promptOwner(b)) })
+	r.known = tools
 	for i, name := range r.qualify(owners(tools, toolOwner)) {
 		tools[i].Name = name
 		r.byName[name] = tools[i]
+		if ready[tools[i].srv] {
+			r.tools = append(r.tools, tools[i])
+		}
 	}
 	for i, name := range r.qualify(owners(prompts, promptOwner)) {
 		prompts[i].Name = name
 		r.byPrompt[name] = prompts[i]
+		if ready[prompts[i].srv] {
+			r.prompts = append(r.prompts, prompts[i])
+		}
 	}
-	r.tools, r.prompts = tools, prompts
 	slices.SortFunc(r.tools, func(a, b *Tool) int { return cmp.Compare(a.Name, b.Name) })
 	slices.SortFunc(r.prompts, func(a, b *Prompt) int { return cmp.Compare(a.Name, b.Name) })
 	slices.SortFunc(r.resources, func(a, b *Resource) int {
@@ -161,8 +180,9 @@ func buildRegistry(servers []*server) *registry {
 	return r
 }
 
-// names is every name in the registry: tools, prompts, then resources by server and URI.
-// Two registries with the same names offer the same things under the same names.
+// names is every name the registry offers (of the servers that are ready): tools, prompts,
+// then resources by server and URI. Two registries with the same names offer the same
+// things under the same names.
 func (r *registry) names() []string {
 	out := make([]string, 0, len(r.tools)+len(r.prompts)+len(r.resources))
 	for _, t := range r.tools {
@@ -175,6 +195,24 @@ func (r *registry) names() []string {
 		out = append(out, "resource "+res.Server+" "+res.Resource.URI)
 	}
 	return out
+}
+
+// renamed is how many of the tools and prompts the registry offers were renamed.
+func (r *registry) renamed() int {
+	offered := map[string]bool{}
+	for _, t := range r.tools {
+		offered[t.Name] = true
+	}
+	for _, p := range r.prompts {
+		offered[p.Name] = true
+	}
+	n := 0
+	for _, c := range r.collisions {
+		if offered[c.Renamed] {
+			n++
+		}
+	}
+	return n
 }
 
 // owner is a server and the name of one of its tools (or prompts).

@@ -1,11 +1,13 @@
 package host
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -33,10 +35,14 @@ type ServerStatus struct {
 	Err error
 	// Stderr is the last lines a stdio server wrote to stderr (at most 20).
 	Stderr []string
-	// Info is what the server said of itself: name, version, revision, capabilities. It is
-	// the zero value until the server was first ready.
+	// Info is what the server said of itself: name, version, revision (and how it was
+	// chosen), capabilities. It is the zero value until the server was first ready.
 	Info                      mcp.ServerInfo
 	Tools, Prompts, Resources int
+	// ListErrors are the lists a ready server could not give (tools/list, prompts/list,
+	// resources/list), each with why. The server is ready all the same, with what it did
+	// list: a database server with no database may list its tools but not its resources.
+	ListErrors []*ListError
 	// ConnectTime is how long the last successful connection took, lists included.
 	ConnectTime time.Duration
 	Since       time.Time // when State began
@@ -45,11 +51,21 @@ type ServerStatus struct {
 	PID         int       // a stdio server's process, while it runs
 }
 
-// lists is what a ready server offers.
+// ListError is a list a server could not give, and why.
+type ListError struct {
+	Method string // tools/list, prompts/list or resources/list
+	Err    error
+}
+
+func (e *ListError) Error() string { return e.Method + ": " + e.Err.Error() }
+func (e *ListError) Unwrap() error { return e.Err }
+
+// lists is what a server offers.
 type lists struct {
 	tools     []*mcp.Tool
 	prompts   []*mcp.Prompt
 	resources []*mcp.Resource
+	errs      []*ListError // the lists it could not give, in the order of the fields
 }
 
 // server keeps one configured server connected: it is the supervisor of its process or
@@ -67,7 +83,8 @@ type server struct {
 	err         error
 	client      *mcp.Client // while ready
 	info        mcp.ServerInfo
-	offered     lists
+	offered     lists // what it listed when it was last ready
+	listed      bool  // it has been ready: offered is what it has
 	connectTime time.Duration
 	since       time.Time
 	retry       time.Time
@@ -88,14 +105,17 @@ func (s *server) status() ServerStatus {
 		Name: s.cfg.Name, Transport: s.cfg.Transport, State: s.state, Err: s.err,
 		Stderr: append([]string(nil), s.stderr...), Info: s.info,
 		Tools: len(s.offered.tools), Prompts: len(s.offered.prompts), Resources: len(s.offered.resources),
+		ListErrors:  slices.Clone(s.offered.errs),
 		ConnectTime: s.connectTime, Since: s.since, Retry: s.retry, Restarts: s.restarts, PID: s.pid,
 	}
 }
 
-func (s *server) lists() lists {
+// known is what the server offered when it was last ready, whether it is ready now, and
+// whether it has ever been.
+func (s *server) known() (l lists, ready, listed bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.offered
+	return s.offered, s.state == Ready && s.client != nil, s.listed
 }
 
 func (s *server) setState(state State, err error, detail string) {
@@ -108,8 +128,9 @@ func (s *server) setState(state State, err error, detail string) {
 		s.retry = time.Time{}
 	}
 	if state != Ready {
+		// What it offered stays known, for the names of its tools and for the calls to
+		// them, which fail with ErrNotReady until it is back.
 		s.client = nil
-		s.offered = lists{}
 	}
 	s.mu.Unlock()
 	s.h.emit(Event{Kind: EventState, Server: s.cfg.Name, State: state, Err: err, Detail: detail})
@@ -158,50 +179,67 @@ func (s *server) run(ctx context.Context) {
 }
 
 // leave takes the server out of the registry: stopped when the host closes, else failed
-// until the next attempt.
+// until the next attempt. What it offered stays known: calls to its tools fail with
+// ErrNotReady until it is back.
 func (s *server) leave(ctx context.Context, err error, pause time.Duration) {
 	s.mu.Lock()
 	s.pid = 0
 	s.mu.Unlock()
-	state := Stopped
 	if ctx.Err() != nil {
 		s.setState(Stopped, nil, "")
 	} else {
-		state = Failed
 		s.mu.Lock()
 		s.retry = time.Now().Add(pause)
 		s.mu.Unlock()
 		s.setState(Failed, err, fmt.Sprintf("trying again in %s", pause))
 	}
-	s.h.rebuild(s.cfg.Name + " " + string(state))
+	s.h.rebuild(s)
 }
 
-// connect connects to the server and learns what it offers, within ConnectTimeout.
+// connect connects to the server and learns what it offers. A stdio server starts when
+// its turn comes (StartConcurrency of them at a time), and ConnectTimeout counts from then:
+// on a busy machine a server waits for its turn rather than time out behind the others.
+// The server is ready once it answered: each of its lists is fetched on its own, within a
+// ConnectTimeout of its own, and one that fails is reported, not held against the server.
 func (s *server) connect(ctx context.Context) (*mcp.Client, error) {
+	if s.cfg.Transport == Stdio {
+		release, err := s.h.turn(ctx, s)
+		if err != nil {
+			return nil, err
+		}
+		defer release()
+	}
 	start := time.Now()
 	cctx, cancel := context.WithTimeout(ctx, s.h.opts.ConnectTimeout)
 	defer cancel()
 	c, err := mcp.Connect(cctx, s.transport(), s.clientOptions())
-	if err == nil {
-		var l lists
-		l, err = s.load(cctx, c)
-		if err == nil {
-			s.mu.Lock()
-			s.client, s.info, s.offered, s.connectTime = c, c.Server(), l, time.Since(start)
-			s.mu.Unlock()
-			info := c.Server()
-			s.setState(Ready, nil, fmt.Sprintf("%s %s, revision %s, %d tools, in %s",
-				info.Name, info.Version, info.ProtocolVersion, len(l.tools), time.Since(start).Round(time.Millisecond)))
-			s.h.rebuild(s.cfg.Name + " ready")
-			return c, nil
+	if err != nil {
+		if cctx.Err() == context.DeadlineExceeded && ctx.Err() == nil {
+			return nil, &connectTimeout{s.h.opts.ConnectTimeout, err}
 		}
+		return nil, &connectError{s.cfg.Name, err}
+	}
+	l := s.load(ctx, c, lists{})
+	if err := cmp.Or(ctx.Err(), s.broken(c, l)); err != nil {
 		c.Close()
+		return nil, err
 	}
-	if cctx.Err() == context.DeadlineExceeded && ctx.Err() == nil {
-		err = &connectTimeout{s.h.opts.ConnectTimeout, err}
+	info := c.Server()
+	s.mu.Lock()
+	s.client, s.info, s.offered, s.listed, s.connectTime = c, info, l, true, time.Since(start)
+	s.mu.Unlock()
+	detail := fmt.Sprintf("%s %s, revision %s, %d tools, in %s", info.Name, info.Version, info.ProtocolVersion, len(l.tools), time.Since(start).Round(time.Millisecond))
+	for _, e := range l.errs {
+		detail += "; " + e.Method + " failed"
 	}
-	return nil, err
+	s.setState(Ready, nil, detail)
+	s.h.rebuild(s)
+	return c, nil
 }
+
+// ErrConnectTimeout is wrapped by the error of a server that did not answer within
+// ConnectTimeout (counted from its turn to start).
+var ErrConnectTimeout = errors.New("no answer within the connect timeout")
 
 // connectTimeout is the error of a server that did not answer in time.
 type connectTimeout struct {
@@ -213,30 +251,81 @@ func (e *connectTimeout) Error() string {
 	return fmt.Sprintf("no answer within %s (the connect timeout)", e.d)
 }
 
-func (e *connectTimeout) Unwrap() error { return e.err }
+func (e *connectTimeout) Unwrap() error        { return e.err }
+func (e *connectTimeout) Is(target error) bool { return target == ErrConnectTimeout }
 
-// load lists what the server offers, as its capabilities say it does.
-func (s *server) load(ctx context.Context, c *mcp.Client) (lists, error) {
+// load lists what the server offers, as its capabilities say it does and the host wants
+// (Options.Skip), each list at once and within a ConnectTimeout of its own. A list that
+// fails is in lists.errs and stays as it was in old; the others are not held up.
+func (s *server) load(ctx context.Context, c *mcp.Client, old lists) lists {
+	ctx, cancel := context.WithTimeout(ctx, s.h.opts.ConnectTimeout)
+	defer cancel()
+	caps, skip := c.Server().Capabilities, s.h.opts.Skip
 	var l lists
-	var err error
-	caps := c.Server().Capabilities
-	if caps.Tools {
-		if l.tools, err = c.ListTools(ctx); err != nil {
-			return l, fmt.Errorf("tools/list: %w", err)
+	var errs [3]*ListError
+	var wg sync.WaitGroup
+	fetch := func(i int, method string, list func() error) {
+		wg.Go(func() {
+			if err := list(); err != nil {
+				if ctx.Err() == context.DeadlineExceeded {
+					err = &connectTimeout{s.h.opts.ConnectTimeout, err}
+				}
+				errs[i] = &ListError{Method: method, Err: err}
+			}
+		})
+	}
+	if caps.Tools && !skip.Tools {
+		fetch(0, "tools/list", func() (err error) { l.tools, err = c.ListTools(ctx); return })
+	}
+	if caps.Prompts && !skip.Prompts {
+		fetch(1, "prompts/list", func() (err error) { l.prompts, err = c.ListPrompts(ctx); return })
+	}
+	if caps.Resources && !skip.Resources {
+		fetch(2, "resources/list", func() (err error) { l.resources, err = c.ListResources(ctx); return })
+	}
+	wg.Wait()
+	for i, e := range errs {
+		if e == nil {
+			continue
+		}
+		l.errs = append(l.errs, e)
+		switch i {
+		case 0:
+			l.tools = old.tools
+		case 1:
+			l.prompts = old.prompts
+		case 2:
+			l.resources = old.resources
 		}
 	}
-	if caps.Prompts {
-		if l.prompts, err = c.ListPrompts(ctx); err != nil {
-			return l, fmt.Errorf("prompts/list: %w", err)
-		}
-	}
-	if caps.Resources {
-		if l.resources, err = c.ListResources(ctx); err != nil {
-			return l, fmt.Errorf("resources/list: %w", err)
-		}
-	}
-	return l, nil
+	return l
 }
+
+// broken is the error of a connection that was lost while the lists were fetched, if it
+// was: then the lists failed for that, not for themselves.
+func (s *server) broken(c *mcp.Client, l lists) error {
+	if err := c.Err(); err != nil {
+		return lost(s.cfg.Name, err)
+	}
+	for _, e := range l.errs {
+		if errors.Is(e, mcp.ErrTransport) || errors.Is(e, mcp.ErrSessionExpired) {
+			return lost(s.cfg.Name, e)
+		}
+	}
+	return nil
+}
+
+// lostError is the error of a connection to a server that was lost: it wraps ErrLost and
+// why.
+type lostError struct {
+	server string
+	err    error
+}
+
+func lost(server string, err error) error { return &lostError{server, err} }
+
+func (e *lostError) Error() string   { return ErrLost.Error() + ": " + plain(e.server, e.err.Error()) }
+func (e *lostError) Unwrap() []error { return []error{ErrLost, e.err} }
 
 // serve waits while the connection lasts, reloading the lists the server says changed, and
 // says why it ended.
@@ -246,25 +335,25 @@ func (s *server) serve(ctx context.Context, c *mcp.Client) error {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-c.Done():
-			return fmt.Errorf("%w: %w", ErrLost, c.Err())
+			return lost(s.cfg.Name, c.Err())
 		case <-s.changed:
-			lctx, cancel := context.WithTimeout(ctx, s.h.opts.ConnectTimeout)
-			l, err := s.load(lctx, c)
-			cancel()
-			if err != nil {
-				if ctx.Err() != nil {
-					return ctx.Err()
-				}
-				if errors.Is(err, mcp.ErrTransport) || c.Err() != nil {
-					return fmt.Errorf("%w: %w", ErrLost, err)
-				}
-				s.h.logger().Warn("host: cannot reload the lists of a server", "server", s.cfg.Name, "err", err)
-				continue
+			s.mu.Lock()
+			old := s.offered
+			s.mu.Unlock()
+			l := s.load(ctx, c, old)
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if err := s.broken(c, l); err != nil {
+				return err
+			}
+			for _, e := range l.errs {
+				s.h.logger().Warn("host: cannot reload a list of a server; it keeps what it listed before", "server", s.cfg.Name, "err", e)
 			}
 			s.mu.Lock()
 			s.offered = l
 			s.mu.Unlock()
-			s.h.rebuild(s.cfg.Name + " changed its lists")
+			s.h.rebuild(s)
 		case <-s.suspect:
 			// A call failed in transport. A stateless HTTP server has no connection whose
 			// end the client would see: ask it whether it is still there.
@@ -272,7 +361,7 @@ func (s *server) serve(ctx context.Context, c *mcp.Client) error {
 			err := c.Ping(pctx)
 			cancel()
 			if err != nil && ctx.Err() == nil && (errors.Is(err, mcp.ErrTransport) || errors.Is(err, mcp.ErrSessionExpired) || errors.Is(err, context.DeadlineExceeded)) {
-				return fmt.Errorf("%w: %w", ErrLost, err)
+				return lost(s.cfg.Name, err)
 			}
 		}
 	}
@@ -345,33 +434,55 @@ func call(f func()) {
 	}
 }
 
-// ready is the server's client, if it is ready.
+// ready is the server's client, if it is ready; else a *NotReadyError.
 func (s *server) ready() (*mcp.Client, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if why := s.notReadyLocked(); why != "" {
-		return nil, fmt.Errorf("%s (%s): %w", s.cfg.Name, why, ErrNotReady)
-	}
-	return s.client, nil
-}
-
-// notReady says why the server is not ready (its state, and the first line of its error),
-// or "" when it is.
-func (s *server) notReady() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.notReadyLocked()
-}
-
-func (s *server) notReadyLocked() string {
 	if s.state == Ready && s.client != nil {
-		return ""
+		return s.client, nil
 	}
-	why := string(s.state)
-	if s.err != nil {
-		why += ": " + firstLine(s.err.Error())
+	return nil, &NotReadyError{Server: s.cfg.Name, State: s.state, Err: s.err, Retry: s.retry}
+}
+
+// NotReadyError is the error of a request to a server that is not ready: connecting,
+// failed or stopped. It wraps ErrNotReady and why the server last failed (Err), for
+// errors.Is and errors.As.
+type NotReadyError struct {
+	Server string
+	State  State
+	Err    error     // why the server last failed, if it did
+	Retry  time.Time // State Failed: when the host tries again
+}
+
+func (e *NotReadyError) Error() string {
+	var s string
+	switch e.State {
+	case Connecting:
+		s = "server " + e.Server + " is still connecting"
+		if e.Err != nil {
+			s = "server " + e.Server + " is connecting again after it failed: " + cause(e.Server, e.Err)
+		}
+	case Failed:
+		s = "server " + e.Server + " failed"
+		if e.Err != nil {
+			s += ": " + cause(e.Server, e.Err)
+		}
+		if !e.Retry.IsZero() {
+			if d := time.Until(e.Retry); d > 0 {
+				s += fmt.Sprintf(" (the host tries again in %s)", d.Round(time.Second))
+			}
+		}
+	default:
+		s = "server " + e.Server + " is " + string(e.State)
 	}
-	return why
+	return s
+}
+
+func (e *NotReadyError) Unwrap() []error {
+	if e.Err == nil {
+		return []error{ErrNotReady}
+	}
+	return []error{ErrNotReady, e.Err}
 }
 
 // request runs one request of a caller's against the server: at once an error if it is not
@@ -379,7 +490,7 @@ func (s *server) notReadyLocked() string {
 func (s *server) request(ctx context.Context, what string, do func(context.Context, *mcp.Client) (string, error)) error {
 	c, err := s.ready()
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: %w", what, err)
 	}
 	if _, ok := ctx.Deadline(); !ok {
 		timeout := s.cfg.Timeout
@@ -396,9 +507,9 @@ func (s *server) request(ctx context.Context, what string, do func(context.Conte
 		outcome = OutcomeError
 		switch {
 		case c.Err() != nil && !errors.Is(c.Err(), mcp.ErrClientClosed):
-			err = fmt.Errorf("%s: %w: %w", s.cfg.Name, ErrLost, err)
+			err = fmt.Errorf("%s: %w", s.cfg.Name, lost(s.cfg.Name, c.Err()))
 		case errors.Is(err, mcp.ErrClientClosed):
-			err = fmt.Errorf("%s: %w: the host closed the connection", s.cfg.Name, ErrLost)
+			err = fmt.Errorf("%s: %w", s.cfg.Name, lost(s.cfg.Name, errors.New("the host closed it")))
 		default:
 			err = fmt.Errorf("%s: %w", s.cfg.Name, err)
 		}
@@ -446,11 +557,45 @@ func (s *server) readResource(ctx context.Context, uri string) ([]mcp.ResourceCo
 	return res, err
 }
 
+// cause is the first line of a server's error, as plain.
+func cause(server string, err error) string { return firstLine(plain(server, err.Error())) }
+
+// plain is the text of a server's error without the prefixes the client's errors begin
+// with ("mcp: NAME: ", "mcp: sending METHOD: "), which the host's sentences already say.
+func plain(server, text string) string {
+	for {
+		rest, ok := strings.CutPrefix(text, "mcp: "+server+": ")
+		if !ok {
+			if rest, ok = strings.CutPrefix(text, "mcp: sending "); ok {
+				_, rest, ok = strings.Cut(rest, ": ")
+			}
+		}
+		if !ok {
+			return text
+		}
+		text = rest
+	}
+}
+
+// connectError is why a connection to a server failed, as plain: the chain is kept.
+type connectError struct {
+	server string
+	err    error
+}
+
+func (e *connectError) Error() string { return plain(e.server, e.err.Error()) }
+func (e *connectError) Unwrap() error { return e.err }
+
 func firstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		return s[:i] + " ..."
 	}
 	return s
+}
+
+type listJSON struct {
+	Method string `json:"method"`
+	Error  string `json:"error"`
 }
 
 // MarshalJSON writes the status for a status page: its error as text, times in RFC 3339,
@@ -465,9 +610,11 @@ func (st ServerStatus) MarshalJSON() ([]byte, error) {
 		ServerName      string     `json:"serverName,omitempty"`
 		ServerVersion   string     `json:"serverVersion,omitempty"`
 		ProtocolVersion string     `json:"protocolVersion,omitempty"`
+		Negotiation     string     `json:"negotiation,omitempty"`
 		Tools           int        `json:"tools"`
 		Prompts         int        `json:"prompts"`
 		Resources       int        `json:"resources"`
+		ListErrors      []listJSON `json:"listErrors,omitempty"`
 		ConnectMillis   float64    `json:"connectMs,omitempty"`
 		Since           time.Time  `json:"since"`
 		Retry           *time.Time `json:"retry,omitempty"`
@@ -475,12 +622,15 @@ func (st ServerStatus) MarshalJSON() ([]byte, error) {
 		PID             int        `json:"pid,omitempty"`
 	}{
 		Name: st.Name, Transport: st.Transport, State: st.State, Stderr: st.Stderr,
-		ServerName: st.Info.Name, ServerVersion: st.Info.Version, ProtocolVersion: st.Info.ProtocolVersion,
+		ServerName: st.Info.Name, ServerVersion: st.Info.Version, ProtocolVersion: st.Info.ProtocolVersion, Negotiation: st.Info.Negotiation,
 		Tools: st.Tools, Prompts: st.Prompts, Resources: st.Resources,
 		ConnectMillis: float64(st.ConnectTime.Microseconds()) / 1000, Since: st.Since, Restarts: st.Restarts, PID: st.PID,
 	}
 	if st.Err != nil {
 		j.Error = st.Err.Error()
+	}
+	for _, e := range st.ListErrors {
+		j.ListErrors = append(j.ListErrors, listJSON{e.Method, e.Err.Error()})
 	}
 	if !st.Retry.IsZero() {
 		j.Retry = &st.Retry

@@ -10,11 +10,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/scripted"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
 
 // The test binary is also the servers the tests start: HOST_TEST_SERVER says which.
 func TestMain(m *testing.M) {
+	scripted.Main()
 	switch os.Getenv("HOST_TEST_SERVER") {
 	case "":
 		os.Exit(m.Run())
@@ -36,6 +38,11 @@ func TestMain(m *testing.M) {
 // testCommand is a stdio server of the test binary's.
 func testCommand(mode string) ServerConfig {
 	return ServerConfig{Transport: Stdio, Command: os.Args[0], Env: []string{"HOST_TEST_SERVER=" + mode}}
+}
+
+// scriptedCommand is a stdio server of the test binary's that does what s says.
+func scriptedCommand(s scripted.Script) ServerConfig {
+	return ServerConfig{Name: s.Name, Transport: Stdio, Command: os.Args[0], Env: []string{s.Env()}}
 }
 
 type object map[string]any

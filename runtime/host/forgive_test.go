@@ -1,0 +1,158 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen/internal/scripted"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/mcp"
+)
+
+// The host forgives what real servers do (issue 25), with scripted servers that do it.
+
+// A server is ready once it answered: a list it cannot give is reported on its own, and
+// its other lists are in the registry. A list the host is told to skip is not asked for.
+func TestListsFailOnTheirOwn(t *testing.T) {
+	h, _ := start(t, Options{},
+		scriptedCommand(scripted.Script{Name: "nodb", Tools: []string{"query"}, Resources: []string{"db://tables"},
+			Fail: map[string]string{"resources/list": "no database at localhost:5432"}}),
+		scriptedCommand(scripted.Script{Name: "noprompts", Tools: []string{"hello"}, Declare: []string{"prompts"},
+			NotFound: []string{"prompts/list"}}),
+		scriptedCommand(scripted.Script{Name: "quiet", Declare: []string{"tools", "prompts"}, NotFound: []string{"tools/list", "prompts/list"}}))
+	ready(t, h)
+	nodb := status(t, h, "nodb")
+	if nodb.State != Ready || nodb.Tools != 1 || len(nodb.ListErrors) != 1 || nodb.ListErrors[0].Method != "resources/list" ||
+		nodb.ListErrors[0].Error() != "resources/list: jsonrpc error -32603: no database at localhost:5432" {
+		t.Errorf("nodb: %s, %d tools, list errors %v; want ready with its tool and the resources/list error", nodb.State, nodb.Tools, nodb.ListErrors)
+	}
+	var rpcErr *jsonrpc.Error
+	if len(nodb.ListErrors) == 1 && (!errors.As(nodb.ListErrors[0], &rpcErr) || rpcErr.Code != jsonrpc.CodeInternalError) {
+		t.Errorf("the list error does not wrap the server's: %#v", nodb.ListErrors[0])
+	}
+	if st := status(t, h, "noprompts"); st.State != Ready || st.Tools != 1 || len(st.ListErrors) != 1 || st.ListErrors[0].Method != "prompts/list" {
+		t.Errorf("noprompts: %s, %d tools, list errors %v", st.State, st.Tools, st.ListErrors)
+	}
+	if st := status(t, h, "quiet"); st.State != Ready || len(st.ListErrors) != 2 {
+		t.Errorf("quiet: %s, list errors %v; want ready, with both lists' errors", st.State, st.ListErrors)
+	}
+	for _, name := range []string{"mcp_nodb_query", "mcp_noprompts_hello"} {
+		if got := text(t)(h.CallTool(context.Background(), name, nil)); got != "called" {
+			t.Errorf("%s: %q", name, got)
+		}
+	}
+
+	skip, _ := start(t, Options{Skip: Lists{Resources: true}},
+		scriptedCommand(scripted.Script{Name: "nodb", Tools: []string{"query"}, Resources: []string{"db://tables"},
+			Fail: map[string]string{"resources/list": "no database at localhost:5432"}}))
+	ready(t, skip)
+	if st := status(t, skip, "nodb"); st.State != Ready || st.Tools != 1 || len(st.ListErrors) != 0 {
+		t.Errorf("nodb, resources skipped: %s, %d tools, list errors %v", st.State, st.Tools, st.ListErrors)
+	}
+}
+
+// Stdio servers start a few at a time, and the connect timeout counts from each one's
+// turn: servers that each take a second to load all start, with a connect timeout that
+// all of them at once on a small machine would not meet.
+func TestServersStartInTurns(t *testing.T) {
+	var servers []ServerConfig
+	for i := range 6 {
+		servers = append(servers, scriptedCommand(scripted.Script{Name: fmt.Sprintf("slow%d", i), Tools: []string{"t"}, StartDelay: time.Second}))
+	}
+	begun := time.Now()
+	h, ev := start(t, Options{StartConcurrency: 2, ConnectTimeout: 2500 * time.Millisecond, RestartMin: time.Hour}, servers...)
+	ready(t, h)
+	took := time.Since(begun)
+	for _, st := range h.Servers() {
+		if st.State != Ready {
+			t.Errorf("%s: %s: %v", st.Name, st.State, st.Err)
+		}
+	}
+	if len(h.Tools()) != 6 {
+		t.Errorf("%d tools, want 6", len(h.Tools()))
+	}
+	if took < 3*time.Second {
+		t.Errorf("six servers that take a second each, two at a time, were ready in %s", took)
+	}
+	if _, ok := ev.find(func(e Event) bool {
+		return e.Kind == EventState && e.Detail == "waiting for its turn to start: 2 servers start at a time"
+	}); !ok {
+		t.Error("no server waited for its turn")
+	}
+}
+
+// A server that does not answer in time says which timeout, for a person to raise it.
+func TestConnectTimeoutIsNamed(t *testing.T) {
+	h, _ := start(t, Options{ConnectTimeout: 300 * time.Millisecond, RestartMin: time.Hour}, named("hang", testCommand("hang")))
+	ready(t, h)
+	st := status(t, h, "hang")
+	if !errors.Is(st.Err, ErrConnectTimeout) || st.Err.Error() != "no answer within 300ms (the connect timeout)" {
+		t.Errorf("hang: %v", st.Err)
+	}
+}
+
+// Behaviours 1-5 of issue 25 together: a host of scripted servers that show them starts
+// every one and lists every tool.
+func TestForgivingHost(t *testing.T) {
+	servers := []ServerConfig{
+		// 1. resources/templates/list answered with -32601 by a server that declares resources.
+		scriptedCommand(scripted.Script{Name: "notemplates", Tools: []string{"one"}, Resources: []string{"test://r"},
+			NotFound: []string{"resources/templates/list"}}),
+		// 2. resources/list fails.
+		scriptedCommand(scripted.Script{Name: "nodb", Tools: []string{"two"}, Resources: []string{"db://t"},
+			Fail: map[string]string{"resources/list": "no database"}}),
+		// 3. subscriptions/listen refused.
+		scriptedCommand(scripted.Script{Name: "stingy", Era: scripted.Modern, Tools: []string{"three"},
+			RefuseListen: "Subscription limit reached"}),
+		// 4. a server of both eras that answers server/discover after the probe timeout.
+		scriptedCommand(scripted.Script{Name: "lateprobe", Era: scripted.Dual, Tools: []string{"four"}, StartDelay: 1500 * time.Millisecond}),
+	}
+	// 5. many servers slow to start.
+	for i := range 5 {
+		servers = append(servers, scriptedCommand(scripted.Script{Name: fmt.Sprintf("slow%d", i), Tools: []string{"five"}, StartDelay: time.Second}))
+	}
+	h, _ := start(t, Options{StartConcurrency: 3, ConnectTimeout: 3 * time.Second, RestartMin: time.Hour,
+		Client: mcp.ClientOptions{ProbeTimeout: 300 * time.Millisecond}}, servers...)
+	ready(t, h)
+	for _, st := range h.Servers() {
+		if st.State != Ready {
+			t.Errorf("%s: %s: %v", st.Name, st.State, st.Err)
+		}
+	}
+	var names []string
+	for _, tl := range h.Tools() {
+		names = append(names, tl.Name)
+	}
+	want := "mcp_lateprobe_four mcp_nodb_two mcp_notemplates_one mcp_slow0_five mcp_slow1_five mcp_slow2_five mcp_slow3_five mcp_slow4_five mcp_stingy_three"
+	if got := strings.Join(names, " "); got != want {
+		t.Errorf("tools %s\nwant  %s", got, want)
+	}
+	if st := status(t, h, "lateprobe"); st.Info.ProtocolVersion != mcp.StatelessProtocolVersion || st.Info.Negotiation != "offered in server/discover" {
+		t.Errorf("lateprobe speaks %s (%s), want %s", st.Info.ProtocolVersion, st.Info.Negotiation, mcp.StatelessProtocolVersion)
+	}
+	if st := status(t, h, "nodb"); len(st.ListErrors) != 1 {
+		t.Errorf("nodb's list errors: %v", st.ListErrors)
+	}
+	c, err := h.Client("stingy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the refusal of subscriptions/listen noted", func() bool { return c.ListenErr() != nil })
+	if err := c.ListenErr(); !strings.Contains(err.Error(), "Subscription limit reached") {
+		t.Errorf("stingy's ListenErr: %v", err)
+	}
+	templates, err := func() ([]*mcp.ResourceTemplate, error) {
+		c, err := h.Client("notemplates")
+		if err != nil {
+			return nil, err
+		}
+		return c.ListResourceTemplates(context.Background())
+	}()
+	if err != nil || len(templates) != 0 {
+		t.Errorf("notemplates' templates: %v, %v", templates, err)
+	}
+}
