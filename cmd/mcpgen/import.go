@@ -119,7 +119,9 @@ func runImport(ctx context.Context, r *reach) error {
 			return fail(exitError, "%s: %v", from, err)
 		}
 	case live:
-		server, h, err := r.connectOne(ctx, server, everythingClient())
+		// importer.Take lists what the client is made of (tools, prompts, resource
+		// templates) itself; the host lists nothing.
+		server, h, err := r.connectOne(ctx, server, everythingClient(), host.Lists{Tools: true, Prompts: true, Resources: true})
 		if err != nil {
 			return err
 		}

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mcpgen/mcpgen/internal/scripted"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
 
@@ -22,7 +23,8 @@ import (
 // test: it follows the authorization URL through the authorization server's redirect to
 // the command's loopback address, as a person approving would.
 func TestMain(m *testing.M) {
-	childProcess() // the test binary as mcpgen or as a server, for trust_test.go
+	scripted.Main() // the test binary as a scripted server, for forgive_test.go
+	childProcess()  // the test binary as mcpgen or as a server, for trust_test.go
 	if os.Getenv("MCPGEN_TEST_BROWSER") == "1" {
 		resp, err := http.Get(os.Args[len(os.Args)-1])
 		if err != nil {

@@ -54,7 +54,7 @@ func reachFlags(extra ...cli.Flag) []cli.Flag {
 		&cli.StringFlag{Name: "name", Usage: "the `name` of the one server of --stdio, --url or --sse (default: from the command or host)"},
 		&cli.BoolFlag{Name: "json", Usage: "print JSON"},
 		&cli.DurationFlag{Name: "timeout", Value: 30 * time.Second, Usage: "bound each request to a server by `DURATION`"},
-		&cli.DurationFlag{Name: "connect-timeout", Value: 30 * time.Second, Usage: "bound the connection to each server by `DURATION`"},
+		&cli.DurationFlag{Name: "connect-timeout", Value: 30 * time.Second, Usage: "bound the connection to each server by `DURATION`, counted from its turn to start (a few stdio servers start at a time)"},
 		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "show what servers write to stderr, and the host's events"},
 		&cli.StringFlag{Name: "log-level", Value: "info", Usage: "ask servers for their log messages at `LEVEL` and above (debug, info, notice, warning, error...), printed on stderr; off for none"},
 		&cli.StringFlag{Name: "client-id", Sources: cli.EnvVars("MCPGEN_CLIENT_ID"), Usage: "for servers that need OAuth: the `ID` of a client registered with the authorization server --client-issuer (default: register dynamically)"},
@@ -80,12 +80,15 @@ func reachCommands(code *int, stdout, stderr io.Writer, usage cli.OnUsageErrorFu
 			Name:      "servers",
 			Usage:     "connect to every configured server and show its state",
 			ArgsUsage: "[SERVER...]",
-			Description: "Connects to the servers of .mcp.json (or --config, --stdio, --url, --sse) at once and\n" +
-				"prints a table: name, transport, state, revision, tools, prompts, resources and connect\n" +
-				"time; below it, why each failed server failed, with the last lines of its stderr.\n\n" +
+			Description: "Connects to the servers of .mcp.json (or --config, --stdio, --url, --sse) and prints a\n" +
+				"table: name, transport, state, revision, tools, prompts, resources and connect time;\n" +
+				"below it, each list a ready server could not give (\"failed\" in its column) and why,\n" +
+				"with -v how each revision was chosen, and why each failed server failed, with the last\n" +
+				"lines of its stderr. A few stdio servers start at a time (as many as the CPUs, at\n" +
+				"least 4); --connect-timeout counts from each one's turn.\n\n" +
 				approvalHelp +
-				"Exit status: 0 when every server is ready, 1 when one failed, 2 for usage and\n" +
-				"configuration errors.",
+				"Exit status: 0 when every server is ready (a list one could not give does not count),\n" +
+				"1 when one failed, 2 for usage and configuration errors.",
 			Flags:        reachFlags(),
 			Action:       action("servers", runServers),
 			OnUsageError: usage,
@@ -96,8 +99,9 @@ func reachCommands(code *int, stdout, stderr io.Writer, usage cli.OnUsageErrorFu
 			ArgsUsage: "[SERVER...]",
 			Description: "Prints each tool's name and the first line of its description; --json prints the\n" +
 				"full definitions (with the Anthropic and OpenAI shapes), --schema NAME one input schema.\n\n" +
-				"Exit status: 0 when every server is ready, 1 when one failed (the others' tools are\n" +
-				"still listed), 2 for usage and configuration errors.",
+				"Exit status: 0 when every server is ready and listed its tools, 1 when one failed or\n" +
+				"could not list its tools (the others' tools are still listed), 2 for usage and\n" +
+				"configuration errors.",
 			Flags: reachFlags(
 				&cli.StringFlag{Name: "schema", Usage: "print the input schema of the tool `NAME` (mcp_{server}_{tool}, or the tool's own name)"},
 			),
@@ -202,8 +206,9 @@ func (r *reach) oneServer() bool {
 }
 
 // connect starts a host of the servers named (all when none are) and waits until each is
-// ready or has failed.
-func (r *reach) connect(ctx context.Context, names []string, client mcp.ClientOptions) (*host.Host, error) {
+// ready or has failed. skip names the lists the command does not use: they are not asked
+// for.
+func (r *reach) connect(ctx context.Context, names []string, client mcp.ClientOptions, skip host.Lists) (*host.Host, error) {
 	cfg, err := r.config()
 	if err != nil {
 		return nil, err
@@ -251,6 +256,7 @@ func (r *reach) connect(ctx context.Context, names []string, client mcp.ClientOp
 		ShutdownGrace: time.Second,
 		Logger:        logger,
 		Events:        r.event,
+		Skip:          skip,
 	}
 	r.host = host.Start(cfg, opts)
 	if err := r.host.Ready(ctx); err != nil {
@@ -477,8 +483,8 @@ func splitCommand(s string) ([]string, error) {
 
 // connectOne connects to one server: server of the configuration, or the one of --stdio,
 // --url or --sse when server is "". It returns the server's name once it is ready.
-func (r *reach) connectOne(ctx context.Context, server string, client mcp.ClientOptions) (string, *host.Host, error) {
-	h, err := r.connect(ctx, []string{server}, client)
+func (r *reach) connectOne(ctx context.Context, server string, client mcp.ClientOptions, skip host.Lists) (string, *host.Host, error) {
+	h, err := r.connect(ctx, []string{server}, client, skip)
 	if err != nil {
 		return "", nil, err
 	}
@@ -522,6 +528,9 @@ func failedServer(st host.ServerStatus) string {
 	s := fmt.Sprintf("server %s %s", st.Name, st.State)
 	if st.Err != nil {
 		s += ": " + strings.ReplaceAll(st.Err.Error(), "\n", "\n    ")
+	}
+	if errors.Is(st.Err, host.ErrConnectTimeout) {
+		s += "; a server that starts slowly may need a longer --connect-timeout"
 	}
 	if n := len(st.Stderr); n > 0 && (st.Err == nil || !strings.Contains(st.Err.Error(), st.Stderr[n-1])) {
 		tail := st.Stderr[max(0, n-5):]

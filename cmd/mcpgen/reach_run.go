@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -21,7 +22,7 @@ func runServers(ctx context.Context, r *reach) error {
 	if r.oneServer() && r.cmd.Args().Len() > 0 {
 		return fail(exitError, "--stdio, --url and --sse name the server: give no SERVER")
 	}
-	h, err := r.connect(ctx, r.cmd.Args().Slice(), mcp.ClientOptions{})
+	h, err := r.connect(ctx, r.cmd.Args().Slice(), mcp.ClientOptions{}, host.Lists{})
 	if err != nil {
 		return err
 	}
@@ -38,10 +39,26 @@ func runServers(ctx context.Context, r *reach) error {
 				fmt.Fprintf(tw, "%s\t%s\t%s\t-\t-\t-\t-\t-\n", st.Name, st.Transport, st.State)
 				continue
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%d\t%s\n", st.Name, st.Transport, st.State, st.Info.ProtocolVersion,
-				st.Tools, st.Prompts, st.Resources, st.ConnectTime.Round(time.Millisecond))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", st.Name, st.Transport, st.State, st.Info.ProtocolVersion,
+				listCount(st, "tools/list", st.Tools), listCount(st, "prompts/list", st.Prompts), listCount(st, "resources/list", st.Resources),
+				st.ConnectTime.Round(time.Millisecond))
 		}
 		tw.Flush()
+		// A list a ready server could not give, and (-v) how each revision was chosen.
+		var notes []string
+		for _, st := range servers {
+			for _, e := range st.ListErrors {
+				notes = append(notes, fmt.Sprintf("server %s: %s failed: %s", st.Name, e.Method, firstLine(e.Err.Error())))
+			}
+		}
+		for _, st := range servers {
+			if r.cmd.Bool("verbose") && st.Info.Negotiation != "" {
+				notes = append(notes, fmt.Sprintf("server %s speaks %s: %s", st.Name, st.Info.ProtocolVersion, st.Info.Negotiation))
+			}
+		}
+		if len(notes) > 0 {
+			fmt.Fprintf(r.stdout, "\n%s\n", strings.Join(notes, "\n"))
+		}
 	}
 	failed := 0
 	for _, st := range servers {
@@ -58,11 +75,30 @@ func runServers(ctx context.Context, r *reach) error {
 	return nil
 }
 
+// listCount is how many items a ready server listed, or "failed" when the list did
+// (ServerStatus.ListErrors says why).
+func listCount(st host.ServerStatus, method string, n int) string {
+	if listFailed(st, method) != nil {
+		return "failed"
+	}
+	return strconv.Itoa(n)
+}
+
+// listFailed is why a ready server could not give the list of method, or nil.
+func listFailed(st host.ServerStatus, method string) error {
+	for _, e := range st.ListErrors {
+		if e.Method == method {
+			return e.Err
+		}
+	}
+	return nil
+}
+
 func runTools(ctx context.Context, r *reach) error {
 	if r.oneServer() && r.cmd.Args().Len() > 0 {
 		return fail(exitError, "--stdio, --url and --sse name the server: give no SERVER")
 	}
-	h, err := r.connect(ctx, r.cmd.Args().Slice(), mcp.ClientOptions{})
+	h, err := r.connect(ctx, r.cmd.Args().Slice(), mcp.ClientOptions{}, host.Lists{Prompts: true, Resources: true})
 	if err != nil {
 		return err
 	}
@@ -96,6 +132,10 @@ func runTools(ctx context.Context, r *reach) error {
 	for _, st := range h.Servers() {
 		if st.State != host.Ready {
 			fmt.Fprintf(r.stderr, "mcpgen tools: %s\n", failedServer(st))
+			failed = append(failed, st.Name)
+		}
+		for _, e := range st.ListErrors {
+			fmt.Fprintf(r.stderr, "mcpgen tools: server %s: %s failed: %s\n", st.Name, e.Method, firstLine(e.Err.Error()))
 			failed = append(failed, st.Name)
 		}
 	}
@@ -191,12 +231,15 @@ func runCall(ctx context.Context, r *reach) error {
 		return fail(exitError, "--progress %q: give auto, always or never", progress)
 	}
 	term := newTerminal(r.stdin, r.stderr)
-	server, h, err := r.connectOne(ctx, server, mcp.ClientOptions{Elicitation: term.elicit})
+	server, h, err := r.connectOne(ctx, server, mcp.ClientOptions{Elicitation: term.elicit}, host.Lists{Prompts: true, Resources: true})
 	if err != nil {
 		return err
 	}
 	t, ok := h.ServerTool(server, name)
 	if !ok {
+		if st, _ := h.Server(server); listFailed(st, "tools/list") != nil {
+			return fail(exitError, "server %s could not list its tools, so mcpgen does not know %s: %v", server, name, listFailed(st, "tools/list"))
+		}
 		if t, ok = h.Tool(name); !ok || t.Server != server {
 			var own []*host.Tool
 			for _, t := range h.Tools() {
@@ -249,7 +292,7 @@ func runRead(ctx context.Context, r *reach) error {
 	if len(rest) != 1 {
 		return fail(exitError, "give one URI: mcpgen read %sURI", map[bool]string{true: "", false: "SERVER "}[r.oneServer()])
 	}
-	server, h, err := r.connectOne(ctx, server, mcp.ClientOptions{})
+	server, h, err := r.connectOne(ctx, server, mcp.ClientOptions{}, host.Lists{Tools: true, Prompts: true, Resources: true})
 	if err != nil {
 		return err
 	}
@@ -291,7 +334,7 @@ func runPrompt(ctx context.Context, r *reach) error {
 		}
 		arguments[k] = v
 	}
-	server, h, err := r.connectOne(ctx, server, mcp.ClientOptions{})
+	server, h, err := r.connectOne(ctx, server, mcp.ClientOptions{}, host.Lists{Tools: true, Prompts: true, Resources: true})
 	if err != nil {
 		return err
 	}
