@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -222,12 +223,36 @@ func (h *HTTPHandler) checkScopes(w http.ResponseWriter, r *http.Request, m *jso
 	return false
 }
 
-// callerSubject is the subject of the request's verified token, or "".
-func callerSubject(r *http.Request) string {
-	if a := AuthInfoFrom(r.Context()); a != nil {
-		return a.Subject
+// Every handle a caller gets (a session, a sealed requestState, a task, a subscription)
+// belongs to that caller: on a protected server, to the issuer, subject and client id of
+// its token, all three, so that callers that differ in any (two service tokens without a
+// sub, one user through two clients) share nothing. Anyone else finds no such handle: the
+// answer is the one an unknown handle gets. On a server that is not protected the key is
+// empty, and a handle is a bearer capability: whoever holds it may use it.
+
+// callerKey is the key handles are bound to: "" on a server that is not protected (ctx
+// carries no AuthInfo), else the token's issuer, subject and client id, each quoted so that
+// no two callers share a key. It fails with errAnonymousCaller for a token that names none
+// of the three: a protected server makes no handle it cannot tell apart from others'.
+func callerKey(ctx context.Context) (string, *jsonrpc.Error) {
+	a := AuthInfoFrom(ctx)
+	if a == nil {
+		return "", nil
 	}
-	return ""
+	if a.Issuer == "" && a.Subject == "" && a.ClientID == "" {
+		return "", errAnonymousCaller
+	}
+	return strconv.Quote(a.Issuer) + strconv.Quote(a.Subject) + strconv.Quote(a.ClientID), nil
 }
+
+// callerOwns reports whether a handle bound to owner (a callerKey) is the caller's. A
+// caller without a key owns nothing.
+func callerOwns(ctx context.Context, owner string) bool {
+	key, err := callerKey(ctx)
+	return err == nil && key == owner
+}
+
+var errAnonymousCaller = jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
+	"the access token names no issuer, subject or client (iss, sub, client_id): this protected server keeps sessions, tasks, subscriptions and request states only for callers it can tell apart; use a token that names its user or its client")
 
 var errNoVerifier = errors.New("mcp: HTTPOptions.Auth needs a Verifier")

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -75,14 +76,15 @@ func authPost(t *testing.T, url, token, session, body string) authReply {
 	if strings.Contains(body, "2026-07-28") {
 		req.Header.Set("MCP-Protocol-Version", "2026-07-28")
 		var m struct {
-			Method string `json:"method"`
-			Params struct {
-				Name string `json:"name"`
-			} `json:"params"`
+			Method string          `json:"method"`
+			Params json.RawMessage `json:"params"`
 		}
 		json.Unmarshal([]byte(body), &m)
 		req.Header.Set("Mcp-Method", m.Method)
-		req.Header.Set("Mcp-Name", m.Params.Name)
+		if row := methods[m.Method]; row != nil && row.nameParam != "" {
+			name, _ := stringParam(m.Params, row.nameParam)
+			req.Header.Set("Mcp-Name", name)
+		}
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -157,7 +159,7 @@ func TestProtectedServer(t *testing.T) {
 	}
 
 	// Revision 2026-07-28: the sealed state of Ada's multi round-trip request opens for
-	// her only.
+	// her only; to Bob it is a state the server never issued.
 	ask := `{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"ask","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}}`
 	r = authPost(t, url, "ada-read", "", ask+`}}`)
 	res, _ := r.body["result"].(map[string]any)
@@ -167,8 +169,13 @@ func TestProtectedServer(t *testing.T) {
 		key = k
 	}
 	retry := ask + `,"inputResponses":{"` + key + `":{"action":"accept","content":{"theme":"dark"}}},"requestState":"` + state + `"}}`
-	if r = authPost(t, url, "bob-write", "", retry); r.status != 400 || !strings.Contains(r.body["error"].(map[string]any)["message"].(string), "another user") {
-		t.Errorf("Ada's state retried by Bob: %d %v", r.status, r.body)
+	first := "A"
+	if state[0] == 'A' {
+		first = "B"
+	}
+	forged := authPost(t, url, "bob-write", "", strings.Replace(retry, state, first+state[1:], 1))
+	if r = authPost(t, url, "bob-write", "", retry); r.status != 400 || r.body["error"] == nil || !reflect.DeepEqual(r.body, forged.body) {
+		t.Errorf("Ada's state retried by Bob: %d %v, want what a forged state gets: %v", r.status, r.body, forged.body)
 	}
 	if r = authPost(t, url, "ada-read", "", retry); r.status != 200 || r.body["result"] == nil {
 		t.Errorf("Ada's state retried by Ada: %d %v", r.status, r.body)

@@ -24,7 +24,7 @@ type httpSession struct {
 	ctx        context.Context // ends with the session
 	cancel     context.CancelFunc
 	standalone *stream
-	owner      string // on a protected server, the subject of the token that initialized it
+	owner      string // the callerKey of the token that initialized it ("" unprotected)
 
 	mu       sync.Mutex
 	streams  map[int64]*stream // the standalone stream (0) and the streams of requests in progress or unread
@@ -168,9 +168,9 @@ func (h *HTTPHandler) session(w http.ResponseWriter, r *http.Request) *httpSessi
 	h.mu.Lock()
 	hs := h.sessions[id]
 	h.mu.Unlock()
-	// On a protected server a session is its user's: another user's token finds no such
-	// session, as if the id were unknown.
-	if hs == nil || h.opts.Auth != nil && callerSubject(r) != hs.owner {
+	// A session is its caller's: another caller's token finds no such session, as if the id
+	// were unknown.
+	if hs == nil || !callerOwns(r.Context(), hs.owner) {
 		httpError(w, http.StatusNotFound, jsonrpc.CodeInvalidRequest, "session not found: it ended or never existed; initialize a new one")
 		return nil
 	}

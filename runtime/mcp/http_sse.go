@@ -29,7 +29,7 @@ type sseSession struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	once   sync.Once
-	owner  string // on a protected server, the subject of the token that opened it
+	owner  string // the callerKey of the token that opened it ("" unprotected)
 }
 
 // sseMessagePath is where the clients of SSEPath POST their messages.
@@ -65,8 +65,13 @@ func (h *HTTPHandler) openSSE(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusNotAcceptable, jsonrpc.CodeInvalidRequest, "not acceptable: "+h.opts.SSEPath+" opens an SSE stream; accept text/event-stream")
 		return
 	}
+	owner, kerr := callerKey(r.Context())
+	if kerr != nil {
+		httpError(w, http.StatusForbidden, kerr.Code, kerr.Message)
+		return
+	}
 	st := &stream{standalone: true, next: 1}
-	ss := &sseSession{st: st, owner: callerSubject(r)}
+	ss := &sseSession{st: st, owner: owner}
 	ss.ctx, ss.cancel = context.WithCancel(context.Background())
 	ss.session = newSession(h.srv, st)
 	ss.session.id = newSessionID()
@@ -120,8 +125,8 @@ func (h *HTTPHandler) postSSE(w http.ResponseWriter, r *http.Request) {
 	h.mu.Lock()
 	ss := h.sseSessions[r.URL.Query().Get("sessionId")]
 	h.mu.Unlock()
-	// On a protected server a session is its user's, as with Streamable HTTP.
-	if ss == nil || h.opts.Auth != nil && callerSubject(r) != ss.owner {
+	// A session is its caller's, as with Streamable HTTP.
+	if ss == nil || !callerOwns(r.Context(), ss.owner) {
 		httpError(w, http.StatusNotFound, jsonrpc.CodeInvalidRequest, "session not found: its stream closed, or it never existed; open a new one with GET "+h.opts.SSEPath)
 		return
 	}

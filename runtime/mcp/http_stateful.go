@@ -95,7 +95,12 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 	}
 	if hs == nil {
 		if m.Method == methodInitialize && m.IsRequest() {
-			h.initialize(w, &m, acceptJSON, callerSubject(r))
+			owner, kerr := callerKey(r.Context())
+			if kerr != nil {
+				writeJSON(w, http.StatusForbidden, jsonrpc.AppendError(nil, m.ID, kerr))
+				return
+			}
+			h.initialize(w, &m, acceptJSON, owner)
 			return
 		}
 		h.session(w, r) // answers that the session id is missing

@@ -59,13 +59,14 @@ const defaultStateTTL = 30 * time.Minute
 
 // round is a stateless request's part in a multi round-trip request.
 type round struct {
-	mu      sync.Mutex
-	answers map[string]json.RawMessage // by input request key: earlier rounds' and this one's
-	used    map[string]string          // keys the body asked for in this run, with its question's digest
-	asked   []inputRequest             // unanswered, in this run, in order
-	missing []string                   // capabilities a request to the client lacked
-	subject string                     // the verified caller, whose state only opens for them
-	failure []string                   // the errors the body got for them
+	mu        sync.Mutex
+	answers   map[string]json.RawMessage // by input request key: earlier rounds' and this one's
+	used      map[string]string          // keys the body asked for in this run, with its question's digest
+	asked     []inputRequest             // unanswered, in this run, in order
+	missing   []string                   // capabilities a request to the client lacked
+	caller    string                     // the callerKey the state is bound to: it opens for that caller only
+	anonymous *jsonrpc.Error             // errAnonymousCaller: the caller may have no state
+	failure   []string                   // the errors the body got for them
 }
 
 // lacking records that the body wanted a capability the client did not declare: if the
@@ -139,12 +140,12 @@ func (rd *round) begin(s *Server, meta *requestMeta, m *jsonrpc.Message) *jsonrp
 		rd.answers = map[string]json.RawMessage{}
 	}
 	if meta.hasState {
-		st, err := s.openState(meta.requestState, m)
+		if rd.anonymous != nil {
+			return rd.anonymous
+		}
+		st, err := s.openState(meta.requestState, m, rd.caller)
 		if err != nil {
 			return invalidParams("requestState: %v", err)
-		}
-		if st.Subject != rd.subject {
-			return invalidParams("requestState: it belongs to another user's request")
 		}
 		for k, v := range st.Answers {
 			rd.answers[k] = v
@@ -222,9 +223,12 @@ func inputKey(method string) string {
 // inputRequiredResponse answers with the InputRequiredResult of this run: what the body
 // asked, and the sealed state with the answers so far.
 func (rd *round) inputRequiredResponse(s *Server, m *jsonrpc.Message) ([]byte, *jsonrpc.Error) {
+	if rd.anonymous != nil {
+		return nil, rd.anonymous // no state for a caller it could not be bound to
+	}
 	rd.mu.Lock()
 	// Only the answers the body used travel on: what it never asked for is dropped.
-	st := sealedState{Answers: map[string]json.RawMessage{}, Subject: rd.subject}
+	st := sealedState{Answers: map[string]json.RawMessage{}, Caller: rd.caller}
 	for k := range rd.used {
 		if a, ok := rd.answers[k]; ok {
 			st.Answers[k] = a
@@ -267,7 +271,7 @@ type sealedState struct {
 	Method  string                     `json:"m"`
 	Digest  []byte                     `json:"d"`           // of the request's parameters that matter
 	Expires int64                      `json:"e"`           // Unix seconds
-	Subject string                     `json:"s,omitempty"` // the verified caller's, on a protected server
+	Caller  string                     `json:"c,omitempty"` // its caller's callerKey, on a protected server
 	Answers map[string]json.RawMessage `json:"a,omitempty"`
 }
 
@@ -347,7 +351,11 @@ func (s *Server) sealState(st *sealedState, m *jsonrpc.Message) (string, error) 
 
 func encodeState(sealed []byte) string { return base64.RawURLEncoding.EncodeToString(sealed) }
 
-func (s *Server) openState(text string, m *jsonrpc.Message) (*sealedState, error) {
+var errStateNotOurs = errors.New("not a state this server issued, or it was altered")
+
+// openState opens a requestState of the request m and the caller (a callerKey). Another
+// caller's state is answered as one this server never issued, whatever else is wrong with it.
+func (s *Server) openState(text string, m *jsonrpc.Message, caller string) (*sealedState, error) {
 	sealed, err := base64.RawURLEncoding.DecodeString(text)
 	if err != nil {
 		return nil, errors.New("not a state this server issued")
@@ -361,13 +369,15 @@ func (s *Server) openState(text string, m *jsonrpc.Message) (*sealedState, error
 	}
 	plain, err := aead.Open(nil, sealed[:aead.NonceSize()], sealed[aead.NonceSize():], nil)
 	if err != nil {
-		return nil, errors.New("not a state this server issued, or it was altered")
+		return nil, errStateNotOurs
 	}
 	var st sealedState
 	if err := json.Unmarshal(plain, &st); err != nil {
 		return nil, err
 	}
 	switch {
+	case st.Caller != caller:
+		return nil, errStateNotOurs
 	case st.Method != m.Method || !bytes.Equal(st.Digest, requestDigest(m)):
 		return nil, errors.New("it belongs to another request")
 	case time.Now().Unix() > st.Expires:

@@ -206,9 +206,7 @@ func (s *Server) serveStateless(ctx context.Context, m *jsonrpc.Message, meta *r
 	}
 	q := &statelessRequest{meta: meta}
 	if row := methods[m.Method]; row != nil && row.asks {
-		if a := AuthInfoFrom(ctx); a != nil {
-			q.rd.subject = a.Subject // whose answers the sealed state holds
-		}
+		q.rd.caller, q.rd.anonymous = callerKey(ctx) // whose answers the sealed state holds
 		// The answers a retry carries are read first: a state that is not the server's, or
 		// is another request's, is refused whatever the request asks for.
 		if err := q.rd.begin(s, meta, m); err != nil {

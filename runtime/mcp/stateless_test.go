@@ -53,7 +53,7 @@ func TestRequestStateIsSealedToItsRequest(t *testing.T) {
 	}
 	// The same request, spaced differently and with other ids and _meta, opens it.
 	retry := parse(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"arguments":{ "y":[1, 2], "x" : 1 },"name":"a",` + statelessMetaJSON + `}}`)
-	if st, err := srv.openState(state, retry); err != nil || string(st.Answers["k"]) != `{"action":"accept"}` {
+	if st, err := srv.openState(state, retry, ""); err != nil || string(st.Answers["k"]) != `{"action":"accept"}` {
 		t.Fatalf("open: %v %v", st, err)
 	}
 	for name, m := range map[string]*jsonrpc.Message{
@@ -61,7 +61,7 @@ func TestRequestStateIsSealedToItsRequest(t *testing.T) {
 		"other tool":      parse(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"b","arguments":{"x":1}}}`),
 		"other method":    parse(`{"jsonrpc":"2.0","id":2,"method":"prompts/get","params":{"name":"a","arguments":{"x":1}}}`),
 	} {
-		if _, err := srv.openState(state, m); err == nil || !strings.Contains(err.Error(), "another request") {
+		if _, err := srv.openState(state, m, ""); err == nil || !strings.Contains(err.Error(), "another request") {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
@@ -72,28 +72,28 @@ func TestRequestStateIsSealedToItsRequest(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, args := range []string{`,"arguments":{}`, `,"arguments": { }`, `,"arguments":null`, ``} {
-		if _, err := srv.openState(bareState, parse(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"a"`+args+`}}`)); err != nil {
+		if _, err := srv.openState(bareState, parse(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"a"`+args+`}}`), ""); err != nil {
 			t.Errorf("retry with %q: %v", args, err)
 		}
 	}
-	if _, err := srv.openState(bareState, parse(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"a","arguments":{"x":null}}}`)); err == nil {
+	if _, err := srv.openState(bareState, parse(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"a","arguments":{"x":null}}}`), ""); err == nil {
 		t.Error("a retry with an argument opened the state of a call without")
 	}
 	tampered := []byte(state)
 	tampered[len(tampered)/2] ^= 1
-	if _, err := srv.openState(string(tampered), call); err == nil {
+	if _, err := srv.openState(string(tampered), call, ""); err == nil {
 		t.Error("a tampered state opened")
 	}
-	if _, err := srv.openState(state+"-TAMPERED", call); err == nil {
+	if _, err := srv.openState(state+"-TAMPERED", call, ""); err == nil {
 		t.Error("a state with a suffix opened")
 	}
-	if _, err := quietServer(nil).openState(state, call); err == nil {
+	if _, err := quietServer(nil).openState(state, call, ""); err == nil {
 		t.Error("another server's key opened the state")
 	}
 	shared := &ServerOptions{StateKey: []byte("0123456789abcdef0123456789abcdef")}
 	a, b := quietServer(shared), quietServer(&ServerOptions{StateKey: shared.StateKey})
 	s2, _ := a.sealState(&sealedState{}, call)
-	if _, err := b.openState(s2, call); err != nil {
+	if _, err := b.openState(s2, call, ""); err != nil {
 		t.Errorf("servers sharing a key: %v", err)
 	}
 	// An expired state is refused.
@@ -102,7 +102,7 @@ func TestRequestStateIsSealedToItsRequest(t *testing.T) {
 	aead, _ := srv.stateAEAD()
 	nonce := make([]byte, aead.NonceSize())
 	expired := encodeState(aead.Seal(nonce, nonce, plain, nil))
-	if _, err := srv.openState(expired, call); err == nil || !strings.Contains(err.Error(), "expired") {
+	if _, err := srv.openState(expired, call, ""); err == nil || !strings.Contains(err.Error(), "expired") {
 		t.Errorf("expired state: %v", err)
 	}
 }

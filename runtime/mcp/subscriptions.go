@@ -17,6 +17,7 @@ import (
 // listener is one open subscriptions/listen request.
 type listener struct {
 	id        []byte     // the request's id, raw JSON: the subscription id
+	caller    string     // the callerKey of its request: it hears of that caller's tasks only
 	mu        sync.Mutex // held while acknowledging: nothing of the subscription goes first
 	out       outbox
 	tools     bool
@@ -36,7 +37,11 @@ type listener struct {
 // the transport drops if the client itself cancelled).
 func listen(ctx context.Context, r *Request, params []byte) ([]byte, *jsonrpc.Error) {
 	s := r.srv
-	l := &listener{id: append([]byte(nil), r.msg.ID...), out: r.out}
+	caller, kerr := callerKey(ctx)
+	if kerr != nil {
+		return nil, kerr
+	}
+	l := &listener{id: append([]byte(nil), r.msg.ID...), out: r.out, caller: caller}
 	var d jsonwire.Decoder
 	d.Reset(params)
 	for key := range d.Members {
@@ -72,10 +77,10 @@ func listen(ctx context.Context, r *Request, params []byte) ([]byte, *jsonrpc.Er
 		if !r.ClientCapabilities().Tasks {
 			return nil, missingTasksCapability
 		}
-		// The server agrees to the tasks it has.
+		// The server agrees to the tasks it has of the caller's: another's is unknown here.
 		agreed := l.taskOrder[:0]
 		for _, id := range l.taskOrder {
-			if _, err := s.tasks.store.Get(ctx, id); err == nil {
+			if t, err := s.tasks.store.Get(ctx, id); err == nil && t.Caller == l.caller {
 				agreed = append(agreed, id)
 			} else {
 				delete(l.tasks, id)
@@ -223,12 +228,14 @@ func (s *Server) notifyListeners(method, uri string) {
 }
 
 // notifyTask sends notifications/tasks, the task as tasks/get would give it now, to the
-// subscriptions that listen to the task.
+// subscriptions of its caller that listen to the task. (A subscription listens only to
+// tasks it was agreed, its caller's; the caller is checked again here, where the changes
+// other replicas make arrive too.)
 func (s *Server) notifyTask(t *TaskRecord) {
 	s.mu.RLock()
 	var to []*listener
 	for l := range s.listeners {
-		if l.tasks[t.ID] {
+		if l.tasks[t.ID] && l.caller == t.Caller {
 			to = append(to, l)
 		}
 	}

@@ -132,7 +132,9 @@ func (s *Server) hasTasks() bool {
 	return false
 }
 
-// newTaskID returns an id nobody can guess: 128 random bits.
+// newTaskID returns an id nobody can guess: 128 bits from crypto/rand. On a server that is
+// not protected the id is all that reaches a task, a bearer capability; on a protected one
+// the task is its caller's besides.
 func newTaskID() string {
 	b := make([]byte, 16)
 	rand.Read(b)
@@ -253,8 +255,12 @@ func StartTask(ctx context.Context) (context.Context, error) {
 
 // start stores a new task and returns it with the context its body runs with.
 func (tr *taskRunner) start(ctx context.Context, req *Request, tool string) (*TaskRecord, context.Context, *runningTask, *jsonrpc.Error) {
+	caller, kerr := callerKey(ctx)
+	if kerr != nil {
+		return nil, nil, nil, kerr // a task nobody could be told apart from others' is not made
+	}
 	now := time.Now().UTC()
-	rec := &TaskRecord{ID: newTaskID(), Tool: tool, Status: TaskWorking, CreatedAt: now, UpdatedAt: now, TTL: tr.ttl, PollInterval: tr.poll, Owner: tr.owner}
+	rec := &TaskRecord{ID: newTaskID(), Tool: tool, Caller: caller, Status: TaskWorking, CreatedAt: now, UpdatedAt: now, TTL: tr.ttl, PollInterval: tr.poll, Owner: tr.owner}
 	if tr.shared {
 		rec.LeaseUntil = now.Add(leaseFor)
 	}
@@ -522,7 +528,9 @@ func taskParams(r *Request, params []byte) (id string, responses map[string]json
 	return *p.TaskID, p.InputResponses, nil
 }
 
-// taskNotFound is the error for a task the store does not have.
+// taskNotFound is the error for a task the store does not have, or that is another
+// caller's: both get the same answer, after the same work (one read of the store), so that
+// nobody learns that an id of someone else's exists.
 func taskNotFound(err error) *jsonrpc.Error {
 	if errors.Is(err, ErrTaskNotFound) {
 		return jsonrpc.NewError(jsonrpc.CodeInvalidParams, "Failed to retrieve task: Task not found (it may have expired)")
@@ -538,6 +546,9 @@ func getTask(ctx context.Context, r *Request, params []byte) ([]byte, *jsonrpc.E
 	}
 	tr := r.srv.tasks
 	rec, err := tr.store.Get(ctx, id)
+	if err == nil && !callerOwns(ctx, rec.Caller) {
+		err = ErrTaskNotFound
+	}
 	if err != nil {
 		return nil, taskNotFound(err)
 	}
@@ -569,6 +580,9 @@ func updateTask(ctx context.Context, r *Request, params []byte) ([]byte, *jsonrp
 	}
 	tr := r.srv.tasks
 	_, err := tr.update(ctx, id, func(t *TaskRecord) error {
+		if !callerOwns(ctx, t.Caller) {
+			return ErrTaskNotFound // nothing is written
+		}
 		answered := false
 		for k, v := range responses {
 			if _, outstanding := t.InputRequests[k]; !outstanding {
@@ -605,6 +619,9 @@ func cancelTask(ctx context.Context, r *Request, params []byte) ([]byte, *jsonrp
 	}
 	tr := r.srv.tasks
 	_, err := tr.update(ctx, id, func(t *TaskRecord) error {
+		if !callerOwns(ctx, t.Caller) {
+			return ErrTaskNotFound // nothing is written
+		}
 		if !t.Status.Terminal() {
 			t.Status, t.StatusMessage = TaskCancelled, "Cancelled by the client."
 			t.InputRequests, t.UpdatedAt = nil, time.Now().UTC()

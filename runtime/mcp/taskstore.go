@@ -62,8 +62,14 @@ func (s TaskStatus) Terminal() bool {
 // TaskRecord is a task as a TaskStore keeps it. Its JSON form (the field tags) is how
 // stores that hold bytes keep it.
 type TaskRecord struct {
-	ID            string     `json:"id"`
-	Tool          string     `json:"tool"`
+	ID   string `json:"id"`
+	Tool string `json:"tool"`
+	// Caller is whom the task belongs to: on a protected server, a key made of the issuer,
+	// subject and client id of the token that created it; "" on a server that is not
+	// protected, where the id alone reaches the task. Only that caller finds the task: to
+	// any other, tasks/get, tasks/update, tasks/cancel and subscriptions/listen answer as
+	// for an unknown id.
+	Caller        string     `json:"caller,omitempty"`
 	Status        TaskStatus `json:"status"`
 	StatusMessage string     `json:"statusMessage,omitempty"`
 	CreatedAt     time.Time  `json:"createdAt"`
