@@ -46,7 +46,9 @@ func TestStore(t *testing.T) {
 	if _, err := s.Update(ctx, "missing", func(*mcp.TaskRecord) error { return nil }); !errors.Is(err, mcp.ErrTaskNotFound) {
 		t.Errorf("Update of a missing task: %v", err)
 	}
-	if err := s.Create(ctx, record("a", time.Hour)); err != nil {
+	a := record("a", time.Hour)
+	a.Caller = `"https://auth.example.com""ada""app"`
+	if err := s.Create(ctx, a); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Create(ctx, record("a", time.Hour)); err == nil {
@@ -60,7 +62,7 @@ func TestStore(t *testing.T) {
 		t.Fatalf("Update: %v %v", got, err)
 	}
 	again, err := s.Get(ctx, "a")
-	if err != nil || again.Status != mcp.TaskCompleted || string(again.Result) != `{"content":[]}` || again.TTL != time.Hour {
+	if err != nil || again.Status != mcp.TaskCompleted || string(again.Result) != `{"content":[]}` || again.TTL != time.Hour || again.Caller != a.Caller {
 		t.Errorf("Get after Update: %+v %v", again, err)
 	}
 	// An update whose change fails stores nothing.
@@ -156,7 +158,7 @@ func TestReplicasShareTasks(t *testing.T) {
 
 	id := call(t, a.URL, "tools/call", map[string]any{"name": "greet"})["taskId"].(string)
 	// A subscription on b hears of the changes a makes to the task (through the store).
-	heard := listen(t, b.URL, id)
+	_, heard := listen(t, b.URL, "", id)
 	task := waitFor(t, b.URL, id, "input_required")
 	var key string
 	for k := range task["inputRequests"].(map[string]any) {
@@ -195,6 +197,113 @@ func TestReplicasShareTasks(t *testing.T) {
 	}
 }
 
+// Across replicas too, a task is its caller's: a second user (another sub, no scopes) can
+// neither read, answer, cancel nor listen to another's task through either replica; to
+// them it is an unknown id. Its caller reaches it through both.
+func TestReplicasKeepTasksToTheirCaller(t *testing.T) {
+	rdb := startRedis(t)
+	tokens := map[string]*mcp.AuthInfo{
+		"ada": {Issuer: "https://auth.example.com", Subject: "ada", ClientID: "app", Scopes: []string{"reports"}},
+		"bob": {Issuer: "https://auth.example.com", Subject: "bob", ClientID: "app"},
+	}
+	replica := func() string {
+		srv := mcp.NewServer(mcp.Implementation{Name: "replica", Version: "1"}, &mcp.ServerOptions{
+			StateKey: []byte("0123456789abcdef0123456789abcdef"),
+			Tasks:    mcp.TaskOptions{Store: redistasks.New(rdb), PollInterval: 50 * time.Millisecond},
+			Logger:   quietLogger(),
+		})
+		mcp.AddForm(srv, `{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`, decodeName)
+		srv.AddTool(mcp.Tool{Name: "report", InputSchema: `{"type":"object"}`, Scopes: []string{"reports"}, Task: mcp.TaskRequired, Handler: func(ctx context.Context, c *mcp.ToolCall) {
+			n, _, err := mcp.Elicit[nameForm](ctx, "For whom?")
+			if err != nil {
+				c.ReturnError(err)
+				return
+			}
+			c.ReturnText("the secret report, for " + n.Name)
+		}})
+		h := srv.HTTPHandler(&mcp.HTTPOptions{Auth: &mcp.AuthOptions{
+			Verifier: mcp.TokenVerifierFunc(func(ctx context.Context, token string) (*mcp.AuthInfo, error) {
+				if a := tokens[token]; a != nil {
+					return a, nil
+				}
+				return nil, errors.New("unknown token")
+			}),
+			AuthorizationServers: []string{"https://auth.example.com"},
+		}})
+		ts := httptest.NewServer(h)
+		t.Cleanup(func() {
+			h.Shutdown(context.Background())
+			ts.Close()
+		})
+		return ts.URL
+	}
+	a, b := replica(), replica()
+
+	id := callAs(t, a, "ada", "tools/call", map[string]any{"name": "report"})["taskId"].(string)
+	var task map[string]any
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if task = callAs(t, b, "ada", "tasks/get", map[string]any{"taskId": id}); task["status"] == "input_required" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the task did not ask within 10s: %v", task)
+		}
+	}
+	var key string
+	for k := range task["inputRequests"].(map[string]any) {
+		key = k
+	}
+	answer := func(name string) map[string]any {
+		return map[string]any{key: map[string]any{"action": "accept", "content": map[string]any{"name": name}}}
+	}
+	for _, url := range []string{a, b} {
+		for _, method := range []string{"tasks/get", "tasks/update", "tasks/cancel"} {
+			params := func(id string) map[string]any {
+				return map[string]any{"taskId": id, "inputResponses": answer("Mallory")}
+			}
+			us, unknown := post(t, url, "bob", method, params("an-id-nobody-made"))
+			ts, theirs := post(t, url, "bob", method, params(id))
+			// The same request id: the answers are the same bytes.
+			if us != http.StatusBadRequest || ts != us || !bytes.Equal(theirs, unknown) {
+				t.Errorf("bob: %s of Ada's task: %d %s; want what an unknown id gets: %d %s", method, ts, theirs, us, unknown)
+			}
+		}
+		if ids, _ := listen(t, url, "bob", id); len(ids) != 0 {
+			t.Errorf("bob listening to Ada's task: agreed to %v", ids)
+		}
+	}
+	// Ada's task is as it was; she listens on b, answers on a, and hears the completion a
+	// makes on b.
+	if task := callAs(t, a, "ada", "tasks/get", map[string]any{"taskId": id}); task["status"] != "input_required" || task["inputRequests"].(map[string]any)[key] == nil {
+		t.Fatalf("Ada's task after Bob tried: %v", task)
+	}
+	ids, heard := listen(t, b, "ada", id)
+	if len(ids) != 1 || ids[0] != id {
+		t.Fatalf("Ada listening to her task: agreed to %v", ids)
+	}
+	callAs(t, a, "ada", "tasks/update", map[string]any{"taskId": id, "inputResponses": answer("Ada")})
+	for deadline := time.After(10 * time.Second); ; {
+		select {
+		case status := <-heard:
+			if status != "completed" {
+				continue
+			}
+		case <-deadline:
+			t.Fatal("Ada's subscription on b did not hear her task complete")
+		}
+		break
+	}
+	task = waitForAs(t, b, "ada", id, "completed")
+	if text := task["result"].(map[string]any)["content"].([]any)[0].(map[string]any)["text"]; text != "the secret report, for Ada" {
+		t.Errorf("Ada's result: %v", text)
+	}
+	for _, url := range []string{a, b} {
+		if status, body := post(t, url, "bob", "tasks/get", map[string]any{"taskId": id}); status != http.StatusBadRequest || bytes.Contains(body, []byte("secret")) {
+			t.Errorf("bob reads Ada's finished task: %d %s", status, body)
+		}
+	}
+}
+
 type nameForm struct{ Name string }
 
 func decodeName(d *jsonwire.Decoder, v *nameForm) {
@@ -214,6 +323,27 @@ const metaJSON = `{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.mo
 // call posts a request of revision 2026-07-28 and returns its result.
 func call(t *testing.T, url, method string, params map[string]any) map[string]any {
 	t.Helper()
+	return callAs(t, url, "", method, params)
+}
+
+// callAs is call with a bearer token.
+func callAs(t *testing.T, url, token, method string, params map[string]any) map[string]any {
+	t.Helper()
+	status, data := post(t, url, token, method, params)
+	var m struct {
+		Result map[string]any `json:"result"`
+		Error  any            `json:"error"`
+	}
+	if err := json.Unmarshal(data, &m); err != nil || m.Result == nil {
+		t.Fatalf("%s: HTTP %d: %s %v", method, status, strings.TrimSpace(string(data)), err)
+	}
+	return m.Result
+}
+
+// post posts a request of revision 2026-07-28, with the token if not "", and returns the
+// answer's status and body.
+func post(t *testing.T, url, token, method string, params map[string]any) (int, []byte) {
+	t.Helper()
 	params["_meta"] = json.RawMessage(metaJSON)
 	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
 	req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
@@ -227,28 +357,30 @@ func call(t *testing.T, url, method string, params map[string]any) map[string]an
 	if id, ok := params["taskId"].(string); ok {
 		req.Header.Set("Mcp-Name", id)
 	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
 	data, _ := io.ReadAll(resp.Body)
-	var m struct {
-		Result map[string]any `json:"result"`
-		Error  any            `json:"error"`
-	}
-	if err := json.Unmarshal(data, &m); err != nil || m.Result == nil {
-		t.Fatalf("%s: %s %v", method, strings.TrimSpace(string(data)), err)
-	}
-	return m.Result
+	return resp.StatusCode, data
 }
 
 // waitFor polls tasks/get until the task has the status.
 func waitFor(t *testing.T, url, id, status string) map[string]any {
 	t.Helper()
+	return waitForAs(t, url, "", id, status)
+}
+
+// waitForAs is waitFor with a bearer token.
+func waitForAs(t *testing.T, url, token, id, status string) map[string]any {
+	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		task := call(t, url, "tasks/get", map[string]any{"taskId": id})
+		task := callAs(t, url, token, "tasks/get", map[string]any{"taskId": id})
 		if task["status"] == status {
 			return task
 		}
@@ -259,9 +391,10 @@ func waitFor(t *testing.T, url, id, status string) map[string]any {
 	}
 }
 
-// listen opens a subscriptions/listen for a task on a server and sends the statuses of the
+// listen opens a subscriptions/listen for a task on a server, with the token if not "", and
+// returns the task ids the acknowledgement agreed to and a channel of the statuses of the
 // notifications/tasks it gets, until the test ends.
-func listen(t *testing.T, url, id string) <-chan string {
+func listen(t *testing.T, url, token, id string) ([]string, <-chan string) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": "sub", "method": "subscriptions/listen",
@@ -271,12 +404,21 @@ func listen(t *testing.T, url, id string) <-chan string {
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
 	req.Header.Set("Mcp-Method", "subscriptions/listen")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		cancel()
 		t.Fatal(err)
 	}
+	if resp.StatusCode != http.StatusOK {
+		cancel()
+		resp.Body.Close()
+		t.Fatalf("subscriptions/listen: HTTP %d", resp.StatusCode)
+	}
 	statuses := make(chan string, 16)
+	acked := make(chan []string, 1)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -289,10 +431,16 @@ func listen(t *testing.T, url, id string) <-chan string {
 			var m struct {
 				Method string `json:"method"`
 				Params struct {
-					Status string `json:"status"`
+					Status        string `json:"status"`
+					Notifications struct {
+						TaskIDs []string `json:"taskIds"`
+					} `json:"notifications"`
 				} `json:"params"`
 			}
-			if json.Unmarshal([]byte(data), &m) == nil && m.Method == "notifications/tasks" {
+			switch json.Unmarshal([]byte(data), &m); m.Method {
+			case "notifications/subscriptions/acknowledged":
+				acked <- m.Params.Notifications.TaskIDs
+			case "notifications/tasks":
 				statuses <- m.Params.Status
 			}
 		}
@@ -302,6 +450,11 @@ func listen(t *testing.T, url, id string) <-chan string {
 		resp.Body.Close()
 		<-done
 	})
-	// The answer's headers come with the acknowledgement: the subscription is in place.
-	return statuses
+	select {
+	case ids := <-acked:
+		return ids, statuses
+	case <-time.After(10 * time.Second):
+		t.Fatal("subscriptions/listen: no acknowledgement within 10s")
+		return nil, nil
+	}
 }
