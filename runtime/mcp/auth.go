@@ -177,36 +177,84 @@ func (h *HTTPHandler) serveResourceMetadata(w http.ResponseWriter, r *http.Reque
 	writeJSON(w, http.StatusOK, body)
 }
 
-// requiredScopes are the scopes a request needs: those of the tool, prompt or resource it
-// names.
+// requiredScopes are the scopes a request needs: those of the tool, prompt, resource or
+// template it names (to call, get, read or subscribe to it, or to have its arguments
+// completed: a completer's values may tell what the body would), and for
+// subscriptions/listen those of every resource it subscribes to.
 func (s *Server) requiredScopes(m *jsonrpc.Message) []string {
-	var name string
-	switch m.Method {
-	case methodToolsCall, methodPromptsGet:
-		name, _ = stringParam(m.Params, "name")
-	case methodResourcesRead:
-		name, _ = stringParam(m.Params, "uri")
-	default:
-		return nil
-	}
 	switch m.Method {
 	case methodToolsCall:
+		name, _ := stringParam(m.Params, "name")
 		if t := s.lookupTool([]byte(name)); t != nil {
 			return t.Scopes
 		}
 	case methodPromptsGet:
+		name, _ := stringParam(m.Params, "name")
 		if p := s.lookupPrompt(name); p != nil {
 			return p.Scopes
 		}
-	case methodResourcesRead:
-		switch r, t, _ := s.resolve(name); {
-		case r != nil:
-			return r.Scopes
-		case t != nil:
-			return t.Scopes
+	case methodResourcesRead, methodResourcesSubscribe:
+		uri, _ := stringParam(m.Params, "uri")
+		return s.resourceScopes(uri)
+	case methodComplete:
+		return s.completionScopes(m.Params)
+	case methodListen:
+		return s.subscriptionScopes(m.Params)
+	}
+	return nil
+}
+
+// resourceScopes are the scopes of the resource, or of the template, a URI names.
+func (s *Server) resourceScopes(uri string) []string {
+	switch r, t, _ := s.resolve(uri); {
+	case r != nil:
+		return r.Scopes
+	case t != nil:
+		return t.Scopes
+	}
+	return nil
+}
+
+// completionScopes are the scopes of the prompt or template whose argument a
+// completion/complete asks values for.
+func (s *Server) completionScopes(params []byte) []string {
+	var p struct {
+		Ref struct{ Type, Name, URI string } `json:"ref"`
+	}
+	if params == nil || json.Unmarshal(params, &p) != nil {
+		return nil // complete answers invalid params
+	}
+	switch p.Ref.Type {
+	case "ref/prompt":
+		if pr := s.lookupPrompt(p.Ref.Name); pr != nil {
+			return pr.Scopes
+		}
+	case "ref/resource":
+		s.mu.RLock()
+		defer s.mu.RUnlock()
+		if i := search(s.templates, []byte(p.Ref.URI), templateURI); i >= 0 {
+			return s.templates[i].Scopes
 		}
 	}
 	return nil
+}
+
+// subscriptionScopes are the scopes of every resource a subscriptions/listen subscribes to
+// (notifications.resourceSubscriptions), each once, read as listen reads them.
+func (s *Server) subscriptionScopes(params []byte) []string {
+	l, err := readFilter(params)
+	if err != nil {
+		return nil // listen answers invalid params
+	}
+	var need []string
+	for _, uri := range l.uriOrder {
+		for _, scope := range s.resourceScopes(uri) {
+			if !slices.Contains(need, scope) {
+				need = append(need, scope)
+			}
+		}
+	}
+	return need
 }
 
 // checkScopes answers a request whose token lacks the scopes it needs with 403 and returns

@@ -33,6 +33,12 @@ func protectedServer(t *testing.T) *httptest.Server {
 	srv.AddResourceTemplate(ResourceTemplate{URITemplate: "files://{name}", Name: "files", Scopes: []string{"files:write"}, Read: func(ctx context.Context, uri string, vars map[string]string) ([]ResourceContents, error) {
 		return []ResourceContents{{Text: vars["name"]}}, nil
 	}})
+	srv.AddCompletion(Completion{Prompt: "secret", Argument: "who", Complete: func(ctx context.Context, req CompletionRequest) ([]string, error) {
+		return []string{"the-secret-prompt-value"}, nil
+	}})
+	srv.AddCompletion(Completion{ResourceTemplate: "files://{name}", Argument: "name", Complete: func(ctx context.Context, req CompletionRequest) ([]string, error) {
+		return []string{"the-secret-file-name"}, nil
+	}})
 	AddForm(srv, themeFormSchema, decodeThemeForm)
 	srv.AddTool(elicitTool())
 	h := srv.HTTPHandler(&HTTPOptions{Auth: &AuthOptions{
@@ -198,5 +204,43 @@ func TestProtectedSSE(t *testing.T) {
 	}
 	if _, err := c.CallTool(context.Background(), "delete_file", nil); err == nil || !strings.Contains(err.Error(), "403") {
 		t.Errorf("a tool whose scope the token lacks, over SSE: %v", err)
+	}
+}
+
+// The scopes of a prompt or template guard its completions too (their values may tell what
+// the body would), and those of a resource the subscriptions to it, in either revision.
+func TestScopesOfCompletionsAndSubscriptions(t *testing.T) {
+	ts := protectedServer(t)
+	url := ts.URL + "/mcp"
+	session := authPost(t, url, "ada-read", "", initBody).session
+	for ref, argument := range map[string]string{`{"type":"ref/prompt","name":"secret"}`: "who", `{"type":"ref/resource","uri":"files://{name}"}`: "name"} {
+		req := `{"jsonrpc":"2.0","id":2,"method":"completion/complete","params":{"ref":` + ref + `,"argument":{"name":"` + argument + `","value":""}}}`
+		if r := authPost(t, url, "ada-read", session, req); r.status != 403 || !strings.Contains(r.challenge, `scope="files:write"`) || strings.Contains(r.raw(), "the-secret") {
+			t.Errorf("completion of %s without the scope: %d %q %v", ref, r.status, r.challenge, r.body)
+		}
+		if r := authPost(t, url, "ada-write", session, req); r.status != 200 || !strings.Contains(r.raw(), "the-secret") {
+			t.Errorf("completion of %s with the scope: %d %v", ref, r.status, r.body)
+		}
+	}
+	subscribe := `{"jsonrpc":"2.0","id":3,"method":"resources/subscribe","params":{"uri":"files://a"}}`
+	if r := authPost(t, url, "ada-read", session, subscribe); r.status != 403 || !strings.Contains(r.challenge, `scope="files:write"`) {
+		t.Errorf("resources/subscribe without the scope: %d %q %v", r.status, r.challenge, r.body)
+	}
+	if r := authPost(t, url, "ada-write", session, subscribe); r.status != 200 || r.body["result"] == nil {
+		t.Errorf("resources/subscribe with the scope: %d %v", r.status, r.body)
+	}
+	// Revision 2026-07-28: subscriptions/listen, however the resources are listed.
+	for _, uris := range []string{`["files://a"]`, `["other://b","files://a"]`, `["files://a",1]`} {
+		l := authListen(t, url, "ada-read", `{"resourceSubscriptions":`+uris+`}`)
+		if l.ack != nil || l.status != 403 && !strings.Contains(uris, "1]") {
+			t.Errorf("listening to %s without the scope: %d %v %v", uris, l.status, l.ack, l.body)
+		}
+	}
+	l := authListen(t, url, "ada-write", `{"resourceSubscriptions":["files://a"]}`)
+	if uris, _ := l.ack["notifications"].(map[string]any)["resourceSubscriptions"].([]any); len(uris) != 1 || uris[0] != "files://a" {
+		t.Errorf("listening with the scope: %d %v %v", l.status, l.ack, l.body)
+	}
+	if l := authListen(t, url, "ada-read", `{"toolsListChanged":true}`); l.ack == nil {
+		t.Errorf("listening to what needs no scope: %d %v", l.status, l.body)
 	}
 }

@@ -15,8 +15,8 @@ type Prompt struct {
 	Title       string
 	Description string
 	Arguments   []PromptArgument
-	// Scopes are the OAuth scopes a caller's token needs to get the prompt on a protected
-	// server (HTTPOptions.Auth).
+	// Scopes are the OAuth scopes a caller's token needs to get the prompt, or have its
+	// arguments completed, on a protected server (HTTPOptions.Auth).
 	Scopes []string
 	// Get renders the prompt. args holds the client's arguments object ({} when it sent
 	// none); generated code decodes it into the argument struct and checks args.Err before

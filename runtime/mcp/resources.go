@@ -21,8 +21,8 @@ type Resource struct {
 	MIMEType    string
 	Size        *int64
 	Annotations *Annotations
-	// Scopes are the OAuth scopes a caller's token needs to read the resource on a
-	// protected server (HTTPOptions.Auth).
+	// Scopes are the OAuth scopes a caller's token needs to read the resource, or to
+	// subscribe to its changes, on a protected server (HTTPOptions.Auth).
 	Scopes []string
 	// Read returns the resource's contents; uri is the one asked for.
 	Read func(ctx context.Context, uri string) ([]ResourceContents, error)
@@ -38,8 +38,9 @@ type ResourceTemplate struct {
 	Description string
 	MIMEType    string
 	Annotations *Annotations
-	// Scopes are the OAuth scopes a caller's token needs to read its resources on a
-	// protected server (HTTPOptions.Auth).
+	// Scopes are the OAuth scopes a caller's token needs to read its resources, subscribe
+	// to their changes, or have its variables completed, on a protected server
+	// (HTTPOptions.Auth).
 	Scopes []string
 	// Read returns the contents of the resource at uri, whose variables are in vars.
 	Read func(ctx context.Context, uri string, vars map[string]string) ([]ResourceContents, error)

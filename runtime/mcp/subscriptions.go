@@ -41,38 +41,11 @@ func listen(ctx context.Context, r *Request, params []byte) ([]byte, *jsonrpc.Er
 	if kerr != nil {
 		return nil, kerr
 	}
-	l := &listener{id: append([]byte(nil), r.msg.ID...), out: r.out, caller: caller}
-	var d jsonwire.Decoder
-	d.Reset(params)
-	for key := range d.Members {
-		if string(key) != "notifications" || d.Peek() != jsonwire.Object {
-			d.Skip()
-			continue
-		}
-		for key := range d.Members {
-			switch string(key) {
-			case "toolsListChanged":
-				l.tools, _ = d.Bool()
-			case "promptsListChanged":
-				l.prompts, _ = d.Bool()
-			case "resourcesListChanged":
-				l.resources, _ = d.Bool()
-			case "resourceSubscriptions":
-				if !readSet(&d, &l.uris, &l.uriOrder) {
-					return nil, invalidParams("subscriptions/listen: at most %d resources per subscription", maxSubscriptions)
-				}
-			case "taskIds":
-				if !readSet(&d, &l.tasks, &l.taskOrder) {
-					return nil, invalidParams("subscriptions/listen: at most %d tasks per subscription", maxSubscriptions)
-				}
-			default:
-				d.Skip()
-			}
-		}
+	l, perr := readFilter(params)
+	if perr != nil {
+		return nil, perr
 	}
-	if d.Finish(); d.Failed() {
-		return nil, invalidParams("subscriptions/listen: %s", d.Summary())
-	}
+	l.id, l.out, l.caller = append([]byte(nil), r.msg.ID...), r.out, caller
 	if l.tasks != nil {
 		if !r.ClientCapabilities().Tasks {
 			return nil, missingTasksCapability
@@ -158,6 +131,44 @@ func listen(ctx context.Context, r *Request, params []byte) ([]byte, *jsonrpc.Er
 	// the stateless revision: its client side is the request.)
 	r.client.(*statelessRequest).resultMeta = append([]byte(`"`+metaSubscriptionID+`":`), l.id...)
 	return []byte("{}"), nil
+}
+
+// readFilter reads what a subscriptions/listen opts in to. The scope check of a protected
+// server reads it too (subscriptionScopes), so that both see the same resources.
+func readFilter(params []byte) (*listener, *jsonrpc.Error) {
+	l := &listener{}
+	var d jsonwire.Decoder
+	d.Reset(params)
+	for key := range d.Members {
+		if string(key) != "notifications" || d.Peek() != jsonwire.Object {
+			d.Skip()
+			continue
+		}
+		for key := range d.Members {
+			switch string(key) {
+			case "toolsListChanged":
+				l.tools, _ = d.Bool()
+			case "promptsListChanged":
+				l.prompts, _ = d.Bool()
+			case "resourcesListChanged":
+				l.resources, _ = d.Bool()
+			case "resourceSubscriptions":
+				if !readSet(&d, &l.uris, &l.uriOrder) {
+					return nil, invalidParams("subscriptions/listen: at most %d resources per subscription", maxSubscriptions)
+				}
+			case "taskIds":
+				if !readSet(&d, &l.tasks, &l.taskOrder) {
+					return nil, invalidParams("subscriptions/listen: at most %d tasks per subscription", maxSubscriptions)
+				}
+			default:
+				d.Skip()
+			}
+		}
+	}
+	if d.Finish(); d.Failed() {
+		return nil, invalidParams("subscriptions/listen: %s", d.Summary())
+	}
+	return l, nil
 }
 
 // readSet reads an array of strings into a set and the order they came in, each once; it
