@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -121,12 +123,21 @@ func (h *HTTPHandler) authenticate(w http.ResponseWriter, r *http.Request) *http
 		return nil
 	}
 	info, err := a.Verifier.VerifyToken(r.Context(), strings.TrimSpace(token))
-	if err != nil || info == nil {
-		msg := "the bearer token is not valid"
-		if err != nil {
-			msg += ": " + err.Error()
+	switch {
+	case errors.Is(err, ErrVerifierUnavailable):
+		// The token may well be good: the client is to try again, not to get a new one.
+		h.srv.logger.Error("mcp: cannot check a bearer token", "error", err)
+		w.Header().Set("Retry-After", "5")
+		httpError(w, http.StatusServiceUnavailable, jsonrpc.CodeInternalError, "the server cannot check access tokens right now; try again later")
+		return nil
+	case err != nil || info == nil:
+		// Why is the server's to know: the verifier's error may name its issuer's
+		// endpoints and their failures, which are nobody's business who has no valid token.
+		if err == nil {
+			err = errors.New("the verifier returned no AuthInfo")
 		}
-		h.challenge(w, r, http.StatusUnauthorized, "invalid_token", msg, a.ScopesSupported)
+		h.srv.logger.Info("mcp: refused a bearer token", "error", err)
+		h.challenge(w, r, http.StatusUnauthorized, "invalid_token", "the bearer token is not valid", a.ScopesSupported)
 		return nil
 	}
 	return r.WithContext(WithAuthInfo(r.Context(), info))
@@ -303,4 +314,26 @@ func callerOwns(ctx context.Context, owner string) bool {
 var errAnonymousCaller = jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
 	"the access token names no issuer, subject or client (iss, sub, client_id): this protected server keeps sessions, tasks, subscriptions and request states only for callers it can tell apart; use a token that names its user or its client")
 
-var errNoVerifier = errors.New("mcp: HTTPOptions.Auth needs a Verifier")
+// authProblem is what makes the options' Auth unusable, or nil.
+func (o *HTTPOptions) authProblem() error {
+	if o == nil || o.Auth == nil {
+		return nil
+	}
+	a := o.Auth
+	if a.Verifier == nil {
+		return errors.New("mcp: HTTPOptions.Auth needs a Verifier")
+	}
+	if a.Resource == "" {
+		if len(o.AllowedHosts) > 0 {
+			// Behind a proxy, or on a public name, the Host header is not the URL clients use
+			// (and a client picks it): the server cannot tell its own URL from it.
+			return errors.New("mcp: HTTPOptions.Auth needs a Resource, the server's public URL (such as https://mcp.example.com/mcp), when the server takes hosts other than the local machine's (HTTPOptions.AllowedHosts " + strings.Join(o.AllowedHosts, ", ") + ")")
+		}
+		return nil
+	}
+	u, err := url.Parse(a.Resource)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.Fragment != "" || u.RawQuery != "" {
+		return fmt.Errorf("mcp: AuthOptions.Resource %q is not the server's URL: it must be an absolute http(s) URL without query or fragment, such as https://mcp.example.com/mcp", a.Resource)
+	}
+	return nil
+}

@@ -4,11 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -242,5 +246,141 @@ func TestScopesOfCompletionsAndSubscriptions(t *testing.T) {
 	}
 	if l := authListen(t, url, "ada-read", `{"toolsListChanged":true}`); l.ack == nil {
 		t.Errorf("listening to what needs no scope: %d %v", l.status, l.body)
+	}
+}
+
+// lockedLog is a log a test reads while the server writes it.
+type lockedLog struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// A caller without a valid token learns nothing of the server's insides (its issuer's
+// internal URLs, their failures): the detail goes to the server's log. A verifier that
+// cannot decide is a 503 to try again, not an invalid token to throw away.
+func TestRefusedTokensLearnNothingInternal(t *testing.T) {
+	log := &lockedLog{}
+	srv := NewServer(Implementation{Name: "t", Version: "1"}, &ServerOptions{Logger: slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelDebug}))})
+	srv.AddTool(Tool{Name: "whoami", InputSchema: `{"type":"object"}`, Handler: func(ctx context.Context, c *ToolCall) { c.ReturnText("x") }})
+	h := srv.HTTPHandler(&HTTPOptions{Auth: &AuthOptions{
+		Verifier: TokenVerifierFunc(func(ctx context.Context, token string) (*AuthInfo, error) {
+			if token == "outage" {
+				return nil, fmt.Errorf("%w: GET http://10.0.0.7/jwks: connection refused", ErrVerifierUnavailable)
+			}
+			return nil, errors.New("fetching the issuer's keys: GET http://10.0.0.7/jwks: HTTP 500")
+		}),
+		AuthorizationServers: []string{"https://auth.example.com"},
+	}})
+	ts := httptest.NewServer(h)
+	t.Cleanup(func() { h.Close(); ts.Close() })
+
+	post := func(token string) (*http.Response, string) {
+		req, _ := http.NewRequest(http.MethodPost, ts.URL+"/mcp", strings.NewReader(initBody))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return resp, string(body)
+	}
+	resp, body := post("bad")
+	challenge := resp.Header.Get("WWW-Authenticate")
+	if resp.StatusCode != 401 || !strings.Contains(challenge, `error="invalid_token", error_description="the bearer token is not valid"`) ||
+		strings.Contains(challenge+body, "10.0.0.7") {
+		t.Errorf("a token the verifier refuses: %d %q %s", resp.StatusCode, challenge, body)
+	}
+	if !strings.Contains(log.String(), "HTTP 500") {
+		t.Errorf("the refusal's detail is not in the log: %q", log.String())
+	}
+	resp, body = post("outage")
+	if resp.StatusCode != 503 || resp.Header.Get("Retry-After") == "" || resp.Header.Get("WWW-Authenticate") != "" || strings.Contains(body, "10.0.0.7") {
+		t.Errorf("the verifier unavailable: %d Retry-After %q WWW-Authenticate %q %s", resp.StatusCode, resp.Header.Get("Retry-After"), resp.Header.Get("WWW-Authenticate"), body)
+	}
+	if !strings.Contains(log.String(), "connection refused") {
+		t.Errorf("the outage is not in the log: %q", log.String())
+	}
+}
+
+// Without AuthOptions.Resource a protected server names itself after the Host header, which
+// the client picks: it does so for the local machine's names only, and a server that takes
+// other hosts must be told its URL.
+func TestResourceNotFromAForeignHost(t *testing.T) {
+	ts := protectedServer(t)
+	for _, path := range []string{"/.well-known/oauth-protected-resource/mcp", "/mcp"} {
+		req, _ := http.NewRequest(http.MethodPost, ts.URL+path, strings.NewReader(initBody))
+		if strings.HasPrefix(path, "/.well-known") {
+			req.Method = http.MethodGet
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Host = "evil.example"
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 403 || strings.Contains(resp.Header.Get("WWW-Authenticate"), "evil") || strings.Contains(string(body), `"resource"`) {
+			t.Errorf("%s %s with Host evil.example: %d %q %s", req.Method, path, resp.StatusCode, resp.Header.Get("WWW-Authenticate"), body)
+		}
+	}
+
+	verifier := TokenVerifierFunc(func(context.Context, string) (*AuthInfo, error) { return nil, errors.New("no") })
+	public := &HTTPOptions{AllowedHosts: []string{"mcp.example.com"}, Auth: &AuthOptions{Verifier: verifier}}
+	func() {
+		defer func() {
+			if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "needs a Resource") {
+				t.Errorf("HTTPHandler taking other hosts without a Resource: %v", r)
+			}
+		}()
+		quietServer(nil).HTTPHandler(public)
+	}()
+	// (A server that wrongly starts stops at once: its context is over.)
+	stopped, stop := context.WithCancel(context.Background())
+	stop()
+	serve := func(opts *HTTPOptions) (err error) {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ln.Close()
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("panicked: %v", r)
+			}
+		}()
+		return quietServer(nil).ServeHTTPListener(stopped, ln, opts)
+	}
+	if err := serve(public); err == nil || !strings.HasPrefix(err.Error(), "mcp: HTTPOptions.Auth needs a Resource") {
+		t.Errorf("ServeHTTPListener taking other hosts without a Resource: %v", err)
+	}
+	bad := &HTTPOptions{Auth: &AuthOptions{Verifier: verifier, Resource: "mcp.example.com/mcp"}}
+	if err := serve(bad); err == nil || !strings.Contains(err.Error(), "not the server's URL") {
+		t.Errorf("a Resource that is no URL: %v", err)
+	}
+
+	// With its Resource, the server names itself by it, whatever the Host.
+	public.Auth.Resource = "https://mcp.example.com/mcp"
+	h := quietServer(nil).HTTPHandler(public)
+	defer h.Close()
+	w := httptest.NewRecorder()
+	req := httptest.NewRequest(http.MethodPost, "http://mcp.example.com/mcp", strings.NewReader(initBody))
+	h.ServeHTTP(w, req)
+	if got := w.Header().Get("WWW-Authenticate"); w.Code != 401 || !strings.HasPrefix(got, `Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp"`) {
+		t.Errorf("the challenge of a server with its Resource: %d %q", w.Code, got)
 	}
 }

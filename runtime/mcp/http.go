@@ -76,7 +76,8 @@ type HTTPOptions struct {
 	// Auth protects the server (basic/authorization): every request needs a bearer token
 	// that Auth.Verifier accepts, tools with scopes need them in the token, and the
 	// protected resource metadata is served at /.well-known/oauth-protected-resource. nil:
-	// no protection.
+	// no protection. A server that takes hosts other than the local machine's
+	// (AllowedHosts) needs Auth.Resource.
 	Auth *AuthOptions
 }
 
@@ -105,8 +106,8 @@ type HTTPHandler struct {
 // HTTPHandler returns an http.Handler for the Streamable HTTP transport; opts may be nil.
 // Mount it on the endpoint path, and call Shutdown when the server stops.
 func (s *Server) HTTPHandler(opts *HTTPOptions) *HTTPHandler {
-	if opts != nil && opts.Auth != nil && opts.Auth.Verifier == nil {
-		panic(errNoVerifier)
+	if err := opts.authProblem(); err != nil {
+		panic(err)
 	}
 	h := &HTTPHandler{srv: s, sessions: map[string]*httpSession{}, sseSessions: map[string]*sseSession{}}
 	h.stopping, h.stop = context.WithCancel(context.Background())
@@ -180,6 +181,9 @@ func LocalURL(addr net.Addr, path string) string {
 
 // ServeHTTPListener is ListenAndServeHTTP on a listener of the caller's.
 func (s *Server) ServeHTTPListener(ctx context.Context, ln net.Listener, opts *HTTPOptions) error {
+	if err := opts.authProblem(); err != nil {
+		return err
+	}
 	h := s.HTTPHandler(opts)
 	mux := http.NewServeMux()
 	mux.Handle(h.opts.Path, h)
@@ -309,6 +313,10 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// Before anything can answer: the body must come in time even when it is never read.
 		// net/http clears the deadline itself once the body has been read to its end.
 		http.NewResponseController(w).SetReadDeadline(time.Now().Add(h.opts.BodyTimeout))
+	}
+	if msg := h.hostForbidden(r); msg != "" {
+		httpError(w, http.StatusForbidden, jsonrpc.CodeInvalidRequest, msg)
+		return
 	}
 	if h.opts.Auth != nil {
 		if strings.HasPrefix(r.URL.Path, "/.well-known/oauth-protected-resource") {

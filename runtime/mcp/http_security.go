@@ -34,12 +34,19 @@ func (h *HTTPHandler) cors(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// forbidden checks the Host and Origin headers against DNS rebinding: a web page must not
-// reach a server on the local machine through a name it controls.
-func (h *HTTPHandler) forbidden(r *http.Request) string {
+// hostForbidden checks the Host header, first thing for every request: a web page must not
+// reach a server on the local machine through a name it controls (DNS rebinding), and a
+// protected server without AuthOptions.Resource names itself after the Host header.
+func (h *HTTPHandler) hostForbidden(r *http.Request) string {
 	if !h.hostAllowed(r.Host) {
 		return "forbidden: host " + r.Host + " is not allowed (see HTTPOptions.AllowedHosts)"
 	}
+	return ""
+}
+
+// forbidden checks the Origin header of a request to the MCP endpoint, against DNS
+// rebinding too (its Host passed hostForbidden).
+func (h *HTTPHandler) forbidden(r *http.Request) string {
 	if origin := r.Header.Get("Origin"); origin != "" && !h.originAllowed(origin) {
 		return "forbidden: origin " + origin + " is not allowed (see HTTPOptions.AllowedOrigins)"
 	}
