@@ -8,6 +8,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	neturl "net/url"
 	"strings"
 )
 
@@ -101,6 +102,11 @@ func openLegacy(ctx context.Context, url string, hc *http.Client, header http.He
 		return nil, transportFailure(fmt.Errorf("GET %s: not an HTTP+SSE stream: %w", url, err))
 	}
 	endpoint, err := resp.Request.URL.Parse(strings.TrimSpace(string(ev.data)))
+	if given, perr := neturl.Parse(url); err == nil && (perr != nil || !sameOrigin(endpoint, given)) {
+		// Every message would go to the endpoint with the client's headers (a token, say),
+		// which are meant for the server the client was given.
+		err = errors.New("it is on another origin than the server's; the client posts its messages, and its headers, to the origin of its URL only")
+	}
 	if err != nil {
 		resp.Body.Close()
 		cancel()
@@ -155,4 +161,19 @@ func (l *legacyConn) close() error {
 	l.cancel()
 	<-l.done
 	return nil
+}
+
+// sameOrigin reports whether two URLs have the same origin: scheme, host and port (an
+// omitted port being the scheme's).
+func sameOrigin(a, b *neturl.URL) bool {
+	port := func(u *neturl.URL) string {
+		if p := u.Port(); p != "" {
+			return p
+		}
+		if strings.EqualFold(u.Scheme, "https") {
+			return "443"
+		}
+		return "80"
+	}
+	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Hostname(), b.Hostname()) && port(a) == port(b)
 }

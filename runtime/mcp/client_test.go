@@ -408,3 +408,52 @@ func TestClientDone(t *testing.T) {
 	cancel()
 	<-conn.Done()
 }
+
+// The HTTP+SSE client posts to the endpoint the stream names only on its URL's origin: a
+// server that names another would receive every message there, with the client's headers
+// (a token). An endpoint on the same origin, however written, is taken.
+func TestSSEClientRefusesAnotherOrigin(t *testing.T) {
+	var posted atomic.Int32
+	elsewhere := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		posted.Add(1)
+		w.WriteHeader(http.StatusAccepted)
+	}))
+	defer elsewhere.Close()
+	var endpoint string
+	stream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			w.WriteHeader(http.StatusAccepted) // the answer would come on the stream
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, "event: endpoint\ndata: "+endpoint+"\n\n")
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	}))
+	defer stream.Close()
+	port := stream.URL[strings.LastIndex(stream.URL, ":"):]
+	for _, e := range []string{elsewhere.URL + "/message", "http://localhost" + port + "/message", "https" + strings.TrimPrefix(stream.URL, "http") + "/message", "//localhost" + port + "/message"} {
+		endpoint = e
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		_, err := Connect(ctx, &SSETransport{URL: stream.URL, Header: http.Header{"Authorization": {"Bearer secret"}},
+			HTTPClient: &http.Client{Transport: &http.Transport{}}}, &ClientOptions{Logger: quietLogger()})
+		cancel()
+		if err == nil || !strings.Contains(err.Error(), "another origin") {
+			t.Errorf("endpoint %s: %v", e, err)
+		}
+	}
+	if n := posted.Load(); n != 0 {
+		t.Errorf("the other origin received %d messages", n)
+	}
+	// The same origin, however written: taken (the client then posts there, and the fake
+	// server never answers on the stream, so Connect ends with its context).
+	for _, e := range []string{stream.URL + "/message", "/message", "message?x=1"} {
+		endpoint = e
+		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+		_, err := Connect(ctx, &SSETransport{URL: stream.URL, HTTPClient: &http.Client{Transport: &http.Transport{}}}, &ClientOptions{Logger: quietLogger()})
+		cancel()
+		if err == nil || strings.Contains(err.Error(), "another origin") {
+			t.Errorf("endpoint %s on the same origin: %v", e, err)
+		}
+	}
+}
