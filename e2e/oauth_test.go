@@ -29,11 +29,11 @@ func TestOAuthAgainstARealOpenIDProvider(t *testing.T) {
 	issuer := startOpenIDProvider(t, "3s")
 
 	// Two processes of examples/protected: tokens for one are not for the other.
-	protected := func() string {
-		tr := startHTTP(t, protectedBin, "-issuer", issuer, "-scopes", "openid profile", "-leeway", "1ms")
-		return tr.url
+	protected := func() *httpTransport {
+		return startHTTP(t, protectedBin, "-issuer", issuer, "-scopes", "openid profile", "-leeway", "1ms")
 	}
-	a, b := protected(), protected()
+	serverA, serverB := protected(), protected()
+	a, b := serverA.url, serverB.url
 
 	store := &oauth.MemoryStore{}
 	rt := &oauth.Transport{Config: &oauth.Config{
@@ -81,20 +81,32 @@ func TestOAuthAgainstARealOpenIDProvider(t *testing.T) {
 	if _, err := c.CallTool(context.Background(), "delete_file", map[string]any{"path": "/tmp/x"}); err == nil || !strings.Contains(err.Error(), "403") {
 		t.Errorf("a scope the OP does not grant: %v", err)
 	}
-	// A token for server a is not one for server b: 401 invalid_token.
-	if status, ch := post(b, tok.AccessToken); status != 401 || !strings.Contains(ch, `error="invalid_token"`) || !strings.Contains(ch, "audience") {
-		t.Errorf("a token for another audience: %d %q", status, ch)
+	// A token for server a is not one for server b: 401 invalid_token. Why is in b's log,
+	// not in the answer.
+	if status, ch := post(b, tok.AccessToken); status != 401 || !strings.Contains(ch, `error="invalid_token"`) || !logged(serverB, "audience") {
+		t.Errorf("a token for another audience: %d %q; the server's log:\n%s", status, ch, serverB.stderr)
 	}
 	// The OP's tokens live 3 s here: once expired, 401 invalid_token. (expires_in is whole
 	// seconds, rounded down: the token lives up to a second past tok.Expiry.)
 	time.Sleep(time.Until(tok.Expiry) + 1500*time.Millisecond)
-	if status, ch := post(a, tok.AccessToken); status != 401 || !strings.Contains(ch, `error="invalid_token"`) || !strings.Contains(ch, "expired") {
-		t.Errorf("an expired token: %d %q", status, ch)
+	if status, ch := post(a, tok.AccessToken); status != 401 || !strings.Contains(ch, `error="invalid_token"`) || !logged(serverA, "expired") {
+		t.Errorf("an expired token: %d %q; the server's log:\n%s", status, ch, serverA.stderr)
 	}
 	// The client refreshes it (the OP gave a refresh token, as offline_access was asked).
 	if res, err := c.CallTool(context.Background(), "whoami", nil); err != nil || !strings.HasPrefix(res.Content[0].(mcp.Text).Text, "id1") {
 		t.Errorf("after expiry: %v %v", res, err)
 	}
+}
+
+// logged reports whether the server's log says what, within a few seconds (its stderr is
+// read on a goroutine of its own).
+func logged(server *httpTransport, what string) bool {
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if strings.Contains(server.stderr.String(), what) {
+			return true
+		}
+	}
+	return false
 }
 
 // startOpenIDProvider builds and starts e2e/oidcop, whose access tokens live for lifetime,

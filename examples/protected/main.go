@@ -16,6 +16,7 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"log/slog"
 	"net"
 	"os"
 	"os/signal"
@@ -75,7 +76,10 @@ func main() {
 	if *resource == "" {
 		*resource = url
 	}
-	srv := mcp.NewServer(mcp.Implementation{Name: "protected", Version: "1.0.0"}, nil)
+	// Why a token was refused is the server's to know, not the caller's: it is logged (at
+	// info level), and the caller gets a plain invalid_token.
+	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	srv := mcp.NewServer(mcp.Implementation{Name: "protected", Version: "1.0.0"}, &mcp.ServerOptions{Logger: logger})
 	RegisterMCP(srv)
 	verifier := &protect.JWT{Issuer: *issuer, JWKSURL: *jwks, Audience: *resource, Leeway: *leeway}
 	if err := verifier.Validate(); err != nil { // at startup, not at the first request
