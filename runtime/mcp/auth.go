@@ -66,7 +66,11 @@ type AuthOptions struct {
 	// Verifier checks the bearer tokens. Required.
 	Verifier TokenVerifier
 	// Resource is the server's canonical URI, which tokens must name as their audience and
-	// the protected resource metadata publishes ("https://mcp.example.com/mcp").
+	// the protected resource metadata publishes ("https://mcp.example.com/mcp"): the URL
+	// clients use, which behind a proxy is the proxy's. Required when the server takes
+	// hosts other than the local machine's (HTTPOptions.AllowedHosts); without it the server
+	// names itself after the Host header of each request (http://localhost:8080/mcp), which
+	// the host check lets through for the local machine's names only.
 	Resource string
 	// AuthorizationServers are the issuers clients get tokens from.
 	AuthorizationServers []string
