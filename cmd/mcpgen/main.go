@@ -54,14 +54,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // newApp is mcpgen's command line: its commands and flags, whose actions set *code.
 func newApp(code *int, stdout, stderr io.Writer) *cli.Command {
 	// Only --version: -v is --verbose.
-	cli.VersionFlag = &cli.BoolFlag{Name: "version", Usage: "print mcpgen's version"}
-	flags := []cli.Flag{
-		&cli.BoolFlag{Name: "check", Usage: "verify that generated files are current instead of writing them; exit 1 with a diff if not"},
-		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "list the files written"},
-		&cli.StringFlag{Name: "tags", Usage: "extra build `tags` to load packages with, comma-separated"},
-		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: gen.DefaultFileName, Usage: "`name` of the file generated in each package"},
-		&cli.BoolFlag{Name: "snapshot", Usage: "also write each package's " + gen.SnapshotFileName + ": the schemas its callers rely on, which check then holds it to"},
-	}
+	cli.VersionFlag = &cli.BoolFlag{Name: "version", Local: true, Usage: "print mcpgen's version"}
+	cli.FlagStringer = flagHelp
 	generate := func(check bool) cli.ActionFunc {
 		return func(ctx context.Context, cmd *cli.Command) error {
 			*code = runGenerate(cmd, check || cmd.Bool("check"), stdout, stderr)
@@ -73,27 +67,33 @@ func newApp(code *int, stdout, stderr io.Writer) *cli.Command {
 	}
 	return &cli.Command{
 		Name:      "mcpgen",
-		Usage:     "generate typed MCP servers from annotated Go functions; reach MCP servers from the terminal",
-		UsageText: "mcpgen [flags] [packages]\nmcpgen check [packages]\nmcpgen new [--module path] [--name name] <dir>\nmcpgen servers | tools [SERVER...]\nmcpgen call SERVER TOOL [key=value ...]\nmcpgen read SERVER URI | prompt SERVER NAME [key=value ...]\nmcpgen import [SERVER] [-o DIR] [--check]\nmcpgen version",
+		Usage:     "generate typed MCP servers from Go functions; reach MCP servers from the terminal",
+		UsageText: usageText,
 		Description: "With no command, mcpgen generates code for the packages named (default: the current\n" +
 			"directory's), which is what //go:generate go tool mcpgen runs. Each package with\n" +
 			"//mcp:tool, //mcp:resource, //mcp:prompt or //mcp:complete functions (or mcp.Elicit\n" +
 			"calls) gets one file, " + gen.DefaultFileName + ", declaring " + gen.RegisterFunc + ". It prints nothing on success\n" +
 			"unless -v is given.\n\n" +
+			"servers, tools, call, read, prompt and import reach the servers of .mcp.json (or\n" +
+			"--config FILE); --stdio 'COMMAND ARGS', --url URL or --sse URL names one server instead,\n" +
+			"and SERVER is then left out. 'mcpgen help COMMAND' tells more of each.\n\n" +
 			"Exit status: 0 on success, 1 when check finds a stale or missing file, 2 on errors.",
-		ArgsUsage:      "[packages]",
-		Version:        version(),
-		Flags:          flags,
-		Action:         generate(false),
-		OnUsageError:   usage,
-		Writer:         stdout,
-		ErrWriter:      stderr,
-		ExitErrHandler: func(context.Context, *cli.Command, error) {},
+		ArgsUsage: "[packages]",
+		Version:   version(),
+		// Its flags are generating's: no command but generate has them.
+		CustomRootCommandHelpTemplate: strings.ReplaceAll(cli.RootCommandHelpTemplate, "GLOBAL OPTIONS:", "OPTIONS:"),
+		Flags:                         generateFlags(false),
+		Action:                        generate(false),
+		OnUsageError:                  usage,
+		Writer:                        stdout,
+		ErrWriter:                     stderr,
+		ExitErrHandler:                func(context.Context, *cli.Command, error) {},
 		Commands: append([]*cli.Command{
 			{
 				Name:         "generate",
 				Usage:        "write the generated file of each package (the default)",
 				ArgsUsage:    "[packages]",
+				Flags:        generateFlags(false),
 				Action:       generate(false),
 				OnUsageError: usage,
 			},
@@ -101,6 +101,7 @@ func newApp(code *int, stdout, stderr io.Writer) *cli.Command {
 				Name:         "check",
 				Usage:        "exit 1 and print a diff if a generated file is stale or missing; write nothing",
 				ArgsUsage:    "[packages]",
+				Flags:        generateFlags(true),
 				Action:       generate(true),
 				OnUsageError: usage,
 			},
@@ -148,6 +149,39 @@ func checkPackageArgs(args []string) error {
 		}
 	}
 	return nil
+}
+
+// usageText is the top-level USAGE: every command with its arguments, and the flags of
+// generating that the guide (docs/cli.md) documents. TestUsageListsEveryCommand keeps
+// it in step with the commands.
+const usageText = `mcpgen [-v] [--check] [--tags t1,t2] [-o name.go] [--snapshot] [packages]
+mcpgen generate [-v] [--tags t1,t2] [-o name.go] [--snapshot] [packages]
+mcpgen check [--tags t1,t2] [-o name.go] [packages]
+mcpgen new [--module path] [--name name] [--mcpgen-dir dir] <dir>
+mcpgen servers [SERVER...]
+mcpgen tools [--schema NAME] [SERVER...]
+mcpgen call [--args JSON|@FILE|-] SERVER TOOL [key=value ...]
+mcpgen read SERVER URI
+mcpgen prompt SERVER NAME [key=value ...]
+mcpgen import [-o DIR] [-p NAME] [--check] [--from FILE] [--save FILE] [SERVER | ./PACKAGE]
+mcpgen version | --version
+mcpgen help [COMMAND] | --help`
+
+// generateFlags are the flags of generating: of mcpgen itself and of generate, and but for
+// --check, -v and --snapshot, of check. Local: the commands that reach servers have flags
+// of their own, and none of these.
+func generateFlags(check bool) []cli.Flag {
+	flags := []cli.Flag{
+		&cli.BoolFlag{Name: "check", Local: true, Usage: "verify that generated files are current instead of writing them; exit 1 with a diff if not"},
+		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Local: true, Usage: "list the files written"},
+		&cli.StringFlag{Name: "tags", Local: true, Usage: "extra build `tags` to load packages with, comma-separated"},
+		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Local: true, Value: gen.DefaultFileName, Usage: "`name` of the file generated in each package"},
+		&cli.BoolFlag{Name: "snapshot", Local: true, Usage: "also write each package's " + gen.SnapshotFileName + ": the schemas its callers rely on, which check then holds it to"},
+	}
+	if check {
+		return []cli.Flag{flags[2], flags[3]}
+	}
+	return flags
 }
 
 // runGenerate generates, then writes the files or, in check mode, compares them.

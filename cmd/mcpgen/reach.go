@@ -122,8 +122,8 @@ func reachCommands(code *int, stdout, stderr io.Writer, usage cli.OnUsageErrorFu
 				"Exit status: 0 on success, 1 when the tool returned an error (isError), 2 for usage,\n" +
 				"connection and protocol errors.",
 			Flags: reachFlags(
-				&cli.StringFlag{Name: "args", Usage: "the arguments: a JSON object, `@FILE` or - for standard input"},
-				&cli.StringFlag{Name: "progress", Value: "auto", Usage: "draw progress on stderr: auto (when it is a terminal), always or never"},
+				&cli.StringFlag{Name: "args", Usage: "the arguments: a `JSON` object, @FILE or - for standard input"},
+				&cli.StringFlag{Name: "progress", Value: "auto", Usage: "`WHEN` to draw progress on stderr: auto (when it is a terminal), always or never"},
 			),
 			Action:       action("call", runCall),
 			OnUsageError: usage,
