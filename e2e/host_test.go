@@ -139,6 +139,8 @@ func TestHostCommands(t *testing.T) {
 		for _, want := range []string{
 			"\nmcp_weather_get_weather  ", "\nmcp_filesystem_read_text_file  ", "\nmcp_memory_create_entities  ",
 			"\nmcp_everything_echo  ", "\nmcp_everything-http_get-sum  ", "\nmcp_gothings_test_simple_text  ",
+			// Listed only to clients that answer sampling and elicitation, as call does.
+			"\nmcp_everything_trigger-sampling-request  ", "\nmcp_everything_trigger-elicitation-request  ",
 			"mcp_collide_report_daily  ", "The daily report (dotted).", "Returns the current weather and a three-day forecast for a city.\n",
 		} {
 			if !strings.Contains("\n"+out, want) {
@@ -222,8 +224,21 @@ func TestHostCommands(t *testing.T) {
 		}
 		// An elicitation with no terminal to ask at is declined.
 		out, errOut, code = trusted(t, dir, "call", "gothings", "test_elicitation", "message=Who are you?")
-		if code != 0 || !strings.Contains(errOut, `the server asked "Who are you?"; declined`) || !strings.Contains(out, "action=decline") {
+		if code != 0 || !strings.Contains(errOut, `server gothings asked "Who are you?"; declined`) || !strings.Contains(out, "action=decline") {
 			t.Errorf("elicitation: exit %d\n%s%s", code, out, errOut)
+		}
+		// A sampling request with no terminal to write the reply at is declined: a server
+		// with sessions (npm's server-everything) gets the rejection and answers the call
+		// with an error result; one of the stateless revision (examples/everything) asked in
+		// its result, and the call ends without one.
+		const declined = "asked for a message from a model (sampling); declined, as there is no terminal to write it at\n"
+		out, errOut, code = trusted(t, dir, "call", "everything", "trigger-sampling-request", "prompt=Say hi")
+		if code != 1 || !strings.Contains(out, "User rejected sampling request") || !strings.HasPrefix(errOut, "mcpgen: server everything "+declined) {
+			t.Errorf("sampling, 2025-11-25: exit %d\n%s%s", code, out, errOut)
+		}
+		out, errOut, code = trusted(t, dir, "call", "gothings", "test_sampling", "prompt=Say hi")
+		if code != 1 || out != "" || errOut != "mcpgen: server gothings "+declined+"mcpgen call: gothings/test_sampling ended without a result: its request for a model's message was declined\n" {
+			t.Errorf("sampling, 2026-07-28: exit %d\n%s%s", code, out, errOut)
 		}
 	})
 

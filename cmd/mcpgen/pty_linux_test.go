@@ -203,3 +203,40 @@ func TestNoPromptWithoutATerminal(t *testing.T) {
 		t.Errorf("exit %d, started %v:\n%s", code, started(marker), p.output())
 	}
 }
+
+// At a real terminal, mcpgen call shows a server's sampling request and sends the reply
+// typed there; declining ends the call without a result.
+func TestSamplingAtARealTerminal(t *testing.T) {
+	configHome(t)
+	dir := t.TempDir()
+	path := writeConfig(t, dir, map[string]any{"sampler": testServer("sampler")})
+
+	p := openPTY(t)
+	wait := mcpgenAt(t, p, nil, dir, "call", "sampler", "ask", "question=What is the capital of France?", "--trust", "--config", path)
+	p.waitFor(t, "(a \".\" at once declines):\r\n> ")
+	for _, want := range []string{
+		"Server sampler asks for a message from a model (sampling), in at most 50 tokens:\r\n",
+		"  system: Answer in one sentence.\r\n",
+		"  user: What is the capital of France?\r\n",
+	} {
+		if !strings.Contains(p.output(), want) {
+			t.Errorf("the terminal lacks %q:\n%s", want, p.output())
+		}
+	}
+	p.master.WriteString("Paris.\n.\n")
+	p.waitFor(t, "Send it? [y = send, e = write it again, n = decline] ")
+	p.master.WriteString("y\n")
+	code, out := wait()
+	if code != 0 || out != "human says: Paris.\n" {
+		t.Fatalf("exit %d, stdout %q\n%s", code, out, p.output())
+	}
+
+	p = openPTY(t)
+	wait = mcpgenAt(t, p, nil, dir, "call", "sampler", "ask", "question=Why?", "--trust", "--config", path)
+	p.waitFor(t, "(a \".\" at once declines):\r\n> ")
+	p.master.WriteString(".\n")
+	code, out = wait()
+	if code != 1 || out != "" || !strings.Contains(p.output(), "Declined.\r\nmcpgen call: sampler/ask ended without a result: its request for a model's message was declined\r\n") {
+		t.Errorf("declined: exit %d, stdout %q\n%s", code, out, p.output())
+	}
+}

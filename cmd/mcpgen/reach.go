@@ -98,7 +98,9 @@ func reachCommands(code *int, stdout, stderr io.Writer, usage cli.OnUsageErrorFu
 			Usage:     "list the tools of every server, named as a host names them (mcp_{server}_{tool})",
 			ArgsUsage: "[SERVER...]",
 			Description: "Prints each tool's name and the first line of its description; --json prints the\n" +
-				"full definitions (with the Anthropic and OpenAI shapes), --schema NAME one input schema.\n\n" +
+				"full definitions (with the Anthropic and OpenAI shapes), --schema NAME one input schema.\n" +
+				"They are the tools a server lists to a client that answers sampling and elicitation,\n" +
+				"as call does: some servers list a tool only to such clients.\n\n" +
 				"Exit status: 0 when every server is ready and listed its tools, 1 when one failed or\n" +
 				"could not list its tools (the others' tools are still listed), 2 for usage and\n" +
 				"configuration errors.",
@@ -116,11 +118,15 @@ func reachCommands(code *int, stdout, stderr io.Writer, usage cli.OnUsageErrorFu
 				"arrays and objects), or --args JSON, --args @file, --args - (stdin); key=value pairs\n" +
 				"override --args. SERVER is left out with --stdio, --url and --sse.\n\n" +
 				"Text content is printed as text, structured content as indented JSON (--json prints the\n" +
-				"whole result). Progress is drawn on stderr when it is a terminal (--progress), log\n" +
-				"messages go to stderr, and a question from the server (elicitation) is asked at the\n" +
-				"terminal, or declined when there is none.\n\n" +
-				"Exit status: 0 on success, 1 when the tool returned an error (isError), 2 for usage,\n" +
-				"connection and protocol errors.",
+				"whole result). Progress is drawn on stderr when it is a terminal (--progress), and log\n" +
+				"messages go to stderr, each on a line of its own.\n\n" +
+				"What the server asks of its client is asked at the terminal: a question (elicitation:\n" +
+				"a form to fill in, or a URL to open), or a message from a model (sampling: the\n" +
+				"conversation is shown, you write the reply or decline). Without a terminal both are\n" +
+				"declined. --timeout bounds the call, the time you take to answer included.\n\n" +
+				"Exit status: 0 on success, 1 when the tool returned an error (isError) or the call\n" +
+				"ended without a result (its sampling request declined), 2 for usage, connection and\n" +
+				"protocol errors.",
 			Flags: reachFlags(
 				&cli.StringFlag{Name: "args", Usage: "the arguments: a `JSON` object, @FILE or - for standard input"},
 				&cli.StringFlag{Name: "progress", Value: "auto", Usage: "`WHEN` to draw progress on stderr: auto (when it is a terminal), always or never"},
@@ -153,7 +159,9 @@ func reachCommands(code *int, stdout, stderr io.Writer, usage cli.OnUsageErrorFu
 // the error as one line (a failure with no words prints nothing: the command said it).
 func reachAction(name string, do func(ctx context.Context, r *reach) error, code *int, stdout, stderr io.Writer) cli.ActionFunc {
 	return func(ctx context.Context, cmd *cli.Command) error {
-		r := &reach{cmd: cmd, stdout: stdout, stderr: stderr, stdin: os.Stdin}
+		con := newConsole(stderr)
+		r := &reach{cmd: cmd, stdout: stdout, stderr: con, console: con, stdin: os.Stdin}
+		r.term = newTerminal(r.stdin, con)
 		err := do(ctx, r)
 		if r.host != nil {
 			r.host.Close()
@@ -168,11 +176,11 @@ func reachAction(name string, do func(ctx context.Context, r *reach) error, code
 		case errors.As(err, &f):
 			*code = f.code
 			if f.err != nil && f.err.Error() != "" {
-				fmt.Fprintf(stderr, "mcpgen %s: %v\n", name, f.err)
+				fmt.Fprintf(r.stderr, "mcpgen %s: %v\n", name, f.err)
 			}
 		default:
 			*code = exitError
-			fmt.Fprintf(stderr, "mcpgen %s: %v\n", name, err)
+			fmt.Fprintf(r.stderr, "mcpgen %s: %v\n", name, err)
 		}
 		return nil
 	}
@@ -181,7 +189,9 @@ func reachAction(name string, do func(ctx context.Context, r *reach) error, code
 // reach is one run of a command that reaches servers.
 type reach struct {
 	cmd            *cli.Command
-	stdout, stderr io.Writer
+	stdout, stderr io.Writer // stderr is console
+	console        *console
+	term           *terminal // answers what the servers ask
 	stdin          *os.File
 	host           *host.Host
 	single         string // the server of --stdio, --url or --sse
@@ -234,6 +244,9 @@ func (r *reach) connect(ctx context.Context, names []string, client mcp.ClientOp
 	}
 	if err := r.approve(ctx, cfg); err != nil {
 		return nil, err
+	}
+	if len(cfg.Servers) == 1 {
+		r.term.server = cfg.Servers[0].Name // the one that asks, if one does
 	}
 	level := slog.LevelWarn
 	if r.cmd.Bool("verbose") {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -22,7 +23,7 @@ func runServers(ctx context.Context, r *reach) error {
 	if r.oneServer() && r.cmd.Args().Len() > 0 {
 		return fail(exitError, "--stdio, --url and --sse name the server: give no SERVER")
 	}
-	h, err := r.connect(ctx, r.cmd.Args().Slice(), mcp.ClientOptions{}, host.Lists{})
+	h, err := r.connect(ctx, r.cmd.Args().Slice(), r.term.options(), host.Lists{})
 	if err != nil {
 		return err
 	}
@@ -98,7 +99,7 @@ func runTools(ctx context.Context, r *reach) error {
 	if r.oneServer() && r.cmd.Args().Len() > 0 {
 		return fail(exitError, "--stdio, --url and --sse name the server: give no SERVER")
 	}
-	h, err := r.connect(ctx, r.cmd.Args().Slice(), mcp.ClientOptions{}, host.Lists{Prompts: true, Resources: true})
+	h, err := r.connect(ctx, r.cmd.Args().Slice(), r.term.options(), host.Lists{Prompts: true, Resources: true})
 	if err != nil {
 		return err
 	}
@@ -230,8 +231,7 @@ func runCall(ctx context.Context, r *reach) error {
 	if !slices.Contains([]string{"auto", "always", "never"}, progress) {
 		return fail(exitError, "--progress %q: give auto, always or never", progress)
 	}
-	term := newTerminal(r.stdin, r.stderr)
-	server, h, err := r.connectOne(ctx, server, mcp.ClientOptions{Elicitation: term.elicit}, host.Lists{Prompts: true, Resources: true})
+	server, h, err := r.connectOne(ctx, server, r.term.options(), host.Lists{Prompts: true, Resources: true})
 	if err != nil {
 		return err
 	}
@@ -256,7 +256,7 @@ func runCall(ctx context.Context, r *reach) error {
 	}
 	var bar *progressBar
 	if progress == "always" || progress == "auto" && isTerminal(r.stderr) {
-		bar = &progressBar{w: r.stderr}
+		bar = &progressBar{c: r.console}
 		ctx = mcp.WithProgress(ctx, bar.update)
 	}
 	if d := r.cmd.Duration("timeout"); d > 0 {
@@ -267,6 +267,11 @@ func runCall(ctx context.Context, r *reach) error {
 	res, err := t.Call(ctx, arguments)
 	if bar != nil {
 		bar.finish() // before the result, which may go to the same terminal
+	}
+	if errors.Is(err, errSamplingDeclined) {
+		// A server of the stateless revision asks in its result; a client that declines
+		// does not call again, and the call ends there.
+		return fail(exitToolError, "%s/%s ended without a result: its request for a model's message was declined", server, t.Tool.Name)
 	}
 	if err != nil {
 		return fail(exitError, "%v", err)
@@ -292,7 +297,7 @@ func runRead(ctx context.Context, r *reach) error {
 	if len(rest) != 1 {
 		return fail(exitError, "give one URI: mcpgen read %sURI", map[bool]string{true: "", false: "SERVER "}[r.oneServer()])
 	}
-	server, h, err := r.connectOne(ctx, server, mcp.ClientOptions{}, host.Lists{Tools: true, Prompts: true, Resources: true})
+	server, h, err := r.connectOne(ctx, server, r.term.options(), host.Lists{Tools: true, Prompts: true, Resources: true})
 	if err != nil {
 		return err
 	}
@@ -334,7 +339,7 @@ func runPrompt(ctx context.Context, r *reach) error {
 		}
 		arguments[k] = v
 	}
-	server, h, err := r.connectOne(ctx, server, mcp.ClientOptions{}, host.Lists{Tools: true, Prompts: true, Resources: true})
+	server, h, err := r.connectOne(ctx, server, r.term.options(), host.Lists{Tools: true, Prompts: true, Resources: true})
 	if err != nil {
 		return err
 	}

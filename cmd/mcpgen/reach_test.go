@@ -88,7 +88,7 @@ func TestToolArguments(t *testing.T) {
 
 func TestProgressBar(t *testing.T) {
 	var b bytes.Buffer
-	p := &progressBar{w: &b}
+	p := &progressBar{c: newConsole(&b)}
 	p.update(mcp.ProgressNotice{Progress: 1, Total: 4, Message: "step one"})
 	p.update(mcp.ProgressNotice{Progress: 4, Total: 4})
 	p.finish()
@@ -98,14 +98,14 @@ func TestProgressBar(t *testing.T) {
 		t.Errorf("bar %q\nwant %q", b.String(), want)
 	}
 	b.Reset()
-	p = &progressBar{w: &b}
+	p = &progressBar{c: newConsole(&b)}
 	p.update(mcp.ProgressNotice{Progress: 7})
 	p.finish()
 	if b.String() != "\r\033[K[<=>                           ] 7\n" {
 		t.Errorf("bar without a total %q", b.String())
 	}
 	b.Reset()
-	(&progressBar{w: &b}).finish()
+	(&progressBar{c: newConsole(&b)}).finish()
 	if b.Len() != 0 {
 		t.Errorf("a bar never drawn wrote %q", b.String())
 	}

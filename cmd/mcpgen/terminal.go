@@ -1,14 +1,9 @@
 package main
 
 import (
-	"bufio"
-	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-	"maps"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -20,13 +15,97 @@ import (
 // isTerminal says whether w is a terminal: not merely a character device, which /dev/null
 // is too (a service's or a CI job's stdin), for there is nobody to ask there.
 func isTerminal(w any) bool {
+	if c, ok := w.(*console); ok {
+		return c.tty
+	}
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// progressBar draws a call's progress on one line of stderr, redrawn in place.
+// console is stderr, which the progress bar shares with every other line mcpgen writes
+// there: log messages, events, questions. The bar is the last line, redrawn in place; a
+// line written while it is drawn takes its place and the bar is drawn again below it, so
+// that the two never share a line.
+type console struct {
+	w   io.Writer
+	tty bool // w is a terminal
+
+	mu      sync.Mutex
+	bar     string // the bar's line; "" before its first update and once finished
+	shown   bool   // the bar is drawn on the cursor's line
+	midLine bool   // the last text written did not end its line: the bar waits for it
+	held    int    // questions being asked: the bar waits for their answers
+}
+
+func newConsole(w io.Writer) *console {
+	return &console{w: w, tty: isTerminal(w)}
+}
+
+func (c *console) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.hideLocked()
+	n, err := c.w.Write(p)
+	if n > 0 {
+		c.midLine = p[n-1] != '\n'
+	}
+	c.drawLocked()
+	return n, err
+}
+
+// status sets the bar's line and draws it, in place of the last one.
+func (c *console) status(line string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.bar = line
+	c.shown = false // it is redrawn from the line's start, over the last one
+	c.drawLocked()
+}
+
+// finish ends the bar's line, leaving its last state on the screen.
+func (c *console) finish() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.shown {
+		io.WriteString(c.w, "\n")
+	}
+	c.bar, c.shown = "", false
+}
+
+// hold takes the bar off the screen while the person is asked something; release puts it
+// back below the answer, whose Enter ended the line.
+func (c *console) hold() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.held++
+	c.hideLocked()
+}
+
+func (c *console) release() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.held--
+	c.midLine = false
+	c.drawLocked()
+}
+
+func (c *console) hideLocked() {
+	if c.shown {
+		io.WriteString(c.w, "\r\033[K")
+		c.shown = false
+	}
+}
+
+func (c *console) drawLocked() {
+	if c.bar != "" && !c.shown && !c.midLine && c.held == 0 {
+		io.WriteString(c.w, "\r\033[K"+c.bar)
+		c.shown = true
+	}
+}
+
+// progressBar draws a call's progress on the console's last line.
 type progressBar struct {
-	w     io.Writer
+	c     *console
 	mu    sync.Mutex
 	drawn int
 }
@@ -52,137 +131,11 @@ func (p *progressBar) update(n mcp.ProgressNotice) {
 	if n.Message != "" {
 		line += " " + n.Message
 	}
-	fmt.Fprintf(p.w, "\r\033[K%s", line)
+	p.c.status(line)
 	p.drawn++
 }
 
 // finish ends the bar's line, leaving its last state on the screen.
-func (p *progressBar) finish() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.drawn > 0 {
-		fmt.Fprintln(p.w)
-	}
-}
+func (p *progressBar) finish() { p.c.finish() }
 
 func number(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
-
-// terminal asks the person at the terminal what a server asks (elicitation), or declines
-// when there is no one to ask: stdin or stderr is not a terminal.
-type terminal struct {
-	in  *bufio.Reader
-	out io.Writer
-	tty bool
-	mu  sync.Mutex // one question at a time
-}
-
-func newTerminal(stdin *os.File, stderr io.Writer) *terminal {
-	return &terminal{in: bufio.NewReader(stdin), out: stderr, tty: isTerminal(stdin) && isTerminal(stderr)}
-}
-
-func (t *terminal) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-	if !t.tty {
-		fmt.Fprintf(t.out, "mcpgen: the server asked %q; declined, as there is no terminal to ask at\n", req.Message)
-		return &mcp.ElicitResult{Action: mcp.Decline}, nil
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if req.Mode == "url" {
-		fmt.Fprintf(t.out, "\nThe server asks you to open this URL:\n  %s\n%s\nDone? [y = accept, n = decline, c = cancel] ", req.URL, req.Message)
-		return &mcp.ElicitResult{Action: t.choice()}, nil
-	}
-	var form struct {
-		Properties map[string]struct {
-			Type        string `json:"type"`
-			Title       string `json:"title"`
-			Description string `json:"description"`
-			Enum        []any  `json:"enum"`
-			Default     any    `json:"default"`
-		} `json:"properties"`
-		Required []string `json:"required"`
-	}
-	if err := json.Unmarshal(req.RequestedSchema, &form); err != nil {
-		return nil, fmt.Errorf("the form's schema: %w", err)
-	}
-	fmt.Fprintf(t.out, "\nThe server asks: %s\n", req.Message)
-	names := slices.Clone(form.Required) // required fields first, in the form's order
-	for _, n := range slices.Sorted(maps.Keys(form.Properties)) {
-		if !slices.Contains(names, n) {
-			names = append(names, n)
-		}
-	}
-	content := map[string]any{}
-	for _, name := range names {
-		p := form.Properties[name]
-		label := name
-		if p.Title != "" {
-			label = p.Title
-		}
-		hint := p.Type
-		if len(p.Enum) > 0 {
-			hint = fmt.Sprint(p.Enum)
-		}
-		if p.Default != nil {
-			hint += fmt.Sprintf(", default %v", p.Default)
-		}
-		if !slices.Contains(form.Required, name) {
-			hint += ", optional"
-		}
-		if p.Description != "" {
-			fmt.Fprintf(t.out, "  %s\n", p.Description)
-		}
-		for {
-			fmt.Fprintf(t.out, "  %s (%s): ", label, hint)
-			line, err := t.in.ReadString('\n')
-			if err != nil && line == "" {
-				fmt.Fprintln(t.out)
-				return &mcp.ElicitResult{Action: mcp.Cancel}, nil
-			}
-			line = strings.TrimSpace(line)
-			if line == "" {
-				if slices.Contains(form.Required, name) && p.Default == nil {
-					fmt.Fprintln(t.out, "  (required)")
-					continue
-				}
-				break
-			}
-			v, err := typed(line, []string{p.Type})
-			if err != nil {
-				fmt.Fprintf(t.out, "  %v\n", err)
-				continue
-			}
-			if n, ok := v.(json.Number); ok {
-				f, _ := n.Float64()
-				v = f
-			}
-			content[name] = v
-			break
-		}
-	}
-	fmt.Fprint(t.out, "Send? [y = accept, n = decline, c = cancel] ")
-	action := t.choice()
-	if action != mcp.Accept {
-		content = nil
-	}
-	return &mcp.ElicitResult{Action: action, Content: content}, nil
-}
-
-// choice reads y, n or c.
-func (t *terminal) choice() mcp.ElicitAction {
-	for {
-		line, err := t.in.ReadString('\n')
-		if err != nil && line == "" {
-			fmt.Fprintln(t.out)
-			return mcp.Cancel
-		}
-		switch strings.ToLower(strings.TrimSpace(line)) {
-		case "y", "yes":
-			return mcp.Accept
-		case "n", "no":
-			return mcp.Decline
-		case "c", "cancel":
-			return mcp.Cancel
-		}
-		fmt.Fprint(t.out, "y, n or c? ")
-	}
-}

@@ -19,6 +19,12 @@ import (
 // the file in MCPGEN_TEST_MARKER), or as mcpgen itself (MCPGEN_TEST_CLI, its arguments in
 // JSON), with the process's own stdin and stderr, which a test may make a terminal.
 func childProcess() {
+	if add, ok := testServers[os.Getenv("MCPGEN_TEST_SERVER")]; ok {
+		s := mcp.NewServer(mcp.Implementation{Name: os.Getenv("MCPGEN_TEST_SERVER"), Version: "1"}, nil)
+		add(s)
+		s.ServeStdio(context.Background())
+		os.Exit(0)
+	}
 	if os.Getenv("MCPGEN_TEST_SERVER") == "marker" {
 		os.WriteFile(os.Getenv("MCPGEN_TEST_MARKER"), nil, 0o644)
 		s := mcp.NewServer(mcp.Implementation{Name: "marker", Version: "1"}, nil)
