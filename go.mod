@@ -14,6 +14,7 @@ require (
 	golang.org/x/mod v0.38.0
 	golang.org/x/sys v0.47.0
 	golang.org/x/term v0.45.0
+	golang.org/x/text v0.14.0
 	golang.org/x/tools v0.48.0
 )
 
@@ -25,7 +26,6 @@ require (
 	go.uber.org/atomic v1.11.0 // indirect
 	go.yaml.in/yaml/v4 v4.0.0-rc.2 // indirect
 	golang.org/x/sync v0.22.0 // indirect
-	golang.org/x/text v0.14.0 // indirect
 )
 
 tool github.com/mcpgen/mcpgen/cmd/mcpgen

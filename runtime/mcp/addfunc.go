@@ -1,0 +1,275 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+)
+
+// AddFunc adds a tool that calls fn: the quick way to a tool, with no go generate and no
+// schema written by hand.
+//
+//	type GreetInput struct {
+//		Name string `json:"name" jsonschema:"minLength=1,description=Who to greet"`
+//	}
+//
+//	func Greet(ctx context.Context, in GreetInput) (string, error) {
+//		return "Hello, " + in.Name + "!", nil
+//	}
+//
+//	mcp.AddFunc(s, mcp.Tool{Name: "greet", Description: "Greets someone by name."}, Greet)
+//
+// t names the tool and may describe it (Title, Description, Annotations, Task, Scopes);
+// AddFunc fills in its InputSchema, OutputSchema and Handler, which must be empty. The
+// input schema is derived from In, a struct (or a pointer to one; struct{} for no
+// arguments), when AddFunc is called: with invopop/jsonschema's reflector, in the tag
+// dialect the generator reads (json names and omitempty, jsonschema:"minimum=1,enum=a,
+// description=..."). Each call's arguments are checked against it with a JSON Schema
+// validator (required properties, types, enums, bounds, patterns...) and decoded with
+// encoding/json; arguments that break it get an error result naming each property, as
+// generated code gives. Out is what the tool returns, as for a //mcp:tool function: a
+// struct or a pointer to one (structured content, with an output schema derived from it and
+// checked), a string (one text block), a Content or []Content, or a CallToolResult. A
+// non-nil error is an error result with its text; a panic is an error result too, and the
+// server goes on serving.
+//
+// The same function with //mcp:tool in its doc comment, and go generate, is the static,
+// faster twin: its schemas are written at generation time, with its doc comments as
+// descriptions, and generated code decodes and validates its arguments with no reflection
+// and no schema interpretation on each call. The schemas agree but where a running program
+// cannot know what the source says: descriptions come only from jsonschema tags, enums only
+// from enum= (not from a type's constants), and a time.Duration is an integer of
+// nanoseconds, as encoding/json has it.
+//
+// AddFunc panics if In or Out is not a type a tool takes or returns, or if t already has a
+// schema or a handler: mistakes in the program, found when it starts.
+func AddFunc[In, Out any](s *Server, t Tool, fn func(context.Context, In) (Out, error)) {
+	if t.InputSchema != "" || t.OutputSchema != "" || t.Handler != nil {
+		panic(fmt.Sprintf("mcp: AddFunc: tool %q: AddFunc derives the schemas and makes the handler: leave InputSchema, OutputSchema and Handler empty (AddTool takes them written out)", t.Name))
+	}
+	f, err := newFuncTool(t.Name, fn)
+	if err != nil {
+		panic(fmt.Sprintf("mcp: AddFunc: tool %q: %v", t.Name, err))
+	}
+	t.InputSchema, t.OutputSchema, t.Handler = f.inputSchema, f.outputSchema, f.serve
+	s.AddTool(t)
+}
+
+// resultKind is how a tool's result becomes a CallToolResult.
+type resultKind uint8
+
+const (
+	structuredResult resultKind = iota // structured content, checked by the output schema
+	textResult                         // one text block
+	contentResult                      // a Content
+	contentsResult                     // a []Content
+	toolResult                         // a CallToolResult or *CallToolResult, as it is
+)
+
+// funcTool is a tool of AddFunc's: its function, with the schemas derived from its types
+// and compiled to check each call's arguments and result.
+type funcTool[In, Out any] struct {
+	name                      string
+	fn                        func(context.Context, In) (Out, error)
+	inputSchema, outputSchema string
+	input, output             *jsonschema.Schema // output: nil but for structured results
+	result                    resultKind
+}
+
+func newFuncTool[In, Out any](name string, fn func(context.Context, In) (Out, error)) (*funcTool[In, Out], error) {
+	if fn == nil {
+		return nil, errors.New("the function is nil")
+	}
+	f := &funcTool[In, Out]{name: name, fn: fn}
+	in := reflect.TypeFor[In]()
+	if deref(in).Kind() != reflect.Struct {
+		return nil, fmt.Errorf("its argument type %s is not a struct, nor a pointer to one: the arguments of a tool are a JSON object (use struct{} for none)", in)
+	}
+	var err error
+	if f.inputSchema, err = funcSchema(in, false); err != nil {
+		return nil, fmt.Errorf("the schema of its argument type %s: %v", in, err)
+	}
+	if f.input, err = compileSchema(name, json.RawMessage(f.inputSchema)); err != nil {
+		return nil, fmt.Errorf("the schema of its argument type %s does not compile: %v", in, err)
+	}
+	out := reflect.TypeFor[Out]()
+	switch {
+	case out == reflect.TypeFor[CallToolResult]() || out == reflect.TypeFor[*CallToolResult]():
+		f.result = toolResult
+	case out == reflect.TypeFor[[]Content]():
+		f.result = contentsResult
+	case out.Implements(reflect.TypeFor[Content]()):
+		f.result = contentResult
+	case out.Kind() == reflect.String:
+		f.result = textResult
+	case deref(out).Kind() == reflect.Struct:
+		f.result = structuredResult
+		if f.outputSchema, err = funcSchema(out, true); err != nil {
+			return nil, fmt.Errorf("the schema of its result type %s: %v", out, err)
+		}
+		if f.output, err = compileSchema(name, json.RawMessage(f.outputSchema)); err != nil {
+			return nil, fmt.Errorf("the schema of its result type %s does not compile: %v", out, err)
+		}
+	default:
+		return nil, fmt.Errorf("its result type %s is not one a tool returns: a struct or a pointer to one (structured content), a string, mcp.Content, []mcp.Content or mcp.CallToolResult", out)
+	}
+	return f, nil
+}
+
+func deref(t reflect.Type) reflect.Type {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t
+}
+
+// serve runs one call: the arguments checked against the input schema and decoded, the
+// function called, its result checked and set.
+func (f *funcTool[In, Out]) serve(ctx context.Context, c *ToolCall) {
+	args := c.Arguments().data
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
+	if err == nil {
+		err = f.input.Validate(doc)
+	}
+	var in In
+	if err == nil {
+		err = decodeArguments(args, doc, &in)
+	}
+	if err != nil {
+		c.ReturnError(fmt.Errorf("invalid arguments for tool %s:\n%s", f.name, problems(err)))
+		return
+	}
+	out, err := f.fn(ctx, in)
+	if err != nil {
+		c.ReturnError(err)
+		return
+	}
+	switch v := any(out).(type) {
+	case nil: // a nil Content
+		c.ReturnContent()
+	case CallToolResult:
+		c.ReturnResult(&v)
+	case *CallToolResult:
+		c.ReturnResult(v)
+	case []Content:
+		c.ReturnContent(v...)
+	case Content:
+		c.ReturnContent(v)
+	default:
+		rv := reflect.ValueOf(v)
+		switch {
+		case f.result == textResult:
+			c.ReturnText(rv.String())
+		case rv.Kind() == reflect.Pointer && rv.IsNil():
+			c.ReturnError(ErrNilResult)
+		default:
+			f.structured(c, v)
+		}
+	}
+}
+
+// decodeArguments decodes arguments, valid by the schema, with encoding/json; but an
+// integer written 1.0 or 1e2, which JSON Schema takes and encoding/json refuses, is written
+// as an integer first. doc is the arguments as the validator read them.
+func decodeArguments(args []byte, doc any, v any) error {
+	err := json.Unmarshal(args, v)
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) || !strings.HasPrefix(te.Value, "number ") {
+		return err
+	}
+	normal, err2 := json.Marshal(integers(doc))
+	if err2 != nil {
+		return err
+	}
+	return json.Unmarshal(normal, v)
+}
+
+// integers rewrites the numbers of a document read with json.Number that hold integers in
+// the integer form: 1.0 as 1, 1e2 as 100, exactly.
+func integers(doc any) any {
+	switch v := doc.(type) {
+	case json.Number:
+		if r, ok := new(big.Rat).SetString(string(v)); ok && r.IsInt() && len(v) < 400 {
+			return json.Number(r.Num().String())
+		}
+	case map[string]any:
+		for k, x := range v {
+			v[k] = integers(x)
+		}
+	case []any:
+		for i, x := range v {
+			v[i] = integers(x)
+		}
+	}
+	return doc
+}
+
+// structured sets a structured result, if it fits the output schema.
+func (f *funcTool[In, Out]) structured(c *ToolCall, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		c.ReturnError(fmt.Errorf("tool %s returned a value that cannot be sent as JSON: %v", f.name, err))
+		return
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	if err == nil {
+		err = f.output.Validate(doc)
+	}
+	if err != nil {
+		c.ReturnError(fmt.Errorf("tool %s returned a result that breaks its output schema:\n%s", f.name, problems(err)))
+		return
+	}
+	c.Structured().Raw(b)
+}
+
+// problems lists what is wrong with a value, one line per problem, each at its JSON Pointer
+// as generated code writes them.
+func problems(err error) string {
+	var ve *jsonschema.ValidationError
+	if errors.As(err, &ve) {
+		var lines []string
+		var leaves func(e *jsonschema.ValidationError)
+		leaves = func(e *jsonschema.ValidationError) {
+			if len(e.Causes) > 0 {
+				for _, c := range e.Causes {
+					leaves(c)
+				}
+				return
+			}
+			line := e.ErrorKind.LocalizedString(english)
+			if len(e.InstanceLocation) > 0 {
+				line = pointer(e.InstanceLocation) + ": " + line
+			}
+			lines = append(lines, line)
+		}
+		leaves(ve)
+		slices.Sort(lines) // by where, as the validator's order is its own
+		return strings.Join(slices.Compact(lines), "\n")
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		return "/" + strings.ReplaceAll(te.Field, ".", "/") + ": " + strings.TrimPrefix(err.Error(), "json: ")
+	}
+	return strings.TrimPrefix(err.Error(), "json: ")
+}
+
+var english = message.NewPrinter(language.English)
+
+// pointer is the JSON Pointer (RFC 6901) of a value's location.
+func pointer(location []string) string {
+	var b strings.Builder
+	for _, token := range location {
+		b.WriteString("/" + strings.ReplaceAll(strings.ReplaceAll(token, "~", "~0"), "/", "~1"))
+	}
+	return b.String()
+}

@@ -1,0 +1,274 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+type weatherInput struct {
+	City  string   `json:"city" jsonschema:"minLength=1,description=The city"`
+	Units string   `json:"units,omitempty" jsonschema:"enum=metric,enum=imperial"`
+	Days  int8     `json:"days,omitempty" jsonschema:"minimum=1,maximum=7"`
+	Hour  *uint8   `json:"hour"` // a pointer: optional; the type bounds it
+	Tags  []string `json:"tags,omitempty"`
+}
+
+type weatherReport struct {
+	City    string   `json:"city"`
+	Celsius float64  `json:"celsius" jsonschema:"minimum=-90,maximum=60"`
+	Notes   []string `json:"notes"` // nil is null, which the output schema allows
+}
+
+func weather(ctx context.Context, in weatherInput) (weatherReport, error) {
+	switch in.City {
+	case "Atlantis":
+		return weatherReport{}, errors.New("no weather under the sea")
+	case "Venus":
+		return weatherReport{City: in.City, Celsius: 464}, nil // breaks the output schema
+	case "Panic":
+		panic("the forecast panicked")
+	}
+	return weatherReport{City: in.City, Celsius: 21.5}, nil
+}
+
+// callFunc calls a tool in process and returns its result.
+func callFunc(t *testing.T, s *Server, ctx context.Context, name, args string) (res struct {
+	Content []struct {
+		Type, Text string
+	}
+	StructuredContent json.RawMessage
+	IsError           bool
+}) {
+	t.Helper()
+	var raw []byte
+	var err error
+	if args == "" {
+		raw, err = s.CallTool(ctx, name, nil) // no arguments
+	} else {
+		raw, err = s.CallTool(ctx, name, []byte(args))
+	}
+	if err != nil {
+		t.Fatalf("%s %s: %v", name, args, err)
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		t.Fatalf("%s: %v\n%s", name, err, raw)
+	}
+	return res
+}
+
+func text(res struct {
+	Content []struct {
+		Type, Text string
+	}
+	StructuredContent json.RawMessage
+	IsError           bool
+}) string {
+	var parts []string
+	for _, c := range res.Content {
+		parts = append(parts, c.Text)
+	}
+	return strings.Join(parts, "|")
+}
+
+func TestAddFuncCalls(t *testing.T) {
+	s := NewServer(Implementation{Name: "t", Version: "1"}, &ServerOptions{Logger: quietLogger()})
+	AddFunc(s, Tool{Name: "weather", Description: "The weather in a city.", Annotations: ToolAnnotations{ReadOnlyHint: Ptr(true)}}, weather)
+
+	// Structured output: structuredContent, and the same JSON as text.
+	res := callFunc(t, s, context.Background(), "weather", `{"city":"Lisbon","units":"metric","hour":23}`)
+	if res.IsError || string(res.StructuredContent) != `{"city":"Lisbon","celsius":21.5,"notes":null}` || text(res) != string(res.StructuredContent) {
+		t.Errorf("a good call: %+v", res)
+	}
+
+	// Bad arguments: an error result naming every property at fault.
+	for args, want := range map[string][]string{
+		`{}`:                              {"missing property 'city'"},
+		`{"city":""}`:                     {"/city: ", "minLength"},
+		`{"city":"x","units":"kelvin"}`:   {"/units: ", "'metric'", "'imperial'"},
+		`{"city":"x","days":8,"hour":-1}`: {"/days: maximum: got 8, want 7", "/hour: minimum: got -1, want 0"},
+		`{"city":"x","hour":256}`:         {"/hour: maximum: got 256, want 255"},
+		`{"city":"x","extra":1}`:          {"additional properties 'extra' not allowed"},
+		`{"city":"x","tags":[1]}`:         {"/tags/0: got number, want string"},
+		`{"city":1}`:                      {"/city: got number, want string"},
+	} {
+		res := callFunc(t, s, context.Background(), "weather", args)
+		got := text(res)
+		if !res.IsError || !strings.HasPrefix(got, "invalid arguments for tool weather:\n") {
+			t.Errorf("%s: %+v", args, res)
+			continue
+		}
+		for _, w := range want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: the error lacks %q:\n%s", args, w, got)
+			}
+		}
+	}
+
+	// The function's error is the result's; a result that breaks the output schema is
+	// refused; a panic is contained.
+	for city, want := range map[string]string{
+		"Atlantis": "no weather under the sea",
+		"Venus":    "tool weather returned a result that breaks its output schema:\n/celsius: maximum: got 464, want 60",
+		"Panic":    "internal error: tool weather failed unexpectedly",
+	} {
+		res := callFunc(t, s, context.Background(), "weather", `{"city":"`+city+`"}`)
+		if !res.IsError || text(res) != want || res.StructuredContent != nil {
+			t.Errorf("%s: %+v, want the error %q", city, res, want)
+		}
+	}
+	if res := callFunc(t, s, context.Background(), "weather", `{"city":"Oslo"}`); res.IsError {
+		t.Errorf("the server did not serve on after the panic: %+v", res)
+	}
+}
+
+// The function has the call's context: its values and its end.
+func TestAddFuncContext(t *testing.T) {
+	type key struct{}
+	s := NewServer(Implementation{Name: "t", Version: "1"}, &ServerOptions{Logger: quietLogger()})
+	AddFunc(s, Tool{Name: "wait"}, func(ctx context.Context, _ struct{}) (string, error) {
+		select {
+		case <-ctx.Done():
+			return "", ctx.Err()
+		case <-time.After(10 * time.Second):
+			return ctx.Value(key{}).(string), nil
+		}
+	})
+	AddFunc(s, Tool{Name: "value"}, func(ctx context.Context, _ *struct{}) (string, error) {
+		return ctx.Value(key{}).(string), nil
+	})
+	ctx := context.WithValue(context.Background(), key{}, "from the caller")
+	if res := callFunc(t, s, ctx, "value", `{}`); res.IsError || text(res) != "from the caller" {
+		t.Errorf("value: %+v", res)
+	}
+	ctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+	defer cancel()
+	if res := callFunc(t, s, ctx, "wait", ``); !res.IsError || text(res) != "context deadline exceeded" {
+		t.Errorf("wait: %+v", res)
+	}
+}
+
+// Every result type a //mcp:tool function may return.
+func TestAddFuncResults(t *testing.T) {
+	type label string
+	s := NewServer(Implementation{Name: "t", Version: "1"}, &ServerOptions{Logger: quietLogger()})
+	AddFunc(s, Tool{Name: "text"}, func(context.Context, struct{}) (label, error) { return "a label", nil })
+	AddFunc(s, Tool{Name: "image"}, func(context.Context, struct{}) (Image, error) {
+		return Image{MIMEType: "image/png", Data: []byte{1}}, nil
+	})
+	AddFunc(s, Tool{Name: "content"}, func(context.Context, struct{}) (Content, error) { return nil, nil })
+	AddFunc(s, Tool{Name: "contents"}, func(context.Context, struct{}) ([]Content, error) {
+		return []Content{Text{Text: "one"}, Text{Text: "two"}}, nil
+	})
+	AddFunc(s, Tool{Name: "result"}, func(context.Context, struct{}) (*CallToolResult, error) {
+		return &CallToolResult{Content: []Content{Text{Text: "said so"}}, IsError: true}, nil
+	})
+	AddFunc(s, Tool{Name: "nil"}, func(context.Context, struct{}) (*weatherReport, error) { return nil, nil })
+	for name, want := range map[string]string{
+		"text":     `{"content":[{"type":"text","text":"a label"}]}`,
+		"image":    `{"content":[{"type":"image","data":"AQ==","mimeType":"image/png"}]}`,
+		"content":  `{"content":[]}`,
+		"contents": `{"content":[{"type":"text","text":"one"},{"type":"text","text":"two"}]}`,
+		"result":   `{"content":[{"type":"text","text":"said so"}],"isError":true}`,
+		"nil":      `{"content":[{"type":"text","text":"the tool returned no result"}],"isError":true}`,
+	} {
+		raw, err := s.CallTool(context.Background(), name, nil)
+		if err != nil || string(raw) != want {
+			t.Errorf("%s: %s, %v\nwant %s", name, raw, err, want)
+		}
+	}
+}
+
+// The schemas AddFunc derives, as tools/list has them.
+func TestAddFuncSchemas(t *testing.T) {
+	s := NewServer(Implementation{Name: "t", Version: "1"}, &ServerOptions{Logger: quietLogger()})
+	AddFunc(s, Tool{Name: "weather"}, weather)
+	c, err := Connect(context.Background(), &MemoryTransport{Server: s}, &ClientOptions{ProtocolVersion: "2025-11-25", Logger: quietLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	tools, err := c.ListTools(context.Background())
+	if err != nil || len(tools) != 1 {
+		t.Fatal(tools, err)
+	}
+	const in = `{"properties":{"city":{"type":"string","minLength":1,"description":"The city"},` +
+		`"units":{"type":"string","enum":["metric","imperial"]},"days":{"type":"integer","maximum":7,"minimum":1},` +
+		`"hour":{"type":"integer","maximum":255,"minimum":0},"tags":{"items":{"type":"string"},"type":"array"}},` +
+		`"additionalProperties":false,"type":"object","required":["city"]}`
+	const out = `{"properties":{"city":{"type":"string"},"celsius":{"type":"number","maximum":60,"minimum":-90},` +
+		`"notes":{"oneOf":[{"items":{"type":"string"},"type":"array"},{"type":"null"}]}},` +
+		`"additionalProperties":false,"type":"object","required":["city","celsius","notes"]}`
+	if got := compact(t, tools[0].InputSchema); got != in {
+		t.Errorf("input schema\n%s\nwant\n%s", got, in)
+	}
+	if got := compact(t, tools[0].OutputSchema); got != out {
+		t.Errorf("output schema\n%s\nwant\n%s", got, out)
+	}
+	res, err := c.CallTool(context.Background(), "weather", map[string]any{"city": "Paris"})
+	if err != nil || res.IsError || string(res.StructuredContent) != `{"city":"Paris","celsius":21.5,"notes":null}` {
+		t.Errorf("through a client (which checks the output schema): %+v, %v", res, err)
+	}
+}
+
+func compact(t *testing.T, s string) string {
+	var b bytes.Buffer
+	if err := json.Compact(&b, []byte(s)); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// Recursive types keep a definition; every other type is inline.
+func TestAddFuncRecursiveSchema(t *testing.T) {
+	type tree struct {
+		Label    string  `json:"label"`
+		Children []*tree `json:"children,omitempty"`
+	}
+	s := NewServer(Implementation{Name: "t", Version: "1"}, &ServerOptions{Logger: quietLogger()})
+	AddFunc(s, Tool{Name: "count"}, func(_ context.Context, in tree) (string, error) { return in.Label, nil })
+	schema := s.lookupTool([]byte("count")).InputSchema
+	const want = `{"$defs":{"tree":{"properties":{"label":{"type":"string"},"children":{"items":{"$ref":"#/$defs/tree"},"type":"array"}},` +
+		`"additionalProperties":false,"type":"object","required":["label"]}},"properties":{"label":{"type":"string"},` +
+		`"children":{"items":{"$ref":"#/$defs/tree"},"type":"array"}},"additionalProperties":false,"type":"object","required":["label"]}`
+	if got := compact(t, schema); got != want {
+		t.Errorf("schema\n%s\nwant\n%s", got, want)
+	}
+	if res := callFunc(t, s, context.Background(), "count", `{"label":"a","children":[{"label":"b","children":[{}]}]}`); !res.IsError || !strings.Contains(text(res), "/children/0/children/0: missing property 'label'") {
+		t.Errorf("a deep problem: %+v", res)
+	}
+}
+
+// Types no tool takes or returns, and a tool with schemas or a handler of its own, are
+// refused when the program starts.
+func TestAddFuncRefuses(t *testing.T) {
+	s := NewServer(Implementation{Name: "t", Version: "1"}, nil)
+	for name, add := range map[string]func(){
+		`tool "a": its argument type int is not a struct`: func() {
+			AddFunc(s, Tool{Name: "a"}, func(context.Context, int) (string, error) { return "", nil })
+		},
+		`tool "b": its result type []string is not one a tool returns`: func() {
+			AddFunc(s, Tool{Name: "b"}, func(context.Context, struct{}) ([]string, error) { return nil, nil })
+		},
+		`tool "c": AddFunc derives the schemas and makes the handler`: func() {
+			AddFunc(s, Tool{Name: "c", InputSchema: `{"type":"object"}`}, func(context.Context, struct{}) (string, error) { return "", nil })
+		},
+		`tool "d": the schema of its argument type struct { C chan int }`: func() {
+			AddFunc(s, Tool{Name: "d"}, func(context.Context, struct{ C chan int }) (string, error) { return "", nil })
+		},
+		`tool "e": the function is nil`: func() { AddFunc[struct{}, string](s, Tool{Name: "e"}, nil) },
+	} {
+		func() {
+			defer func() {
+				if v := recover(); v == nil || !strings.Contains(v.(string), "mcp: AddFunc: "+name) {
+					t.Errorf("panic %v, want %q", v, name)
+				}
+			}()
+			add()
+		}()
+	}
+}
