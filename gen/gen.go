@@ -79,6 +79,9 @@ type Diagnostic = diag.Diagnostic
 type Result struct {
 	Files       []File
 	Diagnostics []Diagnostic
+	// Notes are not problems: where a package registers a tool with mcp.AddFunc whose
+	// function one //mcp:tool line would hand to generated code (mcpgen -v prints them).
+	Notes []Diagnostic
 }
 
 // Generate loads the packages cfg names and generates a file for each package with
@@ -104,6 +107,7 @@ func Generate(cfg Config) (*Result, error) {
 	res := &Result{}
 	for _, pkg := range pkgs {
 		res.Files = append(res.Files, generatePackage(&cfg, pkg, src, diags)...)
+		res.Notes = append(res.Notes, funcNotes(pkg, fset)...)
 	}
 	res.Diagnostics = diags.Sorted()
 	if len(res.Diagnostics) > 0 {

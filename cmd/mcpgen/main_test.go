@@ -243,3 +243,66 @@ func TestCheckHoldsAServerToItsSnapshot(t *testing.T) {
 		t.Errorf("after --snapshot: exit %d\n%s%s", code, out, errOut)
 	}
 }
+
+// mcpgen -v notes the tools a package registers with mcp.AddFunc whose function one
+// //mcp:tool line would hand to generated code; a function literal or a function that is a
+// tool already gets no note, and nothing is noted without -v, nor by check.
+func TestAddFuncNote(t *testing.T) {
+	os.MkdirAll("testdata", 0o777)
+	dir, err := os.MkdirTemp("testdata", "pkg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	src := `package quick
+
+import (
+	"context"
+
+	"github.com/mcpgen/mcpgen/runtime/mcp"
+)
+
+type In struct {
+	Name string ` + "`json:\"name\"`" + `
+}
+
+// Greet greets.
+func Greet(ctx context.Context, in In) (string, error) { return "Hello, " + in.Name, nil }
+
+type Svc struct{}
+
+func (*Svc) Echo(ctx context.Context, in In) (string, error) { return in.Name, nil }
+
+// Tagged is a tool already.
+//
+//mcp:tool tagged
+func Tagged(ctx context.Context, in In) (string, error) { return in.Name, nil }
+
+func Register(s *mcp.Server, svc *Svc) {
+	mcp.AddFunc(s, mcp.Tool{Name: "greet", Description: "Greets."}, Greet)
+	mcp.AddFunc(s, mcp.Tool{Name: "echo"}, svc.Echo)
+	mcp.AddFunc(s, mcp.Tool{Name: "literal"}, func(ctx context.Context, in In) (string, error) { return "", nil })
+	mcp.AddFunc(s, mcp.Tool{Name: "again"}, Tagged)
+}
+`
+	if err := os.WriteFile(filepath.Join(dir, "quick.go"), []byte(src), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	pkg := "./" + filepath.ToSlash(dir)
+	code, out, errOut := mcpgen(t, "-v", pkg)
+	file := filepath.Join(dir, "quick.go")
+	want := file + `:26:2: note: tool "greet" is registered with mcp.AddFunc, which derives its schema and decodes its arguments by reflection on every call
+	hint: //mcp:tool greet in the doc comment of Greet (quick.go:14) makes generated code do it, faster, with the doc comments as descriptions; RegisterMCP then registers it, in place of this call
+` + file + `:27:2: note: tool "echo" is registered with mcp.AddFunc, which derives its schema and decodes its arguments by reflection on every call
+	hint: //mcp:tool echo in the doc comment of Svc.Echo (quick.go:18) makes generated code do it, faster, with the doc comments as descriptions; RegisterMCP then registers it, in place of this call
+`
+	if code != 0 || !strings.HasPrefix(out, "created ") || errOut != want {
+		t.Errorf("mcpgen -v: exit %d\n%s%s\nwant on stderr:\n%s", code, out, errOut, want)
+	}
+	if code, out, errOut := mcpgen(t, pkg); code != 0 || out != "" || errOut != "" {
+		t.Errorf("mcpgen without -v: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, out, errOut := mcpgen(t, "check", pkg); code != 0 || out != "" || errOut != "" {
+		t.Errorf("mcpgen check: exit %d\n%s%s", code, out, errOut)
+	}
+}
