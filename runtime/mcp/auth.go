@@ -117,8 +117,8 @@ func (h *HTTPHandler) resourceMetadataURL(r *http.Request) string {
 	return scheme + "://" + r.Host + resourceMetadataPath(r.URL.Path)
 }
 
-// authenticate checks the request's bearer token. It answers the request itself (401) and
-// returns nil when there is no valid token.
+// authenticate checks the request's bearer token. It answers the request itself (401, or
+// 503 when the verifier cannot decide) and returns nil when there is no valid token.
 func (h *HTTPHandler) authenticate(w http.ResponseWriter, r *http.Request) *http.Request {
 	a := h.opts.Auth
 	token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
