@@ -14,7 +14,10 @@ import (
 	"golang.org/x/tools/go/packages"
 )
 
-// funcNotes are notes on the tools a package registers with mcp.AddFunc, the quick path
+// mcpfuncPath is the import path of the package of the quick path, mcpfunc.AddTool.
+const mcpfuncPath = "github.com/mcpgen/mcpgen/runtime/mcpfunc"
+
+// funcNotes are notes on the tools a package registers with mcpfunc.AddTool, the quick path
 // that derives schemas and decodes arguments by reflection on every call, when the function
 // is declared in the package with no directive: one //mcp:tool line in its doc comment
 // makes generated code do that work instead. Only a named function or method qualifies: a
@@ -35,7 +38,7 @@ func funcNotes(pkg *packages.Package, fset *token.FileSet) []Diagnostic {
 	for _, f := range pkg.Syntax {
 		ast.Inspect(f, func(n ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
-			if !ok || len(call.Args) != 3 || !isAddFunc(pkg.TypesInfo, call.Fun) {
+			if !ok || len(call.Args) != 3 || !isQuickTool(pkg.TypesInfo, call.Fun) {
 				return true
 			}
 			fn := funcObject(pkg.TypesInfo, call.Args[2])
@@ -57,7 +60,7 @@ func funcNotes(pkg *packages.Package, fset *token.FileSet) []Diagnostic {
 			}
 			notes = append(notes, Diagnostic{
 				Pos:     fset.Position(call.Pos()),
-				Message: fmt.Sprintf("note: tool %s is registered with mcp.AddFunc, which derives its schema and decodes its arguments by reflection on every call", tool),
+				Message: fmt.Sprintf("note: tool %s is registered with mcpfunc.AddTool, which derives its schema and decodes its arguments by reflection on every call", tool),
 				Hint: fmt.Sprintf("%s in the doc comment of %s (%s:%d) makes generated code do it, faster, with the doc comments as descriptions; %s then registers it, in place of this call",
 					directive, funcName(decl), filepath.Base(at.Filename), at.Line, RegisterFunc),
 			})
@@ -70,8 +73,9 @@ func funcNotes(pkg *packages.Package, fset *token.FileSet) []Diagnostic {
 	return notes
 }
 
-// isAddFunc reports whether fun is the runtime's mcp.AddFunc, instantiated or not.
-func isAddFunc(info *types.Info, fun ast.Expr) bool {
+// isQuickTool reports whether fun is the runtime's mcpfunc.AddTool, instantiated or not:
+// found by the function's package path and name, however the package is imported.
+func isQuickTool(info *types.Info, fun ast.Expr) bool {
 	switch f := fun.(type) {
 	case *ast.IndexExpr:
 		fun = f.X
@@ -88,7 +92,7 @@ func isAddFunc(info *types.Info, fun ast.Expr) bool {
 		return false
 	}
 	obj, ok := info.Uses[id].(*types.Func)
-	return ok && obj.Name() == "AddFunc" && obj.Pkg() != nil && obj.Pkg().Path() == "github.com/mcpgen/mcpgen/runtime/mcp"
+	return ok && obj.Name() == "AddTool" && obj.Pkg() != nil && obj.Pkg().Path() == mcpfuncPath
 }
 
 // funcObject is the declared function or method an expression names, or nil.

@@ -79,7 +79,7 @@ type Diagnostic = diag.Diagnostic
 type Result struct {
 	Files       []File
 	Diagnostics []Diagnostic
-	// Notes are not problems: where a package registers a tool with mcp.AddFunc whose
+	// Notes are not problems: where a package registers a tool with mcpfunc.AddTool whose
 	// function one //mcp:tool line would hand to generated code (mcpgen -v prints them).
 	Notes []Diagnostic
 }

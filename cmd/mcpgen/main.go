@@ -173,7 +173,7 @@ mcpgen help [COMMAND] | --help`
 func generateFlags(check bool) []cli.Flag {
 	flags := []cli.Flag{
 		&cli.BoolFlag{Name: "check", Local: true, Usage: "verify that generated files are current instead of writing them; exit 1 with a diff if not"},
-		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Local: true, Usage: "list the files written, and note the tools registered with mcp.AddFunc that //mcp:tool could generate"},
+		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Local: true, Usage: "list the files written, and note the tools registered with mcpfunc.AddTool that //mcp:tool could generate"},
 		&cli.StringFlag{Name: "tags", Local: true, Usage: "extra build `tags` to load packages with, comma-separated"},
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Local: true, Value: gen.DefaultFileName, Usage: "`name` of the file generated in each package"},
 		&cli.BoolFlag{Name: "snapshot", Local: true, Usage: "also write each package's " + gen.SnapshotFileName + ": the schemas its callers rely on, which check then holds it to"},

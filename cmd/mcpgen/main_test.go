@@ -244,10 +244,12 @@ func TestCheckHoldsAServerToItsSnapshot(t *testing.T) {
 	}
 }
 
-// mcpgen -v notes the tools a package registers with mcp.AddFunc whose function one
-// //mcp:tool line would hand to generated code; a function literal or a function that is a
-// tool already gets no note, and nothing is noted without -v, nor by check.
-func TestAddFuncNote(t *testing.T) {
+// mcpgen -v notes the tools a package registers with mcpfunc.AddTool (found by its package
+// path and name, whatever the import's name, instantiated or not) whose function one
+// //mcp:tool line would hand to generated code; a function literal, a function that is a
+// tool already, and another package's AddTool get no note, and nothing is noted without -v,
+// nor by check.
+func TestQuickPathNote(t *testing.T) {
 	os.MkdirAll("testdata", 0o777)
 	dir, err := os.MkdirTemp("testdata", "pkg")
 	if err != nil {
@@ -260,6 +262,7 @@ import (
 	"context"
 
 	"github.com/mcpgen/mcpgen/runtime/mcp"
+	quickpath "github.com/mcpgen/mcpgen/runtime/mcpfunc"
 )
 
 type In struct {
@@ -278,11 +281,17 @@ func (*Svc) Echo(ctx context.Context, in In) (string, error) { return in.Name, n
 //mcp:tool tagged
 func Tagged(ctx context.Context, in In) (string, error) { return in.Name, nil }
 
+// Shout is registered by this package's AddTool, not the quick path's.
+func Shout(ctx context.Context, in In) (string, error) { return in.Name + "!", nil }
+
+func AddTool(s *mcp.Server, t mcp.Tool, fn func(context.Context, In) (string, error)) {}
+
 func Register(s *mcp.Server, svc *Svc) {
-	mcp.AddFunc(s, mcp.Tool{Name: "greet", Description: "Greets."}, Greet)
-	mcp.AddFunc(s, mcp.Tool{Name: "echo"}, svc.Echo)
-	mcp.AddFunc(s, mcp.Tool{Name: "literal"}, func(ctx context.Context, in In) (string, error) { return "", nil })
-	mcp.AddFunc(s, mcp.Tool{Name: "again"}, Tagged)
+	quickpath.AddTool(s, mcp.Tool{Name: "greet", Description: "Greets."}, Greet)
+	quickpath.AddTool[In, string](s, mcp.Tool{Name: "echo"}, svc.Echo)
+	quickpath.AddTool(s, mcp.Tool{Name: "literal"}, func(ctx context.Context, in In) (string, error) { return "", nil })
+	quickpath.AddTool(s, mcp.Tool{Name: "again"}, Tagged)
+	AddTool(s, mcp.Tool{Name: "shout"}, Shout)
 }
 `
 	if err := os.WriteFile(filepath.Join(dir, "quick.go"), []byte(src), 0o666); err != nil {
@@ -291,10 +300,10 @@ func Register(s *mcp.Server, svc *Svc) {
 	pkg := "./" + filepath.ToSlash(dir)
 	code, out, errOut := mcpgen(t, "-v", pkg)
 	file := filepath.Join(dir, "quick.go")
-	want := file + `:26:2: note: tool "greet" is registered with mcp.AddFunc, which derives its schema and decodes its arguments by reflection on every call
-	hint: //mcp:tool greet in the doc comment of Greet (quick.go:14) makes generated code do it, faster, with the doc comments as descriptions; RegisterMCP then registers it, in place of this call
-` + file + `:27:2: note: tool "echo" is registered with mcp.AddFunc, which derives its schema and decodes its arguments by reflection on every call
-	hint: //mcp:tool echo in the doc comment of Svc.Echo (quick.go:18) makes generated code do it, faster, with the doc comments as descriptions; RegisterMCP then registers it, in place of this call
+	want := file + `:32:2: note: tool "greet" is registered with mcpfunc.AddTool, which derives its schema and decodes its arguments by reflection on every call
+	hint: //mcp:tool greet in the doc comment of Greet (quick.go:15) makes generated code do it, faster, with the doc comments as descriptions; RegisterMCP then registers it, in place of this call
+` + file + `:33:2: note: tool "echo" is registered with mcpfunc.AddTool, which derives its schema and decodes its arguments by reflection on every call
+	hint: //mcp:tool echo in the doc comment of Svc.Echo (quick.go:19) makes generated code do it, faster, with the doc comments as descriptions; RegisterMCP then registers it, in place of this call
 `
 	if code != 0 || !strings.HasPrefix(out, "created ") || errOut != want {
 		t.Errorf("mcpgen -v: exit %d\n%s%s\nwant on stderr:\n%s", code, out, errOut, want)

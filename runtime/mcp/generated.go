@@ -241,6 +241,12 @@ func (c *ToolCall) Name() string { return c.name }
 // Arguments returns the call's arguments, a JSON object, to decode.
 func (c *ToolCall) Arguments() *Input { return &c.args }
 
+// RawArguments returns the call's arguments as the client sent them, a JSON object ({} when
+// it sent none), for a handler that decodes them itself rather than with generated code
+// (package mcpfunc's, with encoding/json). The bytes are the request's: they are valid only
+// during the handler and must not be modified.
+func (c *ToolCall) RawArguments() []byte { return c.args.data }
+
 // Checker returns the checker generated code validates the tool's result with, before
 // encoding it.
 func (c *ToolCall) Checker() *jsonwire.Checker { return &c.check }

@@ -1,13 +1,17 @@
-package mcp
+package mcpfunc
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
 
 type weatherInput struct {
@@ -37,7 +41,7 @@ func weather(ctx context.Context, in weatherInput) (weatherReport, error) {
 }
 
 // callFunc calls a tool in process and returns its result.
-func callFunc(t *testing.T, s *Server, ctx context.Context, name, args string) (res struct {
+func callFunc(t *testing.T, s *mcp.Server, ctx context.Context, name, args string) (res struct {
 	Content []struct {
 		Type, Text string
 	}
@@ -75,9 +79,9 @@ func text(res struct {
 	return strings.Join(parts, "|")
 }
 
-func TestAddFuncCalls(t *testing.T) {
-	s := NewServer(Implementation{Name: "t", Version: "1"}, &ServerOptions{Logger: quietLogger()})
-	AddFunc(s, Tool{Name: "weather", Description: "The weather in a city.", Annotations: ToolAnnotations{ReadOnlyHint: Ptr(true)}}, weather)
+func TestAddToolCalls(t *testing.T) {
+	s := mcp.NewServer(mcp.Implementation{Name: "t", Version: "1"}, &mcp.ServerOptions{Logger: quietLogger()})
+	AddTool(s, mcp.Tool{Name: "weather", Description: "The weather in a city.", Annotations: mcp.ToolAnnotations{ReadOnlyHint: mcp.Ptr(true)}}, weather)
 
 	// Structured output: structuredContent, and the same JSON as text.
 	res := callFunc(t, s, context.Background(), "weather", `{"city":"Lisbon","units":"metric","hour":23}`)
@@ -127,10 +131,10 @@ func TestAddFuncCalls(t *testing.T) {
 }
 
 // The function has the call's context: its values and its end.
-func TestAddFuncContext(t *testing.T) {
+func TestAddToolContext(t *testing.T) {
 	type key struct{}
-	s := NewServer(Implementation{Name: "t", Version: "1"}, &ServerOptions{Logger: quietLogger()})
-	AddFunc(s, Tool{Name: "wait"}, func(ctx context.Context, _ struct{}) (string, error) {
+	s := mcp.NewServer(mcp.Implementation{Name: "t", Version: "1"}, &mcp.ServerOptions{Logger: quietLogger()})
+	AddTool(s, mcp.Tool{Name: "wait"}, func(ctx context.Context, _ struct{}) (string, error) {
 		select {
 		case <-ctx.Done():
 			return "", ctx.Err()
@@ -138,7 +142,7 @@ func TestAddFuncContext(t *testing.T) {
 			return ctx.Value(key{}).(string), nil
 		}
 	})
-	AddFunc(s, Tool{Name: "value"}, func(ctx context.Context, _ *struct{}) (string, error) {
+	AddTool(s, mcp.Tool{Name: "value"}, func(ctx context.Context, _ *struct{}) (string, error) {
 		return ctx.Value(key{}).(string), nil
 	})
 	ctx := context.WithValue(context.Background(), key{}, "from the caller")
@@ -153,21 +157,21 @@ func TestAddFuncContext(t *testing.T) {
 }
 
 // Every result type a //mcp:tool function may return.
-func TestAddFuncResults(t *testing.T) {
+func TestAddToolResults(t *testing.T) {
 	type label string
-	s := NewServer(Implementation{Name: "t", Version: "1"}, &ServerOptions{Logger: quietLogger()})
-	AddFunc(s, Tool{Name: "text"}, func(context.Context, struct{}) (label, error) { return "a label", nil })
-	AddFunc(s, Tool{Name: "image"}, func(context.Context, struct{}) (Image, error) {
-		return Image{MIMEType: "image/png", Data: []byte{1}}, nil
+	s := mcp.NewServer(mcp.Implementation{Name: "t", Version: "1"}, &mcp.ServerOptions{Logger: quietLogger()})
+	AddTool(s, mcp.Tool{Name: "text"}, func(context.Context, struct{}) (label, error) { return "a label", nil })
+	AddTool(s, mcp.Tool{Name: "image"}, func(context.Context, struct{}) (mcp.Image, error) {
+		return mcp.Image{MIMEType: "image/png", Data: []byte{1}}, nil
 	})
-	AddFunc(s, Tool{Name: "content"}, func(context.Context, struct{}) (Content, error) { return nil, nil })
-	AddFunc(s, Tool{Name: "contents"}, func(context.Context, struct{}) ([]Content, error) {
-		return []Content{Text{Text: "one"}, Text{Text: "two"}}, nil
+	AddTool(s, mcp.Tool{Name: "content"}, func(context.Context, struct{}) (mcp.Content, error) { return nil, nil })
+	AddTool(s, mcp.Tool{Name: "contents"}, func(context.Context, struct{}) ([]mcp.Content, error) {
+		return []mcp.Content{mcp.Text{Text: "one"}, mcp.Text{Text: "two"}}, nil
 	})
-	AddFunc(s, Tool{Name: "result"}, func(context.Context, struct{}) (*CallToolResult, error) {
-		return &CallToolResult{Content: []Content{Text{Text: "said so"}}, IsError: true}, nil
+	AddTool(s, mcp.Tool{Name: "result"}, func(context.Context, struct{}) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{mcp.Text{Text: "said so"}}, IsError: true}, nil
 	})
-	AddFunc(s, Tool{Name: "nil"}, func(context.Context, struct{}) (*weatherReport, error) { return nil, nil })
+	AddTool(s, mcp.Tool{Name: "nil"}, func(context.Context, struct{}) (*weatherReport, error) { return nil, nil })
 	for name, want := range map[string]string{
 		"text":     `{"content":[{"type":"text","text":"a label"}]}`,
 		"image":    `{"content":[{"type":"image","data":"AQ==","mimeType":"image/png"}]}`,
@@ -183,15 +187,11 @@ func TestAddFuncResults(t *testing.T) {
 	}
 }
 
-// The schemas AddFunc derives, as tools/list has them.
-func TestAddFuncSchemas(t *testing.T) {
-	s := NewServer(Implementation{Name: "t", Version: "1"}, &ServerOptions{Logger: quietLogger()})
-	AddFunc(s, Tool{Name: "weather"}, weather)
-	c, err := Connect(context.Background(), &MemoryTransport{Server: s}, &ClientOptions{ProtocolVersion: "2025-11-25", Logger: quietLogger()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+// The schemas AddTool derives, as tools/list has them.
+func TestAddToolSchemas(t *testing.T) {
+	s := mcp.NewServer(mcp.Implementation{Name: "t", Version: "1"}, &mcp.ServerOptions{Logger: quietLogger()})
+	AddTool(s, mcp.Tool{Name: "weather"}, weather)
+	c := connect(t, s)
 	tools, err := c.ListTools(context.Background())
 	if err != nil || len(tools) != 1 {
 		t.Fatal(tools, err)
@@ -215,6 +215,19 @@ func TestAddFuncSchemas(t *testing.T) {
 	}
 }
 
+func quietLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+// connect is a client of s, in memory, closed when the test ends.
+func connect(t *testing.T, s *mcp.Server) *mcp.Client {
+	t.Helper()
+	c, err := mcp.Connect(context.Background(), &mcp.MemoryTransport{Server: s}, &mcp.ClientOptions{ProtocolVersion: "2025-11-25", Logger: quietLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
 func compact(t *testing.T, s string) string {
 	var b bytes.Buffer
 	if err := json.Compact(&b, []byte(s)); err != nil {
@@ -224,14 +237,18 @@ func compact(t *testing.T, s string) string {
 }
 
 // Recursive types keep a definition; every other type is inline.
-func TestAddFuncRecursiveSchema(t *testing.T) {
+func TestAddToolRecursiveSchema(t *testing.T) {
 	type tree struct {
 		Label    string  `json:"label"`
 		Children []*tree `json:"children,omitempty"`
 	}
-	s := NewServer(Implementation{Name: "t", Version: "1"}, &ServerOptions{Logger: quietLogger()})
-	AddFunc(s, Tool{Name: "count"}, func(_ context.Context, in tree) (string, error) { return in.Label, nil })
-	schema := s.lookupTool([]byte("count")).InputSchema
+	s := mcp.NewServer(mcp.Implementation{Name: "t", Version: "1"}, &mcp.ServerOptions{Logger: quietLogger()})
+	AddTool(s, mcp.Tool{Name: "count"}, func(_ context.Context, in tree) (string, error) { return in.Label, nil })
+	tools, err := connect(t, s).ListTools(context.Background())
+	if err != nil || len(tools) != 1 {
+		t.Fatal(tools, err)
+	}
+	schema := tools[0].InputSchema
 	const want = `{"$defs":{"tree":{"properties":{"label":{"type":"string"},"children":{"items":{"$ref":"#/$defs/tree"},"type":"array"}},` +
 		`"additionalProperties":false,"type":"object","required":["label"]}},"properties":{"label":{"type":"string"},` +
 		`"children":{"items":{"$ref":"#/$defs/tree"},"type":"array"}},"additionalProperties":false,"type":"object","required":["label"]}`
@@ -245,26 +262,26 @@ func TestAddFuncRecursiveSchema(t *testing.T) {
 
 // Types no tool takes or returns, and a tool with schemas or a handler of its own, are
 // refused when the program starts.
-func TestAddFuncRefuses(t *testing.T) {
-	s := NewServer(Implementation{Name: "t", Version: "1"}, nil)
+func TestAddToolRefuses(t *testing.T) {
+	s := mcp.NewServer(mcp.Implementation{Name: "t", Version: "1"}, nil)
 	for name, add := range map[string]func(){
 		`tool "a": its argument type int is not a struct`: func() {
-			AddFunc(s, Tool{Name: "a"}, func(context.Context, int) (string, error) { return "", nil })
+			AddTool(s, mcp.Tool{Name: "a"}, func(context.Context, int) (string, error) { return "", nil })
 		},
 		`tool "b": its result type []string is not one a tool returns`: func() {
-			AddFunc(s, Tool{Name: "b"}, func(context.Context, struct{}) ([]string, error) { return nil, nil })
+			AddTool(s, mcp.Tool{Name: "b"}, func(context.Context, struct{}) ([]string, error) { return nil, nil })
 		},
-		`tool "c": AddFunc derives the schemas and makes the handler`: func() {
-			AddFunc(s, Tool{Name: "c", InputSchema: `{"type":"object"}`}, func(context.Context, struct{}) (string, error) { return "", nil })
+		`tool "c": AddTool derives the schemas and makes the handler`: func() {
+			AddTool(s, mcp.Tool{Name: "c", InputSchema: `{"type":"object"}`}, func(context.Context, struct{}) (string, error) { return "", nil })
 		},
 		`tool "d": the schema of its argument type struct { C chan int }`: func() {
-			AddFunc(s, Tool{Name: "d"}, func(context.Context, struct{ C chan int }) (string, error) { return "", nil })
+			AddTool(s, mcp.Tool{Name: "d"}, func(context.Context, struct{ C chan int }) (string, error) { return "", nil })
 		},
-		`tool "e": the function is nil`: func() { AddFunc[struct{}, string](s, Tool{Name: "e"}, nil) },
+		`tool "e": the function is nil`: func() { AddTool[struct{}, string](s, mcp.Tool{Name: "e"}, nil) },
 	} {
 		func() {
 			defer func() {
-				if v := recover(); v == nil || !strings.Contains(v.(string), "mcp: AddFunc: "+name) {
+				if v := recover(); v == nil || !strings.Contains(v.(string), "mcpfunc: AddTool: "+name) {
 					t.Errorf("panic %v, want %q", v, name)
 				}
 			}()

@@ -1,4 +1,4 @@
-package mcp
+package mcpfunc
 
 import (
 	"encoding"
@@ -16,12 +16,12 @@ import (
 	"github.com/invopop/jsonschema"
 )
 
-// The JSON Schema of a Go type, derived at run time for AddFunc: invopop/jsonschema's
+// The JSON Schema of a Go type, derived at run time for AddTool: invopop/jsonschema's
 // reflector, in the tag dialect mcpgen's generator reads (json names and omitempty,
 // jsonschema:"minimum=1,enum=a,description=..."), made to say what the generator says of
 // the same type where the type alone tells (golden/zoo's oracle test lists the
-// differences; AddFunc's test holds it to the generated schemas), and what encoding/json,
-// which decodes and encodes AddFunc's values, accepts and writes:
+// differences; AddTool's test holds it to the generated schemas), and what encoding/json,
+// which decodes and encodes AddTool's values, accepts and writes:
 //
 //   - no $schema or $id; schemas inline, with $defs only for recursive types;
 //   - integers narrower than 64 bits carry their type's range, unsigned ones a minimum of 0,

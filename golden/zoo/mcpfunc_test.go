@@ -11,58 +11,59 @@ import (
 
 	"github.com/aymanbagabas/go-udiff"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/mcpfunc"
 	"github.com/mcpgen/mcpgen/runtime/mcptest"
 )
 
-// mcp.AddFunc, the quick path to a tool, against the generated code of the same functions:
+// mcpfunc.AddTool, the quick path to a tool, against the generated code of the same functions:
 // its schemas, derived at run time from the Go types, and its validation, a JSON Schema
 // validator's with encoding/json's decoding.
 
-// funcZoo is the zoo's echo tools registered with mcp.AddFunc instead of RegisterMCP.
+// funcZoo is the zoo's echo tools registered with mcpfunc.AddTool instead of RegisterMCP.
 var funcZoo = sync.OnceValue(func() *mcp.Server {
 	s := mcp.NewServer(mcp.Implementation{Name: "funczoo", Version: "0"}, nil)
-	mcp.AddFunc(s, mcp.Tool{Name: "echo_strings"}, EchoStrings)
-	mcp.AddFunc(s, mcp.Tool{Name: "echo_bools"}, EchoBools)
-	mcp.AddFunc(s, mcp.Tool{Name: "echo_signed_ints"}, EchoSignedInts)
-	mcp.AddFunc(s, mcp.Tool{Name: "echo_unsigned_ints"}, EchoUnsignedInts)
-	mcp.AddFunc(s, mcp.Tool{Name: "echo_floats"}, EchoFloats)
-	mcp.AddFunc(s, mcp.Tool{Name: "echo_int_rules"}, EchoIntRules)
-	mcp.AddFunc(s, mcp.Tool{Name: "echo_bytes"}, EchoBytes)
-	mcp.AddFunc(s, mcp.Tool{Name: "echo_slices"}, EchoSlices)
-	mcp.AddFunc(s, mcp.Tool{Name: "echo_arrays"}, EchoArrays)
-	mcp.AddFunc(s, mcp.Tool{Name: "echo_string_maps"}, EchoStringMaps)
-	mcp.AddFunc(s, mcp.Tool{Name: "echo_int_maps"}, EchoIntMaps)
-	mcp.AddFunc(s, mcp.Tool{Name: "echo_anything"}, EchoAnything)
-	mcp.AddFunc(s, mcp.Tool{Name: "echo_pointers"}, EchoPointers)
-	mcp.AddFunc(s, mcp.Tool{Name: "echo_nullables"}, EchoNullables)
-	mcp.AddFunc(s, mcp.Tool{Name: "echo_nested"}, EchoNested)
-	mcp.AddFunc(s, mcp.Tool{Name: "echo_embedded"}, EchoEmbedded)
-	mcp.AddFunc(s, mcp.Tool{Name: "echo_conflicts"}, EchoConflicts)
-	mcp.AddFunc(s, mcp.Tool{Name: "echo_unexported"}, EchoUnexported)
-	mcp.AddFunc(s, mcp.Tool{Name: "echo_json_tags"}, EchoJSONTags)
-	mcp.AddFunc(s, mcp.Tool{Name: "echo_schema_hidden"}, EchoSchemaHidden)
-	mcp.AddFunc(s, mcp.Tool{Name: "echo_tree"}, EchoTree)
-	mcp.AddFunc(s, mcp.Tool{Name: "echo_formula"}, EchoFormula)
-	mcp.AddFunc(s, mcp.Tool{Name: "echo_generics"}, EchoGenerics)
-	mcp.AddFunc(s, mcp.Tool{Name: "echo_aliases"}, EchoAliases)
-	mcp.AddFunc(s, mcp.Tool{Name: "echo_times"}, EchoTimes)
-	mcp.AddFunc(s, mcp.Tool{Name: "echo_durations"}, EchoDurations)
-	mcp.AddFunc(s, mcp.Tool{Name: "echo_text_types"}, EchoTextTypes)
-	mcp.AddFunc(s, mcp.Tool{Name: "echo_custom_json"}, EchoCustomJSON)
-	mcp.AddFunc(s, mcp.Tool{Name: "echo_raw"}, EchoRaw)
-	mcp.AddFunc(s, mcp.Tool{Name: "echo_numbers"}, EchoNumbers)
-	mcp.AddFunc(s, mcp.Tool{Name: "echo_string_option"}, EchoStringOption)
-	mcp.AddFunc(s, mcp.Tool{Name: "echo_omit_zero"}, EchoOmitZero)
-	mcp.AddFunc(s, mcp.Tool{Name: "echo_enums"}, EchoEnums)
-	mcp.AddFunc(s, mcp.Tool{Name: "echo_defaults"}, EchoDefaults)
-	mcp.AddFunc(s, mcp.Tool{Name: "echo_annotations"}, EchoAnnotations)
-	mcp.AddFunc(s, mcp.Tool{Name: "echo_deep_nesting"}, EchoDeepNesting)
-	mcp.AddFunc(s, mcp.Tool{Name: "echo_empty"}, EchoEmpty)
-	mcp.AddFunc(s, mcp.Tool{Name: "echo_escapes"}, EchoEscapes)
-	mcp.AddFunc(s, mcp.Tool{Name: "echo_required"}, EchoRequired)
-	mcp.AddFunc(s, mcp.Tool{Name: "echo_extremes"}, EchoExtremes)
-	mcp.AddFunc(s, mcp.Tool{Name: "echo_big"}, EchoBig)
-	mcp.AddFunc(s, mcp.Tool{Name: "echo_mirrored"}, EchoMirrored)
+	mcpfunc.AddTool(s, mcp.Tool{Name: "echo_strings"}, EchoStrings)
+	mcpfunc.AddTool(s, mcp.Tool{Name: "echo_bools"}, EchoBools)
+	mcpfunc.AddTool(s, mcp.Tool{Name: "echo_signed_ints"}, EchoSignedInts)
+	mcpfunc.AddTool(s, mcp.Tool{Name: "echo_unsigned_ints"}, EchoUnsignedInts)
+	mcpfunc.AddTool(s, mcp.Tool{Name: "echo_floats"}, EchoFloats)
+	mcpfunc.AddTool(s, mcp.Tool{Name: "echo_int_rules"}, EchoIntRules)
+	mcpfunc.AddTool(s, mcp.Tool{Name: "echo_bytes"}, EchoBytes)
+	mcpfunc.AddTool(s, mcp.Tool{Name: "echo_slices"}, EchoSlices)
+	mcpfunc.AddTool(s, mcp.Tool{Name: "echo_arrays"}, EchoArrays)
+	mcpfunc.AddTool(s, mcp.Tool{Name: "echo_string_maps"}, EchoStringMaps)
+	mcpfunc.AddTool(s, mcp.Tool{Name: "echo_int_maps"}, EchoIntMaps)
+	mcpfunc.AddTool(s, mcp.Tool{Name: "echo_anything"}, EchoAnything)
+	mcpfunc.AddTool(s, mcp.Tool{Name: "echo_pointers"}, EchoPointers)
+	mcpfunc.AddTool(s, mcp.Tool{Name: "echo_nullables"}, EchoNullables)
+	mcpfunc.AddTool(s, mcp.Tool{Name: "echo_nested"}, EchoNested)
+	mcpfunc.AddTool(s, mcp.Tool{Name: "echo_embedded"}, EchoEmbedded)
+	mcpfunc.AddTool(s, mcp.Tool{Name: "echo_conflicts"}, EchoConflicts)
+	mcpfunc.AddTool(s, mcp.Tool{Name: "echo_unexported"}, EchoUnexported)
+	mcpfunc.AddTool(s, mcp.Tool{Name: "echo_json_tags"}, EchoJSONTags)
+	mcpfunc.AddTool(s, mcp.Tool{Name: "echo_schema_hidden"}, EchoSchemaHidden)
+	mcpfunc.AddTool(s, mcp.Tool{Name: "echo_tree"}, EchoTree)
+	mcpfunc.AddTool(s, mcp.Tool{Name: "echo_formula"}, EchoFormula)
+	mcpfunc.AddTool(s, mcp.Tool{Name: "echo_generics"}, EchoGenerics)
+	mcpfunc.AddTool(s, mcp.Tool{Name: "echo_aliases"}, EchoAliases)
+	mcpfunc.AddTool(s, mcp.Tool{Name: "echo_times"}, EchoTimes)
+	mcpfunc.AddTool(s, mcp.Tool{Name: "echo_durations"}, EchoDurations)
+	mcpfunc.AddTool(s, mcp.Tool{Name: "echo_text_types"}, EchoTextTypes)
+	mcpfunc.AddTool(s, mcp.Tool{Name: "echo_custom_json"}, EchoCustomJSON)
+	mcpfunc.AddTool(s, mcp.Tool{Name: "echo_raw"}, EchoRaw)
+	mcpfunc.AddTool(s, mcp.Tool{Name: "echo_numbers"}, EchoNumbers)
+	mcpfunc.AddTool(s, mcp.Tool{Name: "echo_string_option"}, EchoStringOption)
+	mcpfunc.AddTool(s, mcp.Tool{Name: "echo_omit_zero"}, EchoOmitZero)
+	mcpfunc.AddTool(s, mcp.Tool{Name: "echo_enums"}, EchoEnums)
+	mcpfunc.AddTool(s, mcp.Tool{Name: "echo_defaults"}, EchoDefaults)
+	mcpfunc.AddTool(s, mcp.Tool{Name: "echo_annotations"}, EchoAnnotations)
+	mcpfunc.AddTool(s, mcp.Tool{Name: "echo_deep_nesting"}, EchoDeepNesting)
+	mcpfunc.AddTool(s, mcp.Tool{Name: "echo_empty"}, EchoEmpty)
+	mcpfunc.AddTool(s, mcp.Tool{Name: "echo_escapes"}, EchoEscapes)
+	mcpfunc.AddTool(s, mcp.Tool{Name: "echo_required"}, EchoRequired)
+	mcpfunc.AddTool(s, mcp.Tool{Name: "echo_extremes"}, EchoExtremes)
+	mcpfunc.AddTool(s, mcp.Tool{Name: "echo_big"}, EchoBig)
+	mcpfunc.AddTool(s, mcp.Tool{Name: "echo_mirrored"}, EchoMirrored)
 	return s
 })
 
@@ -128,11 +129,11 @@ func descriptions(s any, at string, found map[string]string) {
 	}
 }
 
-// addFuncGaps are the intended differences of generated code (oracle_test.go) that
-// AddFunc cannot follow, by the cases that show them: what a running program cannot know
+// mcpfuncGaps are the intended differences of generated code (oracle_test.go) that
+// mcpfunc cannot follow, by the cases that show them: what a running program cannot know
 // (a type's constants, a schema declared in a comment), and what encoding/json, which
-// decodes AddFunc's arguments, does otherwise (a duration is an integer).
-var addFuncGaps = map[string]string{
+// decodes mcpfunc's arguments, does otherwise (a duration is an integer).
+var mcpfuncGaps = map[string]string{
 	"echo_times":       "const-enums",
 	"echo_enums":       "const-enums",
 	"echo_big":         "const-enums",
@@ -140,10 +141,10 @@ var addFuncGaps = map[string]string{
 	"echo_custom_json": "custom-json",
 }
 
-// AddFunc's input schema of each zoo type is the generated one, but for descriptions from
+// mcpfunc's input schema of each zoo type is the generated one, but for descriptions from
 // doc comments (a running program has none; those of tags are there) and the gaps, which do
 // differ.
-func TestAddFuncSchemasAgree(t *testing.T) {
+func TestQuickPathSchemasAgree(t *testing.T) {
 	generated, derived := zooTools(t), funcZooTools(t)
 	for _, c := range cases {
 		root := reflect.TypeOf(c.value).Name()
@@ -152,44 +153,44 @@ func TestAddFuncSchemasAgree(t *testing.T) {
 		// The descriptions of tags are the generated ones.
 		for at, d := range theirDocs {
 			if ourDocs[at] != d {
-				t.Errorf("%s: at %s AddFunc's description is %q, the generated one %q", c.tool, at, d, ourDocs[at])
+				t.Errorf("%s: at %s mcpfunc's description is %q, the generated one %q", c.tool, at, d, ourDocs[at])
 			}
 		}
-		gap, isGap := addFuncGaps[c.tool]
+		gap, isGap := mcpfuncGaps[c.tool]
 		switch {
 		case isGap && ours == theirs:
-			t.Errorf("%s: the schemas agree: %s is no gap of AddFunc's any more", c.tool, gap)
+			t.Errorf("%s: the schemas agree: %s is no gap of mcpfunc's any more", c.tool, gap)
 		case !isGap && ours != theirs:
-			t.Errorf("%s:\n%s", c.tool, udiff.Unified("generated", "AddFunc", ours, theirs))
+			t.Errorf("%s:\n%s", c.tool, udiff.Unified("generated", "mcpfunc", ours, theirs))
 		}
 	}
 }
 
-// AddFunc accepts and refuses the zoo's documents as generated code does, but in the gaps'
+// mcpfunc accepts and refuses the zoo's documents as generated code does, but in the gaps'
 // cases: its JSON Schema validator does what the schema says, and encoding/json, which
 // then decodes, refuses what generated code refuses beyond it (the intended differences
 // from validators: 64-bit limits, base64, key and quoted ranges, text types). Its results
 // are the generated ones, but for nil collections and what encoding/json decodes otherwise.
-func TestAddFuncValidates(t *testing.T) {
+func TestQuickPathValidates(t *testing.T) {
 	docs := 0
 	for _, c := range cases {
-		_, isGap := addFuncGaps[c.tool]
+		_, isGap := mcpfuncGaps[c.tool]
 		agree := func(doc string, want bool, what string) {
 			docs++
 			accepted, text := funcCall(t, c.tool, doc)
 			if accepted != want && !isGap {
-				t.Errorf("%s %s (%s): AddFunc accepted=%v\n%s", c.tool, doc, what, accepted, text)
+				t.Errorf("%s %s (%s): mcpfunc accepted=%v\n%s", c.tool, doc, what, accepted, text)
 			}
 		}
 		for _, doc := range c.good {
 			agree(doc, true, "good")
-			if _, ok := addFuncGaps[c.tool]; ok || cmp.Or(c.jsonDiffers[doc], c.jsonDiffers["*"]) != "" {
+			if _, ok := mcpfuncGaps[c.tool]; ok || cmp.Or(c.jsonDiffers[doc], c.jsonDiffers["*"]) != "" {
 				continue
 			}
 			_, generated, _ := call(t, c.tool, doc)
 			_, derived := funcCallStructured(t, c.tool, doc)
 			if normalize(decodeAs(t, c.value, generated)) != normalize(decodeAs(t, c.value, derived)) {
-				t.Errorf("%s %s: AddFunc's result %s, generated %s", c.tool, doc, derived, generated)
+				t.Errorf("%s %s: mcpfunc's result %s, generated %s", c.tool, doc, derived, generated)
 			}
 		}
 		for _, doc := range c.bad {
@@ -238,8 +239,8 @@ func funcResult(t *testing.T, tool, args string) (res struct {
 	return res
 }
 
-// BenchmarkAddFunc compares a call of generated code with the same call through AddFunc.
-func BenchmarkAddFunc(b *testing.B) {
+// BenchmarkQuickPath compares a call of generated code with the same call through mcpfunc.AddTool.
+func BenchmarkQuickPath(b *testing.B) {
 	for _, tool := range []struct{ name, args string }{
 		{"echo_strings", `{"plain":"x","short":"héllo","code":"ABC-12","email":"a@b.c","color":"red","greeting":"hey"}`},
 		{"echo_big", caseOf("echo_big").good[1]},
@@ -247,7 +248,7 @@ func BenchmarkAddFunc(b *testing.B) {
 		for _, impl := range []struct {
 			name string
 			srv  func() *mcp.Server
-		}{{"generated", zoo}, {"AddFunc", funcZoo}} {
+		}{{"generated", zoo}, {"mcpfunc", funcZoo}} {
 			b.Run(tool.name+"/"+impl.name, func(b *testing.B) {
 				srv, args := impl.srv(), []byte(tool.args)
 				b.ReportAllocs()

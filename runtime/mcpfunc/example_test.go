@@ -1,10 +1,11 @@
-package mcp_test
+package mcpfunc_test
 
 import (
 	"context"
 	"fmt"
 
 	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/mcpfunc"
 )
 
 // GreetInput is what greet takes: the tags say what the schema says.
@@ -26,9 +27,9 @@ func Greet(ctx context.Context, in GreetInput) (Greeting, error) {
 	return Greeting{Text: text}, nil
 }
 
-func ExampleAddFunc() {
+func ExampleAddTool() {
 	s := mcp.NewServer(mcp.Implementation{Name: "greeter", Version: "1.0.0"}, nil)
-	mcp.AddFunc(s, mcp.Tool{Name: "greet", Description: "Greets someone by name."}, Greet)
+	mcpfunc.AddTool(s, mcp.Tool{Name: "greet", Description: "Greets someone by name."}, Greet)
 	// A server serves it with s.ServeStdio(ctx) or s.ListenAndServeHTTP(ctx, addr, nil);
 	// here it is called in process.
 	for _, args := range []string{`{"name":"Ada","times":2}`, `{"name":"","times":5}`} {

@@ -1,4 +1,11 @@
-package mcp
+// Package mcpfunc adds a tool to an mcp.Server from a Go function, with no go generate and
+// no schema written by hand: the quick path to a tool, whose static, faster twin is one
+// //mcp:tool line away.
+//
+// It is a package of its own because it derives schemas and checks arguments at run time,
+// with invopop/jsonschema and a JSON Schema validator: only programs that take the quick
+// path link them, and the runtime (package mcp) stays light for the generated code.
+package mcpfunc
 
 import (
 	"bytes"
@@ -11,13 +18,13 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpgen/mcpgen/runtime/mcp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 )
 
-// AddFunc adds a tool that calls fn: the quick way to a tool, with no go generate and no
-// schema written by hand.
+// AddTool adds a tool that calls fn.
 //
 //	type GreetInput struct {
 //		Name string `json:"name" jsonschema:"minLength=1,description=Who to greet"`
@@ -27,21 +34,21 @@ import (
 //		return "Hello, " + in.Name + "!", nil
 //	}
 //
-//	mcp.AddFunc(s, mcp.Tool{Name: "greet", Description: "Greets someone by name."}, Greet)
+//	mcpfunc.AddTool(s, mcp.Tool{Name: "greet", Description: "Greets someone by name."}, Greet)
 //
 // t names the tool and may describe it (Title, Description, Annotations, Task, Scopes);
-// AddFunc fills in its InputSchema, OutputSchema and Handler, which must be empty. The
+// AddTool fills in its InputSchema, OutputSchema and Handler, which must be empty. The
 // input schema is derived from In, a struct (or a pointer to one; struct{} for no
-// arguments), when AddFunc is called: with invopop/jsonschema's reflector, in the tag
+// arguments), when AddTool is called: with invopop/jsonschema's reflector, in the tag
 // dialect the generator reads (json names and omitempty, jsonschema:"minimum=1,enum=a,
 // description=..."). Each call's arguments are checked against it with a JSON Schema
 // validator (required properties, types, enums, bounds, patterns...) and decoded with
 // encoding/json; arguments that break it get an error result naming each property, as
 // generated code gives. Out is what the tool returns, as for a //mcp:tool function: a
 // struct or a pointer to one (structured content, with an output schema derived from it and
-// checked), a string (one text block), a Content or []Content, or a CallToolResult. A
-// non-nil error is an error result with its text; a panic is an error result too, and the
-// server goes on serving.
+// checked), a string (one text block), an mcp.Content or []mcp.Content, or an
+// mcp.CallToolResult. A non-nil error is an error result with its text; a panic is an error
+// result too, and the server goes on serving.
 //
 // The same function with //mcp:tool in its doc comment, and go generate, is the static,
 // faster twin: its schemas are written at generation time, with its doc comments as
@@ -51,15 +58,15 @@ import (
 // from enum= (not from a type's constants), and a time.Duration is an integer of
 // nanoseconds, as encoding/json has it.
 //
-// AddFunc panics if In or Out is not a type a tool takes or returns, or if t already has a
+// AddTool panics if In or Out is not a type a tool takes or returns, or if t already has a
 // schema or a handler: mistakes in the program, found when it starts.
-func AddFunc[In, Out any](s *Server, t Tool, fn func(context.Context, In) (Out, error)) {
+func AddTool[In, Out any](s *mcp.Server, t mcp.Tool, fn func(context.Context, In) (Out, error)) {
 	if t.InputSchema != "" || t.OutputSchema != "" || t.Handler != nil {
-		panic(fmt.Sprintf("mcp: AddFunc: tool %q: AddFunc derives the schemas and makes the handler: leave InputSchema, OutputSchema and Handler empty (AddTool takes them written out)", t.Name))
+		panic(fmt.Sprintf("mcpfunc: AddTool: tool %q: AddTool derives the schemas and makes the handler: leave InputSchema, OutputSchema and Handler empty (mcp.Server.AddTool takes them written out)", t.Name))
 	}
 	f, err := newFuncTool(t.Name, fn)
 	if err != nil {
-		panic(fmt.Sprintf("mcp: AddFunc: tool %q: %v", t.Name, err))
+		panic(fmt.Sprintf("mcpfunc: AddTool: tool %q: %v", t.Name, err))
 	}
 	t.InputSchema, t.OutputSchema, t.Handler = f.inputSchema, f.outputSchema, f.serve
 	s.AddTool(t)
@@ -76,7 +83,7 @@ const (
 	toolResult                         // a CallToolResult or *CallToolResult, as it is
 )
 
-// funcTool is a tool of AddFunc's: its function, with the schemas derived from its types
+// funcTool is a tool of AddTool's: its function, with the schemas derived from its types
 // and compiled to check each call's arguments and result.
 type funcTool[In, Out any] struct {
 	name                      string
@@ -104,11 +111,11 @@ func newFuncTool[In, Out any](name string, fn func(context.Context, In) (Out, er
 	}
 	out := reflect.TypeFor[Out]()
 	switch {
-	case out == reflect.TypeFor[CallToolResult]() || out == reflect.TypeFor[*CallToolResult]():
+	case out == reflect.TypeFor[mcp.CallToolResult]() || out == reflect.TypeFor[*mcp.CallToolResult]():
 		f.result = toolResult
-	case out == reflect.TypeFor[[]Content]():
+	case out == reflect.TypeFor[[]mcp.Content]():
 		f.result = contentsResult
-	case out.Implements(reflect.TypeFor[Content]()):
+	case out.Implements(reflect.TypeFor[mcp.Content]()):
 		f.result = contentResult
 	case out.Kind() == reflect.String:
 		f.result = textResult
@@ -126,6 +133,30 @@ func newFuncTool[In, Out any](name string, fn func(context.Context, In) (Out, er
 	return f, nil
 }
 
+// compileSchema compiles a schema derived for the tool name. Nothing is loaded by URL: the
+// schema is sent to clients, which must find everything it refers to inside it (a type's
+// own JSONSchema method could refer elsewhere).
+func compileSchema(name string, schema json.RawMessage) (*jsonschema.Schema, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
+	if err != nil {
+		return nil, err
+	}
+	comp := jsonschema.NewCompiler()
+	comp.UseLoader(noLoader{})
+	url := "mem://tools/" + strings.ReplaceAll(name, "/", "_") + ".json"
+	if err := comp.AddResource(url, doc); err != nil {
+		return nil, err
+	}
+	return comp.Compile(url)
+}
+
+// noLoader refuses to load any schema by URL.
+type noLoader struct{}
+
+func (noLoader) Load(url string) (any, error) {
+	return nil, fmt.Errorf("the schema refers to %s, outside itself", url)
+}
+
 func deref(t reflect.Type) reflect.Type {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -135,8 +166,8 @@ func deref(t reflect.Type) reflect.Type {
 
 // serve runs one call: the arguments checked against the input schema and decoded, the
 // function called, its result checked and set.
-func (f *funcTool[In, Out]) serve(ctx context.Context, c *ToolCall) {
-	args := c.Arguments().data
+func (f *funcTool[In, Out]) serve(ctx context.Context, c *mcp.ToolCall) {
+	args := c.RawArguments()
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
 	if err == nil {
 		err = f.input.Validate(doc)
@@ -157,13 +188,13 @@ func (f *funcTool[In, Out]) serve(ctx context.Context, c *ToolCall) {
 	switch v := any(out).(type) {
 	case nil: // a nil Content
 		c.ReturnContent()
-	case CallToolResult:
+	case mcp.CallToolResult:
 		c.ReturnResult(&v)
-	case *CallToolResult:
+	case *mcp.CallToolResult:
 		c.ReturnResult(v)
-	case []Content:
+	case []mcp.Content:
 		c.ReturnContent(v...)
-	case Content:
+	case mcp.Content:
 		c.ReturnContent(v)
 	default:
 		rv := reflect.ValueOf(v)
@@ -171,7 +202,7 @@ func (f *funcTool[In, Out]) serve(ctx context.Context, c *ToolCall) {
 		case f.result == textResult:
 			c.ReturnText(rv.String())
 		case rv.Kind() == reflect.Pointer && rv.IsNil():
-			c.ReturnError(ErrNilResult)
+			c.ReturnError(mcp.ErrNilResult)
 		default:
 			f.structured(c, v)
 		}
@@ -215,7 +246,7 @@ func integers(doc any) any {
 }
 
 // structured sets a structured result, if it fits the output schema.
-func (f *funcTool[In, Out]) structured(c *ToolCall, v any) {
+func (f *funcTool[In, Out]) structured(c *mcp.ToolCall, v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		c.ReturnError(fmt.Errorf("tool %s returned a value that cannot be sent as JSON: %v", f.name, err))
