@@ -31,6 +31,13 @@ type Client struct {
 	conn   clientConn
 	p      *peer
 	logger *slog.Logger
+	label  string // the server, in logs
+	lines  bool   // the transport carries lines (stdio), not messages (HTTP)
+	// ctx ends with the connection: the client's own writes (its answers to the server's
+	// requests, cancellations) give up then, rather than hold Close.
+	ctx        context.Context
+	cancel     context.CancelFunc
+	unreadable unreadable
 
 	mu         sync.Mutex
 	server     ServerInfo
@@ -154,10 +161,16 @@ func Connect(ctx context.Context, t Transport, opts *ClientOptions) (*Client, er
 	}
 	c.info = encodeInfo(c.opts.Info)
 	c.roots = slices.Clone(c.opts.Roots)
+	c.label, c.lines = transportLabel(t)
+	c.ctx, c.cancel = context.WithCancel(context.Background())
 	c.p = newPeer(c, clientOut{c}, c.logger)
 	c.p.concurrent = true
+	// A server that sends requests faster than they are answered is refused past this,
+	// with "busy" (written by the reader, which a server that does not read then stops).
+	c.p.maxConcurrent = maxServerRequests
 	conn, err := t.connect(ctx, c)
 	if err != nil {
+		c.cancel()
 		return nil, err
 	}
 	c.conn = conn
@@ -202,19 +215,34 @@ var ErrClientClosed = errors.New("mcp: the client is closed")
 // The client's side of the conversation (peerSide): the server's requests and
 // notifications.
 
-// clientOut is where the client's answers to the server's requests go.
+// maxServerRequests bounds the server's requests a client serves at once.
+const maxServerRequests = 1000
+
+// clientOut is where the client's answers to the server's requests go. They are written as
+// long as the connection lasts: Close does not wait for a server that does not read them.
 type clientOut struct{ c *Client }
 
-func (o clientOut) send(msg []byte) error  { return o.c.send(context.Background(), msg, nil) }
-func (o clientOut) reply(msg []byte) error { return o.c.send(context.Background(), msg, nil) }
-func (o clientOut) queue(msg []byte)       { o.c.send(context.Background(), msg, nil) }
+func (o clientOut) send(msg []byte) error  { return o.c.send(o.c.ctx, msg, nil) }
+func (o clientOut) reply(msg []byte) error { return o.c.send(o.c.ctx, msg, nil) }
+func (o clientOut) queue(msg []byte)       { o.c.send(o.c.ctx, msg, nil) }
 
-// deliver hands the client a message its transport read (transports call it).
+// deliver hands the client a message its transport read (transports call it). What is not
+// JSON-RPC is counted and ignored, never answered.
 func (c *Client) deliver(msg []byte) {
 	if c.opts.Trace != nil {
 		c.opts.Trace(true, msg)
 	}
-	c.p.receive(context.Background(), msg, clientOut{c})
+	m, perr := parser.Parse(msg)
+	if perr != nil && unanswerable(&m) {
+		c.ignore(msg)
+		return
+	}
+	c.unreadable.readable()
+	if perr != nil {
+		c.p.receive(c.ctx, msg, clientOut{c}) // answers the error
+		return
+	}
+	c.p.handle(c.ctx, &m, clientOut{c})
 }
 
 // send writes a message to the server.
@@ -238,6 +266,8 @@ func (c *Client) end(err error) {
 		c.mu.Lock()
 		c.doneErr = err
 		c.mu.Unlock()
+		c.cancel()
+		c.summarizeUnreadable()
 		close(c.done)
 	})
 }
@@ -422,6 +452,17 @@ func (c *Client) SetRoots(ctx context.Context, roots []Root) error {
 		return nil // the server asks for the roots with each request that needs them
 	}
 	return c.notify(ctx, notificationRootsListChanged, nil)
+}
+
+// noteTimeout bounds the write of a cancellation: a caller that gave up waits no longer than
+// this for a server that does not read.
+const noteTimeout = time.Second
+
+// sendNote tells the server a request is cancelled.
+func (c *Client) sendNote(note []byte) {
+	ctx, cancel := context.WithTimeout(c.ctx, noteTimeout)
+	defer cancel()
+	c.send(ctx, note, &outgoing{method: notificationCancelled})
 }
 
 // notify sends a notification to the server.

@@ -390,7 +390,7 @@ func (c *Client) call(ctx context.Context, version string, stateless bool, metho
 		rq.id = c.p.newID()
 		raw, err := c.p.roundTrip(ctx, rq.id, method, p, token, onProgress,
 			func(msg []byte) error { return c.send(ctx, msg, rq) },
-			func(note []byte) { c.send(context.Background(), note, &outgoing{method: notificationCancelled}) })
+			func(note []byte) { c.sendNote(note) })
 		if v, ok := c.otherVersion(err, stateless); ok && !retriedVersion {
 			retriedVersion = true
 			// The server does not take this revision but names one the client speaks: the

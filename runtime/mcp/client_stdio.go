@@ -60,8 +60,16 @@ type lineConn struct {
 	name string
 	sink clientSink
 	w    io.WriteCloser
-	wmu  sync.Mutex // one message at a time
-	read sync.WaitGroup
+	// wlock holds a token while a message is written, one at a time: a lock that a writer
+	// stops waiting for when its context ends or the connection closes.
+	wlock     chan struct{}
+	closed    chan struct{} // closed by closeWriter
+	closeOnce sync.Once
+	read      sync.WaitGroup
+}
+
+func newLineConn(name string, sink clientSink, w io.WriteCloser) lineConn {
+	return lineConn{name: name, sink: sink, w: w, wlock: make(chan struct{}, 1), closed: make(chan struct{})}
 }
 
 func (t *CommandTransport) connect(ctx context.Context, sink clientSink) (clientConn, error) {
@@ -97,7 +105,7 @@ func (t *CommandTransport) connect(ctx context.Context, sink clientSink) (client
 	if t.Started != nil {
 		t.Started(cmd.Process.Pid)
 	}
-	c := &commandConn{lineConn: lineConn{name: name, sink: sink, w: stdin}, t: t, cmd: cmd, exited: make(chan struct{})}
+	c := &commandConn{lineConn: newLineConn(name, sink, stdin), t: t, cmd: cmd, exited: make(chan struct{})}
 	c.read.Add(2)
 	go c.readLines(stdout)
 	go c.readStderr(stderr)
@@ -110,20 +118,15 @@ func (t *CommandTransport) connect(ctx context.Context, sink clientSink) (client
 	return c, nil
 }
 
-// readLines hands each line the server writes to the client. A line that is not a JSON
-// object breaks the protocol: it is reported, with the line, and skipped.
+// readLines hands each line the server writes to the client, which ignores (and counts)
+// those that are not JSON-RPC messages.
 func (c *lineConn) readLines(r io.Reader) {
 	defer c.read.Done()
 	br := bufio.NewReaderSize(r, 64<<10)
 	for {
 		line, err := readLine(br, 64<<20)
 		if len(line) > 0 {
-			if line[0] != '{' {
-				c.logger("mcp: the server wrote to stdout what is not a JSON-RPC message (servers must log to stderr)",
-					"line", string(clip(line, 200)))
-			} else {
-				c.sink.deliver(line)
-			}
+			c.sink.deliver(line)
 		}
 		if err == errTooLarge {
 			c.logger("mcp: the server wrote a message larger than 64 MiB; it was skipped")
@@ -229,13 +232,73 @@ func (c *commandConn) send(ctx context.Context, msg []byte, rq *outgoing) error 
 	return err
 }
 
+// send writes one message, giving up when ctx ends: a server that does not read holds a
+// write no longer than its caller waits (where the writer takes deadlines, as pipes and
+// sockets do). A message given up on midway leaves a line the server cannot read, and
+// every message after it unread: the connection is broken then.
 func (c *lineConn) send(ctx context.Context, msg []byte, rq *outgoing) error {
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	if _, err := c.w.Write(append(msg, '\n')); err != nil {
-		return connError(c.name, transportFailure(fmt.Errorf("writing to the server: %w", err)))
+	select {
+	case c.wlock <- struct{}{}:
+	case <-ctx.Done():
+		return fmt.Errorf("mcp: %s: writing to the server: %w", c.name, context.Cause(ctx))
+	case <-c.closed:
+		return connError(c.name, transportFailure(errConnClosed))
 	}
-	return nil
+	defer func() { <-c.wlock }()
+	n, err := writeWithin(ctx, c.w, append(msg, '\n'))
+	switch {
+	case err == nil:
+		return nil
+	case n > 0 && n <= len(msg):
+		err = connError(c.name, transportFailure(fmt.Errorf("a message to the server was cut short (%w): the server did not read it", err)))
+		c.closeWriter()
+		c.sink.broken(err)
+		return err
+	case ctx.Err() != nil:
+		return fmt.Errorf("mcp: %s: writing to the server: %w", c.name, context.Cause(ctx))
+	}
+	return connError(c.name, transportFailure(fmt.Errorf("writing to the server: %w", err)))
+}
+
+// closeWriter closes the stream to the server, at once: a write in progress fails (on a pipe
+// or a socket) rather than hold the closing caller, and writes waiting for their turn give
+// up.
+func (c *lineConn) closeWriter() error {
+	var err error
+	c.closeOnce.Do(func() {
+		close(c.closed)
+		err = c.w.Close()
+	})
+	return err
+}
+
+// writeWithin writes p to w, and gives up when ctx ends if w takes write deadlines (an
+// *os.File of a pipe, a net.Conn); other writers write as long as they block.
+func writeWithin(ctx context.Context, w io.Writer, p []byte) (int, error) {
+	d, ok := w.(interface{ SetWriteDeadline(time.Time) error })
+	if !ok || d.SetWriteDeadline(time.Time{}) != nil { // the last write's deadline may have passed
+		return w.Write(p)
+	}
+	if ctx.Done() == nil {
+		return w.Write(p)
+	}
+	// The deadline moves to the past when ctx ends, unless the write is over by then: a
+	// late move would cut short the next write.
+	var mu sync.Mutex
+	over := false
+	stop := context.AfterFunc(ctx, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if !over {
+			d.SetWriteDeadline(time.Unix(1, 0))
+		}
+	})
+	n, err := w.Write(p)
+	stop()
+	mu.Lock()
+	over = true
+	mu.Unlock()
+	return n, err
 }
 
 func (c *lineConn) negotiated(string, bool) {}
@@ -248,9 +311,7 @@ func (c *commandConn) close() error {
 	if grace <= 0 {
 		grace = 2 * time.Second
 	}
-	c.wmu.Lock()
-	c.w.Close()
-	c.wmu.Unlock()
+	c.closeWriter()
 	wait := func() bool {
 		select {
 		case <-c.exited:
@@ -299,7 +360,7 @@ func (t *IOTransport) connect(ctx context.Context, sink clientSink) (clientConn,
 	if name == "" {
 		name = "server"
 	}
-	c := &ioConn{lineConn: lineConn{name: name, sink: sink, w: t.Writer}, r: t.Reader}
+	c := &ioConn{lineConn: newLineConn(name, sink, t.Writer), r: t.Reader}
 	c.read.Add(1)
 	go func() {
 		c.readLines(t.Reader)
@@ -309,9 +370,7 @@ func (t *IOTransport) connect(ctx context.Context, sink clientSink) (clientConn,
 }
 
 func (c *ioConn) close() error {
-	c.wmu.Lock()
-	err := c.w.Close()
-	c.wmu.Unlock()
+	err := c.closeWriter()
 	c.r.Close()
 	c.read.Wait()
 	return err
