@@ -3,15 +3,19 @@ package e2e
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
 
 // A stdio server whose client closed its stdout exits with an error of its own at its
@@ -98,5 +102,77 @@ func TestHostGarbageServer(t *testing.T) {
 				t.Errorf("the server outlived mcpgen: %s", out)
 			}
 		})
+	}
+}
+
+// serveEcho is a stdio server of one tool, echo, that stops on SIGTERM as a generated main
+// does, with a ShutdownTimeout of one second.
+func serveEcho() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	s := mcp.NewServer(mcp.Implementation{Name: "echo", Version: "1.0.0"}, &mcp.ServerOptions{ShutdownTimeout: time.Second})
+	s.AddTool(mcp.Tool{Name: "echo", InputSchema: `{"type":"object"}`, Handler: func(ctx context.Context, c *mcp.ToolCall) {
+		c.ReturnText(string(c.Arguments().Decoder().Raw()))
+	}})
+	if err := s.ServeStdio(ctx); err != nil && !errors.Is(err, context.Canceled) {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
+
+// A stdio server whose client sends requests and never reads the answers exits within its
+// ShutdownTimeout of SIGTERM, not when the client closes the pipe.
+func TestStdioServerExitsOnSIGTERMWhileNotRead(t *testing.T) {
+	t.Parallel()
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), "E2E_SERVER=echo")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe() // never read
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdout.Close()
+	var stderr lockedBuffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	defer func() {
+		cmd.Process.Kill()
+		<-exited
+	}()
+	// Answers of 64 kB each, far more than the pipe holds; the server stops reading once
+	// they back up, so they are sent meanwhile.
+	go func() {
+		io.WriteString(stdin, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`+"\n")
+		arg := strings.Repeat("z", 64<<10)
+		for i := range 100 {
+			if _, err := fmt.Fprintf(stdin, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo","arguments":{"text":"%s"}}}`+"\n", i+1, arg); err != nil {
+				return
+			}
+		}
+	}()
+	time.Sleep(time.Second) // the server writes until its stdout is full
+	termed := time.Now()
+	cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case err := <-exited:
+		exited <- err // for the deferred wait
+		if d := time.Since(termed); d < 900*time.Millisecond {
+			t.Errorf("the server exited %v after SIGTERM, before its ShutdownTimeout: were its writes blocked?", d)
+		}
+		if err != nil {
+			t.Errorf("the server exited with %v; stderr:\n%s", err, stderr.String())
+		}
+		if !strings.Contains(stderr.String(), "the client has not read its answers for 1s since the server began to stop; they are abandoned") {
+			t.Errorf("the server did not say why it stopped writing:\n%s", stderr.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the server still runs 10s after SIGTERM (ShutdownTimeout 1s), its client not reading; stderr:\n%s", stderr.String())
 	}
 }

@@ -30,8 +30,12 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	if os.Getenv("E2E_SERVER") == "collide" {
-		serveCollide() // the test binary as a server (host_test.go)
+	switch os.Getenv("E2E_SERVER") { // the test binary as a server
+	case "collide":
+		serveCollide() // host_test.go
+		return
+	case "echo":
+		serveEcho() // bounds_test.go
 		return
 	}
 	os.Exit(run(m))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"runtime"
 	"strconv"
 	"strings"
@@ -318,5 +319,58 @@ func TestHTTPBodyBytesInFlight(t *testing.T) {
 	time.Sleep(100 * time.Millisecond)
 	if m := jsonBody(t, c.post(`{"jsonrpc":"2.0","id":3,"method":"ping"}`, "Accept", "application/json")); m["result"] == nil {
 		t.Errorf("a small POST afterwards: %v", m)
+	}
+}
+
+// A stdio server whose client does not read stops within ShutdownTimeout of its context's
+// end: the answers it cannot write are abandoned.
+func TestStdioShutdownWithAClientThatDoesNotRead(t *testing.T) {
+	srv := quietServer(&ServerOptions{ShutdownTimeout: 300 * time.Millisecond})
+	srv.AddTool(echoTool("echo"))
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outR, outW, err := os.Pipe() // nobody reads outR
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer outR.Close()
+	defer inW.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	served := make(chan error, 1)
+	go func() {
+		served <- srv.Serve(ctx, inR, outW)
+		inR.Close()
+		outW.Close()
+	}()
+	// Answers of 64 kB each, far more than the pipe holds. The server stops reading them
+	// once its answers back up: they are written meanwhile.
+	text := strings.Repeat("z", 64<<10)
+	sent := make(chan struct{})
+	go func() {
+		defer close(sent)
+		io.WriteString(inW, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`+"\n")
+		for i := range 40 {
+			if _, err := fmt.Fprintf(inW, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo","arguments":{"text":"%s"}}}`+"\n", i+1, text); err != nil {
+				return
+			}
+		}
+	}()
+	defer func() { inW.Close(); <-sent }()
+	time.Sleep(300 * time.Millisecond) // the server writes until the pipe is full
+	stopped := time.Now()
+	cancel()
+	select {
+	case err := <-served:
+		if d := time.Since(stopped); d < 250*time.Millisecond {
+			t.Errorf("Serve returned %v after the cancellation, before ShutdownTimeout", d)
+		}
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("Serve returned %v, want context.Canceled", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Serve still writes to a client that does not read, 5s after its context ended (ShutdownTimeout 300ms)")
 	}
 }

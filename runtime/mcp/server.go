@@ -37,6 +37,10 @@ type ServerOptions struct {
 	// that a client that sends without reading answers holds a bounded number of
 	// goroutines. The default is 1000; a negative value sets no bound.
 	MaxConcurrentRequests int
+	// ShutdownTimeout bounds how long Serve and ServeStdio go on writing to a client that
+	// does not read, once their context is cancelled: then the answers still unwritten are
+	// abandoned, and they return. The default is 10 seconds.
+	ShutdownTimeout time.Duration
 	// RootsChanged, if set, is called when a client says its roots changed.
 	RootsChanged func()
 
@@ -143,6 +147,9 @@ func NewServer(info Implementation, opts *ServerOptions) *Server {
 	}
 	if s.opts.MaxMessageSize <= 0 {
 		s.opts.MaxMessageSize = 64 << 20
+	}
+	if s.opts.ShutdownTimeout <= 0 {
+		s.opts.ShutdownTimeout = 10 * time.Second
 	}
 	for method, h := range s.opts.CacheFor {
 		checkCacheHint("ServerOptions.CacheFor["+method+"]", h)

@@ -18,12 +18,14 @@ import (
 func (s *Server) ServeStdio(ctx context.Context) error {
 	in, release := openStdin()
 	defer release()
+	out, releaseOut := openStdout()
+	defer releaseOut()
 	// A client that closes its end of stdout makes the next write fail with EPIPE, which
 	// ends Serve with an error, rather than kill the process with SIGPIPE mid-request.
 	pipe := make(chan os.Signal, 1)
 	signal.Notify(pipe, syscall.SIGPIPE)
 	defer signal.Stop(pipe)
-	return s.Serve(ctx, in, os.Stdout)
+	return s.Serve(ctx, in, out)
 }
 
 // Serve serves one session over a byte stream of newline-delimited JSON-RPC messages: it
@@ -33,14 +35,42 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 // Serve returns nil when r reaches EOF, after every request in progress has been answered.
 // When ctx is cancelled it cancels the requests in progress, waits for them and returns the
 // context's error; a blocked read is interrupted if r supports read deadlines or is an
-// io.Closer. If writing to w fails, Serve stops the same way and returns that error.
+// io.Closer. A client that does not read what is still to be written gets
+// ServerOptions.ShutdownTimeout to start again; then a blocked write is abandoned, if w
+// supports write deadlines or is an io.Closer whose Close ends it. If writing to w fails,
+// Serve stops the same way and returns that error.
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	out := newLineWriter(w, cancel)
+	var mu sync.Mutex
+	var abandon *time.Timer // started when ctx ends
+	served := false
+	stop := context.AfterFunc(ctx, func() {
+		interruptRead(r)
+		mu.Lock()
+		defer mu.Unlock()
+		if served {
+			return
+		}
+		abandon = time.AfterFunc(s.opts.ShutdownTimeout, func() {
+			mu.Lock()
+			defer mu.Unlock()
+			if !served && out.abandon() {
+				s.logger.Warn("mcp: the client has not read its answers for " + s.opts.ShutdownTimeout.String() + " since the server began to stop; they are abandoned")
+			}
+		})
+	})
+	defer func() { // after out.close, which the abandonment may be what lets return
+		stop()
+		mu.Lock()
+		served = true
+		if abandon != nil {
+			abandon.Stop()
+		}
+		mu.Unlock()
+	}()
 	defer out.close() // everything answered is written before Serve returns
-	stop := context.AfterFunc(ctx, func() { interruptRead(r) })
-	defer stop()
 	// Answers buffered by requests served inline go out before the reader waits for input.
 	in := flushFirst{r, out}
 	return s.serveStream(ctx, cancel, &lineReader{br: bufio.NewReaderSize(in, 64<<10), max: s.opts.MaxMessageSize}, out)
@@ -231,6 +261,16 @@ func (lw *lineWriter) queue(msg []byte) {
 	}
 }
 
+// abandon makes the write in progress, and every later one, fail (as far as the writer
+// lets it: interruptWrite), and reports whether a write was in progress.
+func (lw *lineWriter) abandon() bool {
+	lw.mu.Lock()
+	writing := lw.writing
+	lw.mu.Unlock()
+	interruptWrite(lw.w)
+	return writing
+}
+
 // close waits for the queued notifications to be written; nothing is queued after it.
 // Messages about requests are written by their senders, who have returned by then.
 func (lw *lineWriter) close() {
@@ -238,6 +278,17 @@ func (lw *lineWriter) close() {
 	lw.closed = true
 	lw.mu.Unlock()
 	lw.drained.Wait()
+}
+
+// interruptWrite makes a blocked Write to w, and every later one, fail, if w offers a way:
+// a write deadline (a pipe or socket the poller watches), else Close.
+func interruptWrite(w io.Writer) {
+	if d, ok := w.(interface{ SetWriteDeadline(time.Time) error }); ok && d.SetWriteDeadline(time.Now()) == nil {
+		return
+	}
+	if c, ok := w.(io.Closer); ok {
+		c.Close()
+	}
 }
 
 // interruptRead makes a blocked Read on r return, if r offers a way.
