@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"runtime"
 	"strconv"
@@ -372,5 +373,104 @@ func TestStdioShutdownWithAClientThatDoesNotRead(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("Serve still writes to a client that does not read, 5s after its context ended (ShutdownTimeout 300ms)")
+	}
+}
+
+// serveListenerTest serves srv with ServeHTTPListener on a loopback port until the test
+// ends, and returns the server's base URL.
+func serveListenerTest(t *testing.T, srv *Server, opts *HTTPOptions) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.ServeHTTPListener(ctx, ln, opts) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("ServeHTTPListener: %v", err)
+		}
+	})
+	return "http://" + ln.Addr().String()
+}
+
+// A body announced and never sent loses its connection after BodyTimeout on every path the
+// listener answers, MCP's or not: the 404 of a server without routes, the program's routes,
+// the mux's redirect.
+func TestHTTPBodyNeverSentOnAnyPath(t *testing.T) {
+	routes := http.NewServeMux()
+	routes.HandleFunc("/hello", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "hello") }) // never reads the body
+	for name, opts := range map[string]*HTTPOptions{
+		"no routes":   {BodyTimeout: 300 * time.Millisecond},
+		"with routes": {BodyTimeout: 300 * time.Millisecond, Routes: routes},
+	} {
+		base := serveListenerTest(t, quietServer(nil), opts)
+		for _, path := range []string{"/other", "/hello", "/a/../mcp"} {
+			start := time.Now()
+			conn := rawRequest(t, base, "POST "+path+" HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n")
+			if out, closed := closedWithin(conn, 5*time.Second); !closed {
+				t.Errorf("%s, POST %s: the connection was still open after 5s; read %.100q", name, path, out)
+			} else if d := time.Since(start); d < 250*time.Millisecond {
+				t.Errorf("%s, POST %s: closed after %v, before BodyTimeout", name, path, d)
+			}
+		}
+	}
+}
+
+// Past MaxConns, a new connection sheds the one idle for longest; when none is idle, the new
+// one is closed, and the connections in the middle of a request go on.
+func TestServeHTTPListenerMaxConns(t *testing.T) {
+	srv := quietServer(nil)
+	base := serveListenerTest(t, srv, &HTTPOptions{MaxConns: 4, BodyTimeout: 2 * time.Second})
+	ping := "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" // 404, quickly
+	answered := func(conn net.Conn) bool {
+		conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+		buf := make([]byte, 4096)
+		n, _ := conn.Read(buf)
+		return strings.HasPrefix(string(buf[:n]), "HTTP/1.1 ")
+	}
+	// Four connections that send nothing, then one with a request: the oldest goes.
+	var quiet []net.Conn
+	for range 4 {
+		quiet = append(quiet, rawRequest(t, base, ""))
+		time.Sleep(20 * time.Millisecond)
+	}
+	if c := rawRequest(t, base, ping); !answered(c) {
+		t.Fatal("a fifth connection with a request was not answered")
+	} else {
+		c.Close()
+	}
+	if _, closed := closedWithin(quiet[0], 2*time.Second); !closed {
+		t.Error("the connection idle for longest was kept past MaxConns")
+	}
+	for i, c := range quiet[1:] {
+		if _, closed := closedWithin(c, 100*time.Millisecond); closed {
+			t.Errorf("idle connection %d was shed too", i+2)
+		}
+	}
+	for _, c := range quiet {
+		c.Close()
+	}
+	time.Sleep(100 * time.Millisecond)
+
+	// Four connections each in the middle of a request (a body announced, not sent): a fifth
+	// is closed at once, not answered; they end at BodyTimeout, and there is room again.
+	var busy []net.Conn
+	for range 4 {
+		busy = append(busy, rawRequest(t, base, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n"))
+	}
+	time.Sleep(100 * time.Millisecond)
+	fifth := rawRequest(t, base, ping)
+	if out, closed := closedWithin(fifth, time.Second); !closed || out != "" {
+		t.Errorf("a fifth connection with four in use: closed %v, answered %.100q; want closed unanswered", closed, out)
+	}
+	for _, c := range busy {
+		closedWithin(c, 5*time.Second)
+	}
+	time.Sleep(100 * time.Millisecond)
+	if c := rawRequest(t, base, ping); !answered(c) {
+		t.Error("no room once the connections in use ended")
 	}
 }

@@ -63,6 +63,12 @@ type HTTPOptions struct {
 	// ShutdownTimeout bounds how long ListenAndServeHTTP waits for requests in progress to
 	// finish once its context is cancelled. The default is 10 seconds.
 	ShutdownTimeout time.Duration
+	// MaxConns bounds the connections ListenAndServeHTTP and ServeHTTPListener hold open:
+	// past it, a new connection sheds the connection that has been idle for longest (between
+	// requests, or before its first), or is closed itself when none is idle. The default is
+	// the process's limit of open files (RLIMIT_NOFILE) less a margin for its other files
+	// (an eighth of the limit, at least 64); a negative value sets no bound.
+	MaxConns int
 	// SSEPath is where clients of the deprecated HTTP+SSE transport (revision 2024-11-05)
 	// open their stream; they POST their messages to SSEPath + "/message". The default is
 	// "/sse"; "-" serves no such transport. ListenAndServeHTTP and ServeHTTPListener mount
@@ -149,6 +155,9 @@ func (s *Server) HTTPHandler(opts *HTTPOptions) *HTTPHandler {
 	if o.ShutdownTimeout <= 0 {
 		o.ShutdownTimeout = 10 * time.Second
 	}
+	if o.MaxConns == 0 {
+		o.MaxConns = defaultMaxConns()
+	}
 	return h
 }
 
@@ -199,11 +208,19 @@ func (s *Server) ServeHTTPListener(ctx context.Context, ln net.Listener, opts *H
 		mux.Handle("/", h.opts.Routes)
 	}
 	hs := &http.Server{
-		Handler:           mux,
+		// A body must come within BodyTimeout on every path, whoever answers it (the program's
+		// routes, the mux's 404 or redirect), not only on MCP's.
+		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			h.bodyDeadline(w, r)
+			mux.ServeHTTP(w, r)
+		}),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		// Requests outlive ctx by the shutdown grace: their own contexts must not end with it.
 		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	if h.opts.MaxConns > 0 {
+		hs.ConnState = newConnLimit(h.opts.MaxConns).track
 	}
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
@@ -309,11 +326,7 @@ func (h *HTTPHandler) begin() bool {
 // ServeHTTP serves one HTTP request to the MCP endpoint, or to the endpoints of the
 // HTTP+SSE transport.
 func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.ContentLength != 0 && r.Body != http.NoBody {
-		// Before anything can answer: the body must come in time even when it is never read.
-		// net/http clears the deadline itself once the body has been read to its end.
-		http.NewResponseController(w).SetReadDeadline(time.Now().Add(h.opts.BodyTimeout))
-	}
+	h.bodyDeadline(w, r)
 	if msg := h.hostForbidden(r); msg != "" {
 		httpError(w, http.StatusForbidden, jsonrpc.CodeInvalidRequest, msg)
 		return
@@ -357,6 +370,16 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	default:
 		w.Header().Set("Allow", "GET, POST, DELETE, OPTIONS")
 		httpError(w, http.StatusMethodNotAllowed, jsonrpc.CodeInvalidRequest, "method not allowed: the MCP endpoint takes POST, GET and DELETE")
+	}
+}
+
+// bodyDeadline gives a request's body BodyTimeout to arrive. It is set before anything can
+// answer: the body must come in time even when it is never read (net/http reads what remains
+// of it after the answer, to reuse the connection). net/http clears the deadline itself once
+// the body has been read to its end.
+func (h *HTTPHandler) bodyDeadline(w http.ResponseWriter, r *http.Request) {
+	if r.ContentLength != 0 && r.Body != http.NoBody {
+		http.NewResponseController(w).SetReadDeadline(time.Now().Add(h.opts.BodyTimeout))
 	}
 }
 
