@@ -41,6 +41,21 @@ type outbox interface {
 	queue(msg []byte)
 }
 
+// endingOutbox is an outbox that is told when the request it was handed with is over:
+// answered, refused, or cancelled by the other side (and then not answered). The HTTP+SSE
+// transport holds a request's body in its budget until then.
+type endingOutbox interface {
+	outbox
+	ended()
+}
+
+// ended tells out that its request is over, if it wants to know.
+func ended(out outbox) {
+	if e, ok := out.(endingOutbox); ok {
+		e.ended()
+	}
+}
+
 // batchingOutbox is an outbox that can hold answers back to write many at once: a stream's
 // reader serves requests inline and buffers their answers until it has read all the input
 // there is (turns.go).

@@ -2,6 +2,8 @@ package mcp
 
 import (
 	"context"
+	"errors"
+	"io"
 	"net"
 	"net/http"
 	"strconv"
@@ -297,9 +299,39 @@ func (h *HTTPHandler) Close() {
 	}
 }
 
+// readPOST reads the body of a POST to any endpoint (Streamable HTTP, the HTTP+SSE message
+// endpoint) within the bounds they share, so that none can skip them: its bytes count
+// against MaxBodyBytesInFlight from before it is read (503 with Retry-After past it), and it
+// may be no larger than MaxBodySize (413). It answers a refusal itself and returns a nil
+// body; else release gives the bytes back, once the message has been served.
+func (h *HTTPHandler) readPOST(w http.ResponseWriter, r *http.Request) (body []byte, release func()) {
+	reserved, ok := h.reserveBody(r)
+	if !ok {
+		w.Header().Set("Retry-After", "1")
+		httpError(w, http.StatusServiceUnavailable, jsonrpc.CodeInternalError, "server busy: too many request bodies in flight; try again later")
+		return nil, nil
+	}
+	var once sync.Once
+	release = func() { once.Do(func() { h.bodyBytes.Add(-reserved) }) }
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodySize))
+	if err != nil {
+		release()
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			httpError(w, http.StatusRequestEntityTooLarge, jsonrpc.CodeInvalidRequest, "request body too large: the limit is "+strconv.FormatInt(h.opts.MaxBodySize, 10)+" bytes")
+			return nil, nil
+		}
+		httpError(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest, "bad request: cannot read the body: "+err.Error())
+		return nil, nil
+	}
+	if body == nil {
+		body = []byte{} // read, and empty
+	}
+	return body, release
+}
+
 // reserveBody counts the body of a POST against MaxBodyBytesInFlight, or reports that
-// there is no room. The caller gives the bytes reserved back (h.bodyBytes.Add(-n)) once the
-// request is answered. A body alone is always let in: MaxBodySize bounds it.
+// there is no room. A body alone is always let in: MaxBodySize bounds it.
 func (h *HTTPHandler) reserveBody(r *http.Request) (n int64, ok bool) {
 	n = r.ContentLength
 	if n < 0 || n > h.opts.MaxBodySize {

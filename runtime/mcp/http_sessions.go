@@ -33,6 +33,7 @@ type httpSession struct {
 	ended    bool
 	idle     *time.Timer
 	busy     int // requests and connections in progress
+	requests int // requests being served, until answered (MaxConcurrentRequests)
 }
 
 func (h *HTTPHandler) newSession() *httpSession {
@@ -69,6 +70,24 @@ func (hs *httpSession) use() func() {
 			hs.idle.Reset(hs.h.opts.SessionIdleTimeout)
 		}
 	}
+}
+
+// startRequest counts a request the session is to serve, unless it serves max already
+// (max 0: no bound); endRequest counts it answered.
+func (hs *httpSession) startRequest(max int) bool {
+	hs.mu.Lock()
+	defer hs.mu.Unlock()
+	if max > 0 && hs.requests >= max {
+		return false
+	}
+	hs.requests++
+	return true
+}
+
+func (hs *httpSession) endRequest() {
+	hs.mu.Lock()
+	hs.requests--
+	hs.mu.Unlock()
 }
 
 // watchIdle ends the session once it has been idle for the timeout.

@@ -2,11 +2,8 @@ package mcp
 
 import (
 	"context"
-	"errors"
-	"io"
 	"net/http"
 	"net/url"
-	"strconv"
 	"sync"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
@@ -76,6 +73,7 @@ func (h *HTTPHandler) openSSE(w http.ResponseWriter, r *http.Request) {
 	ss.session = newSession(h.srv, st)
 	ss.session.id = newSessionID()
 	ss.concurrent = true
+	ss.maxConcurrent = max(h.srv.opts.MaxConcurrentRequests, 0)
 	h.mu.Lock()
 	switch {
 	case h.closing:
@@ -130,16 +128,16 @@ func (h *HTTPHandler) postSSE(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusNotFound, jsonrpc.CodeInvalidRequest, "session not found: its stream closed, or it never existed; open a new one with GET "+h.opts.SSEPath)
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodySize))
-	if err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			httpError(w, http.StatusRequestEntityTooLarge, jsonrpc.CodeInvalidRequest, "request body too large: the limit is "+strconv.FormatInt(h.opts.MaxBodySize, 10)+" bytes")
-			return
-		}
-		httpError(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest, "bad request: cannot read the body: "+err.Error())
+	body, release := h.readPOST(w, r)
+	if body == nil {
 		return
 	}
+	handed := false // to a request, which gives the body's bytes back once answered
+	defer func() {
+		if !handed {
+			release()
+		}
+	}()
 	m, perr := parser.Parse(body)
 	if perr != nil {
 		writeJSON(w, http.StatusBadRequest, jsonrpc.AppendError(nil, m.ID, perr))
@@ -158,6 +156,22 @@ func (h *HTTPHandler) postSSE(w http.ResponseWriter, r *http.Request) {
 	if a := AuthInfoFrom(r.Context()); a != nil {
 		ctx = WithAuthInfo(ctx, a) // the caller is the message's
 	}
-	ss.handle(ctx, &m, ss.st)
+	if m.IsRequest() {
+		handed = true
+		ss.handle(ctx, &m, &sseRequest{stream: ss.st, release: release})
+	} else {
+		ss.handle(ctx, &m, ss.st)
+	}
 	w.WriteHeader(http.StatusAccepted)
 }
+
+// sseRequest is the outbox of a request of the HTTP+SSE transport: the session's stream,
+// which holds the request's body in MaxBodyBytesInFlight until the request is over, as the
+// Streamable HTTP endpoint does until it answers. (A request served on after its POST was
+// answered would otherwise let a client hold any number of bodies.)
+type sseRequest struct {
+	*stream
+	release func()
+}
+
+func (r *sseRequest) ended() { r.release() }

@@ -2,8 +2,6 @@ package mcp
 
 import (
 	"context"
-	"errors"
-	"io"
 	"mime"
 	"net/http"
 	"slices"
@@ -44,23 +42,11 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	reserved, ok := h.reserveBody(r)
-	if !ok {
-		w.Header().Set("Retry-After", "1")
-		httpError(w, http.StatusServiceUnavailable, jsonrpc.CodeInternalError, "server busy: too many request bodies in flight; try again later")
+	body, release := h.readPOST(w, r)
+	if body == nil {
 		return
 	}
-	defer h.bodyBytes.Add(-reserved)
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodySize))
-	if err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			httpError(w, http.StatusRequestEntityTooLarge, jsonrpc.CodeInvalidRequest, "request body too large: the limit is "+strconv.FormatInt(h.opts.MaxBodySize, 10)+" bytes")
-			return
-		}
-		httpError(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest, "bad request: cannot read the body: "+err.Error())
-		return
-	}
+	defer release() // once answered: this handler waits for the answer
 	m, perr := parser.Parse(body)
 	if perr != nil {
 		// Nothing in a message we cannot read can be answered on a stream.
@@ -185,7 +171,15 @@ func (c *captured) queue(msg []byte)       {}
 // message on. If the client disconnects before the response, the request goes on for a
 // while, for the client to resume the stream; then it is cancelled.
 func (h *HTTPHandler) serveRequest(w http.ResponseWriter, r *http.Request, hs *httpSession, m *jsonrpc.Message, acceptJSON, acceptSSE bool) {
+	// Counted until answered, as over stdio: requests whose clients went away, kept for
+	// resumption, count too.
+	if max := max(h.srv.opts.MaxConcurrentRequests, 0); !hs.startRequest(max) {
+		w.Header().Set("Retry-After", "1")
+		writeJSON(w, http.StatusServiceUnavailable, jsonrpc.AppendError(nil, m.ID, errServerBusy(max)))
+		return
+	}
 	if !h.begin() {
+		hs.endRequest()
 		shuttingDown(w)
 		return
 	}
@@ -225,6 +219,7 @@ type requestJob struct {
 
 func (j *requestJob) work() {
 	defer j.done()
+	defer j.hs.endRequest()
 	defer j.cancel()
 	j.hs.handle(j.ctx, j.m, j.out)
 	j.st.finish()

@@ -106,6 +106,11 @@ func newPeer(side peerSide, conn outbox, logger *slog.Logger) *peer {
 // refused because the session serves as many as it may at once.
 const codeServerBusy = -32000
 
+// errServerBusy refuses a request of a session that serves max at once already.
+func errServerBusy(max int) *jsonrpc.Error {
+	return jsonrpc.NewError(codeServerBusy, "server busy: "+strconv.Itoa(max)+" requests of this session are in progress; wait for their answers, then send more")
+}
+
 // receive handles one message the transport read; messages about it go to out.
 func (p *peer) receive(ctx context.Context, data []byte, out outbox) {
 	m, perr := parser.Parse(data)
@@ -148,6 +153,7 @@ func (p *peer) request(ctx context.Context, m *jsonrpc.Message, out outbox) {
 	a := p.side.admit(m)
 	if a.refuse != nil {
 		p.reply(out, jsonrpc.AppendError(nil, m.ID, a.refuse))
+		ended(out)
 		return
 	}
 	// Recorded in the order messages are read, so that a cancellation read right after the
@@ -174,14 +180,15 @@ func (p *peer) request(ctx context.Context, m *jsonrpc.Message, out outbox) {
 		// Written by the reading goroutine: a client that does not read its answers stops
 		// being read, and holds nothing more.
 		r.cancel()
-		p.reply(out, jsonrpc.AppendError(nil, m.ID, jsonrpc.NewError(codeServerBusy,
-			"server busy: "+strconv.Itoa(p.maxConcurrent)+" requests of this session are in progress; wait for their answers, then send more")))
+		p.reply(out, jsonrpc.AppendError(nil, m.ID, errServerBusy(p.maxConcurrent)))
+		ended(out)
 		return
 	}
 	if dup {
 		r.cancel()
 		p.reply(out, jsonrpc.AppendError(nil, m.ID, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
 			"invalid request: id "+string(m.ID)+" is already in use by a request in progress")))
+		ended(out)
 		return
 	}
 	if a.inline || !p.concurrent {
@@ -230,6 +237,7 @@ func (r *inflight) work() {
 
 // run serves the request and sends its response, unless the other side cancelled it.
 func (r *inflight) run() {
+	defer ended(r.out)
 	defer r.cancel()
 	p := r.p
 	resp := p.side.serve(r.ctx, r.m, r.state, r.out)

@@ -32,10 +32,12 @@ type ServerOptions struct {
 	PageSize int
 	// MaxMessageSize bounds one incoming message, in bytes. The default is 64 MiB.
 	MaxMessageSize int
-	// MaxConcurrentRequests bounds the requests one stdio (or in-memory) session serves at
-	// once; beyond it a request is answered at once with error -32000 ("server busy"), so
-	// that a client that sends without reading answers holds a bounded number of
-	// goroutines. The default is 1000; a negative value sets no bound.
+	// MaxConcurrentRequests bounds the requests one session serves at once, over every
+	// transport (stdio, in memory, Streamable HTTP, HTTP+SSE), counted until answered;
+	// beyond it a request is answered at once with error -32000 ("server busy"; over
+	// Streamable HTTP with 503 and Retry-After), so that a client that sends without waiting
+	// for answers holds a bounded number of goroutines. The default is 1000; a negative
+	// value sets no bound.
 	MaxConcurrentRequests int
 	// ShutdownTimeout bounds how long Serve and ServeStdio go on writing to a client that
 	// does not read, once their context is cancelled: then the answers still unwritten are
