@@ -200,8 +200,8 @@ func (c *Client) Close() error {
 		if l != nil {
 			l.stop()
 		}
-		c.p.lost(ErrClientClosed)
 		c.end(ErrClientClosed)
+		c.p.lost(ErrClientClosed)
 		c.closeErr = c.conn.close()
 		c.p.close()
 		c.p.wait()
