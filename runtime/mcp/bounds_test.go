@@ -696,3 +696,102 @@ func TestHTTPSessionMaxConcurrentRequests(t *testing.T) {
 		t.Errorf("after the others finished: %v", m)
 	}
 }
+
+// ping pings the session of c and returns the status.
+func (c *httpClient) ping() int {
+	c.t.Helper()
+	resp := c.post(`{"jsonrpc":"2.0","id":"ping","method":"ping"}`, "Accept", "application/json")
+	io.Copy(io.Discard, resp.Body)
+	return resp.StatusCode
+}
+
+// Past MaxSessions, a new session sheds the one used least recently.
+func TestHTTPMaxSessionsShedsLeastRecentlyUsed(t *testing.T) {
+	_, a := serveHTTPTest(t, quietServer(nil), &HTTPOptions{MaxSessions: 3})
+	clients := map[string]*httpClient{"a": a}
+	for _, name := range []string{"b", "c", "d", "e"} {
+		clients[name] = newHTTPClient(t, a.url)
+	}
+	for _, name := range []string{"a", "b", "c"} {
+		clients[name].initialize(`{}`)
+	}
+	a.ping()                      // used least recently: b, c, a
+	clients["d"].initialize(`{}`) // sheds b: c, a, d
+	clients["c"].ping()           // a, d, c
+	clients["e"].initialize(`{}`) // sheds a: d, c, e
+	for name, want := range map[string]int{"a": 404, "b": 404, "c": 200, "d": 200, "e": 200} {
+		if got := clients[name].ping(); got != want {
+			t.Errorf("session %s: ping %d, want %d", name, got, want)
+		}
+	}
+}
+
+// A flood of ten times MaxSessions new sessions, never used, neither sheds a session in use
+// (its GET stream open, as clients keep it), even one that sends nothing, nor fails the
+// requests of one that does; the flood's own
+// sessions make room for each other, and what they held is let go.
+func TestHTTPActiveSessionSurvivesASessionFlood(t *testing.T) {
+	srv := quietServer(nil)
+	h, active := serveHTTPTest(t, srv, &HTTPOptions{MaxSessions: 10})
+	active.initialize(`{}`)
+	active.do(http.MethodGet, "Accept", "text/event-stream")
+	// A session that only listens on its GET stream, used least recently of all.
+	listening := newHTTPClient(t, active.url)
+	listening.initialize(`{}`)
+	listening.do(http.MethodGet, "Accept", "text/event-stream")
+	before := runtime.NumGoroutine()
+	stop := make(chan struct{})
+	failed := make(chan string, 1000)
+	used := make(chan int, 1)
+	go func() {
+		n := 0
+		defer func() { used <- n }()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if s := active.ping(); s != http.StatusOK {
+				failed <- fmt.Sprintf("ping %d", s)
+			}
+			n++
+		}
+	}()
+	initialize := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"flood","version":"1"}}}`
+	refused := 0
+	for range 100 {
+		flood := newHTTPClient(t, active.url)
+		resp := flood.post(initialize, "Accept", "application/json")
+		io.Copy(io.Discard, resp.Body)
+		if resp.StatusCode != http.StatusOK {
+			refused++
+		}
+	}
+	close(stop)
+	if n := <-used; n == 0 {
+		t.Error("the active session made no request during the flood: the test does not test")
+	}
+	close(failed)
+	for f := range failed {
+		t.Errorf("the active session's request failed during the flood: %s", f)
+	}
+	if refused > 0 {
+		t.Errorf("%d of 100 new sessions refused, with idle sessions to shed", refused)
+	}
+	if s := active.ping(); s != http.StatusOK {
+		t.Errorf("the active session after the flood: ping %d", s)
+	}
+	if s := listening.ping(); s != http.StatusOK {
+		t.Errorf("the listening session after the flood: ping %d", s)
+	}
+	h.mu.Lock()
+	open := len(h.sessions)
+	h.mu.Unlock()
+	if open > 10 {
+		t.Errorf("%d sessions open, MaxSessions 10", open)
+	}
+	if n := runtime.NumGoroutine(); n > before+20 {
+		t.Errorf("%d goroutines after a flood of 100 sessions (%d before)", n, before)
+	}
+}

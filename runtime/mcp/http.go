@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"container/list"
 	"context"
 	"errors"
 	"io"
@@ -48,8 +49,10 @@ type HTTPOptions struct {
 	// that stops reading loses its connection then, and what it held is let go. The default
 	// is 30 seconds.
 	WriteTimeout time.Duration
-	// MaxSessions bounds the sessions open at once; initialize gets 503 beyond it. The
-	// default is 10000.
+	// MaxSessions bounds the sessions open at once (Streamable HTTP and HTTP+SSE). A new
+	// session past it sheds the session idle for longest (one serving no request and with no
+	// stream open, such as its GET stream); when every session is in use, initialize (or
+	// the GET of the HTTP+SSE transport) gets 503 with Retry-After. The default is 10000.
 	MaxSessions int
 	// SessionIdleTimeout ends sessions that have had no request and no open stream for this
 	// long. The default is 30 minutes; a negative value keeps sessions until they are
@@ -101,6 +104,7 @@ type HTTPHandler struct {
 	mu          sync.Mutex
 	sessions    map[string]*httpSession
 	sseSessions map[string]*sseSession
+	idle        list.List // of the sessions idle, for longest first (httpSession.use)
 	closing     bool
 	bodyBytes   atomic.Int64   // of the POST bodies in flight (reserveBody)
 	requests    sync.WaitGroup // requests being served, on their own goroutines
@@ -290,6 +294,10 @@ func (h *HTTPHandler) Close() {
 	h.closing = true
 	sessions, sse := h.sessions, h.sseSessions
 	h.sessions, h.sseSessions = map[string]*httpSession{}, map[string]*sseSession{}
+	for _, hs := range sessions {
+		hs.idleAt = nil
+	}
+	h.idle.Init()
 	h.mu.Unlock()
 	for _, hs := range sessions {
 		hs.end()

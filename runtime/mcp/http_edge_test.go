@@ -331,20 +331,41 @@ func TestHTTPShutdownKeepsItsDeadline(t *testing.T) {
 	}
 }
 
+// Past MaxSessions, with every session in use (its GET stream open), initialize gets 503;
+// a session idle again is shed for a new one, and deleting one makes room.
 func TestHTTPMaxSessions(t *testing.T) {
 	srv := quietServer(nil)
 	_, c := serveHTTPTest(t, srv, &HTTPOptions{MaxSessions: 2})
 	c.initialize(`{}`)
-	newHTTPClient(t, c.url).initialize(`{}`)
+	second := newHTTPClient(t, c.url)
+	second.initialize(`{}`)
+	c.do(http.MethodGet, "Accept", "text/event-stream")
+	secondStream := second.do(http.MethodGet, "Accept", "text/event-stream")
 	third := newHTTPClient(t, c.url)
-	resp := third.post(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	initialize := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	resp := third.post(initialize)
 	m := jsonBody(t, resp)
 	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Mcp-Session-Id") != "" || m["error"] == nil || resp.Header.Get("Retry-After") == "" {
-		t.Fatalf("a third session beyond MaxSessions 2: %d %v, want 503 with Retry-After", resp.StatusCode, m)
+		t.Fatalf("a third session beyond MaxSessions 2, both in use: %d %v, want 503 with Retry-After", resp.StatusCode, m)
+	}
+	// The second's stream closes: idle, it is shed for the third.
+	secondStream.Body.Close()
+	deadline := time.Now().Add(5 * time.Second)
+	for resp = third.post(initialize); resp.StatusCode != http.StatusOK && time.Now().Before(deadline); resp = third.post(initialize) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("initialize with an idle session to shed: %d", resp.StatusCode)
+	}
+	if s := second.post(`{"jsonrpc":"2.0","id":1,"method":"ping"}`).StatusCode; s != http.StatusNotFound {
+		t.Errorf("the idle session shed: ping %d, want 404", s)
+	}
+	if m := jsonBody(t, c.post(`{"jsonrpc":"2.0","id":1,"method":"ping"}`, "Accept", "application/json")); m["result"] == nil {
+		t.Errorf("the session in use: %v", m)
 	}
 	// Deleting one makes room.
 	c.do(http.MethodDelete)
-	third.initialize(`{}`)
+	newHTTPClient(t, c.url).initialize(`{}`)
 }
 
 // A tool that closes its stream at once, before the POST's connection even attached to it,

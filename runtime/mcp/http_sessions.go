@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"container/list"
 	"context"
 	"crypto/rand"
 	"encoding/base64"
@@ -26,13 +27,18 @@ type httpSession struct {
 	standalone *stream
 	owner      string // the callerKey of the token that initialized it ("" unprotected)
 
+	// Under h.mu: whether the session is in use, and since when it is not. A session is idle
+	// while it serves no request and no connection (a POST, its GET stream): only an idle
+	// session expires, or is shed for a new one when MaxSessions are open.
+	busy     int           // requests and connections in progress
+	lastUsed time.Time     // when the last one ended
+	idleAt   *list.Element // in h.idle, while idle and registered
+
 	mu       sync.Mutex
 	streams  map[int64]*stream // the standalone stream (0) and the streams of requests in progress or unread
 	nextNum  int64
-	lastUsed time.Time
 	ended    bool
 	idle     *time.Timer
-	busy     int // requests and connections in progress
 	requests int // requests being served, until answered (MaxConcurrentRequests)
 }
 
@@ -56,18 +62,32 @@ func newSessionID() string {
 }
 
 // use marks the session busy for one request or connection; the returned function ends it.
-// A session is idle only while nothing uses it; its idle timer starts when the last use ends.
+// A session is idle only while nothing uses it; its idle timer starts when the last use
+// ends, and it goes to the back of the handler's idle sessions.
 func (hs *httpSession) use() func() {
-	hs.mu.Lock()
+	h := hs.h
+	h.mu.Lock()
 	hs.busy++
-	hs.mu.Unlock()
+	if hs.idleAt != nil {
+		h.idle.Remove(hs.idleAt)
+		hs.idleAt = nil
+	}
+	h.mu.Unlock()
 	return func() {
-		hs.mu.Lock()
-		defer hs.mu.Unlock()
+		h.mu.Lock()
 		hs.busy--
 		hs.lastUsed = time.Now()
-		if hs.busy == 0 && hs.idle != nil && !hs.ended {
-			hs.idle.Reset(hs.h.opts.SessionIdleTimeout)
+		idle := hs.busy == 0
+		if idle && h.sessions[hs.id] == hs {
+			hs.idleAt = h.idle.PushBack(hs)
+		}
+		h.mu.Unlock()
+		if idle {
+			hs.mu.Lock()
+			if hs.idle != nil && !hs.ended {
+				hs.idle.Reset(h.opts.SessionIdleTimeout)
+			}
+			hs.mu.Unlock()
 		}
 	}
 }
@@ -102,10 +122,15 @@ func (hs *httpSession) watchIdle() {
 		return
 	}
 	hs.idle = time.AfterFunc(timeout, func() {
-		hs.mu.Lock()
+		hs.h.mu.Lock()
 		idleFor := time.Since(hs.lastUsed)
-		expired := hs.busy == 0 && idleFor >= timeout && !hs.ended
-		if hs.busy == 0 && !expired && !hs.ended {
+		busy := hs.busy > 0
+		hs.h.mu.Unlock()
+		expired := !busy && idleFor >= timeout
+		hs.mu.Lock()
+		if hs.ended {
+			expired = false
+		} else if !busy && !expired {
 			hs.idle.Reset(timeout - idleFor)
 		}
 		hs.mu.Unlock()
@@ -139,10 +164,45 @@ func (hs *httpSession) end() {
 
 func (h *HTTPHandler) remove(hs *httpSession) {
 	h.mu.Lock()
+	h.removeLocked(hs)
+	h.mu.Unlock()
+}
+
+func (h *HTTPHandler) removeLocked(hs *httpSession) {
 	if h.sessions[hs.id] == hs {
 		delete(h.sessions, hs.id)
 	}
-	h.mu.Unlock()
+	if hs.idleAt != nil {
+		h.idle.Remove(hs.idleAt)
+		hs.idleAt = nil
+	}
+}
+
+// registerLocked adds a new session, shedding the session idle for longest if MaxSessions
+// are open; it returns the session shed, for the caller to end, and false if every session
+// is in use. (A flood of sessions never used cannot lock out a client that uses its own.)
+func (h *HTTPHandler) registerLocked(hs *httpSession) (shed *httpSession, ok bool) {
+	if len(h.sessions)+len(h.sseSessions) >= h.opts.MaxSessions {
+		if shed = h.shedLocked(); shed == nil {
+			return nil, false
+		}
+	}
+	h.sessions[hs.id] = hs
+	if hs.busy == 0 {
+		hs.idleAt = h.idle.PushBack(hs)
+	}
+	return shed, true
+}
+
+// shedLocked takes the session idle for longest out, if there is one idle.
+func (h *HTTPHandler) shedLocked() *httpSession {
+	front := h.idle.Front()
+	if front == nil {
+		return nil
+	}
+	hs := front.Value.(*httpSession)
+	h.removeLocked(hs)
+	return hs
 }
 
 // newRequestStream opens the stream of one request; abandon cancels the request.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"strconv"
 	"sync"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
@@ -75,18 +76,27 @@ func (h *HTTPHandler) openSSE(w http.ResponseWriter, r *http.Request) {
 	ss.concurrent = true
 	ss.maxConcurrent = max(h.srv.opts.MaxConcurrentRequests, 0)
 	h.mu.Lock()
+	var shed *httpSession
 	switch {
 	case h.closing:
 		h.mu.Unlock()
 		shuttingDown(w)
 		return
 	case len(h.sessions)+len(h.sseSessions) >= h.opts.MaxSessions:
-		h.mu.Unlock()
-		httpError(w, http.StatusServiceUnavailable, jsonrpc.CodeInternalError, "too many sessions; try again later")
-		return
+		// An HTTP+SSE session always has its stream open: only a Streamable HTTP one can
+		// be idle, and shed for it.
+		if shed = h.shedLocked(); shed == nil {
+			h.mu.Unlock()
+			w.Header().Set("Retry-After", "5")
+			httpError(w, http.StatusServiceUnavailable, jsonrpc.CodeInternalError, "too many sessions ("+strconv.Itoa(h.opts.MaxSessions)+"), all in use; try again later")
+			return
+		}
 	}
 	h.sseSessions[ss.id] = ss
 	h.mu.Unlock()
+	if shed != nil {
+		shed.end()
+	}
 	h.srv.track(ss.session)
 	defer h.endSSE(ss)
 

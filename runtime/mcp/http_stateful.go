@@ -120,18 +120,18 @@ func (h *HTTPHandler) initialize(w http.ResponseWriter, m *jsonrpc.Message, acce
 	var out captured
 	hs.handle(hs.ctx, m, &out)
 	registered, full := false, false
+	var shed *httpSession
 	if hs.ready() {
 		h.mu.Lock()
-		switch {
-		case h.closing:
+		if h.closing {
 			out.msg = nil
-		case len(h.sessions) >= h.opts.MaxSessions:
+		} else if shed, registered = h.registerLocked(hs); !registered {
 			out.msg, full = nil, true
-		default:
-			h.sessions[hs.id] = hs
-			registered = true
 		}
 		h.mu.Unlock()
+	}
+	if shed != nil {
+		shed.end()
 	}
 	if !registered { // the handshake failed, or there is no room: no session
 		hs.end()
@@ -188,13 +188,14 @@ func (h *HTTPHandler) serveRequest(w http.ResponseWriter, r *http.Request, hs *h
 		ctx = WithAuthInfo(ctx, AuthInfoFrom(r.Context())) // the session outlives the request; the caller is the request's
 	}
 	st := hs.newRequestStream(cancel)
+	inUse := hs.use() // until answered, though the client may go away before
 	var out outbox = st
 	if !acceptSSE {
 		// A client that takes JSON only hears the request's notifications and requests on
 		// its GET stream; the response comes back here.
 		out = &splitOutbox{messages: hs.standalone, response: st}
 	}
-	h.workers.run(&requestJob{hs: hs, ctx: ctx, cancel: cancel, m: m, out: out, st: st, done: h.requests.Done})
+	h.workers.run(&requestJob{hs: hs, ctx: ctx, cancel: cancel, m: m, out: out, st: st, done: func() { inUse(); h.requests.Done() }})
 	if h.writeStream(w, r, st, 0, acceptJSON, acceptSSE, hs.ctx.Done()) == writeNothingWritten {
 		// The session ended or the server is shutting down before anything was sent.
 		if h.isClosing() {
