@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -48,9 +49,10 @@ func pipeTransport(t *testing.T) (*IOTransport, *rawServer) {
 	return &IOTransport{Reader: fromServerR, Writer: toServerW, Name: "scripted"}, s
 }
 
-// readLine reads the next line the client wrote.
+// readLine reads the next line the client wrote, waiting 10 seconds at most.
 func (s *rawServer) readLine() string {
 	s.t.Helper()
+	s.inR.SetReadDeadline(time.Now().Add(10 * time.Second))
 	line, err := s.in.ReadString('\n')
 	if err != nil {
 		s.t.Errorf("reading what the client wrote: %v", err)
@@ -96,9 +98,15 @@ func (l *logRecorder) String() string {
 
 func connectRaw(t *testing.T, tr *IOTransport, s *rawServer, log io.Writer) *Client {
 	t.Helper()
+	return connectRawWith(t, tr, s, ClientOptions{Logger: slog.New(slog.NewTextHandler(log, nil))})
+}
+
+func connectRawWith(t *testing.T, tr *IOTransport, s *rawServer, opts ClientOptions) *Client {
+	t.Helper()
+	opts.ProtocolVersion = "2025-11-25"
 	connected := make(chan *Client, 1)
 	go func() {
-		c, err := Connect(context.Background(), tr, &ClientOptions{ProtocolVersion: "2025-11-25", Logger: slog.New(slog.NewTextHandler(log, nil))})
+		c, err := Connect(context.Background(), tr, &opts)
 		if err != nil {
 			t.Errorf("Connect: %v", err)
 		}
@@ -222,5 +230,41 @@ func TestClientWriteEndsWithItsContext(t *testing.T) {
 	// Half a message was written: the connection is broken, and says why.
 	if err := c.Err(); err == nil || !strings.Contains(err.Error(), "cut short") && err != ErrClientClosed {
 		t.Errorf("Err: %v", err)
+	}
+}
+
+// A client serves at most maxServerRequests of the server's requests at once; past it a
+// request is refused at once with "busy", and holds no goroutine.
+func TestClientBoundsTheServersRequests(t *testing.T) {
+	tr, s := pipeTransport(t)
+	release := make(chan struct{})
+	c := connectRawWith(t, tr, s, ClientOptions{Logger: quietLogger(),
+		Elicitation: func(ctx context.Context, req *ElicitRequest) (*ElicitResult, error) {
+			select {
+			case <-release:
+			case <-ctx.Done():
+			}
+			return &ElicitResult{Action: Decline}, nil
+		}})
+	defer c.Close()
+	before := runtime.NumGoroutine()
+	go func() {
+		for i := range maxServerRequests + 50 {
+			fmt.Fprintf(s.out, `{"jsonrpc":"2.0","id":%d,"method":"elicitation/create","params":{"message":"?","requestedSchema":{"type":"object","properties":{}}}}`+"\n", i)
+		}
+	}()
+	for range 50 {
+		if line := s.readLine(); !strings.Contains(line, `"code":-32000`) {
+			t.Fatalf("past %d requests of the server's at once, one got %s", maxServerRequests, line)
+		}
+	}
+	if n := runtime.NumGoroutine(); n > before+maxServerRequests+10 {
+		t.Errorf("%d goroutines with %d requests of the server's being served (%d before)", n, maxServerRequests, before)
+	}
+	close(release)
+	for range maxServerRequests {
+		if line := s.readLine(); !strings.Contains(line, `"action":"decline"`) {
+			t.Fatalf("a request served: %s", line)
+		}
 	}
 }
