@@ -14,7 +14,7 @@ import (
 // CVE-2025-6514.
 
 // CheckEndpoint returns an error unless raw is an absolute https URL, or an http URL whose
-// host is a loopback address (127.0.0.0/8, ::1) or localhost, with a host, without user
+// host is a loopback address (127.0.0.0/8, ::1) or exactly localhost, with a host, without user
 // information or a fragment, and written only with the characters RFC 3986 lets a URL
 // have (so that no URL opener, shell or argument parser reads it as anything but one URL).
 // The client checks every endpoint a resource's or an authorization server's metadata
@@ -44,12 +44,21 @@ func CheckEndpoint(raw string) error {
 	return nil
 }
 
-// loopbackHost reports whether a URL's host is this machine's loopback: an address of
-// 127.0.0.0/8 or ::1, or localhost (RFC 6761 has it resolve to loopback).
+// loopbackHost reports whether a URL's host is this machine's loopback for certain: an
+// address of 127.0.0.0/8 or ::1, or exactly localhost, which the system's hosts file
+// names. Other names under localhost (RFC 6761) are not: Go's resolver asks the network's
+// DNS server for "localhost." and "app.localhost", and whoever answers it would decide
+// where a plain http request goes.
 func loopbackHost(h string) bool {
 	if a, err := netip.ParseAddr(h); err == nil {
 		return a.Unmap().IsLoopback()
 	}
+	return strings.EqualFold(h, "localhost")
+}
+
+// localName reports whether a host name says this machine (localhost, and the names under
+// it), however it resolves: what a server on the internet may not name.
+func localName(h string) bool {
 	h = strings.ToLower(strings.TrimSuffix(h, "."))
 	return h == "localhost" || strings.HasSuffix(h, ".localhost")
 }

@@ -42,7 +42,8 @@ type ServerMetadata struct {
 }
 
 // authorize runs the whole flow for a server that challenged a request to u.
-func (t *Transport) authorize(ctx context.Context, u *url.URL, resource string, ch Challenge, scopes []string, stale *Token) (*Token, error) {
+// local says the server is on the user's machine or network (reachedLocal).
+func (t *Transport) authorize(ctx context.Context, u *url.URL, resource string, ch Challenge, scopes []string, stale *Token, local bool) (*Token, error) {
 	lock := t.flowLock(resource)
 	lock.Lock()
 	defer lock.Unlock()
@@ -58,7 +59,6 @@ func (t *Transport) authorize(ctx context.Context, u *url.URL, resource string, 
 	}
 	// A server on the user's machine or network may name endpoints there; one on the
 	// internet may not, except an authorization server the user configured a client for.
-	local := serverIsLocal(ctx, u.Hostname())
 	prm, err := t.resourceMetadata(ctx, t.flowClient(local), u, ch)
 	if err != nil {
 		return nil, err
@@ -81,7 +81,7 @@ func (t *Transport) authorize(ctx context.Context, u *url.URL, resource string, 
 		scopes = prm.ScopesSupported
 	}
 	if t.Config.Grant != "" {
-		return t.machineToken(ctx, hc, as, resource, prm.Resource, scopes)
+		return t.machineToken(ctx, hc, as, resource, prm.Resource, scopes, local)
 	}
 	// What the authorization code flow needs of the server, and the other grants do not.
 	if !slices.Contains(as.CodeChallengeMethodsSupported, "S256") {
@@ -116,7 +116,7 @@ func (t *Transport) authorize(ctx context.Context, u *url.URL, resource string, 
 	if err != nil {
 		return nil, err
 	}
-	tok.Scope, tok.Resource, tok.Indicator, tok.Issuer = strings.Join(scopes, " "), resource, indicator, as.Issuer
+	tok.Scope, tok.Resource, tok.Indicator, tok.Issuer, tok.Local = strings.Join(scopes, " "), resource, indicator, as.Issuer, local
 	if err := t.store.SetToken(ctx, resource, tok); err != nil {
 		return nil, &Error{"token store", err}
 	}
@@ -484,17 +484,13 @@ func (t *Transport) refresh(ctx context.Context, old *Token) (*Token, error) {
 	if old.Indicator != "" {
 		form.Set("resource", old.Indicator)
 	}
-	// Where the token came from, checked as when it was issued.
-	local := false
-	if u, err := url.Parse(old.Resource); err == nil {
-		local = serverIsLocal(ctx, u.Hostname())
-	}
-	hc := t.flowClient(local || old.Issuer != "" && t.Config.client(old.Issuer) != nil)
+	// Where the token came from, as it was when it was issued: not looked up again.
+	hc := t.flowClient(old.Local || old.Issuer != "" && t.Config.client(old.Issuer) != nil)
 	tok, err := t.exchange(ctx, hc, old.TokenEndpoint, clientAuth{id: old.ClientID, secret: old.ClientSecret, method: old.AuthMethod, dpop: old.isDPoP()}, form)
 	if err != nil {
 		return nil, err
 	}
-	tok.Scope, tok.Resource, tok.Indicator, tok.Issuer = old.Scope, old.Resource, old.Indicator, old.Issuer
+	tok.Scope, tok.Resource, tok.Indicator, tok.Issuer, tok.Local = old.Scope, old.Resource, old.Indicator, old.Issuer, old.Local
 	if tok.RefreshToken == "" {
 		tok.RefreshToken = old.RefreshToken
 	}
@@ -512,7 +508,7 @@ func randomString(n int) string {
 
 // machineToken gets a token without a person: the client credentials grant, or a JWT
 // bearer assertion traded for a token.
-func (t *Transport) machineToken(ctx context.Context, hc *http.Client, as *ServerMetadata, resource, indicator string, scopes []string) (*Token, error) {
+func (t *Transport) machineToken(ctx context.Context, hc *http.Client, as *ServerMetadata, resource, indicator string, scopes []string, local bool) (*Token, error) {
 	cfg := t.Config
 	form := url.Values{"grant_type": {cfg.Grant}, "resource": {indicator}}
 	if len(scopes) > 0 {
@@ -553,7 +549,7 @@ func (t *Transport) machineToken(ctx context.Context, hc *http.Client, as *Serve
 	if err != nil {
 		return nil, err
 	}
-	tok.Scope, tok.Resource, tok.Indicator, tok.Issuer = strings.Join(scopes, " "), resource, indicator, as.Issuer
+	tok.Scope, tok.Resource, tok.Indicator, tok.Issuer, tok.Local = strings.Join(scopes, " "), resource, indicator, as.Issuer, local
 	if err := t.store.SetToken(ctx, resource, tok); err != nil {
 		return nil, &Error{"token store", err}
 	}

@@ -27,6 +27,8 @@ import (
 //     dialled, after the name is resolved (so a name that resolves there is caught too).
 //     An MCP server that is itself on such an address (development, an intranet) may name
 //     others there, and so may an authorization server the user configured a client for.
+//     Where the MCP server is is the address the challenged request connected to, kept with
+//     the token for its refreshes.
 //
 // The dial check needs Config.HTTPClient's transport to be an *http.Transport (the default
 // is); with another RoundTripper the names are resolved and checked before each request,
@@ -34,42 +36,72 @@ import (
 // resolves the name: then only addresses written as such, and localhost, are refused.
 
 // isPublicAddr reports whether a is an address of the public internet: not loopback,
-// private (RFC 1918, fc00::/7), link-local (169.254.0.0/16, where clouds serve their
-// metadata, fe80::/10), shared (100.64.0.0/10, carrier NAT and overlay networks),
-// multicast or unspecified.
+// private (RFC 1918, fc00::/7, the deprecated site-local fec0::/10), link-local
+// (169.254.0.0/16, where clouds serve their metadata, fe80::/10), shared (100.64.0.0/10,
+// carrier NAT and overlay networks), multicast or unspecified. An IPv6 address that
+// carries an IPv4 address (NAT64, 6to4, Teredo, the IPv4-compatible and -translated forms)
+// reaches that IPv4 address, and is judged as it.
 func isPublicAddr(a netip.Addr) bool {
 	a = a.Unmap()
+	if a.Is6() {
+		if v4, ok := embeddedIPv4(a); ok {
+			return isPublicAddr(v4)
+		}
+		if siteLocal.Contains(a) || localNAT64.Contains(a) {
+			return false
+		}
+	}
 	return a.IsGlobalUnicast() && !a.IsPrivate() && !sharedSpace.Contains(a) && !thisNetwork.Contains(a)
 }
 
+// embeddedIPv4 is the IPv4 address an IPv6 address of a translation or tunnelling prefix
+// leads to.
+func embeddedIPv4(a netip.Addr) (netip.Addr, bool) {
+	b := a.As16()
+	switch {
+	case wellKnownNAT64.Contains(a), ipv4Compatible.Contains(a), ipv4Translated.Contains(a):
+		return netip.AddrFrom4([4]byte(b[12:16])), true
+	case sixToFour.Contains(a):
+		return netip.AddrFrom4([4]byte(b[2:6])), true
+	case teredo.Contains(a): // the client's address, written inverted (RFC 4380 section 4)
+		return netip.AddrFrom4([4]byte{^b[12], ^b[13], ^b[14], ^b[15]}), true
+	}
+	return netip.Addr{}, false
+}
+
 var (
-	sharedSpace = netip.MustParsePrefix("100.64.0.0/10")
-	thisNetwork = netip.MustParsePrefix("0.0.0.0/8")
+	sharedSpace    = netip.MustParsePrefix("100.64.0.0/10")
+	thisNetwork    = netip.MustParsePrefix("0.0.0.0/8")
+	siteLocal      = netip.MustParsePrefix("fec0::/10")
+	wellKnownNAT64 = netip.MustParsePrefix("64:ff9b::/96")    // RFC 6052
+	localNAT64     = netip.MustParsePrefix("64:ff9b:1::/48")  // RFC 8215: a network's own translator
+	ipv4Compatible = netip.MustParsePrefix("::/96")           // deprecated, RFC 4291
+	ipv4Translated = netip.MustParsePrefix("::ffff:0:0:0/96") // SIIT, RFC 2765
+	sixToFour      = netip.MustParsePrefix("2002::/16")       // RFC 3056
+	teredo         = netip.MustParsePrefix("2001::/32")       // RFC 4380
 )
 
 // publicAddr is isPublicAddr; tests put another in its place.
 var publicAddr = isPublicAddr
 
-// serverIsLocal reports whether the host of an MCP server's URL is on this machine or a
-// non-public network: localhost, an address that is not public, or a name one of whose
-// addresses is not. A name that does not resolve counts as public.
-func serverIsLocal(ctx context.Context, host string) bool {
-	if a, err := netip.ParseAddr(host); err == nil {
-		return !publicAddr(a)
-	}
-	if loopbackHost(host) {
-		return true
-	}
-	addrs, err := net.DefaultResolver.LookupNetIP(ctx, "ip", host)
-	if err != nil {
+// reachedLocal reports whether a request to u went to a server on this machine or a
+// non-public network, from the address its connection went to (remote, when the transport
+// said): not from what u's name resolves to, which the server's owner decides and may
+// answer differently to a second lookup. Through a proxy the server counts as public.
+// Without an address (a RoundTripper that is not net/http's), only what u names as
+// written counts: an address that is not public, or localhost.
+func reachedLocal(u *url.URL, remote string, proxied bool) bool {
+	if proxied {
 		return false
 	}
-	for _, a := range addrs {
-		if !publicAddr(a) {
-			return true
-		}
+	if remote != "" {
+		ap, err := netip.ParseAddrPort(remote)
+		return err == nil && !publicAddr(ap.Addr())
 	}
-	return false
+	if a, err := netip.ParseAddr(u.Hostname()); err == nil {
+		return !publicAddr(a)
+	}
+	return loopbackHost(u.Hostname())
 }
 
 var errNotPublic = errors.New("not a public address")
@@ -155,7 +187,7 @@ func (c *clients) guard(rt http.RoundTripper) http.RoundTripper {
 			if p == nil || err != nil {
 				return p, err
 			}
-			if h := req.URL.Hostname(); loopbackHost(h) || !namedPublic(h) {
+			if h := req.URL.Hostname(); localName(h) || !namedPublic(h) {
 				return nil, refusal(h, errNotPublic)
 			}
 			c.proxyAddresses.Store(canonicalAddr(p), true)
@@ -187,7 +219,7 @@ type namesChecked struct{ rt http.RoundTripper }
 
 func (n namesChecked) RoundTrip(req *http.Request) (*http.Response, error) {
 	h := req.URL.Hostname()
-	if loopbackHost(h) || !namedPublic(h) {
+	if localName(h) || !namedPublic(h) {
 		return nil, refusal(h, errNotPublic)
 	}
 	if _, err := netip.ParseAddr(h); err != nil {

@@ -32,10 +32,12 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -160,6 +162,9 @@ type Token struct {
 	Resource      string `json:"resource,omitempty"`  // the server, as the store keys it
 	Indicator     string `json:"indicator,omitempty"` // the resource indicator it was issued for
 	Issuer        string `json:"issuer,omitempty"`    // the authorization server that issued it
+	// Local says the server was on the user's machine or network when it challenged (the
+	// address its connection went to): its refreshes may go there too.
+	Local bool `json:"local,omitempty"`
 }
 
 // isDPoP reports whether the token is bound to the client's DPoP key (token_type is
@@ -266,7 +271,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	retryable := req.Body == nil || req.GetBody != nil
 	for attempt := 0; ; attempt++ {
-		resp, err := t.send(req, tok)
+		resp, local, err := t.send(req, tok)
 		if err != nil {
 			return nil, err
 		}
@@ -289,20 +294,26 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			}
 		}
 		scopes = union(scopes, strings.Fields(ch.Scope))
-		if tok, err = t.authorize(ctx, req.URL, resource, ch, scopes, tok); err != nil {
+		if tok, err = t.authorize(ctx, req.URL, resource, ch, scopes, tok, local); err != nil {
 			return nil, err
 		}
 		scopes = strings.Fields(tok.Scope)
 	}
 }
 
-// send sends a copy of req with the token.
-func (t *Transport) send(req *http.Request, tok *Token) (*http.Response, error) {
-	r := req.Clone(req.Context())
+// send sends a copy of req with the token, and reports whether it reached a server on the
+// user's machine or network (reachedLocal).
+func (t *Transport) send(req *http.Request, tok *Token) (*http.Response, bool, error) {
+	var remote atomic.Pointer[string]
+	trace := &httptrace.ClientTrace{GotConn: func(c httptrace.GotConnInfo) {
+		addr := c.Conn.RemoteAddr().String()
+		remote.Store(&addr)
+	}}
+	r := req.Clone(httptrace.WithClientTrace(req.Context(), trace))
 	if req.Body != nil && req.GetBody != nil {
 		body, err := req.GetBody()
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		r.Body = body
 	}
@@ -310,14 +321,28 @@ func (t *Transport) send(req *http.Request, tok *Token) (*http.Response, error) 
 		// A token bound to the client's key goes with a fresh proof of it, per request.
 		proof, err := t.dpop.proof(req.Method, req.URL, tok.AccessToken, CanonicalResource(req.URL))
 		if err != nil {
-			return nil, &Error{"dpop", err}
+			return nil, false, &Error{"dpop", err}
 		}
 		r.Header.Set("Authorization", "DPoP "+tok.AccessToken)
 		r.Header.Set("DPoP", proof)
 	} else if tok != nil {
 		r.Header.Set("Authorization", "Bearer "+tok.AccessToken)
 	}
-	return t.base().RoundTrip(r)
+	base := t.base()
+	resp, err := base.RoundTrip(r)
+	if err != nil {
+		return nil, false, err
+	}
+	proxied := false
+	if ht, ok := base.(*http.Transport); ok && ht.Proxy != nil {
+		p, err := ht.Proxy(r)
+		proxied = p != nil || err != nil
+	}
+	addr := ""
+	if a := remote.Load(); a != nil {
+		addr = *a
+	}
+	return resp, reachedLocal(req.URL, addr, proxied), nil
 }
 
 // CanonicalResource is the canonical URI of the MCP server a URL reaches (RFC 8707 section 2,

@@ -60,13 +60,13 @@ func TestEndpointsOnlyHTTPS(t *testing.T) {
 }
 
 func TestCheckEndpoint(t *testing.T) {
-	for _, good := range []string{"https://as.example/token", "https://as.example:8443/t?x=1", "http://127.0.0.1:8080/cb", "http://[::1]:9/x", "http://localhost:3000/token", "http://app.localhost/x"} {
+	for _, good := range []string{"https://as.example/token", "https://as.example:8443/t?x=1", "http://127.0.0.1:8080/cb", "http://[::1]:9/x", "http://localhost:3000/token"} {
 		if err := CheckEndpoint(good); err != nil {
 			t.Errorf("%s: %v", good, err)
 		}
 	}
 	for _, bad := range []string{"", "/token", "file:///etc/passwd", "javascript:alert(1)", "http://as.example/token", "http://10.0.0.1/x",
-		"https://u:p@as.example/", "https:///path", "https://as.example/x#frag", "http://127.0.0.1.evil.example/x", "ftp://as.example/"} {
+		"https://u:p@as.example/", "https:///path", "https://as.example/x#frag", "http://127.0.0.1.evil.example/x", "ftp://as.example/", "http://app.localhost/x", "http://localhost./x"} {
 		if err := CheckEndpoint(bad); err == nil {
 			t.Errorf("%q: accepted", bad)
 		}
