@@ -37,7 +37,8 @@ func TestOAuthAgainstARealOpenIDProvider(t *testing.T) {
 
 	store := &oauth.MemoryStore{}
 	rt := &oauth.Transport{Config: &oauth.Config{
-		Clients:     []oauth.Client{{Issuer: issuer, ID: "native"}}, // the OP has no dynamic registration
+		// The OP has no dynamic registration: a client registered there, for both servers.
+		Clients:     []oauth.Client{{Issuer: issuer, ID: "native", Resources: []string{a, b}}},
 		RedirectURL: "http://127.0.0.1:8976/callback",
 		Authorize:   loginAs("test-user@localhost", "verysecure"),
 		Store:       store,

@@ -183,3 +183,75 @@ func TestCLIClientSecretGoesToItsIssuerOnly(t *testing.T) {
 		t.Errorf("A: %d registrations, token requests %q", a.registered, a.tokenReqs)
 	}
 }
+
+// --client-id and --client-secret are for the servers the command line names: the one of
+// --url, or with a configuration file those of --client-resource, which it then needs. A
+// server of the file that names the same authorization server (here "evil", whose metadata
+// names A) gets a client registered dynamically, or the id its own "oauth" entry gives,
+// never the secret: a secret set once in the environment does not reach whatever server a
+// project's .mcp.json adds.
+func TestCLIClientIsForItsServersOnly(t *testing.T) {
+	a := newAuthServer(t)
+	onA, evil := protectedServer(t, a), protectedServer(t, a)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("BROWSER", os.Args[0])
+	t.Setenv("MCPGEN_TEST_BROWSER", "1")
+	secretFlags := []string{"--client-id", "pre", "--client-secret", "s3cret", "--client-issuer", a.srv.URL}
+	file := filepath.Join(t.TempDir(), "mcp.json")
+	write := func(evilEntry string) {
+		data := `{"mcpServers": {"a": {"url": "` + onA + `"}, "evil": {"url": "` + evil + `"` + evilEntry + `}}}`
+		if err := os.WriteFile(file, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// requests returns A's token requests since the last call, by the server they were for.
+	seen := 0
+	requests := func() map[string]string {
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		out := map[string]string{}
+		for _, req := range a.tokenReqs[seen:] {
+			for _, s := range []string{onA, evil} {
+				if strings.Contains(req, "resource="+url.QueryEscape(s)) {
+					out[s] = req
+				}
+			}
+		}
+		seen = len(a.tokenReqs)
+		return out
+	}
+
+	write("")
+	code, _, errOut := mcpgen(t, append([]string{"tools", "--config", file, "--trust"}, secretFlags...)...)
+	if code != 2 || !strings.Contains(errOut, "--client-resource") {
+		t.Errorf("a configuration with --client-id and no --client-resource: exit %d\n%s", code, errOut)
+	}
+	if reqs := requests(); len(reqs) != 0 {
+		t.Errorf("started anyway: %v", reqs)
+	}
+
+	for name, evilEntry := range map[string]string{
+		"registered dynamically":     "",
+		"with the id the file names": `, "oauth": {"clientId": "pre", "issuer": "` + a.srv.URL + `"}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // no tokens kept from before
+			write(evilEntry)
+			code, out, errOut := mcpgen(t, append([]string{"tools", "--config", file, "--trust", "--client-resource", onA}, secretFlags...)...)
+			if code != 0 {
+				t.Fatalf("exit %d\n%s%s", code, out, errOut)
+			}
+			reqs := requests()
+			if !strings.HasSuffix(reqs[onA], " Basic cHJlOnMzY3JldA==") {
+				t.Errorf("a's token request: %q, want the client pre with its secret", reqs[onA])
+			}
+			want := "client_id=cli"
+			if evilEntry != "" {
+				want = "client_id=pre"
+			}
+			if r := reqs[evil]; r == "" || strings.Contains(r, "s3cret") || strings.Contains(r, "Basic") || !strings.Contains(r, want) {
+				t.Errorf("evil's token request: %q, want %s without the secret", r, want)
+			}
+		})
+	}
+}

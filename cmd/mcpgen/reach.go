@@ -57,9 +57,10 @@ func reachFlags(extra ...cli.Flag) []cli.Flag {
 		&cli.DurationFlag{Name: "connect-timeout", Value: 30 * time.Second, Usage: "bound the connection to each server by `DURATION`, counted from its turn to start (a few stdio servers start at a time)"},
 		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "show what servers write to stderr, and the host's events"},
 		&cli.StringFlag{Name: "log-level", Value: "info", Usage: "ask servers for their log messages at `LEVEL` and above (debug, info, notice, warning, error...), printed on stderr; off for none"},
-		&cli.StringFlag{Name: "client-id", Sources: cli.EnvVars("MCPGEN_CLIENT_ID"), Usage: "for servers that need OAuth: the `ID` of a client registered with the authorization server --client-issuer (default: register dynamically)"},
+		&cli.StringFlag{Name: "client-id", Sources: cli.EnvVars("MCPGEN_CLIENT_ID"), Usage: "for servers that need OAuth: the `ID` of a client registered with the authorization server --client-issuer, for the server of --url or --sse, or those of --client-resource (default: register dynamically)"},
 		&cli.StringFlag{Name: "client-secret", Sources: cli.EnvVars("MCPGEN_CLIENT_SECRET"), Usage: "the `SECRET` of --client-id, for a confidential client"},
-		&cli.StringFlag{Name: "client-issuer", Sources: cli.EnvVars("MCPGEN_CLIENT_ISSUER"), Usage: "the authorization server (issuer `URL`) --client-id is registered with: its id and secret go to that server only; other servers' authorization servers get a client registered dynamically"},
+		&cli.StringFlag{Name: "client-issuer", Sources: cli.EnvVars("MCPGEN_CLIENT_ISSUER"), Usage: "the authorization server (issuer `URL`) --client-id is registered with: its id and secret go to that server only, and only for tokens for the servers the client is for; other servers get a client registered dynamically"},
+		&cli.StringSliceFlag{Name: "client-resource", Sources: cli.EnvVars("MCPGEN_CLIENT_RESOURCE"), Usage: "a server (its `URL`, or an origin for all of its servers) --client-id is for; required with a configuration file, where it names servers of the file (comma-separated, or repeated)"},
 	}, extra...)
 }
 
@@ -648,11 +649,16 @@ func (r *reach) approve(ctx context.Context, cfg *host.Config) error {
 }
 
 // oauthClients are the OAuth clients registered beforehand, each bound to its
-// authorization server: the one of --client-id, --client-secret and --client-issuer, and
-// those the configuration's servers name ("oauth": {"clientId", "issuer"}). One issuer has
-// one client.
+// authorization server and to the servers it is for: the one of --client-id,
+// --client-secret and --client-issuer, for the server of --url or --sse and those of
+// --client-resource; and those the configuration's servers name ("oauth": {"clientId",
+// "issuer"}), each for its own server only. A server has one client per issuer. With a
+// configuration file the flags' client is for the servers --client-resource names, never
+// for all of them: a secret set once in the environment must not reach whatever server a
+// project's .mcp.json adds, through an authorization server it names.
 func (r *reach) oauthClients(cfg *host.Config) ([]oauth.Client, error) {
 	id, secret, issuer := r.cmd.String("client-id"), r.cmd.String("client-secret"), r.cmd.String("client-issuer")
+	resources := r.cmd.StringSlice("client-resource")
 	const why = "the authorization server the client is registered with, the only one mcpgen sends its id and secret to"
 	var clients []oauth.Client
 	switch {
@@ -660,28 +666,48 @@ func (r *reach) oauthClients(cfg *host.Config) ([]oauth.Client, error) {
 		return nil, fmt.Errorf("--client-secret (or MCPGEN_CLIENT_SECRET) needs --client-issuer (or MCPGEN_CLIENT_ISSUER): %s", why)
 	case issuer == "" && id != "":
 		return nil, fmt.Errorf("--client-id (or MCPGEN_CLIENT_ID) needs --client-issuer (or MCPGEN_CLIENT_ISSUER): %s", why)
+	case issuer == "" && len(resources) > 0:
+		return nil, fmt.Errorf("--client-resource (or MCPGEN_CLIENT_RESOURCE) names the servers of --client-id, and there is none: give --client-id and --client-issuer too")
 	case issuer != "" && id == "":
 		return nil, fmt.Errorf("--client-issuer needs --client-id (or MCPGEN_CLIENT_ID): the client registered with %s", issuer)
 	case issuer != "":
 		if err := oauth.CheckEndpoint(issuer); err != nil {
 			return nil, fmt.Errorf("--client-issuer: %v", err)
 		}
-		clients = append(clients, oauth.Client{Issuer: issuer, ID: id, Secret: secret})
+		for _, res := range resources {
+			if u, err := url.Parse(res); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+				return nil, fmt.Errorf("--client-resource %q: give a server's http:// or https:// URL (or its origin, such as https://mcp.example.com), without a query", res)
+			}
+		}
+		if r.single != "" && cfg.Servers[0].Transport != host.Stdio {
+			resources = append(resources, cfg.Servers[0].URL) // the server the command line names
+		}
+		remote := slices.ContainsFunc(cfg.Servers, func(s host.ServerConfig) bool { return s.Transport != host.Stdio })
+		if len(resources) == 0 && remote {
+			return nil, fmt.Errorf("--client-id (or MCPGEN_CLIENT_ID) is for the servers you name, and %s is a configuration file: say which of its servers the client is registered for with --client-resource URL (or MCPGEN_CLIENT_RESOURCE; repeated, or comma-separated), or reach one server with --url", cfg.File)
+		}
+		if len(resources) > 0 { // else nothing is reached over HTTP
+			clients = append(clients, oauth.Client{Issuer: issuer, ID: id, Secret: secret, Resources: resources})
+		}
 	}
 	for _, s := range cfg.Servers {
-		if s.OAuth == nil {
+		if s.OAuth == nil || s.Transport == host.Stdio {
 			continue
 		}
 		if err := oauth.CheckEndpoint(s.OAuth.Issuer); err != nil {
 			return nil, fmt.Errorf("%s: server %s: oauth.issuer: %v", cfg.File, s.Name, err)
 		}
-		i := slices.IndexFunc(clients, func(c oauth.Client) bool { return c.Issuer == s.OAuth.Issuer })
+		i := slices.IndexFunc(clients, func(c oauth.Client) bool { return c.Issuer == s.OAuth.Issuer && c.For(s.URL) })
 		switch {
 		case i < 0:
-			clients = append(clients, oauth.Client{Issuer: s.OAuth.Issuer, ID: s.OAuth.ClientID})
+			// Its secret, if it has one, comes from --client-secret with --client-resource.
+			clients = append(clients, oauth.Client{Issuer: s.OAuth.Issuer, ID: s.OAuth.ClientID, Resources: []string{s.URL}})
 		case clients[i].ID != s.OAuth.ClientID:
-			return nil, fmt.Errorf("%s: server %s: its oauth.clientId %q is not %q, the client already configured for the issuer %s: an authorization server has one client here", cfg.File, s.Name, s.OAuth.ClientID, clients[i].ID, s.OAuth.Issuer)
+			return nil, fmt.Errorf("%s: server %s: its oauth.clientId %q is not %q, the client --client-id configures for it with the issuer %s: a server has one client per authorization server", cfg.File, s.Name, s.OAuth.ClientID, clients[i].ID, s.OAuth.Issuer)
 		}
+	}
+	if err := (&oauth.Config{Clients: clients}).Validate(); err != nil {
+		return nil, fmt.Errorf("the OAuth clients: %v", err)
 	}
 	return clients, nil
 }

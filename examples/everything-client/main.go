@@ -235,7 +235,7 @@ func valueOf(typ any) any {
 // straight back), with a pre-registered client where the context gives one; a client acting
 // on its own behalf in the client credentials scenarios; a workload's JWT traded for a token
 // in the workload identity one. A pre-registered client is bound to its authorization
-// server's issuer, and used with no other.
+// server's issuer and to the scenario's server, and used with no other.
 func authConfig(ctx context.Context, serverURL, scenario string, cc conformanceContext) (*oauth.Transport, error) {
 	cfg := &oauth.Config{
 		ClientMetadataURL: clientMetadataURL,
@@ -250,7 +250,8 @@ func authConfig(ctx context.Context, serverURL, scenario string, cc conformanceC
 	if err != nil {
 		return nil, err
 	}
-	client := oauth.Client{Issuer: issuer, ID: cc.ClientID, Secret: cc.ClientSecret}
+	// For the scenario's server only: a configured client gets tokens for its servers.
+	client := oauth.Client{Issuer: issuer, ID: cc.ClientID, Secret: cc.ClientSecret, Resources: []string{serverURL}}
 	switch scenario {
 	case "auth/client-credentials-basic":
 		cfg.Grant = oauth.GrantClientCredentials

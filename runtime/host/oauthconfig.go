@@ -3,8 +3,9 @@ package host
 import "strings"
 
 // OAuthClient is a server's OAuth client registered beforehand: its id at the
-// authorization server Issuer. A client is bound to its issuer (an OAuth client uses it
-// with that authorization server only); its secret, if it has one, is not in the file.
+// authorization server Issuer. A client is bound to its issuer and to its server (an OAuth
+// client uses it with that authorization server only, for tokens for that server only);
+// its secret, if it has one, is not in the file.
 type OAuthClient struct {
 	ClientID string
 	Issuer   string
@@ -20,7 +21,7 @@ func (r *configReader) oauth(server string, v *value) *OAuthClient {
 		return nil
 	}
 	if s := v.field("clientSecret"); s != nil {
-		r.problem(s.keyOff, "give it to mcpgen with --client-secret (or MCPGEN_CLIENT_SECRET) and --client-issuer",
+		r.problem(s.keyOff, "give it to mcpgen with --client-secret (or MCPGEN_CLIENT_SECRET), --client-id, --client-issuer and --client-resource (the server's url)",
 			"oauth of server %q has a clientSecret: a secret does not belong in a configuration file, which is shared and checked in", server)
 	}
 	str := func(key string) string {

@@ -172,7 +172,8 @@ func (c *Config) Review() *Review {
 }
 
 // String is the review as a person reads it: every command with its arguments, environment
-// and directory, every url and header, and the variables each sends. Every string is
+// and directory, every url and header, the variables each sends, and the OAuth client each
+// names. Every string is
 // shown so that no control character or escape sequence in the file can hide another.
 func (r *Review) String() string {
 	var b strings.Builder
@@ -212,6 +213,11 @@ func (r *Review) String() string {
 		slices.Sort(sends)
 		if sends = slices.Compact(sends); len(sends) > 0 {
 			fmt.Fprintf(&b, "    sends   the values of %s to this server\n", strings.Join(sends, ", "))
+		}
+		if o := s.OAuth; o != nil {
+			// The issuer is trusted for this server's tokens (it may be on the user's
+			// network), and gets the client's id, and a secret given on the command line.
+			fmt.Fprintf(&b, "    oauth   client %s at %s, for this server's tokens\n", shown(o.ClientID), shown(o.Issuer))
 		}
 	}
 	fmt.Fprintf(&b, "\nThe file is a project's: approve it only if you trust where the project came from.\n")

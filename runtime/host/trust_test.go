@@ -351,13 +351,14 @@ func TestConsent(t *testing.T) {
 	}
 }
 
-// The review shows what would run as written, and no character of the file can hide
-// another on the terminal.
+// The review shows what would run and be sent as written (the OAuth client a server names
+// too), and no character of the file can hide another on the terminal.
 func TestReview(t *testing.T) {
 	data := `{"mcpServers": {
   "tool": {"command": "./bin/tool", "args": ["--name", "two words", "${HOME}/x", "it's"], "env": {"NODE_OPTIONS": "--require ./x.js", "KEY": "${API_KEY}"}, "cwd": "sub"},
   "sneaky": {"command": "echo\u001b[2K\rsafe", "args": ["a\u202eb"]},
-  "api": {"type": "http", "url": "https://${API_HOST}/mcp", "headers": {"Authorization": "Bearer ${TOKEN}", "X-Plain": "1"}}
+  "api": {"type": "http", "url": "https://${API_HOST}/mcp", "headers": {"Authorization": "Bearer ${TOKEN}", "X-Plain": "1"},
+    "oauth": {"clientId": "my-app\u001b[8m", "issuer": "https://auth.example.com"}}
 }}`
 	cfg, err := ParseConfig("/p/.mcp.json", []byte(data), env(map[string]string{"HOME": "/home/u", "API_KEY": "k"}))
 	if err != nil {
@@ -371,6 +372,7 @@ func TestReview(t *testing.T) {
     header  Authorization: Bearer ${TOKEN}
     header  X-Plain: 1
     sends   the values of API_HOST, TOKEN to this server
+    oauth   client "my-app\x1b[8m" at https://auth.example.com, for this server's tokens
 
   sneaky (stdio)
     runs    "echo\x1b[2K\rsafe" "a\u202eb"

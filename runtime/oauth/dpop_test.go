@@ -100,7 +100,7 @@ func TestDPoP(t *testing.T) {
 	srv = httptest.NewServer(mux)
 	defer srv.Close()
 
-	c := &http.Client{Transport: &Transport{Config: &Config{Clients: []Client{{Issuer: srv.URL, ID: "c"}}, RedirectURL: "http://127.0.0.1:9/cb", Authorize: FollowRedirect(nil)}}}
+	c := &http.Client{Transport: &Transport{Config: &Config{Clients: []Client{{Issuer: srv.URL, ID: "c", Resources: []string{srv.URL + "/mcp"}}}, RedirectURL: "http://127.0.0.1:9/cb", Authorize: FollowRedirect(nil)}}}
 	for range 2 {
 		resp, err := c.Post(srv.URL+"/mcp", "application/json", nil)
 		if err != nil || resp.StatusCode != 200 {

@@ -62,8 +62,9 @@ func ExampleTransport() {
 	// The client.
 	rt := &oauth.Transport{Config: &oauth.Config{
 		Grant: oauth.GrantClientCredentials,
-		// The client's credentials go to its own authorization server only.
-		Clients: []oauth.Client{{Issuer: issuer, ID: "reporter", Secret: "s3cret"}},
+		// The client's credentials go to its own authorization server only, for tokens for
+		// the servers it names only.
+		Clients: []oauth.Client{{Issuer: issuer, ID: "reporter", Secret: "s3cret", Resources: []string{web.URL + "/mcp"}}},
 	}}
 	ctx := context.Background()
 	c, err := mcp.Connect(ctx, &mcp.StreamableHTTPTransport{URL: web.URL + "/mcp", HTTPClient: &http.Client{Transport: rt}}, nil)

@@ -75,7 +75,7 @@ func (t *Transport) authorize(ctx context.Context, u *url.URL, resource string, 
 		return nil, wrapf("discovery", "the protected resource metadata names no authorization server")
 	}
 	issuer := prm.AuthorizationServers[0]
-	hc := t.flowClient(local || t.Config.client(issuer) != nil)
+	hc := t.flowClient(local || t.Config.client(issuer, resource) != nil)
 	as, err := t.serverMetadata(ctx, hc, issuer)
 	if err != nil {
 		return nil, err
@@ -96,7 +96,7 @@ func (t *Transport) authorize(ctx context.Context, u *url.URL, resource string, 
 	if slices.Contains(as.ScopesSupported, "offline_access") && !slices.Contains(scopes, "offline_access") && len(scopes) > 0 {
 		scopes = append(append([]string(nil), scopes...), "offline_access") // a refresh token, where offered
 	}
-	c, err := t.register(ctx, hc, as)
+	c, err := t.register(ctx, hc, as, resource)
 	if err != nil {
 		return nil, err
 	}
@@ -271,12 +271,13 @@ type clientAuth struct {
 	dpop       bool   // the tokens are bound to the client's DPoP key
 }
 
-// register settles the client's id: the client configured for this authorization server,
-// else its metadata document's URL where the server takes those, else one from dynamic
-// registration. A client configured for another authorization server is never used here.
-func (t *Transport) register(ctx context.Context, hc *http.Client, as *ServerMetadata) (clientAuth, error) {
+// register settles the client's id: the client configured for this authorization server
+// and the server (resource), else its metadata document's URL where the authorization
+// server takes those, else one from dynamic registration. A client configured for another
+// authorization server, or for other servers, is never used here.
+func (t *Transport) register(ctx context.Context, hc *http.Client, as *ServerMetadata, resource string) (clientAuth, error) {
 	cfg := t.Config
-	switch pre := cfg.client(as.Issuer); {
+	switch pre := cfg.client(as.Issuer, resource); {
 	case pre != nil:
 		return clientAuth{id: pre.ID, secret: pre.Secret, method: authMethod(as, pre.Secret != "")}, nil
 	case cfg.ClientMetadataURL != "" && as.ClientIDMetadataDocumentSupported:
@@ -286,7 +287,7 @@ func (t *Transport) register(ctx context.Context, hc *http.Client, as *ServerMet
 		if cfg.ClientMetadataURL == "" {
 			hint = " (or Config.ClientMetadataURL is not set)"
 		}
-		return clientAuth{}, wrapf("registration", "the authorization server %s takes no Client ID Metadata Documents%s and has no registration endpoint: configure a client registered with it (Config.Clients with Issuer %q; clients are configured for: %s)", as.Issuer, hint, as.Issuer, cfg.issuers())
+		return clientAuth{}, wrapf("registration", "the authorization server %s takes no Client ID Metadata Documents%s and has no registration endpoint: configure a client registered with it (Config.Clients with Issuer %q, and this server, %s, in its Resources; clients are configured for: %s)", as.Issuer, hint, as.Issuer, resource, cfg.configured())
 	}
 	name := cfg.ClientName
 	if name == "" {
@@ -488,7 +489,7 @@ func (t *Transport) refresh(ctx context.Context, old *Token) (*Token, error) {
 		form.Set("resource", old.Indicator)
 	}
 	// Where the token came from, as it was when it was issued: not looked up again.
-	hc := t.flowClient(old.Local || old.Issuer != "" && t.Config.client(old.Issuer) != nil)
+	hc := t.flowClient(old.Local || old.Issuer != "" && t.Config.client(old.Issuer, old.Resource) != nil)
 	tok, err := t.exchange(ctx, hc, old.TokenEndpoint, clientAuth{id: old.ClientID, secret: old.ClientSecret, method: old.AuthMethod, dpop: old.isDPoP()}, form)
 	if err != nil {
 		return nil, err
@@ -533,9 +534,9 @@ func (t *Transport) machineToken(ctx context.Context, hc *http.Client, as *Serve
 	if len(scopes) > 0 {
 		form.Set("scope", strings.Join(scopes, " "))
 	}
-	pre := cfg.client(as.Issuer)
+	pre := cfg.client(as.Issuer, resource)
 	if pre == nil {
-		return nil, wrapf("token", "the %s grant needs a client registered with the authorization server %s, and none is configured for it (Config.Clients: %s); the credentials of other authorization servers are not sent there", cfg.Grant, as.Issuer, cfg.issuers())
+		return nil, wrapf("token", "the %s grant needs a client registered with the authorization server %s for this server (%s), and none is configured for it (Config.Clients: %s); a client's credentials go only to its authorization server, for the servers it names", cfg.Grant, as.Issuer, resource, cfg.configured())
 	}
 	c := clientAuth{id: pre.ID, secret: pre.Secret, method: authMethod(as, pre.Secret != "")}
 	switch cfg.Grant {

@@ -91,7 +91,7 @@ func FuzzAuthorization(f *testing.F) {
 		hc := &http.Client{Transport: n}
 		var opened []string
 		cfg := &Config{
-			Clients:     []Client{{Issuer: "https://as.example", ID: "pre", Secret: "s3cret"}},
+			Clients:     []Client{{Issuer: "https://as.example", ID: "pre", Secret: "s3cret", Resources: []string{"http://127.0.0.1:1"}}},
 			RedirectURL: "http://127.0.0.1:9/callback",
 			HTTPClient:  hc,
 			Authorize: func(ctx context.Context, authURL string) (*url.URL, error) {
@@ -170,7 +170,7 @@ func TestFuzzHarness(t *testing.T) {
 		token:     []byte(`{"access_token":"t","token_type":"Bearer"}`),
 	}
 	hc := &http.Client{Transport: n}
-	rt := &Transport{Base: n, Config: &Config{Clients: []Client{{Issuer: "https://as.example", ID: "pre", Secret: "s3cret"}},
+	rt := &Transport{Base: n, Config: &Config{Clients: []Client{{Issuer: "https://as.example", ID: "pre", Secret: "s3cret", Resources: []string{"http://127.0.0.1:1"}}},
 		RedirectURL: "http://127.0.0.1:9/callback", HTTPClient: hc, Authorize: FollowRedirect(hc)}}
 	resp, err := (&http.Client{Transport: rt}).Post("http://127.0.0.1:1/mcp", "application/json", strings.NewReader("{}"))
 	if err != nil || resp.StatusCode != 200 {

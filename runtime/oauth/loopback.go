@@ -25,6 +25,7 @@ import (
 type Loopback struct {
 	ln      net.Listener
 	out     io.Writer
+	outMu   sync.Mutex // the authorizations of several servers run at once, and write to out
 	srv     *http.Server
 	done    chan struct{}
 	mu      sync.Mutex
@@ -92,9 +93,9 @@ func (l *Loopback) Authorize(ctx context.Context, authURL string) (*url.URL, err
 		delete(l.pending, state)
 		l.mu.Unlock()
 	}()
-	fmt.Fprintf(l.out, "To authorize, open this address in a browser:\n\n  %s\n\n", authURL)
+	l.say("To authorize, open this address in a browser:\n\n  %s\n\n", authURL)
 	if err := openBrowser(authURL); err == nil {
-		fmt.Fprintln(l.out, "(A browser was opened there; waiting for you to come back.)")
+		l.say("(A browser was opened there; waiting for you to come back.)\n")
 	}
 	select {
 	case u := <-ch:
@@ -102,6 +103,13 @@ func (l *Loopback) Authorize(ctx context.Context, authURL string) (*url.URL, err
 	case <-ctx.Done():
 		return nil, fmt.Errorf("waiting for the authorization: %w", ctx.Err())
 	}
+}
+
+// say writes to out, one authorization's words at a time.
+func (l *Loopback) say(format string, args ...any) {
+	l.outMu.Lock()
+	defer l.outMu.Unlock()
+	fmt.Fprintf(l.out, format, args...)
 }
 
 // Close stops listening.

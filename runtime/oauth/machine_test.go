@@ -63,12 +63,12 @@ func TestMachineGrants(t *testing.T) {
 		}
 	}
 
-	call(&Config{Grant: GrantClientCredentials, Clients: []Client{{Issuer: srv.URL, ID: "svc", Secret: "s3cret"}}})
+	call(&Config{Grant: GrantClientCredentials, Clients: []Client{{Issuer: srv.URL, Resources: []string{srv.URL}, ID: "svc", Secret: "s3cret"}}})
 	if got.Get("grant_type") != "client_credentials" || basicID != "svc" || basicSecret != "s3cret" {
 		t.Errorf("client credentials with a secret: %v, Basic %q:%q", got, basicID, basicSecret)
 	}
 
-	call(&Config{Grant: GrantClientCredentials, Clients: []Client{{Issuer: srv.URL, ID: "svc", PrivateKey: key}}})
+	call(&Config{Grant: GrantClientCredentials, Clients: []Client{{Issuer: srv.URL, Resources: []string{srv.URL}, ID: "svc", PrivateKey: key}}})
 	tok, err := jwt.ParseSigned(got.Get("client_assertion"), []jose.SignatureAlgorithm{jose.ES256})
 	if err != nil {
 		t.Fatalf("client_assertion: %v (%v)", err, got)
@@ -82,7 +82,7 @@ func TestMachineGrants(t *testing.T) {
 		t.Errorf("private_key_jwt: %+v %v", claims, got)
 	}
 
-	call(&Config{Grant: GrantJWTBearer, Clients: []Client{{Issuer: srv.URL, ID: "workload", Assertion: func(context.Context, string, string) (string, error) { return "the-workload-jwt", nil }}}})
+	call(&Config{Grant: GrantJWTBearer, Clients: []Client{{Issuer: srv.URL, Resources: []string{srv.URL}, ID: "workload", Assertion: func(context.Context, string, string) (string, error) { return "the-workload-jwt", nil }}}})
 	if got.Get("grant_type") != GrantJWTBearer || got.Get("assertion") != "the-workload-jwt" || basicID != "" {
 		t.Errorf("jwt bearer: %v", got)
 	}
@@ -96,7 +96,7 @@ func TestMachineGrants(t *testing.T) {
 		json.NewEncoder(w).Encode(map[string]any{"access_token": "the-id-jag", "issued_token_type": "urn:ietf:params:oauth:token-type:id-jag"})
 	}))
 	defer idp.Close()
-	call(&Config{Grant: GrantJWTBearer, Clients: []Client{{Issuer: srv.URL, ID: "app", Secret: "app-secret", Assertion: IDJAG(nil, idp.URL, "idp-app", "", "the-id-token")}}})
+	call(&Config{Grant: GrantJWTBearer, Clients: []Client{{Issuer: srv.URL, Resources: []string{srv.URL}, ID: "app", Secret: "app-secret", Assertion: IDJAG(nil, idp.URL, "idp-app", "", "the-id-token")}}})
 	if exchanged.Get("subject_token") != "the-id-token" || exchanged.Get("audience") != srv.URL || exchanged.Get("resource") != srv.URL+"/mcp" ||
 		exchanged.Get("requested_token_type") != "urn:ietf:params:oauth:token-type:id-jag" || exchanged.Get("client_id") != "idp-app" {
 		t.Errorf("token exchange: %v", exchanged)

@@ -6,24 +6,27 @@
 //	rt := &oauth.Transport{Config: &oauth.Config{
 //		RedirectURL: l.RedirectURL(),
 //		Authorize:   l.Authorize, // or your own: send the user to the URL, return the redirect
-//		// A client registered beforehand, for its authorization server only (optional):
-//		Clients: []oauth.Client{{Issuer: "https://auth.example.com", ID: "my-app"}},
+//		// A client registered beforehand, for its authorization server and the servers
+//		// named only (optional):
+//		Clients: []oauth.Client{{Issuer: "https://auth.example.com", ID: "my-app",
+//			Resources: []string{"https://mcp.example.com/mcp"}}},
 //	}}
 //	c, err := mcp.Connect(ctx, &mcp.StreamableHTTPTransport{URL: url, HTTPClient: &http.Client{Transport: rt}}, nil)
 //
 // On a 401 with a Bearer challenge it finds the server's protected resource metadata (RFC
 // 9728), then its authorization server's metadata (RFC 8414, OpenID Connect discovery),
-// settles the client (the one configured for that authorization server's issuer, else a
-// Client ID Metadata Document URL, else dynamic registration), and runs the authorization
-// code flow with PKCE (S256), the resource indicator of RFC 8707 and the issuer check of
-// RFC 9207. On a 403 insufficient_scope it asks again for the union of the scopes it had
+// settles the client (the one configured for that authorization server's issuer and this
+// server, else a Client ID Metadata Document URL, else dynamic registration), and runs the
+// authorization code flow with PKCE (S256), the resource indicator of RFC 8707 and the
+// issuer check of RFC 9207. On a 403 insufficient_scope it asks again for the union of the scopes it had
 // and those the challenge names, a bounded number of times. Tokens are kept per server
 // (TokenStore) and refreshed when they expire.
 //
 // What a server can make it do is bounded: a configured client's credentials go to their
-// own authorization server only (Client.Issuer); endpoints are used, and opened in the
-// browser, only when https (or http on loopback, CheckEndpoint); and a server on the
-// public internet cannot have it connect to the user's machine or network.
+// own authorization server only (Client.Issuer), for the servers they are meant for only
+// (Client.Resources); endpoints are used, and opened in the browser, only when https (or
+// http on loopback, CheckEndpoint); and a server on the public internet cannot have it
+// connect to the user's machine or network.
 package oauth
 
 import (
@@ -43,12 +46,14 @@ import (
 
 // Config says how a client gets tokens.
 type Config struct {
-	// Clients are clients registered beforehand, each with one authorization server. A
-	// client's id, secret, key and assertions go to its own authorization server only;
-	// with any other, the client uses ClientMetadataURL where that server supports Client
-	// ID Metadata Documents, else dynamic registration (and a grant without a person
-	// fails): a server cannot have them sent to an authorization server of its choosing by
-	// naming it in its metadata.
+	// Clients are clients registered beforehand, each with one authorization server and
+	// for the MCP servers it names. A client's id, secret, key and assertions go to its own
+	// authorization server only, and only to get tokens for its servers; for any other
+	// server, or with any other authorization server, the client uses ClientMetadataURL
+	// where the authorization server supports Client ID Metadata Documents, else dynamic
+	// registration (and a grant without a person fails): a server cannot have them sent to
+	// an authorization server of its choosing by naming it in its metadata, nor have a
+	// token got with them by naming the client's own.
 	Clients []Client
 	// ClientMetadataURL is the https URL of the client's metadata document, which is its
 	// client_id with servers that support Client ID Metadata Documents.
@@ -77,14 +82,22 @@ type Config struct {
 	Grant string
 }
 
-// Client is a client registered beforehand with one authorization server, and what it
-// authenticates with there.
+// Client is a client registered beforehand with one authorization server, for the MCP
+// servers it names, and what it authenticates with there.
 type Client struct {
 	// Issuer is the authorization server's issuer identifier, exactly as its metadata names
 	// it ("https://auth.example.com"): the client is used with the server whose metadata,
 	// fetched from Issuer's well-known address, names Issuer, compared as strings (RFC 8414
 	// section 3.3).
 	Issuer string
+	// Resources are the MCP servers the client is for, required: each a server's URL
+	// ("https://mcp.example.com/mcp"), which also covers the URLs below its path, or an
+	// origin ("https://mcp.example.com"), which covers every server there. A server
+	// elsewhere whose metadata names Issuer does not get tokens obtained with this client:
+	// for it the client registers as for any other authorization server (a token of the
+	// user's, or the client's own, at an authorization server that ignores the resource
+	// indicator would be good at the user's other servers too).
+	Resources []string
 	// ID and Secret (for a confidential client) of the client at that server.
 	ID     string
 	Secret string
@@ -99,8 +112,8 @@ type Client struct {
 }
 
 // checkClients returns what is wrong with the configured clients: each needs an issuer
-// (an https URL, or http on loopback) and an id or an assertion, and one issuer has one
-// client.
+// (an https URL, or http on loopback), an id or an assertion, and the servers it is for
+// (http or https URLs); a server has one client per issuer.
 func (c *Config) checkClients() error {
 	var errs []error
 	for i, cl := range c.Clients {
@@ -109,36 +122,97 @@ func (c *Config) checkClients() error {
 			errs = append(errs, fmt.Errorf("Config.Clients[%d] (id %q) has no Issuer: a client's credentials go only to the authorization server it is registered with; set its issuer identifier", i, cl.ID))
 		case CheckEndpoint(cl.Issuer) != nil:
 			errs = append(errs, fmt.Errorf("Config.Clients[%d].Issuer: %v", i, CheckEndpoint(cl.Issuer)))
-		case slices.ContainsFunc(c.Clients[:i], func(o Client) bool { return o.Issuer == cl.Issuer }):
-			errs = append(errs, fmt.Errorf("Config.Clients[%d]: a second client for the issuer %s", i, cl.Issuer))
 		}
 		if cl.ID == "" && cl.Assertion == nil {
 			errs = append(errs, fmt.Errorf("Config.Clients[%d] (issuer %s) has no ID", i, cl.Issuer))
+		}
+		if len(cl.Resources) == 0 {
+			errs = append(errs, fmt.Errorf("Config.Clients[%d] (issuer %s, id %q) has no Resources: set the MCP servers the client is for (\"https://mcp.example.com/mcp\", or an origin); tokens got with it go to those servers only", i, cl.Issuer, cl.ID))
+		}
+		for j, r := range cl.Resources {
+			if err := checkResource(r); err != nil {
+				errs = append(errs, fmt.Errorf("Config.Clients[%d].Resources[%d]: %v", i, j, err))
+				continue
+			}
+			for k, o := range c.Clients[:i] {
+				if o.Issuer != cl.Issuer {
+					continue
+				}
+				for _, or := range o.Resources {
+					if checkResource(or) == nil && (covers(or, canonical(r)) || covers(r, canonical(or))) {
+						errs = append(errs, fmt.Errorf("Config.Clients[%d] and Config.Clients[%d] are both for %s with the issuer %s: a server has one client per authorization server", k, i, r, cl.Issuer))
+					}
+				}
+			}
 		}
 	}
 	return errors.Join(errs...)
 }
 
-// client is the configured client for an authorization server, or nil.
-func (c *Config) client(issuer string) *Client {
+// checkResource returns what keeps r from naming MCP servers: it is an http or https URL
+// with a host, without user information, query or fragment.
+func checkResource(r string) error {
+	u, err := url.Parse(r)
+	switch {
+	case err != nil:
+		return fmt.Errorf("%q is not a URL: %v", r, err)
+	case u.Scheme != "https" && u.Scheme != "http" || u.Host == "":
+		return fmt.Errorf("%q is not an http or https URL of an MCP server (or its origin)", r)
+	case u.User != nil || u.RawQuery != "" || u.Fragment != "" || strings.ContainsAny(r, "?#"):
+		return fmt.Errorf("%q has user information, a query or a fragment: name the server's URL, or its origin", r)
+	}
+	return nil
+}
+
+// canonical is r (a checked resource) as CanonicalResource writes it.
+func canonical(r string) string {
+	u, _ := url.Parse(r)
+	return CanonicalResource(u)
+}
+
+// covers reports whether the resource entry r covers the server whose canonical URI is
+// resource: the same server, or one under its path (an origin covers its every server).
+func covers(r, resource string) bool { return sameResource(canonical(r), resource) }
+
+// For reports whether the client is for the MCP server at serverURL: one of its Resources
+// names that server, or a path or origin above it.
+func (cl *Client) For(serverURL string) bool {
+	u, err := url.Parse(serverURL)
+	if err != nil {
+		return false
+	}
+	return cl.covers(CanonicalResource(u))
+}
+
+func (cl *Client) covers(resource string) bool {
+	return slices.ContainsFunc(cl.Resources, func(r string) bool { return checkResource(r) == nil && covers(r, resource) })
+}
+
+// Validate returns what is wrong with the configured clients (the Transport refuses to
+// authorize with such a Config): call it at startup to stop there instead.
+func (c *Config) Validate() error { return c.checkClients() }
+
+// client is the configured client for an authorization server and the server whose
+// canonical URI is resource, or nil.
+func (c *Config) client(issuer, resource string) *Client {
 	for i := range c.Clients {
-		if c.Clients[i].Issuer == issuer {
+		if c.Clients[i].Issuer == issuer && c.Clients[i].covers(resource) {
 			return &c.Clients[i]
 		}
 	}
 	return nil
 }
 
-// issuers lists the issuers clients are configured for, for error messages.
-func (c *Config) issuers() string {
+// configured lists the configured clients, for error messages.
+func (c *Config) configured() string {
 	var out []string
 	for _, cl := range c.Clients {
-		out = append(out, cl.Issuer)
+		out = append(out, cl.Issuer+" for "+strings.Join(cl.Resources, " "))
 	}
 	if len(out) == 0 {
 		return "none"
 	}
-	return strings.Join(out, ", ")
+	return strings.Join(out, "; ")
 }
 
 // The grants besides the authorization code flow.

@@ -132,7 +132,7 @@ func TestCredentialsGoToTheirIssuerOnly(t *testing.T) {
 
 	// The authorization code flow: A's pre-registered confidential client at A, a
 	// dynamically registered one at B.
-	rt := &Transport{Config: &Config{Clients: []Client{{Issuer: issuerA, ID: "pre", Secret: "s3cret"}},
+	rt := &Transport{Config: &Config{Clients: []Client{{Issuer: issuerA, ID: "pre", Secret: "s3cret", Resources: []string{a.srv.URL + "/mcp"}}},
 		RedirectURL: "http://127.0.0.1:9/callback", Authorize: FollowRedirect(nil)}}
 	c := &http.Client{Transport: rt}
 	if _, err := post(t, c, a.srv.URL+"/mcp"); err != nil {
@@ -156,6 +156,8 @@ func TestCredentialsGoToTheirIssuerOnly(t *testing.T) {
 		"jwt bearer":     {Issuer: issuerA, ID: "svc", Assertion: assertion},
 		"id-jag, secret": {Issuer: issuerA, ID: "svc", Secret: "s3cret", Assertion: assertion},
 	} {
+		// For both servers: the issuer alone keeps the credentials from B.
+		cl.Resources = []string{a.srv.URL + "/mcp", b.srv.URL + "/mcp"}
 		grant := GrantClientCredentials
 		if cl.Assertion != nil {
 			grant = GrantJWTBearer
@@ -188,25 +190,142 @@ func parseBasic(h string) (id, secret string, ok bool) {
 	return id, secret, ok
 }
 
-// A configured client without an issuer, or two for one issuer, is an error that says what
-// to set, before anything is sent.
-func TestClientsNeedAnIssuer(t *testing.T) {
+// A configured client without an issuer or without the servers it is for, or two for one
+// issuer and one server, is an error that says what to set, before anything is sent.
+func TestClientsNeedAnIssuerAndTheirServers(t *testing.T) {
 	w := newWorld(t)
-	for name, clients := range map[string][]Client{
-		"no issuer":          {{ID: "pre", Secret: "s3cret"}},
-		"an http issuer":     {{Issuer: "http://as.example", ID: "pre"}},
-		"twice one issuer":   {{Issuer: w.srv.URL + "/as", ID: "a"}, {Issuer: w.srv.URL + "/as", ID: "b"}},
-		"neither id nor jwt": {{Issuer: w.srv.URL + "/as"}},
+	issuer, mcp := w.srv.URL+"/as", []string{w.srv.URL + "/mcp"}
+	for name, tc := range map[string]struct {
+		clients []Client
+		want    string
+	}{
+		"no issuer":                {[]Client{{ID: "pre", Secret: "s3cret", Resources: mcp}}, "has no Issuer"},
+		"an http issuer":           {[]Client{{Issuer: "http://as.example", ID: "pre", Resources: mcp}}, "plain http"},
+		"neither id nor jwt":       {[]Client{{Issuer: issuer, Resources: mcp}}, "has no ID"},
+		"no servers":               {[]Client{{Issuer: issuer, ID: "pre", Secret: "s3cret"}}, "has no Resources"},
+		"a server that is no URL":  {[]Client{{Issuer: issuer, ID: "pre", Resources: []string{"mcp.example.com"}}}, "not an http or https URL"},
+		"a server with a query":    {[]Client{{Issuer: issuer, ID: "pre", Resources: []string{w.srv.URL + "/mcp?x=1"}}}, "a query"},
+		"one server twice":         {[]Client{{Issuer: issuer, ID: "a", Resources: mcp}, {Issuer: issuer, ID: "b", Resources: mcp}}, "both for"},
+		"an origin and its server": {[]Client{{Issuer: issuer, ID: "a", Resources: mcp}, {Issuer: issuer, ID: "b", Resources: []string{w.srv.URL}}}, "both for"},
 	} {
-		rt := &Transport{Config: &Config{Clients: clients, RedirectURL: "http://127.0.0.1:9/callback", Authorize: FollowRedirect(nil)}}
+		rt := &Transport{Config: &Config{Clients: tc.clients, RedirectURL: "http://127.0.0.1:9/callback", Authorize: FollowRedirect(nil)}}
 		_, err := post(t, &http.Client{Transport: rt}, w.srv.URL+"/mcp")
 		var oe *Error
-		if !errors.As(err, &oe) || oe.Step != "configuration" {
-			t.Errorf("%s: %v", name, err)
+		if !errors.As(err, &oe) || oe.Step != "configuration" || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want a configuration error about %q", name, err, tc.want)
 		}
 	}
 	if len(w.tokenForms) != 0 || len(w.registered) != 0 {
 		t.Errorf("sent anyway: %d token requests, %d registrations", len(w.tokenForms), len(w.registered))
+	}
+}
+
+// A client configured for an authorization server (A) and a server (a) gets tokens for that
+// server only. A hostile server whose metadata names A does not get a token obtained with
+// it: for the grants without a person A is not asked at all, and in the authorization code
+// flow the client registers at A as for any other server, its secret staying home (A may
+// ignore the resource indicator, and a token for the hostile server would then be good at
+// a too). Two clients of one issuer, for two servers, are each used for their own.
+func TestConfiguredClientsServeTheirServersOnly(t *testing.T) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := newWorld(t)
+	issuerA, serverA := a.srv.URL+"/as", a.srv.URL+"/mcp"
+	var mu sync.Mutex
+	var got []string // the Authorization headers the hostile server received
+	var hostile *httptest.Server
+	hostile = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/prm" {
+			json.NewEncoder(w).Encode(map[string]any{"resource": hostile.URL + "/mcp", "authorization_servers": []string{issuerA}})
+			return
+		}
+		if auth := r.Header.Get("Authorization"); auth != "" {
+			mu.Lock()
+			got = append(got, auth)
+			mu.Unlock()
+			return
+		}
+		w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+hostile.URL+`/prm"`)
+		w.WriteHeader(http.StatusUnauthorized)
+	}))
+	defer hostile.Close()
+	var assertedFor []string
+	assertion := func(_ context.Context, _, resource string) (string, error) {
+		assertedFor = append(assertedFor, resource)
+		return "workload-jwt", nil
+	}
+
+	for name, cl := range map[string]Client{
+		"client secret": {Issuer: issuerA, ID: "svc", Secret: "s3cret"},
+		"private key":   {Issuer: issuerA, ID: "svc", PrivateKey: key},
+		"jwt bearer":    {Issuer: issuerA, ID: "svc", Assertion: assertion},
+	} {
+		cl.Resources = []string{serverA}
+		grant := GrantClientCredentials
+		if cl.Assertion != nil {
+			grant = GrantJWTBearer
+		}
+		rt := &Transport{Config: &Config{Grant: grant, Clients: []Client{cl}}}
+		before := len(a.tokenForms)
+		_, err := post(t, &http.Client{Transport: rt}, hostile.URL+"/mcp")
+		if err == nil || !strings.Contains(err.Error(), "none is configured for it") {
+			t.Errorf("%s at the hostile server: %v", name, err)
+		}
+		if len(a.tokenForms) != before {
+			t.Errorf("%s: A's token endpoint was asked for the hostile server: %v", name, a.tokenForms[before:])
+		}
+		if _, err := post(t, &http.Client{Transport: rt}, serverA); err != nil {
+			t.Errorf("%s at a: %v", name, err)
+		}
+	}
+	if len(assertedFor) != 1 || assertedFor[0] != serverA {
+		t.Errorf("assertions made for %v, want a once", assertedFor)
+	}
+	mu.Lock()
+	if len(got) > 0 {
+		t.Errorf("the hostile server got %v", got)
+	}
+	mu.Unlock()
+
+	// The authorization code flow: A's confidential client at a; at the hostile server a
+	// client registered dynamically, without the secret.
+	rt := &Transport{Config: &Config{Clients: []Client{{Issuer: issuerA, ID: "pre", Secret: "s3cret", Resources: []string{serverA}}},
+		RedirectURL: "http://127.0.0.1:9/callback", Authorize: FollowRedirect(nil)}}
+	c := &http.Client{Transport: rt}
+	before := len(a.tokenForms)
+	if _, err := post(t, c, hostile.URL+"/mcp"); err != nil {
+		t.Fatal(err)
+	}
+	if f := a.tokenForms[before]; len(a.registered) != 1 || a.tokenAuth[before] != "" || f.Get("client_id") != "dyn-client" || f.Has("client_secret") {
+		t.Errorf("the hostile server's token request: %v, Authorization %q, %d registrations", f, a.tokenAuth[before], len(a.registered))
+	}
+	if _, err := post(t, c, serverA); err != nil {
+		t.Fatal(err)
+	}
+	if id, secret, _ := parseBasic(a.tokenAuth[len(a.tokenAuth)-1]); id != "pre" || secret != "s3cret" {
+		t.Errorf("a's token request: Basic %q:%q", id, secret)
+	}
+
+	// Two clients of A, one for each server.
+	rt = &Transport{Config: &Config{Clients: []Client{
+		{Issuer: issuerA, ID: "pre", Secret: "s3cret", Resources: []string{serverA}},
+		{Issuer: issuerA, ID: "for-hostile", Resources: []string{hostile.URL}},
+	}, RedirectURL: "http://127.0.0.1:9/callback", Authorize: FollowRedirect(nil)}}
+	c = &http.Client{Transport: rt}
+	for _, tc := range []struct{ url, id string }{{hostile.URL + "/mcp", "for-hostile"}, {serverA, "pre"}} {
+		before := len(a.tokenForms)
+		if _, err := post(t, c, tc.url); err != nil {
+			t.Fatal(err)
+		}
+		f, auth := a.tokenForms[before], a.tokenAuth[before]
+		if id, _, _ := parseBasic(auth); f.Get("client_id") != tc.id && id != tc.id {
+			t.Errorf("%s: token request %v, Authorization %q, want the client %s", tc.url, f, auth, tc.id)
+		}
+	}
+	if len(a.registered) != 1 {
+		t.Errorf("%d registrations, want the one of the flow above", len(a.registered))
 	}
 }
 
@@ -282,6 +401,9 @@ func TestNoRequestsIntoTheUsersNetwork(t *testing.T) {
 			hits = nil
 			mu.Unlock()
 			u := mcpServer(tc.addr, tc.prm, tc.as)
+			for i := range tc.clients {
+				tc.clients[i].Resources = []string{u}
+			}
 			rt := &Transport{Config: &Config{HTTPClient: hc, Clients: tc.clients, RedirectURL: "http://127.0.0.1:9/callback", Authorize: FollowRedirect(nil)}}
 			_, err := post(t, &http.Client{Transport: rt}, u)
 			var oe *Error
