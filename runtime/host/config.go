@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"crypto/sha256"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -12,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mcpgen/mcpgen/internal/userfile"
 )
 
 // Config is the servers a host connects to: what .mcp.json describes.
@@ -86,19 +87,21 @@ func (p Problem) String() string {
 // ${VAR:-default} in commands, arguments, environment values and the working directory
 // expand from the environment; in URLs and headers, which go to remote servers, only once
 // the file is approved, and only the variables the user allowed (see Approve). Problems
-// come back together, as a *ConfigError.
+// come back together, as a *ConfigError. Only a regular file of at most 4 MiB is read.
 //
 // The user's own configuration (UserConfigPath) starts as it is, with every variable. Any
 // other file is a project's, which its servers do not start from until the user approved it
 // (Config.Approve, or Consent for the whole procedure): cloning a repository must not be
 // enough to run its commands.
 func LoadConfig(path string) (*Config, error) {
-	f, err := os.Open(path)
+	// Before anything is approved, the path is the repository's to choose: a FIFO or a
+	// link to /dev/zero is refused, and a file larger than userfile.MaxSize.
+	f, err := userfile.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(f)
+	data, err := userfile.Read(f)
 	if err != nil {
 		return nil, err
 	}

@@ -16,6 +16,8 @@ import (
 	"sync"
 	"time"
 	"unicode"
+
+	"github.com/mcpgen/mcpgen/internal/userfile"
 )
 
 // A project's .mcp.json is code: its servers are commands the host runs and addresses it
@@ -281,7 +283,7 @@ type approval struct {
 }
 
 func (a *Approvals) read() (map[string]approval, error) {
-	data, err := os.ReadFile(a.Path)
+	data, err := userfile.ReadFile(a.Path)
 	if errors.Is(err, os.ErrNotExist) {
 		return map[string]approval{}, nil
 	}

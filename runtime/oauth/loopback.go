@@ -15,6 +15,8 @@ import (
 	"runtime"
 	"sync"
 	"time"
+
+	"github.com/mcpgen/mcpgen/internal/userfile"
 )
 
 // Loopback receives the authorization response of a person at this machine, as RFC 8252
@@ -160,7 +162,7 @@ func DefaultFileStore() (*FileStore, error) {
 }
 
 func (f *FileStore) read() (map[string]*Token, error) {
-	data, err := os.ReadFile(f.Path)
+	data, err := userfile.ReadFile(f.Path) // a regular file of at most userfile.MaxSize
 	if errors.Is(err, os.ErrNotExist) {
 		return map[string]*Token{}, nil
 	}
