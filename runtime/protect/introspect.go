@@ -28,7 +28,8 @@ type Introspection struct {
 	// Issuer, when set, is the authorization server's issuer identifier: an answer that
 	// names another iss is refused, and one that names none is taken as Issuer's.
 	Issuer string
-	// HTTPClient asks; the default is http.DefaultClient.
+	// HTTPClient asks; the default is http.DefaultClient. A redirect is followed only on
+	// the Endpoint's origin: the question carries the token and this server's credentials.
 	HTTPClient *http.Client
 	// Timeout bounds one question to the endpoint; the default is 10 seconds.
 	Timeout time.Duration
@@ -73,11 +74,7 @@ func (v *Introspection) VerifyToken(ctx context.Context, token string) (*mcp.Aut
 	if v.ClientID != "" {
 		req.SetBasicAuth(url.QueryEscape(v.ClientID), url.QueryEscape(v.ClientSecret))
 	}
-	hc := v.HTTPClient
-	if hc == nil {
-		hc = http.DefaultClient
-	}
-	resp, err := hc.Do(req)
+	resp, err := redirectsTo(v.HTTPClient, toSameOrigin).Do(req)
 	if err != nil {
 		return nil, fmt.Errorf("%w: introspection: %v", mcp.ErrVerifierUnavailable, err)
 	}
@@ -124,4 +121,19 @@ func (v *Introspection) VerifyToken(ctx context.Context, token string) (*mcp.Aut
 		}
 	}
 	return info, nil
+}
+
+// toSameOrigin lets a redirect of the introspection request go only to the endpoint's own
+// origin (scheme, host and port): it carries the token, and this server's credentials,
+// which net/http sends again to the same host whatever the scheme, so that a redirect from
+// https to http would put them on the wire in the clear.
+func toSameOrigin(to *url.URL, first *http.Request) error {
+	if err := oauth.CheckEndpoint(to.String()); err != nil {
+		return err
+	}
+	from := first.URL
+	if !strings.EqualFold(to.Scheme, from.Scheme) || !strings.EqualFold(to.Host, from.Host) {
+		return fmt.Errorf("to %s, another origin than the introspection endpoint's (%s://%s), which the token and this server's credentials go to only", to.Redacted(), from.Scheme, from.Host)
+	}
+	return nil
 }

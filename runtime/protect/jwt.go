@@ -18,6 +18,7 @@ import (
 	"io"
 	"maps"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -43,7 +44,8 @@ type JWT struct {
 	// Algorithms are the signature algorithms taken; the default is RS256, ES256 and EdDSA
 	// (never "none", never HMAC with a public key).
 	Algorithms []jose.SignatureAlgorithm
-	// HTTPClient fetches the JWKS; the default is http.DefaultClient.
+	// HTTPClient fetches the JWKS; the default is http.DefaultClient. Its redirects are
+	// followed only to https, or http on loopback, as JWKSURL.
 	HTTPClient *http.Client
 	// Leeway is the clock skew allowed on exp, nbf and iat; the default is one minute.
 	Leeway time.Duration
@@ -310,10 +312,7 @@ func (v *JWT) fetchKeys(ctx context.Context, cancel context.CancelFunc, f *keyFe
 // download fetches the issuer's key set (finding its address in the issuer's metadata
 // first, once, when JWKSURL is empty). Only one runs at a time.
 func (v *JWT) download(ctx context.Context) (*jose.JSONWebKeySet, error) {
-	hc := v.HTTPClient
-	if hc == nil {
-		hc = http.DefaultClient
-	}
+	hc := redirectsTo(v.HTTPClient, toEndpoint)
 	jwks := v.JWKSURL
 	if jwks == "" {
 		v.mu.Lock()
@@ -362,3 +361,32 @@ func discoverJWKS(ctx context.Context, hc *http.Client, issuer string) (string, 
 	}
 	return m.JWKSURI, nil
 }
+
+// redirectsTo is a copy of hc (nil: http.DefaultClient) that follows a redirect only where
+// check lets it, and then as hc's own policy says: the keys, or the introspection answer,
+// come from whoever serves the place redirected to, and the request carries what it
+// carries there.
+func redirectsTo(hc *http.Client, check func(to *url.URL, first *http.Request) error) *http.Client {
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	c := *hc
+	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if err := check(req.URL, via[0]); err != nil {
+			return fmt.Errorf("redirected: %w", err)
+		}
+		if hc.CheckRedirect != nil {
+			return hc.CheckRedirect(req, via)
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
+	return &c
+}
+
+// toEndpoint lets a redirect go where an endpoint may be: https, or http on loopback
+// (oauth.CheckEndpoint). A JWKS fetched over plain http from another machine is whatever
+// someone on the path serves, and its keys sign the tokens the server takes.
+func toEndpoint(to *url.URL, _ *http.Request) error { return oauth.CheckEndpoint(to.String()) }
