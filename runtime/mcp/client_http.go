@@ -23,9 +23,10 @@ type StreamableHTTPTransport struct {
 	URL string
 	// HTTPClient sends the requests; the default has no timeout (streams last), and uses
 	// the environment's proxy settings as net/http does. Redirects are followed as the
-	// client's policy says.
+	// client's policy says, and with a Header never to another origin.
 	HTTPClient *http.Client
-	// Header is added to every request: an API key, say.
+	// Header is added to every request: an API key, say. It goes to the URL's origin only:
+	// a redirect to another origin fails the request.
 	Header http.Header
 	// NoSSEFallback keeps the transport from trying the HTTP+SSE transport when the URL
 	// answers initialize with 400, 404 or 405.
@@ -86,11 +87,36 @@ func (t *StreamableHTTPTransport) connect(ctx context.Context, sink clientSink) 
 	if c.hc == nil {
 		c.hc = defaultHTTPClient
 	}
+	c.hc = headersStayHome(c.hc, t.Header)
 	if c.max <= 0 {
 		c.max = 64 << 20
 	}
 	c.ctx, c.stop = context.WithCancel(context.Background())
 	return c, nil
+}
+
+// headersStayHome is hc, or, when the transport sends headers of its own (an API key from
+// .mcp.json or -H), a copy of hc that follows no redirect to another origin than the one
+// redirected from: net/http sends every header but Authorization, Cookie and
+// WWW-Authenticate on to wherever a redirect points, and these are meant for the server.
+func headersStayHome(hc *http.Client, header http.Header) *http.Client {
+	if len(header) == 0 {
+		return hc
+	}
+	c := *hc
+	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if from := via[len(via)-1].URL; !sameOrigin(req.URL, from) {
+			return fmt.Errorf("redirected from %s to %s, another origin: the client's headers go to the server's origin only", from.Redacted(), req.URL.Redacted())
+		}
+		if hc.CheckRedirect != nil {
+			return hc.CheckRedirect(req, via)
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
+	return &c
 }
 
 func (c *httpConn) headers() bool {

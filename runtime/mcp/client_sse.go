@@ -34,6 +34,7 @@ func (t *SSETransport) connect(ctx context.Context, sink clientSink) (clientConn
 	if hc == nil {
 		hc = defaultHTTPClient
 	}
+	hc = headersStayHome(hc, t.Header)
 	max := t.MaxMessageSize
 	if max <= 0 {
 		max = 64 << 20

@@ -457,3 +457,71 @@ func TestSSEClientRefusesAnotherOrigin(t *testing.T) {
 		}
 	}
 }
+
+// A transport's own headers (an API key from .mcp.json or -H) go to its URL's origin only:
+// net/http sends every header but Authorization, Cookie and WWW-Authenticate on to where a
+// redirect points, so a redirect to another origin fails the request (Streamable HTTP's
+// POST and the HTTP+SSE transport's GET alike). A redirect on the same origin is followed,
+// with the headers.
+func TestHeadersGoToTheServersOriginOnly(t *testing.T) {
+	var mu sync.Mutex
+	var got []string
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		got = append(got, r.Method+" "+r.Header.Get("X-Api-Key"))
+		mu.Unlock()
+		http.Error(w, "no", http.StatusNotFound)
+	}))
+	defer other.Close()
+	srv := clientTestServer(t)
+	h := srv.HTTPHandler(nil)
+	defer h.Close()
+	var keys []string
+	home := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/away":
+			http.Redirect(w, r, other.URL+"/collect", http.StatusTemporaryRedirect)
+		case "/moved":
+			http.Redirect(w, r, "/mcp", http.StatusPermanentRedirect)
+		default:
+			mu.Lock()
+			keys = append(keys, r.Header.Get("X-Api-Key"))
+			mu.Unlock()
+			h.ServeHTTP(w, r)
+		}
+	}))
+	defer home.Close()
+	header := http.Header{"X-Api-Key": {"sk-secret"}}
+	for name, tr := range map[string]Transport{
+		"Streamable HTTP": &StreamableHTTPTransport{URL: home.URL + "/away", Header: header, HTTPClient: &http.Client{Transport: &http.Transport{}}, NoSSEFallback: true},
+		"HTTP+SSE":        &SSETransport{URL: home.URL + "/away", Header: header, HTTPClient: &http.Client{Transport: &http.Transport{}}},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		c, err := Connect(ctx, tr, &ClientOptions{Logger: quietLogger()})
+		cancel()
+		if err == nil {
+			c.Close()
+			t.Errorf("%s: connected through a redirect to another origin", name)
+		} else if !strings.Contains(err.Error(), "another origin") {
+			t.Errorf("%s: %v, want the redirect refused", name, err)
+		}
+	}
+	mu.Lock()
+	if len(got) > 0 {
+		t.Errorf("the other origin got %q", got)
+	}
+	mu.Unlock()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	c, err := Connect(ctx, &StreamableHTTPTransport{URL: home.URL + "/moved", Header: header, HTTPClient: &http.Client{Transport: &http.Transport{}}}, &ClientOptions{Logger: quietLogger()})
+	if err != nil {
+		t.Fatalf("a redirect on the server's origin: %v", err)
+	}
+	c.Close()
+	mu.Lock()
+	defer mu.Unlock()
+	if len(keys) == 0 || slices.Contains(keys, "") {
+		t.Errorf("the server got the keys %q", keys)
+	}
+}
