@@ -584,3 +584,75 @@ func TestExampleHost(t *testing.T) {
 		t.Errorf("the weather server (pid %d) outlived the host", newPID)
 	}
 }
+
+// examples/host's API calls the user's tools, so it answers this machine's programs only,
+// not the web pages the user's browser shows: a cross-site form post (text/plain needs no
+// preflight), a cross-site fetch, and a page whose name was rebound to 127.0.0.1 (DNS
+// rebinding: its own name as the Host) are refused, reading as well as calling; a JSON
+// POST from a program on this machine is answered.
+func TestExampleHostAnswersThisMachineOnly(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, ".mcp.json"), []byte(`{"mcpServers": {"weather": {"command": "`+weatherBin+`"}}}`), 0o644)
+	cmd := exec.Command(hostBin, "-http", "127.0.0.1:0", "-trust")
+	cmd.Dir = dir
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	lines := bufio.NewScanner(stdout)
+	base := ""
+	for base == "" && lines.Scan() {
+		if rest, ok := strings.CutPrefix(lines.Text(), "status on "); ok {
+			base = strings.TrimSuffix(strings.Fields(rest)[0], "/api/mcp/status")
+		}
+	}
+	go io.Copy(io.Discard, stdout)
+	if base == "" {
+		t.Fatal("no status address")
+	}
+	port := base[strings.LastIndex(base, ":")+1:]
+	send := func(method, path, host string, h map[string]string) (int, string) {
+		t.Helper()
+		var body io.Reader
+		if method == http.MethodPost {
+			body = strings.NewReader(`{"city":"Lisbon"}`)
+		}
+		req, _ := http.NewRequest(method, base+path, body)
+		for k, v := range h {
+			req.Header.Set(k, v)
+		}
+		if host != "" {
+			req.Host = host
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	const call = "/api/call/mcp_weather_get_weather"
+	for name, tc := range map[string]struct {
+		method, path, host string
+		header             map[string]string
+		want               int
+	}{
+		"a cross-site form post": {http.MethodPost, call, "", map[string]string{"Content-Type": "text/plain", "Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"}, http.StatusForbidden},
+		"a cross-site fetch":     {http.MethodPost, call, "", map[string]string{"Content-Type": "application/json", "Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"}, http.StatusForbidden},
+		"a form post":            {http.MethodPost, call, "", map[string]string{"Content-Type": "text/plain"}, http.StatusUnsupportedMediaType},
+		"a rebound host's call":  {http.MethodPost, call, "evil.example:" + port, map[string]string{"Content-Type": "application/json", "Origin": "http://evil.example:" + port, "Sec-Fetch-Site": "same-origin"}, http.StatusForbidden},
+		"a rebound host's read":  {http.MethodGet, "/api/mcp/status", "evil.example:" + port, nil, http.StatusForbidden},
+	} {
+		if code, body := send(tc.method, tc.path, tc.host, tc.header); code != tc.want {
+			t.Errorf("%s: %d %.120s, want %d", name, code, body, tc.want)
+		}
+	}
+	for _, host := range []string{"", "localhost:" + port} {
+		if code, body := send(http.MethodPost, call, host, map[string]string{"Content-Type": "application/json"}); code != http.StatusOK {
+			t.Errorf("a program's call (Host %q): %d %.120s", host, code, body)
+		}
+	}
+}

@@ -15,6 +15,13 @@
 //	GET  /api/mcp/logs     recent events: state changes, calls with duration and outcome
 //	POST /api/call/{name}  call the tool mcp_{server}_{tool} with the JSON body as arguments
 //	                       (404 for a tool the host does not know, 503 while its server is not ready)
+//
+// The API calls the user's tools, so it answers only this machine's programs, not the web
+// pages its browser shows: a request must name this machine (localhost, a loopback address
+// or the -http address) as its Host, which a page that rebinds its own name to 127.0.0.1
+// cannot; a POST must be application/json, which a page cannot send to another origin
+// without asking first (CORS preflight, which the API never allows); and a browser's
+// cross-origin POST (Origin, Sec-Fetch-Site) is refused (http.CrossOriginProtection).
 package main
 
 import (
@@ -23,8 +30,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"mime"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"os/signal"
 	"strings"
@@ -142,7 +151,7 @@ func run(ctx context.Context, config, addr string, consent *host.Consent) error 
 		return err
 	}
 	fmt.Printf("status on http://%s/api/mcp/status (Ctrl-C to stop)\n", ln.Addr())
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: localOnly(mux, addr, ln.Addr().String()), ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		<-ctx.Done()
 		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -205,4 +214,47 @@ func writeJSON(w http.ResponseWriter, v any) {
 func firstLine(s string) string {
 	first, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
 	return first
+}
+
+// localOnly serves h to this machine's programs only: the Host must be localhost, a
+// loopback address or one of addrs (where the API listens), a POST must carry JSON, and a
+// browser's cross-origin POST is refused.
+func localOnly(h http.Handler, addrs ...string) http.Handler {
+	jsonOnly := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/json" {
+				http.Error(w, "the body must be application/json", http.StatusUnsupportedMediaType)
+				return
+			}
+		}
+		h.ServeHTTP(w, r)
+	})
+	sameOrigin := http.NewCrossOriginProtection().Handler(jsonOnly)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !localHost(r.Host, addrs) {
+			// A web page whose name was rebound to this machine (DNS rebinding) sends its
+			// own name here.
+			http.Error(w, "the host "+r.Host+" is not this machine's: the API answers requests to localhost or "+addrs[0], http.StatusForbidden)
+			return
+		}
+		sameOrigin.ServeHTTP(w, r)
+	})
+}
+
+// localHost reports whether a request's Host names this machine: localhost or a loopback
+// address (with any port), or one of addrs exactly.
+func localHost(host string, addrs []string) bool {
+	for _, a := range addrs {
+		if strings.EqualFold(host, a) {
+			return true
+		}
+	}
+	name := host
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		name = h
+	}
+	if a, err := netip.ParseAddr(strings.Trim(name, "[]")); err == nil {
+		return a.Unmap().IsLoopback()
+	}
+	return strings.EqualFold(name, "localhost")
 }
