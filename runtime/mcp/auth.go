@@ -117,16 +117,25 @@ func (h *HTTPHandler) resourceMetadataURL(r *http.Request) string {
 	return scheme + "://" + r.Host + resourceMetadataPath(r.URL.Path)
 }
 
-// authenticate checks the request's bearer token. It answers the request itself (401, or
-// 503 when the verifier cannot decide) and returns nil when there is no valid token.
+// authenticate checks the request's bearer token, or its DPoP-bound token and proof
+// (verifyDPoP). It answers the request itself (401, or 503 when the verifier cannot decide)
+// and returns nil when there is no valid token.
 func (h *HTTPHandler) authenticate(w http.ResponseWriter, r *http.Request) *http.Request {
 	a := h.opts.Auth
-	token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	if !ok || strings.TrimSpace(token) == "" {
+	scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+	token = strings.TrimSpace(token)
+	dpop := strings.EqualFold(scheme, "DPoP")
+	if !dpop && !strings.EqualFold(scheme, "Bearer") || token == "" {
 		h.challenge(w, r, http.StatusUnauthorized, "", "the request carries no bearer token", a.ScopesSupported)
 		return nil
 	}
-	info, err := a.Verifier.VerifyToken(r.Context(), strings.TrimSpace(token))
+	var info *AuthInfo
+	var err error
+	if dpop {
+		info, err = h.verifyDPoP(r, token)
+	} else {
+		info, err = a.Verifier.VerifyToken(r.Context(), token)
+	}
 	switch {
 	case errors.Is(err, ErrVerifierUnavailable):
 		// The token may well be good: the client is to try again, not to get a new one.

@@ -53,8 +53,15 @@ func (v *Introspection) Validate() error {
 }
 
 // VerifyToken asks the authorization server about a token. An endpoint that cannot be
-// reached, or does not answer 200 with JSON, is an outage (mcp.ErrVerifierUnavailable).
+// reached, or does not answer 200 with JSON, is an outage (mcp.ErrVerifierUnavailable). A
+// token bound to a key of its client's (cnf in the answer) is refused: it comes with the
+// DPoP scheme (VerifyDPoP).
 func (v *Introspection) VerifyToken(ctx context.Context, token string) (*mcp.AuthInfo, error) {
+	return notBound(v.verify(ctx, token))
+}
+
+// verify asks about a token, bound or not.
+func (v *Introspection) verify(ctx context.Context, token string) (*mcp.AuthInfo, error) {
 	if err := v.Validate(); err != nil {
 		return nil, fmt.Errorf("%w: %v", mcp.ErrVerifierUnavailable, err)
 	}

@@ -118,8 +118,15 @@ func (v *JWT) Validate() error {
 	return errors.Join(errs...)
 }
 
-// VerifyToken checks a JWT access token and returns what it says of its bearer.
+// VerifyToken checks a JWT access token and returns what it says of its bearer. A token
+// bound to a key of its client's (cnf) is refused: it comes with the DPoP scheme
+// (VerifyDPoP).
 func (v *JWT) VerifyToken(ctx context.Context, token string) (*mcp.AuthInfo, error) {
+	return notBound(v.verify(ctx, token))
+}
+
+// verify checks a JWT access token, bound or not.
+func (v *JWT) verify(ctx context.Context, token string) (*mcp.AuthInfo, error) {
 	v.checked.Do(func() { v.checkErr = v.Validate() })
 	if v.checkErr != nil {
 		return nil, fmt.Errorf("%w: %v", mcp.ErrVerifierUnavailable, v.checkErr)
@@ -153,11 +160,7 @@ func (v *JWT) VerifyToken(ctx context.Context, token string) (*mcp.AuthInfo, err
 	if err := tok.Claims(key, &std, &all); err != nil {
 		return nil, fmt.Errorf("the signature does not verify: %w", err)
 	}
-	leeway := v.Leeway
-	if leeway == 0 {
-		leeway = time.Minute
-	}
-	if err := std.ValidateWithLeeway(jwt.Expected{Issuer: v.Issuer, AnyAudience: jwt.Audience{v.Audience}, Time: time.Now()}, leeway); err != nil {
+	if err := std.ValidateWithLeeway(jwt.Expected{Issuer: v.Issuer, AnyAudience: jwt.Audience{v.Audience}, Time: time.Now()}, v.leeway()); err != nil {
 		return nil, err
 	}
 	if std.Expiry == nil {
@@ -176,6 +179,13 @@ func (v *JWT) VerifyToken(ctx context.Context, token string) (*mcp.AuthInfo, err
 	info.Scopes = scopesOf(all)
 	info.ClientID = clientOf(all)
 	return info, nil
+}
+
+func (v *JWT) leeway() time.Duration {
+	if v.Leeway == 0 {
+		return time.Minute
+	}
+	return v.Leeway
 }
 
 // clientOf is the client a token was issued to: client_id (RFC 9068, RFC 7662), else azp
