@@ -166,7 +166,8 @@ func TestCLIClientSecretGoesToItsIssuerOnly(t *testing.T) {
 		t.Errorf("B was reached without an issuer for the secret")
 	}
 
-	for _, url := range []string{onB, onA} {
+	// onA with a query is the same server: the token kept is used.
+	for _, url := range []string{onB, onA, onA + "?tenant=1"} {
 		code, out, errOut := mcpgen(t, "call", "--url", url, "--client-id", "pre", "--client-secret", "s3cret", "--client-issuer", a.srv.URL, "whoami")
 		if code != 0 || strings.TrimSpace(out) != "you are ada" {
 			t.Fatalf("%s: exit %d\n%s%s", url, code, out, errOut)

@@ -680,7 +680,7 @@ func (r *reach) oauthClients(cfg *host.Config) ([]oauth.Client, error) {
 			}
 		}
 		if r.single != "" && cfg.Servers[0].Transport != host.Stdio {
-			resources = append(resources, cfg.Servers[0].URL) // the server the command line names
+			resources = append(resources, serverResource(cfg.Servers[0].URL)) // the server the command line names
 		}
 		remote := slices.ContainsFunc(cfg.Servers, func(s host.ServerConfig) bool { return s.Transport != host.Stdio })
 		if len(resources) == 0 && remote {
@@ -701,7 +701,7 @@ func (r *reach) oauthClients(cfg *host.Config) ([]oauth.Client, error) {
 		switch {
 		case i < 0:
 			// Its secret, if it has one, comes from --client-secret with --client-resource.
-			clients = append(clients, oauth.Client{Issuer: s.OAuth.Issuer, ID: s.OAuth.ClientID, Resources: []string{s.URL}})
+			clients = append(clients, oauth.Client{Issuer: s.OAuth.Issuer, ID: s.OAuth.ClientID, Resources: []string{serverResource(s.URL)}})
 		case clients[i].ID != s.OAuth.ClientID:
 			return nil, fmt.Errorf("%s: server %s: its oauth.clientId %q is not %q, the client --client-id configures for it with the issuer %s: a server has one client per authorization server", cfg.File, s.Name, s.OAuth.ClientID, clients[i].ID, s.OAuth.Issuer)
 		}
@@ -710,4 +710,14 @@ func (r *reach) oauthClients(cfg *host.Config) ([]oauth.Client, error) {
 		return nil, fmt.Errorf("the OAuth clients: %v", err)
 	}
 	return clients, nil
+}
+
+// serverResource is the canonical URI of the server at a URL (no query, no fragment), which
+// its OAuth client is bound to.
+func serverResource(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return raw // the client's check says what is wrong with it
+	}
+	return oauth.CanonicalResource(u)
 }
