@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
+	"strings"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 )
@@ -166,27 +168,103 @@ func Elicit[T any](ctx context.Context, message string) (T, ElicitAction, error)
 	if err != nil {
 		return zero, "", err
 	}
-	var res struct {
-		Action  ElicitAction    `json:"action"`
-		Content json.RawMessage `json:"content"`
+	action, content, err := readElicitResult(raw)
+	if err != nil {
+		return zero, "", err
 	}
-	if err := json.Unmarshal(raw, &res); err != nil {
-		return zero, "", fmt.Errorf("mcp: the client's elicitation result: %w", err)
+	if action != Accept {
+		return zero, action, nil
 	}
-	switch res.Action {
-	case Accept:
-		if res.Content == nil {
-			res.Content = []byte("{}")
+	if content == nil {
+		content = []byte("{}")
+	}
+	var v T
+	answer := newInput(content, formAnswer, "")
+	f.decode(answer.Decoder(), &v)
+	if err := answer.Err(); err != nil {
+		return zero, Accept, err
+	}
+	return v, Accept, nil
+}
+
+// readElicitResult reads the client's answer to elicitation/create, an ElicitResult: its
+// action, and the content of an accepted form (nil if it has none). An answer of another
+// shape is an error that says, in the protocol's words, where, what was expected and what
+// came.
+func readElicitResult(raw []byte) (ElicitAction, []byte, error) {
+	var (
+		action    ElicitAction
+		content   []byte
+		hasAction bool
+		d         jsonwire.Decoder
+	)
+	d.Reset(raw)
+	object := d.Peek() == jsonwire.Object
+	for key := range d.Members {
+		switch string(key) {
+		case "action":
+			hasAction = true
+			s, ok := d.String()
+			switch a := ElicitAction(s); {
+			case !ok:
+			case a == Accept || a == Decline || a == Cancel:
+				action = a
+			default:
+				d.Report(`expected "accept", "decline" or "cancel", got "` + s + `"`)
+			}
+		case "content":
+			if d.Null() {
+				continue
+			}
+			if d.Expect(jsonwire.Object) {
+				content = d.Raw()
+			}
+		default:
+			d.Skip()
 		}
-		var v T
-		answer := newInput(res.Content, formAnswer, "")
-		f.decode(answer.Decoder(), &v)
-		if err := answer.Err(); err != nil {
-			return zero, Accept, err
-		}
-		return v, Accept, nil
-	case Decline, Cancel:
-		return zero, res.Action, nil
 	}
-	return zero, "", fmt.Errorf("mcp: the client answered elicitation with unknown action %q", res.Action)
+	if object && !hasAction {
+		d.ReportMissing("action")
+	}
+	if d.Finish(); d.Failed() {
+		return "", nil, fmt.Errorf("mcp: the client's answer to elicitation/create is not an ElicitResult (an object with action \"accept\", \"decline\" or \"cancel\", and the form's content):\n%s", d.Summary())
+	}
+	return action, content, nil
+}
+
+// inProtocolWords says what a json.Unmarshal error of a client's answer says, in JSON's
+// words rather than Go's: where (a JSON Pointer), what was expected, what came.
+func inProtocolWords(err error) string {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) {
+		return err.Error() // a syntax error says it in JSON's words already
+	}
+	where := ""
+	if te.Field != "" {
+		where = "/" + strings.ReplaceAll(te.Field, ".", "/") + ": "
+	}
+	return where + "expected " + jsonKind(te.Type) + ", got " + strings.Replace(te.Value, "bool", "boolean", 1)
+}
+
+// jsonKind names the JSON type a Go type is read from.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "string"
+	case reflect.Bool:
+		return "boolean"
+	case reflect.Slice, reflect.Array:
+		if t.Elem().Kind() == reflect.Uint8 {
+			return "string (base64)"
+		}
+		return "array"
+	case reflect.Struct, reflect.Map:
+		return "object"
+	case reflect.Pointer:
+		return jsonKind(t.Elem())
+	}
+	if t.Kind() >= reflect.Int && t.Kind() <= reflect.Float64 {
+		return "number"
+	}
+	return "a JSON value"
 }

@@ -2,8 +2,9 @@ package mcp
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 )
 
 // Roots asks the client for its roots: the directories or files it lets the server work in.
@@ -12,13 +13,40 @@ func Roots(ctx context.Context) ([]Root, error) {
 	if err != nil {
 		return nil, err
 	}
-	var res struct {
-		Roots []Root `json:"roots"`
+	return readRoots(raw)
+}
+
+// readRoots reads the client's answer to roots/list, a ListRootsResult. An answer of another
+// shape is an error that says, in the protocol's words, where, what was expected and what
+// came.
+func readRoots(raw []byte) ([]Root, error) {
+	var roots []Root
+	d := jsonwire.NewDecoder(raw)
+	for key := range d.Members {
+		if string(key) != "roots" {
+			d.Skip()
+			continue
+		}
+		roots = []Root{}
+		for range d.Elements {
+			var r Root
+			for key := range d.Members {
+				switch string(key) {
+				case "uri":
+					r.URI, _ = d.String()
+				case "name":
+					r.Name, _ = d.String()
+				default:
+					d.Skip()
+				}
+			}
+			roots = append(roots, r)
+		}
 	}
-	if err := json.Unmarshal(raw, &res); err != nil {
-		return nil, fmt.Errorf("mcp: the client's roots/list result: %w", err)
+	if d.Finish(); d.Failed() {
+		return nil, fmt.Errorf("mcp: the client's answer to roots/list is not a ListRootsResult (an object with roots, an array of objects with uri and name):\n%s", d.Summary())
 	}
-	return res.Roots, nil
+	return roots, nil
 }
 
 // Root is a root the client offers.

@@ -131,13 +131,13 @@ func Sample(ctx context.Context, req *CreateMessageRequest) (*CreateMessageResul
 		StopReason string          `json:"stopReason"`
 	}
 	if err := json.Unmarshal(raw, &res); err != nil {
-		return nil, fmt.Errorf("mcp: the client's sampling result: %w", err)
+		return nil, fmt.Errorf("mcp: the client's answer to sampling/createMessage is not a CreateMessageResult (an object with role, content, model):\n%s", inProtocolWords(err))
 	}
 	// Since 2025-11-25 the content may be an array of blocks.
 	blocks := []json.RawMessage{res.Content}
 	if trimmed := bytes.TrimLeft(res.Content, " \t\r\n"); len(trimmed) > 0 && trimmed[0] == '[' {
 		if err := json.Unmarshal(trimmed, &blocks); err != nil {
-			return nil, fmt.Errorf("mcp: the client's sampling result: %w", err)
+			return nil, fmt.Errorf("mcp: the client's answer to sampling/createMessage: content: %s", inProtocolWords(err))
 		}
 	}
 	if len(blocks) == 0 || len(res.Content) == 0 {
@@ -147,7 +147,7 @@ func Sample(ctx context.Context, req *CreateMessageRequest) (*CreateMessageResul
 	for _, b := range blocks {
 		c, err := decodeContent(b)
 		if err != nil {
-			return nil, fmt.Errorf("mcp: the client's sampling result: %w", err)
+			return nil, fmt.Errorf("mcp: the client's answer to sampling/createMessage: content: %s", inProtocolWords(err))
 		}
 		out.Contents = append(out.Contents, c)
 	}

@@ -414,3 +414,49 @@ func TestClientFollowsTasks(t *testing.T) {
 		t.Error("the task of a call given up was not cancelled")
 	}
 }
+
+// An answer of the wrong shape to a task's question is said in the protocol's words: where,
+// what was expected and what came, not in Go's.
+func TestWrongShapeAnswers(t *testing.T) {
+	ask := func(name string, question func(ctx context.Context) error) Tool {
+		return Tool{Name: name, InputSchema: `{"type":"object"}`, Task: TaskOptional, Handler: func(ctx context.Context, c *ToolCall) {
+			if err := question(WithInputKey(ctx, "k")); err != nil {
+				c.ReturnError(err)
+				return
+			}
+			c.ReturnText("ok")
+		}}
+	}
+	h := taskServer(t,
+		ask("elicit", func(ctx context.Context) error { _, _, err := Elicit[themeForm](ctx, "Your name?"); return err }),
+		ask("sample", func(ctx context.Context) error {
+			_, err := Sample(ctx, &CreateMessageRequest{Messages: []SamplingMessage{{Role: "user", Content: Text{Text: "hi"}}}, MaxTokens: 10})
+			return err
+		}),
+		ask("roots", func(ctx context.Context) error { _, err := Roots(ctx); return err }),
+	)
+	for _, c := range []struct{ tool, answer, want string }{
+		{"elicit", `"yes"`, "expected object, got string"},
+		{"elicit", `[1]`, "expected object, got array"},
+		{"elicit", `null`, "expected object, got null"},
+		{"elicit", `{"action":5}`, "/action: expected string, got number"},
+		{"elicit", `{"action":"maybe"}`, `/action: expected "accept", "decline" or "cancel", got "maybe"`},
+		{"elicit", `{"content":{}}`, "/action: missing required property"},
+		{"elicit", `{"action":"accept","content":"x"}`, "/content: expected object, got string"},
+		{"elicit", `{"action":"accept","content":{"theme":3}}`, "/theme: expected string, got number"},
+		{"sample", `{"role":5,"content":{"type":"text","text":"hi"},"model":"m"}`, "/role: expected string, got number"},
+		{"sample", `"no"`, "expected object, got string"},
+		{"roots", `{"roots":"here"}`, "/roots: expected array, got string"},
+		{"roots", `{"roots":[{"uri":7}]}`, "/roots/0/uri: expected string, got number"},
+	} {
+		meta := strings.Replace(taskMeta, `"elicitation":{}`, `"elicitation":{},"sampling":{},"roots":{}`, 1)
+		id, _ := result(t, h.call("tools/call", `"name":"`+c.tool+`","arguments":{},`+meta))["taskId"].(string)
+		h.until(id, TaskInputRequired)
+		h.call("tasks/update", `"taskId":"`+id+`","inputResponses":{"k":`+c.answer+`},`+taskMeta)
+		r := h.until(id, TaskCompleted)
+		text := r["result"].(map[string]any)["content"].([]any)[0].(map[string]any)["text"].(string)
+		if !strings.Contains(text, c.want) || strings.Contains(text, "Go ") || strings.Contains(text, "mcp.") || strings.Contains(text, "json:") {
+			t.Errorf("%s answered %s: %q, want it to say %q, in no Go words", c.tool, c.answer, text, c.want)
+		}
+	}
+}
