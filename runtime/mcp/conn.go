@@ -199,6 +199,14 @@ func (o *memoryOut) send(msg []byte) error  { return (*messageQueue)(o).put(msg)
 func (o *memoryOut) reply(msg []byte) error { return (*messageQueue)(o).put(msg) }
 func (o *memoryOut) queue(msg []byte)       { (*messageQueue)(o).put(msg) }
 
+// unread is how many bytes the client has yet to read.
+func (o *memoryOut) unread() int {
+	q := (*messageQueue)(o)
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.size
+}
+
 // memoryQueueBytes bounds what one direction of an in-memory connection holds unread.
 const memoryQueueBytes = 256 << 20
 

@@ -115,6 +115,18 @@ func (st *stream) queue(msg []byte) {
 
 func (st *stream) reply(msg []byte) error { return st.add(msg, true, http.StatusOK) }
 
+// unread is how many bytes of events no connection has been handed yet: what a client that
+// does not read leaves behind (a subscription is ended past a bound).
+func (st *stream) unread() int {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	n := 0
+	for i := len(st.events) - 1; i >= 0 && st.events[i].seq > st.delivered; i-- {
+		n += len(st.events[i].data)
+	}
+	return n
+}
+
 // respond adds the response, which goes with status when it goes as JSON.
 func (st *stream) respond(msg []byte, status int) error { return st.add(msg, true, status) }
 

@@ -43,6 +43,13 @@ type ServerOptions struct {
 	// does not read, once their context is cancelled: then the answers still unwritten are
 	// abandoned, and they return. The default is 10 seconds.
 	ShutdownTimeout time.Duration
+	// MaxSubscriptionBacklog bounds what a subscription (subscriptions/listen) leaves
+	// unread: when a notification is due and its client has more than this many bytes
+	// still unread on the subscription's stream (over stdio, on the connection), the
+	// subscription ends with error -32603 saying so, rather than notifications piling up
+	// for a client that does not read them. The default is 1 MiB; a negative value sets no
+	// bound.
+	MaxSubscriptionBacklog int
 	// RootsChanged, if set, is called when a client says its roots changed.
 	RootsChanged func()
 
@@ -133,6 +140,10 @@ type Server struct {
 	forms      map[any]any // (*T)(nil) -> *form[T], for Elicit
 	sessions   map[*session]bool
 	listeners  map[*listener]bool // subscriptions/listen requests open (revision 2026-07-28)
+	// taskListeners are the subscriptions that hear of each task, by task id, and
+	// callerListeners how many subscriptions each caller has that hear of tasks.
+	taskListeners   map[string]map[*listener]bool
+	callerListeners map[string]int
 }
 
 // NewServer returns a server that introduces itself as info. opts may be nil.
@@ -152,6 +163,9 @@ func NewServer(info Implementation, opts *ServerOptions) *Server {
 	}
 	if s.opts.ShutdownTimeout <= 0 {
 		s.opts.ShutdownTimeout = 10 * time.Second
+	}
+	if s.opts.MaxSubscriptionBacklog == 0 {
+		s.opts.MaxSubscriptionBacklog = 1 << 20
 	}
 	for method, h := range s.opts.CacheFor {
 		checkCacheHint("ServerOptions.CacheFor["+method+"]", h)

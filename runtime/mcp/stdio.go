@@ -271,6 +271,14 @@ func (lw *lineWriter) abandon() bool {
 	return writing
 }
 
+// unread is how many bytes wait behind the write in progress: what a client that does not
+// read leaves behind (a subscription is ended past a bound).
+func (lw *lineWriter) unread() int {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	return len(lw.unwritten)
+}
+
 // close waits for the queued notifications to be written; nothing is queued after it.
 // Messages about requests are written by their senders, who have returned by then.
 func (lw *lineWriter) close() {

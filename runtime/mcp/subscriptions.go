@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"strconv"
 	"sync"
 	"time"
 
@@ -16,10 +17,14 @@ import (
 
 // listener is one open subscriptions/listen request.
 type listener struct {
-	id        []byte     // the request's id, raw JSON: the subscription id
-	caller    string     // the callerKey of its request: it hears of that caller's tasks only
-	mu        sync.Mutex // held while acknowledging: nothing of the subscription goes first
-	out       outbox
+	id     []byte     // the request's id, raw JSON: the subscription id
+	caller string     // the callerKey of its request: it hears of that caller's tasks only
+	mu     sync.Mutex // held while acknowledging: nothing of the subscription goes first
+	out    outbox
+	// dropped is closed when the subscription is ended for its client not reading it;
+	// unread is how many bytes it left unread then.
+	dropped   chan struct{}
+	unread    int
 	tools     bool
 	prompts   bool
 	resources bool
@@ -46,6 +51,7 @@ func listen(ctx context.Context, r *Request, params []byte) ([]byte, *jsonrpc.Er
 		return nil, perr
 	}
 	l.id, l.out, l.caller = append([]byte(nil), r.msg.ID...), r.out, caller
+	l.dropped = make(chan struct{})
 	if l.tasks != nil {
 		if !r.ClientCapabilities().Tasks {
 			return nil, missingTasksCapability
@@ -69,6 +75,41 @@ func listen(ctx context.Context, r *Request, params []byte) ([]byte, *jsonrpc.Er
 		l.uris, l.uriOrder = nil, nil
 	}
 
+	// The listener is registered before the acknowledgement goes out, so that a change the
+	// client makes once it has the acknowledgement reaches it; its lock keeps such a
+	// notification from going out before the acknowledgement.
+	l.mu.Lock()
+	s.register(l)
+	err := l.out.send(jsonrpc.AppendNotification(nil, notificationAcknowledged, l.acknowledgement()))
+	l.mu.Unlock()
+	if len(l.tasks) > 0 {
+		s.tasks.watchOthers() // changes other replicas make reach this subscription too
+	}
+	dropped := false
+	if err == nil {
+		select {
+		case <-ctx.Done():
+		case <-l.dropped:
+			dropped = true
+		}
+	}
+	s.unregister(l)
+	if err != nil {
+		return nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "the subscription's stream has closed")
+	}
+	if dropped {
+		return nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "internal error: the subscription was ended: its client left "+strconv.Itoa(l.unread)+
+			" bytes of messages unread, more than the server keeps for a subscription; read them, then listen again")
+	}
+	// The result that ends the subscription carries its id in _meta. (A subscription is of
+	// the stateless revision: its client side is the request.)
+	r.client.(*statelessRequest).resultMeta = append([]byte(`"`+metaSubscriptionID+`":`), l.id...)
+	return []byte("{}"), nil
+}
+
+// acknowledgement is the params of notifications/subscriptions/acknowledged: what the server
+// agreed to send.
+func (l *listener) acknowledgement() []byte {
 	var e jsonwire.Encoder
 	e.ObjectStart()
 	l.writeMeta(&e)
@@ -103,34 +144,68 @@ func listen(ctx context.Context, r *Request, params []byte) ([]byte, *jsonrpc.Er
 	}
 	e.ObjectEnd()
 	e.ObjectEnd()
-	// The listener is registered before the acknowledgement goes out, so that a change the
-	// client makes once it has the acknowledgement reaches it; its lock keeps such a
-	// notification from going out before the acknowledgement.
-	l.mu.Lock()
+	return e.Bytes()
+}
+
+// register adds a subscription to those the server notifies. Of the tasks it was agreed,
+// it keeps those that have fewer subscriptions than a task may have, if its caller (of a
+// protected server) has fewer subscriptions to tasks than a caller may have (TaskOptions):
+// the others are left out of the acknowledgement, and the client polls them.
+func (s *Server) register(l *listener) {
+	tr := s.tasks
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.listeners == nil {
 		s.listeners = map[*listener]bool{}
+		s.taskListeners = map[string]map[*listener]bool{}
+		s.callerListeners = map[string]int{}
 	}
 	s.listeners[l] = true
-	s.mu.Unlock()
-	err := l.out.send(jsonrpc.AppendNotification(nil, notificationAcknowledged, e.Bytes()))
-	l.mu.Unlock()
-	if len(l.tasks) > 0 {
-		s.tasks.watchOthers() // changes other replicas make reach this subscription too
+	if l.dropped == nil {
+		l.dropped = make(chan struct{})
 	}
-	if err == nil {
-		<-ctx.Done()
+	if len(l.tasks) == 0 {
+		return
 	}
+	if l.caller != "" && tr.maxCallerListeners >= 0 && s.callerListeners[l.caller] >= tr.maxCallerListeners {
+		clear(l.tasks)
+		l.taskOrder = l.taskOrder[:0]
+		return
+	}
+	kept := l.taskOrder[:0]
+	for _, id := range l.taskOrder {
+		if tr.maxListeners >= 0 && len(s.taskListeners[id]) >= tr.maxListeners {
+			delete(l.tasks, id)
+			continue
+		}
+		if s.taskListeners[id] == nil {
+			s.taskListeners[id] = map[*listener]bool{}
+		}
+		s.taskListeners[id][l] = true
+		kept = append(kept, id)
+	}
+	l.taskOrder = kept
+	if len(kept) > 0 {
+		s.callerListeners[l.caller]++
+	}
+}
+
+// unregister lets go of a subscription that has ended.
+func (s *Server) unregister(l *listener) {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	delete(s.listeners, l)
-	s.mu.Unlock()
-	if err != nil {
-		return nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "the subscription's stream has closed")
+	if len(l.taskOrder) == 0 {
+		return
 	}
-	// The result that ends the subscription carries its id in _meta. (A subscription is of
-	// the stateless revision: its client side is the request.)
-	r.client.(*statelessRequest).resultMeta = append([]byte(`"`+metaSubscriptionID+`":`), l.id...)
-	return []byte("{}"), nil
+	for _, id := range l.taskOrder {
+		if delete(s.taskListeners[id], l); len(s.taskListeners[id]) == 0 {
+			delete(s.taskListeners, id)
+		}
+	}
+	if s.callerListeners[l.caller]--; s.callerListeners[l.caller] <= 0 {
+		delete(s.callerListeners, l.caller)
+	}
 }
 
 // readFilter reads what a subscriptions/listen opts in to. The scope check of a protected
@@ -212,6 +287,67 @@ func (l *listener) wants(method, uri string) bool {
 	return false
 }
 
+// notice is a notification to subscriptions, encoded once for all of them: each one's
+// message is head, the subscription's id, and tail.
+type notice struct {
+	head, tail []byte
+}
+
+// newNotice encodes a notification whose params are the subscription's _meta and members,
+// the encoded members of an object (without its braces; nil for none).
+func newNotice(method string, members []byte) notice {
+	head := jsonrpc.AppendNotification(nil, method, nil)
+	head = append(head[:len(head)-1], `,"params":{"_meta":{"`+metaSubscriptionID+`":`...)
+	tail := make([]byte, 0, len(members)+4)
+	tail = append(tail, '}')
+	if len(members) > 0 {
+		tail = append(append(tail, ','), members...)
+	}
+	tail = append(tail, "}}"...)
+	return notice{head: head, tail: tail}
+}
+
+// to returns the notice's message to l, a slice of its own (its outbox owns it).
+func (n notice) to(l *listener) []byte {
+	msg := make([]byte, 0, len(n.head)+len(l.id)+len(n.tail))
+	return append(append(append(msg, n.head...), l.id...), n.tail...)
+}
+
+// encodeMembers encodes what write writes as the members of an object, without its braces.
+func encodeMembers(write func(e *jsonwire.Encoder)) []byte {
+	var e jsonwire.Encoder
+	e.ObjectStart()
+	write(&e)
+	e.ObjectEnd()
+	b := e.Bytes()
+	return b[1 : len(b)-1]
+}
+
+// deliver queues msg on the subscription, unless its client leaves more than the server's
+// MaxSubscriptionBacklog unread: then the subscription is ended instead (listen answers
+// why), and the notifications stop piling up. l.mu is held.
+func (s *Server) deliver(l *listener, msg []byte) {
+	select {
+	case <-l.dropped:
+		return
+	default:
+	}
+	if b, ok := l.out.(backlogged); ok && s.opts.MaxSubscriptionBacklog >= 0 {
+		if n := b.unread(); n > s.opts.MaxSubscriptionBacklog {
+			l.unread = n
+			close(l.dropped)
+			return
+		}
+	}
+	l.out.queue(msg)
+}
+
+// backlogged is an outbox that can tell how many bytes of what it was given its client has
+// not been sent yet, because the client does not read.
+type backlogged interface {
+	unread() int
+}
+
 // notifyListeners sends a notification to the subscriptions that opted in to it; uri is
 // the resource of notifications/resources/updated.
 func (s *Server) notifyListeners(method, uri string) {
@@ -223,17 +359,20 @@ func (s *Server) notifyListeners(method, uri string) {
 		}
 	}
 	s.mu.RUnlock()
-	for _, l := range to {
-		var e jsonwire.Encoder
-		e.ObjectStart()
-		l.writeMeta(&e)
-		if uri != "" {
+	if len(to) == 0 {
+		return
+	}
+	var rest []byte
+	if uri != "" {
+		rest = encodeMembers(func(e *jsonwire.Encoder) {
 			e.Key("uri")
 			e.String(uri)
-		}
-		e.ObjectEnd()
+		})
+	}
+	n := newNotice(method, rest)
+	for _, l := range to {
 		l.mu.Lock()
-		l.out.queue(jsonrpc.AppendNotification(nil, method, e.Bytes()))
+		s.deliver(l, n.to(l))
 		l.mu.Unlock()
 	}
 }
@@ -241,29 +380,28 @@ func (s *Server) notifyListeners(method, uri string) {
 // notifyTask sends notifications/tasks, the task as tasks/get would give it now, to the
 // subscriptions of its caller that listen to the task. (A subscription listens only to
 // tasks it was agreed, its caller's; the caller is checked again here, where the changes
-// other replicas make arrive too.)
+// other replicas make arrive too.) The task is encoded once, whatever the subscriptions.
 func (s *Server) notifyTask(t *TaskRecord) {
 	s.mu.RLock()
 	var to []*listener
-	for l := range s.listeners {
-		if l.tasks[t.ID] && l.caller == t.Caller {
+	for l := range s.taskListeners[t.ID] {
+		if l.caller == t.Caller {
 			to = append(to, l)
 		}
 	}
 	s.mu.RUnlock()
+	if len(to) == 0 {
+		return
+	}
+	n := newNotice(notificationTasks, encodeMembers(func(e *jsonwire.Encoder) { writeTask(e, t, true) }))
 	for _, l := range to {
-		var e jsonwire.Encoder
-		e.ObjectStart()
-		l.writeMeta(&e)
-		writeTask(&e, t, true)
-		e.ObjectEnd()
 		l.mu.Lock()
 		if last, ok := l.sent[t.ID]; !ok || t.UpdatedAt.After(last) {
 			if l.sent == nil {
 				l.sent = map[string]time.Time{}
 			}
 			l.sent[t.ID] = t.UpdatedAt
-			l.out.queue(jsonrpc.AppendNotification(nil, notificationTasks, e.Bytes()))
+			s.deliver(l, n.to(l))
 		}
 		l.mu.Unlock()
 	}
@@ -273,10 +411,5 @@ func (s *Server) notifyTask(t *TaskRecord) {
 func (s *Server) listensTo(id string) bool {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	for l := range s.listeners {
-		if l.tasks[id] {
-			return true
-		}
-	}
-	return false
+	return len(s.taskListeners[id]) > 0
 }

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
@@ -61,11 +62,46 @@ type TaskOptions struct {
 	// PollInterval is how often clients are asked to poll tasks/get (pollIntervalMs). The
 	// default is one second.
 	PollInterval time.Duration
+
+	// MaxTaskBytes bounds what the store keeps of one task (TaskRecord.Size): its result
+	// or error, the questions it waits on and their answers, its status message. A result
+	// past it fails the task (-32603, saying how large it was); a question past it is an
+	// error of Elicit, Sample or Roots; answers past it are refused (tasks/update, -32602);
+	// a status message is cut to fit. The default is 16 MiB; less than 4 KiB is taken as
+	// 4 KiB. What all tasks keep together is the store's bound (DefaultTaskStoreBytes).
+	MaxTaskBytes int
+	// MaxTasks bounds the tasks this process runs at once, all callers together, and
+	// MaxTasksPerCaller those of one caller of a protected server (the issuer, subject
+	// and client of its token). Past either, tools/call is answered with error -32603,
+	// which says so, and no task is made. The defaults are 1000 and 100; a negative value
+	// sets no bound.
+	MaxTasks          int
+	MaxTasksPerCaller int
+	// MaxListenersPerTask bounds the subscriptions (subscriptions/listen) that hear of one
+	// task, and MaxListenersPerCaller the subscriptions of one caller of a protected server
+	// that hear of tasks. A task past either is left out of the acknowledgement's taskIds:
+	// the client is not agreed its notifications, and polls tasks/get instead. The defaults
+	// are 10 and 100; a negative value sets no bound.
+	MaxListenersPerTask   int
+	MaxListenersPerCaller int
 }
 
-// How a running task waits for the client's answers: woken at once by tasks/update in this
-// process, and looking at the store every answerPoll for those that reached another replica.
-const answerPoll = 250 * time.Millisecond
+// The defaults of TaskOptions' bounds.
+const (
+	defaultMaxTaskBytes          = 16 << 20
+	defaultMaxTasks              = 1000
+	defaultMaxTasksPerCaller     = 100
+	defaultMaxListenersPerTask   = 10
+	defaultMaxListenersPerCaller = 100
+)
+
+// taskOption is an option's value v, or its default def when v is 0.
+func taskOption(v, def int) int {
+	if v == 0 {
+		return def
+	}
+	return v
+}
 
 // storeTimeout bounds a write of a task's end, which must happen even when the task's own
 // context is over.
@@ -83,28 +119,61 @@ type taskRunner struct {
 	s         *Server
 	store     TaskStore
 	ttl, poll time.Duration
-	mu        sync.Mutex
-	running   map[string]*runningTask // the tasks this process runs, by id
-	wg        sync.WaitGroup
-	stopped   bool
-	owner     string // this process, in the tasks it runs
-	shared    bool   // the store is not this process's alone: leases and watching
-	watching  sync.Once
-	unwatch   context.CancelFunc // ends the watch of other processes' changes
+	maxBytes  int // of one task
+	// maxTasks and maxPerCaller bound the tasks this process runs; maxListeners and
+	// maxCallerListeners the subscriptions to one task, and those of one caller to tasks.
+	// Negative: no bound.
+	maxTasks, maxPerCaller           int
+	maxListeners, maxCallerListeners int
+
+	mu       sync.Mutex
+	running  map[string]*runningTask // the tasks this process runs, by id
+	live     int                     // tasks counted in (reserve), running or about to
+	byCaller map[string]int          // ... of each caller (a protected server's)
+	wg       sync.WaitGroup
+	stopped  bool
+	owner    string // this process, in the tasks it runs
+	shared   bool   // the store is not this process's alone: leases and watching
+	watching sync.Once
+	unwatch  context.CancelFunc // ends the watch of other processes' changes
 }
 
 // runningTask is a task this process runs.
 type runningTask struct {
 	id     string
+	caller string
 	cancel context.CancelFunc
-	wake   chan struct{} // an answer came through this process
 	mu     sync.Mutex
-	keys   map[string]bool // input keys used, which a task never reuses
-	n      int             // input keys made so far
+	// changed is closed, and replaced, when the task may have an answer: all the body's
+	// questions waiting then look at the store again. Nothing else wakes them: a task that
+	// waits for its client costs nothing.
+	changed chan struct{}
+	keys    map[string]bool // input keys used, which a task never reuses
+	n       int             // input keys made so far
+}
+
+// changes returns the channel closed at the task's next change.
+func (rt *runningTask) changes() <-chan struct{} {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	return rt.changed
+}
+
+// wake tells the questions the task waits on that an answer may have come.
+func (rt *runningTask) wake() {
+	rt.mu.Lock()
+	close(rt.changed)
+	rt.changed = make(chan struct{})
+	rt.mu.Unlock()
 }
 
 func newTaskRunner(s *Server, o TaskOptions) *taskRunner {
-	tr := &taskRunner{s: s, store: o.Store, ttl: o.TTL, poll: o.PollInterval, running: map[string]*runningTask{}, owner: newTaskID()}
+	tr := &taskRunner{s: s, store: o.Store, ttl: o.TTL, poll: o.PollInterval, running: map[string]*runningTask{}, byCaller: map[string]int{}, owner: newTaskID(),
+		maxBytes:           max(taskOption(o.MaxTaskBytes, defaultMaxTaskBytes), minTaskSize),
+		maxTasks:           taskOption(o.MaxTasks, defaultMaxTasks),
+		maxPerCaller:       taskOption(o.MaxTasksPerCaller, defaultMaxTasksPerCaller),
+		maxListeners:       taskOption(o.MaxListenersPerTask, defaultMaxListenersPerTask),
+		maxCallerListeners: taskOption(o.MaxListenersPerCaller, defaultMaxListenersPerCaller)}
 	if tr.store == nil {
 		tr.store = NewMemoryTaskStore()
 	}
@@ -193,6 +262,7 @@ type starter struct {
 	tool    string
 	mu      sync.Mutex
 	task    *runningTask     // once started
+	refused *jsonrpc.Error   // why the task could not start (the server runs as many as it may)
 	started chan *TaskRecord // the task, once stored
 }
 
@@ -221,6 +291,15 @@ func (tr *taskRunner) callDeferred(ctx context.Context, req *Request, t *toolEnt
 	}()
 	select {
 	case c := <-ended:
+		st.mu.Lock()
+		refused := st.refused
+		st.mu.Unlock()
+		if refused != nil {
+			// The body went on as a plain call once StartTask failed; the client gets the
+			// protocol's answer, as for a task tools/call could not make.
+			putToolCall(c)
+			return nil, refused
+		}
 		req.tool = c
 		return c.finish(), nil
 	case rec := <-st.started:
@@ -233,7 +312,9 @@ func (tr *taskRunner) callDeferred(ctx context.Context, req *Request, t *toolEnt
 // the body goes on with the returned context, which belongs to the task (use it from here
 // on: the request's own ends with its answer). What the body asks the client from here on
 // waits for tasks/update. Otherwise StartTask returns ctx, and the call goes on as a plain
-// call.
+// call. When the task cannot be made (the server runs as many tasks as it may, or its store
+// is full), StartTask returns an error, and whatever the body does then, the client is
+// answered with the protocol error that says why.
 func StartTask(ctx context.Context) (context.Context, error) {
 	st, _ := ctx.Value(starterKey{}).(*starter)
 	if st == nil {
@@ -246,6 +327,7 @@ func StartTask(ctx context.Context) (context.Context, error) {
 	}
 	rec, taskCtx, rt, err := st.tr.start(ctx, st.req, st.tool)
 	if err != nil {
+		st.refused = err
 		return ctx, errors.New("mcp: cannot start the task: " + err.Message)
 	}
 	st.task = rt
@@ -259,23 +341,32 @@ func (tr *taskRunner) start(ctx context.Context, req *Request, tool string) (*Ta
 	if kerr != nil {
 		return nil, nil, nil, kerr // a task nobody could be told apart from others' is not made
 	}
+	if err := tr.reserve(caller); err != nil {
+		return nil, nil, nil, err
+	}
 	now := time.Now().UTC()
 	rec := &TaskRecord{ID: newTaskID(), Tool: tool, Caller: caller, Status: TaskWorking, CreatedAt: now, UpdatedAt: now, TTL: tr.ttl, PollInterval: tr.poll, Owner: tr.owner}
 	if tr.shared {
 		rec.LeaseUntil = now.Add(leaseFor)
 	}
 	if err := tr.store.Create(ctx, rec); err != nil {
+		tr.release(caller)
+		if errors.Is(err, ErrTaskStoreFull) {
+			// A condition of the server's, which the caller may wait out: said as it is.
+			return nil, nil, nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "internal error: cannot make a task: the server keeps as many tasks as it may; try again once some have expired (their ttlMs)")
+		}
 		tr.s.logger.Error("mcp: cannot store a new task", "tool", tool, "error", err)
 		return nil, nil, nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "internal error: cannot store the task")
 	}
 	// The task's context is not the request's, which ends with the answer.
 	taskCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	rt := &runningTask{id: rec.ID, cancel: cancel, wake: make(chan struct{}, 1), keys: map[string]bool{}}
+	rt := &runningTask{id: rec.ID, caller: caller, cancel: cancel, changed: make(chan struct{}), keys: map[string]bool{}}
 	// Registered with the check that the runner runs, so that shutdown fails every task it
 	// did not see begin.
 	tr.mu.Lock()
 	if tr.stopped {
 		tr.mu.Unlock()
+		tr.release(caller)
 		cancel()
 		tr.update(context.WithoutCancel(ctx), rec.ID, func(t *TaskRecord) error {
 			t.fail("The server stopped before the task began.", "internal error: the server is shutting down")
@@ -297,6 +388,36 @@ func (tr *taskRunner) start(ctx context.Context, req *Request, tool string) (*Ta
 	return rec, context.WithValue(taskCtx, requestKey{}, r), rt, nil
 }
 
+// reserve counts a task of the caller's in, unless this process runs as many as it may, all
+// callers together or that caller's; release counts it out. On a server that is not
+// protected, where callers cannot be told apart, only the first bound holds.
+func (tr *taskRunner) reserve(caller string) *jsonrpc.Error {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	switch {
+	case tr.maxTasks >= 0 && tr.live >= tr.maxTasks:
+		return jsonrpc.NewError(jsonrpc.CodeInternalError, "server busy: it runs "+strconv.Itoa(tr.maxTasks)+" tasks at once, as many as it may; try again once some have ended")
+	case caller != "" && tr.maxPerCaller >= 0 && tr.byCaller[caller] >= tr.maxPerCaller:
+		return jsonrpc.NewError(jsonrpc.CodeInternalError, "server busy: "+strconv.Itoa(tr.maxPerCaller)+" tasks of yours are running, as many as one caller may run at once; wait for one to end, or cancel one (tasks/cancel)")
+	}
+	tr.live++
+	if caller != "" {
+		tr.byCaller[caller]++
+	}
+	return nil
+}
+
+func (tr *taskRunner) release(caller string) {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	tr.live--
+	if caller != "" {
+		if tr.byCaller[caller]--; tr.byCaller[caller] == 0 {
+			delete(tr.byCaller, caller)
+		}
+	}
+}
+
 // created is the CreateTaskResult of a new task.
 func (tr *taskRunner) created(req *Request, rec *TaskRecord) []byte {
 	if q, ok := req.client.(*statelessRequest); ok {
@@ -310,39 +431,61 @@ func (tr *taskRunner) created(req *Request, rec *TaskRecord) []byte {
 }
 
 // finish stores how a task's body ended: its result, or, if it panicked, a failure. A task
-// cancelled meanwhile stays cancelled.
+// cancelled meanwhile stays cancelled. A result larger than a task may keep, or than the
+// store has room for, fails the task, saying so: the client learns why it gets no result.
 func (tr *taskRunner) finish(rt *runningTask, c *ToolCall) {
 	defer tr.forget(rt)
-	result := append(json.RawMessage(nil), c.finish()...)
+	out := c.finish()
+	var result json.RawMessage
+	if len(out) <= tr.maxBytes {
+		result = append(json.RawMessage(nil), out...)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 	defer cancel()
-	_, err := tr.update(ctx, rt.id, func(t *TaskRecord) error {
-		if t.Status.Terminal() {
-			return nil
-		}
-		if c.panicked {
+	tooLarge := false
+	end := func(t *TaskRecord) error {
+		switch {
+		case t.Status.Terminal():
+		case c.panicked:
 			t.fail("The tool failed unexpectedly.", "internal error: tool "+c.name+" failed unexpectedly")
-			return nil
+		default:
+			t.Status, t.Result = TaskCompleted, result
+			t.InputRequests, t.Answers, t.UpdatedAt = nil, nil, time.Now().UTC()
+			if tooLarge = result == nil || t.Size() > tr.maxBytes; tooLarge {
+				t.fail("The result was too large to keep.", fmt.Sprintf("internal error: the tool's result is %d bytes, more than the %d this server keeps for a task", len(out), tr.maxBytes))
+			}
 		}
-		t.Status, t.Result = TaskCompleted, result
-		t.InputRequests, t.UpdatedAt = nil, time.Now().UTC()
 		return nil
-	})
+	}
+	_, err := tr.update(ctx, rt.id, end)
+	if err == nil && tooLarge {
+		tr.s.logger.Warn("mcp: a task's result is larger than a task may keep (TaskOptions.MaxTaskBytes): the task failed", "task", rt.id, "tool", c.name, "bytes", len(out))
+	}
+	if errors.Is(err, ErrTaskStoreFull) {
+		_, err = tr.update(ctx, rt.id, func(t *TaskRecord) error {
+			if !t.Status.Terminal() {
+				t.fail("No room was left to keep the result.", fmt.Sprintf("internal error: the server's task store is full: it has no room for the tool's result (%d bytes) until other tasks expire", len(out)))
+			}
+			return nil
+		})
+	}
 	if err != nil {
 		tr.s.logger.Error("mcp: cannot store the end of a task", "task", rt.id, "error", err)
 	}
 }
 
 // fail ends a task with a JSON-RPC internal error (-32603) with the message, and says why
-// in its status message.
+// in its status message. What it carried for its client is let go.
 func (t *TaskRecord) fail(statusMessage, message string) {
 	t.Status, t.StatusMessage = TaskFailed, statusMessage
 	t.Error = jsonrpc.AppendErrorObject(nil, jsonrpc.NewError(jsonrpc.CodeInternalError, message))
-	t.InputRequests, t.UpdatedAt = nil, time.Now().UTC()
+	t.Result, t.InputRequests, t.Answers, t.UpdatedAt = nil, nil, nil, time.Now().UTC()
 }
 
 // hold renews the lease of a task this process runs until its body ends (ctx), and cancels
-// the body when it finds the task over: cancelled through another replica.
+// the body when it finds the task over: cancelled through another replica. Finding answers
+// the body has not taken, it wakes the body's questions: an answer whose news the change
+// feed lost (or a store without one) waits a lease renewal at most.
 func (tr *taskRunner) hold(ctx context.Context, rt *runningTask) {
 	tick := time.NewTicker(leaseRenew)
 	defer tick.Stop()
@@ -352,9 +495,9 @@ func (tr *taskRunner) hold(ctx context.Context, rt *runningTask) {
 			return
 		case <-tick.C:
 		}
-		over := false
+		over, answered := false, false
 		_, err := tr.store.Update(ctx, rt.id, func(t *TaskRecord) error {
-			over = t.Status.Terminal()
+			over, answered = t.Status.Terminal(), len(t.Answers) > 0
 			if !over {
 				t.LeaseUntil = time.Now().UTC().Add(leaseFor)
 			}
@@ -363,6 +506,9 @@ func (tr *taskRunner) hold(ctx context.Context, rt *runningTask) {
 		if over || errors.Is(err, ErrTaskNotFound) {
 			rt.cancel()
 			return
+		}
+		if answered {
+			rt.wake()
 		}
 	}
 }
@@ -373,10 +519,12 @@ func (tr *taskRunner) forget(rt *runningTask) {
 	tr.mu.Lock()
 	delete(tr.running, rt.id)
 	tr.mu.Unlock()
+	tr.release(rt.caller)
 }
 
 // watchOthers starts, once, following the changes other processes make to tasks, for the
-// subscriptions of this one, if the store can tell of them (TaskChanges).
+// subscriptions of this one and the questions of the tasks it runs, if the store can tell
+// of them (TaskChanges).
 func (tr *taskRunner) watchOthers() {
 	w, ok := tr.store.(TaskChanges)
 	if !ok {
@@ -399,6 +547,7 @@ func (tr *taskRunner) watchOthers() {
 			defer tr.wg.Done()
 			for ctx.Err() == nil {
 				err := w.WatchTasks(ctx, func(id string) {
+					tr.wake(id)
 					if tr.s.listensTo(id) {
 						if rec, err := tr.store.Get(ctx, id); err == nil {
 							tr.s.notifyTask(rec)
@@ -583,6 +732,7 @@ func updateTask(ctx context.Context, r *Request, params []byte) ([]byte, *jsonrp
 		if !callerOwns(ctx, t.Caller) {
 			return ErrTaskNotFound // nothing is written
 		}
+		before := t.Size()
 		answered := false
 		for k, v := range responses {
 			if _, outstanding := t.InputRequests[k]; !outstanding {
@@ -596,6 +746,9 @@ func updateTask(ctx context.Context, r *Request, params []byte) ([]byte, *jsonrp
 			answered = true
 		}
 		if answered {
+			if size := t.Size(); size > before && size > tr.maxBytes {
+				return invalidParams("tasks/update: inputResponses: with these answers the task would keep %d bytes, more than the %d it may keep", size, tr.maxBytes)
+			}
 			if t.Status == TaskInputRequired && len(t.InputRequests) == 0 {
 				t.Status = TaskWorking
 			}
@@ -603,7 +756,13 @@ func updateTask(ctx context.Context, r *Request, params []byte) ([]byte, *jsonrp
 		}
 		return nil
 	})
-	if err != nil {
+	var rpcErr *jsonrpc.Error
+	switch {
+	case errors.As(err, &rpcErr):
+		return nil, rpcErr
+	case errors.Is(err, ErrTaskStoreFull):
+		return nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "internal error: the server's task store is full: it has no room for these answers until other tasks expire")
+	case err != nil:
 		return nil, taskNotFound(err)
 	}
 	tr.wake(id)
@@ -640,27 +799,46 @@ func cancelTask(ctx context.Context, r *Request, params []byte) ([]byte, *jsonrp
 	return []byte(`{}`), nil
 }
 
-// wake tells a task this process runs that an answer came.
+// wake tells a task this process runs that an answer may have come: tasks/update here, or
+// the store's change feed (TaskChanges) for an answer through another replica.
 func (tr *taskRunner) wake(id string) {
 	tr.mu.Lock()
 	rt := tr.running[id]
 	tr.mu.Unlock()
 	if rt != nil {
-		select {
-		case rt.wake <- struct{}{}:
-		default:
-		}
+		rt.wake()
 	}
 }
 
-// statusMessage sets a running task's statusMessage (Progress in a task).
+// statusMessage sets a running task's statusMessage (Progress in a task), cut to what the
+// task may keep. With the store full, the task keeps the message it had.
 func (tr *taskRunner) statusMessage(ctx context.Context, rt *runningTask, msg string) {
 	tr.update(ctx, rt.id, func(t *TaskRecord) error {
-		if !t.Status.Terminal() && t.StatusMessage != msg {
-			t.StatusMessage, t.UpdatedAt = msg, time.Now().UTC()
+		if t.Status.Terminal() || t.StatusMessage == msg {
+			return nil
+		}
+		t.StatusMessage, t.UpdatedAt = msg, time.Now().UTC()
+		if over := t.Size() - tr.maxBytes; over > 0 {
+			t.StatusMessage = truncateUTF8(msg, len(msg)-over)
 		}
 		return nil
 	})
+}
+
+// truncateUTF8 shortens s to at most n bytes, whole characters, marked with an ellipsis.
+func truncateUTF8(s string, n int) string {
+	const ellipsis = "…"
+	if len(s) <= n {
+		return s
+	}
+	n -= len(ellipsis)
+	if n <= 0 {
+		return ""
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + ellipsis
 }
 
 // taskClient is the client of a task's body, as the body sees it: what the request that
@@ -724,15 +902,20 @@ func (tc *taskClient) ask(ctx context.Context, r *Request, method string, params
 			t.InputRequests = map[string]json.RawMessage{}
 		}
 		t.InputRequests[key] = question
+		if t.Size() > tc.tr.maxBytes {
+			return fmt.Errorf("mcp: the %s request is %d bytes: with it, the task would keep %d bytes, more than the %d a task may keep (TaskOptions.MaxTaskBytes)", method, len(question), t.Size(), tc.tr.maxBytes)
+		}
 		t.Status, t.UpdatedAt = TaskInputRequired, time.Now().UTC()
 		return nil
 	}); err != nil {
 		return nil, err
 	}
-	poll := time.NewTicker(answerPoll)
-	defer poll.Stop()
+	tc.tr.watchOthers() // an answer through another replica wakes the wait
 	for {
-		// Looked at first, taken only once there: a wait writes nothing to the store.
+		// Looked at first, taken only once there: a wait writes nothing to the store. The
+		// channel is taken before the look, so that an answer that comes after it wakes
+		// the wait.
+		changed := rt.changes()
 		t, err := tc.tr.store.Get(ctx, rt.id)
 		switch {
 		case err != nil:
@@ -751,8 +934,7 @@ func (tc *taskClient) ask(ctx context.Context, r *Request, method string, params
 			return nil, errTaskOver
 		}
 		select {
-		case <-rt.wake:
-		case <-poll.C:
+		case <-changed:
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}

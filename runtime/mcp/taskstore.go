@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"maps"
 	"sync"
 	"time"
@@ -15,7 +16,9 @@ import (
 // replicas is a database all of them reach (the redistasks package holds one on Redis).
 //
 // Implementations are safe for concurrent use. A task a store has let go, because its TTL
-// passed, is not found.
+// passed, is not found. A store bounds the bytes it keeps (TaskRecord.Size, all tasks
+// together): a Create, or an Update that makes a task larger, that would go past the bound
+// fails with an error that wraps ErrTaskStoreFull, and stores nothing.
 type TaskStore interface {
 	// Create stores a new task. Once it returns, Get finds the task from any replica: a
 	// server answers with a task only after Create (the extension's durable creation).
@@ -31,15 +34,31 @@ type TaskStore interface {
 
 // TaskChanges is a TaskStore that other processes share and that tells of the changes they
 // make (redistasks does, through Redis pub/sub): with it, a subscription (notifications/tasks)
-// hears of a task's changes whichever replica makes them.
+// hears of a task's changes whichever replica makes them, and a task waiting for its
+// client's answer wakes when the answer reaches another replica, without polling.
 type TaskChanges interface {
-	// WatchTasks calls changed with the id of every task any process creates or updates,
-	// until ctx ends or the watch fails; it returns why it stopped.
+	// WatchTasks calls changed with the id of every task any process creates or updates
+	// what clients see of (its UpdatedAt changes: not a renewal of its lease), until ctx
+	// ends or the watch fails; it returns why it stopped.
 	WatchTasks(ctx context.Context, changed func(id string)) error
 }
 
 // ErrTaskNotFound is the error of a TaskStore that has no task with the id asked for.
 var ErrTaskNotFound = errors.New("mcp: task not found")
+
+// ErrTaskStoreFull is wrapped by the error of a TaskStore that keeps as many bytes of tasks
+// as it may: it stores no new task, and no update that makes a task larger, until tasks
+// expire.
+var ErrTaskStoreFull = errors.New("mcp: the task store is full")
+
+// DefaultTaskStoreBytes is how many bytes of tasks (TaskRecord.Size, all tasks together) a
+// store keeps at most, unless told otherwise: NewMemoryTaskStore's and redistasks'.
+const DefaultTaskStoreBytes = 256 << 20
+
+// minTaskSize is the least a task counts for: its fixed fields, and room enough that ending
+// it (a short error, a status message) never needs more than it was given when made, so a
+// full store can still end the tasks it has.
+const minTaskSize = 4 << 10
 
 // TaskStatus is the status of a task.
 type TaskStatus string
@@ -94,6 +113,22 @@ type TaskRecord struct {
 	LeaseUntil time.Time `json:"leaseUntil,omitzero"`
 }
 
+// Size is the bytes a store counts the task as keeping: what it carries (its result or
+// error, the questions it waits on and the answers to them, its status message, its tool's
+// name and its caller), and at least 4 KiB for the rest, so that ending a task never makes
+// it larger than it was made. Stores bound their total with it, servers each task
+// (TaskOptions.MaxTaskBytes).
+func (t *TaskRecord) Size() int {
+	n := len(t.Tool) + len(t.Caller) + len(t.StatusMessage) + len(t.Result) + len(t.Error)
+	for k, v := range t.InputRequests {
+		n += len(k) + len(v)
+	}
+	for k, v := range t.Answers {
+		n += len(k) + len(v)
+	}
+	return max(n, minTaskSize)
+}
+
 // ownerGone reports whether the process that runs an unfinished task stopped renewing its
 // lease.
 func (t *TaskRecord) ownerGone(now time.Time) bool {
@@ -115,22 +150,38 @@ func (t *TaskRecord) clone() *TaskRecord {
 
 // memoryTaskStore keeps tasks in the memory of one process.
 type memoryTaskStore struct {
-	mu    sync.Mutex
-	tasks map[string]*TaskRecord
-	swept time.Time
+	mu       sync.Mutex
+	tasks    map[string]*TaskRecord
+	size     int // of the tasks kept (TaskRecord.Size)
+	maxBytes int // bound on size; negative: none
+	swept    time.Time
 }
 
-// NewMemoryTaskStore returns a TaskStore that keeps tasks in this process's memory: the
-// default, right for a server that runs as one process.
-func NewMemoryTaskStore() TaskStore {
-	return &memoryTaskStore{tasks: map[string]*TaskRecord{}}
+// NewMemoryTaskStore returns a TaskStore that keeps tasks in this process's memory, at most
+// DefaultTaskStoreBytes of them: the default, right for a server that runs as one process.
+func NewMemoryTaskStore() TaskStore { return NewMemoryTaskStoreWithLimit(DefaultTaskStoreBytes) }
+
+// NewMemoryTaskStoreWithLimit returns a TaskStore in this process's memory that keeps at
+// most maxBytes of tasks (TaskRecord.Size, all tasks together); a negative maxBytes sets no
+// bound.
+func NewMemoryTaskStoreWithLimit(maxBytes int) TaskStore {
+	return &memoryTaskStore{tasks: map[string]*TaskRecord{}, maxBytes: maxBytes}
 }
 
 func (m *memoryTaskStore) Create(ctx context.Context, t *TaskRecord) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.sweep(time.Now())
+	now := time.Now()
+	m.sweep(now, false)
+	if old := m.tasks[t.ID]; old != nil { // not made by newTaskID; replaced, as before
+		m.size -= old.Size()
+		delete(m.tasks, t.ID)
+	}
+	if err := m.room(0, t.Size(), now); err != nil {
+		return err
+	}
 	m.tasks[t.ID] = t.clone()
+	m.size += t.Size()
 	return nil
 }
 
@@ -155,8 +206,28 @@ func (m *memoryTaskStore) Update(ctx context.Context, id string, change func(*Ta
 	if err := change(c); err != nil {
 		return nil, err
 	}
+	before, after := t.Size(), c.Size()
+	if err := m.room(before, after, time.Now()); err != nil {
+		return nil, err
+	}
 	m.tasks[id] = c
+	m.size += after - before
 	return c.clone(), nil
+}
+
+// room reports whether a task of size before may become one of size after: always when it
+// does not grow; else if the store keeps within its bound, once expired tasks are let go.
+// m.mu is held.
+func (m *memoryTaskStore) room(before, after int, now time.Time) error {
+	fits := func() bool { return after <= before || m.maxBytes < 0 || m.size-before+after <= m.maxBytes }
+	if fits() {
+		return nil
+	}
+	m.sweep(now, true)
+	if fits() {
+		return nil
+	}
+	return fmt.Errorf("%w: it keeps at most %d bytes of tasks, and holds %d", ErrTaskStoreFull, m.maxBytes, m.size)
 }
 
 // find returns the stored task, forgetting it if it expired. m.mu is held.
@@ -166,22 +237,31 @@ func (m *memoryTaskStore) find(id string) (*TaskRecord, error) {
 		return nil, ErrTaskNotFound
 	}
 	if t.expired(time.Now()) {
-		delete(m.tasks, id)
+		m.forget(id, t)
 		return nil, ErrTaskNotFound
 	}
 	return t, nil
 }
 
-// sweep forgets expired tasks, at most once a minute, so that tasks nobody asks about again
-// do not pile up. m.mu is held.
-func (m *memoryTaskStore) sweep(now time.Time) {
-	if now.Sub(m.swept) < time.Minute {
+func (m *memoryTaskStore) forget(id string, t *TaskRecord) {
+	delete(m.tasks, id)
+	m.size -= t.Size()
+}
+
+// sweep forgets expired tasks, so that tasks nobody asks about again do not pile up: at most
+// once a minute, or once a second when the store is full (force). m.mu is held.
+func (m *memoryTaskStore) sweep(now time.Time, force bool) {
+	every := time.Minute
+	if force {
+		every = time.Second
+	}
+	if now.Sub(m.swept) < every {
 		return
 	}
 	m.swept = now
 	for id, t := range m.tasks {
 		if t.expired(now) {
-			delete(m.tasks, id)
+			m.forget(id, t)
 		}
 	}
 }

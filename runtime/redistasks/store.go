@@ -11,6 +11,14 @@
 // Each task is one Redis string holding its JSON, which expires with the task's TTL. Updates
 // are optimistic transactions (WATCH, then MULTI/EXEC), retried when another replica changed
 // the task meanwhile, so no update is lost.
+//
+// The store bounds the bytes of tasks it keeps, all replicas together (Options.MaxBytes,
+// counted as mcp.TaskRecord.Size): a write past the bound fails with mcp.ErrTaskStoreFull,
+// and servers refuse new tasks or fail the task, saying so. The count is kept beside the
+// tasks, in three keys of the store's own (the prefix and ".sizes", ".expiry" and ".total"),
+// written with each task by one Lua script, so that replicas agree on it; expired tasks
+// leave it as writes come. On Redis Cluster these keys and the tasks must be in one hash
+// slot: give a prefix with a hash tag, such as "{mcp}:task:".
 package redistasks
 
 import (
@@ -18,6 +26,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/mcp"
@@ -32,22 +41,112 @@ const maxRetries = 50
 
 // Store is an mcp.TaskStore in Redis.
 type Store struct {
-	rdb    redis.UniversalClient
-	prefix string
+	rdb      redis.UniversalClient
+	prefix   string
+	maxBytes int
 }
 
 var _ mcp.TaskStore = (*Store)(nil)
 
-// New returns a store that keeps tasks in rdb under keys that start with DefaultPrefix.
-func New(rdb redis.UniversalClient) *Store { return NewWithPrefix(rdb, DefaultPrefix) }
+// Options configure a Store.
+type Options struct {
+	// Prefix starts the keys of the store; the default is DefaultPrefix. Servers that share
+	// a Redis but not their tasks use prefixes of their own.
+	Prefix string
+	// MaxBytes bounds the bytes of tasks the store keeps, all replicas together
+	// (mcp.TaskRecord.Size of each). The default is mcp.DefaultTaskStoreBytes; a negative
+	// value sets no bound.
+	MaxBytes int
+}
+
+// New returns a store that keeps tasks in rdb under keys that start with DefaultPrefix, at
+// most mcp.DefaultTaskStoreBytes of them.
+func New(rdb redis.UniversalClient) *Store { return NewWithOptions(rdb, Options{}) }
 
 // NewWithPrefix returns a store whose keys start with prefix, for servers that share a Redis
 // but not their tasks.
 func NewWithPrefix(rdb redis.UniversalClient, prefix string) *Store {
-	return &Store{rdb: rdb, prefix: prefix}
+	return NewWithOptions(rdb, Options{Prefix: prefix})
+}
+
+// NewWithOptions returns a store configured by o.
+func NewWithOptions(rdb redis.UniversalClient, o Options) *Store {
+	if o.Prefix == "" {
+		o.Prefix = DefaultPrefix
+	}
+	if o.MaxBytes == 0 {
+		o.MaxBytes = mcp.DefaultTaskStoreBytes
+	}
+	return &Store{rdb: rdb, prefix: o.Prefix, maxBytes: o.MaxBytes}
 }
 
 func (s *Store) key(id string) string { return s.prefix + id }
+
+// keys are the keys the write script touches for a task: the task's own, then the store's
+// count of bytes (each task's size, when each expires, and the total).
+func (s *Store) keys(id string) []string {
+	return []string{s.key(id), s.prefix + ".sizes", s.prefix + ".expiry", s.prefix + ".total"}
+}
+
+// write stores a task's JSON and counts its size, in one step: first the tasks whose TTL
+// passed leave the count (a hundred at most each time); then the write is refused if it
+// makes the task larger and the total would pass the bound ("full"), or if a new task's id
+// is taken ("exists"). ARGV: id, JSON, size, when the task expires (ms since the epoch, or
+// +inf), now (ms), the bound (negative: none), 1 to create (else update, keeping the key's
+// TTL), the TTL of a new key (ms, 0: none).
+var write = redis.NewScript(`
+local id, value, size = ARGV[1], ARGV[2], tonumber(ARGV[3])
+local now, max, create, px = tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7] == '1', tonumber(ARGV[8])
+local gone = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', '(' .. now, 'LIMIT', 0, 100)
+for _, g in ipairs(gone) do
+  local n = redis.call('HGET', KEYS[2], g)
+  if n then redis.call('DECRBY', KEYS[4], n) end
+  redis.call('HDEL', KEYS[2], g)
+  redis.call('ZREM', KEYS[3], g)
+end
+if create and redis.call('EXISTS', KEYS[1]) == 1 then return 'exists' end
+local old = tonumber(redis.call('HGET', KEYS[2], id) or '0')
+local total = tonumber(redis.call('GET', KEYS[4]) or '0')
+if max >= 0 and size > old and total - old + size > max then return 'full' end
+if not create then
+  redis.call('SET', KEYS[1], value, 'KEEPTTL')
+elseif px > 0 then
+  redis.call('SET', KEYS[1], value, 'PX', px)
+else
+  redis.call('SET', KEYS[1], value)
+end
+redis.call('HSET', KEYS[2], id, size)
+redis.call('ZADD', KEYS[3], ARGV[4], id)
+redis.call('INCRBY', KEYS[4], size - old)
+return 'ok'
+`)
+
+// writeArgs are the arguments of the write script for task t, as JSON b.
+func (s *Store) writeArgs(t *mcp.TaskRecord, b []byte, create bool) []any {
+	expires, px := "+inf", int64(0)
+	if t.TTL > 0 {
+		expires = strconv.FormatInt(t.CreatedAt.Add(t.TTL).UnixMilli(), 10)
+		px = ttl(t).Milliseconds()
+	}
+	c := "0"
+	if create {
+		c = "1"
+	}
+	return []any{t.ID, b, t.Size(), expires, time.Now().UnixMilli(), s.maxBytes, c, px}
+}
+
+// written turns the write script's answer into the store's error.
+func (s *Store) written(id, answer string) error {
+	switch answer {
+	case "ok":
+		return nil
+	case "exists":
+		return fmt.Errorf("redistasks: task %s exists already", id)
+	case "full":
+		return fmt.Errorf("redistasks: task %s: %w: it keeps at most %d bytes of tasks", id, mcp.ErrTaskStoreFull, s.maxBytes)
+	}
+	return fmt.Errorf("redistasks: task %s: the write script answered %q", id, answer)
+}
 
 // ttl is how long Redis keeps a task: what is left of its TTL (at least a millisecond), or
 // forever (0) for a task without one.
@@ -64,12 +163,12 @@ func (s *Store) Create(ctx context.Context, t *mcp.TaskRecord) error {
 	if err != nil {
 		return err
 	}
-	ok, err := s.rdb.SetNX(ctx, s.key(t.ID), b, ttl(t)).Result()
+	answer, err := write.Run(ctx, s.rdb, s.keys(t.ID), s.writeArgs(t, b, true)...).Text()
 	if err != nil {
 		return fmt.Errorf("redistasks: storing task %s: %w", t.ID, err)
 	}
-	if !ok {
-		return fmt.Errorf("redistasks: task %s exists already", t.ID)
+	if err := s.written(t.ID, answer); err != nil {
+		return err
 	}
 	s.announce(ctx, t.ID)
 	return nil
@@ -134,10 +233,12 @@ func decode(id string, b []byte) (*mcp.TaskRecord, error) {
 
 // Update changes the task in an optimistic transaction: if another replica changes it
 // between the read and the write, the write is dropped and the update runs again on what
-// that replica stored.
+// that replica stored. Watchers (WatchTasks) hear of it when its UpdatedAt changed: a
+// renewal of the lease of the process that runs it is none of theirs.
 func (s *Store) Update(ctx context.Context, id string, change func(*mcp.TaskRecord) error) (*mcp.TaskRecord, error) {
 	key := s.key(id)
 	var out *mcp.TaskRecord
+	var visible bool
 	txn := func(tx *redis.Tx) error {
 		b, err := tx.Get(ctx, key).Bytes()
 		if err != nil {
@@ -147,6 +248,7 @@ func (s *Store) Update(ctx context.Context, id string, change func(*mcp.TaskReco
 		if err != nil {
 			return err
 		}
+		before := t.UpdatedAt
 		if err := change(t); err != nil {
 			return err
 		}
@@ -154,12 +256,19 @@ func (s *Store) Update(ctx context.Context, id string, change func(*mcp.TaskReco
 		if err != nil {
 			return err
 		}
-		_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
-			p.SetArgs(ctx, key, nb, redis.SetArgs{KeepTTL: true})
+		var w *redis.Cmd
+		if _, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+			w = write.Eval(ctx, p, s.keys(id), s.writeArgs(t, nb, false)...)
 			return nil
-		})
-		out = t
-		return err
+		}); err != nil {
+			return err
+		}
+		answer, err := w.Text()
+		if err != nil {
+			return fmt.Errorf("redistasks: storing task %s: %w", id, err)
+		}
+		out, visible = t, !t.UpdatedAt.Equal(before)
+		return s.written(id, answer)
 	}
 	for range maxRetries {
 		err := s.rdb.Watch(ctx, txn, key)
@@ -167,7 +276,9 @@ func (s *Store) Update(ctx context.Context, id string, change func(*mcp.TaskReco
 			if err != nil {
 				return nil, err
 			}
-			s.announce(ctx, id)
+			if visible {
+				s.announce(ctx, id)
+			}
 			return out, nil
 		}
 	}
