@@ -22,8 +22,13 @@ go tool mcpgen check ./examples/... ./golden/features ./golden/headers ./golden/
 
 say "installing the reference MCP servers the client's end-to-end tests run (e2e/servers, pinned)"
 npm_ci e2e/servers
-# The task store's tests run a real Redis; the replica test (e2e) Redis and HAProxy too.
-debian_packages redis-server=redis-server haproxy=haproxy
+# The task store's tests run a real Redis; the replica test (e2e) Redis and HAProxy too;
+# the observability harnesses' tests (internal/promtest) Prometheus.
+debian_packages redis-server=redis-server haproxy=haproxy prometheus=prometheus
+
+say "building the OpenTelemetry Collector the observability tests run (e2e/otelcol; cached in .cache/otelcol, minutes the first time)"
+# Here rather than inside go test ./..., where a cold build would eat a package's time limit.
+go test -count=1 -timeout 30m -run '^TestCollectorBuilds$' ./internal/otelcoltest
 
 say "go test -race ./...   (unit, golden, end-to-end over stdio and HTTP, the client against real servers, fuzz seed corpora)"
 go test -race -count=1 ./...
