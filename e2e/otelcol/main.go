@@ -10,7 +10,11 @@
 package main
 
 import (
+	"context"
 	"log"
+	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/open-telemetry/opentelemetry-collector-contrib/exporter/fileexporter"
 	"go.opentelemetry.io/collector/component"
@@ -26,7 +30,13 @@ import (
 )
 
 func main() {
+	// SIGTERM and SIGINT end the collector gracefully (its exporters flush) from the start.
+	// The collector's own handling begins only after it has said it is ready, and a signal
+	// in between killed it.
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	defer stop()
 	settings := otelcol.CollectorSettings{
+		DisableGracefulShutdown: true, // done above
 		BuildInfo: component.BuildInfo{
 			Command:     "otelcol",
 			Description: "OpenTelemetry Collector for mcpgen's tests",
@@ -39,7 +49,7 @@ func main() {
 			},
 		},
 	}
-	if err := otelcol.NewCommand(settings).Execute(); err != nil {
+	if err := otelcol.NewCommand(settings).ExecuteContext(ctx); err != nil {
 		log.Fatal(err)
 	}
 }

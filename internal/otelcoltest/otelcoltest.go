@@ -88,7 +88,7 @@ func start(bin, dir string) (*Collector, error) {
 		Endpoint:    fmt.Sprintf("http://127.0.0.1:%d", port),
 		tracesPath:  filepath.Join(dir, "traces.jsonl"),
 		metricsPath: filepath.Join(dir, "metrics.jsonl"),
-		log:         &lockedBuffer{},
+		log:         &lockedBuffer{awaited: readyLine, seen: make(chan struct{})},
 		exited:      make(chan struct{}),
 	}
 	config := filepath.Join(dir, "config.json")
@@ -104,23 +104,20 @@ func start(bin, dir string) (*Collector, error) {
 		c.waitErr = c.cmd.Wait()
 		close(c.exited)
 	}()
-	for deadline := time.Now().Add(startTime); ; time.Sleep(20 * time.Millisecond) {
-		select {
-		case <-c.exited:
-			if strings.Contains(c.log.String(), portTakenMessage) {
-				return nil, errPortTaken
-			}
-			return nil, fmt.Errorf("it exited (%v):\n%s", c.waitErr, c.log)
-		default:
+	// Ready the moment it says so, so that a test's Stop right after Start finds the
+	// collector as early as anyone can (e2e/otelcol must then take SIGTERM already).
+	select {
+	case <-c.log.seen:
+		return c, nil
+	case <-c.exited:
+		if strings.Contains(c.log.String(), portTakenMessage) {
+			return nil, errPortTaken
 		}
-		if strings.Contains(c.log.String(), readyLine) {
-			return c, nil
-		}
-		if time.Now().After(deadline) {
-			c.cmd.Process.Kill()
-			<-c.exited
-			return nil, fmt.Errorf("not ready within %v:\n%s", startTime, c.log)
-		}
+		return nil, fmt.Errorf("it exited (%v):\n%s", c.waitErr, c.log)
+	case <-time.After(startTime):
+		c.cmd.Process.Kill()
+		<-c.exited
+		return nil, fmt.Errorf("not ready within %v:\n%s", startTime, c.log)
 	}
 }
 
@@ -281,15 +278,23 @@ func freePort() (int, error) {
 	return ln.Addr().(*net.TCPAddr).Port, nil
 }
 
+// lockedBuffer is the collector's output. When it first holds awaited, seen is closed.
 type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+	mu      sync.Mutex
+	b       bytes.Buffer
+	awaited string
+	seen    chan struct{}
 }
 
 func (l *lockedBuffer) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.b.Write(p)
+	n, err := l.b.Write(p)
+	if l.awaited != "" && bytes.Contains(l.b.Bytes(), []byte(l.awaited)) {
+		close(l.seen)
+		l.awaited = ""
+	}
+	return n, err
 }
 
 func (l *lockedBuffer) String() string {
