@@ -75,37 +75,22 @@ func (a *analyzer) checkForm(t *schema.Type) bool {
 				"field %s of form %s: "+format, append([]any{f.Name, typeString(t.Go)}, args...)...)
 			ok = false
 		}
-		r := &ft.Rules
 		switch {
 		case ft.Quoted || ft.Nullable:
 			bad("a form field cannot be quoted or nullable")
-		case ft.Kind == schema.String || ft.Kind == schema.Text && ft.CanDecode:
-			if r.Format != "" && !slices.Contains([]string{"date", "date-time", "email", "uri"}, r.Format) {
-				bad("format %s is not one a form allows (date, date-time, email, uri)", r.Format)
-			}
-			if r.Pattern != "" {
-				bad("a form field cannot carry a pattern")
-			}
-		case ft.Kind == schema.Int || ft.Kind == schema.Uint || ft.Kind == schema.Float:
-			if len(r.Enum) > 0 {
-				bad("a form's enums hold strings; make %s a string type", typeString(ft.Go))
-			}
-			if r.ExclusiveMinimum != nil || r.ExclusiveMaximum != nil || r.MultipleOf != nil {
-				bad("a form's numbers take only minimum and maximum")
-			}
-		case ft.Kind == schema.Bool:
-			if len(r.Enum) > 0 {
-				bad("a form's booleans take no enum; use a string enum for a choice of values")
-			}
+			continue
 		case ft.Kind == schema.Slice:
 			if e := ft.Elem; e.Kind != schema.String || len(e.Rules.Enum) == 0 {
 				bad("a list in a form must be a multi-select: a slice of strings with enum values")
 			}
-			if r.UniqueItems {
-				bad("a form's multi-select takes no uniqueItems (its choices are distinct already); check duplicates in the tool")
-			}
+		case ft.Kind == schema.String || ft.Kind == schema.Text && ft.CanDecode:
+		case ft.Kind == schema.Int || ft.Kind == schema.Uint || ft.Kind == schema.Float || ft.Kind == schema.Bool:
 		default:
 			bad("type %s cannot be a form field", typeString(ft.Go))
+			continue
+		}
+		for _, msg := range schema.FormProblems(ft) {
+			bad("%s", msg)
 		}
 	}
 	return ok

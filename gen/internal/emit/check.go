@@ -3,7 +3,6 @@ package emit
 import (
 	"fmt"
 	"go/types"
-	"math"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/mcpgen/mcpgen/gen/internal/schema"
@@ -54,29 +53,26 @@ func requiredPointer(f *schema.Field) bool {
 }
 
 func needsCheck(t *schema.Type, need map[*schema.Object]bool) bool {
-	r := &t.Rules
 	switch t.Kind {
 	case schema.Pointer:
 		return needsCheck(t.Elem, need)
 	case schema.Struct:
 		return need[t.Object]
-	case schema.Slice:
-		return r.MinItems != nil || r.MaxItems != nil || r.UniqueItems || needsCheck(t.Elem, need)
-	case schema.Array:
-		return r.UniqueItems || needsCheck(t.Elem, need)
-	case schema.Map:
-		return r.MinProperties != nil || r.MaxProperties != nil || needsCheck(t.Elem, need)
-	case schema.String, schema.Text:
-		return len(r.Enum) > 0 || r.MinLength != nil || r.MaxLength != nil || r.Pattern != ""
-	case schema.Int, schema.Uint:
-		return len(r.Enum) > 0 || r.MultipleOf != nil || integerRange(t).narrowed
-	case schema.Float:
-		own := func(n *schema.Number) bool { // a bound other than float32's own range
-			return n != nil && !(t.Bits == 32 && math.Abs(n.Float()) == math.MaxFloat32)
-		}
-		return len(r.Enum) > 0 || r.MultipleOf != nil || own(r.Minimum) || own(r.Maximum) || own(r.ExclusiveMinimum) || own(r.ExclusiveMaximum)
+	case schema.Slice, schema.Array, schema.Map:
+		return schema.HasChecks(t, listSubject(t, "v", "c")) || needsCheck(t.Elem, need)
+	case schema.String, schema.Text, schema.Int, schema.Uint, schema.Float:
+		return schema.HasChecks(t, schema.Subject{Expr: "v", Type: t.Go, To: "c", Ints: schema.TagIntLimits})
 	}
 	return false
+}
+
+// listSubject is a list or a map in a result, to check: an array has the length of its type.
+func listSubject(t *schema.Type, src, to string) schema.Subject {
+	s := schema.Subject{Expr: src, Type: t.Go, To: to}
+	if t.Kind != schema.Array {
+		s.Len = jen.Len(jen.Id(bare(src)))
+	}
+	return s
 }
 
 // checker emits the check function of a struct.
@@ -117,11 +113,7 @@ func (e *emitter) check(t *schema.Type, src string, depth int, need map[*schema.
 	case schema.Struct:
 		return []jen.Code{jen.Id(e.id(t.Object, "Check")).Call(c(), jen.Id(addr(src)))}
 	case schema.Slice, schema.Array:
-		out := countChecks(&t.Rules, jen.Len(jen.Id(bare(src))), "item", e.localName("c"))
-		if t.Kind == schema.Array {
-			out = nil // its length is its type's
-		}
-		out = append(out, uniqueCheck(t, bare(src), e.localName("c"))...)
+		out := schema.Checks(e, t, listSubject(t, src, e.localName("c")))
 		if needsCheck(t.Elem, need) {
 			i := e.temp("i", depth)
 			loop := []jen.Code{c().Dot("EnterIndex").Call(jen.Id(i))}
@@ -131,7 +123,7 @@ func (e *emitter) check(t *schema.Type, src string, depth int, need map[*schema.
 		}
 		return out
 	case schema.Map:
-		out := countChecks(&t.Rules, jen.Len(jen.Id(bare(src))), "property", e.localName("c"))
+		out := schema.Checks(e, t, listSubject(t, src, e.localName("c")))
 		if needsCheck(t.Elem, need) {
 			// In the order the encoder writes the keys, so that problems come out in order.
 			k, x := e.temp("k", depth), e.temp("x", depth)
@@ -152,7 +144,7 @@ func (e *emitter) check(t *schema.Type, src string, depth int, need map[*schema.
 		// The rules apply to the text the type writes.
 		text := e.temp("text", depth)
 		return []jen.Code{jen.If(jen.List(jen.Id(text), e.local("err")).Op(":=").Id(src).Dot("MarshalText").Call(), e.local("err").Op("==").Nil()).Block(
-			e.valueChecks(t, subject{expr: text, typ: types.NewSlice(types.Typ[types.Byte]), to: e.localName("c"), bytes: true}, noIntLimits)...)}
+			schema.Checks(e, t, e.textSubject(text, "c"))...)}
 	}
-	return e.valueChecks(t, subject{expr: src, typ: t.Go, to: e.localName("c")}, tagIntLimits)
+	return schema.Checks(e, t, schema.Subject{Expr: src, Type: t.Go, To: e.localName("c"), Ints: schema.TagIntLimits})
 }

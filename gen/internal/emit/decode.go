@@ -5,7 +5,6 @@ import (
 	"go/types"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/mcpgen/mcpgen/gen/internal/model"
@@ -162,40 +161,17 @@ func (e *emitter) setDefault(t *schema.Type, dst string) []jen.Code {
 	if inner.Rules.Defaults != nil {
 		var items []jen.Code
 		for _, v := range inner.Rules.Defaults {
-			items = append(items, literal(v))
+			items = append(items, schema.Literal(v))
 		}
 		value = e.typ(inner.Go).Values(items...)
 	} else {
-		value = literal(*inner.Rules.Default)
+		value = schema.Literal(*inner.Rules.Default)
 	}
 	if t.Kind != schema.Pointer {
 		return []jen.Code{jen.Id(dst).Op("=").Add(value)}
 	}
 	// A pointer field: point at a new value holding the default.
 	return []jen.Code{jen.Id(dst).Op("=").New(e.typ(inner.Go)), jen.Op("*").Id(dst).Op("=").Add(value)}
-}
-
-func literal(v schema.Value) jen.Code {
-	switch lit := v.Lit.(type) {
-	case string:
-		return jen.Lit(lit)
-	case time.Duration:
-		return durationLiteral(lit)
-	}
-	return jen.Op(v.JSON) // numbers and booleans: the JSON text is a valid untyped Go constant
-}
-
-// durationLiteral writes a duration in the largest unit that divides it: 30 * time.Second.
-func durationLiteral(d time.Duration) jen.Code {
-	for _, u := range []struct {
-		name string
-		size time.Duration
-	}{{"Hour", time.Hour}, {"Minute", time.Minute}, {"Second", time.Second}, {"Millisecond", time.Millisecond}, {"Microsecond", time.Microsecond}} {
-		if d != 0 && d%u.size == 0 {
-			return jen.Op(strconv.FormatInt(int64(d/u.size), 10)).Op("*").Qual("time", u.name) // an untyped count
-		}
-	}
-	return jen.Qual("time", "Duration").Call(jen.Op(strconv.FormatInt(int64(d), 10)))
 }
 
 // decode emits statements that decode the next value into dst, an addressable expression of
@@ -248,7 +224,7 @@ func (e *emitter) decodeValue(t *schema.Type, dst string, depth int) []jen.Code 
 	case schema.Text:
 		// The type reads its own text; its rules (a pattern, an enum) apply to the text.
 		text := e.temp("text", depth)
-		body := e.valueChecks(t, subject{expr: text, typ: types.NewSlice(types.Typ[types.Byte]), to: e.localName("d"), bytes: true}, noIntLimits)
+		body := schema.Checks(e, t, e.textSubject(text, "d"))
 		body = append(body, jen.If(e.local("err").Op(":=").Id(dst).Dot("UnmarshalText").Call(jen.Id(text)), e.local("err").Op("!=").Nil()).Block(
 			e.d().Dot("ReportError").Call(e.local("err"))))
 		return []jen.Code{jen.If(jen.List(jen.Id(text), e.local("ok")).Op(":=").Add(e.d()).Dot("Text").Call(), e.local("ok")).Block(body...)}
@@ -286,9 +262,9 @@ func (e *emitter) decodeValue(t *schema.Type, dst string, depth int) []jen.Code 
 	if t.Kind == schema.Float {
 		args = append(args, jen.Lit(t.Bits))
 	}
-	ints := noIntLimits
+	ints := schema.NoIntLimits
 	if t.Quoted {
-		ints = allIntLimits // a quoted integer is read without its range: check it after
+		ints = schema.AllIntLimits // a quoted integer is read without its range: check it after
 	}
 	switch {
 	case t.Quoted:
@@ -296,9 +272,9 @@ func (e *emitter) decodeValue(t *schema.Type, dst string, depth int) []jen.Code 
 	case t.Kind == schema.Int || t.Kind == schema.Uint:
 		// Every integer limit, from the type and the tags, in one call that names the
 		// limit the value breaks.
-		method, args = integerRange(t).decoderCall(t)
+		method, args = schema.IntegerRange(t).DecoderCall(t)
 	}
-	body := e.valueChecks(t, subject{expr: v, typ: r.goType, to: e.localName("d")}, ints)
+	body := schema.Checks(e, t, schema.Subject{Expr: v, Type: r.goType, To: e.localName("d"), Ints: ints})
 	body = append(body, jen.Id(bare(dst)).Op("=").Add(e.convert(jen.Id(v), r.goType, t.Go)))
 	return []jen.Code{jen.If(jen.List(jen.Id(v), e.local("ok")).Op(":=").Add(e.d()).Dot(method).Call(args...), e.local("ok")).Block(body...)}
 }
@@ -311,8 +287,7 @@ func (e *emitter) decodeSlice(t *schema.Type, dst string, depth int) []jen.Code 
 		jen.Id(list).Op(":=").Add(e.typ(t.Go)).Values(),
 		jen.For(jen.Id(i).Op(":=").Range().Add(e.d()).Dot("Elements")).Block(loop...),
 	}
-	body = append(body, countChecks(&t.Rules, jen.Len(jen.Id(list)), "item", e.localName("d"))...)
-	body = append(body, uniqueCheck(t, list, e.localName("d"))...)
+	body = append(body, schema.Checks(e, t, schema.Subject{Expr: list, Type: t.Go, To: e.localName("d"), Len: jen.Len(jen.Id(list))})...)
 	body = append(body, jen.Id(bare(dst)).Op("=").Id(list))
 	return []jen.Code{jen.If(e.d().Dot("Expect").Call(wire("Array"))).Block(body...)}
 }
@@ -328,8 +303,7 @@ func (e *emitter) decodeArray(t *schema.Type, dst string, depth int) []jen.Code 
 		jen.Id(count).Op(":=").Lit(0),
 		jen.For(jen.Id(i).Op(":=").Range().Add(e.d()).Dot("Elements")).Block(loop...),
 	}
-	body = append(body, countChecks(&t.Rules, jen.Id(count), "item", e.localName("d"))...)
-	body = append(body, uniqueCheck(t, dst, e.localName("d"))...)
+	body = append(body, schema.Checks(e, t, schema.Subject{Expr: dst, Type: t.Go, To: e.localName("d"), Len: jen.Id(count)})...)
 	return []jen.Code{jen.If(e.d().Dot("Expect").Call(wire("Array"))).Block(body...)}
 }
 
@@ -358,7 +332,7 @@ func (e *emitter) decodeMap(t *schema.Type, dst string, depth int) []jen.Code {
 		jen.Id(m).Op(":=").Add(e.typ(t.Go)).Values(),
 		jen.For(jen.Id(k).Op(":=").Range().Add(e.d()).Dot("Members")).Block(loop...),
 	}
-	body = append(body, countChecks(&t.Rules, jen.Len(jen.Id(m)), "property", e.localName("d"))...)
+	body = append(body, schema.Checks(e, t, schema.Subject{Expr: m, Type: t.Go, To: e.localName("d"), Len: jen.Len(jen.Id(m))})...)
 	body = append(body, jen.Id(bare(dst)).Op("=").Id(m))
 	return []jen.Code{jen.If(e.d().Dot("Expect").Call(wire("Object"))).Block(body...)}
 }

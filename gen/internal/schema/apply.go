@@ -4,13 +4,10 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
-	"math/big"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/internal/spelling"
 )
@@ -239,9 +236,9 @@ func (b *Builder) checkDefault(n *Type, pos token.Pos, where string) {
 				b.diags.Errorf(pos, "%s: default %s %s", where, v.JSON, msg)
 			}
 		}
-		count := uint64(len(n.Rules.Defaults))
-		if r := n.Rules; r.MinItems != nil && count < *r.MinItems || r.MaxItems != nil && count > *r.MaxItems {
-			b.diags.Errorf(pos, "%s: the default has %d items, which breaks the list's item limits", where, count)
+		list := Value{Lit: n.Rules.Defaults}
+		if msg := n.check(&list); msg != "" {
+			b.diags.Errorf(pos, "%s: the default %s", where, msg)
 		}
 		return
 	}
@@ -381,30 +378,14 @@ func (t *Type) literal(text string) (Value, string) {
 	return Value{}, "values of this type cannot be written in a tag"
 }
 
-// check reports how v breaks the node's rules, or "" if it does not.
+// check reports how v, a value written in a tag, breaks the node's rules, or "" if it does
+// not: the first keyword it breaks, in the order of the keyword table.
 func (t *Type) check(v *Value) string {
-	r := &t.Rules
-	if len(r.Enum) > 0 && !slices.ContainsFunc(r.Enum, func(e Value) bool { return e.JSON == v.JSON }) {
-		return "is not one of the enum values"
-	}
-	switch t.Kind {
-	case String, Text:
-		lit := v.Lit.(string)
-		n := uint64(utf8.RuneCountInString(lit))
-		if r.MinLength != nil && n < *r.MinLength || r.MaxLength != nil && n > *r.MaxLength {
-			return "breaks the field's length limits"
-		}
-		if r.Pattern != "" && !regexp.MustCompile(r.Pattern).MatchString(lit) {
-			return "does not match the field's pattern"
-		}
-	case Int, Uint, Float, JSONNumber:
-		n, _ := NewNumber(v.JSON)
-		if r.Minimum != nil && n.Rat.Cmp(r.Minimum.Rat) < 0 || r.Maximum != nil && n.Rat.Cmp(r.Maximum.Rat) > 0 ||
-			r.ExclusiveMinimum != nil && n.Rat.Cmp(r.ExclusiveMinimum.Rat) <= 0 || r.ExclusiveMaximum != nil && n.Rat.Cmp(r.ExclusiveMaximum.Rat) >= 0 {
-			return "is outside the field's bounds"
-		}
-		if m := r.MultipleOf; m != nil && !new(big.Rat).Quo(n.Rat, m.Rat).IsInt() {
-			return "is not a multiple of " + m.Text
+	for i := range keywords {
+		if k := &keywords[i]; k.holds != nil {
+			if msg := k.holds(t, v); msg != "" {
+				return msg
+			}
 		}
 	}
 	return ""

@@ -1,20 +1,25 @@
 package schema
 
 import (
+	"fmt"
+	"math/big"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
-// The JSON Schema keywords a jsonschema tag may set, one row each: which shapes the tag key
-// applies to, how its value is read into the Rules of a type, and the keyword it writes into
-// a schema. Adding a keyword is a row here and a field in Rules; if it constrains values,
-// also the check that generated code makes (gen/internal/emit: valueChecks and needsCheck)
-// and, for a default's sake, Type.check.
+// The JSON Schema keywords a jsonschema tag may set, one row each, with the whole life of
+// the keyword: which shapes the tag key applies to, how its value is read into the Rules of a
+// type, the keyword it writes into a schema and, for a keyword that constrains values, how a
+// default written in a tag is checked against it at generation time,
+// the code generated code checks it with (see validate.go), and whether an elicitation form
+// can carry it. Adding a keyword is a row here and a field in Rules.
 //
 // The rows are in the order the keywords are written in a schema (title aside, which goes
-// first, and description, which a use site may override: see renderer.node).
+// first, and description, which a use site may override: see renderer.node), and checked
+// (in generated code and in tags) in that order.
 
 // keyword is one row.
 type keyword struct {
@@ -26,6 +31,18 @@ type keyword struct {
 	set func(t *Type, value string) string
 	// get is the keyword's value in a schema, or nil when the rules do not set it.
 	get func(r *Rules) any
+
+	// The columns of a keyword that constrains values; nil for annotations.
+
+	// holds says how v, a value written in a tag for t (a default, an item of a list's
+	// default; for a list's own keywords, the whole default, a []Value), breaks the keyword;
+	// "" when it does not, or when the rules of t do not set the keyword.
+	holds func(t *Type, v *Value) string
+	// check is the code that checks the keyword in generated decoders and result checkers.
+	check *checker
+	// form says why an elicitation form cannot carry the keyword as the rules of t set it,
+	// or "": a form holds a fixed subset of JSON Schema (RenderForm writes it).
+	form func(t *Type) string
 }
 
 // keyword kinds: which JSON shapes a jsonschema tag key applies to.
@@ -42,29 +59,74 @@ var (
 // to its elements, as in invopop/jsonschema. On a type with its own JSON encoding, whose
 // schema the tags declare, every key applies.
 var keywords = []keyword{
-	{"title", "title", anything, func(t *Type, v string) string { t.Rules.Title = v; return "" }, textRule(func(r *Rules) string { return r.Title })},
-	{"description", "", anything, func(t *Type, v string) string { t.Rules.Description = v; return "" }, nil},
-	{"type", "", []Kind{Custom}, setType, nil},
-	{"format", "format", strs, setFormat, textRule(func(r *Rules) string { return r.Format })},
-	{"enum", "enum", scalars, setEnum, func(r *Rules) any { return valueList(r.Enum) }},
-	{"minimum", "minimum", numbers, numberRule(func(r *Rules) **Number { return &r.Minimum }, tighterMin), numberOf(func(r *Rules) *Number { return r.Minimum })},
-	{"maximum", "maximum", numbers, numberRule(func(r *Rules) **Number { return &r.Maximum }, tighterMax), numberOf(func(r *Rules) *Number { return r.Maximum })},
-	{"exclusiveMinimum", "exclusiveMinimum", numbers, numberRule(func(r *Rules) **Number { return &r.ExclusiveMinimum }, nil), numberOf(func(r *Rules) *Number { return r.ExclusiveMinimum })},
-	{"exclusiveMaximum", "exclusiveMaximum", numbers, numberRule(func(r *Rules) **Number { return &r.ExclusiveMaximum }, nil), numberOf(func(r *Rules) *Number { return r.ExclusiveMaximum })},
-	{"multipleOf", "multipleOf", []Kind{Int, Uint, Float}, setMultipleOf, numberOf(func(r *Rules) *Number { return r.MultipleOf })},
-	{"minLength", "minLength", strs, countRule(func(r *Rules) **uint64 { return &r.MinLength }, nil), countOf(func(r *Rules) *uint64 { return r.MinLength })},
-	{"maxLength", "maxLength", strs, countRule(func(r *Rules) **uint64 { return &r.MaxLength }, nil), countOf(func(r *Rules) *uint64 { return r.MaxLength })},
+	{tag: "title", schema: "title", kinds: anything,
+		set: func(t *Type, v string) string { t.Rules.Title = v; return "" }, get: textRule(func(r *Rules) string { return r.Title })},
+	{tag: "description", kinds: anything,
+		set: func(t *Type, v string) string { t.Rules.Description = v; return "" }},
+	{tag: "type", kinds: []Kind{Custom}, set: setType},
+	{tag: "format", schema: "format", kinds: strs, set: setFormat, get: textRule(func(r *Rules) string { return r.Format }),
+		form: formFormat},
+	{tag: "enum", schema: "enum", kinds: scalars, set: setEnum, get: func(r *Rules) any { return valueList(r.Enum) },
+		holds: holdsEnum, check: enumCheck, form: formEnum},
+	{tag: "minimum", schema: "minimum", kinds: numbers,
+		set:   numberRule(func(r *Rules) **Number { return &r.Minimum }, tighterMin),
+		get:   numberOf(func(r *Rules) *Number { return r.Minimum }),
+		holds: holdsBound(func(r *Rules) *Number { return r.Minimum }, func(c int) bool { return c >= 0 }), check: boundsCheck},
+	{tag: "maximum", schema: "maximum", kinds: numbers,
+		set:   numberRule(func(r *Rules) **Number { return &r.Maximum }, tighterMax),
+		get:   numberOf(func(r *Rules) *Number { return r.Maximum }),
+		holds: holdsBound(func(r *Rules) *Number { return r.Maximum }, func(c int) bool { return c <= 0 }), check: boundsCheck},
+	{tag: "exclusiveMinimum", schema: "exclusiveMinimum", kinds: numbers,
+		set:   numberRule(func(r *Rules) **Number { return &r.ExclusiveMinimum }, nil),
+		get:   numberOf(func(r *Rules) *Number { return r.ExclusiveMinimum }),
+		holds: holdsBound(func(r *Rules) *Number { return r.ExclusiveMinimum }, func(c int) bool { return c > 0 }), check: boundsCheck,
+		form: formNumber},
+	{tag: "exclusiveMaximum", schema: "exclusiveMaximum", kinds: numbers,
+		set:   numberRule(func(r *Rules) **Number { return &r.ExclusiveMaximum }, nil),
+		get:   numberOf(func(r *Rules) *Number { return r.ExclusiveMaximum }),
+		holds: holdsBound(func(r *Rules) *Number { return r.ExclusiveMaximum }, func(c int) bool { return c < 0 }), check: boundsCheck,
+		form: formNumber},
+	{tag: "multipleOf", schema: "multipleOf", kinds: numbers, set: setMultipleOf,
+		get:   numberOf(func(r *Rules) *Number { return r.MultipleOf }),
+		holds: holdsMultipleOf, check: multipleCheck, form: formNumber},
+	{tag: "minLength", schema: "minLength", kinds: strs,
+		set:   countRule(func(r *Rules) **uint64 { return &r.MinLength }, nil),
+		get:   countOf(func(r *Rules) *uint64 { return r.MinLength }),
+		holds: holdsLength(func(r *Rules) *uint64 { return r.MinLength }, func(n, limit uint64) bool { return n >= limit }), check: lengthCheck},
+	{tag: "maxLength", schema: "maxLength", kinds: strs,
+		set:   countRule(func(r *Rules) **uint64 { return &r.MaxLength }, nil),
+		get:   countOf(func(r *Rules) *uint64 { return r.MaxLength }),
+		holds: holdsLength(func(r *Rules) *uint64 { return r.MaxLength }, func(n, limit uint64) bool { return n <= limit }), check: lengthCheck},
 	// A fixed-length array keeps its length: the tighter limit stays.
-	{"minItems", "minItems", arrays, countRule(func(r *Rules) **uint64 { return &r.MinItems }, func(n, old uint64) bool { return n > old }), countOf(func(r *Rules) *uint64 { return r.MinItems })},
-	{"maxItems", "maxItems", arrays, countRule(func(r *Rules) **uint64 { return &r.MaxItems }, func(n, old uint64) bool { return n < old }), countOf(func(r *Rules) *uint64 { return r.MaxItems })},
-	{"minProperties", "minProperties", mapKinds, countRule(func(r *Rules) **uint64 { return &r.MinProperties }, nil), countOf(func(r *Rules) *uint64 { return r.MinProperties })},
-	{"maxProperties", "maxProperties", mapKinds, countRule(func(r *Rules) **uint64 { return &r.MaxProperties }, nil), countOf(func(r *Rules) *uint64 { return r.MaxProperties })},
-	{"pattern", "pattern", strs, setPattern, textRule(func(r *Rules) string { return r.Pattern })},
-	{"default", "default", []Kind{String, Bool, Int, Uint, Float, JSONNumber, Duration}, setDefault, getDefault},
-	{"uniqueItems", "uniqueItems", arrays, nil, func(r *Rules) any { return flagOf(r.UniqueItems) }},
-	{"example", "examples", scalars, setExample, func(r *Rules) any { return valueList(r.Examples) }},
-	{"readOnly", "readOnly", anything, flagRule(func(r *Rules) *bool { return &r.ReadOnly }), func(r *Rules) any { return flagOf(r.ReadOnly) }},
-	{"writeOnly", "writeOnly", anything, flagRule(func(r *Rules) *bool { return &r.WriteOnly }), func(r *Rules) any { return flagOf(r.WriteOnly) }},
+	{tag: "minItems", schema: "minItems", kinds: arrays,
+		set:   countRule(func(r *Rules) **uint64 { return &r.MinItems }, func(n, old uint64) bool { return n > old }),
+		get:   countOf(func(r *Rules) *uint64 { return r.MinItems }),
+		holds: holdsItems(func(r *Rules) *uint64 { return r.MinItems }, func(n, limit uint64) bool { return n >= limit }), check: countCheck},
+	{tag: "maxItems", schema: "maxItems", kinds: arrays,
+		set:   countRule(func(r *Rules) **uint64 { return &r.MaxItems }, func(n, old uint64) bool { return n < old }),
+		get:   countOf(func(r *Rules) *uint64 { return r.MaxItems }),
+		holds: holdsItems(func(r *Rules) *uint64 { return r.MaxItems }, func(n, limit uint64) bool { return n <= limit }), check: countCheck},
+	{tag: "minProperties", schema: "minProperties", kinds: mapKinds,
+		set:   countRule(func(r *Rules) **uint64 { return &r.MinProperties }, nil),
+		get:   countOf(func(r *Rules) *uint64 { return r.MinProperties }),
+		check: countCheck},
+	{tag: "maxProperties", schema: "maxProperties", kinds: mapKinds,
+		set:   countRule(func(r *Rules) **uint64 { return &r.MaxProperties }, nil),
+		get:   countOf(func(r *Rules) *uint64 { return r.MaxProperties }),
+		check: countCheck},
+	{tag: "pattern", schema: "pattern", kinds: strs, set: setPattern, get: textRule(func(r *Rules) string { return r.Pattern }),
+		holds: holdsPattern, check: patternCheck, form: func(*Type) string { return "a form field cannot carry a pattern" }},
+	{tag: "default", schema: "default", kinds: []Kind{String, Bool, Int, Uint, Float, JSONNumber, Duration}, set: setDefault, get: getDefault},
+	{tag: "uniqueItems", schema: "uniqueItems", kinds: arrays, get: func(r *Rules) any { return flagOf(r.UniqueItems) },
+		check: uniqueCheck,
+		form: func(*Type) string {
+			return "a form's multi-select takes no uniqueItems (its choices are distinct already); check duplicates in the tool"
+		}},
+	{tag: "example", schema: "examples", kinds: scalars, set: setExample, get: func(r *Rules) any { return valueList(r.Examples) }},
+	{tag: "readOnly", schema: "readOnly", kinds: anything,
+		set: flagRule(func(r *Rules) *bool { return &r.ReadOnly }), get: func(r *Rules) any { return flagOf(r.ReadOnly) }},
+	{tag: "writeOnly", schema: "writeOnly", kinds: anything,
+		set: flagRule(func(r *Rules) *bool { return &r.WriteOnly }), get: func(r *Rules) any { return flagOf(r.WriteOnly) }},
 }
 
 // lookupKeyword returns the row of a tag key.
@@ -244,4 +306,120 @@ func setExample(t *Type, value string) string {
 	}
 	t.Rules.Examples = append(t.Rules.Examples, v)
 	return ""
+}
+
+// The checks of values written in tags (see keyword.holds).
+
+func holdsEnum(t *Type, v *Value) string {
+	if r := &t.Rules; len(r.Enum) > 0 && !slices.ContainsFunc(r.Enum, func(e Value) bool { return e.JSON == v.JSON }) {
+		return "is not one of the enum values"
+	}
+	return ""
+}
+
+// holdsBound checks a number against a bound; ok says whether the comparison of the value
+// with the bound (-1, 0, +1) is within it.
+func holdsBound(bound func(*Rules) *Number, ok func(cmp int) bool) func(*Type, *Value) string {
+	return func(t *Type, v *Value) string {
+		b := bound(&t.Rules)
+		if b == nil || !slices.Contains([]Kind{Int, Uint, Float, JSONNumber}, t.Kind) {
+			return ""
+		}
+		if n, isNumber := NewNumber(v.JSON); isNumber && !ok(n.Rat.Cmp(b.Rat)) {
+			return "is outside the field's bounds"
+		}
+		return ""
+	}
+}
+
+func holdsMultipleOf(t *Type, v *Value) string {
+	m := t.Rules.MultipleOf
+	if m == nil || !slices.Contains([]Kind{Int, Uint, Float, JSONNumber}, t.Kind) {
+		return ""
+	}
+	if n, isNumber := NewNumber(v.JSON); isNumber && !new(big.Rat).Quo(n.Rat, m.Rat).IsInt() {
+		return "is not a multiple of " + m.Text
+	}
+	return ""
+}
+
+// holdsLength checks the length of a string in characters against a limit.
+func holdsLength(limit func(*Rules) *uint64, ok func(n, limit uint64) bool) func(*Type, *Value) string {
+	return func(t *Type, v *Value) string {
+		l := limit(&t.Rules)
+		s, isString := v.Lit.(string)
+		if l == nil || !isString || t.Kind != String && t.Kind != Text {
+			return ""
+		}
+		if !ok(uint64(utf8.RuneCountInString(s)), *l) {
+			return "breaks the field's length limits"
+		}
+		return ""
+	}
+}
+
+func holdsPattern(t *Type, v *Value) string {
+	s, isString := v.Lit.(string)
+	if t.Rules.Pattern == "" || !isString || t.Kind != String && t.Kind != Text {
+		return ""
+	}
+	if !regexp.MustCompile(t.Rules.Pattern).MatchString(s) {
+		return "does not match the field's pattern"
+	}
+	return ""
+}
+
+// holdsItems checks the number of items of a list's default against a limit.
+func holdsItems(limit func(*Rules) *uint64, ok func(n, limit uint64) bool) func(*Type, *Value) string {
+	return func(t *Type, v *Value) string {
+		l := limit(&t.Rules)
+		items, isList := v.Lit.([]Value)
+		if l == nil || !isList {
+			return ""
+		}
+		if n := uint64(len(items)); !ok(n, *l) {
+			return fmt.Sprintf("has %d items, which breaks the list's item limits", n)
+		}
+		return ""
+	}
+}
+
+// The limits of elicitation forms (see keyword.form).
+
+// formFormats are the formats a form's string may have.
+var formFormats = []string{"date", "date-time", "email", "uri"}
+
+func formFormat(t *Type) string {
+	if !slices.Contains(formFormats, t.Rules.Format) {
+		return fmt.Sprintf("format %s is not one a form allows (%s)", t.Rules.Format, strings.Join(formFormats, ", "))
+	}
+	return ""
+}
+
+func formEnum(t *Type) string {
+	switch t.Kind {
+	case Int, Uint, Float:
+		return fmt.Sprintf("a form's enums hold strings; make %s a string type", typeString(t.Go))
+	case Bool:
+		return "a form's booleans take no enum; use a string enum for a choice of values"
+	}
+	return ""
+}
+
+func formNumber(*Type) string { return "a form's numbers take only minimum and maximum" }
+
+// FormProblems says why an elicitation form cannot carry the rules of t, a field's type, in
+// the order of the keyword table; nil when it can.
+func FormProblems(t *Type) []string {
+	var out []string
+	for i := range keywords {
+		k := &keywords[i]
+		if k.form == nil || k.get(&t.Rules) == nil {
+			continue
+		}
+		if msg := k.form(t); msg != "" && !slices.Contains(out, msg) {
+			out = append(out, msg)
+		}
+	}
+	return out
 }
