@@ -18,6 +18,9 @@ type In struct {
 	M int      `json:"m" jsonschema:"multipleOf=2"`
 	N string   `json:"n" jsonschema_extras:"novalue"`
 	O string   `json:"o,omitempty" jsonschema:"minLength=5,default=abc"`
+	P int      `json:"p" jsonschema:"minimum=1,example=5,example=0"`
+	Q []string `json:"q" jsonschema:"pattern=^[a-z]+$,example=abc,example=ABC"`
+	R []string `json:"r,omitempty" jsonschema:"uniqueItems,default=a,default=b,default=a"`
 }
 
 // Check takes a struct full of tag mistakes.

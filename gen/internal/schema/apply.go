@@ -34,6 +34,12 @@ func (b *Builder) applyTags(f *Field, c candidate, where string) tagResult {
 	}
 	target := f.Type.Deref()
 	var defaulted *Type // the node a default= applies to, checked once all rules are in
+	type example struct {
+		node *Type
+		i    int // in node.Rules.Examples
+		pos  token.Pos
+	}
+	var examples []example // checked once all rules are in, as the default is
 
 	value, voff, _ := tagValue(c.tag, "jsonschema")
 	for _, it := range splitTagItems(value) {
@@ -97,8 +103,11 @@ func (b *Builder) applyTags(f *Field, c candidate, where string) tagResult {
 			b.diags.Errorf(pos, "%s: %s=%s: %s", where, it.key, it.value, msg)
 			continue
 		}
-		if it.key == "default" {
+		switch it.key {
+		case "default":
 			res.defaultPos, defaulted = pos, node
+		case "example":
+			examples = append(examples, example{node, len(node.Rules.Examples) - 1, pos})
 		}
 	}
 
@@ -138,6 +147,13 @@ func (b *Builder) applyTags(f *Field, c candidate, where string) tagResult {
 	}
 	if defaulted != nil {
 		b.checkDefault(defaulted, res.defaultPos, where)
+	}
+	for _, x := range examples {
+		// An example that breaks the rules misleads a model into sending what is rejected.
+		v := &x.node.Rules.Examples[x.i]
+		if msg := x.node.check(v); msg != "" {
+			b.diags.Errorf(x.pos, "%s: example %s %s", where, v.JSON, msg)
+		}
 	}
 	return res
 }

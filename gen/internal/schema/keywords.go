@@ -13,7 +13,7 @@ import (
 // The JSON Schema keywords a jsonschema tag may set, one row each, with the whole life of
 // the keyword: which shapes the tag key applies to, how its value is read into the Rules of a
 // type, the keyword it writes into a schema and, for a keyword that constrains values, how a
-// default written in a tag is checked against it at generation time,
+// value written in a tag (a default, an example) is checked against it at generation time,
 // the code generated code checks it with (see validate.go), and whether an elicitation form
 // can carry it. Adding a keyword is a row here and a field in Rules.
 //
@@ -34,9 +34,9 @@ type keyword struct {
 
 	// The columns of a keyword that constrains values; nil for annotations.
 
-	// holds says how v, a value written in a tag for t (a default, an item of a list's
-	// default; for a list's own keywords, the whole default, a []Value), breaks the keyword;
-	// "" when it does not, or when the rules of t do not set the keyword.
+	// holds says how v, a value written in a tag for t (a default, an example, an item of a
+	// list's default; for a list's own keywords, the whole default, a []Value), breaks the
+	// keyword; "" when it does not, or when the rules of t do not set the keyword.
 	holds func(t *Type, v *Value) string
 	// check is the code that checks the keyword in generated decoders and result checkers.
 	check *checker
@@ -118,7 +118,7 @@ var keywords = []keyword{
 		holds: holdsPattern, check: patternCheck, form: func(*Type) string { return "a form field cannot carry a pattern" }},
 	{tag: "default", schema: "default", kinds: []Kind{String, Bool, Int, Uint, Float, JSONNumber, Duration}, set: setDefault, get: getDefault},
 	{tag: "uniqueItems", schema: "uniqueItems", kinds: arrays, get: func(r *Rules) any { return flagOf(r.UniqueItems) },
-		check: uniqueCheck,
+		holds: holdsUnique, check: uniqueCheck,
 		form: func(*Type) string {
 			return "a form's multi-select takes no uniqueItems (its choices are distinct already); check duplicates in the tool"
 		}},
@@ -382,6 +382,19 @@ func holdsItems(limit func(*Rules) *uint64, ok func(n, limit uint64) bool) func(
 		}
 		return ""
 	}
+}
+
+func holdsUnique(t *Type, v *Value) string {
+	items, isList := v.Lit.([]Value)
+	if !t.Rules.UniqueItems || !isList {
+		return ""
+	}
+	for i, x := range items {
+		if slices.ContainsFunc(items[:i], func(y Value) bool { return y.JSON == x.JSON }) {
+			return fmt.Sprintf("holds %s twice, but the list's items must be unique", x.JSON)
+		}
+	}
+	return ""
 }
 
 // The limits of elicitation forms (see keyword.form).
