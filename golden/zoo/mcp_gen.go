@@ -7862,6 +7862,15 @@ func mcpgenCheckEnums(c *jsonwire.Checker, v *Enums) {
 		}
 		c.Leave()
 	}
+	if v.Yes {
+		c.Enter("yes")
+		switch v.Yes {
+		case true:
+		default:
+			c.Report("must be one of true")
+		}
+		c.Leave()
+	}
 }
 
 // mcpgenCheckEscapes checks a value of type Escapes against the rules of its schema, before it is sent.

@@ -60,7 +60,7 @@ func needsCheck(t *schema.Type, need map[*schema.Object]bool) bool {
 		return need[t.Object]
 	case schema.Slice, schema.Array, schema.Map:
 		return schema.HasChecks(t, listSubject(t, "v", "c")) || needsCheck(t.Elem, need)
-	case schema.String, schema.Text, schema.Int, schema.Uint, schema.Float:
+	case schema.String, schema.Text, schema.Bool, schema.Int, schema.Uint, schema.Float:
 		return schema.HasChecks(t, schema.Subject{Expr: "v", Type: t.Go, To: "c", Ints: schema.TagIntLimits})
 	}
 	return false
