@@ -72,14 +72,11 @@ type checker struct {
 	write func(g Gen, t *Type, s Subject) []jen.Code
 }
 
+// The checkers that several rows share; a keyword checked alone has its own in its row.
 var (
-	enumCheck     = &checker{enumCode}
-	boundsCheck   = &checker{boundsCode}
-	multipleCheck = &checker{multipleCode}
-	lengthCheck   = &checker{lengthCode}
-	countCheck    = &checker{countCode}
-	patternCheck  = &checker{patternCode}
-	uniqueCheck   = &checker{uniqueCode}
+	boundsCheck = &checker{boundsCode}
+	lengthCheck = &checker{lengthCode}
+	countCheck  = &checker{countCode}
 )
 
 // Checks writes the checks of the rules of t (a scalar, a list or a map; not what its items
