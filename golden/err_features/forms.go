@@ -11,6 +11,7 @@ type Limits struct {
 	Day      time.Time `json:"day" jsonschema:"format=date"`
 	Size     string    `json:"size" jsonschema:"enum=s,enum=m" jsonschema_extras:"enumNames=Small"`
 	Nameless string    `json:"nameless" jsonschema_extras:"enumNames=A,enumNames=B"`
+	Fixed    string    `json:"fixed" jsonschema:"const=v1"`
 }
 
 // Topic is a string enum.

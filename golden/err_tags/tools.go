@@ -21,6 +21,8 @@ type In struct {
 	P int      `json:"p" jsonschema:"minimum=1,example=5,example=0"`
 	Q []string `json:"q" jsonschema:"pattern=^[a-z]+$,example=abc,example=ABC"`
 	R []string `json:"r,omitempty" jsonschema:"uniqueItems,default=a,default=b,default=a"`
+	S string   `json:"s,omitempty" jsonschema:"const=a,default=b"`
+	T int      `json:"t" jsonschema:"const=x"`
 }
 
 // Check takes a struct full of tag mistakes.

@@ -41,6 +41,19 @@ func RegisterMCP(s *mcp.Server) {
 		OutputSchema: mcpgenReturnPairOutput,
 		Handler:      mcpgenCallReturnPair,
 	})
+	s.AddTool(mcp.Tool{
+		Name:         "return_versioned",
+		Description:  "Returns its argument as the result.",
+		InputSchema:  mcpgenReturnVersionedInput,
+		OutputSchema: mcpgenReturnVersionedOutput,
+		Handler:      mcpgenCallReturnVersioned,
+	})
+	s.AddTool(mcp.Tool{
+		Name:        "take_versioned",
+		Description: "Takes constants, which the decoder checks.",
+		InputSchema: mcpgenTakeVersionedInput,
+		Handler:     mcpgenCallTakeVersioned,
+	})
 }
 
 // JSON Schemas of tool return_bounded.
@@ -215,6 +228,126 @@ func mcpgenCallReturnPair(_ context.Context, c *mcp.ToolCall) {
 	mcpgenEncodePair(c.Structured(), &out)
 }
 
+// JSON Schemas of tool return_versioned.
+const (
+	mcpgenReturnVersionedInput = `{
+  "type": "object",
+  "description": "The argument of return_versioned, without the constants.",
+  "properties": {
+    "version": {
+      "type": "string"
+    },
+    "strict": {
+      "type": "boolean"
+    },
+    "scale": {
+      "type": "number"
+    },
+    "level": {
+      "type": "integer",
+      "minimum": 0,
+      "maximum": 255
+    }
+  },
+  "required": [
+    "version"
+  ],
+  "additionalProperties": false
+}`
+	mcpgenReturnVersionedOutput = `{
+  "type": "object",
+  "description": "Has constants.",
+  "properties": {
+    "version": {
+      "type": "string",
+      "const": "2"
+    },
+    "strict": {
+      "type": "boolean",
+      "const": true
+    },
+    "scale": {
+      "type": "number",
+      "const": 1.5,
+      "default": 1.5
+    },
+    "level": {
+      "type": "integer",
+      "const": 3,
+      "minimum": 0,
+      "maximum": 255
+    }
+  },
+  "required": [
+    "version"
+  ],
+  "additionalProperties": false
+}`
+)
+
+// mcpgenCallReturnVersioned serves tool return_versioned.
+func mcpgenCallReturnVersioned(_ context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
+	var in AnyVersioned
+	mcpgenDecodeAnyVersioned(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
+		return
+	}
+	out := ReturnVersioned(in)
+	mcpgenCheckVersioned(c.Checker(), &out)
+	if !c.ResultOK() {
+		return
+	}
+	mcpgenEncodeVersioned(c.Structured(), &out)
+}
+
+// JSON Schemas of tool take_versioned.
+const (
+	mcpgenTakeVersionedInput = `{
+  "type": "object",
+  "description": "Has constants.",
+  "properties": {
+    "version": {
+      "type": "string",
+      "const": "2"
+    },
+    "strict": {
+      "type": "boolean",
+      "const": true
+    },
+    "scale": {
+      "type": "number",
+      "const": 1.5,
+      "default": 1.5
+    },
+    "level": {
+      "type": "integer",
+      "const": 3,
+      "minimum": 0,
+      "maximum": 255
+    }
+  },
+  "required": [
+    "version"
+  ],
+  "additionalProperties": false
+}`
+)
+
+// mcpgenCallTakeVersioned serves tool take_versioned.
+func mcpgenCallTakeVersioned(_ context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
+	var in Versioned
+	mcpgenDecodeVersioned(args.Decoder(), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
+		return
+	}
+	out := TakeVersioned(in)
+	c.ReturnText(out)
+}
+
 // mcpgenDecodeAnyBounded decodes a value of type AnyBounded and checks it against its schema.
 func mcpgenDecodeAnyBounded(d *jsonwire.Decoder, v *AnyBounded) {
 	if !d.Expect(jsonwire.Object) {
@@ -313,6 +446,116 @@ func mcpgenDecodeAnyPair(d *jsonwire.Decoder, v *AnyPair) {
 	}
 }
 
+// mcpgenDecodeAnyVersioned decodes a value of type AnyVersioned and checks it against its schema.
+func mcpgenDecodeAnyVersioned(d *jsonwire.Decoder, v *AnyVersioned) {
+	if !d.Expect(jsonwire.Object) {
+		return
+	}
+	var hasVersion bool
+	for key := range d.Members {
+		switch string(key) {
+		case "version":
+			hasVersion = true
+			if s, ok := d.String(); ok {
+				v.Version = s
+			}
+		case "strict":
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
+			if b, ok := d.Bool(); ok {
+				v.Strict = b
+			}
+		case "scale":
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
+			if f, ok := d.Float(64); ok {
+				v.Scale = f
+			}
+		case "level":
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
+			if n, ok := d.UintRange(0, 255, "must be >= 0", "must be <= 255"); ok {
+				v.Level = uint8(n)
+			}
+		default:
+			d.Report("unknown property; expected one of \"version\", \"strict\", \"scale\", \"level\"")
+			d.Skip()
+		}
+	}
+	if !hasVersion {
+		d.ReportMissing("version")
+	}
+}
+
+// mcpgenDecodeVersioned decodes a value of type Versioned and checks it against its schema.
+func mcpgenDecodeVersioned(d *jsonwire.Decoder, v *Versioned) {
+	if !d.Expect(jsonwire.Object) {
+		return
+	}
+	var hasVersion, hasScale bool
+	for key := range d.Members {
+		switch string(key) {
+		case "version":
+			hasVersion = true
+			if s, ok := d.String(); ok {
+				if s != "2" {
+					d.Report("must be \"2\"")
+				}
+				v.Version = s
+			}
+		case "strict":
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
+			if b, ok := d.Bool(); ok {
+				if !b {
+					d.Report("must be true")
+				}
+				v.Strict = b
+			}
+		case "scale":
+			hasScale = true
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
+			if f, ok := d.Float(64); ok {
+				if f != 1.5 {
+					d.Report("must be 1.5")
+				}
+				v.Scale = f
+			}
+		case "level":
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
+			if n, ok := d.UintRange(0, 255, "must be >= 0", "must be <= 255"); ok {
+				if n != 3 {
+					d.Report("must be 3")
+				}
+				v.Level = uint8(n)
+			}
+		default:
+			d.Report("unknown property; expected one of \"version\", \"strict\", \"scale\", \"level\"")
+			d.Skip()
+		}
+	}
+	if !hasVersion {
+		d.ReportMissing("version")
+	}
+	if !hasScale {
+		v.Scale = 1.5
+	}
+}
+
 // mcpgenEncodeBounded writes a value of type Bounded as JSON.
 func mcpgenEncodeBounded(e *jsonwire.Encoder, v *Bounded) {
 	e.ObjectStart()
@@ -344,6 +587,26 @@ func mcpgenEncodePair(e *jsonwire.Encoder, v *Pair) {
 			e.String((*v.Names)[i1])
 		}
 		e.ArrayEnd()
+	}
+	e.ObjectEnd()
+}
+
+// mcpgenEncodeVersioned writes a value of type Versioned as JSON.
+func mcpgenEncodeVersioned(e *jsonwire.Encoder, v *Versioned) {
+	e.ObjectStart()
+	e.Key("version")
+	e.String(v.Version)
+	if v.Strict {
+		e.Key("strict")
+		e.Bool(v.Strict)
+	}
+	if v.Scale != 0 {
+		e.Key("scale")
+		e.Float(v.Scale, 64)
+	}
+	if v.Level != 0 {
+		e.Key("level")
+		e.Uint(uint64(v.Level))
 	}
 	e.ObjectEnd()
 }
@@ -389,6 +652,36 @@ func mcpgenCheckPair(c *jsonwire.Checker, v *Pair) {
 	if v.Names != nil {
 		c.Enter("names")
 		jsonwire.CheckUnique(c, (*v.Names)[:])
+		c.Leave()
+	}
+}
+
+// mcpgenCheckVersioned checks a value of type Versioned against the rules of its schema, before it is sent.
+func mcpgenCheckVersioned(c *jsonwire.Checker, v *Versioned) {
+	c.Enter("version")
+	if v.Version != "2" {
+		c.Report("must be \"2\"")
+	}
+	c.Leave()
+	if v.Strict {
+		c.Enter("strict")
+		if !v.Strict {
+			c.Report("must be true")
+		}
+		c.Leave()
+	}
+	if v.Scale != 0 {
+		c.Enter("scale")
+		if v.Scale != 1.5 {
+			c.Report("must be 1.5")
+		}
+		c.Leave()
+	}
+	if v.Level != 0 {
+		c.Enter("level")
+		if v.Level != 3 {
+			c.Report("must be 3")
+		}
 		c.Leave()
 	}
 }

@@ -1,5 +1,6 @@
 // Package results has tools whose results may break their output schema: the generated
-// result checkers must turn each such result into an error result, never send it.
+// result checkers must turn each such result into an error result, never send it. Constants
+// (const) are checked in arguments too.
 package results
 
 // Flags is a result with a boolean enum.
@@ -52,3 +53,29 @@ type AnyBounded struct {
 //
 //mcp:tool
 func ReturnBounded(in AnyBounded) Bounded { return Bounded(in) }
+
+// Versioned has constants.
+type Versioned struct {
+	Version string  `json:"version" jsonschema:"const=2"`
+	Strict  bool    `json:"strict,omitempty" jsonschema:"const=true"`
+	Scale   float64 `json:"scale,omitempty" jsonschema:"const=1.5,default=1.5"`
+	Level   uint8   `json:"level,omitempty" jsonschema:"const=3"`
+}
+
+// AnyVersioned is the argument of return_versioned, without the constants.
+type AnyVersioned struct {
+	Version string  `json:"version"`
+	Strict  bool    `json:"strict,omitempty"`
+	Scale   float64 `json:"scale,omitempty"`
+	Level   uint8   `json:"level,omitempty"`
+}
+
+// ReturnVersioned returns its argument as the result.
+//
+//mcp:tool
+func ReturnVersioned(in AnyVersioned) Versioned { return Versioned(in) }
+
+// TakeVersioned takes constants, which the decoder checks.
+//
+//mcp:tool
+func TakeVersioned(in Versioned) string { return in.Version }

@@ -68,6 +68,8 @@ var keywords = []keyword{
 		form: formFormat},
 	{tag: "enum", schema: "enum", kinds: scalars, set: setEnum, get: func(r *Rules) any { return valueList(r.Enum) },
 		holds: holdsEnum, check: &checker{enumCode}, form: formEnum},
+	{tag: "const", schema: "const", kinds: scalars, set: setConst, get: getConst,
+		holds: holdsConst, check: &checker{constCode}, form: func(*Type) string { return "a form field cannot be a constant; leave it out of the form" }},
 	{tag: "minimum", schema: "minimum", kinds: numbers,
 		set:   numberRule(func(r *Rules) **Number { return &r.Minimum }, tighterMin),
 		get:   numberOf(func(r *Rules) *Number { return r.Minimum }),
@@ -262,6 +264,22 @@ func setEnum(t *Type, value string) string {
 	return ""
 }
 
+func setConst(t *Type, value string) string {
+	v, msg := t.literal(value)
+	if msg != "" {
+		return msg
+	}
+	t.Rules.Const = &v
+	return ""
+}
+
+func getConst(r *Rules) any {
+	if r.Const == nil {
+		return nil
+	}
+	return rawJSON(r.Const.JSON)
+}
+
 func setMultipleOf(t *Type, value string) string {
 	n, ok := NewNumber(value)
 	if !ok || n.Rat.Sign() <= 0 {
@@ -315,6 +333,23 @@ func holdsEnum(t *Type, v *Value) string {
 		return "is not one of the enum values"
 	}
 	return ""
+}
+
+func holdsConst(t *Type, v *Value) string {
+	if c := t.Rules.Const; c != nil && !sameValue(v, c) {
+		return "is not the const value " + c.JSON
+	}
+	return ""
+}
+
+// sameValue reports whether two values from tags are equal in JSON: numbers by value (1.0
+// is 1), others as written.
+func sameValue(a, b *Value) bool {
+	if x, ok := NewNumber(a.JSON); ok {
+		y, ok := NewNumber(b.JSON)
+		return ok && x.Rat.Cmp(y.Rat) == 0
+	}
+	return a.JSON == b.JSON
 }
 
 // holdsBound checks a number against a bound; ok says whether the comparison of the value

@@ -122,6 +122,7 @@ type Rules struct {
 	Title            string
 	Description      string // from jsonschema tags; overrides the doc comment
 	Enum             []Value
+	Const            *Value
 	Default          *Value
 	Defaults         []Value // the default of a list, from repeated default= items
 	Examples         []Value

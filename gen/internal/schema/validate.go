@@ -131,6 +131,26 @@ func enumCode(g Gen, t *Type, s Subject) []jen.Code {
 	)}
 }
 
+func constCode(g Gen, t *Type, s Subject) []jen.Code {
+	c := t.Rules.Const
+	if c == nil {
+		return nil
+	}
+	v := jen.Id(standalone(s.Expr))
+	var differs *jen.Statement
+	switch {
+	case t.Kind == Bool && c.Lit == true:
+		differs = jen.Op("!").Add(v)
+	case t.Kind == Bool:
+		differs = v
+	case s.Bytes:
+		differs = jen.String().Parens(jen.Id(s.Expr)).Op("!=").Add(Literal(*c))
+	default:
+		differs = v.Op("!=").Add(Literal(*c))
+	}
+	return []jen.Code{jen.If(differs).Block(s.report("must be " + c.JSON))}
+}
+
 func lengthCode(g Gen, t *Type, s Subject) []jen.Code {
 	r := &t.Rules
 	chars := func(n uint64) string {
