@@ -9,10 +9,13 @@
 //     knows the tool as get_weather or the property as file_path. When a verb follows the
 //     name, the name goes, and so does "is" or "are": "GetWeather returns the weather."
 //     becomes "Returns the weather.", "ChunkInput names a file." becomes "Names a file.",
-//     "FilePath is the file's path." becomes "The file's path.". When the name is the head
-//     of a noun phrase instead ("WindSpeed in km/h."), a name of several words is spelled
-//     as words: "Wind speed in km/h."; a one-word name ("Units of the report.") is already
-//     one. A comment that does not start with the name is left as written.
+//     "FilePath is the file's path." becomes "The file's path.". But before values the name
+//     stays, spelled as words: "SymbolKind is function, method or type." becomes "Symbol
+//     kind is function, method or type.", since the list alone would not say what it
+//     lists. When the name is the head of a noun phrase instead ("WindSpeed in km/h."), a
+//     name of several words is spelled as words too: "Wind speed in km/h."; a one-word name
+//     ("Units of the report.") is already one. A comment that does not start with the name
+//     is left as written.
 //   - A doc comment is wrapped at 80 to 100 columns. The lines of each paragraph are joined
 //     into one; paragraph breaks, lists, code blocks and headings stay, as go doc prints
 //     them, and doc links ("[fmt.Println]") lose their brackets.
@@ -20,6 +23,7 @@ package describe
 
 import (
 	"go/doc/comment"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -45,7 +49,7 @@ func dropName(name, doc string) string {
 	word, _, _ := strings.Cut(rest, " ")
 	switch {
 	case word == "is" || word == "are":
-		if after := strings.TrimPrefix(rest, word+" "); startsLower(after) {
+		if after := strings.TrimPrefix(rest, word+" "); startsLower(after) && !valuesFollow(after) {
 			return upperFirst(after)
 		}
 	case isVerb(word):
@@ -53,6 +57,29 @@ func dropName(name, doc string) string {
 	}
 	return words(name) + " " + rest
 }
+
+// valuesFollow reports whether s, what follows "Name is", starts with a list of values
+// ("function, method, type", "json or text") or a value ("true to print more", "either
+// exact or prefix"): alone, it would not say what it is a value of, so the name must stay.
+func valuesFollow(s string) bool {
+	ws := strings.Fields(s)
+	conj := func(i int) bool { return i < len(ws) && (ws[i] == "or" || ws[i] == "and") }
+	switch {
+	case len(ws) == 0:
+		return false
+	case strings.HasSuffix(ws[0], ","): // "a, b, c" or "a, b or c", not "exported, in ..."
+		return len(ws) > 1 && strings.HasSuffix(ws[1], ",") || conj(2)
+	case conj(1): // "a or b", not "where and how"
+		return !slices.Contains(questionWords, ws[0])
+	}
+	switch strings.TrimRight(ws[0], ".;:") {
+	case "true", "false", "null", "nil", "either", "neither":
+		return true
+	}
+	return false
+}
+
+var questionWords = []string{"how", "what", "when", "where", "which", "who", "whom", "whose", "why", "whether"}
 
 // isVerb reports whether a word that follows a name is a verb of which the name is the
 // subject: "returns", "names", "holds", "can", "must". Doc comments use the third person
