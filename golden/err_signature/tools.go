@@ -1,4 +1,5 @@
-// Package errsignature has tools with signatures mcpgen does not accept.
+// Package errsignature has tools, resources, prompts and completions with signatures mcpgen
+// does not accept.
 package errsignature
 
 import "context"

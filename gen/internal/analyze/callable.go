@@ -104,6 +104,9 @@ func (a *analyzer) params(s *signature, fd *ast.FuncDecl, sig *types.Signature, 
 	case n > 2:
 		a.diags.Hintf(pos[2], r.takes, "%s %s has too many parameters", r.word, fd.Name.Name)
 		return false
+	case n == 2 && !s.Ctx && isContext(params.At(1).Type()):
+		a.diags.Hintf(pos[1], r.takes, "the context.Context of %s %s must be its first parameter, not its second", r.word, fd.Name.Name)
+		return false
 	case n == 2 && !s.Ctx:
 		a.diags.Hintf(pos[0], r.takes, "the first parameter of %s %s must be a context.Context, not %s", r.word, fd.Name.Name, typeString(params.At(0).Type()))
 		return false
