@@ -33,3 +33,25 @@ func GreetLate(in struct {
 }, ctx context.Context) string {
 	return ""
 }
+
+// Report writes its text block as bytes, which MCPText does not.
+type Report struct {
+	N int `json:"n"`
+}
+
+// MCPText has the wrong result.
+func (Report) MCPText() []byte { return nil }
+
+//mcp:tool
+func Summarize() Report { return Report{} }
+
+// Listing appends its text block to the wrong type.
+type Listing struct {
+	Names []string `json:"names"`
+}
+
+// AppendMCPText takes a string, not a []byte.
+func (l *Listing) AppendMCPText(s string) []byte { return nil }
+
+//mcp:tool
+func List() (*Listing, error) { return nil, nil }

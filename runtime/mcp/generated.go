@@ -30,7 +30,9 @@ import (
 //     function, which the client gets as invalid params.
 //   - A tool with structured output checks the value against its output schema with the
 //     generated checker (ToolCall.Checker, then ToolCall.ResultOK) and, if it passes, encodes
-//     it into ToolCall.Structured; other tools set their result with a Return method.
+//     it into ToolCall.Structured; if the result's type writes its own text block (an
+//     MCPText or AppendMCPText method), it then sets that text with ToolCall.SetText. Other
+//     tools set their result with a Return method.
 
 // GeneratedCodeContract1 marks a runtime that keeps version 1 of the contract with generated
 // code. Every file mcpgen generates declares
@@ -42,6 +44,11 @@ import (
 // errors further on. The fix is to run the mcpgen that matches the runtime the module
 // requires (go generate, with //go:generate go tool mcpgen).
 const GeneratedCodeContract1 = true
+
+// GeneratedCodeContract2 marks a runtime that keeps version 2 of the contract: version 1,
+// and ToolCall.TextBuffer and ToolCall.SetText. A generated file declares it when one of its
+// tools' results writes its own text block.
+const GeneratedCodeContract2 = true
 
 // Ptr returns a pointer to v; generated code uses it for optional literals.
 func Ptr[T any](v T) *T { return &v }
@@ -204,6 +211,8 @@ type ToolCall struct {
 	args    Input
 	check   jsonwire.Checker // the result, before it is encoded
 	val     jsonwire.Encoder // the structured result, if any
+	text    []byte           // the text block of the structured result, when hasText
+	hasText bool             // the result's type wrote its own text (SetText), not its JSON
 	res     jsonwire.Encoder // the CallToolResult object
 	done    bool             // a result has been set
 	isError bool             // ... and it is an error result (isError true)
@@ -215,7 +224,7 @@ var toolCallPool = sync.Pool{New: func() any { return new(ToolCall) }}
 
 func getToolCall(name string, args []byte, d dialect) *ToolCall {
 	c := toolCallPool.Get().(*ToolCall)
-	c.name, c.dialect, c.done, c.isError, c.panicked = name, d, false, false, false
+	c.name, c.dialect, c.done, c.isError, c.panicked, c.hasText = name, d, false, false, false, false
 	c.args.reset(args, toolArguments, name)
 	c.check.Reset()
 	c.val.Reset(c.val.Bytes())
@@ -230,6 +239,9 @@ func putToolCall(c *ToolCall) {
 	}
 	if cap(c.res.Bytes()) > 1<<20 {
 		c.res.Reset(nil)
+	}
+	if cap(c.text) > 1<<20 {
+		c.text = nil
 	}
 	c.args.reset(nil, toolArguments, "") // let the request's bytes go
 	toolCallPool.Put(c)
@@ -329,6 +341,23 @@ func (c *ToolCall) Structured() *jsonwire.Encoder {
 	return &c.val
 }
 
+// TextBuffer returns an empty buffer, reused from call to call, for generated code to append
+// the text block of a structured result to (with the result's AppendMCPText method) and hand
+// to SetText.
+func (c *ToolCall) TextBuffer() []byte { return c.text[:0] }
+
+// SetText makes text the text block of the structured result set with Structured, in place of
+// the structured content's JSON: for a result whose type says how it reads as text (its
+// MCPText or AppendMCPText method). structuredContent still carries the JSON.
+func (c *ToolCall) SetText(text []byte) {
+	if len(text) > 0 && (cap(c.text) == 0 || &text[0] != &c.text[:1][0]) {
+		// Not appended to TextBuffer (or grown out of it): keep a copy, so that the next
+		// call's buffer is never memory the result's method may still hold.
+		text = append(c.text[:0], text...)
+	}
+	c.text, c.hasText = text, true
+}
+
 // finish returns the CallToolResult JSON for whatever the handler set.
 func (c *ToolCall) finish() []byte {
 	if c.done {
@@ -345,7 +374,11 @@ func (c *ToolCall) finish() []byte {
 	v := c.val.Bytes()
 	c.res.Reset(c.res.Bytes())
 	c.res.Raw([]byte(`{"content":[{"type":"text","text":`))
-	c.res.StringBytes(v)
+	if c.hasText {
+		c.res.StringBytes(c.text)
+	} else {
+		c.res.StringBytes(v)
+	}
 	c.res.Raw([]byte(`}]`))
 	if c.dialect >= dialect20250618 {
 		c.res.Key("structuredContent")

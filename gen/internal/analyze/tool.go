@@ -107,7 +107,8 @@ func (a *analyzer) output(t *model.Tool, fd *ast.FuncDecl, out types.Type, pos t
 			a.builder.CheckDirection(t.OutType, false)
 			a.builder.RejectHeaders(t.OutType, "the result of tool "+t.Name, "give the result a type of its own, without the tag")
 		}
-		return t.OutType != nil
+		textOK := a.resultText(t, elem)
+		return t.OutType != nil && textOK
 	}
 	field := "Value"
 	switch elem.Underlying().(type) {
@@ -118,6 +119,52 @@ func (a *analyzer) output(t *model.Tool, fd *ast.FuncDecl, out types.Type, pos t
 	a.diags.Hintf(pos, "wrap it in a struct, whose fields become the structured output: "+example+"; or return a string (text) or an mcp content type",
 		"tool %s returns %s, which mcpgen cannot turn into a tool result", fd.Name.Name, typeString(out))
 	return false
+}
+
+// resultText finds the method by which a tool's result type writes its own text block:
+// AppendMCPText(b []byte) []byte, or MCPText() string. A method of either name with another
+// signature is reported, since it was surely meant as one.
+func (a *analyzer) resultText(t *model.Tool, elem types.Type) bool {
+	methods := types.NewMethodSet(types.NewPointer(elem)) // a value's methods and its pointer's
+	bytes := types.NewSlice(types.Typ[types.Byte])
+	ok := true
+	for _, want := range []struct {
+		name        string
+		params, res []types.Type
+		sig         string
+	}{
+		{model.TextAppend, []types.Type{bytes}, []types.Type{bytes}, "func(b []byte) []byte"},
+		{model.TextString, nil, []types.Type{types.Typ[types.String]}, "func() string"},
+	} {
+		sel := methods.Lookup(nil, want.name)
+		if sel == nil {
+			continue
+		}
+		sig := sel.Type().(*types.Signature)
+		if !sameTypes(sig.Params(), want.params) || !sameTypes(sig.Results(), want.res) || sig.Variadic() {
+			a.diags.Hintf(sel.Obj().Pos(), "write MCPText() string, or AppendMCPText(b []byte) []byte to append the text to b without allocating",
+				"method %s of %s, the result of tool %s, must be %s to write the tool's text block; it is %s",
+				want.name, typeString(elem), t.Name, want.sig, types.TypeString(sig, func(p *types.Package) string { return p.Name() }))
+			ok = false
+			continue
+		}
+		if t.Text == "" {
+			t.Text = want.name // AppendMCPText first: it need not allocate
+		}
+	}
+	return ok
+}
+
+func sameTypes(tuple *types.Tuple, want []types.Type) bool {
+	if tuple.Len() != len(want) {
+		return false
+	}
+	for i, w := range want {
+		if !types.Identical(tuple.At(i).Type(), w) {
+			return false
+		}
+	}
+	return true
 }
 
 // runtimeType reports whether t is a named type of the mcp runtime, and its name.

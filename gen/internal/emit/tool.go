@@ -154,7 +154,15 @@ func (e *emitter) result(t *model.Tool) []jen.Code {
 				jen.If(jen.Op("!").Add(c.Clone()).Dot("ResultOK").Call()).Block(jen.Return()),
 			)
 		}
-		return append(out, jen.Id(e.id(obj, "Encode")).Call(c.Clone().Dot("Structured").Call(), value))
+		out = append(out, jen.Id(e.id(obj, "Encode")).Call(c.Clone().Dot("Structured").Call(), value))
+		switch t.Text {
+		case model.TextAppend:
+			// The type writes its own text block, into a buffer the call reuses.
+			out = append(out, c.Clone().Dot("SetText").Call(e.local("out").Dot(model.TextAppend).Call(c.Clone().Dot("TextBuffer").Call())))
+		case model.TextString:
+			out = append(out, c.Clone().Dot("SetText").Call(jen.Append(c.Clone().Dot("TextBuffer").Call(), e.local("out").Dot(model.TextString).Call().Op("..."))))
+		}
+		return out
 	case model.OutText:
 		return []jen.Code{c.Dot("ReturnText").Call(e.convert(e.local("out"), t.OutGo, types.Typ[types.String]))}
 	case model.OutContent:

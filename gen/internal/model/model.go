@@ -32,6 +32,9 @@ const (
 	// ContractVersion is the version of the runtime's contract with generated code that the
 	// emitted code keeps (runtime/mcp/generated.go).
 	ContractVersion = "1"
+	// TextContractVersion is the version a file needs when a tool's result writes its own
+	// text block (ToolCall.TextBuffer and SetText).
+	TextContractVersion = "2"
 )
 
 // Package is one package's declarations, checked.
@@ -117,7 +120,16 @@ type Tool struct {
 	OutGo       types.Type   // the result's Go type, if any
 	OutType     *schema.Type // for OutStruct
 	OutPointer  bool         // the result is a pointer
+	// Text is the method of the result's type that writes its text block, in place of the
+	// JSON of the structured content: TextAppend, TextString, or "" for none.
+	Text string
 }
+
+// The methods by which a tool's result type writes its own text block.
+const (
+	TextAppend = "AppendMCPText" // AppendMCPText(b []byte) []byte: appends the text to b
+	TextString = "MCPText"       // MCPText() string
+)
 
 func (*Tool) Kind() Kind                          { return ToolKind }
 func (t *Tool) Types() (in, out *schema.Type)     { return t.In, t.OutType }
