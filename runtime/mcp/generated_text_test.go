@@ -16,6 +16,11 @@ func TestToolCallText(t *testing.T) {
 		t.Errorf("result\n%s\nwant\n%s", got, want)
 	}
 
+	// Appending to the buffer costs no allocation once it has grown.
+	if n := testing.AllocsPerRun(100, func() { c.SetText(append(c.TextBuffer(), "a.go:1: \"hit\"\n"...)) }); n != 0 {
+		t.Errorf("%v allocations per text block", n)
+	}
+
 	// A method that returns memory of its own rather than appending to the buffer.
 	held := []byte("held by the result's type")
 	c2 := getToolCall("search", []byte(`{}`), dialect20250326)
