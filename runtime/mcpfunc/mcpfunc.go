@@ -46,9 +46,10 @@ import (
 // encoding/json; arguments that break it get an error result naming each property, as
 // generated code gives. Out is what the tool returns, as for a //mcp:tool function: a
 // struct or a pointer to one (structured content, with an output schema derived from it and
-// checked), a string (one text block), an mcp.Content or []mcp.Content, or an
-// mcp.CallToolResult. A non-nil error is an error result with its text; a panic is an error
-// result too, and the server goes on serving.
+// checked; its text block is its JSON, or what its AppendMCPText or MCPText method writes),
+// a string (one text block), an mcp.Content or []mcp.Content, or an mcp.CallToolResult. A
+// non-nil error is an error result with its text; a panic is an error result too, and the
+// server goes on serving.
 //
 // The same function with //mcp:tool in its doc comment, and go generate, is the static,
 // faster twin: its schemas are written at generation time, with its doc comments as
@@ -91,6 +92,7 @@ type funcTool[In, Out any] struct {
 	inputSchema, outputSchema string
 	input, output             *jsonschema.Schema // output: nil but for structured results
 	result                    resultKind
+	ownText                   bool // Out, or a pointer to it, writes its own text block
 }
 
 func newFuncTool[In, Out any](name string, fn func(context.Context, In) (Out, error)) (*funcTool[In, Out], error) {
@@ -127,6 +129,11 @@ func newFuncTool[In, Out any](name string, fn func(context.Context, In) (Out, er
 		if f.output, err = compileSchema(name, json.RawMessage(f.outputSchema)); err != nil {
 			return nil, fmt.Errorf("the schema of its result type %s does not compile: %v", out, err)
 		}
+		p := out
+		if p.Kind() != reflect.Pointer {
+			p = reflect.PointerTo(out) // which has the methods of out too
+		}
+		f.ownText = p.Implements(reflect.TypeFor[appendTexter]()) || p.Implements(reflect.TypeFor[texter]())
 	default:
 		return nil, fmt.Errorf("its result type %s is not one a tool returns: a struct or a pointer to one (structured content), a string, mcp.Content, []mcp.Content or mcp.CallToolResult", out)
 	}
@@ -204,7 +211,13 @@ func (f *funcTool[In, Out]) serve(ctx context.Context, c *mcp.ToolCall) {
 		case rv.Kind() == reflect.Pointer && rv.IsNil():
 			c.ReturnError(mcp.ErrNilResult)
 		default:
-			f.structured(c, v)
+			if f.structured(c, v) && f.ownText {
+				if rv.Kind() == reflect.Pointer {
+					setOwnText(c, v)
+				} else {
+					setOwnText(c, &out)
+				}
+			}
 		}
 	}
 }
@@ -245,12 +258,13 @@ func integers(doc any) any {
 	return doc
 }
 
-// structured sets a structured result, if it fits the output schema.
-func (f *funcTool[In, Out]) structured(c *mcp.ToolCall, v any) {
+// structured sets a structured result, if it fits the output schema, and reports whether it
+// did.
+func (f *funcTool[In, Out]) structured(c *mcp.ToolCall, v any) bool {
 	b, err := json.Marshal(v)
 	if err != nil {
 		c.ReturnError(fmt.Errorf("tool %s returned a value that cannot be sent as JSON: %v", f.name, err))
-		return
+		return false
 	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
 	if err == nil {
@@ -258,9 +272,28 @@ func (f *funcTool[In, Out]) structured(c *mcp.ToolCall, v any) {
 	}
 	if err != nil {
 		c.ReturnError(fmt.Errorf("tool %s returned a result that breaks its output schema:\n%s", f.name, problems(err)))
-		return
+		return false
 	}
 	c.Structured().Raw(b)
+	return true
+}
+
+// The methods by which a result type writes its own text block, as generated code finds them
+// (see mcp.ToolCall.SetText).
+type (
+	appendTexter interface{ AppendMCPText(b []byte) []byte }
+	texter       interface{ MCPText() string }
+)
+
+// setOwnText sets the text block of a structured result whose type (v is a pointer to the
+// value) writes its own.
+func setOwnText(c *mcp.ToolCall, v any) {
+	switch t := v.(type) {
+	case appendTexter:
+		c.SetText(t.AppendMCPText(c.TextBuffer()))
+	case texter:
+		c.SetText(append(c.TextBuffer(), t.MCPText()...))
+	}
 }
 
 // problems lists what is wrong with a value, one line per problem, each at its JSON Pointer

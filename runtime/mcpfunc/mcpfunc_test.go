@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -287,5 +288,41 @@ func TestAddToolRefuses(t *testing.T) {
 			}()
 			add()
 		}()
+	}
+}
+
+type hitLines struct {
+	Hits []string `json:"hits"`
+}
+
+func (h *hitLines) AppendMCPText(b []byte) []byte {
+	for _, hit := range h.Hits {
+		b = append(append(b, hit...), '\n')
+	}
+	return b
+}
+
+type fileCount struct {
+	N int `json:"n"`
+}
+
+func (c fileCount) MCPText() string { return strconv.Itoa(c.N) + " files" }
+
+// A result type that writes its own text block gives the text, as with //mcp:tool: through a
+// pointer method of a value result, or a value method of a pointer result.
+func TestAddToolOwnText(t *testing.T) {
+	s := mcp.NewServer(mcp.Implementation{Name: "t", Version: "1"}, &mcp.ServerOptions{Logger: quietLogger()})
+	AddTool(s, mcp.Tool{Name: "grep"}, func(ctx context.Context, in struct{}) (hitLines, error) {
+		return hitLines{Hits: []string{"a.go:1:x", "b.go:2:y"}}, nil
+	})
+	AddTool(s, mcp.Tool{Name: "count"}, func(ctx context.Context, in struct{}) (*fileCount, error) { return &fileCount{N: 3}, nil })
+	for _, tt := range []struct{ tool, text, structured string }{
+		{"grep", "a.go:1:x\nb.go:2:y\n", `{"hits":["a.go:1:x","b.go:2:y"]}`},
+		{"count", "3 files", `{"n":3}`},
+	} {
+		res := callFunc(t, s, context.Background(), tt.tool, `{}`)
+		if res.IsError || text(res) != tt.text || string(res.StructuredContent) != tt.structured {
+			t.Errorf("%s: %+v; want text %q and %s", tt.tool, res, tt.text, tt.structured)
+		}
 	}
 }
