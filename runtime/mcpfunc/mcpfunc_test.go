@@ -326,3 +326,36 @@ func TestAddToolOwnText(t *testing.T) {
 		}
 	}
 }
+
+// const, which invopop's dialect lacks, is read as the generator reads it: on scalars, and on
+// the items of a list; a call whose arguments differ gets an error result.
+func TestAddToolConst(t *testing.T) {
+	type versioned struct {
+		Version string   `json:"version" jsonschema:"const=2"`
+		Level   uint8    `json:"level,omitempty" jsonschema:"const=3"`
+		Strict  bool     `json:"strict,omitempty" jsonschema:"const=true"`
+		Tags    []string `json:"tags,omitempty" jsonschema:"const=x"`
+	}
+	fn := func(ctx context.Context, in versioned) (string, error) { return in.Version, nil }
+	s := mcp.NewServer(mcp.Implementation{Name: "t", Version: "1"}, &mcp.ServerOptions{Logger: quietLogger()})
+	AddTool(s, mcp.Tool{Name: "v"}, fn)
+	const schema = `{"properties":{"version":{"type":"string","const":"2"},"level":{"type":"integer","const":3,"maximum":255,"minimum":0},` +
+		`"strict":{"type":"boolean","const":true},"tags":{"items":{"type":"string","const":"x"},"type":"array"}},` +
+		`"additionalProperties":false,"type":"object","required":["version"]}`
+	f, err := newFuncTool("v", fn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := compact(t, f.inputSchema); got != schema {
+		t.Errorf("input schema\n%s\nwant\n%s", got, schema)
+	}
+	if res := callFunc(t, s, context.Background(), "v", `{"version":"2","level":3,"strict":true,"tags":["x"]}`); res.IsError {
+		t.Errorf("the constants: %+v", res)
+	}
+	res := callFunc(t, s, context.Background(), "v", `{"version":"1","level":4,"strict":false,"tags":["y"]}`)
+	for _, p := range []string{"/version", "/level", "/strict", "/tags/0"} {
+		if !res.IsError || !strings.Contains(text(res), p+": ") {
+			t.Errorf("other values: %q does not name %s", text(res), p)
+		}
+	}
+}

@@ -238,7 +238,10 @@ func (a *adjuster) object(t reflect.Type, s *jsonschema.Schema) {
 			}
 			pair.Value.Extras["x-mcp-header"] = h
 		}
-		// Tags invopop leaves: enum on booleans, minProperties and maxProperties on maps.
+		// Tags invopop leaves: const, enum on booleans, minProperties and maxProperties on maps.
+		if c := tags["const"]; c != nil {
+			setConst(deref(f.Type), pair.Value, first(c))
+		}
 		switch deref(f.Type).Kind() {
 		case reflect.Bool:
 			for _, v := range tags["enum"] {
@@ -266,6 +269,27 @@ func (a *adjuster) object(t reflect.Type, s *jsonschema.Schema) {
 	}
 	if len(s.Required) == 0 {
 		s.Required = nil
+	}
+}
+
+// setConst sets the const of a scalar, or of a list's items as the generator does, read as the
+// value's type reads it; a value that is none is left out, as invopop leaves bad values out.
+func setConst(t reflect.Type, s *jsonschema.Schema, v string) {
+	if (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) && s.Items != nil {
+		t, s = deref(t.Elem()), s.Items
+	}
+	switch t.Kind() {
+	case reflect.String:
+		s.Const = v
+	case reflect.Bool:
+		if v == "true" || v == "false" {
+			s.Const = v == "true"
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+		if _, err := strconv.ParseFloat(v, 64); err == nil && json.Valid([]byte(v)) {
+			s.Const = json.Number(v)
+		}
 	}
 }
 
