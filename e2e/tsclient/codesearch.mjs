@@ -137,18 +137,40 @@ async function exercise(mode) {
   assert.ok(tools.find((t) => t.name === "search_code").outputSchema, "search_code declares an outputSchema");
 
   // search_code: matches with context; binary, vendored and ignored files left out.
-  let r = structured(await call("search_code", { query: "hello" }));
+  const hello = await call("search_code", { query: "hello" });
+  let r = structured(hello);
   assert.deepEqual(r.matches.map((m) => `${m.file_path}:${m.line_number}:${m.column}`),
     ["notes/todo.txt:1:5", "notes/todo.txt:3:7", "notes/todo.txt:4:6", "sample.go:9:15", "sample.go:11:10"]);
   assert.deepEqual(r.matches[1].context_before, ["one hello", "two"]);
   assert.deepEqual(r.skipped.map((s) => s.reason), ["binary", "vendored"]);
+  // Its text block is grep's output (grep -n --column -C2), then what the JSON's other fields say.
+  assert.equal(hello.content[0].text, [
+    "notes/todo.txt:1:5:one hello",
+    "notes/todo.txt-2-two",
+    "notes/todo.txt:3:7:three hello",
+    "notes/todo.txt:4:6:four hello",
+    "--",
+    "sample.go-7-}",
+    "sample.go-8-",
+    "sample.go:9:15:// Greet says hello to g.Name.",
+    "sample.go-10-func (g *Greeter) Greet() string {",
+    'sample.go:11:10:\treturn "hello, " + g.Name',
+    "sample.go-12-}",
+    "",
+    `5 matching lines; ${r.files_searched} files searched.`,
+    "Not searched: 1 binary file (data.bin); 1 vendored file (vendor/v.go: set include_vendored to search them).",
+    "",
+  ].join("\n"));
   // Paging: two at a time, with the cursor.
   const seen = [];
   let cursor;
   for (let page = 0; page < 10; page++) {
-    r = structured(await call("search_code", { query: "hello", max_results: 2, ...(cursor ? { cursor } : {}) }));
+    const page = await call("search_code", { query: "hello", max_results: 2, ...(cursor ? { cursor } : {}) });
+    r = structured(page);
     seen.push(...r.matches.map((m) => `${m.file_path}:${m.line_number}`));
     if (!r.truncated) break;
+    // A client that reads only the text is told the cursor too.
+    assert.ok(page.content[0].text.includes(`call search_code again with cursor "${r.next_cursor}"`), page.content[0].text);
     cursor = r.next_cursor;
   }
   assert.deepEqual(seen, ["notes/todo.txt:1", "notes/todo.txt:3", "notes/todo.txt:4", "sample.go:9", "sample.go:11"]);

@@ -208,9 +208,14 @@ func call(t *testing.T, c *mcp.Client, tool string, args map[string]any, out any
 	if err := json.Unmarshal(res.StructuredContent, out); err != nil {
 		t.Fatalf("%s: structured content %s: %v", tool, res.StructuredContent, err)
 	}
-	// The text block is the same JSON, for clients before structured content.
-	if text := res.Content[0].(mcp.Text).Text; text != string(res.StructuredContent) {
-		t.Errorf("%s: text block %s differs from structured content %s", tool, text, res.StructuredContent)
+	// The text block is the same JSON, for clients before structured content, or what the
+	// result's type writes (search_code's grep-style lines) of the same value.
+	want := string(res.StructuredContent)
+	if tt, ok := out.(interface{ AppendMCPText([]byte) []byte }); ok {
+		want = string(tt.AppendMCPText(nil))
+	}
+	if text := res.Content[0].(mcp.Text).Text; text != want {
+		t.Errorf("%s: text block\n%s\ndiffers from what the structured content %s gives:\n%s", tool, text, res.StructuredContent, want)
 	}
 	return nil
 }
@@ -276,6 +281,37 @@ func exercise(t *testing.T, c *mcp.Client, root string) {
 		m := r.Matches[1]
 		if m.Line != "line 4 HELLO" || !slices.Equal(m.ContextBefore, []string{"line 2 hello", "line 3"}) || !slices.Equal(m.ContextAfter, []string{"line 5", "line 6 hello"}) {
 			t.Errorf("a match with context: %+v", m)
+		}
+		// The text block, as grep -n --column -C2 writes the lines, and the rest in words.
+		res, err := c.CallTool(ctx, "search_code", map[string]any{"query": "hello"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		const wantText = "notes/todo.txt-1-line 1\n" +
+			"notes/todo.txt:2:8:line 2 hello\n" +
+			"notes/todo.txt-3-line 3\n" +
+			"notes/todo.txt:4:8:line 4 HELLO\n" +
+			"notes/todo.txt-5-line 5\n" +
+			"notes/todo.txt:6:8:line 6 hello\n" +
+			"notes/todo.txt-7-line 7\n" +
+			"--\n" +
+			"sample.go-9-}\n" +
+			"sample.go-10-\n" +
+			"sample.go:11:15:// Greet says hello to g.Name.\n" +
+			"sample.go-12-func (g *Greeter) Greet() string {\n" +
+			"sample.go:13:22:\treturn fmt.Sprintf(\"hello, %s\", g.Name)\n" +
+			"sample.go-14-}\n" +
+			"sample.go-15-\n" +
+			"--\n" +
+			"very/deep/dir/x.txt:1:6:deep hello\n" +
+			"--\n" +
+			"web/app.ts-1-export function greet(name: string): string {\n" +
+			"web/app.ts:2:11:  return `hello, ${name}`;\n" +
+			"web/app.ts-3-}\n" +
+			"\n7 matching lines; 4 files searched.\n" +
+			"Not searched: 1 binary file (data.bin); 1 vendored file (vendor/lib/lib.go: set include_vendored to search them); 1 generated file (gen/gen.go: set include_generated to search them).\n"
+		if text := res.Content[0].(mcp.Text).Text; text != wantText {
+			t.Errorf("the text block of hello:\n%s\nwant\n%s", text, wantText)
 		}
 		var skipped []string
 		for _, s := range r.Skipped {

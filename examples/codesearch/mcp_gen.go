@@ -15,7 +15,7 @@ import (
 // The line below needs the runtime of the mcpgen that generated this file. If it does not
 // compile, the module builds with another version of mcpgen's runtime: run go generate
 // (go tool mcpgen) with the mcpgen the module requires.
-const _ = mcp.GeneratedCodeContract1
+const _ = mcp.GeneratedCodeContract2
 
 // RegisterMCP adds the MCP tools, resources and completions of package main to s. Methods are called on the values given.
 func RegisterMCP(s *mcp.Server, codebase *Codebase) {
@@ -805,6 +805,7 @@ func mcpgenCallCodebaseSearchCode(ctx context.Context, c *mcp.ToolCall, recv *Co
 		return
 	}
 	mcpgenEncodeSearchCodeResult(c.Structured(), &out)
+	c.SetText(out.AppendMCPText(c.TextBuffer()))
 }
 
 // mcpgenReadCodebaseFile serves resource template codebase://file/{+path}.
