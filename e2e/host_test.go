@@ -272,7 +272,7 @@ func TestHostCommands(t *testing.T) {
 			{[]string{"call", "weather", "get_weather"}, 1, "mcpgen call: weather/get_weather returned an error (isError)\n"}, // its text, on stdout, says city is missing
 			{[]string{"read", "gothings", "test://nothing-here"}, 2, "mcpgen read: gothings: "},
 			{[]string{"call", "--url", "http://127.0.0.1:1/mcp", "x"}, 2, "server 127_0_0_1 failed: "},
-			{[]string{"servers", "--config", "nope.json"}, 2, "mcpgen servers: open nope.json: no such file or directory"},
+			{[]string{"servers", "--config", "nope.json"}, 2, "mcpgen servers: stat nope.json: no such file or directory"},
 			{[]string{"tools", "--bogus"}, 2, "flag provided but not defined: -bogus"},
 		} {
 			out, errOut, code := trusted(t, dir, c.args...)
