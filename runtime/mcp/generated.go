@@ -309,7 +309,7 @@ func encodeToolResult(e *jsonwire.Encoder, d dialect, blocks []Content, structur
 		}
 	}
 	e.ArrayEnd()
-	if structured != nil && d >= dialect20250618 {
+	if structured != nil && d.titles() {
 		e.Key("structuredContent")
 		e.Raw(structured)
 	}
@@ -347,7 +347,7 @@ func (c *ToolCall) finish() []byte {
 	c.res.Raw([]byte(`{"content":[{"type":"text","text":`))
 	c.res.StringBytes(v)
 	c.res.Raw([]byte(`}]`))
-	if c.dialect >= dialect20250618 {
+	if c.dialect.titles() {
 		c.res.Key("structuredContent")
 		c.res.Raw(v)
 	}
