@@ -26,8 +26,13 @@ type pipeClient struct {
 	id   int
 }
 
-// connect starts serve on a pair of pipes and initializes a session.
+// connect starts serve on a pair of pipes and initializes a session of 2025-06-18.
 func connect(b *testing.B, serve func(ctx context.Context, r io.ReadCloser, w io.WriteCloser)) *pipeClient {
+	return connectAt(b, serve, "2025-06-18")
+}
+
+// connectAt starts serve on a pair of pipes and initializes a session of version.
+func connectAt(b *testing.B, serve func(ctx context.Context, r io.ReadCloser, w io.WriteCloser), version string) *pipeClient {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -43,7 +48,7 @@ func connect(b *testing.B, serve func(ctx context.Context, r io.ReadCloser, w io
 		<-done
 	})
 	c := &pipeClient{w: inW, r: bufio.NewReaderSize(outR, 1<<16)}
-	init := c.roundTrip(b, "initialize", `{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}`)
+	init := c.roundTrip(b, "initialize", `{"protocolVersion":"`+version+`","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}`)
 	if !bytes.Contains(init, []byte(`"result"`)) {
 		b.Fatalf("initialize: %s", init)
 	}
@@ -203,6 +208,11 @@ func connectHTTP(b *testing.B, handler http.Handler) *httpClient {
 }
 
 func (c *httpClient) post(b *testing.B, msg string) []byte {
+	return c.postWith(b, msg, nil)
+}
+
+// postWith posts msg with the headers the client always sends and those of header.
+func (c *httpClient) postWith(b *testing.B, msg string, header http.Header) []byte {
 	req, err := http.NewRequest(http.MethodPost, c.url, strings.NewReader(msg))
 	if err != nil {
 		b.Fatal(err)
@@ -212,6 +222,9 @@ func (c *httpClient) post(b *testing.B, msg string) []byte {
 	if c.session != "" {
 		req.Header.Set("Mcp-Session-Id", c.session)
 		req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+	}
+	for k, v := range header {
+		req.Header[k] = v
 	}
 	resp, err := c.hc.Do(req)
 	if err != nil {

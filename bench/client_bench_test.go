@@ -4,7 +4,9 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"testing"
 
 	mcpgo "github.com/mark3labs/mcp-go/client"
@@ -99,9 +101,55 @@ func mcpgoClient(b *testing.B, c *mcpgo.Client) clientCall {
 	}
 }
 
+// The floor: the same tools/call as the search tool's clients make, written and read as
+// raw bytes (no client library), so that the table shows what the server and the transport
+// cost on their own. "raw" speaks the stateless revision, as mcpgen's client does by default.
+
+// statelessSearch is the tools/call request of the stateless revision, as a client sends it.
+var statelessSearch = `{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}},` + validCall[1:]
+
+func rawPipes(b *testing.B, stateless bool) clientCall {
+	c := connectAt(b, mcpgenServer, "2025-11-25")
+	params, want := validCall, `"structuredContent"`
+	if stateless {
+		params, want = statelessSearch, `"resultType":"complete"`
+	}
+	check(b, c.roundTrip(b, "tools/call", params), want, `"isError":true`)
+	return func(context.Context) error {
+		c.roundTrip(b, "tools/call", params)
+		return nil
+	}
+}
+
+func rawHTTP(b *testing.B, stateless bool) clientCall {
+	if !stateless {
+		c := connectHTTP(b, mcpgenHTTP())
+		check(b, c.roundTrip(b, "tools/call", validCall), `"structuredContent"`, `"isError":true`)
+		return func(context.Context) error {
+			c.roundTrip(b, "tools/call", validCall)
+			return nil
+		}
+	}
+	ts := httptest.NewServer(mcpgenHTTP())
+	b.Cleanup(ts.Close)
+	c := &httpClient{url: ts.URL, hc: ts.Client()}
+	header := http.Header{"Mcp-Protocol-Version": {"2026-07-28"}, "Mcp-Method": {"tools/call"}, "Mcp-Name": {"search"}}
+	call := func() []byte {
+		c.id++
+		return c.postWith(b, `{"jsonrpc":"2.0","id":`+strconv.Itoa(c.id)+`,"method":"tools/call","params":`+statelessSearch+`}`, header)
+	}
+	check(b, call(), `"resultType":"complete"`, `"isError":true`)
+	return func(context.Context) error {
+		call()
+		return nil
+	}
+}
+
 // BenchmarkClientToolCall measures one tools/call round trip, client to server and back.
 func BenchmarkClientToolCall(b *testing.B) {
 	stdio := map[string]func(b *testing.B) clientCall{
+		"raw":            func(b *testing.B) clientCall { return rawPipes(b, true) },
+		"raw-2025-11-25": func(b *testing.B) clientCall { return rawPipes(b, false) },
 		"mcpgen": func(b *testing.B) clientCall {
 			r, w := pipes(b)
 			return mcpgenClient(b, &mcp.IOTransport{Reader: r, Writer: w}, "")
@@ -125,6 +173,8 @@ func BenchmarkClientToolCall(b *testing.B) {
 		return ts.URL
 	}
 	http := map[string]func(b *testing.B) clientCall{
+		"raw":            func(b *testing.B) clientCall { return rawHTTP(b, true) },
+		"raw-2025-11-25": func(b *testing.B) clientCall { return rawHTTP(b, false) },
 		"mcpgen": func(b *testing.B) clientCall {
 			return mcpgenClient(b, &mcp.StreamableHTTPTransport{URL: httpURL(b)}, "")
 		},
@@ -146,7 +196,7 @@ func BenchmarkClientToolCall(b *testing.B) {
 		name    string
 		clients map[string]func(b *testing.B) clientCall
 	}{{"stdio", stdio}, {"http", http}} {
-		for _, name := range []string{"mcpgen", "mcpgen-2025-11-25", "go-sdk", "mcp-go"} {
+		for _, name := range []string{"raw", "raw-2025-11-25", "mcpgen", "mcpgen-2025-11-25", "go-sdk", "mcp-go"} {
 			b.Run(transport.name+"/"+name, func(b *testing.B) {
 				call := transport.clients[name](b)
 				ctx := context.Background()

@@ -86,8 +86,8 @@ done
 say "benchstat, servers: the official Go SDK (base) against mcpgen"
 benchstat server-go-sdk.txt server-mcpgen.txt
 
-for impl in go-sdk mcp-go mcpgen-2025-11-25 mcpgen; do
+for impl in go-sdk mcp-go mcpgen-2025-11-25 mcpgen raw-2025-11-25 raw; do
   { echo "$header"; grep -E "^BenchmarkClientToolCall/[a-z]+/$impl-[0-9]+ " "$out/raw.txt" | sed -E "s#/$impl-#-#"; } > "$out/client-$impl.txt"
 done
-say "benchstat, clients against mcpgen's server: go-sdk (base), mcp-go, mcpgen at 2025-11-25 (their revision), mcpgen (2026-07-28)"
-benchstat client-go-sdk.txt client-mcp-go.txt client-mcpgen-2025-11-25.txt client-mcpgen.txt
+say "benchstat, clients against mcpgen's server: go-sdk (base), mcp-go, mcpgen at 2025-11-25 (their revision), mcpgen (2026-07-28), and the floor: raw bytes, no client library, at 2025-11-25 and 2026-07-28"
+benchstat client-go-sdk.txt client-mcp-go.txt client-mcpgen-2025-11-25.txt client-mcpgen.txt client-raw-2025-11-25.txt client-raw.txt

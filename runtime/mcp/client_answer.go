@@ -146,7 +146,8 @@ func (c *Client) answerSampling(ctx context.Context, params json.RawMessage) ([]
 	if role == "" {
 		role = RoleAssistant
 	}
-	d := dialectOf(c.Server().ProtocolVersion)
+	rev, _ := parseRevision(c.Server().ProtocolVersion)
+	d := rev.render()
 	var e jsonwire.Encoder
 	e.ObjectStart()
 	e.Key("role")

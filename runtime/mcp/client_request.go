@@ -79,7 +79,7 @@ func (c *Client) negotiate(ctx context.Context) error {
 			return nil
 		}
 		return c.discover(ctx, p.version, p.how)
-	case slices.Contains(statelessVersions, v):
+	case isStateless(v):
 		return c.discover(ctx, v, "pinned by ClientOptions.ProtocolVersion")
 	case isStateful(v):
 		return c.initialize(ctx, v, "pinned by ClientOptions.ProtocolVersion")

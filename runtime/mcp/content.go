@@ -90,7 +90,7 @@ type Audio struct {
 }
 
 func (c Audio) encodeContent(e *jsonwire.Encoder, d dialect) {
-	if d < dialect20250326 {
+	if !d.toolAnnotations() {
 		Text{Text: "[" + c.MIMEType + " audio, not sent: this client's protocol revision has no audio content]", Annotations: c.Annotations}.encodeContent(e, d)
 		return
 	}
@@ -119,7 +119,7 @@ type ResourceLink struct {
 }
 
 func (c ResourceLink) encodeContent(e *jsonwire.Encoder, d dialect) {
-	if d < dialect20250618 {
+	if !d.titles() {
 		text := "Resource " + c.URI
 		if c.Name != "" {
 			text += " (" + c.Name + ")"
@@ -202,7 +202,7 @@ func optionalString(e *jsonwire.Encoder, key, v string) {
 func writeNamed(e *jsonwire.Encoder, d dialect, name, title, description string) {
 	e.Key("name")
 	e.String(name)
-	if d >= dialect20250618 {
+	if d.titles() {
 		optionalString(e, "title", title)
 	}
 	optionalString(e, "description", description)

@@ -147,7 +147,7 @@ func Elicit[T any](ctx context.Context, message string) (T, ElicitAction, error)
 	}
 	var e jsonwire.Encoder
 	e.ObjectStart()
-	if r.ProtocolVersion() >= "2025-11-25" {
+	if r.client.revision().elicitationModes() {
 		e.Key("mode")
 		e.String("form")
 		e.Key("message")

@@ -321,7 +321,7 @@ func encodeToolResult(e *jsonwire.Encoder, d dialect, blocks []Content, structur
 		}
 	}
 	e.ArrayEnd()
-	if structured != nil && d >= dialect20250618 {
+	if structured != nil && d.titles() {
 		e.Key("structuredContent")
 		e.Raw(structured)
 	}
@@ -380,7 +380,7 @@ func (c *ToolCall) finish() []byte {
 		c.res.StringBytes(v)
 	}
 	c.res.Raw([]byte(`}]`))
-	if c.dialect >= dialect20250618 {
+	if c.dialect.titles() {
 		c.res.Key("structuredContent")
 		c.res.Raw(v)
 	}

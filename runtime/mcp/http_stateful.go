@@ -4,7 +4,6 @@ import (
 	"context"
 	"mime"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -61,7 +60,7 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 	// if the header names the stateless revision itself: a session's client's mistyped
 	// header gets the session's answer.
 	var meta *requestMeta
-	stateless := slices.Contains(statelessVersions, header)
+	stateless := isStateless(header)
 	if m.IsRequest() {
 		var bodyStateless bool
 		meta, bodyStateless = statelessMeta(&m)

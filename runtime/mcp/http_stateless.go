@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/base64"
 	"net/http"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -126,7 +125,7 @@ func (h *HTTPHandler) postStateless(w http.ResponseWriter, r *http.Request, m *j
 		// The header names a revision without sessions; the body has no _meta
 		// to say which.
 		err := errMetaVersionRequired
-		if v := strings.TrimSpace(r.Header.Get("Mcp-Protocol-Version")); !slices.Contains(statelessVersions, v) {
+		if v := strings.TrimSpace(r.Header.Get("Mcp-Protocol-Version")); !isStateless(v) {
 			err = unsupportedVersion(v)
 		}
 		writeJSON(w, http.StatusBadRequest, jsonrpc.AppendError(nil, m.ID, err))

@@ -290,7 +290,7 @@ func (st *stream) end() {
 // (the TypeScript SDK of 2025-03-26 and 2025-06-18) take the empty data for a message that
 // is not JSON, so their streams have none.
 func (st *stream) primes() bool {
-	return st.session == nil || st.session.protocolVersion() >= "2025-11-25"
+	return st.session == nil || st.session.revision().primingEvents()
 }
 
 // closeConnection asks the connection writing a resumable stream to end, after sending what

@@ -51,9 +51,8 @@ const (
 // says about it. Adding a method is adding a row.
 type method struct {
 	serve handler
-	// since and until bound the revisions that have the method: since <= version < until
-	// ("" for no bound). Revisions are dates, so strings compare them.
-	since, until string
+	// revs are the revisions that have the method; 0 for all.
+	revs revisions
 	// offered reports whether the server declared the capability the method belongs to;
 	// a method of a capability it did not declare is not found. nil: always offered.
 	offered func(*Server) bool
@@ -77,11 +76,6 @@ type method struct {
 // request is released.
 type handler func(ctx context.Context, r *Request, params []byte) ([]byte, *jsonrpc.Error)
 
-// The eras' bounds.
-const (
-	firstStateless = StatelessProtocolVersion // no sessions from here on
-)
-
 // methods is the method table.
 var methods map[string]*method
 
@@ -91,24 +85,24 @@ func init() {
 	hasCompletions := func(s *Server) bool { return s.has(capCompletions) }
 	hasTasks := (*Server).hasTasks
 	methods = map[string]*method{
-		methodInitialize:            {serve: initialize, until: firstStateless, inline: true, anytime: true},
-		methodPing:                  {serve: ping, until: firstStateless, anytime: true},
-		methodDiscover:              {serve: discover, since: firstStateless, cacheable: true},
+		methodInitialize:            {serve: initialize, revs: until(rev20260728), inline: true, anytime: true},
+		methodPing:                  {serve: ping, revs: until(rev20260728), anytime: true},
+		methodDiscover:              {serve: discover, revs: from(rev20260728), cacheable: true},
 		methodToolsList:             {serve: listTools, cacheable: true},
 		methodToolsCall:             {serve: callTool, nameParam: "name", asks: true},
 		methodResourcesList:         {serve: listResources, offered: hasResources, cacheable: true},
 		methodResourceTemplatesList: {serve: listResourceTemplates, offered: hasResources, cacheable: true},
 		methodResourcesRead:         {serve: readResource, offered: hasResources, cacheable: true, nameParam: "uri", asks: true},
-		methodResourcesSubscribe:    {serve: subscribe, offered: hasResources, until: firstStateless},
-		methodResourcesUnsubscribe:  {serve: unsubscribe, offered: hasResources, until: firstStateless},
+		methodResourcesSubscribe:    {serve: subscribe, offered: hasResources, revs: until(rev20260728)},
+		methodResourcesUnsubscribe:  {serve: unsubscribe, offered: hasResources, revs: until(rev20260728)},
 		methodPromptsList:           {serve: listPrompts, offered: hasPrompts, cacheable: true},
 		methodPromptsGet:            {serve: getPrompt, offered: hasPrompts, nameParam: "name", asks: true},
 		methodComplete:              {serve: complete, offered: hasCompletions},
-		methodSetLevel:              {serve: setLevel, until: firstStateless},
-		methodListen:                {serve: listen, since: firstStateless, long: true},
-		methodTasksGet:              {serve: getTask, since: firstStateless, offered: hasTasks, nameParam: "taskId"},
-		methodTasksUpdate:           {serve: updateTask, since: firstStateless, offered: hasTasks, nameParam: "taskId"},
-		methodTasksCancel:           {serve: cancelTask, since: firstStateless, offered: hasTasks, nameParam: "taskId"},
+		methodSetLevel:              {serve: setLevel, revs: until(rev20260728)},
+		methodListen:                {serve: listen, revs: from(rev20260728), long: true},
+		methodTasksGet:              {serve: getTask, revs: from(rev20260728), offered: hasTasks, nameParam: "taskId"},
+		methodTasksUpdate:           {serve: updateTask, revs: from(rev20260728), offered: hasTasks, nameParam: "taskId"},
+		methodTasksCancel:           {serve: cancelTask, revs: from(rev20260728), offered: hasTasks, nameParam: "taskId"},
 	}
 }
 
@@ -125,14 +119,12 @@ func methodNames() []string {
 }
 
 // in reports whether a revision has the method.
-func (m *method) in(version string) bool {
-	return version >= m.since && (m.until == "" || version < m.until)
-}
+func (m *method) in(r revision) bool { return m.revs == 0 || m.revs.has(r) }
 
-// lookup finds the row of a method a client of version may call on s, or nil.
-func (s *Server) lookup(name, version string) *method {
+// lookup finds the row of a method a client of revision r may call on s, or nil.
+func (s *Server) lookup(name string, r revision) *method {
 	m := methods[name]
-	if m == nil || !m.in(version) || m.offered != nil && !m.offered(s) {
+	if m == nil || !m.in(r) || m.offered != nil && !m.offered(s) {
 		return nil
 	}
 	return m
@@ -143,7 +135,7 @@ func (s *Server) lookup(name, version string) *method {
 // path, and its one recovery point: a panic anywhere in a handler becomes an internal error,
 // and the server goes on serving.
 func (s *Server) serve(ctx context.Context, r *Request, m *jsonrpc.Message) (resp []byte) {
-	row := s.lookup(m.Method, r.client.protocolVersion())
+	row := s.lookup(m.Method, r.client.revision())
 	if row == nil {
 		return r.client.respond(r, m, nil, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "method not found: "+m.Method))
 	}

@@ -93,7 +93,7 @@ func listPage[T any](req *Request, params []byte, method, field string, list *[]
 	if err != nil {
 		return nil, err
 	}
-	d := req.client.dialect()
+	d := req.client.revision().render()
 	items := make([][]byte, 0, end-start)
 	for _, it := range (*list)[start:end] {
 		items = append(items, render(it, d))

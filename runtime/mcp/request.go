@@ -28,8 +28,9 @@ type Request struct {
 // with sessions, or, in the stateless revision, the request itself, which says in its _meta
 // who the client is and what it can do.
 type clientSide interface {
+	// protocolVersion names the revision; "" before a session is initialized.
 	protocolVersion() string
-	dialect() dialect
+	revision() revision
 	capabilities() ClientCapabilities
 	info() Implementation
 	// logLevel is the least severe level of log messages the client wants; "" for none.

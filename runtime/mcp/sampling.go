@@ -60,9 +60,9 @@ func Sample(ctx context.Context, req *CreateMessageRequest) (*CreateMessageResul
 			return nil, err
 		}
 	}
-	d := dialectOf(StatefulProtocolVersion)
+	d := rev20251125.render()
 	if r := RequestFrom(ctx); r != nil {
-		d = r.client.dialect()
+		d = r.client.revision().render()
 	}
 	var e jsonwire.Encoder
 	e.ObjectStart()

@@ -22,9 +22,8 @@ type session struct {
 	id  string // the HTTP session id; "" over stdio
 
 	mu            sync.Mutex
-	initialized   bool // initialize has been answered
-	version       string
-	dial          dialect
+	initialized   bool     // initialize has been answered
+	rev           revision // settled by initialize
 	client        Implementation
 	caps          ClientCapabilities
 	level         LogLevel // the least severe level sent; debug until the client sets one
@@ -51,7 +50,7 @@ type ClientCapabilities struct {
 // readCapabilities reads a ClientCapabilities object, as a client of version declares it:
 // in initialize, or in a stateless request's _meta. problem names a capability that is not
 // an object (initialize refuses it; a stateless request's is ignored, as unknown ones are).
-func readCapabilities(d *jsonwire.Decoder, version string) (c ClientCapabilities, problem string) {
+func readCapabilities(d *jsonwire.Decoder, rev revision) (c ClientCapabilities, problem string) {
 	for key := range d.Members {
 		name := string(key)
 		switch k := d.Peek(); {
@@ -78,7 +77,7 @@ func readCapabilities(d *jsonwire.Decoder, version string) (c ClientCapabilities
 				d.Skip()
 			}
 			// Before 2025-11-25, sampling included context without a capability of its own.
-			c.SamplingContext = c.SamplingContext || version < "2025-11-25"
+			c.SamplingContext = c.SamplingContext || !rev.samplingContextDeclared()
 		case "elicitation":
 			form, url := false, false
 			for key := range d.Members {
@@ -158,13 +157,17 @@ func (ss *session) ready() bool {
 func (ss *session) protocolVersion() string {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
-	return ss.version
+	if !ss.initialized {
+		return ""
+	}
+	return ss.rev.String()
 }
 
-func (ss *session) dialect() dialect {
+// revision is the session's revision; the oldest until initialize settles it.
+func (ss *session) revision() revision {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
-	return ss.dial
+	return ss.rev
 }
 
 func (ss *session) capabilities() ClientCapabilities {
@@ -239,7 +242,7 @@ func initialize(ctx context.Context, r *Request, params []byte) ([]byte, *jsonrp
 	if p.ProtocolVersion == "" {
 		return nil, invalidParams("initialize: protocolVersion is required")
 	}
-	version := negotiate(p.ProtocolVersion)
+	rev := negotiate(p.ProtocolVersion)
 	var caps ClientCapabilities
 	switch d := jsonwire.NewDecoder(p.Capabilities); {
 	case p.Capabilities == nil || d.Peek() == jsonwire.Null:
@@ -247,7 +250,7 @@ func initialize(ctx context.Context, r *Request, params []byte) ([]byte, *jsonrp
 		return nil, invalidParams("initialize: capabilities must be an object")
 	default:
 		var problem string
-		if caps, problem = readCapabilities(d, version); problem != "" {
+		if caps, problem = readCapabilities(d, rev); problem != "" {
 			return nil, invalidParams("initialize: %s", problem)
 		}
 	}
@@ -256,7 +259,7 @@ func initialize(ctx context.Context, r *Request, params []byte) ([]byte, *jsonrp
 	again := ss.initialized
 	if !again {
 		ss.initialized = true
-		ss.version, ss.dial = version, dialectOf(version)
+		ss.rev = rev
 		ss.client = Implementation{Name: p.ClientInfo.Name, Version: p.ClientInfo.Version}
 		ss.caps = caps
 	}
@@ -269,11 +272,11 @@ func initialize(ctx context.Context, r *Request, params []byte) ([]byte, *jsonrp
 	var e jsonwire.Encoder
 	e.ObjectStart()
 	e.Key("protocolVersion")
-	e.String(version)
+	e.String(rev.String())
 	e.Key("capabilities")
 	srv.writeCapabilities(&e, false)
 	e.Key("serverInfo")
-	if dialectOf(version) >= dialect20250618 {
+	if rev.titles() {
 		e.Raw(srv.infoJSON)
 	} else {
 		e.Raw(encodeInfo(Implementation{Name: srv.info.Name, Version: srv.info.Version})) // no titles yet

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strconv"
 	"sync"
 
@@ -39,6 +38,8 @@ const (
 // requestMeta is what a stateless request says about itself.
 type requestMeta struct {
 	version        string
+	rev            revision // what version names, if this runtime speaks it (known)
+	known          bool
 	hasVersion     bool
 	hasCaps        bool
 	caps           ClientCapabilities
@@ -97,7 +98,7 @@ func statelessMeta(m *jsonrpc.Message) (*requestMeta, bool) {
 	if d.Finish(); d.Failed() && meta.problem == "" {
 		meta.problem = d.Summary()
 	}
-	if m.Method != methodDiscover && (!meta.hasVersion || isStateful(meta.version)) {
+	if m.Method != methodDiscover && (!meta.hasVersion || meta.known && !meta.rev.stateless()) {
 		return nil, false
 	}
 	return meta, true
@@ -119,6 +120,7 @@ func (meta *requestMeta) readMeta(d *jsonwire.Decoder) {
 			} else {
 				meta.version = string(v)
 			}
+			meta.rev, meta.known = parseRevision(meta.version)
 		case metaClientCapabilities:
 			if d.Peek() != jsonwire.Object {
 				d.Skip()
@@ -126,7 +128,7 @@ func (meta *requestMeta) readMeta(d *jsonwire.Decoder) {
 				continue
 			}
 			meta.hasCaps = true
-			meta.caps, _ = readCapabilities(d, StatelessProtocolVersion)
+			meta.caps, _ = readCapabilities(d, rev20260728)
 		case metaClientInfo:
 			if d.Peek() != jsonwire.Object {
 				d.Skip()
@@ -196,7 +198,7 @@ func (s *Server) serveStateless(ctx context.Context, m *jsonrpc.Message, meta *r
 		err = jsonrpc.NewError(jsonrpc.CodeInvalidParams, "invalid params: "+meta.problem)
 	case !meta.hasVersion:
 		err = errMetaVersionRequired
-	case !slices.Contains(statelessVersions, meta.version):
+	case !meta.known || !meta.rev.stateless():
 		err = unsupportedVersion(meta.version)
 	case !meta.hasCaps:
 		err = jsonrpc.NewError(jsonrpc.CodeInvalidParams, "invalid params: _meta."+metaClientCapabilities+" is required")
@@ -222,7 +224,7 @@ func (s *Server) serveStateless(ctx context.Context, m *jsonrpc.Message, meta *r
 // The stateless request is its own client side.
 
 func (q *statelessRequest) protocolVersion() string          { return q.meta.version }
-func (q *statelessRequest) dialect() dialect                 { return dialect20260728 }
+func (q *statelessRequest) revision() revision               { return q.meta.rev }
 func (q *statelessRequest) capabilities() ClientCapabilities { return q.meta.caps }
 func (q *statelessRequest) logLevel() LogLevel               { return q.meta.logLevel }
 

@@ -234,7 +234,7 @@ func (tr *taskRunner) callAsTask(ctx context.Context, req *Request, t *toolEntry
 	}
 	go func() {
 		defer tr.wg.Done()
-		c := tr.s.runTool(taskCtx, t, args, dialect20260728)
+		c := tr.s.runTool(taskCtx, t, args, rev20260728.render())
 		tr.finish(rt, c)
 		putToolCall(c)
 	}()
@@ -278,7 +278,7 @@ func (tr *taskRunner) callDeferred(ctx context.Context, req *Request, t *toolEnt
 	}
 	go func() {
 		defer tr.wg.Done()
-		c := tr.s.runTool(context.WithValue(ctx, starterKey{}, st), t, args, dialect20260728)
+		c := tr.s.runTool(context.WithValue(ctx, starterKey{}, st), t, args, rev20260728.render())
 		st.mu.Lock()
 		rt := st.task
 		st.mu.Unlock()
@@ -383,7 +383,7 @@ func (tr *taskRunner) start(ctx context.Context, req *Request, tool string) (*Ta
 		}()
 	}
 	tr.mu.Unlock()
-	tc := &taskClient{tr: tr, rt: rt, version: req.client.protocolVersion(), caps: req.client.capabilities(), who: req.client.info()}
+	tc := &taskClient{tr: tr, rt: rt, rev: req.client.revision(), caps: req.client.capabilities(), who: req.client.info()}
 	r := &Request{srv: tr.s, client: tc, msg: &jsonrpc.Message{Method: methodToolsCall}, out: tc, row: methods[methodToolsCall], task: rt}
 	return rec, context.WithValue(taskCtx, requestKey{}, r), rt, nil
 }
@@ -844,15 +844,15 @@ func truncateUTF8(s string, n int) string {
 // taskClient is the client of a task's body, as the body sees it: what the request that
 // created the task said of the client, and questions that wait for tasks/update.
 type taskClient struct {
-	tr      *taskRunner
-	rt      *runningTask
-	version string
-	caps    ClientCapabilities
-	who     Implementation
+	tr   *taskRunner
+	rt   *runningTask
+	rev  revision
+	caps ClientCapabilities
+	who  Implementation
 }
 
-func (tc *taskClient) protocolVersion() string          { return tc.version }
-func (tc *taskClient) dialect() dialect                 { return dialect20260728 }
+func (tc *taskClient) protocolVersion() string          { return tc.rev.String() }
+func (tc *taskClient) revision() revision               { return tc.rev }
 func (tc *taskClient) capabilities() ClientCapabilities { return tc.caps }
 func (tc *taskClient) info() Implementation             { return tc.who }
 func (tc *taskClient) logLevel() LogLevel               { return "" } // no log messages in tasks

@@ -101,13 +101,13 @@ func (t *toolEntry) render(d dialect, in, out []byte) []byte {
 	writeNamed(&e, d, t.Name, t.Title, t.Description)
 	e.Key("inputSchema")
 	e.Raw(in)
-	if d >= dialect20250618 && out != nil {
+	if d.titles() && out != nil {
 		e.Key("outputSchema")
 		e.Raw(out)
 	}
 	// Before titles became a field of their own (2025-06-18), annotations carried them.
-	titleInAnnotations := d == dialect20250326 && t.Title != ""
-	if d >= dialect20250326 && (!t.Annotations.empty() || titleInAnnotations) {
+	titleInAnnotations := d.titleInAnnotations() && t.Title != ""
+	if d.toolAnnotations() && (!t.Annotations.empty() || titleInAnnotations) {
 		e.Key("annotations")
 		e.ObjectStart()
 		if titleInAnnotations {
@@ -168,7 +168,7 @@ func (s *Server) CallTool(ctx context.Context, name string, arguments []byte) ([
 	if d.Peek() == jsonwire.Null {
 		arguments = nil
 	}
-	c := s.runTool(ctx, t, arguments, dialectOf(StatefulProtocolVersion))
+	c := s.runTool(ctx, t, arguments, rev20251125.render())
 	defer putToolCall(c)
 	return append([]byte(nil), c.finish()...), nil
 }
@@ -234,7 +234,7 @@ func callTool(ctx context.Context, req *Request, params []byte) ([]byte, *jsonrp
 	case !argsOK:
 		return nil, invalidParams("tools/call: arguments must be an object")
 	}
-	if t.Task != TaskNever && req.client.protocolVersion() >= firstStateless {
+	if t.Task != TaskNever && req.client.revision().tasks() {
 		switch {
 		case req.ClientCapabilities().Tasks:
 			return req.srv.tasks.callAsTask(ctx, req, t, args)
@@ -242,6 +242,6 @@ func callTool(ctx context.Context, req *Request, params []byte) ([]byte, *jsonrp
 			return nil, missingTasksCapability
 		}
 	}
-	req.tool = req.srv.runTool(ctx, t, args, req.client.dialect())
+	req.tool = req.srv.runTool(ctx, t, args, req.client.revision().render())
 	return req.tool.finish(), nil // which settles isError
 }
