@@ -47,8 +47,11 @@ type Client struct {
 	listening  *subscriber // stateless: the open subscriptions/listen request
 	listenErr  error       // stateless: why the client does not listen (ListenErr)
 	subscribed []string    // stateless: the resources it subscribes to
-	closeOnce  sync.Once
-	closeErr   error
+	// acks are the subscriptions/listen requests waiting for their acknowledgement, by
+	// raw request id.
+	acks      map[string]func(params []byte)
+	closeOnce sync.Once
+	closeErr  error
 
 	done     chan struct{} // closed when the connection is gone for good
 	doneOnce sync.Once
@@ -142,7 +145,7 @@ type LogMessage struct {
 // or reaches the URL, of t, then probes for the stateless revision or begins a session, as
 // opts say (opts may be nil). The context bounds the connection's setup only.
 func Connect(ctx context.Context, t Transport, opts *ClientOptions) (*Client, error) {
-	c := &Client{tools: map[string]*knownTool{}, done: make(chan struct{})}
+	c := &Client{tools: map[string]*knownTool{}, acks: map[string]func([]byte){}, done: make(chan struct{})}
 	if opts != nil {
 		c.opts = *opts
 	}
@@ -394,7 +397,7 @@ func (c *Client) notified(m *jsonrpc.Message) {
 			o.ElicitationDone(id)
 		}
 	case notificationAcknowledged:
-		// A subscription is open; nothing to tell the user.
+		c.acknowledged(m.Params) // a subscription is open: whoever waits for it goes on
 	default:
 		if o.ServerNotification != nil {
 			o.ServerNotification(m.Method, append(json.RawMessage(nil), m.Params...))

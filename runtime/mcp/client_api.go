@@ -223,10 +223,11 @@ func (c *Client) ReadResource(ctx context.Context, uri string) ([]ResourceConten
 
 // Subscribe asks the server to tell ClientOptions.ResourceUpdated when the resource at uri
 // changes: with resources/subscribe in a session, and in the stateless revision through the
-// client's subscriptions/listen request.
+// client's subscriptions/listen request. It returns once the server has the subscription
+// (answered, or acknowledged it), so that a change made by a call after it is heard of.
 func (c *Client) Subscribe(ctx context.Context, uri string) error {
 	if c.Server().Stateless {
-		return c.changeSubscriptions(uri, true)
+		return c.changeSubscriptions(ctx, uri, true)
 	}
 	return c.request(ctx, methodResourcesSubscribe, map[string]string{"uri": uri}, nil)
 }
@@ -234,7 +235,7 @@ func (c *Client) Subscribe(ctx context.Context, uri string) error {
 // Unsubscribe ends a subscription to a resource.
 func (c *Client) Unsubscribe(ctx context.Context, uri string) error {
 	if c.Server().Stateless {
-		return c.changeSubscriptions(uri, false)
+		return c.changeSubscriptions(ctx, uri, false)
 	}
 	return c.request(ctx, methodResourcesUnsubscribe, map[string]string{"uri": uri}, nil)
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
@@ -34,7 +35,13 @@ var listenPause = 100 * time.Millisecond
 type subscriber struct {
 	cancel context.CancelFunc
 	done   chan struct{}
+	// begun is closed once the server acknowledged the subscription, or its first attempt
+	// failed: what the client sends after that finds it in place.
+	begun     chan struct{}
+	beginOnce sync.Once
 }
+
+func (l *subscriber) begin() { l.beginOnce.Do(func() { close(l.begun) }) }
 
 func (l *subscriber) stop() {
 	l.cancel()
@@ -42,8 +49,11 @@ func (l *subscriber) stop() {
 }
 
 // startListening opens the client's subscriptions/listen request, if it speaks the
-// stateless revision and wants change notifications; it replaces one already open.
-func (c *Client) startListening() {
+// stateless revision and wants change notifications; it replaces one already open. The
+// channel it returns is closed once the server has acknowledged the request (or refused
+// it): then a call the client makes finds the subscription in place (nil when there is
+// none to wait for).
+func (c *Client) startListening() <-chan struct{} {
 	c.mu.Lock()
 	old := c.listening
 	c.listening, c.listenErr = nil, nil
@@ -54,7 +64,7 @@ func (c *Client) startListening() {
 	}
 	o := &c.opts
 	if !stateless || o.ToolsChanged == nil && o.PromptsChanged == nil && o.ResourcesChanged == nil && len(uris) == 0 {
-		return
+		return nil
 	}
 	filter := map[string]any{}
 	if o.ToolsChanged != nil {
@@ -70,24 +80,27 @@ func (c *Client) startListening() {
 		filter["resourceSubscriptions"] = uris
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	l := &subscriber{cancel: cancel, done: make(chan struct{})}
+	l := &subscriber{cancel: cancel, done: make(chan struct{}), begun: make(chan struct{})}
 	go func() {
 		defer close(l.done)
-		c.listen(ctx, filter)
+		defer l.begin()
+		c.listen(ctx, filter, l)
 	}()
 	c.mu.Lock()
 	c.listening = l
 	c.mu.Unlock()
+	return l.begun
 }
 
 // listen keeps a subscriptions/listen request open with filter until ctx ends, the
 // connection is gone, the server refuses it (then it polls), or it failed listenAttempts
 // times in a row.
-func (c *Client) listen(ctx context.Context, filter map[string]any) {
+func (c *Client) listen(ctx context.Context, filter map[string]any, l *subscriber) {
 	pause, failures := listenPause, 0
 	for {
 		start := time.Now()
-		err := c.request(ctx, methodListen, map[string]any{"notifications": filter}, nil)
+		err := c.listenRequest(ctx, filter, func([]byte) { l.begin() })
+		l.begin() // the first attempt is over: whatever waited for it goes on
 		var rpcErr *jsonrpc.Error
 		switch {
 		case ctx.Err() != nil || errors.Is(err, ErrClientClosed):
@@ -246,8 +259,32 @@ func (c *Client) ListenErr() error {
 	return c.listenErr
 }
 
-// changeSubscriptions adds or removes a resource of the client's subscriptions/listen.
-func (c *Client) changeSubscriptions(uri string, on bool) error {
+// listenRequest sends a subscriptions/listen request with filter, and returns when the
+// subscription ends; acknowledged is called with the params of the server's
+// acknowledgement, on the goroutine that reads the connection.
+func (c *Client) listenRequest(ctx context.Context, filter map[string]any, acknowledged func(params []byte)) error {
+	c.mu.Lock()
+	version, stateless := c.server.ProtocolVersion, c.server.Stateless
+	c.mu.Unlock()
+	return c.call(ctx, version, stateless, methodListen, map[string]any{"notifications": filter}, nil, &outgoing{acknowledged: acknowledged})
+}
+
+// acknowledged hands notifications/subscriptions/acknowledged to the request it
+// acknowledges (named by the subscription id in its _meta).
+func (c *Client) acknowledged(params []byte) {
+	id := rawParam(rawParam(params, "_meta"), metaSubscriptionID)
+	c.mu.Lock()
+	f := c.acks[string(id)]
+	c.mu.Unlock()
+	if f != nil {
+		f(append([]byte(nil), params...))
+	}
+}
+
+// changeSubscriptions adds or removes a resource of the client's subscriptions/listen, and
+// waits (within ctx) until the server has acknowledged the new subscription: a call made
+// next, which may change the resource, finds it in place.
+func (c *Client) changeSubscriptions(ctx context.Context, uri string, on bool) error {
 	c.mu.Lock()
 	i := slices.Index(c.subscribed, uri)
 	switch {
@@ -260,6 +297,12 @@ func (c *Client) changeSubscriptions(uri string, on bool) error {
 		return nil
 	}
 	c.mu.Unlock()
-	c.startListening()
+	if begun := c.startListening(); begun != nil {
+		select {
+		case <-begun:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 	return nil
 }

@@ -56,6 +56,9 @@ type outgoing struct {
 	name      string      // Mcp-Name: params.name or params.uri, if the method has one
 	params    [][2]string // Mcp-Param-{name}: value, from the tool's x-mcp-header annotations
 	long      bool        // a subscription: no response until it ends
+	// acknowledged, for a subscriptions/listen request, is handed the params of its
+	// acknowledgement (notifications/subscriptions/acknowledged).
+	acknowledged func(params []byte)
 }
 
 // The revision a client speaks is settled by Connect: negotiate probes for the stateless
@@ -388,9 +391,19 @@ func (c *Client) call(ctx context.Context, version string, stateless bool, metho
 	for round := 0; ; round++ {
 		p := withMeta(body, c.requestMeta(version, stateless, token), extra)
 		rq.id = c.p.newID()
+		if rq.acknowledged != nil {
+			c.mu.Lock()
+			c.acks[string(rq.id)] = rq.acknowledged
+			c.mu.Unlock()
+		}
 		raw, err := c.p.roundTrip(ctx, rq.id, method, p, token, onProgress,
 			func(msg []byte) error { return c.send(ctx, msg, rq) },
 			func(note []byte) { c.sendNote(note) })
+		if rq.acknowledged != nil {
+			c.mu.Lock()
+			delete(c.acks, string(rq.id))
+			c.mu.Unlock()
+		}
 		if v, ok := c.otherVersion(err, stateless); ok && !retriedVersion {
 			retriedVersion = true
 			// The server does not take this revision but names one the client speaks: the

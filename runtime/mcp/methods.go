@@ -63,7 +63,8 @@ type method struct {
 	// asks: the handler may ask the client for input, which a stateless request turns into
 	// an InputRequiredResult.
 	asks bool
-	// inline: served before the next message is read, since what follows depends on it.
+	// inline: served before the next message is read, since what follows depends on it
+	// (a subscription or a log level that a call written right after it must find).
 	inline bool
 	// anytime: served before a session is initialized.
 	anytime bool
@@ -93,12 +94,12 @@ func init() {
 		methodResourcesList:         {serve: listResources, offered: hasResources, cacheable: true},
 		methodResourceTemplatesList: {serve: listResourceTemplates, offered: hasResources, cacheable: true},
 		methodResourcesRead:         {serve: readResource, offered: hasResources, cacheable: true, nameParam: "uri", asks: true},
-		methodResourcesSubscribe:    {serve: subscribe, offered: hasResources, revs: until(rev20260728)},
-		methodResourcesUnsubscribe:  {serve: unsubscribe, offered: hasResources, revs: until(rev20260728)},
+		methodResourcesSubscribe:    {serve: subscribe, offered: hasResources, revs: until(rev20260728), inline: true},
+		methodResourcesUnsubscribe:  {serve: unsubscribe, offered: hasResources, revs: until(rev20260728), inline: true},
 		methodPromptsList:           {serve: listPrompts, offered: hasPrompts, cacheable: true},
 		methodPromptsGet:            {serve: getPrompt, offered: hasPrompts, nameParam: "name", asks: true},
 		methodComplete:              {serve: complete, offered: hasCompletions},
-		methodSetLevel:              {serve: setLevel, revs: until(rev20260728)},
+		methodSetLevel:              {serve: setLevel, revs: until(rev20260728), inline: true},
 		methodListen:                {serve: listen, revs: from(rev20260728), long: true},
 		methodTasksGet:              {serve: getTask, revs: from(rev20260728), offered: hasTasks, nameParam: "taskId"},
 		methodTasksUpdate:           {serve: updateTask, revs: from(rev20260728), offered: hasTasks, nameParam: "taskId"},

@@ -81,6 +81,10 @@ type inflight struct {
 	long      bool
 	buffered  bool // served inline: the response goes to the outbox's buffer
 	cancelled bool // by the other side, under p.mu: the response must not be sent
+	// begun, for a subscription read from a stream, is closed once it has taken effect (or
+	// ended): the reader waits for it before it reads the next message.
+	begun     chan struct{}
+	beginOnce sync.Once
 }
 
 // call is one of this side's requests, waiting for its response.
@@ -200,7 +204,27 @@ func (p *peer) request(ctx context.Context, m *jsonrpc.Message, out outbox) {
 		return
 	}
 	p.running.Add(1)
+	if a.long && p.reading != nil {
+		// A subscription waits on a worker of its own, but takes effect before the next
+		// message is read: a call written right after it finds it registered, and a change
+		// the call makes reaches it. The messages of a stream take effect in the order read.
+		r.begun = make(chan struct{})
+		r.ctx = context.WithValue(r.ctx, begunKey{}, r)
+		w.run(r)
+		<-r.begun
+		return
+	}
 	w.run(r)
+}
+
+type begunKey struct{}
+
+// begin tells the reader of a stream, which waits for it, that the subscription being
+// served (ctx's) has taken effect: registered, and acknowledged. Elsewhere it does nothing.
+func begin(ctx context.Context) {
+	if r, ok := ctx.Value(begunKey{}).(*inflight); ok {
+		r.beginOnce.Do(func() { close(r.begun) })
+	}
 }
 
 // serveInline serves a request on the goroutine that read it, under its turn at reading
@@ -239,6 +263,10 @@ func (r *inflight) work() {
 func (r *inflight) run() {
 	defer ended(r.out)
 	defer r.cancel()
+	if r.begun != nil {
+		// A subscription refused, or one that ended before it began, has taken effect too.
+		defer r.beginOnce.Do(func() { close(r.begun) })
+	}
 	p := r.p
 	resp := p.side.serve(r.ctx, r.m, r.state, r.out)
 	p.mu.Lock()

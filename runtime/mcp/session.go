@@ -108,8 +108,9 @@ func readCapabilities(d *jsonwire.Decoder, rev revision) (c ClientCapabilities, 
 var errNotInitialized = jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "invalid request: the session is not initialized; send initialize first")
 
 // admit decides how a request is served, in the order requests arrive (peerSide): one of the
-// stateless revision on its own, initialize inline, anything else but ping only once the
-// session is initialized. Decided here, not on the request's own goroutine, where an
+// stateless revision on its own, anything else but ping only once the session is
+// initialized, and initialize and what the next messages depend on (a subscription, the log
+// level) inline, before the next message is read. Decided here, not on the request's own goroutine, where an
 // initialize read later could already have been handled.
 func (ss *session) admit(m *jsonrpc.Message) admission {
 	if meta, ok := statelessMeta(m); ok {
@@ -122,7 +123,7 @@ func (ss *session) admit(m *jsonrpc.Message) admission {
 	if !ss.ready() {
 		return admission{refuse: errNotInitialized}
 	}
-	return admission{}
+	return admission{inline: row != nil && row.inline}
 }
 
 // serve serves an admitted request (peerSide).

@@ -85,6 +85,7 @@ func listen(ctx context.Context, r *Request, params []byte) ([]byte, *jsonrpc.Er
 	if len(l.tasks) > 0 {
 		s.tasks.watchOthers() // changes other replicas make reach this subscription too
 	}
+	begin(ctx) // the stream's next message may be read now: it finds the subscription
 	dropped := false
 	if err == nil {
 		select {
