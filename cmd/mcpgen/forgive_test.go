@@ -71,6 +71,17 @@ func TestCommandsForgiveServers(t *testing.T) {
 		}
 	}
 
+	// A server that declares prompts but does not know prompts/list has none (issue 25,
+	// item 1): import does not fail on it.
+	noprompts := writeConfig(t, t.TempDir(), map[string]any{
+		"noprompts": scriptedServer(scripted.Script{Name: "noprompts", Tools: []string{"four"}, Declare: []string{"prompts"},
+			NotFound: []string{"prompts/list"}}),
+	})
+	code, out, errOut = mcpgen(t, "import", "noprompts", "--trust", "--config", noprompts, "-o", filepath.Join(dir, "nopromptsclient"))
+	if code != 0 || !strings.Contains(out, "1 tools, 0 prompts, 0 resource templates") {
+		t.Errorf("import of a server that declares prompts it cannot list: exit %d\n%s%s", code, out, errOut)
+	}
+
 	// A server that cannot list its tools is ready, but tools and call say what is missing.
 	notools := writeConfig(t, t.TempDir(), map[string]any{
 		"notools": scriptedServer(scripted.Script{Name: "notools", Tools: []string{"t"}, Fail: map[string]string{"tools/list": "no schema cache"}}),

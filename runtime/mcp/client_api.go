@@ -24,8 +24,10 @@ func (c *Client) Ping(ctx context.Context) error {
 }
 
 // paginate runs a list method page by page, as an iterator. A server that does not know
-// an optional list (optionalList) has none of its items. An item the client cannot read is
-// left out, with a warning in the log, rather than the whole list.
+// the list ("method not found") has none of its items, whatever it declared: servers of the
+// TypeScript SDK declare resources without templates, and others declare prompts they
+// never implemented; a debug note says so. An item the client cannot read is left out,
+// with a warning in the log, rather than the whole list.
 func paginate[W, T any](c *Client, ctx context.Context, method, field string, convert func(*W) (T, bool)) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		cursor := ""
@@ -38,7 +40,9 @@ func paginate[W, T any](c *Client, ctx context.Context, method, field string, co
 			var res map[string]json.RawMessage
 			if err := c.request(ctx, method, params, &res); err != nil {
 				var rpcErr *jsonrpc.Error
-				if cursor == "" && errors.As(err, &rpcErr) && rpcErr.Code == jsonrpc.CodeMethodNotFound && c.optionalList(method) {
+				if cursor == "" && errors.As(err, &rpcErr) && rpcErr.Code == jsonrpc.CodeMethodNotFound {
+					c.logger.Debug("mcp: the server does not know a list; taking it as empty", "method", method,
+						"declared", c.declares(method), "error", rpcErr.Message)
 					return
 				}
 				var zero T
@@ -75,20 +79,17 @@ func paginate[W, T any](c *Client, ctx context.Context, method, field string, co
 	}
 }
 
-// optionalList reports whether a server may answer method with "method not found" and mean
-// that it has none: resources/templates/list, which many servers that declare resources
-// leave out, and the list of any capability the server did not declare.
-func (c *Client) optionalList(method string) bool {
+// declares reports whether the server declared the capability a list belongs to, for the
+// note on a list it does not know.
+func (c *Client) declares(method string) bool {
 	caps := c.Server().Capabilities
 	switch method {
-	case methodResourceTemplatesList:
-		return true
 	case methodToolsList:
-		return !caps.Tools
+		return caps.Tools
 	case methodPromptsList:
-		return !caps.Prompts
-	case methodResourcesList:
-		return !caps.Resources
+		return caps.Prompts
+	case methodResourcesList, methodResourceTemplatesList:
+		return caps.Resources
 	}
 	return false
 }

@@ -121,7 +121,8 @@ func connect(t *testing.T, tr Transport, opts *ClientOptions) *Client {
 
 // A server that declares resources but answers resources/templates/list with "method not
 // found" (common in servers of the TypeScript SDK) has no templates; so has a server asked
-// for a list it did not declare. A list the server declared and does not know is an error.
+// for a list it did not declare, and one that declares a list it does not know (a host is
+// the most forgiving party): each with a note at debug level.
 func TestOptionalListsMethodNotFound(t *testing.T) {
 	srv := serveScript(t, scripted.Script{Name: "tsish", Tools: []string{"a"}, Resources: []string{"test://r"},
 		NotFound: []string{"resources/templates/list", "prompts/list", "completion/complete"}})
@@ -138,11 +139,27 @@ func TestOptionalListsMethodNotFound(t *testing.T) {
 		t.Errorf("resources/list: %v, %v", resources, err)
 	}
 
-	srv = serveScript(t, scripted.Script{Name: "broken", Tools: []string{"a"}, NotFound: []string{"tools/list"}})
-	c = connect(t, srv.transport, &ClientOptions{Logger: quietLogger()})
-	var rpcErr *jsonrpc.Error
-	if _, err := c.ListTools(context.Background()); !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeMethodNotFound {
-		t.Errorf("tools/list of a server that declares tools: %v, want its -32601", err)
+	log := &records{}
+	srv = serveScript(t, scripted.Script{Name: "declares", Tools: []string{"a"}, Prompts: []string{"p"}, Declare: []string{"resources"},
+		NotFound: []string{"tools/list", "prompts/list", "resources/list"}})
+	c = connect(t, srv.transport, &ClientOptions{Logger: slog.New(log)})
+	if caps := c.Server().Capabilities; !caps.Tools || !caps.Prompts || !caps.Resources {
+		t.Fatalf("the script declares tools, prompts and resources: %+v", caps)
+	}
+	if tools, err := c.ListTools(context.Background()); err != nil || len(tools) != 0 {
+		t.Errorf("tools/list of a server that declares tools and does not know the list: %v, %v; want none and no error", tools, err)
+	}
+	if prompts, err := c.ListPrompts(context.Background()); err != nil || len(prompts) != 0 {
+		t.Errorf("prompts/list of a server that declares prompts and does not know the list: %v, %v; want none and no error", prompts, err)
+	}
+	if resources, err := c.ListResources(context.Background()); err != nil || len(resources) != 0 {
+		t.Errorf("resources/list of a server that declares resources and does not know the list: %v, %v; want none and no error", resources, err)
+	}
+	if n := log.count(slog.LevelDebug, "the server does not know a list; taking it as empty"); n != 3 {
+		t.Errorf("%d debug notes, want one per list", n)
+	}
+	if n := log.count(slog.LevelWarn, ""); n != 0 {
+		t.Errorf("%d warnings", n)
 	}
 }
 
