@@ -19,6 +19,10 @@ const (
 	// Failed: the last attempt failed, or the connection was lost; the host tries again
 	// after a pause that doubles each time (ServerStatus.Retry says when).
 	Failed State = "failed"
+	// GaveUp: the server was never ready, and Options.GiveUpAfter attempts in a row failed;
+	// the host tries no more (Err says why the last one failed). Calls to it fail with
+	// ErrNotReady, as for a failed server.
+	GaveUp State = "gave up"
 	// Stopped: the host is closed.
 	Stopped State = "stopped"
 )

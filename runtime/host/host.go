@@ -71,6 +71,12 @@ type Options struct {
 	// failed or dropped: it starts at RestartMin (1 s) and doubles up to RestartMax (30 s),
 	// and starts again at RestartMin once a connection stayed up for Healthy (1 min).
 	RestartMin, RestartMax, Healthy time.Duration
+	// GiveUpAfter is how many attempts in a row a server that has never been ready gets
+	// before the host gives up on it (State GaveUp): 8 by default, about a minute and a
+	// half of pauses with the default RestartMin and RestartMax; negative for never. A
+	// server that was ready once (its configuration works) is tried again for as long as
+	// the host runs: it may be down for a while.
+	GiveUpAfter int
 	// ShutdownGrace bounds each step of stopping a stdio server (close its stdin, SIGTERM,
 	// SIGKILL): 2 s by default.
 	ShutdownGrace time.Duration
@@ -120,6 +126,9 @@ func Start(cfg *Config, opts *Options) *Host {
 	o.RestartMin = or(o.RestartMin, time.Second)
 	o.RestartMax = max(or(o.RestartMax, 30*time.Second), o.RestartMin)
 	o.Healthy = or(o.Healthy, time.Minute)
+	if o.GiveUpAfter == 0 {
+		o.GiveUpAfter = 8
+	}
 	o.ShutdownGrace = or(o.ShutdownGrace, 2*time.Second)
 	if o.StartConcurrency <= 0 {
 		o.StartConcurrency = max(4, runtime.NumCPU())
@@ -206,8 +215,10 @@ func (h *Host) Close() error {
 	h.closed.Do(func() {
 		h.cancel()
 		h.wg.Wait()
-		if h.refused {
-			for _, s := range h.servers {
+		// The supervisors stopped their servers; those that never ran (not approved) or
+		// that the host gave up on have none left to.
+		for _, s := range h.servers {
+			if s.status().State != Stopped {
 				s.setState(Stopped, nil, "")
 			}
 		}
@@ -243,6 +254,8 @@ func (h *Host) rebuild(s *server) {
 		detail = "stopped: its " + own + " are no longer offered"
 	case Failed, Connecting:
 		detail = string(st.State) + ": its " + own + " are unavailable until it is back"
+	case GaveUp:
+		detail = "gave up: its " + own + " are unavailable"
 	}
 	detail += "; the host has " + counted(len(r.tools), "tool") + ", " + counted(len(r.prompts), "prompt") + ", " + counted(len(r.resources), "resource")
 	if n := r.renamed(); n > 0 {

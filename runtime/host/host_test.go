@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -410,5 +411,52 @@ func TestCloseStopsEverything(t *testing.T) {
 	}
 	if _, err := h.CallTool(context.Background(), "mcp_s_echo", nil); err == nil {
 		t.Error("a call after Close succeeded")
+	}
+}
+
+// A server that was never ready is tried GiveUpAfter times in a row, with pauses that
+// double, and then left failed for good (State GaveUp), which its status, its event and a
+// call to it say; before, the host tried every 30 s for as long as it ran.
+func TestGivesUpOnAServerNeverReady(t *testing.T) {
+	h, ev := start(t, Options{RestartMin: 10 * time.Millisecond, RestartMax: 40 * time.Millisecond, GiveUpAfter: 4},
+		named("broken", testCommand("exit")))
+	ready(t, h)
+	eventually(t, "the host gave up", func() bool { return status(t, h, "broken").State == GaveUp })
+	st := status(t, h, "broken")
+	if st.Restarts != 3 || !st.Retry.IsZero() || st.Err == nil || !strings.Contains(st.Err.Error(), "exited with status 3") {
+		t.Errorf("status after giving up: restarts %d (want 3), retry %v, err %v", st.Restarts, st.Retry, st.Err)
+	}
+	e, ok := ev.find(func(e Event) bool { return e.Kind == EventState && e.State == GaveUp })
+	if !ok || e.Detail != "gave up after 4 attempts in a row; it was never ready" || e.Err == nil {
+		t.Errorf("the event of giving up: %+v", e)
+	}
+	time.Sleep(200 * time.Millisecond) // five times the longest pause: no attempt after
+	if st := status(t, h, "broken"); st.State != GaveUp || st.Restarts != 3 {
+		t.Errorf("after giving up, the host tried again: %s, %d restarts", st.State, st.Restarts)
+	}
+	b, _ := st.MarshalJSON()
+	if !strings.Contains(string(b), `"state":"gave up"`) || strings.Contains(string(b), `"retry"`) {
+		t.Errorf("status JSON: %s", b)
+	}
+}
+
+// A server that was ready once and then cannot start again is tried for as long as the
+// host runs: its configuration works, and it may be down only for a while.
+func TestKeepsTryingAServerOnceReady(t *testing.T) {
+	marker := filepath.Join(t.TempDir(), "started")
+	once := testCommand("once")
+	once.Env = append(once.Env, "HOST_TEST_MARKER="+marker)
+	h, _ := start(t, Options{RestartMin: 10 * time.Millisecond, RestartMax: 20 * time.Millisecond, GiveUpAfter: 2}, named("s", once))
+	ready(t, h)
+	if st := status(t, h, "s"); st.State != Ready {
+		t.Fatalf("the first start: %s %v", st.State, st.Err)
+	}
+	if _, err := h.CallTool(context.Background(), "mcp_s_crash", nil); !errors.Is(err, ErrLost) {
+		t.Fatalf("crash: %v", err)
+	}
+	// Every start from now on fails; well past GiveUpAfter, the host still tries.
+	eventually(t, "six restarts", func() bool { return status(t, h, "s").Restarts >= 6 })
+	if st := status(t, h, "s"); st.State == GaveUp {
+		t.Errorf("the host gave up on a server that was ready once: %+v", st)
 	}
 }

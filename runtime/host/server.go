@@ -138,9 +138,11 @@ func (s *server) setState(state State, err error, detail string) {
 
 // run is the server's supervisor: connect, serve until the connection is lost, and connect
 // again after a pause that doubles from RestartMin to RestartMax, and starts again at
-// RestartMin once a connection stayed up for Healthy. It returns when ctx ends.
+// RestartMin once a connection stayed up for Healthy. It returns when ctx ends, or when it
+// gives up on a server that was never ready (GiveUpAfter failed attempts in a row).
 func (s *server) run(ctx context.Context) {
 	pause := s.h.opts.RestartMin
+	failures := 0 // attempts in a row that did not connect
 	for attempt := 0; ; attempt++ {
 		if attempt > 0 {
 			s.mu.Lock()
@@ -160,7 +162,14 @@ func (s *server) run(ctx context.Context) {
 			if time.Since(up) >= s.h.opts.Healthy {
 				pause = s.h.opts.RestartMin
 			}
+			failures = 0
 		} else {
+			failures++
+			if limit := s.h.opts.GiveUpAfter; limit > 0 && failures >= limit && !s.wasReady() && ctx.Err() == nil {
+				s.giveUp(err, failures)
+				s.settled.Do(s.h.settle)
+				return
+			}
 			s.leave(ctx, err, pause)
 		}
 		s.settled.Do(s.h.settle)
@@ -176,6 +185,23 @@ func (s *server) run(ctx context.Context) {
 		}
 		pause = min(2*pause, s.h.opts.RestartMax)
 	}
+}
+
+// wasReady reports whether the server has been ready since the host started.
+func (s *server) wasReady() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.listed
+}
+
+// giveUp ends the attempts on a server that was never ready: its configuration, or the
+// program it runs, does not work, and trying for ever would only fill the log.
+func (s *server) giveUp(err error, attempts int) {
+	s.mu.Lock()
+	s.pid = 0
+	s.mu.Unlock()
+	s.setState(GaveUp, err, fmt.Sprintf("gave up after %d attempts in a row; it was never ready", attempts))
+	s.h.rebuild(s)
 }
 
 // leave takes the server out of the registry: stopped when the host closes, else failed
@@ -471,6 +497,11 @@ func (e *NotReadyError) Error() string {
 			if d := time.Until(e.Retry); d > 0 {
 				s += fmt.Sprintf(" (the host tries again in %s)", d.Round(time.Second))
 			}
+		}
+	case GaveUp:
+		s = "server " + e.Server + " failed, and the host gave up on it"
+		if e.Err != nil {
+			s += ": " + cause(e.Server, e.Err)
 		}
 	default:
 		s = "server " + e.Server + " is " + string(e.State)

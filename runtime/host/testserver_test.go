@@ -25,6 +25,16 @@ func TestMain(m *testing.M) {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
+	case "once": // serves the first time, and exits at every start after
+		if _, err := os.Stat(os.Getenv("HOST_TEST_MARKER")); err == nil {
+			fmt.Fprintln(os.Stderr, "cannot start again")
+			os.Exit(3)
+		}
+		os.WriteFile(os.Getenv("HOST_TEST_MARKER"), nil, 0o600)
+		if err := testServer().ServeStdio(context.Background()); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
 	case "exit":
 		fmt.Fprintln(os.Stderr, "starting")
 		fmt.Fprintln(os.Stderr, "boom: cannot open the database")
