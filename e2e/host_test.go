@@ -217,6 +217,18 @@ func TestHostCommands(t *testing.T) {
 			!strings.Contains(errOut, "\r\033[K[=======>                      ]  25% 1/4") || !strings.Contains(errOut, "[==============================] 100% 4/4\n") {
 			t.Errorf("progress: exit %d\n%s%q", code, out, errOut)
 		}
+		// A task's status messages, drawn as they come, without a bar (they have no
+		// numbers): a task of 2026-07-28 (examples/everything) and one of 2025-11-25's
+		// experimental tasks (server-everything's simulate-research-query, which requires one).
+		out, errOut, code = trusted(t, dir, "call", "gothings", "slow_compute", "seconds=2", "label=demo", "--progress", "always")
+		if code != 0 || !strings.Contains(out, `Computation "demo" completed after 2 seconds.`) ||
+			!strings.Contains(errOut, "\r\033[KComputing \"demo\": 1 of 2 seconds.") || strings.Contains(errOut, "<=>") {
+			t.Errorf("a task's progress: exit %d\n%s%q", code, out, errOut)
+		}
+		out, errOut, code = trusted(t, dir, "call", "everything", "simulate-research-query", "topic=Go", "--progress", "always")
+		if code != 0 || !strings.Contains(out, "# Research Report: Go") || !strings.Contains(errOut, "\r\033[KSynthesizing findings...") {
+			t.Errorf("a task of 2025-11-25: exit %d\n%s%q", code, out, errOut)
+		}
 		// Log messages go to stderr.
 		_, errOut, code = trusted(t, dir, "call", "gothings", "test_tool_with_logging")
 		if code != 0 || !strings.Contains(errOut, "[gothings] info: ") {

@@ -105,6 +105,15 @@ func TestProgressBar(t *testing.T) {
 		t.Errorf("bar without a total %q", b.String())
 	}
 	b.Reset()
+	p = &progressBar{c: newConsole(&b)} // a task's status messages: no numbers, no bar
+	p.update(mcp.ProgressNotice{Message: "Gathering sources...", Status: mcp.TaskWorking})
+	p.update(mcp.ProgressNotice{Status: mcp.TaskInputRequired})
+	p.update(mcp.ProgressNotice{Message: "Analyzing content...", Status: mcp.TaskWorking})
+	p.finish()
+	if b.String() != "\r\033[KGathering sources...\r\033[KAnalyzing content...\n" {
+		t.Errorf("a task's status messages %q", b.String())
+	}
+	b.Reset()
 	(&progressBar{c: newConsole(&b)}).finish()
 	if b.Len() != 0 {
 		t.Errorf("a bar never drawn wrote %q", b.String())

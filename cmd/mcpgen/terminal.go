@@ -116,7 +116,14 @@ func (p *progressBar) update(n mcp.ProgressNotice) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var line string
-	if n.Total > 0 {
+	switch {
+	case n.Status != "":
+		// A task's status message: it has no numbers to draw a bar with.
+		if n.Message == "" {
+			return
+		}
+		line = n.Message
+	case n.Total > 0:
 		frac := min(max(n.Progress/n.Total, 0), 1)
 		full := int(frac * barWidth)
 		bar := strings.Repeat("=", full)
@@ -124,11 +131,11 @@ func (p *progressBar) update(n mcp.ProgressNotice) {
 			bar += ">" + strings.Repeat(" ", barWidth-full-1)
 		}
 		line = fmt.Sprintf("[%s] %3.0f%% %s/%s", bar, frac*100, number(n.Progress), number(n.Total))
-	} else {
+	default:
 		pos := p.drawn % (barWidth - 3)
 		line = fmt.Sprintf("[%s<=>%s] %s", strings.Repeat(" ", pos), strings.Repeat(" ", barWidth-3-pos), number(n.Progress))
 	}
-	if n.Message != "" {
+	if n.Message != "" && n.Status == "" {
 		line += " " + n.Message
 	}
 	p.c.status(line)

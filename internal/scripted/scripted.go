@@ -52,6 +52,15 @@ type Script struct {
 	// RefuseListen is the message of the error (-32000) that answers subscriptions/listen
 	// ("Subscription limit reached"); "" to accept subscriptions (Modern and Dual).
 	RefuseListen string `json:"refuseListen,omitempty"`
+	// TaskSupport makes tools run as tasks, by name: "required" or "optional". A Legacy
+	// server speaks 2025-11-25's tasks: it declares task-augmented tools/call, lists the
+	// tools with execution.taskSupport, answers a call that asks for a task (params.task)
+	// with a CreateTaskResult, one that does not with -32601 when the tool requires it, and
+	// answers tasks/result (after a notifications/tasks/status and, if the call asked for
+	// progress, a notifications/progress) with the call's result. A Modern server declares
+	// the tasks extension and answers a call with a task handle (resultType "task"), and
+	// tasks/get with the task completed.
+	TaskSupport map[string]string `json:"taskSupport,omitempty"`
 	// Answers are results as they are sent, by method, or by method, a space and the
 	// cursor of the page asked for ("tools/list 2"): for what a script cannot say otherwise.
 	Answers map[string]json.RawMessage `json:"answers,omitempty"`
@@ -123,9 +132,10 @@ func Serve(r io.Reader, w io.Writer, s Script) error {
 }
 
 type server struct {
-	s   Script
-	wmu sync.Mutex
-	w   io.Writer
+	s     Script
+	wmu   sync.Mutex
+	w     io.Writer
+	tasks map[string]json.RawMessage // the progress token of each task's call, by id
 }
 
 type request struct {
@@ -205,11 +215,56 @@ func (srv *server) answer(req request) (any, int, string) {
 	case method == "tools/list":
 		tools := []any{}
 		for _, name := range s.Tools {
-			tools = append(tools, map[string]any{"name": name, "description": "The tool " + name + ".", "inputSchema": map[string]any{"type": "object"}})
+			tool := map[string]any{"name": name, "description": "The tool " + name + ".", "inputSchema": map[string]any{"type": "object"}}
+			if support := s.TaskSupport[name]; support != "" && s.Era != Modern {
+				tool["execution"] = map[string]any{"taskSupport": support}
+			}
+			tools = append(tools, tool)
 		}
 		return map[string]any{"tools": tools}, 0, ""
 	case method == "tools/call":
+		var call struct {
+			Name string          `json:"name"`
+			Task json.RawMessage `json:"task"`
+			Meta struct {
+				ProgressToken json.RawMessage `json:"progressToken"`
+			} `json:"_meta"`
+		}
+		json.Unmarshal(req.Params, &call)
+		switch support := s.TaskSupport[call.Name]; {
+		case support != "" && s.Era == Modern:
+			return srv.newTask(call.Meta.ProgressToken, true), 0, ""
+		case support != "" && call.Task != nil:
+			return map[string]any{"task": srv.newTask(call.Meta.ProgressToken, false)}, 0, ""
+		case support == "required":
+			return nil, -32601, "Tool " + call.Name + " requires task augmentation (taskSupport: 'required')"
+		}
 		return map[string]any{"content": []any{map[string]any{"type": "text", "text": "called"}}}, 0, ""
+	case method == "tasks/get" || method == "tasks/result" || method == "tasks/cancel":
+		var p struct {
+			TaskID string `json:"taskId"`
+		}
+		json.Unmarshal(req.Params, &p)
+		token, ok := srv.tasks[p.TaskID]
+		switch {
+		case !ok:
+			return nil, -32602, "Failed to retrieve task: Task not found"
+		case method == "tasks/cancel":
+			return task(p.TaskID, "cancelled", "Cancelled by the client.", s.Era == Modern), 0, ""
+		case method == "tasks/get" && s.Era == Modern:
+			t := task(p.TaskID, "completed", "Done.", true)
+			t["result"] = map[string]any{"content": []any{map[string]any{"type": "text", "text": "called as a task"}}}
+			return t, 0, ""
+		case method == "tasks/get":
+			return task(p.TaskID, "working", "Working.", false), 0, ""
+		}
+		srv.write(map[string]any{"jsonrpc": "2.0", "method": "notifications/tasks/status", "params": task(p.TaskID, "working", "Halfway there.", false)})
+		if len(token) > 0 {
+			srv.write(map[string]any{"jsonrpc": "2.0", "method": "notifications/progress",
+				"params": map[string]any{"progressToken": token, "progress": 1, "total": 2, "message": "one of two"}})
+		}
+		return map[string]any{"content": []any{map[string]any{"type": "text", "text": "called as a task"}},
+			"_meta": map[string]any{"io.modelcontextprotocol/related-task": map[string]any{"taskId": p.TaskID}}}, 0, ""
 	case method == "prompts/list":
 		prompts := []any{}
 		for _, name := range s.Prompts {
@@ -231,8 +286,41 @@ func (srv *server) answer(req request) (any, int, string) {
 	return nil, -32601, "Method not found"
 }
 
+// newTask makes a task of a call, and returns it as a task handle (modern) or a Task.
+func (srv *server) newTask(progressToken json.RawMessage, modern bool) map[string]any {
+	if srv.tasks == nil {
+		srv.tasks = map[string]json.RawMessage{}
+	}
+	id := fmt.Sprintf("task-%d", len(srv.tasks)+1)
+	srv.tasks[id] = progressToken
+	t := task(id, "working", "Started.", modern)
+	if modern {
+		t["resultType"] = "task"
+	}
+	return t
+}
+
+// task is a task in the words of the server's revision.
+func task(id, status, message string, modern bool) map[string]any {
+	t := map[string]any{"taskId": id, "status": status, "statusMessage": message,
+		"createdAt": "2025-11-25T10:30:00Z", "lastUpdatedAt": time.Now().UTC().Format(time.RFC3339Nano)}
+	if modern {
+		t["ttlMs"], t["pollIntervalMs"] = 60000, 50
+	} else {
+		t["ttl"], t["pollInterval"] = 60000, 50
+	}
+	return t
+}
+
 func (srv *server) capabilities() map[string]any {
 	caps := map[string]any{}
+	if len(srv.s.TaskSupport) > 0 {
+		if srv.s.Era == Modern {
+			caps["extensions"] = map[string]any{"io.modelcontextprotocol/tasks": map[string]any{}}
+		} else {
+			caps["tasks"] = map[string]any{"cancel": map[string]any{}, "requests": map[string]any{"tools": map[string]any{"call": map[string]any{}}}}
+		}
+	}
 	declared := func(kind string, items []string) bool { return len(items) > 0 || slices.Contains(srv.s.Declare, kind) }
 	if declared("tools", srv.s.Tools) {
 		caps["tools"] = map[string]any{"listChanged": true}

@@ -38,7 +38,16 @@ var resultTypes = map[string]string{
 	"prompts/get":              "GetPromptResult",
 	"completion/complete":      "CompleteResult",
 	"logging/setLevel":         "EmptyResult",
+	// The experimental tasks of 2025-11-25 (revisions before have no such definitions).
+	TaskAugmented:  "CreateTaskResult",
+	"tasks/get":    "GetTaskResult",
+	"tasks/result": "GetTaskPayloadResult",
+	"tasks/cancel": "CancelTaskResult",
 }
+
+// TaskAugmented is the method to give Check for the answer to a tools/call that asked for
+// a task (params.task, revision 2025-11-25): a CreateTaskResult, not a CallToolResult.
+const TaskAugmented = "tools/call (task-augmented)"
 
 // FirstStateless is the first revision without sessions (2026-07-28): no initialize, a
 // resultType on every result, and server/discover and subscriptions/listen. Revisions are
@@ -175,7 +184,8 @@ func (r *Referee) validate(version, def string, v any) error {
 }
 
 // Check validates one message the server sent under protocol version. method is the method
-// of the request the message answers, if it is a response and the method is known.
+// of the request the message answers, if it is a response and the method is known
+// (TaskAugmented for a tools/call that asked for a task).
 //
 // Beyond the envelope (JSONRPCMessage), a request or notification must be one of the
 // revision's ServerRequest or ServerNotification messages (revision 2026-07-28 has no
@@ -229,6 +239,9 @@ func (r *Referee) Check(version string, msg []byte, method string) error {
 	}
 	if !known {
 		return nil
+	}
+	if has, err := r.Has(version, def); err != nil || !has {
+		return err // a revision without the definition (tasks before 2025-11-25)
 	}
 	if err := r.validate(version, def, result); err != nil {
 		return fmt.Errorf("result of %s is not a valid %s of %s: %w", method, def, version, err)

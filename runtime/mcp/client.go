@@ -49,7 +49,9 @@ type Client struct {
 	subscribed []string    // stateless: the resources it subscribes to
 	// acks are the subscriptions/listen requests waiting for their acknowledgement, by
 	// raw request id.
-	acks      map[string]func(params []byte)
+	acks map[string]func(params []byte)
+	// watching are the tasks calls follow, by id: their notifications go there.
+	watching  map[string]*taskWatch
 	closeOnce sync.Once
 	closeErr  error
 
@@ -131,7 +133,11 @@ type ServerCapabilities struct {
 	Resources, ResourcesSubscribe, ResourcesListChanged bool
 	Prompts, PromptsListChanged                         bool
 	Completions, Logging                                bool
-	Raw                                                 json.RawMessage // the capabilities object as sent
+	// Tasks: the server may run a tools/call as a task: the tasks extension (2026-07-28),
+	// or task-augmented tools/call (tasks.requests.tools.call, 2025-11-25). TasksCancel: it
+	// takes tasks/cancel (tasks.cancel, 2025-11-25; always with the extension).
+	Tasks, TasksCancel bool
+	Raw                json.RawMessage // the capabilities object as sent
 }
 
 // LogMessage is a log message from the server (notifications/message).
@@ -145,7 +151,7 @@ type LogMessage struct {
 // or reaches the URL, of t, then probes for the stateless revision or begins a session, as
 // opts say (opts may be nil). The context bounds the connection's setup only.
 func Connect(ctx context.Context, t Transport, opts *ClientOptions) (*Client, error) {
-	c := &Client{tools: map[string]*knownTool{}, acks: map[string]func([]byte){}, done: make(chan struct{})}
+	c := &Client{tools: map[string]*knownTool{}, acks: map[string]func([]byte){}, watching: map[string]*taskWatch{}, done: make(chan struct{})}
 	if opts != nil {
 		c.opts = *opts
 	}
@@ -398,6 +404,10 @@ func (c *Client) notified(m *jsonrpc.Message) {
 		}
 	case notificationAcknowledged:
 		c.acknowledged(m.Params) // a subscription is open: whoever waits for it goes on
+	case notificationTasks, notificationTaskStatus:
+		if !c.taskNotified(m.Params) && o.ServerNotification != nil {
+			o.ServerNotification(m.Method, append(json.RawMessage(nil), m.Params...))
+		}
 	default:
 		if o.ServerNotification != nil {
 			o.ServerNotification(m.Method, append(json.RawMessage(nil), m.Params...))

@@ -146,8 +146,16 @@ func (c *Client) CallTool(ctx context.Context, name string, arguments any) (*Cal
 // that finds them wrong (HeaderMismatch) may have changed the tool: the client lists the
 // tools again and retries once, as the transport page says.
 func (c *Client) callTool(ctx context.Context, name string, args, params []byte, result any) error {
+	task, err := c.augments(ctx, name)
+	if err != nil {
+		return err
+	}
+	if task {
+		// Revision 2025-11-25: the call asks for a task (task-augmented execution).
+		params = append(params[:len(params)-1:len(params)-1], `,"task":{}}`...)
+	}
 	for attempt := 0; ; attempt++ {
-		rq := &outgoing{name: name}
+		rq := &outgoing{name: name, task: task}
 		if c.conn.headers() && c.Server().Stateless {
 			t, err := c.knownTool(ctx, name, attempt > 0)
 			if err != nil {

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"net/url"
 	"slices"
 	"strconv"
@@ -59,6 +58,8 @@ type outgoing struct {
 	// acknowledged, for a subscriptions/listen request, is handed the params of its
 	// acknowledgement (notifications/subscriptions/acknowledged).
 	acknowledged func(params []byte)
+	// task: a tools/call of revision 2025-11-25 that asked for a task (params.task).
+	task bool
 }
 
 // The revision a client speaks is settled by Connect: negotiate probes for the stateless
@@ -296,7 +297,22 @@ func readServerCapabilities(raw json.RawMessage) ServerCapabilities {
 		json.Unmarshal(caps[name], &m)
 		return string(m[member]) == "true"
 	}
+	var tasks struct {
+		Cancel   json.RawMessage `json:"cancel"`
+		Requests struct {
+			Tools struct {
+				Call json.RawMessage `json:"call"`
+			} `json:"tools"`
+		} `json:"requests"`
+	}
+	json.Unmarshal(caps["tasks"], &tasks)
+	var extensions map[string]json.RawMessage
+	json.Unmarshal(caps["extensions"], &extensions)
+	on := func(v json.RawMessage) bool { return len(v) > 0 && string(v) != "null" && string(v) != "false" }
+	extension := on(extensions[ExtensionTasks])
 	return ServerCapabilities{
+		Tasks:                extension || on(tasks.Requests.Tools.Call),
+		TasksCancel:          extension || on(tasks.Cancel),
 		Raw:                  append(json.RawMessage(nil), raw...),
 		Tools:                declared("tools"),
 		ToolsListChanged:     flag("tools", "listChanged"),
@@ -421,8 +437,19 @@ func (c *Client) call(ctx context.Context, version string, stateless bool, metho
 			return err
 		}
 		if stateless && method == methodToolsCall && isTaskHandle(raw) {
-			// The server runs the call as a task: its result comes from polling.
+			// The server runs the call as a task: its result comes from following it.
 			if raw, err = c.awaitTask(ctx, version, raw); err != nil {
+				return fmt.Errorf("mcp: %s: %w", method, err)
+			}
+		}
+		if !stateless && rq.task && rawParam(raw, "task") != nil {
+			// The call asked for a task, and the server made one (a server that answered
+			// at once has answered).
+			t, err := legacyTaskHandle(raw)
+			if err == nil {
+				raw, err = c.awaitLegacyTask(ctx, version, t, token, onProgress)
+			}
+			if err != nil {
 				return fmt.Errorf("mcp: %s: %w", method, err)
 			}
 		}
@@ -603,130 +630,24 @@ func (c *Client) answerInputs(ctx context.Context, raw []byte) ([]byte, error) {
 	return out, nil
 }
 
-// ProgressNotice is one notifications/progress of a request of the client's.
+// ProgressNotice is one notifications/progress of a request of the client's, or a new
+// status message of the task the server made of it.
 type ProgressNotice struct {
 	Progress float64 `json:"progress"`
 	Total    float64 `json:"total"`   // 0 when unknown
 	Message  string  `json:"message"` // may be empty
+	// Status is set when the notice is a task's status message: the status of revision
+	// 2026-07-28's tasks carries a message and no numbers (Progress and Total are 0, and
+	// mean nothing), and so does that of 2025-11-25's (whose progress comes as
+	// notifications/progress besides).
+	Status TaskStatus `json:"-"`
 }
 
 type progressKey struct{}
 
 // WithProgress returns a context whose requests ask the server for progress, and hand each
-// notice to fn, on the goroutine that reads the connection: fn must not block.
+// notice to fn, one at a time, on the goroutine that reads the connection or on the
+// caller's (the status messages of a task the server made of the call): fn must not block.
 func WithProgress(ctx context.Context, fn func(ProgressNotice)) context.Context {
 	return context.WithValue(ctx, progressKey{}, fn)
-}
-
-// isTaskHandle reports whether a stateless result is a CreateTaskResult (the tasks
-// extension), which the client declares it takes.
-func isTaskHandle(raw []byte) bool {
-	if !bytes.Contains(raw, []byte(`"task"`)) {
-		return false
-	}
-	v, _ := stringParam(raw, "resultType")
-	return v == "task"
-}
-
-// Bounds on how often the client polls a task, whatever the server suggests.
-const (
-	minTaskPoll = 20 * time.Millisecond
-	maxTaskPoll = 5 * time.Second
-)
-
-// taskState is what tasks/get says of a task.
-type taskState struct {
-	TaskID         string                     `json:"taskId"`
-	Status         TaskStatus                 `json:"status"`
-	StatusMessage  string                     `json:"statusMessage"`
-	PollIntervalMs *int64                     `json:"pollIntervalMs"`
-	Result         json.RawMessage            `json:"result"`
-	Error          *jsonrpc.Error             `json:"error"`
-	InputRequests  map[string]json.RawMessage `json:"inputRequests"`
-}
-
-// awaitTask follows a task the server made of a call until it ends, and returns its result
-// as the call's. It polls tasks/get as often as the server asks; answers what the task asks
-// (inputRequests) with the client's handlers, each key once, through tasks/update; hands
-// status messages to the context's progress function (WithProgress); and cancels the task
-// (tasks/cancel) when ctx ends first.
-func (c *Client) awaitTask(ctx context.Context, version string, handle []byte) ([]byte, error) {
-	var t taskState
-	if err := json.Unmarshal(handle, &t); err != nil || t.TaskID == "" {
-		return nil, fmt.Errorf("the server's task handle has no taskId: %.200s", handle)
-	}
-	progress, _ := ctx.Value(progressKey{}).(func(ProgressNotice))
-	answered := map[string]bool{}
-	lastMessage := ""
-	for {
-		switch t.Status {
-		case TaskCompleted:
-			if t.Result == nil {
-				return nil, fmt.Errorf("task %s completed without a result", t.TaskID)
-			}
-			return t.Result, nil
-		case TaskFailed:
-			if t.Error == nil {
-				return nil, fmt.Errorf("task %s failed: %s", t.TaskID, t.StatusMessage)
-			}
-			return nil, t.Error
-		case TaskCancelled:
-			return nil, fmt.Errorf("task %s was cancelled: %s", t.TaskID, t.StatusMessage)
-		case TaskInputRequired:
-			if err := c.answerTask(ctx, version, t, answered); err != nil {
-				return nil, err
-			}
-		}
-		if progress != nil && t.StatusMessage != "" && t.StatusMessage != lastMessage {
-			lastMessage = t.StatusMessage
-			progress(ProgressNotice{Message: t.StatusMessage})
-		}
-		wait := time.Second
-		if t.PollIntervalMs != nil {
-			wait = time.Duration(*t.PollIntervalMs) * time.Millisecond
-		}
-		timer := time.NewTimer(min(max(wait, minTaskPoll), maxTaskPoll))
-		select {
-		case <-timer.C:
-		case <-ctx.Done():
-			timer.Stop()
-			// The caller gave up: so does the server, as far as it can.
-			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-			c.call(cctx, version, true, methodTasksCancel, map[string]string{"taskId": t.TaskID}, nil, nil)
-			cancel()
-			return nil, ctx.Err()
-		}
-		var next taskState
-		if err := c.call(ctx, version, true, methodTasksGet, map[string]string{"taskId": t.TaskID}, &next, nil); err != nil {
-			return nil, fmt.Errorf("polling task %s: %w", t.TaskID, err)
-		}
-		t = next
-	}
-}
-
-// answerTask answers the input requests of a task the client has not answered yet.
-func (c *Client) answerTask(ctx context.Context, version string, t taskState, answered map[string]bool) error {
-	responses := map[string]json.RawMessage{}
-	for _, k := range slices.Sorted(maps.Keys(t.InputRequests)) {
-		if answered[k] {
-			continue
-		}
-		var in struct {
-			Method string          `json:"method"`
-			Params json.RawMessage `json:"params"`
-		}
-		if err := json.Unmarshal(t.InputRequests[k], &in); err != nil {
-			return fmt.Errorf("task %s: input request %s: %w", t.TaskID, k, err)
-		}
-		answer, err := c.answer(ctx, in.Method, in.Params)
-		if err != nil {
-			return fmt.Errorf("task %s: answering input request %s (%s): %w", t.TaskID, k, in.Method, err)
-		}
-		responses[k] = answer
-		answered[k] = true
-	}
-	if len(responses) == 0 {
-		return nil
-	}
-	return c.call(ctx, version, true, methodTasksUpdate, map[string]any{"taskId": t.TaskID, "inputResponses": responses}, nil, nil)
 }

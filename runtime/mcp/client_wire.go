@@ -22,6 +22,7 @@ import (
 type knownTool struct {
 	headers []headerParam
 	output  json.RawMessage
+	task    TaskSupport // execution.taskSupport (2025-11-25)
 
 	once     sync.Once
 	schema   *jsonschema.Schema
@@ -41,6 +42,9 @@ type toolWire struct {
 		IdempotentHint  *bool  `json:"idempotentHint"`
 		OpenWorldHint   *bool  `json:"openWorldHint"`
 	} `json:"annotations"`
+	Execution *struct {
+		TaskSupport string `json:"taskSupport"`
+	} `json:"execution"`
 }
 
 // readTool turns a listed tool into a Tool, and remembers what calling it takes. Over
@@ -55,6 +59,10 @@ func (c *Client) readTool(w *toolWire) (*Tool, bool) {
 		}
 	}
 	kt := &knownTool{}
+	if w.Execution != nil {
+		kt.task = taskSupportOf(w.Execution.TaskSupport)
+		t.Task = kt.task
+	}
 	if len(w.OutputSchema) > 0 && string(w.OutputSchema) != "null" {
 		kt.output = w.OutputSchema
 	}

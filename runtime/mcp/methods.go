@@ -27,6 +27,7 @@ const (
 	methodTasksGet              = "tasks/get"
 	methodTasksUpdate           = "tasks/update"
 	methodTasksCancel           = "tasks/cancel"
+	methodTasksResult           = "tasks/result" // 2025-11-25's, which a client sends
 
 	// Requests a server sends its client.
 	methodCreateMessage = "sampling/createMessage"
@@ -45,6 +46,7 @@ const (
 	notificationAcknowledged         = "notifications/subscriptions/acknowledged"
 	notificationElicitationComplete  = "notifications/elicitation/complete"
 	notificationTasks                = "notifications/tasks"
+	notificationTaskStatus           = "notifications/tasks/status" // 2025-11-25's
 )
 
 // method is one row of the method table: a request a server answers, and what the protocol
@@ -112,11 +114,11 @@ func methodNames() []string {
 	return []string{methodInitialize, methodPing, methodDiscover, methodToolsList, methodToolsCall,
 		methodResourcesList, methodResourceTemplatesList, methodResourcesRead, methodResourcesSubscribe,
 		methodResourcesUnsubscribe, methodPromptsList, methodPromptsGet, methodComplete, methodSetLevel,
-		methodListen, methodTasksGet, methodTasksUpdate, methodTasksCancel, methodCreateMessage, methodElicit, methodListRoots,
+		methodListen, methodTasksGet, methodTasksUpdate, methodTasksCancel, methodTasksResult, methodCreateMessage, methodElicit, methodListRoots,
 		notificationInitialized, notificationCancelled, notificationProgress, notificationMessage,
 		notificationRootsListChanged, notificationToolsListChanged, notificationPromptsListChanged,
 		notificationResourcesListChanged, notificationResourceUpdated, notificationAcknowledged,
-		notificationElicitationComplete, notificationTasks}
+		notificationElicitationComplete, notificationTasks, notificationTaskStatus}
 }
 
 // in reports whether a revision has the method.

@@ -24,7 +24,9 @@ type Tool struct {
 	OutputSchema string
 	Annotations  ToolAnnotations
 	// Task says whether the tool may run as a task (the tasks extension of revision
-	// 2026-07-28): a long call whose client polls for its result. The default is never.
+	// 2026-07-28): a long call whose client polls for its result. The default is never. In
+	// a tool a client listed, it is what the server said at 2025-11-25
+	// (execution.taskSupport: TaskOptional or TaskRequired).
 	Task TaskSupport
 	// Scopes are the OAuth scopes a caller's token needs to call the tool on a protected
 	// server (HTTPOptions.Auth); a token without them gets 403 insufficient_scope.

@@ -1,0 +1,442 @@
+package mcp
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+)
+
+// The client's side of tasks: a tools/call the server runs as a task is followed until it
+// ends, and CallTool returns its result as if the call had answered it.
+//
+//   - Revision 2026-07-28 (the tasks extension): the client declares the extension on every
+//     request, and the server decides. The client subscribes to the task's changes
+//     (subscriptions/listen with its taskId) where the server offers the extension, and
+//     learns of each at once from notifications/tasks; it polls tasks/get before the
+//     subscription is acknowledged, where the server refuses it, and now and then besides.
+//     A task's status carries a message and no numbers: that message is what the caller's
+//     progress function gets (ProgressNotice.Status set).
+//   - Revision 2025-11-25 (experimental tasks): the client decides. It asks for a task
+//     (params.task) when the server declares task-augmented tools/call and the tool's
+//     execution.taskSupport is "required", or "optional" and the call's context says AsTask;
+//     then it waits for tasks/result, which the server answers once the task has ended,
+//     answering on the way what the task asks (elicitation, sampling) as any request of the
+//     server's. Progress keeps the call's token; status messages come from
+//     notifications/tasks/status and from polling tasks/get meanwhile.
+
+// Bounds on how often the client polls a task, whatever the server suggests.
+const (
+	minTaskPoll = 20 * time.Millisecond
+	maxTaskPoll = 5 * time.Second
+)
+
+// taskBackstop is how often the client polls a task whose changes it hears of through a
+// subscription: a notification lost on the way delays the end by this much at most.
+const taskBackstop = 5 * time.Second
+
+// taskState is what tasks/get, a task handle or a notification says of a task, in either
+// revision's words (pollIntervalMs, or pollInterval at 2025-11-25).
+type taskState struct {
+	TaskID         string                     `json:"taskId"`
+	Status         TaskStatus                 `json:"status"`
+	StatusMessage  string                     `json:"statusMessage"`
+	LastUpdatedAt  string                     `json:"lastUpdatedAt"`
+	PollIntervalMs *int64                     `json:"pollIntervalMs"`
+	PollInterval   *int64                     `json:"pollInterval"`
+	Result         json.RawMessage            `json:"result"`
+	Error          *jsonrpc.Error             `json:"error"`
+	InputRequests  map[string]json.RawMessage `json:"inputRequests"`
+}
+
+// poll is how long to wait before asking for the task again.
+func (t *taskState) poll() time.Duration {
+	wait := time.Second
+	if ms := cmp.Or(t.PollIntervalMs, t.PollInterval); ms != nil {
+		wait = time.Duration(*ms) * time.Millisecond
+	}
+	return min(max(wait, minTaskPoll), maxTaskPoll)
+}
+
+// older reports whether s says less than t already did: t has ended, or s was last
+// updated before t (an answer to a poll overtaken by a notification).
+func (s *taskState) older(t *taskState) bool {
+	if t.Status.Terminal() {
+		return true
+	}
+	a, errA := time.Parse(time.RFC3339Nano, s.LastUpdatedAt)
+	b, errB := time.Parse(time.RFC3339Nano, t.LastUpdatedAt)
+	return errA == nil && errB == nil && a.Before(b)
+}
+
+// taskWatch gathers what notifications say of a task the client follows, in the order
+// they came, for the goroutine that follows it.
+type taskWatch struct {
+	mu     sync.Mutex
+	states []taskState
+	signal chan struct{} // a state came (buffered 1)
+}
+
+// maxWatched bounds the states a watch keeps between two looks: a server that sends
+// faster than the client follows loses the oldest (each carries the whole task).
+const maxWatched = 64
+
+func (w *taskWatch) add(t taskState) {
+	w.mu.Lock()
+	if len(w.states) == maxWatched {
+		w.states = slices.Delete(w.states, 0, 1)
+	}
+	w.states = append(w.states, t)
+	w.mu.Unlock()
+	select {
+	case w.signal <- struct{}{}:
+	default:
+	}
+}
+
+func (w *taskWatch) take() []taskState {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	s := w.states
+	w.states = nil
+	return s
+}
+
+// watchTask starts gathering the notifications about a task; stop ends it.
+func (c *Client) watchTask(id string) (w *taskWatch, stop func()) {
+	w = &taskWatch{signal: make(chan struct{}, 1)}
+	c.mu.Lock()
+	c.watching[id] = w
+	c.mu.Unlock()
+	return w, func() {
+		c.mu.Lock()
+		delete(c.watching, id)
+		c.mu.Unlock()
+	}
+}
+
+// taskNotified hands notifications/tasks (or notifications/tasks/status) to the call that
+// follows the task, and reports whether one does.
+func (c *Client) taskNotified(params []byte) bool {
+	var t taskState
+	if json.Unmarshal(params, &t) != nil || t.TaskID == "" {
+		return false
+	}
+	c.mu.Lock()
+	w := c.watching[t.TaskID]
+	c.mu.Unlock()
+	if w == nil {
+		return false
+	}
+	w.add(t)
+	return true
+}
+
+// taskSubscription is a subscriptions/listen request for one task's changes.
+type taskSubscription struct {
+	agreed chan bool     // the acknowledgement came: whether it names the task
+	ended  chan struct{} // the request ended (refused, dropped, or stopped)
+	cancel context.CancelFunc
+}
+
+func (s *taskSubscription) stop() {
+	s.cancel()
+	<-s.ended
+}
+
+// listenToTask opens a subscriptions/listen request for the task's notifications/tasks.
+func (c *Client) listenToTask(id string) *taskSubscription {
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &taskSubscription{agreed: make(chan bool, 1), ended: make(chan struct{}), cancel: cancel}
+	go func() {
+		defer close(s.ended)
+		err := c.listenRequest(ctx, map[string]any{"taskIds": []string{id}}, func(params []byte) {
+			var ack struct {
+				Notifications struct {
+					TaskIDs []string `json:"taskIds"`
+				} `json:"notifications"`
+			}
+			json.Unmarshal(params, &ack)
+			select {
+			case s.agreed <- slices.Contains(ack.Notifications.TaskIDs, id):
+			default:
+			}
+		})
+		if err != nil && ctx.Err() == nil {
+			c.logger.Debug("mcp: no subscription to a task's changes; polling it", "task", id, "error", err.Error())
+		}
+	}()
+	return s
+}
+
+// isTaskHandle reports whether a stateless result is a CreateTaskResult (the tasks
+// extension), which the client declares it takes.
+func isTaskHandle(raw []byte) bool {
+	if !bytes.Contains(raw, []byte(`"task"`)) {
+		return false
+	}
+	v, _ := stringParam(raw, "resultType")
+	return v == "task"
+}
+
+// awaitTask follows a task the server made of a call (revision 2026-07-28) until it ends,
+// and returns its result as the call's: through a subscription to its changes where the
+// server offers one, else by polling tasks/get as often as the server asks. It answers
+// what the task asks (inputRequests) with the client's handlers, each key once, through
+// tasks/update; hands status messages to the context's progress function (WithProgress);
+// and cancels the task (tasks/cancel) when ctx ends first.
+func (c *Client) awaitTask(ctx context.Context, version string, handle []byte) ([]byte, error) {
+	var t taskState
+	if err := json.Unmarshal(handle, &t); err != nil || t.TaskID == "" {
+		return nil, fmt.Errorf("the server's task handle has no taskId: %.200s", handle)
+	}
+	progress, _ := ctx.Value(progressKey{}).(func(ProgressNotice))
+	w, unwatch := c.watchTask(t.TaskID)
+	defer unwatch()
+	var agreed <-chan bool
+	var ended <-chan struct{}
+	if !t.Status.Terminal() && c.Server().Capabilities.Tasks {
+		sub := c.listenToTask(t.TaskID)
+		defer sub.stop()
+		agreed, ended = sub.agreed, sub.ended
+	}
+	subscribed := false
+	answered := map[string]bool{}
+	lastMessage := ""
+	see := func(s taskState) {
+		if s.older(&t) {
+			return
+		}
+		t = s
+		if progress != nil && t.StatusMessage != "" && t.StatusMessage != lastMessage {
+			lastMessage = t.StatusMessage
+			progress(ProgressNotice{Message: t.StatusMessage, Status: t.Status})
+		}
+	}
+	see(t)
+	for {
+		switch t.Status {
+		case TaskCompleted:
+			if t.Result == nil {
+				return nil, fmt.Errorf("task %s completed without a result", t.TaskID)
+			}
+			return t.Result, nil
+		case TaskFailed:
+			if t.Error == nil {
+				return nil, fmt.Errorf("task %s failed: %s", t.TaskID, t.StatusMessage)
+			}
+			return nil, t.Error
+		case TaskCancelled:
+			return nil, fmt.Errorf("task %s was cancelled: %s", t.TaskID, t.StatusMessage)
+		case TaskInputRequired:
+			if err := c.answerTask(ctx, version, t, answered); err != nil {
+				return nil, err
+			}
+		}
+		wait := t.poll()
+		if subscribed {
+			wait = max(wait, taskBackstop)
+		}
+		timer := time.NewTimer(wait)
+		pollNow := false
+		select {
+		case <-timer.C:
+			pollNow = true
+		case <-w.signal:
+			for _, s := range w.take() {
+				see(s)
+			}
+		case ok := <-agreed:
+			agreed = nil
+			// What changed before the subscription began is not notified: ask once.
+			subscribed, pollNow = ok, true
+		case <-ended:
+			ended, subscribed = nil, false // polled from now on
+		case <-ctx.Done():
+			timer.Stop()
+			// The caller gave up: so does the server, as far as it can.
+			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			c.call(cctx, version, true, methodTasksCancel, map[string]string{"taskId": t.TaskID}, nil, nil)
+			cancel()
+			return nil, ctx.Err()
+		}
+		timer.Stop()
+		if pollNow {
+			var next taskState
+			if err := c.call(ctx, version, true, methodTasksGet, map[string]string{"taskId": t.TaskID}, &next, nil); err != nil {
+				if ctx.Err() != nil {
+					continue // cancelled while polling: the select above says so
+				}
+				return nil, fmt.Errorf("polling task %s: %w", t.TaskID, err)
+			}
+			see(next)
+		}
+	}
+}
+
+// answerTask answers the input requests of a task the client has not answered yet.
+func (c *Client) answerTask(ctx context.Context, version string, t taskState, answered map[string]bool) error {
+	responses := map[string]json.RawMessage{}
+	for _, k := range slices.Sorted(maps.Keys(t.InputRequests)) {
+		if answered[k] {
+			continue
+		}
+		var in struct {
+			Method string          `json:"method"`
+			Params json.RawMessage `json:"params"`
+		}
+		if err := json.Unmarshal(t.InputRequests[k], &in); err != nil {
+			return fmt.Errorf("task %s: input request %s: %w", t.TaskID, k, err)
+		}
+		answer, err := c.answer(ctx, in.Method, in.Params)
+		if err != nil {
+			return fmt.Errorf("task %s: answering input request %s (%s): %w", t.TaskID, k, in.Method, err)
+		}
+		responses[k] = answer
+		answered[k] = true
+	}
+	if len(responses) == 0 {
+		return nil
+	}
+	return c.call(ctx, version, true, methodTasksUpdate, map[string]any{"taskId": t.TaskID, "inputResponses": responses}, nil, nil)
+}
+
+// Revision 2025-11-25.
+
+type asTaskKey struct{}
+
+// AsTask returns a context whose tool calls ask the server to run them as tasks where the
+// tool allows it (execution.taskSupport "optional"), at revision 2025-11-25, whose client
+// decides. A tool that requires it ("required") runs as a task without asking; at
+// 2026-07-28 the server decides, and AsTask changes nothing. CallTool returns the task's
+// result either way.
+func AsTask(ctx context.Context) context.Context { return context.WithValue(ctx, asTaskKey{}, true) }
+
+// taskSupport is what a tool listed at 2025-11-25 says of running as a task
+// (execution.taskSupport).
+func taskSupportOf(s string) TaskSupport {
+	switch s {
+	case "required":
+		return TaskRequired
+	case "optional":
+		return TaskOptional
+	}
+	return TaskNever
+}
+
+// augments reports whether a tools/call of a session asks for a task (revision 2025-11-25):
+// the server declared task-augmented tools/call, and the tool requires it, or allows it and
+// ctx asks for it. The tools are listed first if the client has not seen this one.
+func (c *Client) augments(ctx context.Context, name string) (bool, error) {
+	info := c.Server()
+	if info.Stateless || !info.Capabilities.Tasks {
+		return false, nil
+	}
+	t, err := c.knownTool(ctx, name, false)
+	if err != nil || t == nil {
+		return false, err
+	}
+	asked, _ := ctx.Value(asTaskKey{}).(bool)
+	return t.task == TaskRequired || t.task == TaskOptional && asked, nil
+}
+
+// legacyTaskHandle reads a CreateTaskResult of revision 2025-11-25: {"task": {...}}.
+func legacyTaskHandle(raw []byte) (taskState, error) {
+	var res struct {
+		Task *taskState `json:"task"`
+	}
+	if err := json.Unmarshal(raw, &res); err != nil || res.Task == nil || res.Task.TaskID == "" {
+		return taskState{}, fmt.Errorf("the server's answer to a task-augmented call is not a CreateTaskResult: %.200s", raw)
+	}
+	return *res.Task, nil
+}
+
+// awaitLegacyTask follows a task of revision 2025-11-25 until it ends, and returns its
+// result: tasks/result, which the server answers once the task has ended (the server's
+// requests for the task come meanwhile, and the client answers them as any other). The
+// call's progress token stays the task's: its notifications/progress reach the context's
+// progress function, and so do the status messages of notifications/tasks/status and of
+// tasks/get, polled as often as the server asks while tasks/result waits. A caller that
+// gives up cancels the task (tasks/cancel), where the server offers it.
+func (c *Client) awaitLegacyTask(ctx context.Context, version string, t taskState, token []byte, onProgress func([]byte)) ([]byte, error) {
+	progress, _ := ctx.Value(progressKey{}).(func(ProgressNotice))
+	// The progress function hears of the call's progress on the goroutine that reads the
+	// connection, and of the task's status messages on this one: one at a time.
+	var pmu sync.Mutex
+	if onProgress != nil {
+		unlocked := onProgress
+		onProgress = func(params []byte) {
+			pmu.Lock()
+			defer pmu.Unlock()
+			unlocked(params)
+		}
+	}
+	w, unwatch := c.watchTask(t.TaskID)
+	defer unwatch()
+	type answer struct {
+		raw []byte
+		err error
+	}
+	got := make(chan answer, 1)
+	params := fmt.Appendf(nil, `{"taskId":%s}`, quote(t.TaskID))
+	go func() {
+		rq := &outgoing{method: methodTasksResult, version: version, id: c.p.newID()}
+		raw, err := c.p.roundTrip(ctx, rq.id, methodTasksResult, params, token, onProgress,
+			func(msg []byte) error { return c.send(ctx, msg, rq) },
+			func(note []byte) { c.send(context.Background(), note, &outgoing{method: notificationCancelled}) })
+		got <- answer{raw, err}
+	}()
+	lastMessage := ""
+	see := func(s taskState) {
+		if progress != nil && s.StatusMessage != "" && s.StatusMessage != lastMessage && !s.older(&t) {
+			lastMessage = s.StatusMessage
+			pmu.Lock()
+			progress(ProgressNotice{Message: s.StatusMessage, Status: s.Status})
+			pmu.Unlock()
+		}
+		if !s.older(&t) {
+			t = s
+		}
+	}
+	see(t)
+	for {
+		var poll <-chan time.Time
+		if progress != nil && !t.Status.Terminal() {
+			poll = time.After(t.poll()) // for its status messages only: tasks/result ends it
+		}
+		select {
+		case a := <-got:
+			for _, s := range w.take() { // what came before the result, in order
+				see(s)
+			}
+			if a.err != nil && ctx.Err() != nil {
+				if c.Server().Capabilities.TasksCancel {
+					cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+					c.request(cctx, methodTasksCancel, map[string]string{"taskId": t.TaskID}, nil)
+					cancel()
+				}
+				return nil, ctx.Err()
+			}
+			if a.err != nil {
+				return nil, fmt.Errorf("task %s: %s: %w", t.TaskID, methodTasksResult, a.err)
+			}
+			return a.raw, nil
+		case <-w.signal:
+			for _, s := range w.take() {
+				see(s)
+			}
+		case <-poll:
+			var next taskState
+			if err := c.request(ctx, methodTasksGet, map[string]string{"taskId": t.TaskID}, &next); err == nil {
+				see(next)
+			}
+		}
+	}
+}
