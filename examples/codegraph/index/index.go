@@ -1,0 +1,442 @@
+// Package index indexes a Go module or workspace into the code graph: go/packages loads and
+// type-checks it (with its tests), and every declaration, reference, call, embedding and
+// import becomes a row. Indexing is incremental by package: a package's hash covers its
+// files and its dependencies' hashes, so a change reindexes the package and those that
+// depend on it, and nothing else.
+package index
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/mod/modfile"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/mcpgen/mcpgen/examples/codegraph/graph"
+)
+
+// Progress hears how an index run goes: done of total packages, and what it is doing.
+type Progress func(done, total int, message string)
+
+// Result says what an index run did.
+type Result struct {
+	Project  string        // its name
+	Root     string        // its directory
+	Packages int           // packages in the project now (an external test package counts as one)
+	Indexed  []string      // packages indexed in this run (new or changed, or depending on a change)
+	Removed  []string      // packages gone since the last run
+	Broken   []string      // packages with errors (they are indexed as far as they type-check)
+	Load     time.Duration // finding, parsing and type-checking packages
+	Total    time.Duration
+}
+
+const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports |
+	packages.NeedDeps | packages.NeedModule
+
+// Run indexes the module or workspace in dir into the store: from scratch the first time,
+// then only what changed.
+func Run(ctx context.Context, store *graph.Store, dir string, progress Progress) (*Result, error) {
+	start := time.Now()
+	if progress == nil {
+		progress = func(int, int, string) {}
+	}
+	root, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := os.Stat(root); err != nil {
+		return nil, err
+	} else if !fi.IsDir() {
+		return nil, fmt.Errorf("%s is not a directory", root)
+	}
+	res := &Result{Project: projectName(root), Root: root}
+	old, err := store.PackageHashes(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+
+	progress(0, 0, "listing packages in "+root)
+	files := &fileCache{root: root, sums: map[string]fileSum{}}
+	var meta *loaded
+	if len(old) > 0 {
+		// Incremental: list the packages (cheap), hash them, and load only those that changed.
+		pkgs, err := load(ctx, root, loadMode, nil, "./...")
+		if err != nil {
+			return nil, err
+		}
+		meta = units(pkgs, files)
+	}
+	var changed []string
+	if meta != nil {
+		for path, u := range meta.units {
+			if old[path] != u.hash {
+				changed = append(changed, path)
+			}
+		}
+		sort.Strings(changed)
+	}
+	var full *loaded
+	switch {
+	case meta == nil:
+		progress(0, 0, "loading and type-checking every package")
+		pkgs, err := load(ctx, root, loadMode|packages.NeedSyntax|packages.NeedTypes|packages.NeedTypesInfo, keepRoot(root), "./...")
+		if err != nil {
+			return nil, err
+		}
+		full = units(pkgs, files)
+		meta = full
+		for path := range full.units {
+			changed = append(changed, path)
+		}
+		sort.Strings(changed)
+	case len(changed) > 0:
+		progress(0, len(changed), fmt.Sprintf("loading and type-checking %d changed packages", len(changed)))
+		dirs := map[string]bool{}
+		var patterns []string
+		seen := map[string]bool{}
+		for _, path := range changed {
+			u := meta.units[path]
+			for _, f := range u.pkg.GoFiles {
+				dirs[filepath.Dir(f)] = true
+			}
+			if !seen[u.importPath] {
+				seen[u.importPath] = true
+				patterns = append(patterns, u.importPath)
+			}
+		}
+		pkgs, err := load(ctx, root, loadMode|packages.NeedSyntax|packages.NeedTypes|packages.NeedTypesInfo, keepDirs(dirs), patterns...)
+		if err != nil {
+			return nil, err
+		}
+		full = units(pkgs, files)
+	}
+	res.Load = time.Since(start)
+	res.Packages = len(meta.units)
+
+	w, err := store.BeginIndex(ctx, root, res.Project)
+	if err != nil {
+		return nil, err
+	}
+	defer w.Rollback() // after Commit, it does nothing
+	for path := range old {
+		if _, ok := meta.units[path]; !ok {
+			res.Removed = append(res.Removed, path)
+			if err := w.RemovePackage(path); err != nil {
+				return nil, err
+			}
+		}
+	}
+	sort.Strings(res.Removed)
+
+	if full != nil {
+		x := &extractor{root: root, workspace: meta.workspace, files: files}
+		var todo []*unit
+		for _, path := range changed {
+			if u, ok := full.units[path]; ok {
+				u.hash = meta.units[path].hash // the hash of the listing that chose it
+				todo = append(todo, u)
+			}
+		}
+		// Extract in parallel, write in order (one connection writes).
+		facts := make([]chan *graph.PackageFacts, len(todo))
+		for i := range facts {
+			facts[i] = make(chan *graph.PackageFacts, 1)
+		}
+		next := make(chan int)
+		var wg sync.WaitGroup
+		for range runtime.GOMAXPROCS(0) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range next {
+					facts[i] <- x.unitFacts(todo[i].pkg, todo[i].path, todo[i].hash)
+				}
+			}()
+		}
+		go func() {
+			defer close(next)
+			for i := range todo {
+				select {
+				case next <- i:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}()
+		err := func() error {
+			for i, u := range todo {
+				var f *graph.PackageFacts
+				select {
+				case f = <-facts[i]:
+				case <-ctx.Done():
+					return ctx.Err()
+				}
+				if err := w.WritePackage(f); err != nil {
+					return fmt.Errorf("writing %s: %w", u.path, err)
+				}
+				res.Indexed = append(res.Indexed, u.path)
+				if len(f.Errors) > 0 {
+					res.Broken = append(res.Broken, u.path)
+				}
+				progress(i+1, len(todo), "indexed "+u.path)
+			}
+			return nil
+		}()
+		wg.Wait()
+		if err != nil {
+			return nil, err
+		}
+	}
+	progress(len(res.Indexed), len(res.Indexed), "computing which types implement which interfaces")
+	if err := w.Commit(); err != nil {
+		return nil, err
+	}
+	res.Total = time.Since(start)
+	return res, nil
+}
+
+// load runs go/packages in root, with the project's tests. keep says which files keep their
+// function bodies: the others only declare (their bodies are dropped before type-checking,
+// which costs far less), since only the packages being indexed need what bodies hold.
+func load(ctx context.Context, root string, mode packages.LoadMode, keep func(string) bool, patterns ...string) ([]*packages.Package, error) {
+	cfg := &packages.Config{Context: ctx, Dir: root, Mode: mode, Tests: true}
+	if keep != nil {
+		cfg.ParseFile = func(fset *token.FileSet, filename string, src []byte) (*ast.File, error) {
+			if keep(filename) {
+				return parser.ParseFile(fset, filename, src, parser.AllErrors|parser.ParseComments|parser.SkipObjectResolution)
+			}
+			f, err := parser.ParseFile(fset, filename, src, parser.SkipObjectResolution)
+			if f != nil {
+				for _, d := range f.Decls {
+					if fd, ok := d.(*ast.FuncDecl); ok {
+						fd.Body = nil
+					}
+				}
+			}
+			return f, err
+		}
+	}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("loading the packages of %s: %w", root, err)
+	}
+	if len(pkgs) == 0 {
+		return nil, fmt.Errorf("%s holds no Go packages", root)
+	}
+	for _, p := range pkgs {
+		// "go list" itself failed on the pattern (no go.mod, say): nothing was loaded.
+		if p.Name == "" && len(p.GoFiles) == 0 && len(p.Errors) > 0 && len(pkgs) == 1 {
+			return nil, fmt.Errorf("loading the packages of %s: %v", root, p.Errors[0])
+		}
+	}
+	return pkgs, nil
+}
+
+var goCache = sync.OnceValue(func() string {
+	out, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+})
+
+// generated reports files go list generates (cgo's), which stand for a package's own files.
+func generated(name string) bool {
+	c := goCache()
+	return c != "" && strings.HasPrefix(name, c+string(filepath.Separator))
+}
+
+func keepRoot(root string) func(string) bool {
+	return func(name string) bool {
+		return strings.HasPrefix(name, root+string(filepath.Separator)) || generated(name)
+	}
+}
+
+func keepDirs(dirs map[string]bool) func(string) bool {
+	return func(name string) bool { return dirs[filepath.Dir(name)] || generated(name) }
+}
+
+// projectName is the module's path, or the directory's name.
+func projectName(root string) string {
+	if b, err := os.ReadFile(filepath.Join(root, "go.mod")); err == nil {
+		if p := modfile.ModulePath(b); p != "" {
+			return p
+		}
+	}
+	return filepath.Base(root)
+}
+
+// A unit is what the graph calls a package: a package with its in-package tests (its test
+// variant, when it has one), or the external tests of a package ("p_test").
+type unit struct {
+	path       string // in the graph
+	importPath string // what go list takes: p for both
+	pkg        *packages.Package
+	hash       string
+}
+
+type loaded struct {
+	units     map[string]*unit
+	workspace map[string]bool // import paths of the project's packages
+}
+
+// units picks the units of the project's packages from a load, and hashes them.
+func units(roots []*packages.Package, files *fileCache) *loaded {
+	l := &loaded{units: map[string]*unit{}, workspace: map[string]bool{}}
+	plain := map[string]*packages.Package{}
+	packages.Visit(roots, nil, func(p *packages.Package) {
+		if p.ID == p.PkgPath {
+			plain[p.PkgPath] = p
+		}
+	})
+	for _, p := range roots {
+		if strings.HasSuffix(p.ID, ".test") && p.Name == "main" {
+			continue // the generated test main
+		}
+		forTest := ""
+		if i := strings.Index(p.ID, " ["); i >= 0 {
+			forTest = strings.TrimSuffix(p.ID[i+2:], ".test]")
+		}
+		switch {
+		case forTest == "":
+			l.workspace[p.PkgPath] = true
+			if _, ok := l.units[p.PkgPath]; !ok {
+				l.units[p.PkgPath] = &unit{path: p.PkgPath, importPath: p.PkgPath, pkg: p}
+			}
+		case forTest == p.PkgPath: // p [p.test]: p with its tests
+			l.workspace[p.PkgPath] = true
+			l.units[p.PkgPath] = &unit{path: p.PkgPath, importPath: p.PkgPath, pkg: p}
+		case p.PkgPath == forTest+"_test": // p_test [p.test]
+			l.workspace[p.PkgPath] = true
+			l.units[p.PkgPath] = &unit{path: p.PkgPath, importPath: forTest, pkg: p}
+		}
+	}
+	h := &hasher{files: files, workspace: l.workspace, plain: plain, memo: map[*packages.Package]string{}, units: l.units}
+	for _, u := range l.units {
+		u.hash = h.unit(u)
+	}
+	return l
+}
+
+// hasher hashes packages: a package's hash covers its files' contents (for the project's
+// packages; the size and time of the others') and its imports' hashes, so it changes when
+// anything it depends on does.
+type hasher struct {
+	files     *fileCache
+	workspace map[string]bool
+	plain     map[string]*packages.Package
+	memo      map[*packages.Package]string
+	units     map[string]*unit
+	unitMemo  map[string]string
+}
+
+func (h *hasher) pkg(p *packages.Package) string {
+	if s, ok := h.memo[p]; ok {
+		return s
+	}
+	h.memo[p] = "" // an import cycle (only in broken code) ends here
+	s := h.sum(p, func(imp *packages.Package) string { return h.pkg(imp) })
+	h.memo[p] = s
+	return s
+}
+
+func (h *hasher) unit(u *unit) string {
+	if h.unitMemo == nil {
+		h.unitMemo = map[string]string{}
+	}
+	if s, ok := h.unitMemo[u.path]; ok {
+		return s
+	}
+	h.unitMemo[u.path] = ""
+	s := h.sum(u.pkg, func(imp *packages.Package) string {
+		if imp.PkgPath == u.importPath && u.path != u.importPath {
+			return h.unit(h.units[u.importPath]) // the external tests of p import p with its tests
+		}
+		if p, ok := h.plain[imp.PkgPath]; ok {
+			imp = p // a test variant of a dependency stands for the dependency
+		}
+		return h.pkg(imp)
+	})
+	h.unitMemo[u.path] = s
+	return s
+}
+
+func (h *hasher) sum(p *packages.Package, imported func(*packages.Package) string) string {
+	d := sha256.New()
+	fmt.Fprintf(d, "codegraph 1 %s %s %s\n", runtime.Version(), p.PkgPath, p.Name)
+	names := append([]string(nil), p.GoFiles...)
+	sort.Strings(names)
+	for _, name := range names {
+		if h.workspace[p.PkgPath] {
+			s := h.files.sum(name)
+			fmt.Fprintf(d, "%s %x\n", name, s.sum)
+		} else if fi, err := os.Stat(name); err == nil {
+			fmt.Fprintf(d, "%s %d %d\n", name, fi.Size(), fi.ModTime().UnixNano())
+		}
+	}
+	if p.Module != nil {
+		fmt.Fprintf(d, "module %s %s\n", p.Module.Path, p.Module.Version)
+	}
+	paths := make([]string, 0, len(p.Imports))
+	for path := range p.Imports {
+		paths = append(paths, path)
+	}
+	sort.Strings(paths)
+	for _, path := range paths {
+		fmt.Fprintf(d, "import %s %s\n", path, imported(p.Imports[path]))
+	}
+	return hex.EncodeToString(d.Sum(nil))
+}
+
+// fileCache reads each source file once: its hash and line count.
+type fileCache struct {
+	root string
+	mu   sync.Mutex
+	sums map[string]fileSum
+}
+
+type fileSum struct {
+	sum   [32]byte
+	lines int
+}
+
+func (c *fileCache) sum(name string) fileSum {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if s, ok := c.sums[name]; ok {
+		return s
+	}
+	b, err := os.ReadFile(name)
+	var s fileSum
+	if err == nil {
+		s.sum = sha256.Sum256(b)
+		s.lines = bytes.Count(b, []byte("\n"))
+		if len(b) > 0 && b[len(b)-1] != '\n' {
+			s.lines++
+		}
+	} else {
+		s.sum = sha256.Sum256([]byte(err.Error()))
+	}
+	c.sums[name] = s
+	return s
+}
+
+func (c *fileCache) lines(name string) int { return c.sum(name).lines }
+
