@@ -96,6 +96,7 @@ CREATE TABLE IF NOT EXISTS method_sets (
 );
 
 CREATE INDEX IF NOT EXISTS nodes_symbol ON nodes (symbol_id);
+CREATE INDEX IF NOT EXISTS symbols_name ON symbols (qualified_name);
 CREATE INDEX IF NOT EXISTS nodes_name ON nodes (name);
 CREATE INDEX IF NOT EXISTS nodes_package ON nodes (package_id);
 CREATE INDEX IF NOT EXISTS edges_dst ON edges (dst, kind);

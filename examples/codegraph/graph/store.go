@@ -183,3 +183,38 @@ func (s *Store) PackageHashes(ctx context.Context, root string) (map[string]stri
 	}
 	return h, rows.Err()
 }
+
+// PackageInfo is a package's path and its type errors.
+type PackageInfo struct {
+	Path   string
+	Errors string
+}
+
+// PackagesOfFile are the packages of the project at root that hold the file (an absolute
+// path).
+func (s *Store) PackagesOfFile(ctx context.Context, root, file string) ([]PackageInfo, error) {
+	rel, err := filepath.Rel(root, file)
+	if err != nil {
+		return nil, err
+	}
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		if rr, err := filepath.Rel(r, file); err == nil {
+			rel = rr
+		}
+	}
+	rows, err := s.ro.QueryContext(ctx, `SELECT p.path, p.errors FROM files f JOIN packages p ON p.id = f.package_id
+		JOIN projects j ON j.id = p.project_id WHERE j.root = ? AND f.path = ? ORDER BY p.path`, root, filepath.ToSlash(rel))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []PackageInfo
+	for rows.Next() {
+		var p PackageInfo
+		if err := rows.Scan(&p.Path, &p.Errors); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
