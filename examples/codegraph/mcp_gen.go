@@ -437,6 +437,9 @@ const (
           "line": {
             "type": "integer"
           },
+          "col": {
+            "type": "integer"
+          },
           "depth": {
             "type": "integer"
           },
@@ -1637,6 +1640,10 @@ func mcpgenEncodeCaller(e *jsonwire.Encoder, v *graph.Caller) {
 	if v.Line != 0 {
 		e.Key("line")
 		e.Int(int64(v.Line))
+	}
+	if v.Col != 0 {
+		e.Key("col")
+		e.Int(int64(v.Col))
 	}
 	e.Key("depth")
 	e.Int(int64(v.Depth))

@@ -24,6 +24,7 @@ type Symbol struct {
 	Signature string `json:"signature,omitempty"`
 	Doc       string `json:"-"`
 	parent    int64
+	pkg       string // the declaring package's path
 }
 
 // ErrNotFound is what Resolve returns for a name the graph does not know.
@@ -65,17 +66,17 @@ func Normalize(name string) string {
 }
 
 const symbolColumns = `s.id, s.project_id, j.root, s.qualified_name, COALESCE(n.kind, ''), COALESCE(f.path, ''),
-	COALESCE(n.line, 0), COALESCE(n.col, 0), COALESCE(n.end_line, 0), COALESCE(n.signature, ''), COALESCE(n.doc, ''), COALESCE(n.parent_id, 0)`
+	COALESCE(n.line, 0), COALESCE(n.col, 0), COALESCE(n.end_line, 0), COALESCE(n.signature, ''), COALESCE(n.doc, ''), COALESCE(n.parent_id, 0), COALESCE(pk.path, '')`
 
 const symbolFrom = ` FROM symbols s JOIN projects j ON j.id = s.project_id
-	LEFT JOIN nodes n ON n.symbol_id = s.id LEFT JOIN files f ON f.id = n.file_id `
+	LEFT JOIN nodes n ON n.symbol_id = s.id LEFT JOIN files f ON f.id = n.file_id LEFT JOIN packages pk ON pk.id = n.package_id `
 
 func scanSymbols(rows *sql.Rows) ([]Symbol, error) {
 	defer rows.Close()
 	var out []Symbol
 	for rows.Next() {
 		var s Symbol
-		if err := rows.Scan(&s.ID, &s.Project, &s.Root, &s.QName, &s.Kind, &s.File, &s.Line, &s.Col, &s.EndLine, &s.Signature, &s.Doc, &s.parent); err != nil {
+		if err := rows.Scan(&s.ID, &s.Project, &s.Root, &s.QName, &s.Kind, &s.File, &s.Line, &s.Col, &s.EndLine, &s.Signature, &s.Doc, &s.parent, &s.pkg); err != nil {
 			return nil, err
 		}
 		out = append(out, s)
@@ -119,13 +120,23 @@ func (s *Store) Resolve(ctx context.Context, project int64, name string) (Symbol
 	if err != nil {
 		return Symbol{}, err
 	}
-	var found []Symbol
+	// A name that is whole within its package ("Square" for pkg.Square) wins over one that
+	// only ends a longer one ("Square" for the embedded field pkg.Labeled.Square).
+	var found, whole []Symbol
 	seen := map[string]bool{}
 	for _, c := range named {
 		if (strings.HasSuffix(c.QName, "/"+name) || strings.HasSuffix(c.QName, "."+name)) && !seen[c.QName] {
 			seen[c.QName] = true
 			found = append(found, c)
+			inPkg := strings.TrimPrefix(c.QName, c.pkg+".")
+			pkgName := c.pkg[strings.LastIndex(c.pkg, "/")+1:]
+			if inPkg == name || pkgName+"."+inPkg == name || strings.HasSuffix(c.QName, "/"+name) {
+				whole = append(whole, c)
+			}
 		}
+	}
+	if len(whole) > 0 {
+		found = whole
 	}
 	switch len(found) {
 	case 1:
@@ -282,6 +293,7 @@ type Caller struct {
 	// Where it is declared.
 	File  string `json:"file,omitempty"`
 	Line  int    `json:"line,omitempty"`
+	Col   int    `json:"col,omitempty"`
 	Depth int    `json:"depth"`
 	// Sites are its uses of the symbol (or, at depth 2 and more, of the callee at the depth
 	// before).
@@ -318,7 +330,7 @@ func (s *Store) Callers(ctx context.Context, sym Symbol, depth, limit int) ([]Ca
 				c := byCaller[name]
 				caller, err := s.Resolve(ctx, sym.Project, c.Caller)
 				if err == nil {
-					c.File, c.Line = caller.File, caller.Line
+					c.File, c.Line, c.Col = caller.File, caller.Line, caller.Col
 					if !seen[caller.ID] {
 						seen[caller.ID] = true
 						next = append(next, caller)

@@ -439,4 +439,3 @@ func (c *fileCache) sum(name string) fileSum {
 }
 
 func (c *fileCache) lines(name string) int { return c.sum(name).lines }
-
