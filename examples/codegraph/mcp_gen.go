@@ -767,6 +767,13 @@ const (
     "line_end": {
       "type": "integer"
     },
+    "name_line": {
+      "type": "integer",
+      "description": "Line and column of the declared name."
+    },
+    "name_col": {
+      "type": "integer"
+    },
     "signature": {
       "type": "string"
     },
@@ -1695,6 +1702,14 @@ func mcpgenEncodeCodeSnippet(e *jsonwire.Encoder, v *CodeSnippet) {
 	e.Int(int64(v.LineStart))
 	e.Key("line_end")
 	e.Int(int64(v.LineEnd))
+	if v.NameLine != 0 {
+		e.Key("name_line")
+		e.Int(int64(v.NameLine))
+	}
+	if v.NameCol != 0 {
+		e.Key("name_col")
+		e.Int(int64(v.NameCol))
+	}
 	if v.Signature != "" {
 		e.Key("signature")
 		e.String(v.Signature)

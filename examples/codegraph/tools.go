@@ -177,6 +177,9 @@ type CodeSnippet struct {
 	FilePath  string `json:"file_path"`
 	LineStart int    `json:"line_start"`
 	LineEnd   int    `json:"line_end"`
+	// Line and column of the declared name.
+	NameLine  int    `json:"name_line,omitempty"`
+	NameCol   int    `json:"name_col,omitempty"`
 	Signature string `json:"signature,omitempty"`
 	Docstring string `json:"docstring"`
 	Found     bool   `json:"found"`
@@ -200,7 +203,7 @@ func (g *Graph) GetCodeSnippet(ctx context.Context, in SymbolInput) (CodeSnippet
 	if err != nil {
 		return out, err
 	}
-	out.QualifiedName, out.Kind, out.Signature = sym.QName, sym.Kind, sym.Signature
+	out.QualifiedName, out.Kind, out.Signature, out.NameLine, out.NameCol = sym.QName, sym.Kind, sym.Signature, sym.Line, sym.Col
 	snip, err := g.store.Source(sym)
 	if err != nil {
 		out.Message = err.Error()
