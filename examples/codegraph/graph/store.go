@@ -76,9 +76,10 @@ func dsn(path, mode string, pragmas ...string) string {
 	return (&url.URL{Scheme: "file", Path: path, RawQuery: q.Encode()}).String()
 }
 
-// Close closes the database.
+// Close closes the database, folding its write-ahead log into the file.
 func (s *Store) Close() error {
-	return errors.Join(s.ro.Close(), s.rw.Close())
+	_, err := s.rw.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
+	return errors.Join(err, s.ro.Close(), s.rw.Close())
 }
 
 // Path is the database file.

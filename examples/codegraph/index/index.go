@@ -63,6 +63,9 @@ func Run(ctx context.Context, store *graph.Store, dir string, progress Progress)
 	} else if !fi.IsDir() {
 		return nil, fmt.Errorf("%s is not a directory", root)
 	}
+	if !inModule(root) {
+		return nil, fmt.Errorf("%s is not in a Go module or workspace (there is no go.mod or go.work in it or above it): give the directory of one", root)
+	}
 	res := &Result{Project: projectName(root), Root: root}
 	old, err := store.PackageHashes(ctx, root)
 	if err != nil {
@@ -271,6 +274,22 @@ func keepRoot(root string) func(string) bool {
 
 func keepDirs(dirs map[string]bool) func(string) bool {
 	return func(name string) bool { return dirs[filepath.Dir(name)] || generated(name) }
+}
+
+// inModule reports whether dir is in a module or workspace.
+func inModule(dir string) bool {
+	for {
+		for _, f := range []string{"go.mod", "go.work"} {
+			if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+				return true
+			}
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return false
+		}
+		dir = parent
+	}
 }
 
 // projectName is the module's path, or the directory's name.

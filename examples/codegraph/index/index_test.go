@@ -125,8 +125,12 @@ func TestNotAModule(t *testing.T) {
 	}
 	defer store.Close()
 	empty := t.TempDir()
+	if _, err := Run(context.Background(), store, empty, nil); err == nil || !strings.Contains(err.Error(), "is not in a Go module or workspace") {
+		t.Errorf("indexing a directory outside any module: %v", err)
+	}
+	os.WriteFile(filepath.Join(empty, "go.mod"), []byte("module example.com/empty\n"), 0o644)
 	if _, err := Run(context.Background(), store, empty, nil); err == nil {
-		t.Error("indexed a directory without Go code")
+		t.Error("indexed a module without packages")
 	}
 	if _, err := Run(context.Background(), store, filepath.Join(empty, "missing"), nil); err == nil {
 		t.Error("indexed a directory that does not exist")
