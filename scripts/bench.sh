@@ -9,6 +9,12 @@
 #   go    in-process go test -bench of the servers (one raw client drives each) and of the
 #         clients (each against mcpgen's server), compared with benchstat, COUNT runs each.
 #
+#   codegraph
+#         examples/codegraph on the Go standard library and on this repository (copies of
+#         them): cold and incremental index times, store size, and the latency of its tools
+#         through MCP beside gopls (pinned) on the same questions: its command line against a
+#         warm daemon, and gopls mcp; with the agreement of their answers (bench/codegraph).
+#         Not part of the default run: it takes minutes.
 #   codesearch
 #         examples/codesearch on $(go env GOROOT)/src and on a node_modules (installed here
 #         with npm ci from bench/codesearch/testdata/npm, outside any git repository) beside
@@ -18,6 +24,7 @@
 #
 # Usage: scripts/bench.sh [load|go] [ROUNDS|COUNT]   (both by default; 5 rounds, 10 runs).
 #        scripts/bench.sh codesearch [RUNS]           (10 runs)
+#        scripts/bench.sh codegraph [ROUNDS]          (5 rounds)
 # Run it on a quiet machine.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -25,10 +32,34 @@ cd "$ROOT/bench"
 
 what=all
 case "${1:-}" in
-  load | go | codesearch) what=$1; shift ;;
+  load | go | codesearch | codegraph) what=$1; shift ;;
 esac
 out="$CACHE/bench"
 mkdir -p "$out"
+
+if [ "$what" = codegraph ]; then
+  out="$CACHE/bench/codegraph"
+  mkdir -p "$out"
+  (cd "$ROOT" && go build -o "$out/codegraph" ./examples/codegraph)
+  go build -o "$out/bench" ./codegraph
+  gopls_version=v0.23.0 # the version examples/codegraph/goplsref names
+  gopls="$CACHE/gopls-$gopls_version/gopls"
+  [ -x "$gopls" ] || GOBIN="$CACHE/gopls-$gopls_version" go install "golang.org/x/tools/gopls@$gopls_version"
+  # The corpora are copies, so that the incremental run's edit touches nothing else: GOROOT
+  # as hard links (the edit renames a new file over one link), this repository as committed.
+  say "copying GOROOT and this repository into $out"
+  rm -rf "$out/goroot" "$out/mcpgen"
+  cp -al "$(go env GOROOT)" "$out/goroot" 2>/dev/null || cp -a "$(go env GOROOT)" "$out/goroot"
+  mkdir -p "$out/mcpgen"
+  git -C "$ROOT" archive HEAD | tar -x -C "$out/mcpgen"
+  say "codegraph against gopls $gopls_version (load: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores)"
+  GOROOT="$out/goroot" PATH="$out/goroot/bin:$PATH" "$out/bench" -codegraph "$out/codegraph" -gopls "$gopls" -out "$out" \
+    -rounds "${1:-5}" \
+    -corpus std="$out/goroot/src" -edit std=net/http/httptest/recorder.go \
+    -corpus mcpgen="$out/mcpgen" -edit mcpgen=examples/weather/weather.go | tee "$out/table.md"
+  say "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+  exit 0
+fi
 
 if [ "$what" = codesearch ]; then
   runs=${1:-10}

@@ -30,6 +30,10 @@ say "building the OpenTelemetry Collector the observability tests run (e2e/otelc
 # Here rather than inside go test ./..., where a cold build would eat a package's time limit.
 go test -count=1 -timeout 30m -run '^TestCollectorBuilds$' ./internal/otelcoltest
 
+say "installing gopls (pinned: the version examples/codegraph/goplsref names), which examples/codegraph's tests compare with"
+gopls_version=v0.23.0
+[ -x "$CACHE/gopls-$gopls_version/gopls" ] || GOBIN="$CACHE/gopls-$gopls_version" go install "golang.org/x/tools/gopls@$gopls_version"
+
 say "go test -race ./...   (unit, golden, end-to-end over stdio and HTTP, the client against real servers, fuzz seed corpora)"
 go test -race -count=1 ./...
 
