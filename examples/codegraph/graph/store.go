@@ -85,8 +85,9 @@ func (s *Store) Close() error {
 // Path is the database file.
 func (s *Store) Path() string { return s.path }
 
-// Size is the database's size on disk in bytes, with its write-ahead log.
+// Size is the database's size on disk in bytes, once its write-ahead log is folded in.
 func (s *Store) Size() int64 {
+	s.rw.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
 	var n int64
 	for _, suffix := range []string{"", "-wal"} {
 		if fi, err := os.Stat(s.path + suffix); err == nil {
