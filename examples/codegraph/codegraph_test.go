@@ -275,7 +275,7 @@ func indexWithProgress(t *testing.T, c *mcp.Client, dir string) []string {
 func exercise(t *testing.T, c *mcp.Client, dir string, session bool) {
 	t.Run("list_projects", func(t *testing.T) {
 		l := call[ProjectList](t, c, "list_projects", nil)
-		if l.Count != 1 || l.Projects[0].Name != pkg || l.Projects[0].Packages != 3 || l.Projects[0].Files != 4 || l.Projects[0].Nodes == 0 {
+		if l.Count != 1 || l.Projects[0].Name != pkg || l.Projects[0].Packages != 3 || l.Projects[0].Files != 5 || l.Projects[0].Nodes == 0 {
 			t.Errorf("list_projects = %+v", l)
 		}
 	})

@@ -225,7 +225,8 @@ type Site struct {
 	// Via is the method called or referred to, when it is not the symbol itself.
 	Via string `json:"via,omitempty"`
 	// In is the function, method or variable whose declaration holds the use.
-	In string `json:"in"`
+	In   string `json:"in"`
+	inID int64
 }
 
 // References are the uses of sym and of the methods that correspond to it, in file order.
@@ -235,17 +236,35 @@ func (s *Store) References(ctx context.Context, sym Symbol, limit int) ([]Site, 
 		return nil, false, err
 	}
 	targets = append([]int64{sym.ID}, targets...)
-	q := `SELECT f.path, e.line, e.col, d.qualified_name, src.qualified_name, e.dst,
-			EXISTS (SELECT 1 FROM edges c WHERE c.dst = e.dst AND c.kind = 'calls' AND c.file_id = e.file_id AND c.line = e.line AND c.col = e.col)
-		FROM edges e JOIN files f ON f.id = e.file_id JOIN symbols d ON d.id = e.dst JOIN symbols src ON src.id = e.src
-		WHERE e.kind = 'references' AND e.dst IN (` + placeholders(len(targets)) + `)
-		ORDER BY f.path, e.line, e.col LIMIT ?`
 	args := make([]any, 0, len(targets)+1)
 	for _, t := range targets {
 		args = append(args, t)
 	}
-	args = append(args, limit+1)
-	rows, err := s.ro.QueryContext(ctx, q, args...)
+	in := placeholders(len(targets))
+	// The references that are calls: one look-up, not one per reference.
+	type place struct{ file, line, col int64 }
+	calls := map[place]bool{}
+	crows, err := s.ro.QueryContext(ctx, "SELECT file_id, line, col FROM edges WHERE kind = 'calls' AND dst IN ("+in+")", args...)
+	if err != nil {
+		return nil, false, err
+	}
+	for crows.Next() {
+		var p place
+		if err := crows.Scan(&p.file, &p.line, &p.col); err != nil {
+			crows.Close()
+			return nil, false, err
+		}
+		calls[p] = true
+	}
+	crows.Close()
+	if err := crows.Err(); err != nil {
+		return nil, false, err
+	}
+	q := `SELECT f.path, e.file_id, e.line, e.col, d.qualified_name, src.qualified_name, e.dst, e.src
+		FROM edges e JOIN files f ON f.id = e.file_id JOIN symbols d ON d.id = e.dst JOIN symbols src ON src.id = e.src
+		WHERE e.kind = 'references' AND e.dst IN (` + in + `)
+		ORDER BY f.path, e.line, e.col LIMIT ?`
+	rows, err := s.ro.QueryContext(ctx, q, append(args, limit+1)...)
 	if err != nil {
 		return nil, false, err
 	}
@@ -253,12 +272,12 @@ func (s *Store) References(ctx context.Context, sym Symbol, limit int) ([]Site, 
 	var out []Site
 	for rows.Next() {
 		var site Site
-		var dst int64
-		var call bool
+		var dst, fileID int64
 		var via string
-		if err := rows.Scan(&site.File, &site.Line, &site.Col, &via, &site.In, &dst, &call); err != nil {
+		if err := rows.Scan(&site.File, &fileID, &site.Line, &site.Col, &via, &site.In, &dst, &site.inID); err != nil {
 			return nil, false, err
 		}
+		call := calls[place{fileID, int64(site.Line), int64(site.Col)}]
 		switch {
 		case call && dst == sym.ID:
 			site.Kind = "call"
@@ -315,28 +334,47 @@ func (s *Store) Callers(ctx context.Context, sym Symbol, depth, limit int) ([]Ca
 			if err != nil {
 				return nil, false, err
 			}
-			byCaller := map[string]*Caller{}
-			var order []string
+			var ids []int64
 			for _, site := range sites {
-				c := byCaller[site.In]
+				ids = append(ids, site.inID)
+			}
+			decls, err := s.declarations(ctx, ids)
+			if err != nil {
+				return nil, false, err
+			}
+			// A caller is a declaration: the init functions of a package share a name, and
+			// each site belongs to the one whose lines hold it.
+			type key struct {
+				name string
+				decl Symbol
+			}
+			byCaller := map[key]*Caller{}
+			var order []key
+			for _, site := range sites {
+				k := key{name: site.In}
+				for _, c := range decls[site.inID] {
+					if c.File == site.File && c.Line <= site.Line && site.Line <= c.EndLine {
+						k.decl = c
+						break
+					}
+				}
+				if k.decl.ID == 0 && len(decls[site.inID]) > 0 {
+					k.decl = decls[site.inID][0]
+				}
+				c := byCaller[k]
 				if c == nil {
-					c = &Caller{Caller: site.In, Depth: d}
-					byCaller[site.In] = c
-					order = append(order, site.In)
+					c = &Caller{Caller: site.In, File: k.decl.File, Line: k.decl.Line, Col: k.decl.Col, Depth: d}
+					byCaller[k] = c
+					order = append(order, k)
 				}
 				c.Sites = append(c.Sites, site)
 			}
-			for _, name := range order {
-				c := byCaller[name]
-				caller, err := s.Resolve(ctx, sym.Project, c.Caller)
-				if err == nil {
-					c.File, c.Line, c.Col = caller.File, caller.Line, caller.Col
-					if !seen[caller.ID] {
-						seen[caller.ID] = true
-						next = append(next, caller)
-					}
+			for _, k := range order {
+				out = append(out, *byCaller[k])
+				if k.decl.ID != 0 && !seen[k.decl.ID] {
+					seen[k.decl.ID] = true
+					next = append(next, k.decl)
 				}
-				out = append(out, *c)
 			}
 			total += len(sites)
 			if more || total >= limit {
@@ -346,6 +384,35 @@ func (s *Store) Callers(ctx context.Context, sym Symbol, depth, limit int) ([]Ca
 		frontier = next
 	}
 	return out, false, nil
+}
+
+// declarations are the declarations of symbols, by symbol id (several for init functions).
+func (s *Store) declarations(ctx context.Context, ids []int64) (map[int64][]Symbol, error) {
+	out := map[int64][]Symbol{}
+	uniq := map[int64]bool{}
+	var todo []any
+	for _, id := range ids {
+		if !uniq[id] {
+			uniq[id] = true
+			todo = append(todo, id)
+		}
+	}
+	for len(todo) > 0 {
+		chunk := todo[:min(len(todo), 500)]
+		todo = todo[len(chunk):]
+		rows, err := s.ro.QueryContext(ctx, "SELECT "+symbolColumns+symbolFrom+"WHERE s.id IN ("+placeholders(len(chunk))+") AND n.id IS NOT NULL ORDER BY f.path, n.line", chunk...)
+		if err != nil {
+			return nil, err
+		}
+		syms, err := scanSymbols(rows)
+		if err != nil {
+			return nil, err
+		}
+		for _, sym := range syms {
+			out[sym.ID] = append(out[sym.ID], sym)
+		}
+	}
+	return out, nil
 }
 
 // Callee is a function or method a function calls.
@@ -504,9 +571,17 @@ func (s *Store) Implementations(ctx context.Context, sym Symbol) ([]Symbol, erro
 			return nil, err
 		}
 	}
+	decls, err := s.declarations(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
 	var out []Symbol
 	for _, id := range ids {
-		t, err := s.symbolByID(ctx, id)
+		if d := decls[id]; len(d) > 0 {
+			out = append(out, d[0])
+			continue
+		}
+		t, err := s.symbolByID(ctx, id) // a type outside the project: its name only
 		if err != nil {
 			return nil, err
 		}
