@@ -111,11 +111,15 @@ func model(ctx context.Context, req *mcp.CreateMessageRequest) (*mcp.CreateMessa
 // server starts codegraph on a fresh database and connects to it. http chooses Streamable
 // HTTP (at revision 2025-11-25, with sessions) over stdio (at the newest revision, 2026-07-28,
 // where index_repository runs as a task).
-func server(t *testing.T, http bool, sampling bool, trace func(bool, []byte)) *mcp.Client {
+func server(t *testing.T, http bool, sampling bool, trace func(bool, []byte), dirs ...string) *mcp.Client {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	args := []string{"-db", filepath.Join(t.TempDir(), "graph.db"), "-query-timeout", "300ms", "-sample-timeout", "1s"}
+	if http {
+		args = append(args, "-http", "127.0.0.1:0")
+	}
+	args = append(args, dirs...) // after the flags
 	opts := &mcp.ClientOptions{Info: mcp.Implementation{Name: "codegraph-test", Version: "1"}, Trace: trace}
 	if sampling {
 		opts.Sampling = model
@@ -136,10 +140,10 @@ func server(t *testing.T, http bool, sampling bool, trace func(bool, []byte)) *m
 	return c
 }
 
-// startHTTP runs codegraph -http on a free port until the test ends.
+// startHTTP runs codegraph with args (which say -http) until the test ends.
 func startHTTP(t *testing.T, args []string) string {
 	t.Helper()
-	cmd := exec.Command(binary, append(args, "-http", "127.0.0.1:0")...)
+	cmd := exec.Command(binary, args...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -538,5 +542,26 @@ func TestWithoutSampling(t *testing.T) {
 	msg := toolError(t, c, "query_code_graph", map[string]any{"natural_language_query": "how is the weather?"})
 	if !strings.Contains(msg, "does not understand") || !strings.Contains(msg, "who calls X") {
 		t.Errorf("an unparsable question: %s", msg)
+	}
+}
+
+// The directories on the command line are indexed while the server serves.
+func TestIndexAtStart(t *testing.T) {
+	dir := module(t)
+	c := server(t, false, false, nil, dir)
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		l := call[ProjectList](t, c, "list_projects", nil)
+		if l.Count == 1 && l.Projects[0].IndexedAt != "" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the module given at start was not indexed: %+v", l)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	r := call[CallersResult](t, c, "find_callers", map[string]any{"qualified_name": "Report"})
+	if r.Count != 1 || r.Callers[0].Caller != pkg+"/cmd/shapes.main" {
+		t.Errorf("find_callers Report = %+v", r)
 	}
 }

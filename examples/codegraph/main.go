@@ -80,9 +80,7 @@ func main() {
 	go func() {
 		defer wg.Done()
 		for _, dir := range flag.Args() {
-			g.index.Lock()
-			res, err := index.Run(indexCtx, store, dir, nil)
-			g.index.Unlock()
+			res, err := g.reindex(indexCtx, dir, nil)
 			if err != nil {
 				if indexCtx.Err() == nil {
 					log.Printf("codegraph: indexing %s: %v", dir, err)

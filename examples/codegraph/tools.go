@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/mcpgen/mcpgen/examples/codegraph/graph"
@@ -20,7 +19,9 @@ import (
 // Graph serves the code graph: its tools and resources are the methods below.
 type Graph struct {
 	store *graph.Store
-	index sync.Mutex // one index run at a time: they share the store's one writer
+	// indexing holds a token while an index run goes on: one at a time, since they share the
+	// store's one writer; a run waits for the one before as long as its context allows.
+	indexing chan struct{}
 	// QueryTimeout bounds each query the model writes; MaxRows, the rows it returns.
 	QueryTimeout time.Duration
 	MaxRows      int
@@ -30,7 +31,18 @@ type Graph struct {
 
 // NewGraph serves the graph in store.
 func NewGraph(store *graph.Store) *Graph {
-	return &Graph{store: store, QueryTimeout: 10 * time.Second, MaxRows: 200, SampleTimeout: 2 * time.Minute}
+	return &Graph{store: store, indexing: make(chan struct{}, 1), QueryTimeout: 10 * time.Second, MaxRows: 200, SampleTimeout: 2 * time.Minute}
+}
+
+// reindex runs an index run on dir once the one before has ended.
+func (g *Graph) reindex(ctx context.Context, dir string, progress index.Progress) (*index.Result, error) {
+	select {
+	case g.indexing <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	defer func() { <-g.indexing }()
+	return index.Run(ctx, g.store, dir, progress)
 }
 
 // ProjectInfo is an indexed project.
@@ -107,9 +119,7 @@ type IndexReport struct {
 //
 //mcp:tool index_repository task idempotent
 func (g *Graph) IndexRepository(ctx context.Context, in IndexInput) (IndexReport, error) {
-	g.index.Lock()
-	defer g.index.Unlock()
-	res, err := index.Run(ctx, g.store, in.Path, func(done, total int, msg string) {
+	res, err := g.reindex(ctx, in.Path, func(done, total int, msg string) {
 		mcp.Progress(ctx, float64(done), float64(total), msg)
 	})
 	if err != nil {
@@ -538,10 +548,7 @@ func (g *Graph) SurgicalReplaceCode(ctx context.Context, in ReplaceInput) (Repla
 	if err != nil {
 		return ReplaceReport{}, err
 	}
-	g.index.Lock()
-	_, err = index.Run(ctx, g.store, root, nil)
-	g.index.Unlock()
-	if err != nil {
+	if _, err = g.reindex(ctx, root, nil); err != nil {
 		return ReplaceReport{}, fmt.Errorf("replaced the code in %s, but reindexing failed: %w", in.FilePath, err)
 	}
 	pkgs, err := g.store.PackagesOfFile(ctx, root, path)
