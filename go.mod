@@ -26,6 +26,7 @@ require (
 	golang.org/x/term v0.45.0
 	golang.org/x/text v0.41.0
 	golang.org/x/tools v0.48.0
+	modernc.org/sqlite v1.59.0
 )
 
 require (
@@ -61,7 +62,6 @@ require (
 	modernc.org/libc v1.75.7 // indirect
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.12.1 // indirect
-	modernc.org/sqlite v1.59.0 // indirect
 )
 
 tool github.com/mcpgen/mcpgen/cmd/mcpgen
