@@ -2,6 +2,7 @@ package importer
 
 import (
 	"fmt"
+	"go/token"
 
 	"github.com/dave/jennifer/jen"
 )
@@ -86,13 +87,13 @@ func encodeValue(x *jen.Statement, t *goType, depth int) []jen.Code {
 	case kBool:
 		return []jen.Code{e.Dot("Bool").Call(x)}
 	case kTime:
-		return []jen.Code{e.Dot("MarshaledText").Call(jen.Parens(x).Dot("MarshalText").Call())}
+		return []jen.Code{e.Dot("MarshaledText").Call(operand(x).Dot("MarshalText").Call())}
 	case kRaw:
 		return []jen.Code{e.Dot("RawJSON").Call(x)}
 	case kEnum:
 		return []jen.Code{e.Dot("String").Call(jen.String().Parens(x))}
 	case kStruct, kUnion:
-		return []jen.Code{jen.Parens(x).Dot("encode").Call(e)}
+		return []jen.Code{operand(x).Dot("encode").Call(e)}
 	case kIface:
 		return []jen.Code{jen.Id("encode"+t.name).Call(e, x)}
 	case kSlice:
@@ -119,6 +120,15 @@ func encodeValue(x *jen.Statement, t *goType, depth int) []jen.Code {
 		}
 	}
 	panic("importer: no encoding for kind")
+}
+
+// operand is x as the operand of a selector: in parentheses unless it is a name (x.encode(e),
+// (*v.P).encode(e)).
+func operand(x *jen.Statement) *jen.Statement {
+	if token.IsIdentifier(fmt.Sprintf("%#v", x)) {
+		return x
+	}
+	return jen.Parens(x)
 }
 
 // decodeField reads one member into its field.
@@ -170,7 +180,7 @@ func decodeValue(x *jen.Statement, t *goType, depth int) []jen.Code {
 	case kRaw:
 		return []jen.Code{x.Clone().Op("=").Add(d.Clone().Dot("RawCopy").Call())}
 	case kStruct, kUnion:
-		return []jen.Code{jen.Parens(x).Dot("decode").Call(d)}
+		return []jen.Code{operand(x).Dot("decode").Call(d)}
 	case kIface:
 		return []jen.Code{x.Clone().Op("=").Id("decode" + t.name).Call(d)}
 	case kSlice:

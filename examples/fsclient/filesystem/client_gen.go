@@ -631,7 +631,7 @@ func (v *EditFileInput) encode(e *jsonwire.Encoder) {
 	e.ArrayStart()
 	for _, x0 := range v.Edits {
 		e.Elem()
-		(x0).encode(e)
+		x0.encode(e)
 	}
 	e.ArrayEnd()
 	if v.DryRun != nil {
@@ -654,7 +654,7 @@ func (v *EditFileInput) decode(d *jsonwire.Decoder) {
 				v.Edits = []EditFileInputEdit{}
 				for range d.Elements {
 					var x0 EditFileInputEdit
-					(x0).decode(d)
+					x0.decode(d)
 					v.Edits = append(v.Edits, x0)
 				}
 			}

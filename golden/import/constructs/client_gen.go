@@ -429,7 +429,7 @@ func (v *EveryTypeInput) encode(e *jsonwire.Encoder) {
 	e.ArrayStart()
 	for _, x0 := range v.RequiredList {
 		e.Elem()
-		(x0).encode(e)
+		x0.encode(e)
 	}
 	e.ArrayEnd()
 	if v.Type != nil {
@@ -742,7 +742,7 @@ func (v *EveryTypeInput) decode(d *jsonwire.Decoder) {
 				v.RequiredList = []Address{}
 				for range d.Elements {
 					var x0 Address
-					(x0).decode(d)
+					x0.decode(d)
 					v.RequiredList = append(v.RequiredList, x0)
 				}
 			}
@@ -1121,7 +1121,7 @@ func (v *Node) encode(e *jsonwire.Encoder) {
 		e.ArrayStart()
 		for _, x0 := range v.Children {
 			e.Elem()
-			(x0).encode(e)
+			x0.encode(e)
 		}
 		e.ArrayEnd()
 	}
@@ -1152,7 +1152,7 @@ func (v *Node) decode(d *jsonwire.Decoder) {
 				v.Children = []Node{}
 				for range d.Elements {
 					var x0 Node
-					(x0).decode(d)
+					x0.decode(d)
 					v.Children = append(v.Children, x0)
 				}
 			}

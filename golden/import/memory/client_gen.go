@@ -295,7 +295,7 @@ func (v *AddObservationsInput) encode(e *jsonwire.Encoder) {
 	e.ArrayStart()
 	for _, x0 := range v.Observations {
 		e.Elem()
-		(x0).encode(e)
+		x0.encode(e)
 	}
 	e.ArrayEnd()
 	e.ObjectEnd()
@@ -310,7 +310,7 @@ func (v *AddObservationsInput) decode(d *jsonwire.Decoder) {
 				v.Observations = []AddObservationsInputObservation{}
 				for range d.Elements {
 					var x0 AddObservationsInputObservation
-					(x0).decode(d)
+					x0.decode(d)
 					v.Observations = append(v.Observations, x0)
 				}
 			}
@@ -402,7 +402,7 @@ func (v *AddObservationsOutput) encode(e *jsonwire.Encoder) {
 	e.ArrayStart()
 	for _, x0 := range v.Results {
 		e.Elem()
-		(x0).encode(e)
+		x0.encode(e)
 	}
 	e.ArrayEnd()
 	e.ObjectEnd()
@@ -417,7 +417,7 @@ func (v *AddObservationsOutput) decode(d *jsonwire.Decoder) {
 				v.Results = []AddObservationsOutputResult{}
 				for range d.Elements {
 					var x0 AddObservationsOutputResult
-					(x0).decode(d)
+					x0.decode(d)
 					v.Results = append(v.Results, x0)
 				}
 			}
@@ -507,7 +507,7 @@ func (v *CreateEntitiesInput) encode(e *jsonwire.Encoder) {
 	e.ArrayStart()
 	for _, x0 := range v.Entities {
 		e.Elem()
-		(x0).encode(e)
+		x0.encode(e)
 	}
 	e.ArrayEnd()
 	e.ObjectEnd()
@@ -522,7 +522,7 @@ func (v *CreateEntitiesInput) decode(d *jsonwire.Decoder) {
 				v.Entities = []Entity{}
 				for range d.Elements {
 					var x0 Entity
-					(x0).decode(d)
+					x0.decode(d)
 					v.Entities = append(v.Entities, x0)
 				}
 			}
@@ -622,7 +622,7 @@ func (v *CreateEntitiesOutput) encode(e *jsonwire.Encoder) {
 	e.ArrayStart()
 	for _, x0 := range v.Entities {
 		e.Elem()
-		(x0).encode(e)
+		x0.encode(e)
 	}
 	e.ArrayEnd()
 	e.ObjectEnd()
@@ -637,7 +637,7 @@ func (v *CreateEntitiesOutput) decode(d *jsonwire.Decoder) {
 				v.Entities = []Entity{}
 				for range d.Elements {
 					var x0 Entity
-					(x0).decode(d)
+					x0.decode(d)
 					v.Entities = append(v.Entities, x0)
 				}
 			}
@@ -670,7 +670,7 @@ func (v *CreateRelationsInput) encode(e *jsonwire.Encoder) {
 	e.ArrayStart()
 	for _, x0 := range v.Relations {
 		e.Elem()
-		(x0).encode(e)
+		x0.encode(e)
 	}
 	e.ArrayEnd()
 	e.ObjectEnd()
@@ -685,7 +685,7 @@ func (v *CreateRelationsInput) decode(d *jsonwire.Decoder) {
 				v.Relations = []Relation{}
 				for range d.Elements {
 					var x0 Relation
-					(x0).decode(d)
+					x0.decode(d)
 					v.Relations = append(v.Relations, x0)
 				}
 			}
@@ -771,7 +771,7 @@ func (v *CreateRelationsOutput) encode(e *jsonwire.Encoder) {
 	e.ArrayStart()
 	for _, x0 := range v.Relations {
 		e.Elem()
-		(x0).encode(e)
+		x0.encode(e)
 	}
 	e.ArrayEnd()
 	e.ObjectEnd()
@@ -786,7 +786,7 @@ func (v *CreateRelationsOutput) decode(d *jsonwire.Decoder) {
 				v.Relations = []Relation{}
 				for range d.Elements {
 					var x0 Relation
-					(x0).decode(d)
+					x0.decode(d)
 					v.Relations = append(v.Relations, x0)
 				}
 			}
@@ -913,7 +913,7 @@ func (v *DeleteObservationsInput) encode(e *jsonwire.Encoder) {
 	e.ArrayStart()
 	for _, x0 := range v.Deletions {
 		e.Elem()
-		(x0).encode(e)
+		x0.encode(e)
 	}
 	e.ArrayEnd()
 	e.ObjectEnd()
@@ -928,7 +928,7 @@ func (v *DeleteObservationsInput) decode(d *jsonwire.Decoder) {
 				v.Deletions = []DeleteObservationsInputDeletion{}
 				for range d.Elements {
 					var x0 DeleteObservationsInputDeletion
-					(x0).decode(d)
+					x0.decode(d)
 					v.Deletions = append(v.Deletions, x0)
 				}
 			}
@@ -1021,7 +1021,7 @@ func (v *DeleteRelationsInput) encode(e *jsonwire.Encoder) {
 	e.ArrayStart()
 	for _, x0 := range v.Relations {
 		e.Elem()
-		(x0).encode(e)
+		x0.encode(e)
 	}
 	e.ArrayEnd()
 	e.ObjectEnd()
@@ -1036,7 +1036,7 @@ func (v *DeleteRelationsInput) decode(d *jsonwire.Decoder) {
 				v.Relations = []Relation{}
 				for range d.Elements {
 					var x0 Relation
-					(x0).decode(d)
+					x0.decode(d)
 					v.Relations = append(v.Relations, x0)
 				}
 			}
@@ -1121,14 +1121,14 @@ func (v *OpenNodesOutput) encode(e *jsonwire.Encoder) {
 	e.ArrayStart()
 	for _, x0 := range v.Entities {
 		e.Elem()
-		(x0).encode(e)
+		x0.encode(e)
 	}
 	e.ArrayEnd()
 	e.Key("relations")
 	e.ArrayStart()
 	for _, x0 := range v.Relations {
 		e.Elem()
-		(x0).encode(e)
+		x0.encode(e)
 	}
 	e.ArrayEnd()
 	e.ObjectEnd()
@@ -1143,7 +1143,7 @@ func (v *OpenNodesOutput) decode(d *jsonwire.Decoder) {
 				v.Entities = []Entity{}
 				for range d.Elements {
 					var x0 Entity
-					(x0).decode(d)
+					x0.decode(d)
 					v.Entities = append(v.Entities, x0)
 				}
 			}
@@ -1154,7 +1154,7 @@ func (v *OpenNodesOutput) decode(d *jsonwire.Decoder) {
 				v.Relations = []Relation{}
 				for range d.Elements {
 					var x0 Relation
-					(x0).decode(d)
+					x0.decode(d)
 					v.Relations = append(v.Relations, x0)
 				}
 			}
@@ -1188,14 +1188,14 @@ func (v *ReadGraphOutput) encode(e *jsonwire.Encoder) {
 	e.ArrayStart()
 	for _, x0 := range v.Entities {
 		e.Elem()
-		(x0).encode(e)
+		x0.encode(e)
 	}
 	e.ArrayEnd()
 	e.Key("relations")
 	e.ArrayStart()
 	for _, x0 := range v.Relations {
 		e.Elem()
-		(x0).encode(e)
+		x0.encode(e)
 	}
 	e.ArrayEnd()
 	e.ObjectEnd()
@@ -1210,7 +1210,7 @@ func (v *ReadGraphOutput) decode(d *jsonwire.Decoder) {
 				v.Entities = []Entity{}
 				for range d.Elements {
 					var x0 Entity
-					(x0).decode(d)
+					x0.decode(d)
 					v.Entities = append(v.Entities, x0)
 				}
 			}
@@ -1221,7 +1221,7 @@ func (v *ReadGraphOutput) decode(d *jsonwire.Decoder) {
 				v.Relations = []Relation{}
 				for range d.Elements {
 					var x0 Relation
-					(x0).decode(d)
+					x0.decode(d)
 					v.Relations = append(v.Relations, x0)
 				}
 			}
@@ -1292,14 +1292,14 @@ func (v *SearchNodesOutput) encode(e *jsonwire.Encoder) {
 	e.ArrayStart()
 	for _, x0 := range v.Entities {
 		e.Elem()
-		(x0).encode(e)
+		x0.encode(e)
 	}
 	e.ArrayEnd()
 	e.Key("relations")
 	e.ArrayStart()
 	for _, x0 := range v.Relations {
 		e.Elem()
-		(x0).encode(e)
+		x0.encode(e)
 	}
 	e.ArrayEnd()
 	e.ObjectEnd()
@@ -1314,7 +1314,7 @@ func (v *SearchNodesOutput) decode(d *jsonwire.Decoder) {
 				v.Entities = []Entity{}
 				for range d.Elements {
 					var x0 Entity
-					(x0).decode(d)
+					x0.decode(d)
 					v.Entities = append(v.Entities, x0)
 				}
 			}
@@ -1325,7 +1325,7 @@ func (v *SearchNodesOutput) decode(d *jsonwire.Decoder) {
 				v.Relations = []Relation{}
 				for range d.Elements {
 					var x0 Relation
-					(x0).decode(d)
+					x0.decode(d)
 					v.Relations = append(v.Relations, x0)
 				}
 			}

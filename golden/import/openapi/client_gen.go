@@ -1910,7 +1910,7 @@ func (v *IssuesCreateInput) encode(e *jsonwire.Encoder) {
 		e.ArrayStart()
 		for _, x0 := range v.Labels {
 			e.Elem()
-			(x0).encode(e)
+			x0.encode(e)
 		}
 		e.ArrayEnd()
 	}
@@ -1963,7 +1963,7 @@ func (v *IssuesCreateInput) decode(d *jsonwire.Decoder) {
 				v.Labels = []Label{}
 				for range d.Elements {
 					var x0 Label
-					(x0).decode(d)
+					x0.decode(d)
 					v.Labels = append(v.Labels, x0)
 				}
 			}
@@ -2262,7 +2262,7 @@ func (v *Issue) encode(e *jsonwire.Encoder) {
 	e.ArrayStart()
 	for _, x0 := range v.Labels {
 		e.Elem()
-		(x0).encode(e)
+		x0.encode(e)
 	}
 	e.ArrayEnd()
 	if v.Assignee != nil {
@@ -2277,7 +2277,7 @@ func (v *Issue) encode(e *jsonwire.Encoder) {
 		e.ArrayStart()
 		for _, x0 := range v.Assignees {
 			e.Elem()
-			(x0).encode(e)
+			x0.encode(e)
 		}
 		e.ArrayEnd()
 	}
@@ -2352,7 +2352,7 @@ func (v *Issue) decode(d *jsonwire.Decoder) {
 				v.Labels = []IssueLabel{}
 				for range d.Elements {
 					var x0 IssueLabel
-					(x0).decode(d)
+					x0.decode(d)
 					v.Labels = append(v.Labels, x0)
 				}
 			}
@@ -2371,7 +2371,7 @@ func (v *Issue) decode(d *jsonwire.Decoder) {
 				v.Assignees = []SimpleUser{}
 				for range d.Elements {
 					var x0 SimpleUser
-					(x0).decode(d)
+					x0.decode(d)
 					v.Assignees = append(v.Assignees, x0)
 				}
 			}
@@ -2845,7 +2845,7 @@ func (v *IssuesUpdateInput) encode(e *jsonwire.Encoder) {
 		e.ArrayStart()
 		for _, x0 := range v.Labels {
 			e.Elem()
-			(x0).encode(e)
+			x0.encode(e)
 		}
 		e.ArrayEnd()
 	}
@@ -2921,7 +2921,7 @@ func (v *IssuesUpdateInput) decode(d *jsonwire.Decoder) {
 				v.Labels = []Label{}
 				for range d.Elements {
 					var x0 Label
-					(x0).decode(d)
+					x0.decode(d)
 					v.Labels = append(v.Labels, x0)
 				}
 			}
@@ -4501,7 +4501,7 @@ func (v *PaymentIntentsListOutput) encode(e *jsonwire.Encoder) {
 	e.ArrayStart()
 	for _, x0 := range v.Data {
 		e.Elem()
-		(x0).encode(e)
+		x0.encode(e)
 	}
 	e.ArrayEnd()
 	e.Key("has_more")
@@ -4524,7 +4524,7 @@ func (v *PaymentIntentsListOutput) decode(d *jsonwire.Decoder) {
 				v.Data = []PaymentIntent{}
 				for range d.Elements {
 					var x0 PaymentIntent
-					(x0).decode(d)
+					x0.decode(d)
 					v.Data = append(v.Data, x0)
 				}
 			}
@@ -4640,7 +4640,7 @@ func (v *SearchCodeOutput) encode(e *jsonwire.Encoder) {
 	e.ArrayStart()
 	for _, x0 := range v.Items {
 		e.Elem()
-		(x0).encode(e)
+		x0.encode(e)
 	}
 	e.ArrayEnd()
 	e.ObjectEnd()
@@ -4663,7 +4663,7 @@ func (v *SearchCodeOutput) decode(d *jsonwire.Decoder) {
 				v.Items = []CodeSearchResultItem{}
 				for range d.Elements {
 					var x0 CodeSearchResultItem
-					(x0).decode(d)
+					x0.decode(d)
 					v.Items = append(v.Items, x0)
 				}
 			}

@@ -178,7 +178,7 @@ func (v *GetWeatherOutput) encode(e *jsonwire.Encoder) {
 	e.ArrayStart()
 	for _, x0 := range v.Forecast {
 		e.Elem()
-		(x0).encode(e)
+		x0.encode(e)
 	}
 	e.ArrayEnd()
 	e.ObjectEnd()
@@ -217,7 +217,7 @@ func (v *GetWeatherOutput) decode(d *jsonwire.Decoder) {
 				v.Forecast = []GetWeatherOutputForecastItem{}
 				for range d.Elements {
 					var x0 GetWeatherOutputForecastItem
-					(x0).decode(d)
+					x0.decode(d)
 					v.Forecast = append(v.Forecast, x0)
 				}
 			}
