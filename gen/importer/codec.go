@@ -59,6 +59,16 @@ func encodeField(fl *field) []jen.Code {
 	}
 	sel := jen.Id("v").Dot(fl.name)
 	switch {
+	case fl.threeStates():
+		// The value, else null unless left out; a struct within itself is held by pointer,
+		// and a nil one is null.
+		x, ok, null := jen.Id("x"), jen.Id("ok"), sel.Clone().Dot("IsNull").Call()
+		if fl.recursive {
+			x, ok, null = jen.Op("*").Add(x), jen.Id("ok").Op("&&").Id("x").Op("!=").Nil(), jen.Op("!").Add(sel.Clone()).Dot("IsZero").Call()
+		}
+		return []jen.Code{jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Add(sel.Clone()).Dot("Get").Call(), ok).Block(
+			append([]jen.Code{key}, encodeValue(x, fl.t, 0)...)...).
+			Else().If(null).Block(key.Clone(), jen.Id("e").Dot("Null").Call())}
 	case fl.pointer():
 		body := []jen.Code{key}
 		body = append(body, encodeValue(jen.Op("*").Add(sel.Clone()), fl.t, 0)...)
@@ -138,6 +148,17 @@ func decodeField(fl *field) []jen.Code {
 			jen.Id("d").Dot("Report").Call(jen.Lit(fmt.Sprintf("must be %q", fl.value))))}
 	}
 	sel := jen.Id("v").Dot(fl.name)
+	if fl.threeStates() {
+		x := jen.Id("x")
+		var value []jen.Code
+		if fl.recursive {
+			value = append([]jen.Code{x.Clone().Op(":=").New(goTypeOf(fl.t))}, decodeValue(jen.Op("*").Add(x.Clone()), fl.t, 0)...)
+		} else {
+			value = append([]jen.Code{jen.Var().Add(x.Clone()).Add(goTypeOf(fl.t))}, decodeValue(x.Clone(), fl.t, 0)...)
+		}
+		return []jen.Code{jen.If(jen.Id("d").Dot("Null").Call()).Block(sel.Clone().Op("=").Qual(mcpPkg, "Null").Types(fieldValueType(fl)).Call()).Else().Block(
+			append(value, sel.Clone().Op("=").Qual(mcpPkg, "NotNull").Call(x.Clone()))...)}
+	}
 	if fl.t.kind == kIface && (fl.optional || fl.nullable) {
 		return []jen.Code{jen.If(jen.Id("d").Dot("Null").Call()).Block(sel.Clone().Op("=").Nil()).Else().Block(decodeValue(sel, fl.t, 0)...)}
 	}

@@ -219,6 +219,15 @@ func goTypeOf(t *goType) jen.Code {
 	return jen.Id(t.name)
 }
 
+// fieldValueType is the T of a field's mcp.Nullable[T]: the field's type, or a pointer to it
+// when the struct contains itself by the field.
+func fieldValueType(fl *field) jen.Code {
+	if fl.recursive {
+		return jen.Op("*").Add(goTypeOf(fl.t))
+	}
+	return goTypeOf(fl.t)
+}
+
 // decl declares a type, with its codec.
 func (e *emitter) decl(t *goType) {
 	f := e.file
@@ -238,11 +247,15 @@ func (e *emitter) decl(t *goType) {
 				continue
 			}
 			typ := goTypeOf(fl.t)
-			if fl.pointer() {
+			tag := fl.key
+			switch {
+			case fl.threeStates():
+				typ = jen.Qual(mcpPkg, "Nullable").Types(fieldValueType(fl))
+				tag += ",omitzero"
+			case fl.pointer():
 				typ = jen.Op("*").Add(typ)
 			}
-			tag := fl.key
-			if fl.optional {
+			if fl.optional && !fl.threeStates() {
 				tag += ",omitempty"
 			}
 			if fl.doc != "" {

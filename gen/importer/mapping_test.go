@@ -154,3 +154,32 @@ func TestDocComments(t *testing.T) {
 		}
 	}
 }
+
+// An optional property that may be null is an mcp.Nullable[T], which tells left out, null and a
+// value apart; a property that is only one of optional or nullable keeps its pointer (or its
+// nil), and json.RawMessage holds null itself.
+func TestNullableFields(t *testing.T) {
+	for _, c := range []struct{ schema, field string }{
+		{`{"type":["string","null"]}`, "mcp.Nullable[string]"},
+		{`{"anyOf":[{"type":"integer"},{"type":"null"}]}`, "mcp.Nullable[int64]"},
+		{`{"type":["array","null"],"items":{"type":"string"}}`, "mcp.Nullable[[]string]"},
+		{`{"type":["object","null"],"additionalProperties":{"type":"boolean"}}`, "mcp.Nullable[map[string]bool]"},
+		{`{"type":["boolean","string","null"]}`, "mcp.Nullable[BooleanOrString]"},
+		{`{"anyOf":[{"$ref":"#"},{"type":"null"}]}`, "mcp.Nullable[*TInput]"}, // the struct itself: by pointer
+		{`{"type":"string"}`, "*string"},
+		{`{"type":"null"}`, "json.RawMessage"},
+		{`{"type":["null","object"]}`, "json.RawMessage"},
+	} {
+		res, types := generate(t, oneTool(`{"type":"object","properties":{"x":`+c.schema+`,"r":{"type":["string","null"]}},"required":["r"]}`))
+		want := "struct { X " + c.field + " `json:\"x,omitzero\"` R *string `json:\"r\"` }"
+		if !strings.Contains(c.field, "Nullable") {
+			want = "struct { X " + c.field + " `json:\"x,omitempty\"` R *string `json:\"r\"` }"
+		}
+		if types["TInput"] != want {
+			t.Errorf("%s: TInput is\n%s\nwant\n%s", c.schema, types["TInput"], want)
+		}
+		if !testing.Short() {
+			vetGenerated(t, res)
+		}
+	}
+}

@@ -64,12 +64,20 @@ type field struct {
 }
 
 // pointer says whether the field is *T: optional or nullable scalars, structs, enums and unions
-// of JSON types.
+// of JSON types, but not both optional and nullable.
 func (f *field) pointer() bool {
-	if f.t.kind.nilable() {
+	if f.t.kind.nilable() || f.threeStates() {
 		return false
 	}
 	return f.optional || f.nullable || f.recursive
+}
+
+// threeStates says whether the field is an mcp.Nullable[T]: optional and nullable, so that
+// it may be left out, null or a value, which nil alone cannot tell apart (GitHub's
+// "milestone": null removes the milestone; no "milestone" keeps it). json.RawMessage holds
+// null itself.
+func (f *field) threeStates() bool {
+	return f.optional && f.nullable && !f.fixed && f.t.kind != kRaw
 }
 
 // member is one JSON type of a kUnion: a field of the union's struct.

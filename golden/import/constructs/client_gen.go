@@ -244,17 +244,17 @@ type EveryTypeInput struct {
 	Anything []json.RawMessage `json:"anything,omitempty"`
 	Grid     [][]float64       `json:"grid,omitempty"`
 	// A point.
-	Point       Point              `json:"point"`
-	Labels      map[string]string  `json:"labels"`
-	Scores      map[string][]int64 `json:"scores,omitempty"`
-	Extra       json.RawMessage    `json:"extra,omitempty"`
-	Free        json.RawMessage    `json:"free,omitempty"`
-	Either      *StringOrInteger   `json:"either,omitempty"`
-	Maybe       *string            `json:"maybe,omitempty"`
-	MaybeNumber *float64           `json:"maybeNumber"`
-	Mixed       *StringOrNumber    `json:"mixed,omitempty"`
-	Wrapped     *string            `json:"wrapped,omitempty"`
-	Merged      json.RawMessage    `json:"merged,omitempty"`
+	Point       Point                `json:"point"`
+	Labels      map[string]string    `json:"labels"`
+	Scores      map[string][]int64   `json:"scores,omitempty"`
+	Extra       json.RawMessage      `json:"extra,omitempty"`
+	Free        json.RawMessage      `json:"free,omitempty"`
+	Either      *StringOrInteger     `json:"either,omitempty"`
+	Maybe       mcp.Nullable[string] `json:"maybe,omitzero"`
+	MaybeNumber *float64             `json:"maybeNumber"`
+	Mixed       *StringOrNumber      `json:"mixed,omitempty"`
+	Wrapped     *string              `json:"wrapped,omitempty"`
+	Merged      json.RawMessage      `json:"merged,omitempty"`
 	// Always "v1".
 	Fixed         *string                    `json:"fixed,omitempty"`
 	UntypedEnum   *EveryTypeInputUntypedEnum `json:"untypedEnum,omitempty"`
@@ -274,12 +274,12 @@ type EveryTypeInput struct {
 	Flag   BooleanOrString  `json:"flag"`
 	Amount *IntegerOrNumber `json:"amount,omitempty"`
 	// A shape, by its kind.
-	Shape       EveryTypeInputShape        `json:"shape,omitempty"`
-	Source      EveryTypeInputSource       `json:"source,omitempty"`
-	Ambiguous   json.RawMessage            `json:"ambiguous,omitempty"`
-	Origin      *Point                     `json:"origin,omitempty"`
-	MaybeKinds  *EveryTypeInputMaybeKinds  `json:"maybeKinds,omitempty"`
-	Constrained *EveryTypeInputConstrained `json:"constrained,omitempty"`
+	Shape       EveryTypeInputShape                    `json:"shape,omitempty"`
+	Source      EveryTypeInputSource                   `json:"source,omitempty"`
+	Ambiguous   json.RawMessage                        `json:"ambiguous,omitempty"`
+	Origin      *Point                                 `json:"origin,omitempty"`
+	MaybeKinds  mcp.Nullable[EveryTypeInputMaybeKinds] `json:"maybeKinds,omitzero"`
+	Constrained *EveryTypeInputConstrained             `json:"constrained,omitempty"`
 }
 
 func (v *EveryTypeInput) encode(e *jsonwire.Encoder) {
@@ -375,9 +375,12 @@ func (v *EveryTypeInput) encode(e *jsonwire.Encoder) {
 		e.Key("either")
 		(*v.Either).encode(e)
 	}
-	if v.Maybe != nil {
+	if x, ok := v.Maybe.Get(); ok {
 		e.Key("maybe")
-		e.String(*v.Maybe)
+		e.String(x)
+	} else if v.Maybe.IsNull() {
+		e.Key("maybe")
+		e.Null()
 	}
 	if v.MaybeNumber != nil {
 		e.Key("maybeNumber")
@@ -478,9 +481,12 @@ func (v *EveryTypeInput) encode(e *jsonwire.Encoder) {
 		e.Key("origin")
 		(*v.Origin).encode(e)
 	}
-	if v.MaybeKinds != nil {
+	if x, ok := v.MaybeKinds.Get(); ok {
 		e.Key("maybeKinds")
-		(*v.MaybeKinds).encode(e)
+		x.encode(e)
+	} else if v.MaybeKinds.IsNull() {
+		e.Key("maybeKinds")
+		e.Null()
 	}
 	if v.Constrained != nil {
 		e.Key("constrained")
@@ -648,13 +654,13 @@ func (v *EveryTypeInput) decode(d *jsonwire.Decoder) {
 			}
 		case "maybe":
 			if d.Null() {
-				v.Maybe = nil
+				v.Maybe = mcp.Null[string]()
 			} else {
-				p := new(string)
+				var x string
 				if s, ok := d.String(); ok {
-					*p = s
+					x = s
 				}
-				v.Maybe = p
+				v.Maybe = mcp.NotNull(x)
 			}
 		case "maybeNumber":
 			if d.Null() {
@@ -840,11 +846,11 @@ func (v *EveryTypeInput) decode(d *jsonwire.Decoder) {
 			}
 		case "maybeKinds":
 			if d.Null() {
-				v.MaybeKinds = nil
+				v.MaybeKinds = mcp.Null[EveryTypeInputMaybeKinds]()
 			} else {
-				p := new(EveryTypeInputMaybeKinds)
-				(*p).decode(d)
-				v.MaybeKinds = p
+				var x EveryTypeInputMaybeKinds
+				x.decode(d)
+				v.MaybeKinds = mcp.NotNull(x)
 			}
 		case "constrained":
 			if d.Null() {
@@ -1110,6 +1116,8 @@ type Node struct {
 	Children []Node `json:"children,omitempty"`
 	Parent   *Node  `json:"parent,omitempty"`
 	Self     *Node  `json:"self"`
+	// The node above: null at the root, left out when not known.
+	Up mcp.Nullable[*Node] `json:"up,omitzero"`
 }
 
 func (v *Node) encode(e *jsonwire.Encoder) {
@@ -1134,6 +1142,13 @@ func (v *Node) encode(e *jsonwire.Encoder) {
 		(*v.Self).encode(e)
 	} else {
 		e.Key("self")
+		e.Null()
+	}
+	if x, ok := v.Up.Get(); ok && x != nil {
+		e.Key("up")
+		(*x).encode(e)
+	} else if !v.Up.IsZero() {
+		e.Key("up")
 		e.Null()
 	}
 	e.ObjectEnd()
@@ -1171,6 +1186,14 @@ func (v *Node) decode(d *jsonwire.Decoder) {
 				p := new(Node)
 				(*p).decode(d)
 				v.Self = p
+			}
+		case "up":
+			if d.Null() {
+				v.Up = mcp.Null[*Node]()
+			} else {
+				x := new(Node)
+				(*x).decode(d)
+				v.Up = mcp.NotNull(x)
 			}
 		default:
 			d.Skip()

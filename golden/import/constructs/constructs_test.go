@@ -20,7 +20,7 @@ const document = `{"text":"hi","count":3,"ratio":0.25,"on":true,"when":"2026-11-
 "color":"dark-green","level":2,"tags":["a","b"],"anything":[1,"x",null],"grid":[[1,2],[3.5]],
 "point":{"x":1,"y":-2},"labels":{"b":"2","a":"1"},"scores":{"s":[1,2]},"extra":{"k":[1]},"free":"any",
 "either":7,"maybe":null,"maybeNumber":1.5,"mixed":"m","wrapped":"w","merged":{"a":"x","b":"y"},"fixed":"v1",
-"untypedEnum":"b","address":{"city":"Lisbon"},"tree":{"name":"root","self":{"name":"me","self":null},
+"untypedEnum":"b","address":{"city":"Lisbon"},"tree":{"name":"root","up":null,"self":{"name":"me","self":null,"up":{"name":"root","self":null}},
 "children":[{"name":"leaf","self":null}]},"old":{"id":9},"nullableItems":["a",null],
 "required-list":[{"street":"Main","city":"Porto"}],"type":"t","a-b":"dash","a_b":"under","userId":"u1",
 "url":"https://y","9lives":false,"unknown":{"skipped":true},"flag":"auto","amount":2.5,
@@ -43,16 +43,17 @@ func TestDecodeEveryConstruct(t *testing.T) {
 		{"grid", in.Grid, [][]float64{{1, 2}, {3.5}}}, {"point", in.Point, Point{X: 1, Y: -2}},
 		{"labels", in.Labels, map[string]string{"a": "1", "b": "2"}}, {"scores", in.Scores, map[string][]int64{"s": {1, 2}}},
 		{"extra", string(in.Extra), `{"k":[1]}`}, {"free", string(in.Free), `"any"`}, {"either", *in.Either, StringOrInteger{Integer: mcp.Ptr[int64](7)}},
-		{"maybe", in.Maybe, (*string)(nil)}, {"maybeNumber", *in.MaybeNumber, 1.5}, {"mixed", *in.Mixed, StringOrNumber{String: mcp.Ptr("m")}},
+		{"maybe", in.Maybe, mcp.Null[string]()}, {"maybeNumber", *in.MaybeNumber, 1.5}, {"mixed", *in.Mixed, StringOrNumber{String: mcp.Ptr("m")}},
 		{"wrapped", *in.Wrapped, "w"}, {"fixed", *in.Fixed, "v1"}, {"untypedEnum", *in.UntypedEnum, EveryTypeInputUntypedEnumB},
 		{"address", *in.Address, Address{City: "Lisbon"}}, {"tree", in.Tree.Self.Name, "me"}, {"tree.self.self", in.Tree.Self.Self, (*Node)(nil)},
+		{"tree.up", in.Tree.Up, mcp.Null[*Node]()}, {"tree.self.up", in.Tree.Self.Up, mcp.NotNull(&Node{Name: "root"})}, {"tree.children.up", in.Tree.Children[0].Up.IsZero(), true},
 		{"tree.children", in.Tree.Children[0].Name, "leaf"}, {"old", *in.Old.ID, int64(9)}, {"nullableItems", len(in.NullableItems), 2},
 		{"required-list", in.RequiredList, []Address{{Street: mcp.Ptr("Main"), City: "Porto"}}}, {"type", *in.Type, "t"},
 		{"a-b", *in.AB, "dash"}, {"a_b", *in.AB2, "under"}, {"userId", *in.UserID, "u1"}, {"9lives", *in.X9lives, false},
 		{"flag", in.Flag, BooleanOrString{String: mcp.Ptr("auto")}}, {"amount", *in.Amount, IntegerOrNumber{Number: mcp.Ptr(2.5)}},
 		{"shape", in.Shape, EveryTypeInputShapeRectOrSquare{Kind: EveryTypeInputShapeRectOrSquareKindSquare, W: 2}},
 		{"source", in.Source, EveryTypeInputSourcePath{Path: "/tmp/x"}}, {"ambiguous", string(in.Ambiguous), `{"a":"x"}`},
-		{"origin", *in.Origin, Point{X: 3, Y: 4}}, {"maybeKinds", *in.MaybeKinds, EveryTypeInputMaybeKinds{Array: []string{"a", "b"}}},
+		{"origin", *in.Origin, Point{X: 3, Y: 4}}, {"maybeKinds", in.MaybeKinds, mcp.NotNull(EveryTypeInputMaybeKinds{Array: []string{"a", "b"}})},
 		{"constrained", *in.Constrained, EveryTypeInputConstrained{Email: mcp.Ptr("e@x")}},
 	}
 	for _, c := range checks {
@@ -70,7 +71,6 @@ func TestDecodeEveryConstruct(t *testing.T) {
 	json.Unmarshal([]byte(document), &a)
 	json.Unmarshal(out, &b)
 	delete(a, "unknown")
-	delete(a, "maybe") // null: an optional pointer that is nil is left out
 	if !reflect.DeepEqual(a, b) {
 		t.Errorf("encoded\n%s\nwhich is not the document", out)
 	}
@@ -84,8 +84,15 @@ func TestDecodeEveryConstruct(t *testing.T) {
 			t.Errorf("the zero value lacks %s: %s", want, empty)
 		}
 	}
-	if strings.Contains(string(empty), `"ratio"`) || strings.Contains(string(empty), `"address"`) {
+	if strings.Contains(string(empty), `"ratio"`) || strings.Contains(string(empty), `"address"`) || strings.Contains(string(empty), `"maybe"`) {
 		t.Errorf("the zero value has optional members: %s", empty)
+	}
+	// An optional member that may be null: left out, null or a value.
+	for v, want := range map[mcp.Nullable[string]]string{mcp.Null[string](): `"maybe":null`, mcp.NotNull(""): `"maybe":""`} {
+		got, err := json.Marshal(EveryTypeInput{Flag: BooleanOrString{Boolean: mcp.Ptr(false)}, Maybe: v})
+		if err != nil || !strings.Contains(string(got), want) {
+			t.Errorf("%+v: %s, %v; want %s", v, got, err, want)
+		}
 	}
 }
 
@@ -235,8 +242,11 @@ func TestDecodeUnions(t *testing.T) {
 
 	// Null where the union may be left out is no value; a union that may be null takes it.
 	in, err := decode(`"flag":false,"either":null,"shape":null,"maybeKinds":null,"amount":null`)
-	if err != nil || in.Either != nil || in.Shape != nil || in.MaybeKinds != nil || in.Amount != nil || *in.Flag.Boolean {
+	if err != nil || in.Either != nil || in.Shape != nil || !in.MaybeKinds.IsNull() || in.Amount != nil || *in.Flag.Boolean {
 		t.Errorf("nulls: %+v, %v", in, err)
+	}
+	if in, err := decode(`"flag":false`); err != nil || !in.MaybeKinds.IsZero() || !in.Maybe.IsZero() {
+		t.Errorf("left out: %+v, %v", in, err)
 	}
 	// A whole number is an integer, whatever its spelling; other numbers are numbers.
 	for text, want := range map[string]IntegerOrNumber{
@@ -278,6 +288,10 @@ func TestEncodeUnions(t *testing.T) {
 		{EveryTypeInputMaybeKinds{Array: []string{}}, `[]`},
 		{Circle{Radius: 1}, `{"kind":"circle","radius":1}`},
 		{EveryTypeInputShapeRectOrSquare{Kind: "square", W: 2}, `{"kind":"square","w":2}`},
+		{Node{Name: "n", Up: mcp.NotNull(&Node{Name: "m"})}, `{"name":"n","self":null,"up":{"name":"m","self":null}}`},
+		{Node{Name: "n", Up: mcp.NotNull[*Node](nil)}, `{"name":"n","self":null,"up":null}`},
+		{Node{Name: "n", Up: mcp.Null[*Node]()}, `{"name":"n","self":null,"up":null}`},
+		{Node{Name: "n"}, `{"name":"n","self":null}`},
 	} {
 		got, err := json.Marshal(c.v)
 		if err != nil || string(got) != c.want {

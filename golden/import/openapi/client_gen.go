@@ -969,7 +969,7 @@ type AddressObject struct {
 	// Address line 1 (e.g., street, PO Box, or company name).
 	Line1 string `json:"line1"`
 	// Address line 2 (e.g., apartment, suite, unit, or building).
-	Line2 *string `json:"line2,omitempty"`
+	Line2 mcp.Nullable[string] `json:"line2,omitzero"`
 	// City, district, suburb, town, or village.
 	City string `json:"city"`
 	// Two-letter country code ([ISO 3166-1
@@ -983,9 +983,12 @@ func (v *AddressObject) encode(e *jsonwire.Encoder) {
 	e.ObjectStart()
 	e.Key("line1")
 	e.String(v.Line1)
-	if v.Line2 != nil {
+	if x, ok := v.Line2.Get(); ok {
 		e.Key("line2")
-		e.String(*v.Line2)
+		e.String(x)
+	} else if v.Line2.IsNull() {
+		e.Key("line2")
+		e.Null()
 	}
 	e.Key("city")
 	e.String(v.City)
@@ -1006,13 +1009,13 @@ func (v *AddressObject) decode(d *jsonwire.Decoder) {
 			}
 		case "line2":
 			if d.Null() {
-				v.Line2 = nil
+				v.Line2 = mcp.Null[string]()
 			} else {
-				p := new(string)
+				var x string
 				if s, ok := d.String(); ok {
-					*p = s
+					x = s
 				}
-				v.Line2 = p
+				v.Line2 = mcp.NotNull(x)
 			}
 		case "city":
 			if s, ok := d.String(); ok {
@@ -1207,11 +1210,11 @@ type Customer struct {
 	// Unique identifier for the object.
 	ID string `json:"id"`
 	// The customer's email address.
-	Email *string `json:"email,omitempty"`
+	Email mcp.Nullable[string] `json:"email,omitzero"`
 	// The customer's full name or business name.
-	Name *string `json:"name,omitempty"`
+	Name mcp.Nullable[string] `json:"name,omitzero"`
 	// The customer's address.
-	Address *AddressObject `json:"address,omitempty"`
+	Address mcp.Nullable[AddressObject] `json:"address,omitzero"`
 	// The current balance, if any, that's stored on the customer in cents. If negative, the customer
 	// has credit to apply to their next invoice. If positive, the customer has an amount owed that's
 	// added to their next invoice.
@@ -1223,11 +1226,11 @@ type Customer struct {
 	// If you use payment methods created through the PaymentMethods API, see the
 	// [invoice_settings.default_payment_method](https://stripe.com/docs/api/customers/object#customer_object-invoice_settings-default_payment_method)
 	// field instead.
-	DefaultSource *CustomerDefaultSource `json:"default_source,omitempty"`
+	DefaultSource mcp.Nullable[CustomerDefaultSource] `json:"default_source,omitzero"`
 	// Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object.
 	Metadata map[string]string `json:"metadata,omitempty"`
 	// Describes the customer's tax exemption status, which is `none`, `exempt`, or `reverse`.
-	TaxExempt *CustomerTaxExempt `json:"tax_exempt,omitempty"`
+	TaxExempt mcp.Nullable[CustomerTaxExempt] `json:"tax_exempt,omitzero"`
 	// Has the value `true` if the object exists in live mode or the value `false` if the object exists
 	// in test mode.
 	Livemode bool `json:"livemode"`
@@ -1239,17 +1242,26 @@ func (v *Customer) encode(e *jsonwire.Encoder) {
 	e.String(v.ID)
 	e.Key("object")
 	e.String("customer")
-	if v.Email != nil {
+	if x, ok := v.Email.Get(); ok {
 		e.Key("email")
-		e.String(*v.Email)
+		e.String(x)
+	} else if v.Email.IsNull() {
+		e.Key("email")
+		e.Null()
 	}
-	if v.Name != nil {
+	if x, ok := v.Name.Get(); ok {
 		e.Key("name")
-		e.String(*v.Name)
+		e.String(x)
+	} else if v.Name.IsNull() {
+		e.Key("name")
+		e.Null()
 	}
-	if v.Address != nil {
+	if x, ok := v.Address.Get(); ok {
 		e.Key("address")
-		(*v.Address).encode(e)
+		x.encode(e)
+	} else if v.Address.IsNull() {
+		e.Key("address")
+		e.Null()
 	}
 	if v.Balance != nil {
 		e.Key("balance")
@@ -1257,9 +1269,12 @@ func (v *Customer) encode(e *jsonwire.Encoder) {
 	}
 	e.Key("created")
 	e.Int(v.Created)
-	if v.DefaultSource != nil {
+	if x, ok := v.DefaultSource.Get(); ok {
 		e.Key("default_source")
-		(*v.DefaultSource).encode(e)
+		x.encode(e)
+	} else if v.DefaultSource.IsNull() {
+		e.Key("default_source")
+		e.Null()
 	}
 	if v.Metadata != nil {
 		e.Key("metadata")
@@ -1271,9 +1286,12 @@ func (v *Customer) encode(e *jsonwire.Encoder) {
 		}
 		e.ObjectEnd()
 	}
-	if v.TaxExempt != nil {
+	if x, ok := v.TaxExempt.Get(); ok {
 		e.Key("tax_exempt")
-		e.String(string(*v.TaxExempt))
+		e.String(string(x))
+	} else if v.TaxExempt.IsNull() {
+		e.Key("tax_exempt")
+		e.Null()
 	}
 	e.Key("livemode")
 	e.Bool(v.Livemode)
@@ -1292,31 +1310,31 @@ func (v *Customer) decode(d *jsonwire.Decoder) {
 			}
 		case "email":
 			if d.Null() {
-				v.Email = nil
+				v.Email = mcp.Null[string]()
 			} else {
-				p := new(string)
+				var x string
 				if s, ok := d.String(); ok {
-					*p = s
+					x = s
 				}
-				v.Email = p
+				v.Email = mcp.NotNull(x)
 			}
 		case "name":
 			if d.Null() {
-				v.Name = nil
+				v.Name = mcp.Null[string]()
 			} else {
-				p := new(string)
+				var x string
 				if s, ok := d.String(); ok {
-					*p = s
+					x = s
 				}
-				v.Name = p
+				v.Name = mcp.NotNull(x)
 			}
 		case "address":
 			if d.Null() {
-				v.Address = nil
+				v.Address = mcp.Null[AddressObject]()
 			} else {
-				p := new(AddressObject)
-				(*p).decode(d)
-				v.Address = p
+				var x AddressObject
+				x.decode(d)
+				v.Address = mcp.NotNull(x)
 			}
 		case "balance":
 			if d.Null() {
@@ -1334,11 +1352,11 @@ func (v *Customer) decode(d *jsonwire.Decoder) {
 			}
 		case "default_source":
 			if d.Null() {
-				v.DefaultSource = nil
+				v.DefaultSource = mcp.Null[CustomerDefaultSource]()
 			} else {
-				p := new(CustomerDefaultSource)
-				(*p).decode(d)
-				v.DefaultSource = p
+				var x CustomerDefaultSource
+				x.decode(d)
+				v.DefaultSource = mcp.NotNull(x)
 			}
 		case "metadata":
 			if d.Null() {
@@ -1355,13 +1373,13 @@ func (v *Customer) decode(d *jsonwire.Decoder) {
 			}
 		case "tax_exempt":
 			if d.Null() {
-				v.TaxExempt = nil
+				v.TaxExempt = mcp.Null[CustomerTaxExempt]()
 			} else {
-				p := new(CustomerTaxExempt)
+				var x CustomerTaxExempt
 				if s, ok := d.String(); ok {
-					*p = CustomerTaxExempt(s)
+					x = CustomerTaxExempt(s)
 				}
-				v.TaxExempt = p
+				v.TaxExempt = mcp.NotNull(x)
 			}
 		case "livemode":
 			if s, ok := d.Bool(); ok {
@@ -1601,8 +1619,8 @@ type CustomerDefaultSourceObjectBankAccount struct {
 	// Unique identifier for the object.
 	ID string `json:"id"`
 	// Name of the bank associated with the routing number (e.g., `WELLS FARGO`).
-	BankName *string `json:"bank_name,omitempty"`
-	Last4    string  `json:"last4"`
+	BankName mcp.Nullable[string] `json:"bank_name,omitzero"`
+	Last4    string               `json:"last4"`
 	// For bank accounts, possible values are `new`, `validated`, `verified`, `verification_failed`, or
 	// `errored`.
 	Status string `json:"status"`
@@ -1614,9 +1632,12 @@ func (v *CustomerDefaultSourceObjectBankAccount) encode(e *jsonwire.Encoder) {
 	e.String(v.ID)
 	e.Key("object")
 	e.String("bank_account")
-	if v.BankName != nil {
+	if x, ok := v.BankName.Get(); ok {
 		e.Key("bank_name")
-		e.String(*v.BankName)
+		e.String(x)
+	} else if v.BankName.IsNull() {
+		e.Key("bank_name")
+		e.Null()
 	}
 	e.Key("last4")
 	e.String(v.Last4)
@@ -1637,13 +1658,13 @@ func (v *CustomerDefaultSourceObjectBankAccount) decode(d *jsonwire.Decoder) {
 			}
 		case "bank_name":
 			if d.Null() {
-				v.BankName = nil
+				v.BankName = mcp.Null[string]()
 			} else {
-				p := new(string)
+				var x string
 				if s, ok := d.String(); ok {
-					*p = s
+					x = s
 				}
-				v.BankName = p
+				v.BankName = mcp.NotNull(x)
 			}
 		case "last4":
 			if s, ok := d.String(); ok {
@@ -1880,7 +1901,7 @@ type IssuesCreateInput struct {
 	Body *string `json:"body,omitempty"`
 	// The `number` of the milestone to associate this issue with. _NOTE: Only users with push access
 	// can set the milestone for new issues. The milestone is silently dropped otherwise._
-	Milestone *StringOrInteger `json:"milestone,omitempty"`
+	Milestone mcp.Nullable[StringOrInteger] `json:"milestone,omitzero"`
 	// Labels to associate with this issue. _NOTE: Only users with push access can set labels for new
 	// issues. Labels are silently dropped otherwise._
 	Labels []Label `json:"labels,omitempty"`
@@ -1901,9 +1922,12 @@ func (v *IssuesCreateInput) encode(e *jsonwire.Encoder) {
 		e.Key("body")
 		e.String(*v.Body)
 	}
-	if v.Milestone != nil {
+	if x, ok := v.Milestone.Get(); ok {
 		e.Key("milestone")
-		(*v.Milestone).encode(e)
+		x.encode(e)
+	} else if v.Milestone.IsNull() {
+		e.Key("milestone")
+		e.Null()
 	}
 	if v.Labels != nil {
 		e.Key("labels")
@@ -1950,11 +1974,11 @@ func (v *IssuesCreateInput) decode(d *jsonwire.Decoder) {
 			}
 		case "milestone":
 			if d.Null() {
-				v.Milestone = nil
+				v.Milestone = mcp.Null[StringOrInteger]()
 			} else {
-				p := new(StringOrInteger)
-				(*p).decode(d)
-				v.Milestone = p
+				var x StringOrInteger
+				x.decode(d)
+				v.Milestone = mcp.NotNull(x)
 			}
 		case "labels":
 			if d.Null() {
@@ -2120,10 +2144,10 @@ func (v *Label) UnmarshalJSON(data []byte) error {
 
 // A label by its fields.
 type LabelObject struct {
-	ID          *int64  `json:"id,omitempty"`
-	Name        *string `json:"name,omitempty"`
-	Description *string `json:"description,omitempty"`
-	Color       *string `json:"color,omitempty"`
+	ID          *int64               `json:"id,omitempty"`
+	Name        *string              `json:"name,omitempty"`
+	Description mcp.Nullable[string] `json:"description,omitzero"`
+	Color       mcp.Nullable[string] `json:"color,omitzero"`
 }
 
 func (v *LabelObject) encode(e *jsonwire.Encoder) {
@@ -2136,13 +2160,19 @@ func (v *LabelObject) encode(e *jsonwire.Encoder) {
 		e.Key("name")
 		e.String(*v.Name)
 	}
-	if v.Description != nil {
+	if x, ok := v.Description.Get(); ok {
 		e.Key("description")
-		e.String(*v.Description)
+		e.String(x)
+	} else if v.Description.IsNull() {
+		e.Key("description")
+		e.Null()
 	}
-	if v.Color != nil {
+	if x, ok := v.Color.Get(); ok {
 		e.Key("color")
-		e.String(*v.Color)
+		e.String(x)
+	} else if v.Color.IsNull() {
+		e.Key("color")
+		e.Null()
 	}
 	e.ObjectEnd()
 }
@@ -2171,23 +2201,23 @@ func (v *LabelObject) decode(d *jsonwire.Decoder) {
 			}
 		case "description":
 			if d.Null() {
-				v.Description = nil
+				v.Description = mcp.Null[string]()
 			} else {
-				p := new(string)
+				var x string
 				if s, ok := d.String(); ok {
-					*p = s
+					x = s
 				}
-				v.Description = p
+				v.Description = mcp.NotNull(x)
 			}
 		case "color":
 			if d.Null() {
-				v.Color = nil
+				v.Color = mcp.Null[string]()
 			} else {
-				p := new(string)
+				var x string
 				if s, ok := d.String(); ok {
-					*p = s
+					x = s
 				}
-				v.Color = p
+				v.Color = mcp.NotNull(x)
 			}
 		default:
 			d.Skip()
@@ -2218,19 +2248,19 @@ type Issue struct {
 	// State of the issue; either 'open' or 'closed'
 	State State `json:"state"`
 	// The reason for the current state
-	StateReason *StateReason `json:"state_reason,omitempty"`
+	StateReason mcp.Nullable[StateReason] `json:"state_reason,omitzero"`
 	// Contents of the issue
-	Body *string     `json:"body,omitempty"`
-	User *SimpleUser `json:"user"`
+	Body mcp.Nullable[string] `json:"body,omitzero"`
+	User *SimpleUser          `json:"user"`
 	// Labels to associate with this issue; pass one or more label names to replace the set of labels
 	// on this issue; send an empty array to clear all labels from the issue; note that the labels are
 	// silently dropped for users without push access to the repository
-	Labels    []IssueLabel    `json:"labels"`
-	Assignee  *SimpleUser     `json:"assignee"`
-	Assignees []SimpleUser    `json:"assignees,omitempty"`
-	ClosedAt  *time.Time      `json:"closed_at"`
-	ClosedBy  *SimpleUser     `json:"closed_by,omitempty"`
-	Reactions *ReactionRollup `json:"reactions,omitempty"`
+	Labels    []IssueLabel               `json:"labels"`
+	Assignee  *SimpleUser                `json:"assignee"`
+	Assignees mcp.Nullable[[]SimpleUser] `json:"assignees,omitzero"`
+	ClosedAt  *time.Time                 `json:"closed_at"`
+	ClosedBy  mcp.Nullable[SimpleUser]   `json:"closed_by,omitzero"`
+	Reactions *ReactionRollup            `json:"reactions,omitempty"`
 }
 
 func (v *Issue) encode(e *jsonwire.Encoder) {
@@ -2243,13 +2273,19 @@ func (v *Issue) encode(e *jsonwire.Encoder) {
 	e.String(v.Title)
 	e.Key("state")
 	e.String(string(v.State))
-	if v.StateReason != nil {
+	if x, ok := v.StateReason.Get(); ok {
 		e.Key("state_reason")
-		e.String(string(*v.StateReason))
+		e.String(string(x))
+	} else if v.StateReason.IsNull() {
+		e.Key("state_reason")
+		e.Null()
 	}
-	if v.Body != nil {
+	if x, ok := v.Body.Get(); ok {
 		e.Key("body")
-		e.String(*v.Body)
+		e.String(x)
+	} else if v.Body.IsNull() {
+		e.Key("body")
+		e.Null()
 	}
 	if v.User != nil {
 		e.Key("user")
@@ -2272,14 +2308,17 @@ func (v *Issue) encode(e *jsonwire.Encoder) {
 		e.Key("assignee")
 		e.Null()
 	}
-	if v.Assignees != nil {
+	if x, ok := v.Assignees.Get(); ok {
 		e.Key("assignees")
 		e.ArrayStart()
-		for _, x0 := range v.Assignees {
+		for _, x0 := range x {
 			e.Elem()
 			x0.encode(e)
 		}
 		e.ArrayEnd()
+	} else if v.Assignees.IsNull() {
+		e.Key("assignees")
+		e.Null()
 	}
 	if v.ClosedAt != nil {
 		e.Key("closed_at")
@@ -2288,9 +2327,12 @@ func (v *Issue) encode(e *jsonwire.Encoder) {
 		e.Key("closed_at")
 		e.Null()
 	}
-	if v.ClosedBy != nil {
+	if x, ok := v.ClosedBy.Get(); ok {
 		e.Key("closed_by")
-		(*v.ClosedBy).encode(e)
+		x.encode(e)
+	} else if v.ClosedBy.IsNull() {
+		e.Key("closed_by")
+		e.Null()
 	}
 	if v.Reactions != nil {
 		e.Key("reactions")
@@ -2319,23 +2361,23 @@ func (v *Issue) decode(d *jsonwire.Decoder) {
 			}
 		case "state_reason":
 			if d.Null() {
-				v.StateReason = nil
+				v.StateReason = mcp.Null[StateReason]()
 			} else {
-				p := new(StateReason)
+				var x StateReason
 				if s, ok := d.String(); ok {
-					*p = StateReason(s)
+					x = StateReason(s)
 				}
-				v.StateReason = p
+				v.StateReason = mcp.NotNull(x)
 			}
 		case "body":
 			if d.Null() {
-				v.Body = nil
+				v.Body = mcp.Null[string]()
 			} else {
-				p := new(string)
+				var x string
 				if s, ok := d.String(); ok {
-					*p = s
+					x = s
 				}
-				v.Body = p
+				v.Body = mcp.NotNull(x)
 			}
 		case "user":
 			if d.Null() {
@@ -2366,14 +2408,20 @@ func (v *Issue) decode(d *jsonwire.Decoder) {
 			}
 		case "assignees":
 			if d.Null() {
-				v.Assignees = nil
+				v.Assignees = mcp.Null[[]SimpleUser]()
 			} else {
-				v.Assignees = []SimpleUser{}
-				for range d.Elements {
-					var x0 SimpleUser
-					x0.decode(d)
-					v.Assignees = append(v.Assignees, x0)
+				var x []SimpleUser
+				if d.Null() {
+					x = nil
+				} else {
+					x = []SimpleUser{}
+					for range d.Elements {
+						var x0 SimpleUser
+						x0.decode(d)
+						x = append(x, x0)
+					}
 				}
+				v.Assignees = mcp.NotNull(x)
 			}
 		case "closed_at":
 			if d.Null() {
@@ -2391,11 +2439,11 @@ func (v *Issue) decode(d *jsonwire.Decoder) {
 			}
 		case "closed_by":
 			if d.Null() {
-				v.ClosedBy = nil
+				v.ClosedBy = mcp.Null[SimpleUser]()
 			} else {
-				p := new(SimpleUser)
-				(*p).decode(d)
-				v.ClosedBy = p
+				var x SimpleUser
+				x.decode(d)
+				v.ClosedBy = mcp.NotNull(x)
 			}
 		case "reactions":
 			if d.Null() {
@@ -2575,11 +2623,11 @@ func (v *IssueLabel) UnmarshalJSON(data []byte) error {
 // IssueLabelObject is an object of the server's schema.
 type IssueLabelObject struct {
 	// Format: int64.
-	ID          int64   `json:"id"`
-	Name        string  `json:"name"`
-	Description *string `json:"description,omitempty"`
-	Color       *string `json:"color,omitempty"`
-	Default     *bool   `json:"default,omitempty"`
+	ID          int64                `json:"id"`
+	Name        string               `json:"name"`
+	Description mcp.Nullable[string] `json:"description,omitzero"`
+	Color       mcp.Nullable[string] `json:"color,omitzero"`
+	Default     *bool                `json:"default,omitempty"`
 }
 
 func (v *IssueLabelObject) encode(e *jsonwire.Encoder) {
@@ -2588,13 +2636,19 @@ func (v *IssueLabelObject) encode(e *jsonwire.Encoder) {
 	e.Int(v.ID)
 	e.Key("name")
 	e.String(v.Name)
-	if v.Description != nil {
+	if x, ok := v.Description.Get(); ok {
 		e.Key("description")
-		e.String(*v.Description)
+		e.String(x)
+	} else if v.Description.IsNull() {
+		e.Key("description")
+		e.Null()
 	}
-	if v.Color != nil {
+	if x, ok := v.Color.Get(); ok {
 		e.Key("color")
-		e.String(*v.Color)
+		e.String(x)
+	} else if v.Color.IsNull() {
+		e.Key("color")
+		e.Null()
 	}
 	if v.Default != nil {
 		e.Key("default")
@@ -2615,23 +2669,23 @@ func (v *IssueLabelObject) decode(d *jsonwire.Decoder) {
 			}
 		case "description":
 			if d.Null() {
-				v.Description = nil
+				v.Description = mcp.Null[string]()
 			} else {
-				p := new(string)
+				var x string
 				if s, ok := d.String(); ok {
-					*p = s
+					x = s
 				}
-				v.Description = p
+				v.Description = mcp.NotNull(x)
 			}
 		case "color":
 			if d.Null() {
-				v.Color = nil
+				v.Color = mcp.Null[string]()
 			} else {
-				p := new(string)
+				var x string
 				if s, ok := d.String(); ok {
-					*p = s
+					x = s
 				}
-				v.Color = p
+				v.Color = mcp.NotNull(x)
 			}
 		case "default":
 			if d.Null() {
@@ -2795,16 +2849,16 @@ type IssuesUpdateInput struct {
 	// The number that identifies the issue.
 	IssueNumber int64 `json:"issue_number"`
 	// The title of the issue.
-	Title *StringOrInteger `json:"title,omitempty"`
+	Title mcp.Nullable[StringOrInteger] `json:"title,omitzero"`
 	// The contents of the issue.
-	Body *string `json:"body,omitempty"`
+	Body mcp.Nullable[string] `json:"body,omitzero"`
 	// The open or closed state of the issue.
 	State *State `json:"state,omitempty"`
 	// The reason for the state change. Ignored unless `state` is changed.
-	StateReason *StateReason `json:"state_reason,omitempty"`
+	StateReason mcp.Nullable[StateReason] `json:"state_reason,omitzero"`
 	// The `number` of the milestone to associate this issue with. _NOTE: Only users with push access
 	// can set the milestone for new issues. The milestone is silently dropped otherwise._
-	Milestone *StringOrInteger `json:"milestone,omitempty"`
+	Milestone mcp.Nullable[StringOrInteger] `json:"milestone,omitzero"`
 	// Labels to associate with this issue. Pass one or more labels to _replace_ the set of labels on
 	// this issue. Send an empty array (`[]`) to clear all labels from the issue.
 	Labels []Label `json:"labels,omitempty"`
@@ -2820,25 +2874,37 @@ func (v *IssuesUpdateInput) encode(e *jsonwire.Encoder) {
 	e.String(v.Repo)
 	e.Key("issue_number")
 	e.Int(v.IssueNumber)
-	if v.Title != nil {
+	if x, ok := v.Title.Get(); ok {
 		e.Key("title")
-		(*v.Title).encode(e)
+		x.encode(e)
+	} else if v.Title.IsNull() {
+		e.Key("title")
+		e.Null()
 	}
-	if v.Body != nil {
+	if x, ok := v.Body.Get(); ok {
 		e.Key("body")
-		e.String(*v.Body)
+		e.String(x)
+	} else if v.Body.IsNull() {
+		e.Key("body")
+		e.Null()
 	}
 	if v.State != nil {
 		e.Key("state")
 		e.String(string(*v.State))
 	}
-	if v.StateReason != nil {
+	if x, ok := v.StateReason.Get(); ok {
 		e.Key("state_reason")
-		e.String(string(*v.StateReason))
+		e.String(string(x))
+	} else if v.StateReason.IsNull() {
+		e.Key("state_reason")
+		e.Null()
 	}
-	if v.Milestone != nil {
+	if x, ok := v.Milestone.Get(); ok {
 		e.Key("milestone")
-		(*v.Milestone).encode(e)
+		x.encode(e)
+	} else if v.Milestone.IsNull() {
+		e.Key("milestone")
+		e.Null()
 	}
 	if v.Labels != nil {
 		e.Key("labels")
@@ -2870,21 +2936,21 @@ func (v *IssuesUpdateInput) decode(d *jsonwire.Decoder) {
 			}
 		case "title":
 			if d.Null() {
-				v.Title = nil
+				v.Title = mcp.Null[StringOrInteger]()
 			} else {
-				p := new(StringOrInteger)
-				(*p).decode(d)
-				v.Title = p
+				var x StringOrInteger
+				x.decode(d)
+				v.Title = mcp.NotNull(x)
 			}
 		case "body":
 			if d.Null() {
-				v.Body = nil
+				v.Body = mcp.Null[string]()
 			} else {
-				p := new(string)
+				var x string
 				if s, ok := d.String(); ok {
-					*p = s
+					x = s
 				}
-				v.Body = p
+				v.Body = mcp.NotNull(x)
 			}
 		case "state":
 			if d.Null() {
@@ -2898,21 +2964,21 @@ func (v *IssuesUpdateInput) decode(d *jsonwire.Decoder) {
 			}
 		case "state_reason":
 			if d.Null() {
-				v.StateReason = nil
+				v.StateReason = mcp.Null[StateReason]()
 			} else {
-				p := new(StateReason)
+				var x StateReason
 				if s, ok := d.String(); ok {
-					*p = StateReason(s)
+					x = StateReason(s)
 				}
-				v.StateReason = p
+				v.StateReason = mcp.NotNull(x)
 			}
 		case "milestone":
 			if d.Null() {
-				v.Milestone = nil
+				v.Milestone = mcp.Null[StringOrInteger]()
 			} else {
-				p := new(StringOrInteger)
-				(*p).decode(d)
-				v.Milestone = p
+				var x StringOrInteger
+				x.decode(d)
+				v.Milestone = mcp.NotNull(x)
 			}
 		case "labels":
 			if d.Null() {
@@ -3604,13 +3670,13 @@ type PaymentIntent struct {
 	// Status of this PaymentIntent.
 	Status PaymentIntentStatus `json:"status"`
 	// ID of the Customer this PaymentIntent belongs to, if one exists.
-	Customer *PaymentIntentCustomer `json:"customer,omitempty"`
+	Customer mcp.Nullable[PaymentIntentCustomer] `json:"customer,omitzero"`
 	// The payment error encountered in the previous PaymentIntent confirmation. It will be cleared if
 	// the PaymentIntent is later updated for any reason.
-	LastPaymentError *PaymentIntentLastPaymentError `json:"last_payment_error,omitempty"`
+	LastPaymentError mcp.Nullable[PaymentIntentLastPaymentError] `json:"last_payment_error,omitzero"`
 	// If present, this property tells you what actions you need to take in order for your customer to
 	// fulfill a payment using the provided source.
-	NextAction PaymentIntentNextAction `json:"next_action,omitempty"`
+	NextAction mcp.Nullable[PaymentIntentNextAction] `json:"next_action,omitzero"`
 	// Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object.
 	Metadata map[string]string `json:"metadata,omitempty"`
 	Created  int64             `json:"created"`
@@ -3628,17 +3694,26 @@ func (v *PaymentIntent) encode(e *jsonwire.Encoder) {
 	e.String(v.Currency)
 	e.Key("status")
 	e.String(string(v.Status))
-	if v.Customer != nil {
+	if x, ok := v.Customer.Get(); ok {
 		e.Key("customer")
-		(*v.Customer).encode(e)
+		x.encode(e)
+	} else if v.Customer.IsNull() {
+		e.Key("customer")
+		e.Null()
 	}
-	if v.LastPaymentError != nil {
+	if x, ok := v.LastPaymentError.Get(); ok {
 		e.Key("last_payment_error")
-		(*v.LastPaymentError).encode(e)
+		x.encode(e)
+	} else if v.LastPaymentError.IsNull() {
+		e.Key("last_payment_error")
+		e.Null()
 	}
-	if v.NextAction != nil {
+	if x, ok := v.NextAction.Get(); ok {
 		e.Key("next_action")
-		encodePaymentIntentNextAction(e, v.NextAction)
+		encodePaymentIntentNextAction(e, x)
+	} else if v.NextAction.IsNull() {
+		e.Key("next_action")
+		e.Null()
 	}
 	if v.Metadata != nil {
 		e.Key("metadata")
@@ -3679,25 +3754,27 @@ func (v *PaymentIntent) decode(d *jsonwire.Decoder) {
 			}
 		case "customer":
 			if d.Null() {
-				v.Customer = nil
+				v.Customer = mcp.Null[PaymentIntentCustomer]()
 			} else {
-				p := new(PaymentIntentCustomer)
-				(*p).decode(d)
-				v.Customer = p
+				var x PaymentIntentCustomer
+				x.decode(d)
+				v.Customer = mcp.NotNull(x)
 			}
 		case "last_payment_error":
 			if d.Null() {
-				v.LastPaymentError = nil
+				v.LastPaymentError = mcp.Null[PaymentIntentLastPaymentError]()
 			} else {
-				p := new(PaymentIntentLastPaymentError)
-				(*p).decode(d)
-				v.LastPaymentError = p
+				var x PaymentIntentLastPaymentError
+				x.decode(d)
+				v.LastPaymentError = mcp.NotNull(x)
 			}
 		case "next_action":
 			if d.Null() {
-				v.NextAction = nil
+				v.NextAction = mcp.Null[PaymentIntentNextAction]()
 			} else {
-				v.NextAction = decodePaymentIntentNextAction(d)
+				var x PaymentIntentNextAction
+				x = decodePaymentIntentNextAction(d)
+				v.NextAction = mcp.NotNull(x)
 			}
 		case "metadata":
 			if d.Null() {
@@ -4015,20 +4092,26 @@ func (v *RedirectToURL) UnmarshalJSON(data []byte) error {
 type RedirectToURLRedirectToURL struct {
 	// If the customer does not exit their browser while authenticating, they will be redirected to
 	// this specified URL after completion.
-	ReturnURL *string `json:"return_url,omitempty"`
+	ReturnURL mcp.Nullable[string] `json:"return_url,omitzero"`
 	// The URL you must redirect your customer to in order to authenticate the payment.
-	URL *string `json:"url,omitempty"`
+	URL mcp.Nullable[string] `json:"url,omitzero"`
 }
 
 func (v *RedirectToURLRedirectToURL) encode(e *jsonwire.Encoder) {
 	e.ObjectStart()
-	if v.ReturnURL != nil {
+	if x, ok := v.ReturnURL.Get(); ok {
 		e.Key("return_url")
-		e.String(*v.ReturnURL)
+		e.String(x)
+	} else if v.ReturnURL.IsNull() {
+		e.Key("return_url")
+		e.Null()
 	}
-	if v.URL != nil {
+	if x, ok := v.URL.Get(); ok {
 		e.Key("url")
-		e.String(*v.URL)
+		e.String(x)
+	} else if v.URL.IsNull() {
+		e.Key("url")
+		e.Null()
 	}
 	e.ObjectEnd()
 }
@@ -4037,23 +4120,23 @@ func (v *RedirectToURLRedirectToURL) decode(d *jsonwire.Decoder) {
 		switch string(key) {
 		case "return_url":
 			if d.Null() {
-				v.ReturnURL = nil
+				v.ReturnURL = mcp.Null[string]()
 			} else {
-				p := new(string)
+				var x string
 				if s, ok := d.String(); ok {
-					*p = s
+					x = s
 				}
-				v.ReturnURL = p
+				v.ReturnURL = mcp.NotNull(x)
 			}
 		case "url":
 			if d.Null() {
-				v.URL = nil
+				v.URL = mcp.Null[string]()
 			} else {
-				p := new(string)
+				var x string
 				if s, ok := d.String(); ok {
-					*p = s
+					x = s
 				}
-				v.URL = p
+				v.URL = mcp.NotNull(x)
 			}
 		default:
 			d.Skip()
@@ -4162,24 +4245,33 @@ func (v *PaymentIntentNextActionDisplayBankTransferInstructions) UnmarshalJSON(d
 // PaymentIntentNextActionDisplayBankTransferInstructionsDisplayBankTransferInstructions is an
 // object of the server's schema.
 type PaymentIntentNextActionDisplayBankTransferInstructionsDisplayBankTransferInstructions struct {
-	AmountRemaining *int64  `json:"amount_remaining,omitempty"`
-	Currency        *string `json:"currency,omitempty"`
-	Reference       *string `json:"reference,omitempty"`
+	AmountRemaining mcp.Nullable[int64]  `json:"amount_remaining,omitzero"`
+	Currency        mcp.Nullable[string] `json:"currency,omitzero"`
+	Reference       mcp.Nullable[string] `json:"reference,omitzero"`
 }
 
 func (v *PaymentIntentNextActionDisplayBankTransferInstructionsDisplayBankTransferInstructions) encode(e *jsonwire.Encoder) {
 	e.ObjectStart()
-	if v.AmountRemaining != nil {
+	if x, ok := v.AmountRemaining.Get(); ok {
 		e.Key("amount_remaining")
-		e.Int(*v.AmountRemaining)
+		e.Int(x)
+	} else if v.AmountRemaining.IsNull() {
+		e.Key("amount_remaining")
+		e.Null()
 	}
-	if v.Currency != nil {
+	if x, ok := v.Currency.Get(); ok {
 		e.Key("currency")
-		e.String(*v.Currency)
+		e.String(x)
+	} else if v.Currency.IsNull() {
+		e.Key("currency")
+		e.Null()
 	}
-	if v.Reference != nil {
+	if x, ok := v.Reference.Get(); ok {
 		e.Key("reference")
-		e.String(*v.Reference)
+		e.String(x)
+	} else if v.Reference.IsNull() {
+		e.Key("reference")
+		e.Null()
 	}
 	e.ObjectEnd()
 }
@@ -4188,33 +4280,33 @@ func (v *PaymentIntentNextActionDisplayBankTransferInstructionsDisplayBankTransf
 		switch string(key) {
 		case "amount_remaining":
 			if d.Null() {
-				v.AmountRemaining = nil
+				v.AmountRemaining = mcp.Null[int64]()
 			} else {
-				p := new(int64)
+				var x int64
 				if s, ok := d.Int(); ok {
-					*p = s
+					x = s
 				}
-				v.AmountRemaining = p
+				v.AmountRemaining = mcp.NotNull(x)
 			}
 		case "currency":
 			if d.Null() {
-				v.Currency = nil
+				v.Currency = mcp.Null[string]()
 			} else {
-				p := new(string)
+				var x string
 				if s, ok := d.String(); ok {
-					*p = s
+					x = s
 				}
-				v.Currency = p
+				v.Currency = mcp.NotNull(x)
 			}
 		case "reference":
 			if d.Null() {
-				v.Reference = nil
+				v.Reference = mcp.Null[string]()
 			} else {
-				p := new(string)
+				var x string
 				if s, ok := d.String(); ok {
-					*p = s
+					x = s
 				}
-				v.Reference = p
+				v.Reference = mcp.NotNull(x)
 			}
 		default:
 			d.Skip()

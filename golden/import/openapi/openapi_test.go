@@ -88,8 +88,7 @@ var payloads = []struct {
 }
 
 // Each payload is valid for its schema, decodes into the typed client's types and encodes back
-// to the same JSON. (A member that is null where the schema also lets it be absent may come
-// back absent: an optional field that may be null is nil for both.)
+// to the same JSON: a member that is null comes back null, one left out stays out.
 func TestPayloadsRoundTrip(t *testing.T) {
 	for _, p := range payloads {
 		if err := schemaOf(t, p.tool, p.side).Validate(unmarshalAny(t, p.json)); err != nil {
@@ -118,51 +117,69 @@ func TestPayloadsRoundTrip(t *testing.T) {
 func TestPayloadsDecodeTyped(t *testing.T) {
 	var c Customer
 	must(t, c.UnmarshalJSON([]byte(customerWithCard)))
-	card, ok := c.DefaultSource.Object.(CustomerDefaultSourceObjectCard)
-	if !ok || card.Last4 != "4242" || c.DefaultSource.String != nil || c.Address.City != "San Francisco" || *c.TaxExempt != CustomerTaxExemptNone {
+	source, _ := c.DefaultSource.Get()
+	address, _ := c.Address.Get()
+	line2 := address.Line2
+	taxExempt, _ := c.TaxExempt.Get()
+	card, ok := source.Object.(CustomerDefaultSourceObjectCard)
+	if !ok || card.Last4 != "4242" || source.String != nil || address.City != "San Francisco" || !line2.IsNull() || taxExempt != CustomerTaxExemptNone {
 		t.Errorf("customer with a card: %+v, source %#v", c, c.DefaultSource)
 	}
+	// Null and left out are told apart: this customer's email is null, its balance left out.
+	c = Customer{}
 	must(t, c.UnmarshalJSON([]byte(customerWithSourceID)))
-	if c.DefaultSource.Object != nil || *c.DefaultSource.String != "ba_1MtJUT2eZvKYlo2C" || c.Address != nil || c.Email != nil {
+	source, _ = c.DefaultSource.Get()
+	if source.Object != nil || *source.String != "ba_1MtJUT2eZvKYlo2C" || !c.Address.IsNull() || !c.Email.IsNull() || c.Balance != nil {
 		t.Errorf("customer with a source id: %+v", c)
 	}
+	c = Customer{}
 	must(t, c.UnmarshalJSON([]byte(customerWithBank)))
-	if bank, ok := c.DefaultSource.Object.(CustomerDefaultSourceObjectBankAccount); !ok || *bank.BankName != "STRIPE TEST BANK" {
+	source, _ = c.DefaultSource.Get()
+	if bank, ok := source.Object.(CustomerDefaultSourceObjectBankAccount); !ok || bank.BankName != mcp.NotNull("STRIPE TEST BANK") || !c.Email.IsZero() {
 		t.Errorf("customer with a bank account: %#v", c.DefaultSource)
 	}
 
 	var list PaymentIntentsListOutput
 	must(t, list.UnmarshalJSON([]byte(paymentIntents)))
-	redirect, ok := list.Data[0].NextAction.(RedirectToURL)
-	if !ok || *redirect.RedirectToURL.URL == "" || *list.Data[0].Customer.String != "cus_NffrFeUfNV2Hib" {
+	// A union that may be left out or null is read with Get, then a type switch.
+	next, _ := list.Data[0].NextAction.Get()
+	customer, _ := list.Data[0].Customer.Get()
+	redirect, ok := next.(RedirectToURL)
+	if url, _ := redirect.RedirectToURL.URL.Get(); !ok || url == "" || *customer.String != "cus_NffrFeUfNV2Hib" {
 		t.Errorf("first intent: %+v", list.Data[0])
 	}
 	// The customer expanded in a payment intent is the type the customers tools return.
-	var expanded *Customer = list.Data[1].Customer.Object
-	if expanded == nil || expanded.ID != "cus_Ng2GmXr7U5uV1l" || list.Data[1].LastPaymentError.Type != PaymentIntentLastPaymentErrorTypeCardError || list.Data[1].NextAction != nil {
+	customer, _ = list.Data[1].Customer.Get()
+	lastError, _ := list.Data[1].LastPaymentError.Get()
+	var expanded *Customer = customer.Object
+	if expanded == nil || expanded.ID != "cus_Ng2GmXr7U5uV1l" || lastError.Type != PaymentIntentLastPaymentErrorTypeCardError || !list.Data[1].NextAction.IsNull() {
 		t.Errorf("second intent: %+v", list.Data[1])
 	}
-	if sdk, ok := list.Data[2].NextAction.(PaymentIntentNextActionUseStripeSDK); !ok || !strings.Contains(string(sdk.UseStripeSDK), "three_d_secure_redirect") || list.Data[2].Customer != nil {
+	next, _ = list.Data[2].NextAction.Get()
+	if sdk, ok := next.(PaymentIntentNextActionUseStripeSDK); !ok || !strings.Contains(string(sdk.UseStripeSDK), "three_d_secure_redirect") || !list.Data[2].Customer.IsNull() {
 		t.Errorf("third intent: %+v", list.Data[2])
 	}
-	if bt, ok := list.Data[3].NextAction.(PaymentIntentNextActionDisplayBankTransferInstructions); !ok || *bt.DisplayBankTransferInstructions.Reference != "6TK9PBCVVQVR" {
+	next, _ = list.Data[3].NextAction.Get()
+	if bt, ok := next.(PaymentIntentNextActionDisplayBankTransferInstructions); !ok || bt.DisplayBankTransferInstructions.Reference != mcp.NotNull("6TK9PBCVVQVR") || !list.Data[3].Customer.IsZero() {
 		t.Errorf("fourth intent: %+v", list.Data[3])
 	}
 
 	var issue Issue
 	must(t, issue.UnmarshalJSON([]byte(openIssue)))
+	assignees, _ := issue.Assignees.Get()
 	if *issue.Labels[0].String != "triage" || issue.Labels[1].Object.Name != "bug" || issue.Reactions.Plus1 != 3 || issue.Reactions.Minus1 != 1 ||
-		issue.User.Login != "octocat" || issue.Assignee != nil || issue.Assignees[0] != *issue.User {
+		issue.User.Login != "octocat" || issue.Assignee != nil || assignees[0] != *issue.User {
 		t.Errorf("open issue: %+v", issue)
 	}
 	must(t, issue.UnmarshalJSON([]byte(closedIssue)))
-	if *issue.StateReason != StateReasonCompleted || !issue.ClosedAt.Equal(time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)) || issue.ClosedBy.Login != "octocat" || issue.User != nil {
+	closedBy, _ := issue.ClosedBy.Get()
+	if issue.StateReason != mcp.NotNull(StateReasonCompleted) || !issue.ClosedAt.Equal(time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)) || closedBy.Login != "octocat" || issue.User != nil {
 		t.Errorf("closed issue: %+v", issue)
 	}
 
 	var in IssuesUpdateInput
 	must(t, in.UnmarshalJSON([]byte(`{"owner":"o","repo":"r","issue_number":1,"title":42,"locked":true}`)))
-	if *in.Title.Integer != 42 || in.Title.String != nil || !*in.Locked.Boolean {
+	if title, _ := in.Title.Get(); *title.Integer != 42 || title.String != nil || !*in.Locked.Boolean || !in.Milestone.IsZero() {
 		t.Errorf("update input: %+v", in)
 	}
 	var checks ChecksCreateInput
@@ -256,6 +273,15 @@ func TestClientCallsOpenAPITools(t *testing.T) {
 	if got["issues_update"] != `{"owner":"octocat","repo":"Hello-World","issue_number":1348,"labels":["bug",{"name":"docs"}],"locked":false}` {
 		t.Errorf("issues_update got %s", got["issues_update"])
 	}
+	// An optional property that may be null is sent as null, as a value or not at all: null
+	// removes the issue's milestone, where leaving it out keeps it.
+	if _, err := c.IssuesUpdate(ctx, IssuesUpdateInput{Owner: "o", Repo: "r", IssueNumber: 1, Locked: BooleanOrString{String: mcp.Ptr("unchanged")},
+		Milestone: mcp.Null[StringOrInteger](), Body: mcp.NotNull("")}); err != nil {
+		t.Fatal(err)
+	}
+	if got["issues_update"] != `{"owner":"o","repo":"r","issue_number":1,"body":"","milestone":null,"locked":"unchanged"}` {
+		t.Errorf("issues_update got %s", got["issues_update"])
+	}
 	if _, err := c.ChecksCreate(ctx, ChecksCreateInput{Owner: "o", Repo: "r", Name: "lint", HeadSha: "ce58",
 		Check:  ChecksCreateInputCheckCompleted{Conclusion: ChecksCreateInputCheckCompletedConclusionSuccess},
 		Output: &ChecksCreateInputOutputTitle{Title: "Lint", Summary: "clean"}}); err != nil {
@@ -310,22 +336,18 @@ func unmarshalAny(t *testing.T, s string) any {
 	return v
 }
 
-// sameJSON says how b differs from a ("" when it does not): the same values, except that a
-// member a has as null may be absent from b.
+// sameJSON says how b differs from a ("" when it does not).
 func sameJSON(a, b any, path string) string {
 	am, aok := a.(map[string]any)
 	bm, bok := b.(map[string]any)
 	if aok && bok {
 		for k, av := range am {
 			bv, ok := bm[k]
-			switch {
-			case !ok && av == nil:
-			case !ok:
+			if !ok {
 				return path + "/" + k + ": missing"
-			default:
-				if d := sameJSON(av, bv, path+"/"+k); d != "" {
-					return d
-				}
+			}
+			if d := sameJSON(av, bv, path+"/"+k); d != "" {
+				return d
 			}
 		}
 		for k := range bm {
