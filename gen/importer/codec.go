@@ -18,6 +18,9 @@ func (e *emitter) structCodec(t *goType) {
 	for _, fl := range t.fields {
 		enc = append(enc, encodeField(fl)...)
 	}
+	if t.extra != nil {
+		enc = append(enc, encodeExtra(t)...)
+	}
 	enc = append(enc, jen.Id("e").Dot("ObjectEnd").Call())
 	f.Func().Params(v.Clone().Op("*").Id(t.name)).Id("encode").Params(jen.Id("e").Op("*").Qual(jsonwirePkg, "Encoder")).Block(enc...)
 
@@ -25,7 +28,15 @@ func (e *emitter) structCodec(t *goType) {
 	for _, fl := range t.fields {
 		cases = append(cases, jen.Case(jen.Lit(fl.key)).Block(decodeField(fl)...))
 	}
-	cases = append(cases, jen.Default().Block(jen.Id("d").Dot("Skip").Call()))
+	other := []jen.Code{jen.Id("d").Dot("Skip").Call()}
+	if t.extra != nil {
+		extra := jen.Id("v").Dot(t.extraName)
+		other = append([]jen.Code{jen.Var().Id("x").Add(goTypeOf(t.extra))}, decodeValue(jen.Id("x"), t.extra, 0)...)
+		other = append(other,
+			jen.If(extra.Clone().Op("==").Nil()).Block(extra.Clone().Op("=").Map(jen.String()).Add(goTypeOf(t.extra)).Values()),
+			extra.Clone().Index(jen.String().Parens(jen.Id("key"))).Op("=").Id("x"))
+	}
+	cases = append(cases, jen.Default().Block(other...))
 	f.Func().Params(v.Clone().Op("*").Id(t.name)).Id("decode").Params(jen.Id("d").Op("*").Qual(jsonwirePkg, "Decoder")).Block(
 		jen.For(jen.Id("key").Op(":=").Range().Id("d").Dot("Members")).Block(
 			jen.Switch(jen.String().Parens(jen.Id("key"))).Block(cases...),
@@ -33,6 +44,25 @@ func (e *emitter) structCodec(t *goType) {
 	)
 
 	e.jsonMethods(t)
+}
+
+// encodeExtra writes the members of a struct's additionalProperties map, in order; one that
+// is a property of the struct is an error rather than a member written twice.
+func encodeExtra(t *goType) []jen.Code {
+	var own []jen.Code
+	for _, fl := range t.fields {
+		own = append(own, jen.Lit(fl.key))
+	}
+	k, x := jen.Id("k"), jen.Id("x")
+	loop := []jen.Code{}
+	if len(own) > 0 {
+		loop = append(loop, jen.Switch(k.Clone()).Block(jen.Case(own...).Block(
+			jen.Id("e").Dot("Fail").Call(jen.Qual("fmt", "Errorf").Call(jen.Lit(t.name+"."+t.extraName+" has %q, which is a property of its own"), k.Clone())),
+			jen.Continue())))
+	}
+	loop = append(loop, jen.Id("e").Dot("Key").Call(k.Clone()), x.Clone().Op(":=").Id("v").Dot(t.extraName).Index(k.Clone()))
+	loop = append(loop, encodeValue(x.Clone(), t.extra, 0)...)
+	return []jen.Code{jen.For(jen.Id("_").Op(",").Add(k.Clone()).Op(":=").Range().Qual("slices", "Sorted").Call(jen.Qual("maps", "Keys").Call(jen.Id("v").Dot(t.extraName)))).Block(loop...)}
 }
 
 // jsonMethods writes MarshalJSON and UnmarshalJSON over a struct's encode and decode.

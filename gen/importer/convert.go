@@ -101,7 +101,9 @@ func (c *converter) convert(raw json.RawMessage, path string) (t *goType, nullab
 		return c.fallback(path, "not a schema: "+err.Error()), false
 	}
 	if s.Ref != "" {
-		return c.ref(s.Ref, path)
+		t, n := c.ref(s.Ref, path)
+		_, null := s.types() // {"$ref": ..., "nullable": true}
+		return t, n || null
 	}
 	if allShapeless(s.AllOf) {
 		s.AllOf = nil
@@ -119,13 +121,18 @@ func (c *converter) convert(raw json.RawMessage, path string) (t *goType, nullab
 	case len(s.AnyOf) > 0:
 		alts, word = s.AnyOf, "anyOf"
 	}
-	if len(alts) > 0 || len(s.AllOf) > 0 {
-		if len(s.Properties) > 0 || len(s.Items) > 0 {
-			return c.fallback(path, "properties or items beside oneOf, anyOf or allOf"), false
+	switch {
+	case len(alts) > 0 && len(s.AllOf) > 0:
+		return c.fallback(path, "allOf beside oneOf or anyOf"), false
+	case len(alts) > 0 && (len(s.Properties) > 0 || len(s.Items) > 0):
+		return c.fallback(path, "properties or items beside oneOf or anyOf"), false
+	case len(s.AllOf) > 0:
+		merged, at, null, why := mergeAllOf(c.root, raw, path)
+		if why != "" {
+			return c.fallback(path, why), null
 		}
-		if len(alts) > 0 && len(s.AllOf) > 0 {
-			return c.fallback(path, "allOf beside oneOf or anyOf"), false
-		}
+		t, n := c.convert(merged, at)
+		return t, n || null
 	}
 	if len(alts) > 0 {
 		var paths []string
@@ -135,12 +142,6 @@ func (c *converter) convert(raw json.RawMessage, path string) (t *goType, nullab
 		t, n := c.union(s, alts, paths, path, true)
 		_, null := s.types() // {"type": ["string", "integer", "null"], "oneOf": [...]}
 		return t, n || null
-	}
-	if len(s.AllOf) == 1 {
-		return c.convert(s.AllOf[0], path+"/allOf/0")
-	}
-	if len(s.AllOf) > 1 {
-		return c.fallback(path, "allOf of several schemas"), false
 	}
 	types, null := s.types()
 	if null {
@@ -153,10 +154,10 @@ func (c *converter) convert(raw json.RawMessage, path string) (t *goType, nullab
 		case len(s.Enum) > 0 && allStrings(s.Enum), isString(s.Const):
 			types = []string{"string"}
 		default:
-			if null {
+			if _, listedNull := s.typeList(); listedNull {
 				return c.fallback(path, "always null"), true
 			}
-			return c.fallback(path, "no type"), false
+			return c.fallback(path, "no type"), null
 		}
 	}
 	if len(types) > 1 {
@@ -209,7 +210,12 @@ func (c *converter) convert(raw json.RawMessage, path string) (t *goType, nullab
 		if key := "#" + path; c.refs[key].t == nil {
 			c.refs[key] = refType{t: t, null: null}
 		}
-		c.fields(t, s, path)
+		names := c.fields(t, s, path)
+		if ap := bytes.TrimSpace(s.AdditionalProperties); len(ap) > 0 && ap[0] == '{' {
+			// Members besides the properties, of a schema: kept in a map beside them.
+			t.extra, _ = c.convert(s.AdditionalProperties, path+"/additionalProperties")
+			t.extraName = names.unique("AdditionalProperties")
+		}
 		return t, null
 	case "null":
 		return c.fallback(path, "always null"), true
@@ -217,12 +223,12 @@ func (c *converter) convert(raw json.RawMessage, path string) (t *goType, nullab
 	return c.fallback(path, "type "+types[0]), null
 }
 
-// fields fills a struct with the properties of s.
-func (c *converter) fields(t *goType, s *schema, path string) {
+// fields fills a struct with the properties of s, and returns the names its fields took.
+func (c *converter) fields(t *goType, s *schema, path string) namer {
 	names := namer{}
 	for _, key := range s.order {
 		raw := s.Properties[key]
-		f := &field{key: key, optional: !slices.Contains(s.Required, key)}
+		f := &field{key: key, optional: !s.required(key)}
 		if ps, err := parseSchema(raw); err == nil {
 			f.doc = fieldDoc(ps)
 			if v, ok := fixedValue(ps); ok && !f.optional {
@@ -235,6 +241,7 @@ func (c *converter) fields(t *goType, s *schema, path string) {
 		f.t, f.nullable = c.convert(raw, path+"/properties/"+escapeToken(key))
 		t.fields = append(t.fields, f)
 	}
+	return names
 }
 
 // ref resolves a $ref: a JSON Pointer within the root schema.

@@ -29,6 +29,12 @@ func fieldDoc(s *schema) string {
 	if s.Format != "" && s.Format != "date-time" {
 		more = append(more, "Format: "+s.Format+".")
 	}
+	switch {
+	case s.ReadOnly:
+		more = append(more, "Read-only: the server sets it; arguments leave it out.")
+	case s.WriteOnly:
+		more = append(more, "Write-only: the server never returns it.")
+	}
 	enum := slices.DeleteFunc(slices.Clone(s.Enum), func(v json.RawMessage) bool { return string(compact(v)) == "null" })
 	if len(enum) > 0 && !allStrings(enum) {
 		var vals []string

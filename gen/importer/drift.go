@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -215,14 +216,18 @@ func alternatives(root, raw json.RawMessage, depth int) (alts []json.RawMessage,
 			alts, null = append(alts, sub...), null || n
 		}
 		return alts, null
-	case len(s.AllOf) == 1 && !shapeless(s.AllOf[0]):
-		return alternatives(root, s.AllOf[0], depth+1)
+	case len(s.AllOf) > 0 && !allShapeless(s.AllOf):
+		// As the client's type has it: the branches made one schema (allof.go).
+		if merged, _, null, why := mergeAllOf(root, raw, ""); why == "" {
+			alts, n := alternatives(root, merged, depth+1)
+			return alts, n || null
+		}
 	}
 	types, null := s.types()
 	switch {
 	case len(types) > 1:
 		return splitTypes(raw, types), null
-	case len(types) == 0 && null:
+	case len(types) == 0 && isNull(s):
 		return nil, true
 	}
 	return []json.RawMessage{raw}, null
@@ -349,8 +354,11 @@ func (d *differ) compareOne(oldRaw, newRaw json.RawMessage, path string) {
 	if slices.Contains(ot, "array") && len(o.Items) > 0 && len(n.Items) > 0 {
 		d.compare(o.Items, n.Items, path+"/items")
 	}
+	if oap, nap := bytes.TrimSpace(o.AdditionalProperties), bytes.TrimSpace(n.AdditionalProperties); len(oap) > 0 && oap[0] == '{' && len(nap) > 0 && nap[0] == '{' {
+		d.compare(oap, nap, path+"/additionalProperties") // a map's values, or the members besides the properties
+	}
 	for _, key := range o.order {
-		oreq, nreq := slices.Contains(o.Required, key), slices.Contains(n.Required, key)
+		oreq, nreq := o.required(key), n.required(key)
 		where := path + "/properties/" + escapeToken(key)
 		if _, ok := n.Properties[key]; !ok {
 			if d.input {
@@ -367,6 +375,7 @@ func (d *differ) compareOne(oldRaw, newRaw json.RawMessage, path string) {
 			d.note(where, "became optional", !d.input)
 		}
 		d.compare(o.Properties[key], n.Properties[key], where)
+		d.nullableField(o.Properties[key], n.Properties[key], oreq, nreq, where)
 	}
 	for _, key := range n.order {
 		if _, ok := o.Properties[key]; ok {
@@ -374,13 +383,35 @@ func (d *differ) compareOne(oldRaw, newRaw json.RawMessage, path string) {
 		}
 		where := path + "/properties/" + escapeToken(key)
 		switch {
-		case d.input && slices.Contains(n.Required, key):
+		case d.input && n.required(key):
 			d.note(where, "added, required: callers do not send it", true)
 		case d.input:
 			d.note(where, "added, optional", false)
 		default:
 			d.note(where, "added", false)
 		}
+	}
+}
+
+// nullableField notes a property whose field in a typed client changes Go type: an optional
+// property that may be null is an mcp.Nullable[T], where one that is only optional or only
+// nullable is a pointer (or nil). The other changes judge the wire; this one says that code
+// setting or reading the field changes when the client is regenerated, which is the caller's
+// to do on purpose, and so breaks no caller.
+func (d *differ) nullableField(oldRaw, newRaw json.RawMessage, oreq, nreq bool, where string) {
+	threeStates := func(root, raw json.RawMessage, required bool) bool {
+		alts, null := alternatives(root, raw, 0)
+		return !required && null && slices.ContainsFunc(alts, func(a json.RawMessage) bool {
+			s, _, _ := resolve(root, a)
+			return kindOf(s) != "" // any JSON is a json.RawMessage, which holds null
+		})
+	}
+	was, is := threeStates(d.oldRoot, oldRaw, oreq), threeStates(d.newRoot, newRaw, nreq)
+	switch {
+	case !was && is:
+		d.note(where, "its Go field becomes an mcp.Nullable (left out, null or a value) when the client is regenerated", false)
+	case was && !is:
+		d.note(where, "its Go field is no longer an mcp.Nullable when the client is regenerated", false)
 	}
 }
 

@@ -263,6 +263,10 @@ func (e *emitter) decl(t *goType) {
 			}
 			fields = append(fields, jen.Id(fl.name).Add(typ).Tag(map[string]string{"json": tag}))
 		}
+		if t.extra != nil {
+			fields = append(fields, comment(t.extraName+" are the members besides those above (additionalProperties)."),
+				jen.Id(t.extraName).Map(jen.String()).Add(goTypeOf(t.extra)).Tag(map[string]string{"json": "-"}))
+		}
 		f.Type().Id(t.name).Struct(fields...)
 		e.structCodec(t)
 	case kUnion:

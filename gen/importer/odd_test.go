@@ -28,6 +28,14 @@ func TestOddSchemas(t *testing.T) {
 		`{"type":"object","properties":{"u":{"oneOf":[{"type":"object","properties":{"t":{"const":"a"},"u":{"$ref":"#/properties/u"}},"required":["t","u"]},{"type":"object","properties":{"t":{"const":"b"}},"required":["t"]}]}}}`,
 		`{"type":["string","integer","number","boolean","object","array","null"],"properties":{"x":{"type":"string"}},"items":{"$ref":"#"}}`,
 		`{"type":"object","properties":{"k":{"const":""},"e":{"enum":["",""]}},"required":["k","e"]}`,
+		`{"allOf":[{"$ref":"#"}]}`, `{"allOf":[{"$ref":"#"},{"properties":{"a":{"type":"string"}}}]}`, `{"allOf":"x"}`, `{"allOf":[7,{"$ref":"#/x"}]}`,
+		`{"type":"object","properties":{"a":{"allOf":[{"$ref":"#/properties/a"},{"$ref":"#/properties/b"}]},"b":{"allOf":[{"$ref":"#/properties/a"}]}}}`,
+		`{"type":"object","properties":{"a":{"allOf":[{"properties":{"x":{"type":"string"}}},{"properties":{"x":{"properties":{"y":{}}}}},{"properties":{"x":{"allOf":[{"$ref":"#"}]}}}]}}}`,
+		`{"type":"object","properties":{"a":{"oneOf":[{"type":"object","properties":{"t":{"type":"string"}}},{"type":"object"}],"discriminator":{"propertyName":"t","mapping":{"x":"#/nothing","y":""}}}}}`,
+		`{"type":"object","properties":{"a":{"oneOf":[{"$ref":"#"},{"$ref":"#/properties/a"}],"discriminator":{"propertyName":""}}}}`,
+		`{"type":"object","properties":{"additionalProperties":{"type":"string"}},"additionalProperties":{"$ref":"#"}}`,
+		`{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":{"type":"object","properties":{"a":{"type":"integer"}},"additionalProperties":{"$ref":"#/additionalProperties"}}}`,
+		`{"allOf":[{"nullable":true},{"type":"string","nullable":true}],"nullable":true}`, `{"nullable":true,"readOnly":true,"writeOnly":true}`,
 	}
 	var all []Tool
 	for i, schema := range odd {

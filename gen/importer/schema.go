@@ -23,8 +23,20 @@ type schema struct {
 	OneOf                []json.RawMessage          `json:"oneOf"`
 	AnyOf                []json.RawMessage          `json:"anyOf"`
 	AllOf                []json.RawMessage          `json:"allOf"`
+	// OpenAPI's words, which schemas derived from an OpenAPI document keep.
+	Nullable      bool           `json:"nullable"` // OpenAPI 3.0: null too, as "type": [T, "null"]
+	Discriminator *discriminator `json:"discriminator"`
+	ReadOnly      bool           `json:"readOnly"`  // the server sets it: callers do not send it
+	WriteOnly     bool           `json:"writeOnly"` // callers send it: the server never returns it
 
 	order []string // the properties, in the order the schema wrote them
+}
+
+// discriminator names the property whose value tells the branches of a oneOf or anyOf apart,
+// and (mapping) which branch each value chooses: a $ref, or the name of a schema.
+type discriminator struct {
+	PropertyName string            `json:"propertyName"`
+	Mapping      map[string]string `json:"mapping"`
 }
 
 func parseSchema(raw json.RawMessage) (*schema, error) {
@@ -76,8 +88,26 @@ func objectKeys(raw json.RawMessage) []string {
 	return keys
 }
 
-// types is the schema's type keyword as a list, and whether it admits null.
+// types is the schema's type keyword as a list, and whether it admits null: in the list, or
+// by OpenAPI 3.0's "nullable": true.
 func (s *schema) types() (types []string, null bool) {
+	types, null = s.typeList()
+	return types, null || s.Nullable
+}
+
+// required says whether an object's property is required of what a client sends and reads
+// alike: listed in required, and neither readOnly nor writeOnly (OpenAPI requires a read-only
+// property of responses only, a write-only one of requests only; one Go type serves both).
+func (s *schema) required(key string) bool {
+	if !slices.Contains(s.Required, key) {
+		return false
+	}
+	ps, err := parseSchema(s.Properties[key])
+	return err != nil || !ps.ReadOnly && !ps.WriteOnly
+}
+
+// typeList is the type keyword as a list, and whether null is in it.
+func (s *schema) typeList() (types []string, null bool) {
 	var one string
 	if json.Unmarshal(s.Type, &one) == nil {
 		types = []string{one}
@@ -122,7 +152,7 @@ func allShapeless(alts []json.RawMessage) bool {
 
 // isNull says whether the schema allows null alone.
 func isNull(s *schema) bool {
-	types, null := s.types()
+	types, null := s.typeList() // {"nullable": true} alone is anything or null
 	switch {
 	case null && len(types) == 0:
 		return true

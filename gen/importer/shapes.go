@@ -49,6 +49,9 @@ func (p *pkgTypes) finish(tools []*tool) {
 				f.t = same(f.t)
 			}
 		}
+		if t.extra != nil {
+			t.extra = same(t.extra)
+		}
 		for _, m := range t.members {
 			m.t = same(m.t)
 		}
@@ -195,6 +198,9 @@ func signature(t *goType, class map[*goType]int) string {
 			}
 			b.WriteString(":" + typeSig(f.t, class))
 		}
+		if t.extra != nil {
+			b.WriteString(" +:" + typeSig(t.extra, class))
+		}
 	case kEnum:
 		var values []string
 		for _, v := range t.values {
@@ -283,6 +289,9 @@ func walk(tools []*tool) (map[*goType][]use, []*goType) {
 			if !f.fixed {
 				visit(f.t, use{parent: t, suffix: f.name, field: true})
 			}
+		}
+		if t.extra != nil {
+			visit(t.extra, use{parent: t, suffix: "Value", field: true})
 		}
 		for _, m := range t.members {
 			visit(m.t, use{parent: t, suffix: m.name})

@@ -32,21 +32,23 @@ func (k kind) nilable() bool {
 
 // goType is a Go type the generated package uses or declares.
 type goType struct {
-	kind     kind
-	name     string    // declared kinds: the name, given once the package's types are known
-	elem     *goType   // kSlice, kMap
-	fields   []*field  // kStruct
-	values   []enumVal // kEnum
-	members  []*member // kUnion
-	branches []*branch // kIface
-	tag      string    // kIface: the property that tells the branches apart; "" when the required properties do
-	doc      string    // declared kinds: from the schema's title and description
-	title    string    // declared kinds: the schema's title, a name for it
-	rawKind  string    // kRaw: the JSON type the value has when the schema says ("object"), else ""
-	defs     []string  // declared kinds: the definitions ($defs/X) it is the type of, in the order met
-	input    string    // a tool's input struct: its name (it is the tool's own, never shared)
-	marks    []*goType // kStruct: the interfaces it is a branch of
-	seq      int       // declared kinds: the order of creation, for determinism
+	kind      kind
+	name      string    // declared kinds: the name, given once the package's types are known
+	elem      *goType   // kSlice, kMap
+	fields    []*field  // kStruct
+	extra     *goType   // kStruct: the type of the members besides its properties (additionalProperties), or nil
+	extraName string    // kStruct: the field of those members
+	values    []enumVal // kEnum
+	members   []*member // kUnion
+	branches  []*branch // kIface
+	tag       string    // kIface: the property that tells the branches apart; "" when the required properties do
+	doc       string    // declared kinds: from the schema's title and description
+	title     string    // declared kinds: the schema's title, a name for it
+	rawKind   string    // kRaw: the JSON type the value has when the schema says ("object"), else ""
+	defs      []string  // declared kinds: the definitions ($defs/X) it is the type of, in the order met
+	input     string    // a tool's input struct: its name (it is the tool's own, never shared)
+	marks     []*goType // kStruct: the interfaces it is a branch of
+	seq       int       // declared kinds: the order of creation, for determinism
 }
 
 type enumVal struct{ name, value string }

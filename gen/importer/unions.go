@@ -2,6 +2,7 @@ package importer
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -30,6 +31,7 @@ type leaf struct {
 	t    *goType
 	doc  string
 	hint string   // a name for the type when it is a branch: the schema's title
+	ref  string   // the $ref the branch is, if it is one
 	fb   []string // the fallbacks within it, which go if the leaf's type does
 }
 
@@ -60,6 +62,7 @@ func (c *converter) union(s *schema, alts []json.RawMessage, paths []string, pat
 			if as.Title != "" {
 				l.hint = exported(as.Title)
 			}
+			l.ref = as.Ref
 		}
 		leaves = append(leaves, l)
 	}
@@ -108,7 +111,7 @@ func (c *converter) union(s *schema, alts []json.RawMessage, paths []string, pat
 
 	var members []*member
 	for _, kind := range order {
-		t := c.merge(kind, groups[kind], path)
+		t := c.merge(kind, groups[kind], path, s.Discriminator)
 		if t.kind != kRaw || len(groups[kind]) == 1 {
 			for _, l := range groups[kind] {
 				*c.fallbacks = append(*c.fallbacks, l.fb...)
@@ -131,8 +134,9 @@ func (c *converter) union(s *schema, alts []json.RawMessage, paths []string, pat
 	return c.pkg.declare(&goType{kind: kUnion, members: members, doc: docOf(s), title: s.Title}), null
 }
 
-// merge is the one type of the leaves of a union that are of one JSON type.
-func (c *converter) merge(kind string, leaves []leaf, path string) *goType {
+// merge is the one type of the leaves of a union that are of one JSON type; disc is the
+// union's OpenAPI discriminator, if it has one.
+func (c *converter) merge(kind string, leaves []leaf, path string, disc *discriminator) *goType {
 	if len(leaves) == 1 {
 		return leaves[0].t
 	}
@@ -153,6 +157,9 @@ func (c *converter) merge(kind string, leaves []leaf, path string) *goType {
 	case "integer", "number", "boolean":
 		return leaves[0].t
 	case "object":
+		if t := c.discriminated(leaves, disc); t != nil {
+			return t
+		}
 		if t := c.objects(leaves); t != nil {
 			return t
 		}
@@ -222,6 +229,106 @@ func (c *converter) objects(leaves []leaf) *goType {
 		branches = append(branches, &branch{t: l.t, required: required, hint: hint})
 	}
 	return c.pkg.declare(&goType{kind: kIface, branches: branches})
+}
+
+// discriminated is the interface of the objects of a union an OpenAPI discriminator tells
+// apart, nil when it does not: the value of its property chooses the branch its mapping
+// names (a $ref, or a schema's name), else the branch whose property has that value (a const
+// or an enum), else the branch whose $ref ends in that name (OpenAPI's implicit mapping).
+// Each branch's values must be its own. A branch of one value has it written by the encoder,
+// as for a const: its struct is a copy of the schema's with that value fixed.
+func (c *converter) discriminated(leaves []leaf, disc *discriminator) *goType {
+	if disc == nil || disc.PropertyName == "" {
+		return nil
+	}
+	key := disc.PropertyName
+	mapped := slices.Sorted(maps.Keys(disc.Mapping))
+	seen := map[string]bool{}
+	var branches []*branch
+	for _, l := range leaves {
+		if l.t.kind != kStruct {
+			return nil
+		}
+		var values []string
+		for _, v := range mapped {
+			if names(disc.Mapping[v], l) {
+				values = append(values, v)
+			}
+		}
+		if len(values) == 0 {
+			values = tagValues(l.t, key)
+		}
+		if len(values) == 0 && l.ref != "" {
+			values = []string{lastToken(l.ref)}
+		}
+		if len(values) == 0 {
+			return nil
+		}
+		for _, v := range values {
+			if seen[v] {
+				return nil
+			}
+			seen[v] = true
+		}
+		t := l.t
+		if len(values) == 1 {
+			if t = c.withTag(t, key, values[0]); t == nil {
+				return nil
+			}
+		} else if i := slices.IndexFunc(t.fields, func(f *field) bool { return f.key == key }); i < 0 || t.fields[i].fixed ||
+			t.fields[i].t.kind != kString && t.fields[i].t.kind != kEnum {
+			return nil // values the caller cannot set
+		}
+		hint := l.hint
+		if hint == "" {
+			hint = tagHint(values)
+		}
+		branches = append(branches, &branch{t: t, values: values, hint: hint})
+	}
+	return c.pkg.declare(&goType{kind: kIface, tag: key, branches: branches})
+}
+
+// names says whether a discriminator's mapping target (a $ref or a schema's name) is the
+// union's branch l: its $ref, or a $ref or definition of that name, or its title.
+func names(target string, l leaf) bool {
+	name := lastToken(target)
+	return target == l.ref || l.ref != "" && name == lastToken(l.ref) || slices.Contains(l.t.defs, exported(name)) || l.hint != "" && exported(name) == l.hint
+}
+
+// lastToken is the last reference token of a $ref, or the name itself: Dog of
+// #/components/schemas/Dog.
+func lastToken(ref string) string {
+	if i := strings.LastIndex(ref, "/"); i >= 0 {
+		return strings.NewReplacer("~1", "/", "~0", "~").Replace(ref[i+1:])
+	}
+	return ref
+}
+
+// withTag is struct t with its property key fixed to value (written by the encoder, checked by
+// the decoder), a copy unless it is fixed to it already; nil when it is fixed to another.
+func (c *converter) withTag(t *goType, key, value string) *goType {
+	i := slices.IndexFunc(t.fields, func(f *field) bool { return f.key == key })
+	if i >= 0 && t.fields[i].fixed {
+		if t.fields[i].value == value {
+			return t
+		}
+		return nil
+	}
+	tagged := &goType{kind: kStruct, doc: t.doc, title: t.title, defs: slices.Clone(t.defs), extra: t.extra, extraName: t.extraName}
+	fixed := &field{key: key, fixed: true, value: value}
+	if i < 0 {
+		tagged.fields = append(tagged.fields, fixed)
+	}
+	for j, f := range t.fields {
+		if j == i {
+			fixed.doc = f.doc
+			tagged.fields = append(tagged.fields, fixed)
+			continue
+		}
+		copied := *f
+		tagged.fields = append(tagged.fields, &copied)
+	}
+	return c.pkg.declare(tagged)
 }
 
 // tagValues are the values a struct's required property key may have, when it is one string

@@ -244,17 +244,17 @@ type EveryTypeInput struct {
 	Anything []json.RawMessage `json:"anything,omitempty"`
 	Grid     [][]float64       `json:"grid,omitempty"`
 	// A point.
-	Point       Point                `json:"point"`
-	Labels      map[string]string    `json:"labels"`
-	Scores      map[string][]int64   `json:"scores,omitempty"`
-	Extra       json.RawMessage      `json:"extra,omitempty"`
-	Free        json.RawMessage      `json:"free,omitempty"`
-	Either      *StringOrInteger     `json:"either,omitempty"`
-	Maybe       mcp.Nullable[string] `json:"maybe,omitzero"`
-	MaybeNumber *float64             `json:"maybeNumber"`
-	Mixed       *StringOrNumber      `json:"mixed,omitempty"`
-	Wrapped     *string              `json:"wrapped,omitempty"`
-	Merged      json.RawMessage      `json:"merged,omitempty"`
+	Point       Point                 `json:"point"`
+	Labels      map[string]string     `json:"labels"`
+	Scores      map[string][]int64    `json:"scores,omitempty"`
+	Extra       json.RawMessage       `json:"extra,omitempty"`
+	Free        json.RawMessage       `json:"free,omitempty"`
+	Either      *StringOrInteger      `json:"either,omitempty"`
+	Maybe       mcp.Nullable[string]  `json:"maybe,omitzero"`
+	MaybeNumber *float64              `json:"maybeNumber"`
+	Mixed       *StringOrNumber       `json:"mixed,omitempty"`
+	Wrapped     *string               `json:"wrapped,omitempty"`
+	Merged      *EveryTypeInputMerged `json:"merged,omitempty"`
 	// Always "v1".
 	Fixed         *string                    `json:"fixed,omitempty"`
 	UntypedEnum   *EveryTypeInputUntypedEnum `json:"untypedEnum,omitempty"`
@@ -399,7 +399,7 @@ func (v *EveryTypeInput) encode(e *jsonwire.Encoder) {
 	}
 	if v.Merged != nil {
 		e.Key("merged")
-		e.RawJSON(v.Merged)
+		(*v.Merged).encode(e)
 	}
 	if v.Fixed != nil {
 		e.Key("fixed")
@@ -691,7 +691,13 @@ func (v *EveryTypeInput) decode(d *jsonwire.Decoder) {
 				v.Wrapped = p
 			}
 		case "merged":
-			v.Merged = d.RawCopy()
+			if d.Null() {
+				v.Merged = nil
+			} else {
+				p := new(EveryTypeInputMerged)
+				(*p).decode(d)
+				v.Merged = p
+			}
 		case "fixed":
 			if d.Null() {
 				v.Fixed = nil
@@ -1048,6 +1054,65 @@ func (v StringOrNumber) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes the value from JSON of the server's schema.
 func (v *StringOrNumber) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// EveryTypeInputMerged is an object of the server's schema.
+type EveryTypeInputMerged struct {
+	A *string `json:"a,omitempty"`
+	B *string `json:"b,omitempty"`
+}
+
+func (v *EveryTypeInputMerged) encode(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	if v.A != nil {
+		e.Key("a")
+		e.String(*v.A)
+	}
+	if v.B != nil {
+		e.Key("b")
+		e.String(*v.B)
+	}
+	e.ObjectEnd()
+}
+func (v *EveryTypeInputMerged) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "a":
+			if d.Null() {
+				v.A = nil
+			} else {
+				p := new(string)
+				if s, ok := d.String(); ok {
+					*p = s
+				}
+				v.A = p
+			}
+		case "b":
+			if d.Null() {
+				v.B = nil
+			} else {
+				p := new(string)
+				if s, ok := d.String(); ok {
+					*p = s
+				}
+				v.B = p
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v EveryTypeInputMerged) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *EveryTypeInputMerged) UnmarshalJSON(data []byte) error {
 	return decodeJSON(data, v.decode)
 }
 

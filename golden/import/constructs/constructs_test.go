@@ -44,7 +44,7 @@ func TestDecodeEveryConstruct(t *testing.T) {
 		{"labels", in.Labels, map[string]string{"a": "1", "b": "2"}}, {"scores", in.Scores, map[string][]int64{"s": {1, 2}}},
 		{"extra", string(in.Extra), `{"k":[1]}`}, {"free", string(in.Free), `"any"`}, {"either", *in.Either, StringOrInteger{Integer: mcp.Ptr[int64](7)}},
 		{"maybe", in.Maybe, mcp.Null[string]()}, {"maybeNumber", *in.MaybeNumber, 1.5}, {"mixed", *in.Mixed, StringOrNumber{String: mcp.Ptr("m")}},
-		{"wrapped", *in.Wrapped, "w"}, {"fixed", *in.Fixed, "v1"}, {"untypedEnum", *in.UntypedEnum, EveryTypeInputUntypedEnumB},
+		{"wrapped", *in.Wrapped, "w"}, {"merged", *in.Merged, EveryTypeInputMerged{A: mcp.Ptr("x"), B: mcp.Ptr("y")}}, {"fixed", *in.Fixed, "v1"}, {"untypedEnum", *in.UntypedEnum, EveryTypeInputUntypedEnumB},
 		{"address", *in.Address, Address{City: "Lisbon"}}, {"tree", in.Tree.Self.Name, "me"}, {"tree.self.self", in.Tree.Self.Self, (*Node)(nil)},
 		{"tree.up", in.Tree.Up, mcp.Null[*Node]()}, {"tree.self.up", in.Tree.Self.Up, mcp.NotNull(&Node{Name: "root"})}, {"tree.children.up", in.Tree.Children[0].Up.IsZero(), true},
 		{"tree.children", in.Tree.Children[0].Name, "leaf"}, {"old", *in.Old.ID, int64(9)}, {"nullableItems", len(in.NullableItems), 2},
