@@ -2,7 +2,8 @@ package importer
 
 import (
 	"fmt"
-	"go/token"
+	"go/ast"
+	"go/parser"
 
 	"github.com/dave/jennifer/jen"
 )
@@ -162,11 +163,19 @@ func encodeValue(x *jen.Statement, t *goType, depth int) []jen.Code {
 	panic("importer: no encoding for kind")
 }
 
-// operand is x as the operand of a selector: in parentheses unless it is a name (x.encode(e),
-// (*v.P).encode(e)).
+// operand is x as the operand of a selector: in parentheses unless it is a name or a
+// selector (x.encode(e), v.Point.encode(e), (*v.P).encode(e)).
 func operand(x *jen.Statement) *jen.Statement {
-	if token.IsIdentifier(fmt.Sprintf("%#v", x)) {
-		return x
+	expr, err := parser.ParseExpr(fmt.Sprintf("%#v", x))
+	for err == nil {
+		switch e := expr.(type) {
+		case *ast.Ident:
+			return x
+		case *ast.SelectorExpr:
+			expr = e.X
+			continue
+		}
+		break
 	}
 	return jen.Parens(x)
 }

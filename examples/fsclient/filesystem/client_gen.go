@@ -1449,7 +1449,7 @@ func (v *ReadMediaFileOutputContentItemResource) encode(e *jsonwire.Encoder) {
 	e.Key("type")
 	e.String("resource")
 	e.Key("resource")
-	(v.Resource).encode(e)
+	v.Resource.encode(e)
 	e.ObjectEnd()
 }
 func (v *ReadMediaFileOutputContentItemResource) decode(d *jsonwire.Decoder) {
@@ -1460,7 +1460,7 @@ func (v *ReadMediaFileOutputContentItemResource) decode(d *jsonwire.Decoder) {
 				d.Report("must be \"resource\"")
 			}
 		case "resource":
-			(v.Resource).decode(d)
+			v.Resource.decode(d)
 		default:
 			d.Skip()
 		}

@@ -297,7 +297,7 @@ func (v *EveryTypeInput) encode(e *jsonwire.Encoder) {
 		e.Bool(*v.On)
 	}
 	e.Key("when")
-	e.MarshaledText((v.When).MarshalText())
+	e.MarshaledText(v.When.MarshalText())
 	if v.Site != nil {
 		e.Key("site")
 		e.String(*v.Site)
@@ -339,7 +339,7 @@ func (v *EveryTypeInput) encode(e *jsonwire.Encoder) {
 		e.ArrayEnd()
 	}
 	e.Key("point")
-	(v.Point).encode(e)
+	v.Point.encode(e)
 	e.Key("labels")
 	e.ObjectStart()
 	for _, k0 := range slices.Sorted(maps.Keys(v.Labels)) {
@@ -414,7 +414,7 @@ func (v *EveryTypeInput) encode(e *jsonwire.Encoder) {
 		(*v.Address).encode(e)
 	}
 	e.Key("tree")
-	(v.Tree).encode(e)
+	v.Tree.encode(e)
 	if v.Old != nil {
 		e.Key("old")
 		(*v.Old).encode(e)
@@ -460,7 +460,7 @@ func (v *EveryTypeInput) encode(e *jsonwire.Encoder) {
 		e.Bool(*v.X9lives)
 	}
 	e.Key("flag")
-	(v.Flag).encode(e)
+	v.Flag.encode(e)
 	if v.Amount != nil {
 		e.Key("amount")
 		(*v.Amount).encode(e)
@@ -604,7 +604,7 @@ func (v *EveryTypeInput) decode(d *jsonwire.Decoder) {
 				}
 			}
 		case "point":
-			(v.Point).decode(d)
+			v.Point.decode(d)
 		case "labels":
 			if d.Null() {
 				v.Labels = nil
@@ -727,7 +727,7 @@ func (v *EveryTypeInput) decode(d *jsonwire.Decoder) {
 				v.Address = p
 			}
 		case "tree":
-			(v.Tree).decode(d)
+			v.Tree.decode(d)
 		case "old":
 			if d.Null() {
 				v.Old = nil
@@ -819,7 +819,7 @@ func (v *EveryTypeInput) decode(d *jsonwire.Decoder) {
 				v.X9lives = p
 			}
 		case "flag":
-			(v.Flag).decode(d)
+			v.Flag.decode(d)
 		case "amount":
 			if d.Null() {
 				v.Amount = nil
@@ -1923,7 +1923,7 @@ type EveryTypeOutput struct {
 func (v *EveryTypeOutput) encode(e *jsonwire.Encoder) {
 	e.ObjectStart()
 	e.Key("echo")
-	(v.Echo).encode(e)
+	v.Echo.encode(e)
 	if v.At != nil {
 		e.Key("at")
 		e.MarshaledText((*v.At).MarshalText())
@@ -1944,7 +1944,7 @@ func (v *EveryTypeOutput) decode(d *jsonwire.Decoder) {
 	for key := range d.Members {
 		switch string(key) {
 		case "echo":
-			(v.Echo).decode(d)
+			v.Echo.decode(d)
 		case "at":
 			if d.Null() {
 				v.At = nil

@@ -1917,7 +1917,7 @@ func (v *IssuesCreateInput) encode(e *jsonwire.Encoder) {
 	e.Key("repo")
 	e.String(v.Repo)
 	e.Key("title")
-	(v.Title).encode(e)
+	v.Title.encode(e)
 	if v.Body != nil {
 		e.Key("body")
 		e.String(*v.Body)
@@ -1961,7 +1961,7 @@ func (v *IssuesCreateInput) decode(d *jsonwire.Decoder) {
 				v.Repo = s
 			}
 		case "title":
-			(v.Title).decode(d)
+			v.Title.decode(d)
 		case "body":
 			if d.Null() {
 				v.Body = nil
@@ -2916,7 +2916,7 @@ func (v *IssuesUpdateInput) encode(e *jsonwire.Encoder) {
 		e.ArrayEnd()
 	}
 	e.Key("locked")
-	(v.Locked).encode(e)
+	v.Locked.encode(e)
 	e.ObjectEnd()
 }
 func (v *IssuesUpdateInput) decode(d *jsonwire.Decoder) {
@@ -2992,7 +2992,7 @@ func (v *IssuesUpdateInput) decode(d *jsonwire.Decoder) {
 				}
 			}
 		case "locked":
-			(v.Locked).decode(d)
+			v.Locked.decode(d)
 		default:
 			d.Skip()
 		}
@@ -3295,7 +3295,7 @@ func (v *PaymentIntentsCreateInputPaymentMethodDataCard) encode(e *jsonwire.Enco
 	e.Key("type")
 	e.String("card")
 	e.Key("card")
-	(v.Card).encode(e)
+	v.Card.encode(e)
 	e.ObjectEnd()
 }
 func (v *PaymentIntentsCreateInputPaymentMethodDataCard) decode(d *jsonwire.Decoder) {
@@ -3306,7 +3306,7 @@ func (v *PaymentIntentsCreateInputPaymentMethodDataCard) decode(d *jsonwire.Deco
 				d.Report("must be \"card\"")
 			}
 		case "card":
-			(v.Card).decode(d)
+			v.Card.decode(d)
 		default:
 			d.Skip()
 		}
@@ -3404,7 +3404,7 @@ func (v *PaymentIntentsCreateInputPaymentMethodDataSepaDebit) encode(e *jsonwire
 	e.Key("type")
 	e.String("sepa_debit")
 	e.Key("sepa_debit")
-	(v.SepaDebit).encode(e)
+	v.SepaDebit.encode(e)
 	e.ObjectEnd()
 }
 func (v *PaymentIntentsCreateInputPaymentMethodDataSepaDebit) decode(d *jsonwire.Decoder) {
@@ -3415,7 +3415,7 @@ func (v *PaymentIntentsCreateInputPaymentMethodDataSepaDebit) decode(d *jsonwire
 				d.Report("must be \"sepa_debit\"")
 			}
 		case "sepa_debit":
-			(v.SepaDebit).decode(d)
+			v.SepaDebit.decode(d)
 		default:
 			d.Skip()
 		}
@@ -3484,7 +3484,7 @@ func (v *PaymentIntentsCreateInputPaymentMethodDataUsBankAccount) encode(e *json
 	e.Key("type")
 	e.String("us_bank_account")
 	e.Key("us_bank_account")
-	(v.UsBankAccount).encode(e)
+	v.UsBankAccount.encode(e)
 	e.ObjectEnd()
 }
 func (v *PaymentIntentsCreateInputPaymentMethodDataUsBankAccount) decode(d *jsonwire.Decoder) {
@@ -3495,7 +3495,7 @@ func (v *PaymentIntentsCreateInputPaymentMethodDataUsBankAccount) decode(d *json
 				d.Report("must be \"us_bank_account\"")
 			}
 		case "us_bank_account":
-			(v.UsBankAccount).decode(d)
+			v.UsBankAccount.decode(d)
 		default:
 			d.Skip()
 		}
@@ -4058,7 +4058,7 @@ func (v *RedirectToURL) encode(e *jsonwire.Encoder) {
 	e.Key("type")
 	e.String("redirect_to_url")
 	e.Key("redirect_to_url")
-	(v.RedirectToURL).encode(e)
+	v.RedirectToURL.encode(e)
 	e.ObjectEnd()
 }
 func (v *RedirectToURL) decode(d *jsonwire.Decoder) {
@@ -4069,7 +4069,7 @@ func (v *RedirectToURL) decode(d *jsonwire.Decoder) {
 				d.Report("must be \"redirect_to_url\"")
 			}
 		case "redirect_to_url":
-			(v.RedirectToURL).decode(d)
+			v.RedirectToURL.decode(d)
 		default:
 			d.Skip()
 		}
@@ -4212,7 +4212,7 @@ func (v *PaymentIntentNextActionDisplayBankTransferInstructions) encode(e *jsonw
 	e.Key("type")
 	e.String("display_bank_transfer_instructions")
 	e.Key("display_bank_transfer_instructions")
-	(v.DisplayBankTransferInstructions).encode(e)
+	v.DisplayBankTransferInstructions.encode(e)
 	e.ObjectEnd()
 }
 func (v *PaymentIntentNextActionDisplayBankTransferInstructions) decode(d *jsonwire.Decoder) {
@@ -4223,7 +4223,7 @@ func (v *PaymentIntentNextActionDisplayBankTransferInstructions) decode(d *jsonw
 				d.Report("must be \"display_bank_transfer_instructions\"")
 			}
 		case "display_bank_transfer_instructions":
-			(v.DisplayBankTransferInstructions).decode(d)
+			v.DisplayBankTransferInstructions.decode(d)
 		default:
 			d.Skip()
 		}
@@ -4795,7 +4795,7 @@ func (v *CodeSearchResultItem) encode(e *jsonwire.Encoder) {
 	e.Key("sha")
 	e.String(v.Sha)
 	e.Key("repository")
-	(v.Repository).encode(e)
+	v.Repository.encode(e)
 	e.Key("score")
 	e.Float(v.Score, 64)
 	e.ObjectEnd()
@@ -4816,7 +4816,7 @@ func (v *CodeSearchResultItem) decode(d *jsonwire.Decoder) {
 				v.Sha = s
 			}
 		case "repository":
-			(v.Repository).decode(d)
+			v.Repository.decode(d)
 		case "score":
 			if s, ok := d.Float(64); ok {
 				v.Score = s
