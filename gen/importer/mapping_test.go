@@ -10,9 +10,10 @@ func oneTool(input string) *Snapshot {
 	return &Snapshot{Tools: []Tool{{Name: "t", InputSchema: json.RawMessage(input)}}}
 }
 
-// Items 6 and 8 of issue 25: the union shapes OpenAPI-derived servers publish are typed. The
-// golden case golden/import/openapi (Stripe- and GitHub-like tools) keeps json.RawMessage only
-// for the free-form objects its schemas declare.
+// Items 6 and 8 of issue 25, and what followed: the shapes OpenAPI-derived servers publish are
+// typed (unions, "nullable", allOf, discriminators, additionalProperties beside properties,
+// readOnly and writeOnly). The golden case golden/import/openapi (Stripe-, GitHub- and
+// SaaS-like tools) keeps json.RawMessage only for the free-form objects its schemas declare.
 func TestOpenAPICorpusIsTyped(t *testing.T) {
 	snap := readSnapshot(t, "../../golden/import/openapi/snapshot.json")
 	res, _ := generate(t, snap)

@@ -37,6 +37,32 @@ func New(c *mcp.Client) *Client {
 	return &Client{MCP: c}
 }
 
+// AlertChannelsCreate calls the tool alert_channels_create (Create a notification channel):
+// Creates a channel that alerts are sent to. The channel's `type` says which of its kinds it is.
+//
+// A result the tool marked as an error is returned as a *mcp.ToolError with its text.
+func (c *Client) AlertChannelsCreate(ctx context.Context, in AlertChannelsCreateInput) (*AlertChannelsCreateOutput, error) {
+	var e jsonwire.Encoder
+	in.encode(&e)
+	if err := e.Err(); err != nil {
+		return nil, fmt.Errorf("tools/call alert_channels_create: arguments: %w", err)
+	}
+	res, err := c.MCP.CallTool(ctx, "alert_channels_create", json.RawMessage(e.Bytes()))
+	if err != nil {
+		return nil, err
+	}
+	if err := res.Err(); err != nil {
+		return nil, err
+	}
+	out := new(AlertChannelsCreateOutput)
+	if err := decodeStructured(res, "alert_channels_create", func(d *jsonwire.Decoder) {
+		(*out).decode(d)
+	}); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // ChecksCreate calls the tool checks_create: Creates a new check run for a specific commit in a
 // repository.
 //
@@ -275,6 +301,34 @@ func (c *Client) PaymentIntentsList(ctx context.Context, in PaymentIntentsListIn
 	return out, nil
 }
 
+// ReposCreateWebhook calls the tool repos_create_webhook (Create a repository webhook):
+// Repositories can have multiple webhooks installed. Each webhook should have a unique `config`.
+// Multiple webhooks can share the same `config` as long as those webhooks do not have any `events`
+// that overlap.
+//
+// A result the tool marked as an error is returned as a *mcp.ToolError with its text.
+func (c *Client) ReposCreateWebhook(ctx context.Context, in ReposCreateWebhookInput) (*Webhook, error) {
+	var e jsonwire.Encoder
+	in.encode(&e)
+	if err := e.Err(); err != nil {
+		return nil, fmt.Errorf("tools/call repos_create_webhook: arguments: %w", err)
+	}
+	res, err := c.MCP.CallTool(ctx, "repos_create_webhook", json.RawMessage(e.Bytes()))
+	if err != nil {
+		return nil, err
+	}
+	if err := res.Err(); err != nil {
+		return nil, err
+	}
+	out := new(Webhook)
+	if err := decodeStructured(res, "repos_create_webhook", func(d *jsonwire.Decoder) {
+		(*out).decode(d)
+	}); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // SearchCode calls the tool search_code (Search code): Searches for query terms inside of a file.
 // This method returns up to 100 results [per
 // page](https://docs.github.com/rest/guides/using-pagination-in-the-rest-api).
@@ -295,6 +349,32 @@ func (c *Client) SearchCode(ctx context.Context, in SearchCodeInput) (*SearchCod
 	}
 	out := new(SearchCodeOutput)
 	if err := decodeStructured(res, "search_code", func(d *jsonwire.Decoder) {
+		(*out).decode(d)
+	}); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// UsageReportGet calls the tool usage_report_get (Get a usage report): Returns the usage of the
+// organization over a period, by model.
+//
+// A result the tool marked as an error is returned as a *mcp.ToolError with its text.
+func (c *Client) UsageReportGet(ctx context.Context, in UsageReportGetInput) (*UsageReportGetOutput, error) {
+	var e jsonwire.Encoder
+	in.encode(&e)
+	if err := e.Err(); err != nil {
+		return nil, fmt.Errorf("tools/call usage_report_get: arguments: %w", err)
+	}
+	res, err := c.MCP.CallTool(ctx, "usage_report_get", json.RawMessage(e.Bytes()))
+	if err != nil {
+		return nil, err
+	}
+	if err := res.Err(); err != nil {
+		return nil, err
+	}
+	out := new(UsageReportGetOutput)
+	if err := decodeStructured(res, "usage_report_get", func(d *jsonwire.Decoder) {
 		(*out).decode(d)
 	}); err != nil {
 		return nil, err
@@ -323,6 +403,692 @@ func decodeJSON(data []byte, decode func(*jsonwire.Decoder)) error {
 		return errors.New(d.Summary())
 	}
 	return nil
+}
+
+// AlertChannelsCreateInput is an object of the server's schema.
+type AlertChannelsCreateInput struct {
+	// The team that owns the channel.
+	TeamID string `json:"team_id"`
+	// The channel to create.
+	Channel Channel `json:"channel"`
+}
+
+func (v *AlertChannelsCreateInput) encode(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	e.Key("team_id")
+	e.String(v.TeamID)
+	e.Key("channel")
+	encodeChannel(e, v.Channel)
+	e.ObjectEnd()
+}
+func (v *AlertChannelsCreateInput) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "team_id":
+			if s, ok := d.String(); ok {
+				v.TeamID = s
+			}
+		case "channel":
+			v.Channel = decodeChannel(d)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v AlertChannelsCreateInput) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *AlertChannelsCreateInput) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// The channel to create.
+//
+// Channel is one of EmailChannel, SlackChannel or WebhookChannel, which decoding tells apart by
+// the value of "type". UnmarshalChannel decodes one.
+type Channel interface {
+	isChannel()
+}
+
+func (EmailChannel) isChannel()   {}
+func (SlackChannel) isChannel()   {}
+func (WebhookChannel) isChannel() {}
+
+// encodeChannel writes the branch v holds.
+func encodeChannel(e *jsonwire.Encoder, v Channel) {
+	switch v := v.(type) {
+	case EmailChannel:
+		v.encode(e)
+		return
+	case *EmailChannel:
+		if v != nil {
+			v.encode(e)
+			return
+		}
+	case SlackChannel:
+		v.encode(e)
+		return
+	case *SlackChannel:
+		if v != nil {
+			v.encode(e)
+			return
+		}
+	case WebhookChannel:
+		v.encode(e)
+		return
+	case *WebhookChannel:
+		if v != nil {
+			v.encode(e)
+			return
+		}
+	}
+	e.Fail(fmt.Errorf("Channel holds %T, none of EmailChannel, SlackChannel, WebhookChannel", v))
+	e.Null()
+}
+
+// decodeChannel reads the branch the object is.
+func decodeChannel(d *jsonwire.Decoder) Channel {
+	if !d.Expect(jsonwire.Object) {
+		return nil
+	}
+	tag, ok := d.PeekString("type")
+	switch tag {
+	case "email":
+		var v EmailChannel
+		v.decode(d)
+		return v
+	case "slack":
+		var v SlackChannel
+		v.decode(d)
+		return v
+	case "webhook":
+		var v WebhookChannel
+		v.decode(d)
+		return v
+	}
+	got := "none"
+	if ok {
+		got = strconv.Quote(tag)
+	}
+	d.Report("\"type\" must be \"email\", \"slack\" or \"webhook\", got " + got)
+	d.Skip()
+	return nil
+}
+
+// UnmarshalChannel decodes a Channel from JSON of the server's schema.
+func UnmarshalChannel(data []byte) (Channel, error) {
+	var v Channel
+	err := decodeJSON(data, func(d *jsonwire.Decoder) {
+		v = decodeChannel(d)
+	})
+	return v, err
+}
+
+// Sends alerts by email.
+//
+// Its "type" is "email", always: the encoder writes it.
+type EmailChannel struct {
+	// The channel's id, set by the server. Format: uuid. Read-only: the server sets it; arguments
+	// leave it out.
+	ID *string `json:"id,omitempty"`
+	// A name for people to tell channels apart.
+	Name string `json:"name"`
+	// Default: true.
+	Enabled *bool `json:"enabled,omitempty"`
+	// Read-only: the server sets it; arguments leave it out.
+	CreatedAt *time.Time `json:"created_at,omitempty"`
+	// Until when the channel sends nothing; null when it is not muted.
+	MutedUntil mcp.Nullable[time.Time] `json:"muted_until,omitzero"`
+	Addresses  []string                `json:"addresses"`
+	// Sends one email per period rather than one per alert; null sends each at once.
+	DigestMinutes mcp.Nullable[int64] `json:"digest_minutes,omitzero"`
+}
+
+func (v *EmailChannel) encode(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	if v.ID != nil {
+		e.Key("id")
+		e.String(*v.ID)
+	}
+	e.Key("type")
+	e.String("email")
+	e.Key("name")
+	e.String(v.Name)
+	if v.Enabled != nil {
+		e.Key("enabled")
+		e.Bool(*v.Enabled)
+	}
+	if v.CreatedAt != nil {
+		e.Key("created_at")
+		e.MarshaledText((*v.CreatedAt).MarshalText())
+	}
+	if x, ok := v.MutedUntil.Get(); ok {
+		e.Key("muted_until")
+		e.MarshaledText(x.MarshalText())
+	} else if v.MutedUntil.IsNull() {
+		e.Key("muted_until")
+		e.Null()
+	}
+	e.Key("addresses")
+	e.ArrayStart()
+	for _, x0 := range v.Addresses {
+		e.Elem()
+		e.String(x0)
+	}
+	e.ArrayEnd()
+	if x, ok := v.DigestMinutes.Get(); ok {
+		e.Key("digest_minutes")
+		e.Int(x)
+	} else if v.DigestMinutes.IsNull() {
+		e.Key("digest_minutes")
+		e.Null()
+	}
+	e.ObjectEnd()
+}
+func (v *EmailChannel) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "id":
+			if d.Null() {
+				v.ID = nil
+			} else {
+				p := new(string)
+				if s, ok := d.String(); ok {
+					*p = s
+				}
+				v.ID = p
+			}
+		case "type":
+			if s, ok := d.String(); ok && s != "email" {
+				d.Report("must be \"email\"")
+			}
+		case "name":
+			if s, ok := d.String(); ok {
+				v.Name = s
+			}
+		case "enabled":
+			if d.Null() {
+				v.Enabled = nil
+			} else {
+				p := new(bool)
+				if s, ok := d.Bool(); ok {
+					*p = s
+				}
+				v.Enabled = p
+			}
+		case "created_at":
+			if d.Null() {
+				v.CreatedAt = nil
+			} else {
+				p := new(time.Time)
+				if s, ok := d.String(); ok {
+					if t, err := time.Parse(time.RFC3339Nano, s); err != nil {
+						d.Report("must be a date-time (RFC 3339)")
+					} else {
+						*p = t
+					}
+				}
+				v.CreatedAt = p
+			}
+		case "muted_until":
+			if d.Null() {
+				v.MutedUntil = mcp.Null[time.Time]()
+			} else {
+				var x time.Time
+				if s, ok := d.String(); ok {
+					if t, err := time.Parse(time.RFC3339Nano, s); err != nil {
+						d.Report("must be a date-time (RFC 3339)")
+					} else {
+						x = t
+					}
+				}
+				v.MutedUntil = mcp.NotNull(x)
+			}
+		case "addresses":
+			if d.Null() {
+				v.Addresses = nil
+			} else {
+				v.Addresses = []string{}
+				for range d.Elements {
+					var x0 string
+					if s, ok := d.String(); ok {
+						x0 = s
+					}
+					v.Addresses = append(v.Addresses, x0)
+				}
+			}
+		case "digest_minutes":
+			if d.Null() {
+				v.DigestMinutes = mcp.Null[int64]()
+			} else {
+				var x int64
+				if s, ok := d.Int(); ok {
+					x = s
+				}
+				v.DigestMinutes = mcp.NotNull(x)
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v EmailChannel) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *EmailChannel) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// Posts alerts to a Slack channel.
+//
+// Its "type" is "slack", always: the encoder writes it.
+type SlackChannel struct {
+	// The channel's id, set by the server. Format: uuid. Read-only: the server sets it; arguments
+	// leave it out.
+	ID *string `json:"id,omitempty"`
+	// A name for people to tell channels apart.
+	Name string `json:"name"`
+	// Default: true.
+	Enabled *bool `json:"enabled,omitempty"`
+	// Read-only: the server sets it; arguments leave it out.
+	CreatedAt *time.Time `json:"created_at,omitempty"`
+	// Until when the channel sends nothing; null when it is not muted.
+	MutedUntil  mcp.Nullable[time.Time] `json:"muted_until,omitzero"`
+	WorkspaceID string                  `json:"workspace_id"`
+	// The Slack channel, with its #.
+	Channel string `json:"channel"`
+	// Whom to mention with each alert; null mentions nobody.
+	Mention mcp.Nullable[SlackChannelMention] `json:"mention,omitzero"`
+}
+
+func (v *SlackChannel) encode(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	if v.ID != nil {
+		e.Key("id")
+		e.String(*v.ID)
+	}
+	e.Key("type")
+	e.String("slack")
+	e.Key("name")
+	e.String(v.Name)
+	if v.Enabled != nil {
+		e.Key("enabled")
+		e.Bool(*v.Enabled)
+	}
+	if v.CreatedAt != nil {
+		e.Key("created_at")
+		e.MarshaledText((*v.CreatedAt).MarshalText())
+	}
+	if x, ok := v.MutedUntil.Get(); ok {
+		e.Key("muted_until")
+		e.MarshaledText(x.MarshalText())
+	} else if v.MutedUntil.IsNull() {
+		e.Key("muted_until")
+		e.Null()
+	}
+	e.Key("workspace_id")
+	e.String(v.WorkspaceID)
+	e.Key("channel")
+	e.String(v.Channel)
+	if x, ok := v.Mention.Get(); ok {
+		e.Key("mention")
+		e.String(string(x))
+	} else if v.Mention.IsNull() {
+		e.Key("mention")
+		e.Null()
+	}
+	e.ObjectEnd()
+}
+func (v *SlackChannel) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "id":
+			if d.Null() {
+				v.ID = nil
+			} else {
+				p := new(string)
+				if s, ok := d.String(); ok {
+					*p = s
+				}
+				v.ID = p
+			}
+		case "type":
+			if s, ok := d.String(); ok && s != "slack" {
+				d.Report("must be \"slack\"")
+			}
+		case "name":
+			if s, ok := d.String(); ok {
+				v.Name = s
+			}
+		case "enabled":
+			if d.Null() {
+				v.Enabled = nil
+			} else {
+				p := new(bool)
+				if s, ok := d.Bool(); ok {
+					*p = s
+				}
+				v.Enabled = p
+			}
+		case "created_at":
+			if d.Null() {
+				v.CreatedAt = nil
+			} else {
+				p := new(time.Time)
+				if s, ok := d.String(); ok {
+					if t, err := time.Parse(time.RFC3339Nano, s); err != nil {
+						d.Report("must be a date-time (RFC 3339)")
+					} else {
+						*p = t
+					}
+				}
+				v.CreatedAt = p
+			}
+		case "muted_until":
+			if d.Null() {
+				v.MutedUntil = mcp.Null[time.Time]()
+			} else {
+				var x time.Time
+				if s, ok := d.String(); ok {
+					if t, err := time.Parse(time.RFC3339Nano, s); err != nil {
+						d.Report("must be a date-time (RFC 3339)")
+					} else {
+						x = t
+					}
+				}
+				v.MutedUntil = mcp.NotNull(x)
+			}
+		case "workspace_id":
+			if s, ok := d.String(); ok {
+				v.WorkspaceID = s
+			}
+		case "channel":
+			if s, ok := d.String(); ok {
+				v.Channel = s
+			}
+		case "mention":
+			if d.Null() {
+				v.Mention = mcp.Null[SlackChannelMention]()
+			} else {
+				var x SlackChannelMention
+				if s, ok := d.String(); ok {
+					x = SlackChannelMention(s)
+				}
+				v.Mention = mcp.NotNull(x)
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v SlackChannel) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *SlackChannel) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// Whom to mention with each alert; null mentions nobody.
+type SlackChannelMention string
+
+const (
+	SlackChannelMentionHere    SlackChannelMention = "here"
+	SlackChannelMentionChannel SlackChannelMention = "channel"
+)
+
+// Posts alerts as JSON to a URL.
+//
+// Its "type" is "webhook", always: the encoder writes it.
+type WebhookChannel struct {
+	// The channel's id, set by the server. Format: uuid. Read-only: the server sets it; arguments
+	// leave it out.
+	ID *string `json:"id,omitempty"`
+	// A name for people to tell channels apart.
+	Name string `json:"name"`
+	// Default: true.
+	Enabled *bool `json:"enabled,omitempty"`
+	// Read-only: the server sets it; arguments leave it out.
+	CreatedAt *time.Time `json:"created_at,omitempty"`
+	// Until when the channel sends nothing; null when it is not muted.
+	MutedUntil mcp.Nullable[time.Time] `json:"muted_until,omitzero"`
+	// Format: uri.
+	URL string `json:"url"`
+	// Signs each request's body (HMAC-SHA256); the server never shows it again. Write-only: the server
+	// never returns it.
+	SigningSecret *string `json:"signing_secret,omitempty"`
+	// Headers sent with each request.
+	Headers map[string]string `json:"headers,omitempty"`
+}
+
+func (v *WebhookChannel) encode(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	if v.ID != nil {
+		e.Key("id")
+		e.String(*v.ID)
+	}
+	e.Key("type")
+	e.String("webhook")
+	e.Key("name")
+	e.String(v.Name)
+	if v.Enabled != nil {
+		e.Key("enabled")
+		e.Bool(*v.Enabled)
+	}
+	if v.CreatedAt != nil {
+		e.Key("created_at")
+		e.MarshaledText((*v.CreatedAt).MarshalText())
+	}
+	if x, ok := v.MutedUntil.Get(); ok {
+		e.Key("muted_until")
+		e.MarshaledText(x.MarshalText())
+	} else if v.MutedUntil.IsNull() {
+		e.Key("muted_until")
+		e.Null()
+	}
+	e.Key("url")
+	e.String(v.URL)
+	if v.SigningSecret != nil {
+		e.Key("signing_secret")
+		e.String(*v.SigningSecret)
+	}
+	if v.Headers != nil {
+		e.Key("headers")
+		e.ObjectStart()
+		for _, k0 := range slices.Sorted(maps.Keys(v.Headers)) {
+			e.Key(k0)
+			x0 := (v.Headers)[k0]
+			e.String(x0)
+		}
+		e.ObjectEnd()
+	}
+	e.ObjectEnd()
+}
+func (v *WebhookChannel) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "id":
+			if d.Null() {
+				v.ID = nil
+			} else {
+				p := new(string)
+				if s, ok := d.String(); ok {
+					*p = s
+				}
+				v.ID = p
+			}
+		case "type":
+			if s, ok := d.String(); ok && s != "webhook" {
+				d.Report("must be \"webhook\"")
+			}
+		case "name":
+			if s, ok := d.String(); ok {
+				v.Name = s
+			}
+		case "enabled":
+			if d.Null() {
+				v.Enabled = nil
+			} else {
+				p := new(bool)
+				if s, ok := d.Bool(); ok {
+					*p = s
+				}
+				v.Enabled = p
+			}
+		case "created_at":
+			if d.Null() {
+				v.CreatedAt = nil
+			} else {
+				p := new(time.Time)
+				if s, ok := d.String(); ok {
+					if t, err := time.Parse(time.RFC3339Nano, s); err != nil {
+						d.Report("must be a date-time (RFC 3339)")
+					} else {
+						*p = t
+					}
+				}
+				v.CreatedAt = p
+			}
+		case "muted_until":
+			if d.Null() {
+				v.MutedUntil = mcp.Null[time.Time]()
+			} else {
+				var x time.Time
+				if s, ok := d.String(); ok {
+					if t, err := time.Parse(time.RFC3339Nano, s); err != nil {
+						d.Report("must be a date-time (RFC 3339)")
+					} else {
+						x = t
+					}
+				}
+				v.MutedUntil = mcp.NotNull(x)
+			}
+		case "url":
+			if s, ok := d.String(); ok {
+				v.URL = s
+			}
+		case "signing_secret":
+			if d.Null() {
+				v.SigningSecret = nil
+			} else {
+				p := new(string)
+				if s, ok := d.String(); ok {
+					*p = s
+				}
+				v.SigningSecret = p
+			}
+		case "headers":
+			if d.Null() {
+				v.Headers = nil
+			} else {
+				v.Headers = map[string]string{}
+				for k0 := range d.Members {
+					var x0 string
+					if s, ok := d.String(); ok {
+						x0 = s
+					}
+					(v.Headers)[string(k0)] = x0
+				}
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v WebhookChannel) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *WebhookChannel) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// AlertChannelsCreateOutput is an object of the server's schema.
+type AlertChannelsCreateOutput struct {
+	Channel  Channel                `json:"channel"`
+	Warnings mcp.Nullable[[]string] `json:"warnings,omitzero"`
+}
+
+func (v *AlertChannelsCreateOutput) encode(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	e.Key("channel")
+	encodeChannel(e, v.Channel)
+	if x, ok := v.Warnings.Get(); ok {
+		e.Key("warnings")
+		e.ArrayStart()
+		for _, x0 := range x {
+			e.Elem()
+			e.String(x0)
+		}
+		e.ArrayEnd()
+	} else if v.Warnings.IsNull() {
+		e.Key("warnings")
+		e.Null()
+	}
+	e.ObjectEnd()
+}
+func (v *AlertChannelsCreateOutput) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "channel":
+			v.Channel = decodeChannel(d)
+		case "warnings":
+			if d.Null() {
+				v.Warnings = mcp.Null[[]string]()
+			} else {
+				var x []string
+				if d.Null() {
+					x = nil
+				} else {
+					x = []string{}
+					for range d.Elements {
+						var x0 string
+						if s, ok := d.String(); ok {
+							x0 = s
+						}
+						x = append(x, x0)
+					}
+				}
+				v.Warnings = mcp.NotNull(x)
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v AlertChannelsCreateOutput) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *AlertChannelsCreateOutput) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
 }
 
 // ChecksCreateInput is an object of the server's schema.
@@ -4646,6 +5412,533 @@ func (v *PaymentIntentsListOutput) UnmarshalJSON(data []byte) error {
 	return decodeJSON(data, v.decode)
 }
 
+// ReposCreateWebhookInput is an object of the server's schema.
+type ReposCreateWebhookInput struct {
+	// The account owner of the repository. The name is not case sensitive.
+	Owner string `json:"owner"`
+	// The name of the repository without the `.git` extension. The name is not case sensitive.
+	Repo string `json:"repo"`
+	// Use `web` to create a webhook. Default: `web`.
+	Name   *string       `json:"name,omitempty"`
+	Config WebhookConfig `json:"config"`
+	// Determines what [events](https://docs.github.com/webhooks/event-payloads) the hook is triggered
+	// for.
+	Events []string `json:"events,omitempty"`
+	// Determines if notifications are sent when the webhook is triggered. Set to `true` to send
+	// notifications. Default: true.
+	Active *bool `json:"active,omitempty"`
+}
+
+func (v *ReposCreateWebhookInput) encode(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	e.Key("owner")
+	e.String(v.Owner)
+	e.Key("repo")
+	e.String(v.Repo)
+	if v.Name != nil {
+		e.Key("name")
+		e.String(*v.Name)
+	}
+	e.Key("config")
+	v.Config.encode(e)
+	if v.Events != nil {
+		e.Key("events")
+		e.ArrayStart()
+		for _, x0 := range v.Events {
+			e.Elem()
+			e.String(x0)
+		}
+		e.ArrayEnd()
+	}
+	if v.Active != nil {
+		e.Key("active")
+		e.Bool(*v.Active)
+	}
+	e.ObjectEnd()
+}
+func (v *ReposCreateWebhookInput) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "owner":
+			if s, ok := d.String(); ok {
+				v.Owner = s
+			}
+		case "repo":
+			if s, ok := d.String(); ok {
+				v.Repo = s
+			}
+		case "name":
+			if d.Null() {
+				v.Name = nil
+			} else {
+				p := new(string)
+				if s, ok := d.String(); ok {
+					*p = s
+				}
+				v.Name = p
+			}
+		case "config":
+			v.Config.decode(d)
+		case "events":
+			if d.Null() {
+				v.Events = nil
+			} else {
+				v.Events = []string{}
+				for range d.Elements {
+					var x0 string
+					if s, ok := d.String(); ok {
+						x0 = s
+					}
+					v.Events = append(v.Events, x0)
+				}
+			}
+		case "active":
+			if d.Null() {
+				v.Active = nil
+			} else {
+				p := new(bool)
+				if s, ok := d.Bool(); ok {
+					*p = s
+				}
+				v.Active = p
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v ReposCreateWebhookInput) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *ReposCreateWebhookInput) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// Configuration object of the webhook
+type WebhookConfig struct {
+	// The URL to which the payloads will be delivered. Format: uri.
+	URL string `json:"url"`
+	// The media type used to serialize the payloads. Supported values include `json` and `form`. The
+	// default is `form`.
+	ContentType *WebhookConfigContentType `json:"content_type,omitempty"`
+	// If provided, the `secret` will be used as the `key` to generate the HMAC hex digest value for
+	// [delivery signature headers](https://docs.github.com/webhooks/event-payloads/#delivery-headers).
+	// Write-only: the server never returns it.
+	Secret      *string                   `json:"secret,omitempty"`
+	InsecureSsl *WebhookConfigInsecureSsl `json:"insecure_ssl,omitempty"`
+}
+
+func (v *WebhookConfig) encode(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	e.Key("url")
+	e.String(v.URL)
+	if v.ContentType != nil {
+		e.Key("content_type")
+		e.String(string(*v.ContentType))
+	}
+	if v.Secret != nil {
+		e.Key("secret")
+		e.String(*v.Secret)
+	}
+	if v.InsecureSsl != nil {
+		e.Key("insecure_ssl")
+		(*v.InsecureSsl).encode(e)
+	}
+	e.ObjectEnd()
+}
+func (v *WebhookConfig) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "url":
+			if s, ok := d.String(); ok {
+				v.URL = s
+			}
+		case "content_type":
+			if d.Null() {
+				v.ContentType = nil
+			} else {
+				p := new(WebhookConfigContentType)
+				if s, ok := d.String(); ok {
+					*p = WebhookConfigContentType(s)
+				}
+				v.ContentType = p
+			}
+		case "secret":
+			if d.Null() {
+				v.Secret = nil
+			} else {
+				p := new(string)
+				if s, ok := d.String(); ok {
+					*p = s
+				}
+				v.Secret = p
+			}
+		case "insecure_ssl":
+			if d.Null() {
+				v.InsecureSsl = nil
+			} else {
+				p := new(WebhookConfigInsecureSsl)
+				(*p).decode(d)
+				v.InsecureSsl = p
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v WebhookConfig) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *WebhookConfig) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// The media type used to serialize the payloads. Supported values include `json` and `form`. The
+// default is `form`.
+type WebhookConfigContentType string
+
+const (
+	WebhookConfigContentTypeJSON WebhookConfigContentType = "json"
+	WebhookConfigContentTypeForm WebhookConfigContentType = "form"
+)
+
+// WebhookConfigInsecureSsl is a string or a number: set one of its fields, String or Number;
+// decoding sets the one of the value's JSON type.
+type WebhookConfigInsecureSsl struct {
+	// "0" verifies the host's certificate, "1" does not.
+	String *WebhookConfigInsecureSslString
+	Number *float64
+}
+
+func (v *WebhookConfigInsecureSsl) encode(e *jsonwire.Encoder) {
+	n := 0
+	if v.String != nil {
+		n++
+	}
+	if v.Number != nil {
+		n++
+	}
+	if n != 1 {
+		e.Fail(fmt.Errorf("WebhookConfigInsecureSsl: %d of its fields are set: set one of String, Number", n))
+		e.Null()
+		return
+	}
+	switch {
+	case v.String != nil:
+		e.String(string(*v.String))
+	case v.Number != nil:
+		e.Float(*v.Number, 64)
+	}
+}
+func (v *WebhookConfigInsecureSsl) decode(d *jsonwire.Decoder) {
+	*v = WebhookConfigInsecureSsl{}
+	switch d.Peek() {
+	case jsonwire.String:
+		p := new(WebhookConfigInsecureSslString)
+		if s, ok := d.String(); ok {
+			*p = WebhookConfigInsecureSslString(s)
+		}
+		v.String = p
+	case jsonwire.Number:
+		p := new(float64)
+		if s, ok := d.Float(64); ok {
+			*p = s
+		}
+		v.Number = p
+	default:
+		d.Report("expected string or number, got " + d.Peek().String())
+		d.Skip()
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v WebhookConfigInsecureSsl) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *WebhookConfigInsecureSsl) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// "0" verifies the host's certificate, "1" does not.
+type WebhookConfigInsecureSslString string
+
+const (
+	WebhookConfigInsecureSslStringX0 WebhookConfigInsecureSslString = "0"
+	WebhookConfigInsecureSslStringX1 WebhookConfigInsecureSslString = "1"
+)
+
+// Webhooks for repositories.
+type Webhook struct {
+	// Unique identifier of the webhook. Format: int64. Read-only: the server sets it; arguments leave
+	// it out.
+	ID *int64 `json:"id,omitempty"`
+	// Read-only: the server sets it; arguments leave it out.
+	Type *string `json:"type,omitempty"`
+	// The name of a valid service, use 'web' for a webhook.
+	Name string `json:"name"`
+	// Determines whether the hook is actually triggered on pushes.
+	Active bool `json:"active"`
+	// Determines what events the hook is triggered for. Default: ['push'].
+	Events []string      `json:"events"`
+	Config WebhookConfig `json:"config"`
+	// Read-only: the server sets it; arguments leave it out.
+	UpdatedAt *time.Time `json:"updated_at,omitempty"`
+	// Read-only: the server sets it; arguments leave it out.
+	CreatedAt    *time.Time   `json:"created_at,omitempty"`
+	LastResponse HookResponse `json:"last_response"`
+	// When the hook's deliveries resume after too many failures; null when they are not paused.
+	DeliveriesPausedUntil mcp.Nullable[time.Time] `json:"deliveries_paused_until,omitzero"`
+}
+
+func (v *Webhook) encode(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	if v.ID != nil {
+		e.Key("id")
+		e.Int(*v.ID)
+	}
+	if v.Type != nil {
+		e.Key("type")
+		e.String(*v.Type)
+	}
+	e.Key("name")
+	e.String(v.Name)
+	e.Key("active")
+	e.Bool(v.Active)
+	e.Key("events")
+	e.ArrayStart()
+	for _, x0 := range v.Events {
+		e.Elem()
+		e.String(x0)
+	}
+	e.ArrayEnd()
+	e.Key("config")
+	v.Config.encode(e)
+	if v.UpdatedAt != nil {
+		e.Key("updated_at")
+		e.MarshaledText((*v.UpdatedAt).MarshalText())
+	}
+	if v.CreatedAt != nil {
+		e.Key("created_at")
+		e.MarshaledText((*v.CreatedAt).MarshalText())
+	}
+	e.Key("last_response")
+	v.LastResponse.encode(e)
+	if x, ok := v.DeliveriesPausedUntil.Get(); ok {
+		e.Key("deliveries_paused_until")
+		e.MarshaledText(x.MarshalText())
+	} else if v.DeliveriesPausedUntil.IsNull() {
+		e.Key("deliveries_paused_until")
+		e.Null()
+	}
+	e.ObjectEnd()
+}
+func (v *Webhook) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "id":
+			if d.Null() {
+				v.ID = nil
+			} else {
+				p := new(int64)
+				if s, ok := d.Int(); ok {
+					*p = s
+				}
+				v.ID = p
+			}
+		case "type":
+			if d.Null() {
+				v.Type = nil
+			} else {
+				p := new(string)
+				if s, ok := d.String(); ok {
+					*p = s
+				}
+				v.Type = p
+			}
+		case "name":
+			if s, ok := d.String(); ok {
+				v.Name = s
+			}
+		case "active":
+			if s, ok := d.Bool(); ok {
+				v.Active = s
+			}
+		case "events":
+			if d.Null() {
+				v.Events = nil
+			} else {
+				v.Events = []string{}
+				for range d.Elements {
+					var x0 string
+					if s, ok := d.String(); ok {
+						x0 = s
+					}
+					v.Events = append(v.Events, x0)
+				}
+			}
+		case "config":
+			v.Config.decode(d)
+		case "updated_at":
+			if d.Null() {
+				v.UpdatedAt = nil
+			} else {
+				p := new(time.Time)
+				if s, ok := d.String(); ok {
+					if t, err := time.Parse(time.RFC3339Nano, s); err != nil {
+						d.Report("must be a date-time (RFC 3339)")
+					} else {
+						*p = t
+					}
+				}
+				v.UpdatedAt = p
+			}
+		case "created_at":
+			if d.Null() {
+				v.CreatedAt = nil
+			} else {
+				p := new(time.Time)
+				if s, ok := d.String(); ok {
+					if t, err := time.Parse(time.RFC3339Nano, s); err != nil {
+						d.Report("must be a date-time (RFC 3339)")
+					} else {
+						*p = t
+					}
+				}
+				v.CreatedAt = p
+			}
+		case "last_response":
+			v.LastResponse.decode(d)
+		case "deliveries_paused_until":
+			if d.Null() {
+				v.DeliveriesPausedUntil = mcp.Null[time.Time]()
+			} else {
+				var x time.Time
+				if s, ok := d.String(); ok {
+					if t, err := time.Parse(time.RFC3339Nano, s); err != nil {
+						d.Report("must be a date-time (RFC 3339)")
+					} else {
+						x = t
+					}
+				}
+				v.DeliveriesPausedUntil = mcp.NotNull(x)
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v Webhook) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *Webhook) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// HookResponse is an object of the server's schema.
+type HookResponse struct {
+	Code    *int64  `json:"code"`
+	Status  *string `json:"status"`
+	Message *string `json:"message"`
+}
+
+func (v *HookResponse) encode(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	if v.Code != nil {
+		e.Key("code")
+		e.Int(*v.Code)
+	} else {
+		e.Key("code")
+		e.Null()
+	}
+	if v.Status != nil {
+		e.Key("status")
+		e.String(*v.Status)
+	} else {
+		e.Key("status")
+		e.Null()
+	}
+	if v.Message != nil {
+		e.Key("message")
+		e.String(*v.Message)
+	} else {
+		e.Key("message")
+		e.Null()
+	}
+	e.ObjectEnd()
+}
+func (v *HookResponse) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "code":
+			if d.Null() {
+				v.Code = nil
+			} else {
+				p := new(int64)
+				if s, ok := d.Int(); ok {
+					*p = s
+				}
+				v.Code = p
+			}
+		case "status":
+			if d.Null() {
+				v.Status = nil
+			} else {
+				p := new(string)
+				if s, ok := d.String(); ok {
+					*p = s
+				}
+				v.Status = p
+			}
+		case "message":
+			if d.Null() {
+				v.Message = nil
+			} else {
+				p := new(string)
+				if s, ok := d.String(); ok {
+					*p = s
+				}
+				v.Message = p
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v HookResponse) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *HookResponse) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
 // SearchCodeInput is an object of the server's schema.
 type SearchCodeInput struct {
 	// The query contains one or more search keywords and qualifiers.
@@ -4909,5 +6202,311 @@ func (v MinimalRepository) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes the value from JSON of the server's schema.
 func (v *MinimalRepository) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// UsageReportGetInput is an object of the server's schema.
+type UsageReportGetInput struct {
+	Start time.Time `json:"start"`
+	// The end of the period; null for up to now.
+	End        mcp.Nullable[time.Time] `json:"end,omitzero"`
+	ProjectIds mcp.Nullable[[]string]  `json:"project_ids,omitzero"`
+}
+
+func (v *UsageReportGetInput) encode(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	e.Key("start")
+	e.MarshaledText(v.Start.MarshalText())
+	if x, ok := v.End.Get(); ok {
+		e.Key("end")
+		e.MarshaledText(x.MarshalText())
+	} else if v.End.IsNull() {
+		e.Key("end")
+		e.Null()
+	}
+	if x, ok := v.ProjectIds.Get(); ok {
+		e.Key("project_ids")
+		e.ArrayStart()
+		for _, x0 := range x {
+			e.Elem()
+			e.String(x0)
+		}
+		e.ArrayEnd()
+	} else if v.ProjectIds.IsNull() {
+		e.Key("project_ids")
+		e.Null()
+	}
+	e.ObjectEnd()
+}
+func (v *UsageReportGetInput) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "start":
+			if s, ok := d.String(); ok {
+				if t, err := time.Parse(time.RFC3339Nano, s); err != nil {
+					d.Report("must be a date-time (RFC 3339)")
+				} else {
+					v.Start = t
+				}
+			}
+		case "end":
+			if d.Null() {
+				v.End = mcp.Null[time.Time]()
+			} else {
+				var x time.Time
+				if s, ok := d.String(); ok {
+					if t, err := time.Parse(time.RFC3339Nano, s); err != nil {
+						d.Report("must be a date-time (RFC 3339)")
+					} else {
+						x = t
+					}
+				}
+				v.End = mcp.NotNull(x)
+			}
+		case "project_ids":
+			if d.Null() {
+				v.ProjectIds = mcp.Null[[]string]()
+			} else {
+				var x []string
+				if d.Null() {
+					x = nil
+				} else {
+					x = []string{}
+					for range d.Elements {
+						var x0 string
+						if s, ok := d.String(); ok {
+							x0 = s
+						}
+						x = append(x, x0)
+					}
+				}
+				v.ProjectIds = mcp.NotNull(x)
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v UsageReportGetInput) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *UsageReportGetInput) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// UsageReportGetOutput is an object of the server's schema.
+//
+// Its "object" is "usage_report", always: the encoder writes it.
+type UsageReportGetOutput struct {
+	// The organization's numeric id, as a string. Format: int64.
+	OrganizationID string    `json:"organization_id"`
+	Start          time.Time `json:"start"`
+	End            time.Time `json:"end"`
+	Currency       string    `json:"currency"`
+	// Usage by model, with the sum of all of them under `total`.
+	ByModel UsageReportGetOutputByModel `json:"by_model"`
+	// The cursor of the next page; null on the last.
+	NextPage mcp.Nullable[string] `json:"next_page,omitzero"`
+}
+
+func (v *UsageReportGetOutput) encode(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	e.Key("object")
+	e.String("usage_report")
+	e.Key("organization_id")
+	e.String(v.OrganizationID)
+	e.Key("start")
+	e.MarshaledText(v.Start.MarshalText())
+	e.Key("end")
+	e.MarshaledText(v.End.MarshalText())
+	e.Key("currency")
+	e.String(v.Currency)
+	e.Key("by_model")
+	v.ByModel.encode(e)
+	if x, ok := v.NextPage.Get(); ok {
+		e.Key("next_page")
+		e.String(x)
+	} else if v.NextPage.IsNull() {
+		e.Key("next_page")
+		e.Null()
+	}
+	e.ObjectEnd()
+}
+func (v *UsageReportGetOutput) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "object":
+			if s, ok := d.String(); ok && s != "usage_report" {
+				d.Report("must be \"usage_report\"")
+			}
+		case "organization_id":
+			if s, ok := d.String(); ok {
+				v.OrganizationID = s
+			}
+		case "start":
+			if s, ok := d.String(); ok {
+				if t, err := time.Parse(time.RFC3339Nano, s); err != nil {
+					d.Report("must be a date-time (RFC 3339)")
+				} else {
+					v.Start = t
+				}
+			}
+		case "end":
+			if s, ok := d.String(); ok {
+				if t, err := time.Parse(time.RFC3339Nano, s); err != nil {
+					d.Report("must be a date-time (RFC 3339)")
+				} else {
+					v.End = t
+				}
+			}
+		case "currency":
+			if s, ok := d.String(); ok {
+				v.Currency = s
+			}
+		case "by_model":
+			v.ByModel.decode(d)
+		case "next_page":
+			if d.Null() {
+				v.NextPage = mcp.Null[string]()
+			} else {
+				var x string
+				if s, ok := d.String(); ok {
+					x = s
+				}
+				v.NextPage = mcp.NotNull(x)
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v UsageReportGetOutput) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *UsageReportGetOutput) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// Usage by model, with the sum of all of them under `total`.
+type UsageReportGetOutputByModel struct {
+	Total Usage `json:"total"`
+	// AdditionalProperties are the members besides those above (additionalProperties).
+	AdditionalProperties map[string]Usage `json:"-"`
+}
+
+func (v *UsageReportGetOutputByModel) encode(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	e.Key("total")
+	v.Total.encode(e)
+	for _, k := range slices.Sorted(maps.Keys(v.AdditionalProperties)) {
+		switch k {
+		case "total":
+			e.Fail(fmt.Errorf("UsageReportGetOutputByModel.AdditionalProperties has %q, which is a property of its own", k))
+			continue
+		}
+		e.Key(k)
+		x := v.AdditionalProperties[k]
+		x.encode(e)
+	}
+	e.ObjectEnd()
+}
+func (v *UsageReportGetOutputByModel) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "total":
+			v.Total.decode(d)
+		default:
+			var x Usage
+			x.decode(d)
+			if v.AdditionalProperties == nil {
+				v.AdditionalProperties = map[string]Usage{}
+			}
+			v.AdditionalProperties[string(key)] = x
+		}
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v UsageReportGetOutputByModel) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *UsageReportGetOutputByModel) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// What was used in the period.
+type Usage struct {
+	// Format: int64.
+	Requests int64 `json:"requests"`
+	// Tokens read, as a decimal string: counts may exceed 2^53. Format: int64.
+	InputTokens string `json:"input_tokens"`
+	// Format: int64.
+	OutputTokens string `json:"output_tokens"`
+	// In the account's currency, as a decimal string. Format: decimal.
+	Cost string `json:"cost"`
+}
+
+func (v *Usage) encode(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	e.Key("requests")
+	e.Int(v.Requests)
+	e.Key("input_tokens")
+	e.String(v.InputTokens)
+	e.Key("output_tokens")
+	e.String(v.OutputTokens)
+	e.Key("cost")
+	e.String(v.Cost)
+	e.ObjectEnd()
+}
+func (v *Usage) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "requests":
+			if s, ok := d.Int(); ok {
+				v.Requests = s
+			}
+		case "input_tokens":
+			if s, ok := d.String(); ok {
+				v.InputTokens = s
+			}
+		case "output_tokens":
+			if s, ok := d.String(); ok {
+				v.OutputTokens = s
+			}
+		case "cost":
+			if s, ok := d.String(); ok {
+				v.Cost = s
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v Usage) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *Usage) UnmarshalJSON(data []byte) error {
 	return decodeJSON(data, v.decode)
 }

@@ -12,6 +12,7 @@ import (
 	"context"
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -62,6 +63,28 @@ const codeResults = `{"total_count":2,"incomplete_results":false,"items":[
  "repository":{"id":167174,"name":"jquery","full_name":"jquery/jquery","private":false,"owner":` + user + `}},
 {"name":"main.go","path":"cmd/main.go","sha":"a1b2","score":0.75,"repository":{"id":7,"name":"x","full_name":"o/x","private":true,"owner":null}}]}`
 
+const webhook = `{"type":"Repository","id":12345678,"name":"web","active":true,"events":["push","pull_request"],
+"config":{"content_type":"json","insecure_ssl":"0","url":"https://example.com/webhook"},
+"updated_at":"2026-04-03T18:18:04Z","created_at":"2026-04-03T18:18:04Z",
+"last_response":{"code":null,"status":"unused","message":null},"deliveries_paused_until":null}`
+
+const pausedWebhook = `{"type":"Repository","id":12345679,"name":"web","active":false,"events":["*"],
+"config":{"url":"https://example.com/other","insecure_ssl":1},"updated_at":"2026-04-04T09:00:00Z","created_at":"2026-04-03T18:18:04Z",
+"last_response":{"code":502,"status":"failed","message":"Bad Gateway"},"deliveries_paused_until":"2026-04-04T10:00:00Z"}`
+
+const webhookChannel = `{"channel":{"type":"webhook","id":"9b2f6c1e-3c55-4d0a-9a4e-2f1b7c8d9e01","name":"Pager bridge","enabled":true,
+"created_at":"2026-05-01T12:00:00Z","muted_until":null,"url":"https://hooks.example.com/alerts","headers":{"X-Team":"ops"}},"warnings":null}`
+
+const emailChannel = `{"channel":{"type":"email","id":"0c5e8f4a-7b1d-4e2f-8a3c-5d6e7f8a9b0c","name":"Ops list","enabled":false,
+"created_at":"2026-05-02T08:30:00Z","muted_until":"2026-05-03T08:30:00Z","addresses":["ops@example.com","oncall@example.com"],
+"digest_minutes":null},"warnings":["enabled is false: the channel sends nothing until it is enabled"]}`
+
+const usageReport = `{"object":"usage_report","organization_id":"9007199254740993","start":"2026-10-01T00:00:00Z",
+"end":"2026-11-01T00:00:00Z","currency":"usd","by_model":{
+"total":{"requests":1204,"input_tokens":"18446744073709551615","output_tokens":"734002","cost":"812.40"},
+"model-large":{"requests":200,"input_tokens":"18446744073709000000","output_tokens":"500000","cost":"700.00"},
+"model-small":{"requests":1004,"input_tokens":"551615","output_tokens":"234002","cost":"112.40"}},"next_page":null}`
+
 // payloads are what the tools take and give, each with the generated type that holds it.
 var payloads = []struct {
 	tool, side, json string
@@ -85,6 +108,17 @@ var payloads = []struct {
 	{"search_code", "output", codeResults, func() json.Unmarshaler { return new(SearchCodeOutput) }},
 	{"checks_create", "input", `{"owner":"o","repo":"r","name":"code-coverage","head_sha":"ce587453ced02b1526dfb4cb910479d431683101","check":{"status":"completed","conclusion":"success","completed_at":"2026-03-01T10:00:00Z"},"output":{"title":"Coverage","summary":"92%"}}`, func() json.Unmarshaler { return new(ChecksCreateInput) }},
 	{"checks_create", "input", `{"owner":"o","repo":"r","name":"lint","head_sha":"ce58","check":{"status":"in_progress"},"output":{"annotations_url":"https://example.com/a"}}`, func() json.Unmarshaler { return new(ChecksCreateInput) }},
+	{"repos_create_webhook", "input", `{"owner":"octocat","repo":"Hello-World","name":"web","active":true,"events":["push","pull_request"],"config":{"url":"https://example.com/webhook","content_type":"json","secret":"s3cr3t","insecure_ssl":"0"}}`, func() json.Unmarshaler { return new(ReposCreateWebhookInput) }},
+	{"repos_create_webhook", "output", webhook, func() json.Unmarshaler { return new(Webhook) }},
+	{"repos_create_webhook", "output", pausedWebhook, func() json.Unmarshaler { return new(Webhook) }},
+	{"alert_channels_create", "input", `{"team_id":"t_1","channel":{"type":"slack","name":"On-call","workspace_id":"T0001","channel":"#oncall","mention":null}}`, func() json.Unmarshaler { return new(AlertChannelsCreateInput) }},
+	{"alert_channels_create", "input", `{"team_id":"t_1","channel":{"type":"email","name":"Ops list","addresses":["ops@example.com"],"digest_minutes":15,"muted_until":"2026-12-24T18:00:00Z"}}`, func() json.Unmarshaler { return new(AlertChannelsCreateInput) }},
+	{"alert_channels_create", "input", `{"team_id":"t_2","channel":{"type":"webhook","name":"Bridge","enabled":false,"url":"https://hooks.example.com/a","signing_secret":"whsec_1","headers":{}}}`, func() json.Unmarshaler { return new(AlertChannelsCreateInput) }},
+	{"alert_channels_create", "output", webhookChannel, func() json.Unmarshaler { return new(AlertChannelsCreateOutput) }},
+	{"alert_channels_create", "output", emailChannel, func() json.Unmarshaler { return new(AlertChannelsCreateOutput) }},
+	{"usage_report_get", "input", `{"start":"2026-10-01T00:00:00Z","end":null,"project_ids":["proj_1","proj_2"]}`, func() json.Unmarshaler { return new(UsageReportGetInput) }},
+	{"usage_report_get", "input", `{"start":"2026-10-01T00:00:00Z","project_ids":null}`, func() json.Unmarshaler { return new(UsageReportGetInput) }},
+	{"usage_report_get", "output", usageReport, func() json.Unmarshaler { return new(UsageReportGetOutput) }},
 }
 
 // Each payload is valid for its schema, decodes into the typed client's types and encodes back
@@ -182,6 +216,37 @@ func TestPayloadsDecodeTyped(t *testing.T) {
 	if title, _ := in.Title.Get(); *title.Integer != 42 || title.String != nil || !*in.Locked.Boolean || !in.Milestone.IsZero() {
 		t.Errorf("update input: %+v", in)
 	}
+	// OpenAPI's shapes: nullable (3.0's keyword), read-only properties, allOf, a discriminator,
+	// additionalProperties beside properties, 64-bit integers as strings.
+	var hook Webhook
+	must(t, hook.UnmarshalJSON([]byte(webhook)))
+	if *hook.ID != 12345678 || hook.LastResponse.Code != nil || *hook.LastResponse.Status != "unused" || !hook.DeliveriesPausedUntil.IsNull() ||
+		*hook.Config.InsecureSsl.String != WebhookConfigInsecureSslStringX0 || *hook.Config.ContentType != WebhookConfigContentTypeJSON {
+		t.Errorf("webhook: %+v", hook)
+	}
+	hook = Webhook{}
+	must(t, hook.UnmarshalJSON([]byte(pausedWebhook)))
+	if until, ok := hook.DeliveriesPausedUntil.Get(); !ok || until.Hour() != 10 || *hook.LastResponse.Code != 502 || *hook.Config.InsecureSsl.Number != 1 {
+		t.Errorf("paused webhook: %+v", hook)
+	}
+	var created AlertChannelsCreateOutput
+	must(t, created.UnmarshalJSON([]byte(webhookChannel)))
+	if ch, ok := created.Channel.(WebhookChannel); !ok || ch.Headers["X-Team"] != "ops" || !ch.MutedUntil.IsNull() || *ch.ID == "" || !created.Warnings.IsNull() {
+		t.Errorf("webhook channel: %#v", created)
+	}
+	created = AlertChannelsCreateOutput{}
+	must(t, created.UnmarshalJSON([]byte(emailChannel)))
+	if ch, ok := created.Channel.(EmailChannel); !ok || len(ch.Addresses) != 2 || !ch.DigestMinutes.IsNull() || ch.MutedUntil.IsZero() || *ch.Enabled {
+		t.Errorf("email channel: %#v", created)
+	}
+	var report UsageReportGetOutput
+	must(t, report.UnmarshalJSON([]byte(usageReport)))
+	large := report.ByModel.AdditionalProperties["model-large"]
+	if report.OrganizationID != "9007199254740993" || report.ByModel.Total.InputTokens != "18446744073709551615" || len(report.ByModel.AdditionalProperties) != 2 ||
+		large.Requests != 200 || large.Cost != "700.00" || !report.NextPage.IsNull() {
+		t.Errorf("usage report: %+v", report)
+	}
+
 	var checks ChecksCreateInput
 	must(t, checks.UnmarshalJSON([]byte(`{"owner":"o","repo":"r","name":"n","head_sha":"s","check":{"status":"queued"},"output":{"annotations_url":"u"}}`)))
 	if q, ok := checks.Check.(ChecksCreateInputCheckQueued); !ok || q.Status != ChecksCreateInputCheckQueuedStatusQueued {
@@ -204,18 +269,33 @@ func TestPayloadsRefused(t *testing.T) {
 		{new(Issue), `{"id":1,"number":1,"title":"t","state":"open","user":null,"labels":[true],"assignee":null,"closed_at":null}`, "/labels/0: expected string or object, got boolean"},
 		{new(PaymentIntentsListOutput), `{"object":"list","url":"u","has_more":false,"data":[{"id":"p","object":"payment_intent","amount":1,"currency":"usd","status":"succeeded","created":1,"next_action":{"type":"wechat_pay_display_qr_code"}}]}`,
 			`/data/0/next_action: "type" must be "redirect_to_url", "use_stripe_sdk" or "display_bank_transfer_instructions", got "wechat_pay_display_qr_code"`},
+		{new(AlertChannelsCreateOutput), `{"channel":{"type":"sms","id":"c","name":"n","number":"+351"}}`, `/channel: "type" must be "email", "slack" or "webhook", got "sms"`},
+		{new(AlertChannelsCreateOutput), `{"channel":{"type":"email","id":"c","name":"n","url":"https://x"}}`, ""},
+		{new(UsageReportGetOutput), `{"object":"usage_report","organization_id":"1","start":"2026-10-01T00:00:00Z","end":"2026-10-02T00:00:00Z","currency":"usd","by_model":{"total":{"requests":1,"input_tokens":"1","output_tokens":"1","cost":"0"},"m":7}}`, "/by_model/m: expected object, got number"},
+		{new(UsageReportGetInput), `{"start":"2026-10-01T00:00:00Z","end":"tomorrow"}`, "/end: must be a date-time"},
 		{new(ChecksCreateInput), `{"owner":"o","repo":"r","name":"n","head_sha":"s","check":{"status":"completed","conclusion":"success"},"output":{"summary":"s"}}`, `/output: expected an object with "title" and "summary", or with "annotations_url"`},
 	} {
-		if err := c.into.UnmarshalJSON([]byte(c.json)); err == nil || !strings.Contains(err.Error(), c.msg) {
+		err := c.into.UnmarshalJSON([]byte(c.json))
+		switch {
+		case c.msg == "" && err != nil:
+			t.Errorf("%s: %v", c.json, err)
+		case c.msg != "" && (err == nil || !strings.Contains(err.Error(), c.msg)):
 			t.Errorf("%s: error %v, want %q", c.json, err, c.msg)
 		}
+	}
+	// A map key that is one of the struct's own properties is the caller's error, not a member
+	// written twice.
+	byModel := UsageReportGetOutputByModel{AdditionalProperties: map[string]Usage{"total": {}}}
+	if _, err := json.Marshal(byModel); err == nil || !strings.Contains(err.Error(), `UsageReportGetOutputByModel.AdditionalProperties has "total", which is a property of its own`) {
+		t.Errorf("a map key that is a property: %v", err)
 	}
 }
 
 // The client against a server in the same process that lists the snapshot's tools: arguments
 // built from the typed unions are valid for the input schemas, and results decode.
 func TestClientCallsOpenAPITools(t *testing.T) {
-	results := map[string]string{"customers_update": customerWithBank, "payment_intents_list": paymentIntents, "issues_update": closedIssue}
+	results := map[string]string{"customers_update": customerWithBank, "payment_intents_list": paymentIntents, "issues_update": closedIssue,
+		"repos_create_webhook": webhook, "alert_channels_create": webhookChannel, "usage_report_get": usageReport}
 	var snap struct {
 		Tools []struct {
 			Name                      string
@@ -290,6 +370,37 @@ func TestClientCallsOpenAPITools(t *testing.T) {
 	if got["checks_create"] != `{"owner":"o","repo":"r","name":"lint","head_sha":"ce58","check":{"status":"completed","conclusion":"success"},"output":{"title":"Lint","summary":"clean"}}` {
 		t.Errorf("checks_create got %s", got["checks_create"])
 	}
+	// A discriminated union: the branch's struct, whose "type" the encoder writes; a null that
+	// says "mention nobody"; a read-only id left out.
+	channel, err := c.AlertChannelsCreate(ctx, AlertChannelsCreateInput{TeamID: "t_1",
+		Channel: SlackChannel{Name: "On-call", WorkspaceID: "T0001", Channel: "#oncall", Mention: mcp.Null[SlackChannelMention]()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got["alert_channels_create"] != `{"team_id":"t_1","channel":{"type":"slack","name":"On-call","workspace_id":"T0001","channel":"#oncall","mention":null}}` {
+		t.Errorf("alert_channels_create got %s", got["alert_channels_create"])
+	}
+	if ch, ok := channel.Channel.(WebhookChannel); !ok || ch.URL != "https://hooks.example.com/alerts" {
+		t.Errorf("AlertChannelsCreate: %#v", channel)
+	}
+	// A write-only secret goes out; the result has none.
+	hook, err := c.ReposCreateWebhook(ctx, ReposCreateWebhookInput{Owner: "octocat", Repo: "Hello-World",
+		Config: WebhookConfig{URL: "https://example.com/webhook", Secret: mcp.Ptr("s3cr3t"), InsecureSsl: &WebhookConfigInsecureSsl{Number: mcp.Ptr(0.0)}}})
+	if err != nil || hook.Config.Secret != nil || *hook.ID != 12345678 {
+		t.Fatalf("ReposCreateWebhook: %+v, %v", hook, err)
+	}
+	if got["repos_create_webhook"] != `{"owner":"octocat","repo":"Hello-World","config":{"url":"https://example.com/webhook","secret":"s3cr3t","insecure_ssl":0}}` {
+		t.Errorf("repos_create_webhook got %s", got["repos_create_webhook"])
+	}
+	start := time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC)
+	report, err := c.UsageReportGet(ctx, UsageReportGetInput{Start: start, End: mcp.Null[time.Time]()})
+	if err != nil || report.ByModel.AdditionalProperties["model-small"].OutputTokens != "234002" {
+		t.Fatalf("UsageReportGet: %+v, %v", report, err)
+	}
+	if got["usage_report_get"] != `{"start":"2026-10-01T00:00:00Z","end":null}` {
+		t.Errorf("usage_report_get got %s", got["usage_report_get"])
+	}
+
 	// A required union left unset is the caller's error, before anything is sent.
 	if _, err := c.IssuesUpdate(ctx, IssuesUpdateInput{Owner: "o", Repo: "r", IssueNumber: 1}); err == nil || !strings.Contains(err.Error(), "BooleanOrString: 0 of its fields are set") {
 		t.Errorf("IssuesUpdate without locked: %v", err)
@@ -319,6 +430,7 @@ func schemaOf(t *testing.T, tool, side string) *jsonschema.Schema {
 		}
 		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 		must(t, err)
+		doc = openAPI(doc, side)
 		c := jsonschema.NewCompiler()
 		must(t, c.AddResource("mem://"+tool+"/"+side, doc))
 		s, err := c.Compile("mem://" + tool + "/" + side)
@@ -327,6 +439,36 @@ func schemaOf(t *testing.T, tool, side string) *jsonschema.Schema {
 	}
 	t.Fatalf("no tool %s", tool)
 	return nil
+}
+
+// openAPI reads OpenAPI's words as a server's OpenAPI validator does, for a JSON Schema
+// validator that does not know them: "nullable": true is the schema or null (3.0), and a
+// required property that is readOnly is required of results only, a writeOnly one of
+// arguments only.
+func openAPI(v any, side string) any {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			v[k] = openAPI(x, side)
+		}
+		if props, ok := v["properties"].(map[string]any); ok {
+			if req, ok := v["required"].([]any); ok {
+				v["required"] = slices.DeleteFunc(req, func(name any) bool {
+					p, _ := props[name.(string)].(map[string]any)
+					return side == "input" && p["readOnly"] == true || side == "output" && p["writeOnly"] == true
+				})
+			}
+		}
+		if v["nullable"] == true {
+			delete(v, "nullable")
+			return map[string]any{"anyOf": []any{v, map[string]any{"type": "null"}}}
+		}
+	case []any:
+		for i, x := range v {
+			v[i] = openAPI(x, side)
+		}
+	}
+	return v
 }
 
 func unmarshalAny(t *testing.T, s string) any {
