@@ -20,19 +20,22 @@ import (
 //	type object with properties a named struct; properties in the schema's order; a required
 //	                            property of one allowed string is written, not a field
 //	type object, only additionalProperties: a schema   map[string]T
+//	properties and additionalProperties: a schema      the struct, with a map of the others
 //	$ref to a JSON Pointer within the schema            the type of the schema there, recursion included
-//	anyOf/oneOf of T and null, type [T, "null"]       T, as a pointer
+//	anyOf/oneOf of T and null, type [T, "null"], "nullable": true   T, as a pointer
 //	anyOf/oneOf of distinct JSON types, a type list   a struct of a pointer per type (unions.go)
-//	anyOf/oneOf of objects told apart by a property's values or by their required properties
-//	                            an interface, with a struct per branch (unions.go)
-//	allOf of one schema         that schema
+//	anyOf/oneOf of objects told apart by a discriminator, a property's values or their
+//	required properties         an interface, with a struct per branch (unions.go)
+//	allOf of objects            one struct of all their properties (allof.go)
+//	allOf of one schema, of scalars   that schema, the narrowest
 //	oneOf/anyOf/allOf that only constrain (no type, properties...)   what the rest of the schema makes
-//	anything else (allOf of several, objects no property tells apart, no type, a free-form
-//	object) json.RawMessage
+//	anything else (allOf of objects and other types, objects nothing tells apart, no type,
+//	a free-form object) json.RawMessage
 //
 // Optional properties are pointers (scalars, structs, enums, unions of JSON types) or nil
-// (slices, maps, interfaces, json.RawMessage) and are left out of the JSON when unset; required
-// ones are values.
+// (slices, maps, interfaces, json.RawMessage) and are left out of the JSON when unset; an
+// optional property that may be null is an mcp.Nullable[T] (left out, null or a value);
+// required ones are values; readOnly and writeOnly properties are optional.
 
 // converter turns the schemas of one tool's input or output into types, which the package
 // then merges by shape and names (shapes.go).
