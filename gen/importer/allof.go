@@ -259,9 +259,11 @@ func narrowest(root, a, b json.RawMessage) (json.RawMessage, bool) {
 	return a, true
 }
 
-// hasMembers says whether an object part says what members it has.
+// hasMembers says whether an object part says what members it has: properties, or a schema
+// for the others ({"additionalProperties": false} only constrains).
 func hasMembers(p allOfPart) bool {
-	return len(p.s.Properties) > 0 || len(p.s.AdditionalProperties) > 0
+	ap := bytes.TrimSpace(p.s.AdditionalProperties)
+	return len(p.s.Properties) > 0 || len(ap) > 0 && ap[0] == '{'
 }
 
 // allOfRaw is the schema {"allOf": [a, b]}.

@@ -26,6 +26,7 @@ func TestAllOf(t *testing.T) {
 			"TInputX struct { Age int64 Name string Kind string Tag *string }", ""},
 		{"required added", `{"allOf":[{"$ref":"#/$defs/Pet"},{"required":["tag"]}]}`, "TInputX struct { Name string Kind string Tag string }", ""},
 		{"one $ref keeps its name", `{"allOf":[{"$ref":"#/$defs/Pet"},{"description":"The pet to add."}]}`, "Pet struct { Name string Kind string Tag *string }", ""},
+		{"additionalProperties false beside", `{"allOf":[{"$ref":"#/$defs/Pet"}],"additionalProperties":false}`, "Pet struct { Name string Kind string Tag *string }", ""},
 		{"nested objects merge", `{"allOf":[{"properties":{"a":{"type":"object","properties":{"p":{"type":"string"}}}}},{"properties":{"a":{"type":"object","properties":{"q":{"type":"integer"}},"required":["q"]}}}]}`,
 			"TInputXA struct { P *string Q int64 }", ""},
 		{"scalars narrow", `{"allOf":[{"type":"string"},{"type":"string","format":"date-time"},{"maxLength":40}]}`, "", ""},
