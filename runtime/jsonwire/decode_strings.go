@@ -49,6 +49,11 @@ func (d *Decoder) stringBytes() (b []byte, inScratch, ok bool) {
 }
 
 func (d *Decoder) slowString(start int) ([]byte, bool) {
+	// The unescaped string is at most as long as the escaped one (but for invalid UTF-8,
+	// rare): room for that is one allocation, rather than one per doubling.
+	if n := d.stringEnd() - start; cap(d.scratch) < n {
+		d.scratch = make([]byte, 0, n)
+	}
 	out := append(d.scratch[:0], d.data[start:d.pos]...)
 	for d.pos < len(d.data) {
 		c := d.data[d.pos]
@@ -161,8 +166,53 @@ func (d *Decoder) Text() ([]byte, bool) {
 	return b, ok
 }
 
+// stringEnd is the offset of the quote that ends the string d is in, or of the end of the
+// input if none does.
+func (d *Decoder) stringEnd() int {
+	for i := d.pos; i < len(d.data); i++ {
+		switch d.data[i] {
+		case '\\':
+			i++
+		case '"':
+			return i
+		}
+	}
+	return len(d.data)
+}
+
+// skipString consumes a string, checking its syntax as stringBytes does, without unescaping
+// it: skipping costs no allocation.
 func (d *Decoder) skipString() {
-	d.stringBytes()
+	d.pos++ // opening quote
+	for d.pos < len(d.data) {
+		switch c := d.data[d.pos]; {
+		case c == '"':
+			d.pos++
+			return
+		case c < 0x20:
+			d.syntaxError("control character in string")
+			return
+		case c != '\\':
+			d.pos++
+		case d.pos+1 >= len(d.data):
+			d.syntaxError("unterminated string")
+			return
+		default:
+			switch d.data[d.pos+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				d.pos += 2
+			case 'u':
+				d.pos += 2
+				if _, ok := d.hex4(); !ok {
+					return
+				}
+			default:
+				d.syntaxError("invalid escape in string")
+				return
+			}
+		}
+	}
+	d.syntaxError("unterminated string")
 }
 
 // Base64 decodes a string holding standard base64, as encoding/json does for []byte.

@@ -415,3 +415,30 @@ func TestSpecialEncodings(t *testing.T) {
 		t.Fatalf("IntKeys = %s, want encoding/json's order [-1 10 100 9]", got)
 	}
 }
+
+// Skipping a value costs no allocation, escapes and all, and a string with escapes costs one
+// (its unescaped copy) however long it is, not one per doubling of a buffer.
+func TestStringAllocations(t *testing.T) {
+	long := `"` + strings.Repeat(`{\"key\":\"va\\u00e9lue\"}, `, 200) + `"`
+	doc := []byte(`{"a":` + long + `,"b":[` + long + `,"\ud83d\ude00"],"c":"plain"}`)
+	if n := testing.AllocsPerRun(20, func() {
+		var d Decoder
+		d.Reset(doc)
+		d.Skip()
+		if d.Failed() {
+			t.Fatal(d.Summary())
+		}
+	}); n != 0 {
+		t.Errorf("Skip: %v allocations, want 0", n)
+	}
+	data := []byte(long)
+	if n := testing.AllocsPerRun(20, func() {
+		var d Decoder
+		d.Reset(data)
+		if _, ok := d.Text(); !ok {
+			t.Fatal(d.Summary())
+		}
+	}); n != 1 {
+		t.Errorf("Text of a long escaped string: %v allocations, want 1", n)
+	}
+}
