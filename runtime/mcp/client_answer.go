@@ -147,7 +147,7 @@ func (c *Client) answerSampling(ctx context.Context, params json.RawMessage) ([]
 		role = RoleAssistant
 	}
 	rev, _ := parseRevision(c.Server().ProtocolVersion)
-	d := rev.render()
+	d := rev.dialect()
 	var e jsonwire.Encoder
 	e.ObjectStart()
 	e.Key("role")

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 )
 
 // What a client asks a server. Each call speaks the revision the client settled with the
@@ -26,56 +27,77 @@ func (c *Client) Ping(ctx context.Context) error {
 // paginate runs a list method page by page, as an iterator. A server that does not know
 // the list ("method not found") has none of its items, whatever it declared: servers of the
 // TypeScript SDK declare resources without templates, and others declare prompts they
-// never implemented; a debug note says so. An item the client cannot read is left out,
-// with a warning in the log, rather than the whole list.
-func paginate[W, T any](c *Client, ctx context.Context, method, field string, convert func(*W) (T, bool)) iter.Seq2[T, error] {
+// never implemented; a debug note says so. An item the client cannot read (read reports its
+// problems to d) is left out, with a warning in the log, rather than the whole list; read
+// also leaves out an item it must not keep, returning false.
+func paginate[T any](c *Client, ctx context.Context, method, field string, read func(d *jsonwire.Decoder) (T, bool)) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
+		var zero T
 		cursor := ""
 		seen := map[string]bool{}
+		var d, item jsonwire.Decoder
 		for {
 			var params any
 			if cursor != "" {
 				params = map[string]string{"cursor": cursor}
 			}
-			var res map[string]json.RawMessage
-			if err := c.request(ctx, method, params, &res); err != nil {
+			var page rawResult
+			if err := c.request(ctx, method, params, &page); err != nil {
 				var rpcErr *jsonrpc.Error
 				if cursor == "" && errors.As(err, &rpcErr) && rpcErr.Code == jsonrpc.CodeMethodNotFound {
 					c.logger.Debug("mcp: the server does not know a list; taking it as empty", "method", method,
 						"declared", c.declares(method), "error", rpcErr.Message)
 					return
 				}
-				var zero T
 				yield(zero, err)
 				return
 			}
-			var raws []json.RawMessage
-			if raw, ok := res[field]; !ok {
-				// A server that has none may leave the list out.
-			} else if err := json.Unmarshal(raw, &raws); err != nil {
-				var zero T
-				yield(zero, fmt.Errorf("mcp: %s: the server's result: %s is not a list: %w", method, field, err))
+			d.Reset(page)
+			items, next := readPage(&d, field)
+			if d.Finish(); d.Failed() {
+				yield(zero, fmt.Errorf("mcp: %s: the server's result is not a page of %s:\n%s", method, field, d.Summary()))
 				return
 			}
-			for i, raw := range raws {
-				var w W
-				if err := json.Unmarshal(raw, &w); err != nil {
+			for i, raw := range items {
+				item.Reset(raw)
+				it, keep := read(&item)
+				if item.Finish(); item.Failed() {
 					c.logger.Warn("mcp: leaving out an item of a list that the client cannot read", "method", method,
-						"item", i, "reason", err.Error(), "json", string(clip(raw, 200)))
+						"item", i, "reason", item.Summary(), "json", string(clip(raw, 200)))
 					continue
 				}
-				if item, ok := convert(&w); ok && !yield(item, nil) {
+				if keep && !yield(it, nil) {
 					return
 				}
 			}
-			next := ""
-			json.Unmarshal(res["nextCursor"], &next)
 			seen[cursor] = true
 			if next == "" || seen[next] {
 				return // the last page, or a cursor given before: the list went round
 			}
 			cursor = next
 		}
+	}
+}
+
+// rawResult is a result as it came, for a caller that reads it itself.
+type rawResult []byte
+
+func (r *rawResult) decodeResult(raw []byte) error {
+	*r = raw
+	return nil
+}
+
+// jsonItem reads a listed item with encoding/json, into W, which convert turns into what
+// the list yields; for the lists that have no codec yet.
+func jsonItem[W, T any](convert func(*W) (T, bool)) func(d *jsonwire.Decoder) (T, bool) {
+	return func(d *jsonwire.Decoder) (T, bool) {
+		var w W
+		if err := json.Unmarshal(d.Raw(), &w); err != nil {
+			d.Report(err.Error())
+			var zero T
+			return zero, false
+		}
+		return convert(&w)
 	}
 }
 
@@ -126,13 +148,9 @@ func (c *Client) CallTool(ctx context.Context, name string, arguments any) (*Cal
 	}
 	params := append(append(append([]byte(`{"name":`), quote(name)...), `,"arguments":`...), args...)
 	params = append(params, '}')
-	var wire callToolResultWire
-	if err := c.callTool(ctx, name, args, params, &wire); err != nil {
+	res := &CallToolResult{}
+	if err := c.callTool(ctx, name, args, params, res); err != nil {
 		return nil, err
-	}
-	res, err := wire.result()
-	if err != nil {
-		return nil, fmt.Errorf("mcp: tools/call %s: %w", name, err)
 	}
 	if res.StructuredContent != nil {
 		if err := c.checkStructured(name, res.StructuredContent); err != nil {
@@ -197,7 +215,7 @@ func (e *ToolError) Error() string { return "mcp: the tool failed: " + e.Text }
 
 // Resources lists the server's resources, page after page.
 func (c *Client) Resources(ctx context.Context) iter.Seq2[*Resource, error] {
-	return paginate(c, ctx, methodResourcesList, "resources", func(w *resourceWire) (*Resource, bool) { return w.resource(), true })
+	return paginate(c, ctx, methodResourcesList, "resources", jsonItem(func(w *resourceWire) (*Resource, bool) { return w.resource(), true }))
 }
 
 // ListResources returns every resource the server lists.
@@ -207,7 +225,7 @@ func (c *Client) ListResources(ctx context.Context) ([]*Resource, error) {
 
 // ResourceTemplates lists the server's resource templates, page after page.
 func (c *Client) ResourceTemplates(ctx context.Context) iter.Seq2[*ResourceTemplate, error] {
-	return paginate(c, ctx, methodResourceTemplatesList, "resourceTemplates", func(w *resourceWire) (*ResourceTemplate, bool) { return w.template(), true })
+	return paginate(c, ctx, methodResourceTemplatesList, "resourceTemplates", jsonItem(func(w *resourceWire) (*ResourceTemplate, bool) { return w.template(), true }))
 }
 
 // ListResourceTemplates returns every resource template the server has.
@@ -251,7 +269,7 @@ func (c *Client) Unsubscribe(ctx context.Context, uri string) error {
 
 // Prompts lists the server's prompts, page after page.
 func (c *Client) Prompts(ctx context.Context) iter.Seq2[*Prompt, error] {
-	return paginate(c, ctx, methodPromptsList, "prompts", func(w *promptWire) (*Prompt, bool) { return w.prompt(), true })
+	return paginate(c, ctx, methodPromptsList, "prompts", jsonItem(func(w *promptWire) (*Prompt, bool) { return w.prompt(), true }))
 }
 
 // ListPrompts returns every prompt the server has.

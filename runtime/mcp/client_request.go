@@ -457,6 +457,12 @@ func (c *Client) call(ctx context.Context, version string, stateless bool, metho
 			if result == nil {
 				return nil
 			}
+			if r, ok := result.(resultDecoder); ok {
+				if err := r.decodeResult(raw); err != nil {
+					return fmt.Errorf("mcp: %s: the server's result: %w", method, err)
+				}
+				return nil
+			}
 			if err := json.Unmarshal(raw, result); err != nil {
 				return fmt.Errorf("mcp: %s: the server's result: %w", method, err)
 			}
@@ -472,6 +478,10 @@ func (c *Client) call(ctx context.Context, version string, stateless bool, metho
 }
 
 var progressTokens atomic.Int64
+
+// A resultDecoder reads a result with its codec rather than encoding/json. The bytes are
+// the call's own: it may keep them.
+type resultDecoder interface{ decodeResult(raw []byte) error }
 
 // otherVersion reads an UnsupportedProtocolVersionError to a stateless request: the
 // stateless revision to speak instead, if the server names one the client speaks (the

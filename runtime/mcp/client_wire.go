@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -29,53 +30,29 @@ type knownTool struct {
 	schemaOK error // why the output schema cannot be used, if it cannot
 }
 
-type toolWire struct {
-	Name         string          `json:"name"`
-	Title        string          `json:"title"`
-	Description  string          `json:"description"`
-	InputSchema  json.RawMessage `json:"inputSchema"`
-	OutputSchema json.RawMessage `json:"outputSchema"`
-	Annotations  *struct {
-		Title           string `json:"title"`
-		ReadOnlyHint    *bool  `json:"readOnlyHint"`
-		DestructiveHint *bool  `json:"destructiveHint"`
-		IdempotentHint  *bool  `json:"idempotentHint"`
-		OpenWorldHint   *bool  `json:"openWorldHint"`
-	} `json:"annotations"`
-	Execution *struct {
-		TaskSupport string `json:"taskSupport"`
-	} `json:"execution"`
-}
-
-// readTool turns a listed tool into a Tool, and remembers what calling it takes. Over
-// Streamable HTTP, a tool with broken x-mcp-header annotations is left out (with a warning),
-// as the transport page requires of clients.
-func (c *Client) readTool(w *toolWire) (*Tool, bool) {
-	t := &Tool{Name: w.Name, Title: w.Title, Description: w.Description, InputSchema: string(w.InputSchema), OutputSchema: string(w.OutputSchema)}
-	if a := w.Annotations; a != nil {
-		t.Annotations = ToolAnnotations{ReadOnlyHint: a.ReadOnlyHint, DestructiveHint: a.DestructiveHint, IdempotentHint: a.IdempotentHint, OpenWorldHint: a.OpenWorldHint}
-		if t.Title == "" {
-			t.Title = a.Title // before 2025-06-18, titles were annotations
-		}
+// readTool reads a listed tool, and remembers what calling it takes. Over Streamable HTTP,
+// a tool with broken x-mcp-header annotations is left out (with a warning), as the transport
+// page requires of clients.
+func (c *Client) readTool(d *jsonwire.Decoder) (*Tool, bool) {
+	t := &Tool{}
+	t.decode(d)
+	if d.Failed() {
+		return nil, false
 	}
-	kt := &knownTool{}
-	if w.Execution != nil {
-		kt.task = taskSupportOf(w.Execution.TaskSupport)
-		t.Task = kt.task
-	}
-	if len(w.OutputSchema) > 0 && string(w.OutputSchema) != "null" {
-		kt.output = w.OutputSchema
+	kt := &knownTool{task: t.Task}
+	if t.OutputSchema != "" {
+		kt.output = json.RawMessage(t.OutputSchema)
 	}
 	if c.conn.headers() {
-		hp, err := headerParams(w.InputSchema)
+		hp, err := headerParams([]byte(t.InputSchema))
 		if err != nil {
-			c.logger.Warn("mcp: leaving out a tool whose x-mcp-header annotations break the rules", "tool", w.Name, "reason", err.Error())
+			c.logger.Warn("mcp: leaving out a tool whose x-mcp-header annotations break the rules", "tool", t.Name, "reason", err.Error())
 			return nil, false
 		}
 		kt.headers = hp
 	}
 	c.mu.Lock()
-	c.tools[w.Name] = kt
+	c.tools[t.Name] = kt
 	c.mu.Unlock()
 	return t, true
 }
@@ -190,28 +167,6 @@ func encodeHeaderValue(v string) string {
 	return "=?base64?" + base64.StdEncoding.EncodeToString([]byte(v)) + "?="
 }
 
-// callToolResultWire is a CallToolResult as JSON.
-type callToolResultWire struct {
-	Content           []json.RawMessage `json:"content"`
-	StructuredContent json.RawMessage   `json:"structuredContent"`
-	IsError           bool              `json:"isError"`
-}
-
-func (w *callToolResultWire) result() (*CallToolResult, error) {
-	r := &CallToolResult{IsError: w.IsError}
-	if len(w.StructuredContent) > 0 && string(w.StructuredContent) != "null" {
-		r.StructuredContent = w.StructuredContent
-	}
-	for i, raw := range w.Content {
-		b, err := decodeContent(raw)
-		if err != nil {
-			return nil, fmt.Errorf("content block %d: %w", i, err)
-		}
-		r.Content = append(r.Content, b)
-	}
-	return r, nil
-}
-
 // resourceWire is a listed resource or resource template.
 type resourceWire struct {
 	URI         string           `json:"uri"`
@@ -242,4 +197,38 @@ type promptWire struct {
 
 func (w *promptWire) prompt() *Prompt {
 	return &Prompt{Name: w.Name, Title: w.Title, Description: w.Description, Arguments: w.Arguments}
+}
+
+// annotationsWire and resourceContentsWire read resources' listings and contents with
+// encoding/json until they have their codec (codec_lists.go).
+type annotationsWire struct {
+	Audience     []Role   `json:"audience"`
+	Priority     *float64 `json:"priority"`
+	LastModified string   `json:"lastModified"`
+}
+
+func (w *annotationsWire) annotations() *Annotations {
+	if w == nil {
+		return nil
+	}
+	return &Annotations{Audience: w.Audience, Priority: w.Priority, LastModified: w.LastModified}
+}
+
+// resourceContentsWire is a resource's contents as JSON: text, or a base64 blob.
+type resourceContentsWire struct {
+	URI      string  `json:"uri"`
+	MIMEType string  `json:"mimeType"`
+	Text     string  `json:"text"`
+	Blob     *[]byte `json:"blob"`
+}
+
+func (w resourceContentsWire) contents() ResourceContents {
+	r := ResourceContents{URI: w.URI, MIMEType: w.MIMEType, Text: w.Text}
+	if w.Blob != nil {
+		r.Blob = *w.Blob
+		if r.Blob == nil {
+			r.Blob = []byte{}
+		}
+	}
+	return r
 }

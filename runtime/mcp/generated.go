@@ -310,28 +310,6 @@ func (c *ToolCall) ReturnResult(r *CallToolResult) {
 	c.done, c.isError = true, r.IsError
 }
 
-// encodeToolResult writes a tools/call result as revision d has it: structuredContent only
-// from 2025-06-18 on; nil blocks are left out.
-func encodeToolResult(e *jsonwire.Encoder, d dialect, blocks []Content, structured []byte, isError bool) {
-	e.Raw([]byte(`{"content":[`))
-	for _, b := range blocks {
-		if b != nil {
-			e.Elem()
-			b.encodeContent(e, d)
-		}
-	}
-	e.ArrayEnd()
-	if structured != nil && d.titles() {
-		e.Key("structuredContent")
-		e.Raw(structured)
-	}
-	if isError {
-		e.Key("isError")
-		e.Bool(true)
-	}
-	e.ObjectEnd()
-}
-
 // Structured returns the encoder for the tool's structured result. Generated code writes the
 // value into it; the result then carries it as structuredContent and, for clients that do not
 // read structuredContent, as a JSON text block.

@@ -9,14 +9,14 @@ import "github.com/mcpgen/mcpgen/runtime/jsonwire"
 // MarshalJSON writes the result as a tools/call result.
 func (r *CallToolResult) MarshalJSON() ([]byte, error) {
 	var e jsonwire.Encoder
-	encodeToolResult(&e, rev20260728.render(), r.Content, r.StructuredContent, r.IsError)
+	encodeToolResult(&e, rev20260728.dialect(), r.Content, r.StructuredContent, r.IsError)
 	return e.Bytes(), e.Err()
 }
 
 // MarshalJSON writes the result as a prompts/get result.
 func (r *GetPromptResult) MarshalJSON() ([]byte, error) {
 	var e jsonwire.Encoder
-	r.encode(&e, rev20260728.render())
+	r.encode(&e, rev20260728.dialect())
 	return e.Bytes(), e.Err()
 }
 

@@ -93,26 +93,10 @@ func listPage[T any](req *Request, params []byte, method, field string, list *[]
 	if err != nil {
 		return nil, err
 	}
-	d := req.client.revision().render()
+	d := req.client.revision().dialect()
 	items := make([][]byte, 0, end-start)
 	for _, it := range (*list)[start:end] {
 		items = append(items, render(it, d))
 	}
 	return listResult(field, items, next), nil
-}
-
-// listResult writes a list result: {"<field>":[items...],"nextCursor":...}.
-func listResult(field string, items [][]byte, next string) []byte {
-	var e jsonwire.Encoder
-	e.ObjectStart()
-	e.Key(field)
-	e.ArrayStart()
-	for _, it := range items {
-		e.Elem()
-		e.Raw(it)
-	}
-	e.ArrayEnd()
-	optionalString(&e, "nextCursor", next)
-	e.ObjectEnd()
-	return e.Bytes()
 }

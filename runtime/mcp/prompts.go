@@ -164,7 +164,7 @@ func getPrompt(ctx context.Context, req *Request, params []byte) ([]byte, *jsonr
 		}
 	}
 	var e jsonwire.Encoder
-	res.encode(&e, req.client.revision().render())
+	res.encode(&e, req.client.revision().dialect())
 	return e.Bytes(), nil
 }
 

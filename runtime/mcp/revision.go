@@ -156,8 +156,8 @@ const (
 	numDialects
 )
 
-// render is the dialect a client of the revision reads.
-func (r revision) render() dialect {
+// dialect is the dialect a client of the revision reads.
+func (r revision) dialect() dialect {
 	switch {
 	case r.stateless():
 		return dialect20260728

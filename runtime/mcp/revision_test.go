@@ -63,7 +63,7 @@ func TestRevisionSets(t *testing.T) {
 		}
 	}
 	for r := revision(0); r < numRevisions; r++ {
-		d := r.render()
+		d := r.dialect()
 		if d.titles() != r.titles() || d.toolAnnotations() != r.toolAnnotations() || d.titleInAnnotations() != r.titleInAnnotations() {
 			t.Errorf("dialect %d of %s disagrees with its revision", d, r)
 		}

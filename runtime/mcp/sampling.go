@@ -60,9 +60,9 @@ func Sample(ctx context.Context, req *CreateMessageRequest) (*CreateMessageResul
 			return nil, err
 		}
 	}
-	d := rev20251125.render()
+	d := rev20251125.dialect()
 	if r := RequestFrom(ctx); r != nil {
-		d = r.client.revision().render()
+		d = r.client.revision().dialect()
 	}
 	var e jsonwire.Encoder
 	e.ObjectStart()

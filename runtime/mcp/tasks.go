@@ -234,7 +234,7 @@ func (tr *taskRunner) callAsTask(ctx context.Context, req *Request, t *toolEntry
 	}
 	go func() {
 		defer tr.wg.Done()
-		c := tr.s.runTool(taskCtx, t, args, rev20260728.render())
+		c := tr.s.runTool(taskCtx, t, args, rev20260728.dialect())
 		tr.finish(rt, c)
 		putToolCall(c)
 	}()
@@ -278,7 +278,7 @@ func (tr *taskRunner) callDeferred(ctx context.Context, req *Request, t *toolEnt
 	}
 	go func() {
 		defer tr.wg.Done()
-		c := tr.s.runTool(context.WithValue(ctx, starterKey{}, st), t, args, rev20260728.render())
+		c := tr.s.runTool(context.WithValue(ctx, starterKey{}, st), t, args, rev20260728.dialect())
 		st.mu.Lock()
 		rt := st.task
 		st.mu.Unlock()

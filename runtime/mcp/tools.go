@@ -80,7 +80,7 @@ func newToolEntry(t Tool) (*toolEntry, error) {
 		return nil, fmt.Errorf("mcp: tool %q: input schema: %v", t.Name, err)
 	}
 	for d := range numDialects {
-		te.rendered[d] = te.render(d, in, out)
+		te.rendered[d] = te.encode(d, in, out)
 	}
 	return te, nil
 }
@@ -94,43 +94,6 @@ func compactObject(s string) ([]byte, error) {
 		return nil, fmt.Errorf("not a JSON object")
 	}
 	return b.Bytes(), nil
-}
-
-// render writes the tool's entry of a tools/list result, with the fields that dialect knows.
-func (t *toolEntry) render(d dialect, in, out []byte) []byte {
-	var e jsonwire.Encoder
-	e.ObjectStart()
-	writeNamed(&e, d, t.Name, t.Title, t.Description)
-	e.Key("inputSchema")
-	e.Raw(in)
-	if d.titles() && out != nil {
-		e.Key("outputSchema")
-		e.Raw(out)
-	}
-	// Before titles became a field of their own (2025-06-18), annotations carried them.
-	titleInAnnotations := d.titleInAnnotations() && t.Title != ""
-	if d.toolAnnotations() && (!t.Annotations.empty() || titleInAnnotations) {
-		e.Key("annotations")
-		e.ObjectStart()
-		if titleInAnnotations {
-			e.Key("title")
-			e.String(t.Title)
-		}
-		optionalBool(&e, "readOnlyHint", t.Annotations.ReadOnlyHint)
-		optionalBool(&e, "destructiveHint", t.Annotations.DestructiveHint)
-		optionalBool(&e, "idempotentHint", t.Annotations.IdempotentHint)
-		optionalBool(&e, "openWorldHint", t.Annotations.OpenWorldHint)
-		e.ObjectEnd()
-	}
-	e.ObjectEnd()
-	return e.Bytes()
-}
-
-func optionalBool(e *jsonwire.Encoder, key string, v *bool) {
-	if v != nil {
-		e.Key(key)
-		e.Bool(*v)
-	}
 }
 
 // runTool calls a tool's handler with arguments (nil means none) and returns the call, whose
@@ -170,7 +133,7 @@ func (s *Server) CallTool(ctx context.Context, name string, arguments []byte) ([
 	if d.Peek() == jsonwire.Null {
 		arguments = nil
 	}
-	c := s.runTool(ctx, t, arguments, rev20251125.render())
+	c := s.runTool(ctx, t, arguments, rev20251125.dialect())
 	defer putToolCall(c)
 	return append([]byte(nil), c.finish()...), nil
 }
@@ -244,6 +207,6 @@ func callTool(ctx context.Context, req *Request, params []byte) ([]byte, *jsonrp
 			return nil, missingTasksCapability
 		}
 	}
-	req.tool = req.srv.runTool(ctx, t, args, req.client.revision().render())
+	req.tool = req.srv.runTool(ctx, t, args, req.client.revision().dialect())
 	return req.tool.finish(), nil // which settles isError
 }
