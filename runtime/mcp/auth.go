@@ -201,31 +201,39 @@ func (h *HTTPHandler) serveResourceMetadata(w http.ResponseWriter, r *http.Reque
 	writeJSON(w, http.StatusOK, body)
 }
 
-// requiredScopes are the scopes a request needs: those of the tool, prompt, resource or
-// template it names (to call, get, read or subscribe to it, or to have its arguments
-// completed: a completer's values may tell what the body would), and for
+// requiredScopes are the scopes a request needs: its row's (methods.go), those of the tool,
+// prompt, resource or template it names (to call, get, read or subscribe to it, or to have
+// its arguments completed: a completer's values may tell what the body would), and for
 // subscriptions/listen those of every resource it subscribes to.
 func (s *Server) requiredScopes(m *jsonrpc.Message) []string {
-	switch m.Method {
-	case methodToolsCall:
-		name, _ := stringParam(m.Params, "name")
-		if t := s.lookupTool([]byte(name)); t != nil {
-			return t.Scopes
-		}
-	case methodPromptsGet:
-		name, _ := stringParam(m.Params, "name")
-		if p := s.lookupPrompt(name); p != nil {
-			return p.Scopes
-		}
-	case methodResourcesRead, methodResourcesSubscribe:
-		uri, _ := stringParam(m.Params, "uri")
-		return s.resourceScopes(uri)
-	case methodComplete:
-		return s.completionScopes(m.Params)
-	case methodListen:
-		return s.subscriptionScopes(m.Params)
+	if row := methods[m.Method]; row != nil && row.scopes != nil {
+		return row.scopes(s, m.Params)
 	}
 	return nil
+}
+
+// toolScopes are the scopes of the tool a tools/call names.
+func toolScopes(s *Server, params []byte) []string {
+	name, _ := stringParam(params, "name")
+	if t := s.lookupTool([]byte(name)); t != nil {
+		return t.Scopes
+	}
+	return nil
+}
+
+// promptScopes are the scopes of the prompt a prompts/get names.
+func promptScopes(s *Server, params []byte) []string {
+	name, _ := stringParam(params, "name")
+	if p := s.lookupPrompt(name); p != nil {
+		return p.Scopes
+	}
+	return nil
+}
+
+// uriScopes are the scopes of the resource a resources/read or resources/subscribe names.
+func uriScopes(s *Server, params []byte) []string {
+	uri, _ := stringParam(params, "uri")
+	return s.resourceScopes(uri)
 }
 
 // resourceScopes are the scopes of the resource, or of the template, a URI names.

@@ -297,25 +297,13 @@ func (c *Client) Err() error {
 // noResponse tells the client the request with this id will get no response.
 func (c *Client) noResponse(id []byte, err error) { c.p.fail(id, err) }
 
+// admit admits a request from the server that the client answers (its row has an answer)
+// and whose capability it declared; any other is "method not found".
 func (c *Client) admit(m *jsonrpc.Message) admission {
-	switch m.Method {
-	case methodPing:
-		return admission{}
-	case methodCreateMessage:
-		if c.opts.Sampling != nil {
-			return admission{}
-		}
-	case methodElicit:
-		if c.opts.Elicitation != nil {
-			return admission{}
-		}
-	case methodListRoots:
-		if c.opts.Roots != nil {
-			return admission{}
-		}
+	if c.answers(m.Method) == nil {
+		return admission{refuse: methodNotFound(m.Method)}
 	}
-	// A request for a capability the client did not declare, or one it does not know.
-	return admission{refuse: jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "method not found: "+m.Method)}
+	return admission{}
 }
 
 func (c *Client) serve(ctx context.Context, m *jsonrpc.Message, _ any, _ outbox) []byte {
@@ -330,89 +318,37 @@ func (c *Client) serve(ctx context.Context, m *jsonrpc.Message, _ any, _ outbox)
 	return jsonrpc.AppendResult(nil, m.ID, result)
 }
 
-// answer runs the handler of a request from the server (in a session, or an input request
-// of the stateless revision) and returns its result.
-func (c *Client) answer(ctx context.Context, method string, params json.RawMessage) ([]byte, error) {
-	switch method {
-	case methodPing:
-		return []byte("{}"), nil
-	case methodCreateMessage:
-		if c.opts.Sampling == nil {
-			break
-		}
-		return c.answerSampling(ctx, params)
-	case methodElicit:
-		if c.opts.Elicitation == nil {
-			break
-		}
-		return c.answerElicitation(ctx, params)
-	case methodListRoots:
-		if c.opts.Roots == nil {
-			break
-		}
-		c.mu.Lock()
-		roots := c.roots
-		c.mu.Unlock()
-		if roots == nil {
-			roots = []Root{}
-		}
-		return json.Marshal(struct {
-			Roots []Root `json:"roots"`
-		}{roots})
+// answers is the row of a request from the server the client answers, or nil.
+func (c *Client) answers(method string) *method {
+	row := methods[method]
+	if row == nil || row.answer == nil || row.declared != nil && !row.declared(&c.opts) {
+		return nil
 	}
-	return nil, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "method not found: "+method)
+	return row
 }
 
-func (c *Client) notified(m *jsonrpc.Message) {
-	o := &c.opts
-	switch m.Method {
-	case notificationMessage:
-		if o.Log != nil {
-			var msg struct {
-				Level  LogLevel        `json:"level"`
-				Logger string          `json:"logger"`
-				Data   json.RawMessage `json:"data"`
-			}
-			if json.Unmarshal(m.Params, &msg) == nil {
-				o.Log(LogMessage{Level: msg.Level, Logger: msg.Logger, Data: append(json.RawMessage(nil), msg.Data...)})
-			}
-		}
-	case notificationToolsListChanged:
-		c.mu.Lock()
-		clear(c.tools) // what tools/list said may be stale now
-		c.mu.Unlock()
-		if o.ToolsChanged != nil {
-			o.ToolsChanged()
-		}
-	case notificationPromptsListChanged:
-		if o.PromptsChanged != nil {
-			o.PromptsChanged()
-		}
-	case notificationResourcesListChanged:
-		if o.ResourcesChanged != nil {
-			o.ResourcesChanged()
-		}
-	case notificationResourceUpdated:
-		if o.ResourceUpdated != nil {
-			uri, _ := stringParam(m.Params, "uri")
-			o.ResourceUpdated(uri)
-		}
-	case notificationElicitationComplete:
-		if o.ElicitationDone != nil {
-			id, _ := stringParam(m.Params, "elicitationId")
-			o.ElicitationDone(id)
-		}
-	case notificationAcknowledged:
-		c.acknowledged(m.Params) // a subscription is open: whoever waits for it goes on
-	case notificationTasks, notificationTaskStatus:
-		if !c.taskNotified(m.Params) && o.ServerNotification != nil {
-			o.ServerNotification(m.Method, append(json.RawMessage(nil), m.Params...))
-		}
-	default:
-		if o.ServerNotification != nil {
-			o.ServerNotification(m.Method, append(json.RawMessage(nil), m.Params...))
-		}
+// answer runs the handler of a request from the server (in a session, or an input request
+// of the stateless revision) and returns its result.
+func (c *Client) answer(ctx context.Context, method string, params []byte) ([]byte, error) {
+	row := c.answers(method)
+	if row == nil {
+		return nil, methodNotFound(method)
 	}
+	return row.answer(c, ctx, params)
+}
+
+func methodNotFound(method string) *jsonrpc.Error {
+	return jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "method not found: "+method)
+}
+
+// notified handles a notification from the server with its row's handler; one the client
+// has none for goes to ClientOptions.ServerNotification.
+func (c *Client) notified(m *jsonrpc.Message) {
+	if row := methods[m.Method]; row != nil && row.onClient != nil {
+		row.onClient(c, m)
+		return
+	}
+	c.unhandled(m)
 }
 
 // declaredCapabilities are the client's capabilities, as JSON: what its options declare,

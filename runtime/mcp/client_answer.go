@@ -9,8 +9,10 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 )
 
-// How a client answers what a server asks of it: sampling/createMessage and
-// elicitation/create, through the handlers of ClientOptions.
+// How a client answers what a server asks of it (sampling/createMessage,
+// elicitation/create, roots/list, ping), through the handlers of ClientOptions, and what it
+// does with the server's notifications: each function here is a handler of a row of the
+// method table (methods.go).
 
 // ElicitRequest is what a server asks the client's user (elicitation/create).
 type ElicitRequest struct {
@@ -33,7 +35,7 @@ type ElicitResult struct {
 	Content map[string]any
 }
 
-func (c *Client) answerElicitation(ctx context.Context, params json.RawMessage) ([]byte, error) {
+func (c *Client) answerElicitation(ctx context.Context, params []byte) ([]byte, error) {
 	var p struct {
 		Mode            string          `json:"mode"`
 		Message         string          `json:"message"`
@@ -94,7 +96,7 @@ func withDefaults(content map[string]any, schema json.RawMessage) map[string]any
 	return content
 }
 
-func (c *Client) answerSampling(ctx context.Context, params json.RawMessage) ([]byte, error) {
+func (c *Client) answerSampling(ctx context.Context, params []byte) ([]byte, error) {
 	var p struct {
 		Messages []struct {
 			Role    Role            `json:"role"`
@@ -184,4 +186,91 @@ func decodeMessageContent(raw json.RawMessage) (Content, error) {
 		raw = blocks[0]
 	}
 	return decodeContent(raw)
+}
+
+// answerPing answers ping.
+func answerPing(*Client, context.Context, []byte) ([]byte, error) { return []byte("{}"), nil }
+
+// answerRoots answers roots/list with the roots the client offers.
+func (c *Client) answerRoots(context.Context, []byte) ([]byte, error) {
+	c.mu.Lock()
+	roots := c.roots
+	c.mu.Unlock()
+	if roots == nil {
+		roots = []Root{}
+	}
+	return json.Marshal(struct {
+		Roots []Root `json:"roots"`
+	}{roots})
+}
+
+// What the client does with the server's notifications: each is a row's onClient
+// (methods.go); unhandled passes on the others.
+
+// unhandled passes a notification the client has no handler for to
+// ClientOptions.ServerNotification.
+func (c *Client) unhandled(m *jsonrpc.Message) {
+	if c.opts.ServerNotification != nil {
+		c.opts.ServerNotification(m.Method, append(json.RawMessage(nil), m.Params...))
+	}
+}
+
+func (c *Client) logged(m *jsonrpc.Message) {
+	if c.opts.Log == nil {
+		return
+	}
+	var msg struct {
+		Level  LogLevel        `json:"level"`
+		Logger string          `json:"logger"`
+		Data   json.RawMessage `json:"data"`
+	}
+	if json.Unmarshal(m.Params, &msg) == nil {
+		c.opts.Log(LogMessage{Level: msg.Level, Logger: msg.Logger, Data: append(json.RawMessage(nil), msg.Data...)})
+	}
+}
+
+func (c *Client) toolsChanged(*jsonrpc.Message) {
+	c.mu.Lock()
+	clear(c.tools) // what tools/list said may be stale now
+	c.mu.Unlock()
+	if c.opts.ToolsChanged != nil {
+		c.opts.ToolsChanged()
+	}
+}
+
+func (c *Client) promptsChanged(*jsonrpc.Message) {
+	if c.opts.PromptsChanged != nil {
+		c.opts.PromptsChanged()
+	}
+}
+
+func (c *Client) resourcesChanged(*jsonrpc.Message) {
+	if c.opts.ResourcesChanged != nil {
+		c.opts.ResourcesChanged()
+	}
+}
+
+func (c *Client) resourceUpdated(m *jsonrpc.Message) {
+	if c.opts.ResourceUpdated != nil {
+		uri, _ := stringParam(m.Params, "uri")
+		c.opts.ResourceUpdated(uri)
+	}
+}
+
+func (c *Client) elicitationDone(m *jsonrpc.Message) {
+	if c.opts.ElicitationDone != nil {
+		id, _ := stringParam(m.Params, "elicitationId")
+		c.opts.ElicitationDone(id)
+	}
+}
+
+// acknowledgedNote: a subscription is open; whoever waits for it goes on.
+func (c *Client) acknowledgedNote(m *jsonrpc.Message) { c.acknowledged(m.Params) }
+
+// taskChanged hands a task's change to whoever follows the task, else to
+// ServerNotification.
+func (c *Client) taskChanged(m *jsonrpc.Message) {
+	if !c.taskNotified(m.Params) {
+		c.unhandled(m)
+	}
 }

@@ -385,12 +385,12 @@ func (c *Client) call(ctx context.Context, version string, stateless bool, metho
 		rq = &outgoing{}
 	}
 	rq.method, rq.version, rq.stateless = method, version, stateless
-	if rq.name == "" {
-		if row := methods[method]; row != nil && row.nameParam != "" {
+	if row := methods[method]; row != nil {
+		if rq.name == "" && row.nameParam != "" {
 			rq.name, _ = stringParam(body, row.nameParam)
 		}
+		rq.long = row.long
 	}
-	rq.long = method == methodListen
 	var token []byte
 	var onProgress func([]byte)
 	if fn, ok := ctx.Value(progressKey{}).(func(ProgressNotice)); ok {

@@ -164,7 +164,7 @@ func Elicit[T any](ctx context.Context, message string) (T, ElicitAction, error)
 		e.Raw(f.schema20250618)
 	}
 	e.ObjectEnd()
-	raw, err := ask(ctx, "elicitation", func(c ClientCapabilities) bool { return c.Elicitation }, "elicitation/create", e.Bytes())
+	raw, err := ask(ctx, methodElicit, e.Bytes())
 	if err != nil {
 		return zero, "", err
 	}

@@ -135,8 +135,9 @@ func (h *HTTPHandler) postStateless(w http.ResponseWriter, r *http.Request, m *j
 		writeJSON(w, statelessStatus(err.Code), jsonrpc.AppendError(nil, m.ID, err))
 		return
 	}
-	if m.Method == methodListen && !acceptSSE {
-		httpError(w, http.StatusNotAcceptable, jsonrpc.CodeInvalidRequest, "not acceptable: subscriptions/listen answers with an SSE stream; accept text/event-stream")
+	long := methods[m.Method] != nil && methods[m.Method].long
+	if long && !acceptSSE {
+		httpError(w, http.StatusNotAcceptable, jsonrpc.CodeInvalidRequest, "not acceptable: "+m.Method+" answers with an SSE stream; accept text/event-stream")
 		return
 	}
 	if !h.begin() {
@@ -144,7 +145,7 @@ func (h *HTTPHandler) postStateless(w http.ResponseWriter, r *http.Request, m *j
 		return
 	}
 	ctx, cancel := context.WithCancel(r.Context())
-	if m.Method == methodListen {
+	if long {
 		// Shutdown ends subscriptions at once; other requests get the shutdown's grace.
 		stop := context.AfterFunc(h.stopping, cancel)
 		defer stop()

@@ -2,7 +2,9 @@ package mcp
 
 import (
 	"context"
+	"maps"
 	"runtime/debug"
+	"slices"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
@@ -49,15 +51,34 @@ const (
 	notificationTaskStatus           = "notifications/tasks/status" // 2025-11-25's
 )
 
-// method is one row of the method table: a request a server answers, and what the protocol
-// says about it. Adding a method is adding a row.
+// method is one row of the method table: a request or a notification of MCP, whichever
+// side sends it, and what the protocol and this runtime say about it. Every list of methods
+// is derived from the table: the parser's names, what a server serves and what a client
+// answers, the notifications each side handles, the scopes a protected server's caller
+// needs, the capability a server checks before it asks its client. Adding a method is
+// adding a row and its handler.
 type method struct {
-	serve handler
-	// revs are the revisions that have the method; 0 for all.
+	// revs are the revisions whose schema has the method in the direction the row handles
+	// it; 0 for all. A server serves a request only in these; a client answers whatever its
+	// server sends (real servers send what their revision lacks), so for its part the set
+	// says what the protocol has.
 	revs revisions
+	// peer: cancellation and progress, which the peer handles on both sides before the
+	// side sees the message (peer.go).
+	peer bool
+
+	// Sent by a client: the server's part.
+
+	// serve answers the request.
+	serve handler
+	// onServer handles the notification.
+	onServer func(ss *session, m *jsonrpc.Message)
 	// offered reports whether the server declared the capability the method belongs to;
 	// a method of a capability it did not declare is not found. nil: always offered.
 	offered func(*Server) bool
+	// scopes are what a protected server's caller needs (its token's scopes) to be served:
+	// those of the tool, prompt or resource the params name. nil: none.
+	scopes func(s *Server, params []byte) []string
 	// cacheable: a stateless result carries a cache hint (ttlMs, cacheScope).
 	cacheable bool
 	// nameParam is the param a stateless HTTP request mirrors in its Mcp-Name header.
@@ -72,6 +93,21 @@ type method struct {
 	anytime bool
 	// long: a subscription, open until the client cancels it or goes away.
 	long bool
+
+	// Sent by a server: the client's part.
+
+	// answer answers the request (in a session, or an input request of the stateless
+	// revision) with its result.
+	answer func(c *Client, ctx context.Context, params []byte) ([]byte, error)
+	// declared reports whether the client's options declare the capability the request
+	// needs; a client that did not declare it answers "method not found". nil: always.
+	declared func(*ClientOptions) bool
+	// capability and needs are what a server checks of its client's declared capabilities
+	// before it asks (ErrCapability names the capability).
+	capability string
+	needs      func(ClientCapabilities) bool
+	// onClient handles the notification.
+	onClient func(c *Client, m *jsonrpc.Message)
 }
 
 // handler answers one request: it returns the result object, or a JSON-RPC error. The
@@ -79,7 +115,7 @@ type method struct {
 // request is released.
 type handler func(ctx context.Context, r *Request, params []byte) ([]byte, *jsonrpc.Error)
 
-// methods is the method table.
+// methods is the method table. It is built in init: its handlers refer to it.
 var methods map[string]*method
 
 func init() {
@@ -87,38 +123,61 @@ func init() {
 	hasPrompts := func(s *Server) bool { return s.has(capPrompts) }
 	hasCompletions := func(s *Server) bool { return s.has(capCompletions) }
 	hasTasks := (*Server).hasTasks
+	sessions, stateless := until(rev20260728), from(rev20260728)
+	only20251125 := from(rev20251125) & sessions
 	methods = map[string]*method{
-		methodInitialize:            {serve: initialize, revs: until(rev20260728), inline: true, anytime: true},
-		methodPing:                  {serve: ping, revs: until(rev20260728), anytime: true},
-		methodDiscover:              {serve: discover, revs: from(rev20260728), cacheable: true},
+		// Requests a client sends, which a server serves.
+		methodInitialize:            {serve: initialize, revs: sessions, inline: true, anytime: true},
+		methodPing:                  {serve: ping, answer: answerPing, revs: sessions, anytime: true},
+		methodDiscover:              {serve: discover, revs: stateless, cacheable: true},
 		methodToolsList:             {serve: listTools, cacheable: true},
-		methodToolsCall:             {serve: callTool, nameParam: "name", asks: true},
+		methodToolsCall:             {serve: callTool, scopes: toolScopes, nameParam: "name", asks: true},
 		methodResourcesList:         {serve: listResources, offered: hasResources, cacheable: true},
 		methodResourceTemplatesList: {serve: listResourceTemplates, offered: hasResources, cacheable: true},
-		methodResourcesRead:         {serve: readResource, offered: hasResources, cacheable: true, nameParam: "uri", asks: true},
-		methodResourcesSubscribe:    {serve: subscribe, offered: hasResources, revs: until(rev20260728), inline: true},
-		methodResourcesUnsubscribe:  {serve: unsubscribe, offered: hasResources, revs: until(rev20260728), inline: true},
+		methodResourcesRead:         {serve: readResource, offered: hasResources, scopes: uriScopes, cacheable: true, nameParam: "uri", asks: true},
+		methodResourcesSubscribe:    {serve: subscribe, offered: hasResources, scopes: uriScopes, revs: sessions, inline: true},
+		methodResourcesUnsubscribe:  {serve: unsubscribe, offered: hasResources, revs: sessions, inline: true},
 		methodPromptsList:           {serve: listPrompts, offered: hasPrompts, cacheable: true},
-		methodPromptsGet:            {serve: getPrompt, offered: hasPrompts, nameParam: "name", asks: true},
-		methodComplete:              {serve: complete, offered: hasCompletions},
-		methodSetLevel:              {serve: setLevel, revs: until(rev20260728), inline: true},
-		methodListen:                {serve: listen, revs: from(rev20260728), long: true},
-		methodTasksGet:              {serve: getTask, revs: from(rev20260728), offered: hasTasks, nameParam: "taskId"},
-		methodTasksUpdate:           {serve: updateTask, revs: from(rev20260728), offered: hasTasks, nameParam: "taskId"},
-		methodTasksCancel:           {serve: cancelTask, revs: from(rev20260728), offered: hasTasks, nameParam: "taskId"},
-	}
-}
+		methodPromptsGet:            {serve: getPrompt, offered: hasPrompts, scopes: promptScopes, nameParam: "name", asks: true},
+		methodComplete:              {serve: complete, offered: hasCompletions, scopes: (*Server).completionScopes},
+		methodSetLevel:              {serve: setLevel, revs: sessions, inline: true},
+		methodListen:                {serve: listen, revs: stateless, scopes: (*Server).subscriptionScopes, long: true},
+		methodTasksGet:              {serve: getTask, revs: stateless, offered: hasTasks, nameParam: "taskId"},
+		methodTasksUpdate:           {serve: updateTask, revs: stateless, offered: hasTasks, nameParam: "taskId"},
+		methodTasksCancel:           {serve: cancelTask, revs: stateless, offered: hasTasks, nameParam: "taskId"},
+		// Sent by mcpgen's client to a server of 2025-11-25's experimental tasks, which the
+		// tasks extension replaced (client_tasks.go); no mcpgen server serves it.
+		methodTasksResult: {revs: only20251125},
 
-// methodNames are the names of every method and notification, which the parser knows.
-func methodNames() []string {
-	return []string{methodInitialize, methodPing, methodDiscover, methodToolsList, methodToolsCall,
-		methodResourcesList, methodResourceTemplatesList, methodResourcesRead, methodResourcesSubscribe,
-		methodResourcesUnsubscribe, methodPromptsList, methodPromptsGet, methodComplete, methodSetLevel,
-		methodListen, methodTasksGet, methodTasksUpdate, methodTasksCancel, methodTasksResult, methodCreateMessage, methodElicit, methodListRoots,
-		notificationInitialized, notificationCancelled, notificationProgress, notificationMessage,
-		notificationRootsListChanged, notificationToolsListChanged, notificationPromptsListChanged,
-		notificationResourcesListChanged, notificationResourceUpdated, notificationAcknowledged,
-		notificationElicitationComplete, notificationTasks, notificationTaskStatus}
+		// Requests a server sends (in the stateless revision, inside an InputRequiredResult),
+		// which a client answers.
+		methodCreateMessage: {answer: (*Client).answerSampling, declared: func(o *ClientOptions) bool { return o.Sampling != nil },
+			capability: "sampling", needs: func(c ClientCapabilities) bool { return c.Sampling }},
+		methodElicit: {answer: (*Client).answerElicitation, declared: func(o *ClientOptions) bool { return o.Elicitation != nil },
+			revs: from(rev20250618), capability: "elicitation", needs: func(c ClientCapabilities) bool { return c.Elicitation }},
+		methodListRoots: {answer: (*Client).answerRoots, declared: func(o *ClientOptions) bool { return o.Roots != nil },
+			capability: "roots", needs: func(c ClientCapabilities) bool { return c.Roots }},
+
+		// Notifications both sides send.
+		notificationCancelled: {peer: true},
+		notificationProgress:  {peer: true},
+
+		// Notifications a client sends.
+		notificationInitialized:      {onServer: func(*session, *jsonrpc.Message) {}, revs: sessions}, // requests are served once initialize is answered
+		notificationRootsListChanged: {onServer: func(ss *session, _ *jsonrpc.Message) { ss.srv.rootsChanged() }, revs: sessions},
+
+		// Notifications a server sends.
+		notificationMessage:              {onClient: (*Client).logged},
+		notificationToolsListChanged:     {onClient: (*Client).toolsChanged},
+		notificationPromptsListChanged:   {onClient: (*Client).promptsChanged},
+		notificationResourcesListChanged: {onClient: (*Client).resourcesChanged},
+		notificationResourceUpdated:      {onClient: (*Client).resourceUpdated},
+		notificationElicitationComplete:  {onClient: (*Client).elicitationDone, revs: only20251125},
+		notificationAcknowledged:         {onClient: (*Client).acknowledgedNote, revs: stateless},
+		notificationTasks:                {onClient: (*Client).taskChanged, revs: stateless},
+		notificationTaskStatus:           {onClient: (*Client).taskChanged, revs: only20251125},
+	}
+	parser = jsonrpc.NewParser(slices.Sorted(maps.Keys(methods))...)
 }
 
 // in reports whether a revision has the method.
@@ -127,7 +186,7 @@ func (m *method) in(r revision) bool { return m.revs == 0 || m.revs.has(r) }
 // lookup finds the row of a method a client of revision r may call on s, or nil.
 func (s *Server) lookup(name string, r revision) *method {
 	m := methods[name]
-	if m == nil || !m.in(r) || m.offered != nil && !m.offered(s) {
+	if m == nil || m.serve == nil || !m.in(r) || m.offered != nil && !m.offered(s) {
 		return nil
 	}
 	return m

@@ -13,8 +13,9 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 )
 
-// parser reads every message, knowing the names of MCP's methods and notifications.
-var parser = jsonrpc.NewParser(methodNames()...)
+// parser reads every message, knowing the names of MCP's methods and notifications (the
+// method table's, methods.go).
+var parser *jsonrpc.Parser
 
 // peer is one side of an MCP conversation over a connection, whichever side: it sends
 // requests and waits for their responses, serves the other side's requests, and carries

@@ -130,15 +130,15 @@ func (e *ErrCapability) Error() string {
 }
 
 // ask sends a request to the client of the request ctx belongs to, if it declared the
-// capability it needs, and returns the raw result.
-func ask(ctx context.Context, capability string, has func(ClientCapabilities) bool, method string, params []byte) ([]byte, error) {
+// capability the method's row says it needs, and returns the raw result.
+func ask(ctx context.Context, method string, params []byte) ([]byte, error) {
 	r := RequestFrom(ctx)
 	if r == nil {
 		return nil, errors.New("mcp: " + method + " needs the context of a request being served")
 	}
-	if !has(r.ClientCapabilities()) {
-		err := &ErrCapability{Capability: capability}
-		r.client.lacking(capability, err.Error())
+	if row := methods[method]; row.needs != nil && !row.needs(r.ClientCapabilities()) {
+		err := &ErrCapability{Capability: row.capability}
+		r.client.lacking(row.capability, err.Error())
 		return nil, err
 	}
 	return r.client.ask(ctx, r, method, params)

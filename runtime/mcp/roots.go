@@ -9,7 +9,7 @@ import (
 
 // Roots asks the client for its roots: the directories or files it lets the server work in.
 func Roots(ctx context.Context) ([]Root, error) {
-	raw, err := ask(ctx, "roots", func(c ClientCapabilities) bool { return c.Roots }, "roots/list", []byte("{}"))
+	raw, err := ask(ctx, methodListRoots, []byte("{}"))
 	if err != nil {
 		return nil, err
 	}

@@ -120,7 +120,7 @@ func Sample(ctx context.Context, req *CreateMessageRequest) (*CreateMessageResul
 		e.ObjectEnd()
 	}
 	e.ObjectEnd()
-	raw, err := ask(ctx, "sampling", func(c ClientCapabilities) bool { return c.Sampling }, "sampling/createMessage", e.Bytes())
+	raw, err := ask(ctx, methodCreateMessage, e.Bytes())
 	if err != nil {
 		return nil, err
 	}

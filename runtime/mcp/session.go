@@ -113,10 +113,10 @@ var errNotInitialized = jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "invalid re
 // level) inline, before the next message is read. Decided here, not on the request's own goroutine, where an
 // initialize read later could already have been handled.
 func (ss *session) admit(m *jsonrpc.Message) admission {
-	if meta, ok := statelessMeta(m); ok {
-		return admission{long: m.Method == methodListen, state: meta}
-	}
 	row := methods[m.Method]
+	if meta, ok := statelessMeta(m); ok {
+		return admission{long: row != nil && row.long, state: meta}
+	}
 	if row != nil && row.anytime {
 		return admission{inline: row.inline}
 	}
@@ -136,15 +136,12 @@ func (ss *session) serve(ctx context.Context, m *jsonrpc.Message, state any, out
 	return ss.srv.serve(context.WithValue(ctx, requestKey{}, r), r, m)
 }
 
-// notified handles a client's notification (peerSide).
+// notified handles a client's notification with its row's handler (peerSide). Unknown
+// notifications are ignored, as JSON-RPC requires.
 func (ss *session) notified(m *jsonrpc.Message) {
-	switch m.Method {
-	case notificationInitialized:
-		// Nothing to do: requests are served as soon as initialize has been answered.
-	case notificationRootsListChanged:
-		ss.srv.rootsChanged()
+	if row := methods[m.Method]; row != nil && row.onServer != nil {
+		row.onServer(ss, m)
 	}
-	// Unknown notifications are ignored, as JSON-RPC requires.
 }
 
 func (ss *session) ready() bool {
