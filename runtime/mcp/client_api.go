@@ -87,19 +87,23 @@ func (r *rawResult) decodeResult(raw []byte) error {
 	return nil
 }
 
-// jsonItem reads a listed item with encoding/json, into W, which convert turns into what
-// the list yields; for the lists that have no codec yet.
-func jsonItem[W, T any](convert func(*W) (T, bool)) func(d *jsonwire.Decoder) (T, bool) {
-	return func(d *jsonwire.Decoder) (T, bool) {
-		var w W
-		if err := json.Unmarshal(d.Raw(), &w); err != nil {
-			d.Report(err.Error())
-			var zero T
-			return zero, false
+// codecResult reads a result with a codec's decoder; its error names the result's type.
+func codecResult(name string, decode func(d *jsonwire.Decoder)) resultDecoder {
+	return decodeFunc(func(raw []byte) error {
+		var d jsonwire.Decoder
+		d.Reset(raw)
+		decode(&d)
+		if d.Finish(); d.Failed() {
+			return errors.New("it is not a " + name + ":\n" + d.Summary())
 		}
-		return convert(&w)
-	}
+		return nil
+	})
 }
+
+// decodeFunc is a resultDecoder of a function.
+type decodeFunc func(raw []byte) error
+
+func (f decodeFunc) decodeResult(raw []byte) error { return f(raw) }
 
 // declares reports whether the server declared the capability a list belongs to, for the
 // note on a list it does not know.
@@ -215,7 +219,11 @@ func (e *ToolError) Error() string { return "mcp: the tool failed: " + e.Text }
 
 // Resources lists the server's resources, page after page.
 func (c *Client) Resources(ctx context.Context) iter.Seq2[*Resource, error] {
-	return paginate(c, ctx, methodResourcesList, "resources", jsonItem(func(w *resourceWire) (*Resource, bool) { return w.resource(), true }))
+	return paginate(c, ctx, methodResourcesList, "resources", func(d *jsonwire.Decoder) (*Resource, bool) {
+		r := &Resource{}
+		r.decode(d)
+		return r, true
+	})
 }
 
 // ListResources returns every resource the server lists.
@@ -225,7 +233,11 @@ func (c *Client) ListResources(ctx context.Context) ([]*Resource, error) {
 
 // ResourceTemplates lists the server's resource templates, page after page.
 func (c *Client) ResourceTemplates(ctx context.Context) iter.Seq2[*ResourceTemplate, error] {
-	return paginate(c, ctx, methodResourceTemplatesList, "resourceTemplates", jsonItem(func(w *resourceWire) (*ResourceTemplate, bool) { return w.template(), true }))
+	return paginate(c, ctx, methodResourceTemplatesList, "resourceTemplates", func(d *jsonwire.Decoder) (*ResourceTemplate, bool) {
+		t := &ResourceTemplate{}
+		t.decode(d)
+		return t, true
+	})
 }
 
 // ListResourceTemplates returns every resource template the server has.
@@ -235,17 +247,12 @@ func (c *Client) ListResourceTemplates(ctx context.Context) ([]*ResourceTemplate
 
 // ReadResource reads a resource.
 func (c *Client) ReadResource(ctx context.Context, uri string) ([]ResourceContents, error) {
-	var res struct {
-		Contents []resourceContentsWire `json:"contents"`
-	}
-	if err := c.request(ctx, methodResourcesRead, map[string]string{"uri": uri}, &res); err != nil {
+	var contents []ResourceContents
+	res := codecResult("ReadResourceResult", func(d *jsonwire.Decoder) { contents = readReadResult(d) })
+	if err := c.request(ctx, methodResourcesRead, map[string]string{"uri": uri}, res); err != nil {
 		return nil, err
 	}
-	out := make([]ResourceContents, len(res.Contents))
-	for i, w := range res.Contents {
-		out[i] = w.contents()
-	}
-	return out, nil
+	return contents, nil
 }
 
 // Subscribe asks the server to tell ClientOptions.ResourceUpdated when the resource at uri
@@ -269,7 +276,11 @@ func (c *Client) Unsubscribe(ctx context.Context, uri string) error {
 
 // Prompts lists the server's prompts, page after page.
 func (c *Client) Prompts(ctx context.Context) iter.Seq2[*Prompt, error] {
-	return paginate(c, ctx, methodPromptsList, "prompts", jsonItem(func(w *promptWire) (*Prompt, bool) { return w.prompt(), true }))
+	return paginate(c, ctx, methodPromptsList, "prompts", func(d *jsonwire.Decoder) (*Prompt, bool) {
+		p := &Prompt{}
+		p.decode(d)
+		return p, true
+	})
 }
 
 // ListPrompts returns every prompt the server has.
@@ -281,23 +292,9 @@ func (c *Client) GetPrompt(ctx context.Context, name string, arguments map[strin
 	if arguments != nil {
 		params["arguments"] = arguments
 	}
-	var res struct {
-		Description string `json:"description"`
-		Messages    []struct {
-			Role    Role            `json:"role"`
-			Content json.RawMessage `json:"content"`
-		} `json:"messages"`
-	}
-	if err := c.request(ctx, methodPromptsGet, params, &res); err != nil {
+	out := &GetPromptResult{}
+	if err := c.request(ctx, methodPromptsGet, params, codecResult("GetPromptResult", out.decode)); err != nil {
 		return nil, err
-	}
-	out := &GetPromptResult{Description: res.Description}
-	for i, m := range res.Messages {
-		content, err := decodeContent(m.Content)
-		if err != nil {
-			return nil, fmt.Errorf("mcp: prompts/get %s: message %d: %w", name, i, err)
-		}
-		out.Messages = append(out.Messages, PromptMessage{Role: m.Role, Content: content})
 	}
 	return out, nil
 }
@@ -327,17 +324,11 @@ func (c *Client) Complete(ctx context.Context, ref CompletionRef, argument, valu
 	if context != nil {
 		params["context"] = map[string]any{"arguments": context}
 	}
-	var res struct {
-		Completion struct {
-			Values  []string `json:"values"`
-			Total   int      `json:"total"`
-			HasMore bool     `json:"hasMore"`
-		} `json:"completion"`
-	}
-	if err := c.request(ctx, methodComplete, params, &res); err != nil {
+	out := &CompleteResult{}
+	if err := c.request(ctx, methodComplete, params, codecResult("CompleteResult", out.decode)); err != nil {
 		return nil, err
 	}
-	return &CompleteResult{Values: res.Completion.Values, Total: res.Completion.Total, HasMore: res.Completion.HasMore}, nil
+	return out, nil
 }
 
 // SetLogLevel asks the server to send log messages at level or above to ClientOptions.Log:

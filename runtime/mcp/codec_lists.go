@@ -48,3 +48,303 @@ func readPage(d *jsonwire.Decoder, field string) (items [][]byte, next string) {
 	}
 	return items, next
 }
+
+// encode writes a listed resource as dialect d has it.
+func (r *Resource) encode(e *jsonwire.Encoder, d dialect) {
+	e.ObjectStart()
+	e.Key("uri")
+	e.String(r.URI)
+	writeNamed(e, d, r.Name, r.Title, r.Description)
+	optionalString(e, "mimeType", r.MIMEType)
+	if r.Size != nil {
+		e.Key("size")
+		e.Int(*r.Size)
+	}
+	r.Annotations.encode(e)
+	e.ObjectEnd()
+}
+
+// decode reads a listed resource.
+func (r *Resource) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "uri":
+			r.URI = readString(d)
+		case "size":
+			if !d.Null() {
+				n, _ := d.Int()
+				r.Size = &n
+			}
+		default:
+			readListed(d, key, &r.Name, &r.Title, &r.Description, &r.MIMEType, &r.Annotations)
+		}
+	}
+}
+
+// encode writes a listed resource template as dialect d has it.
+func (t *ResourceTemplate) encode(e *jsonwire.Encoder, d dialect) {
+	e.ObjectStart()
+	e.Key("uriTemplate")
+	e.String(t.URITemplate)
+	writeNamed(e, d, t.Name, t.Title, t.Description)
+	optionalString(e, "mimeType", t.MIMEType)
+	t.Annotations.encode(e)
+	e.ObjectEnd()
+}
+
+// decode reads a listed resource template.
+func (t *ResourceTemplate) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		if string(key) == "uriTemplate" {
+			t.URITemplate = readString(d)
+		} else {
+			readListed(d, key, &t.Name, &t.Title, &t.Description, &t.MIMEType, &t.Annotations)
+		}
+	}
+}
+
+// readListed reads a member resources and templates share, skipping any other.
+func readListed(d *jsonwire.Decoder, key []byte, name, title, description, mime *string, a **Annotations) {
+	switch string(key) {
+	case "name":
+		*name = readString(d)
+	case "title":
+		*title = readString(d)
+	case "description":
+		*description = readString(d)
+	case "mimeType":
+		*mime = readString(d)
+	case "annotations":
+		*a = readAnnotations(d)
+	default:
+		d.Skip()
+	}
+}
+
+// encode writes a listed prompt as dialect d has it.
+func (p *Prompt) encode(e *jsonwire.Encoder, d dialect) {
+	e.ObjectStart()
+	writeNamed(e, d, p.Name, p.Title, p.Description)
+	if len(p.Arguments) > 0 {
+		e.Key("arguments")
+		e.ArrayStart()
+		for _, a := range p.Arguments {
+			e.Elem()
+			e.ObjectStart()
+			writeNamed(e, d, a.Name, a.Title, a.Description)
+			if a.Required {
+				e.Key("required")
+				e.Bool(true)
+			}
+			e.ObjectEnd()
+		}
+		e.ArrayEnd()
+	}
+	e.ObjectEnd()
+}
+
+// decode reads a listed prompt.
+func (p *Prompt) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "name":
+			p.Name = readString(d)
+		case "title":
+			p.Title = readString(d)
+		case "description":
+			p.Description = readString(d)
+		case "arguments":
+			if d.Null() {
+				continue
+			}
+			for range d.Elements {
+				var a PromptArgument
+				for key := range d.Members {
+					switch string(key) {
+					case "name":
+						a.Name = readString(d)
+					case "title":
+						a.Title = readString(d)
+					case "description":
+						a.Description = readString(d)
+					case "required":
+						a.Required = readBool(d)
+					default:
+						d.Skip()
+					}
+				}
+				p.Arguments = append(p.Arguments, a)
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// encode writes the result of prompts/get as revision d has it.
+func (r *GetPromptResult) encode(e *jsonwire.Encoder, d dialect) {
+	e.ObjectStart()
+	optionalString(e, "description", r.Description)
+	e.Key("messages")
+	e.ArrayStart()
+	for _, m := range r.Messages {
+		e.Elem()
+		writeMessage(e, d, m.Role, m.Content)
+	}
+	e.ArrayEnd()
+	e.ObjectEnd()
+}
+
+// decode reads the result of prompts/get.
+func (r *GetPromptResult) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "description":
+			r.Description = readString(d)
+		case "messages":
+			if d.Null() {
+				continue
+			}
+			for range d.Elements {
+				var m PromptMessage
+				for key := range d.Members {
+					switch string(key) {
+					case "role":
+						m.Role = Role(readString(d))
+					case "content":
+						m.Content = readContent(d)
+					default:
+						d.Skip()
+					}
+				}
+				r.Messages = append(r.Messages, m)
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// writeMessage writes a message of a prompt or of a sampling request, for a client of
+// dialect d: its role (the user's when unset) and its content.
+func writeMessage(e *jsonwire.Encoder, d dialect, role Role, c Content) {
+	if role == "" {
+		role = RoleUser
+	}
+	e.ObjectStart()
+	e.Key("role")
+	e.String(string(role))
+	e.Key("content")
+	c.encodeContent(e, d)
+	e.ObjectEnd()
+}
+
+// writeNamed writes the name, title and description of a listed item (a tool, a prompt or
+// its argument, a resource, a template), for a dialect: titles came with 2025-06-18.
+func writeNamed(e *jsonwire.Encoder, d dialect, name, title, description string) {
+	e.Key("name")
+	e.String(name)
+	if d.titles() {
+		optionalString(e, "title", title)
+	}
+	optionalString(e, "description", description)
+}
+
+// encode writes the result of completion/complete.
+func (r *CompleteResult) encode(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	e.Key("completion")
+	e.ObjectStart()
+	e.Key("values")
+	e.ArrayStart()
+	for _, v := range r.Values {
+		e.Elem()
+		e.String(v)
+	}
+	e.ArrayEnd()
+	e.Key("total")
+	e.Int(int64(r.Total))
+	e.Key("hasMore")
+	e.Bool(r.HasMore)
+	e.ObjectEnd()
+	e.ObjectEnd()
+}
+
+// decode reads the result of completion/complete.
+func (r *CompleteResult) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		if string(key) != "completion" {
+			d.Skip()
+			continue
+		}
+		if d.Null() {
+			continue
+		}
+		for key := range d.Members {
+			switch string(key) {
+			case "values":
+				if d.Null() {
+					continue
+				}
+				r.Values = []string{}
+				for range d.Elements {
+					v, _ := d.String()
+					r.Values = append(r.Values, v)
+				}
+			case "total":
+				if !d.Null() {
+					n, _ := d.Int()
+					r.Total = int(n)
+				}
+			case "hasMore":
+				r.HasMore = readBool(d)
+			default:
+				d.Skip()
+			}
+		}
+	}
+}
+
+// encodeReadResult writes the result of resources/read: the contents, each with the URI
+// read and the resource's MIME type where it has none of its own.
+func encodeReadResult(e *jsonwire.Encoder, contents []ResourceContents, uri, mime string) {
+	e.ObjectStart()
+	e.Key("contents")
+	e.ArrayStart()
+	for _, c := range contents {
+		// c is a copy: the function may return a slice it keeps (a cache), which is not ours
+		// to fill in.
+		e.Elem()
+		if c.URI == "" {
+			c.URI = uri
+		}
+		if c.MIMEType == "" {
+			c.MIMEType = mime
+		}
+		c.encode(e)
+	}
+	e.ArrayEnd()
+	e.ObjectEnd()
+}
+
+// readReadResult reads the result of resources/read.
+func readReadResult(d *jsonwire.Decoder) []ResourceContents {
+	out := []ResourceContents{}
+	for key := range d.Members {
+		if string(key) != "contents" {
+			d.Skip()
+			continue
+		}
+		if d.Null() {
+			continue
+		}
+		for range d.Elements {
+			var c ResourceContents
+			if d.Expect(jsonwire.Object) {
+				c.decode(d)
+			}
+			out = append(out, c)
+		}
+	}
+	return out
+}

@@ -43,6 +43,22 @@ var codecs = map[string]codec{
 	"ListToolsResult": {roundTrip: func(data []byte, d dialect) ([]byte, error) {
 		return pageRoundTrip(data, d, "tools", toolRoundTrip)
 	}, unkept: toolUnkept("/tools/*")},
+	"Resource": {roundTrip: roundTrip[Resource]((*Resource).decode, (*Resource).encode)},
+	"ListResourcesResult": {roundTrip: func(data []byte, d dialect) ([]byte, error) {
+		return pageRoundTrip(data, d, "resources", roundTrip[Resource]((*Resource).decode, (*Resource).encode))
+	}, unkept: []string{"/resources/*/icons"}}, // icons: not in mcpgen's Resource yet
+	"ListResourceTemplatesResult": {roundTrip: func(data []byte, d dialect) ([]byte, error) {
+		return pageRoundTrip(data, d, "resourceTemplates", roundTrip[ResourceTemplate]((*ResourceTemplate).decode, (*ResourceTemplate).encode))
+	}, unkept: []string{"/resourceTemplates/*/icons"}}, // icons: not in mcpgen's ResourceTemplate yet
+	"ListPromptsResult": {roundTrip: func(data []byte, d dialect) ([]byte, error) {
+		return pageRoundTrip(data, d, "prompts", roundTrip[Prompt]((*Prompt).decode, (*Prompt).encode))
+	}, unkept: []string{"/prompts/*/icons"}}, // icons: not in mcpgen's Prompt yet
+	"GetPromptResult": {roundTrip: roundTrip[GetPromptResult]((*GetPromptResult).decode, (*GetPromptResult).encode)},
+	"CompleteResult": {roundTrip: roundTrip[CompleteResult]((*CompleteResult).decode, func(r *CompleteResult, e *jsonwire.Encoder, _ dialect) {
+		r.encode(e)
+	})},
+	"ReadResourceResult": {roundTrip: roundTrip[[]ResourceContents](func(c *[]ResourceContents, d *jsonwire.Decoder) { *c = readReadResult(d) },
+		func(c *[]ResourceContents, e *jsonwire.Encoder, _ dialect) { encodeReadResult(e, *c, "", "") })},
 	"CallToolResult": {roundTrip: roundTrip[CallToolResult]((*CallToolResult).decode, func(r *CallToolResult, e *jsonwire.Encoder, d dialect) {
 		encodeToolResult(e, d, r.Content, r.StructuredContent, r.IsError)
 	}), defaults: []string{"/isError"}},
@@ -151,13 +167,13 @@ func init() {
 	}
 	notCoded["ToolUseContent"], notCoded["ToolResultContent"] = tools, tools
 	for _, name := range []string{"CallToolRequestParams", "CancelledNotificationParams",
-		"ClientCapabilities", "CompleteRequestParams", "CompleteResult", "CreateMessageRequestParams",
+		"ClientCapabilities", "CompleteRequestParams", "CreateMessageRequestParams",
 		"CreateMessageResult", "DiscoverResult", "ElicitRequestFormParams", "ElicitRequestURLParams",
-		"ElicitResult", "GetPromptRequestParams", "GetPromptResult", "InputRequests",
-		"InputRequiredResult", "InputResponses", "ListPromptsResult", "ListResourceTemplatesResult",
-		"ListResourcesResult", "ListRootsResult", "LoggingMessageNotificationParams",
+		"ElicitResult", "GetPromptRequestParams", "InputRequests",
+		"InputRequiredResult", "InputResponses",
+		"ListRootsResult", "LoggingMessageNotificationParams",
 		"ModelPreferences", "PaginatedRequestParams", "ProgressNotificationParams",
-		"ReadResourceResult", "Resource", "ResourceUpdatedNotificationParams", "Root",
+		"ResourceUpdatedNotificationParams", "Root",
 		"SamplingMessage", "ServerCapabilities", "SubscriptionsListenResult"} {
 		notCoded[name] = pending
 	}

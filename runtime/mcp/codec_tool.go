@@ -166,7 +166,7 @@ func (r *CallToolResult) decode(d *jsonwire.Decoder) {
 	}
 }
 
-// decodeResult reads a tools/call result for the client.
+// decodeResult reads a tools/call result for the client (on its hot path: no closure).
 func (r *CallToolResult) decodeResult(raw []byte) error {
 	var d jsonwire.Decoder
 	d.Reset(raw)

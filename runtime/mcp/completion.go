@@ -120,21 +120,6 @@ func complete(ctx context.Context, req *Request, params []byte) ([]byte, *jsonrp
 		}
 	}
 	var e jsonwire.Encoder
-	e.ObjectStart()
-	e.Key("completion")
-	e.ObjectStart()
-	e.Key("values")
-	e.ArrayStart()
-	for _, v := range values[:min(len(values), maxCompletionValues)] {
-		e.Elem()
-		e.String(v)
-	}
-	e.ArrayEnd()
-	e.Key("total")
-	e.Int(int64(len(values)))
-	e.Key("hasMore")
-	e.Bool(len(values) > maxCompletionValues)
-	e.ObjectEnd()
-	e.ObjectEnd()
+	(&CompleteResult{Values: values[:min(len(values), maxCompletionValues)], Total: len(values), HasMore: len(values) > maxCompletionValues}).encode(&e)
 	return e.Bytes(), nil
 }

@@ -76,31 +76,6 @@ type EmbeddedResource struct {
 	Annotations *Annotations
 }
 
-// writeNamed writes the name, title and description of a listed item (a tool, a prompt or
-// its argument, a resource, a template), for a dialect: titles came with 2025-06-18.
-func writeNamed(e *jsonwire.Encoder, d dialect, name, title, description string) {
-	e.Key("name")
-	e.String(name)
-	if d.titles() {
-		optionalString(e, "title", title)
-	}
-	optionalString(e, "description", description)
-}
-
-// writeMessage writes a message of a prompt or of a sampling request, for a client of
-// dialect d: its role (the user's when unset) and its content.
-func writeMessage(e *jsonwire.Encoder, d dialect, role Role, c Content) {
-	if role == "" {
-		role = RoleUser
-	}
-	e.ObjectStart()
-	e.Key("role")
-	e.String(string(role))
-	e.Key("content")
-	c.encodeContent(e, d)
-	e.ObjectEnd()
-}
-
 // CallToolResult gives a tool full control over its result: several content blocks,
 // structured content as raw JSON, and the error flag.
 type CallToolResult struct {

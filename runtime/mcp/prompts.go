@@ -67,24 +67,7 @@ func (s *Server) AddPrompt(p Prompt) {
 
 func (p *promptEntry) render(d dialect) []byte {
 	var e jsonwire.Encoder
-	e.ObjectStart()
-	writeNamed(&e, d, p.Name, p.Title, p.Description)
-	if len(p.Arguments) > 0 {
-		e.Key("arguments")
-		e.ArrayStart()
-		for _, a := range p.Arguments {
-			e.Elem()
-			e.ObjectStart()
-			writeNamed(&e, d, a.Name, a.Title, a.Description)
-			if a.Required {
-				e.Key("required")
-				e.Bool(true)
-			}
-			e.ObjectEnd()
-		}
-		e.ArrayEnd()
-	}
-	e.ObjectEnd()
+	p.Prompt.encode(&e, d)
 	return e.Bytes()
 }
 
@@ -166,18 +149,4 @@ func getPrompt(ctx context.Context, req *Request, params []byte) ([]byte, *jsonr
 	var e jsonwire.Encoder
 	res.encode(&e, req.client.revision().dialect())
 	return e.Bytes(), nil
-}
-
-// encode writes the result of prompts/get as revision d has it.
-func (r *GetPromptResult) encode(e *jsonwire.Encoder, d dialect) {
-	e.ObjectStart()
-	optionalString(e, "description", r.Description)
-	e.Key("messages")
-	e.ArrayStart()
-	for _, m := range r.Messages {
-		e.Elem()
-		writeMessage(e, d, m.Role, m.Content)
-	}
-	e.ArrayEnd()
-	e.ObjectEnd()
 }

@@ -153,29 +153,13 @@ func (s *Server) NotifyResourceUpdated(uri string) {
 
 func (r *resourceEntry) render(d dialect) []byte {
 	var e jsonwire.Encoder
-	e.ObjectStart()
-	e.Key("uri")
-	e.String(r.URI)
-	writeNamed(&e, d, r.Name, r.Title, r.Description)
-	optionalString(&e, "mimeType", r.MIMEType)
-	if r.Size != nil {
-		e.Key("size")
-		e.Int(*r.Size)
-	}
-	r.Annotations.encode(&e)
-	e.ObjectEnd()
+	r.Resource.encode(&e, d)
 	return e.Bytes()
 }
 
 func (t *templateEntry) render(d dialect) []byte {
 	var e jsonwire.Encoder
-	e.ObjectStart()
-	e.Key("uriTemplate")
-	e.String(t.URITemplate)
-	writeNamed(&e, d, t.Name, t.Title, t.Description)
-	optionalString(&e, "mimeType", t.MIMEType)
-	t.Annotations.encode(&e)
-	e.ObjectEnd()
+	t.ResourceTemplate.encode(&e, d)
 	return e.Bytes()
 }
 
@@ -240,23 +224,7 @@ func readResource(ctx context.Context, req *Request, params []byte) ([]byte, *js
 		return nil, jsonrpc.NewError(jsonrpc.CodeInternalError, err.Error())
 	}
 	var e jsonwire.Encoder
-	e.ObjectStart()
-	e.Key("contents")
-	e.ArrayStart()
-	for _, c := range contents {
-		// c is a copy: the function may return a slice it keeps (a cache), which is not ours
-		// to fill in.
-		e.Elem()
-		if c.URI == "" {
-			c.URI = uri
-		}
-		if c.MIMEType == "" {
-			c.MIMEType = mime
-		}
-		c.encode(&e)
-	}
-	e.ArrayEnd()
-	e.ObjectEnd()
+	encodeReadResult(&e, contents, uri, mime)
 	return e.Bytes(), nil
 }
 
