@@ -63,7 +63,9 @@ func (f TokenVerifierFunc) VerifyToken(ctx context.Context, token string) (*Auth
 
 // AuthOptions protect an HTTP server.
 type AuthOptions struct {
-	// Verifier checks the bearer tokens. Required.
+	// Verifier checks the bearer tokens. Required. A verifier with a method Validate() error
+	// (protect.JWT and protect.Introspection have one) is validated when the server starts:
+	// an error stops it there (HTTPHandler panics, ServeHTTPListener returns the error).
 	Verifier TokenVerifier
 	// Resource is the server's canonical URI, which tokens must name as their audience and
 	// the protected resource metadata publishes ("https://mcp.example.com/mcp"): the URL
@@ -343,6 +345,14 @@ func (o *HTTPOptions) authProblem() error {
 	a := o.Auth
 	if a.Verifier == nil {
 		return errors.New("mcp: HTTPOptions.Auth needs a Verifier")
+	}
+	if v, ok := a.Verifier.(interface{ Validate() error }); ok {
+		// A verifier configured to take any issuer's tokens, or tokens for any service,
+		// takes none (protect's answer 503 to each): the server stops here instead, where
+		// the mistake is made, rather than refuse every client once it runs.
+		if err := v.Validate(); err != nil {
+			return fmt.Errorf("mcp: HTTPOptions.Auth.Verifier is not usable: %w", err)
+		}
 	}
 	if a.Resource == "" {
 		if len(o.AllowedHosts) > 0 {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -48,6 +50,55 @@ func TestVerifiersNeedIssuerAndAudience(t *testing.T) {
 			}
 			if err := tc.v.(interface{ Validate() error }).Validate(); err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("Validate: %v", err)
+			}
+		})
+	}
+}
+
+// A server whose verifier is configured so that it would take any issuer's or any
+// audience's tokens does not start: HTTPHandler panics and ServeHTTPListener returns the
+// verifier's error (before, both started, and answered every client 503), as for a server
+// without its Resource. A verifier that is configured starts.
+func TestMisconfiguredVerifierStopsTheServer(t *testing.T) {
+	for name, tc := range map[string]struct {
+		v    mcp.TokenVerifier
+		want string
+	}{
+		"jwt without an issuer":          {&JWT{JWKSURL: "https://as.example/keys", Audience: "https://mcp.example/mcp"}, "Issuer is empty"},
+		"jwt without an audience":        {&JWT{Issuer: "https://as.example"}, "Audience is empty"},
+		"jwt keys over http elsewhere":   {&JWT{Issuer: "https://as.example", JWKSURL: "http://as.example/keys", Audience: "https://mcp.example/mcp"}, "JWKSURL"},
+		"introspection without audience": {&Introspection{Endpoint: "https://as.example/introspect"}, "Audience is empty"},
+		"introspection over http":        {&Introspection{Endpoint: "http://as.example/introspect", Audience: "https://mcp.example/mcp"}, "Endpoint"},
+		"jwt":                            {&JWT{Issuer: "https://as.example", Audience: "https://mcp.example/mcp"}, ""},
+		"introspection":                  {&Introspection{Endpoint: "https://as.example/introspect", Audience: "https://mcp.example/mcp"}, ""},
+	} {
+		t.Run(name, func(t *testing.T) {
+			opts := &mcp.HTTPOptions{Auth: &mcp.AuthOptions{Verifier: tc.v, Resource: "https://mcp.example/mcp"}}
+			srv := mcp.NewServer(mcp.Implementation{Name: "protected", Version: "1"}, nil)
+			panicked := func() (r any) {
+				defer func() { r = recover() }()
+				srv.HTTPHandler(opts).Close()
+				return nil
+			}()
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ln.Close()
+			stopped, stop := context.WithCancel(context.Background())
+			stop() // a server that starts stops at once
+			served := srv.ServeHTTPListener(stopped, ln, opts)
+			if tc.want == "" {
+				if panicked != nil || served != nil {
+					t.Errorf("a configured verifier: HTTPHandler panicked with %v, ServeHTTPListener returned %v", panicked, served)
+				}
+				return
+			}
+			if !strings.Contains(fmt.Sprint(panicked), tc.want) {
+				t.Errorf("HTTPHandler: panicked with %v, want a panic about %q", panicked, tc.want)
+			}
+			if served == nil || !strings.Contains(served.Error(), tc.want) || !strings.HasPrefix(served.Error(), "mcp: HTTPOptions.Auth.Verifier is not usable: ") {
+				t.Errorf("ServeHTTPListener: %v, want the verifier's error about %q", served, tc.want)
 			}
 		})
 	}
