@@ -81,6 +81,11 @@ type AuthOptions struct {
 	ScopesSupported []string
 	// ResourceName is a name for people, published in the metadata.
 	ResourceName string
+	// RequireDPoP takes DPoP-bound tokens only (RFC 9449): a token sent with the Bearer
+	// scheme is refused (401), the challenge names the DPoP scheme alone, and the metadata
+	// says dpop_bound_access_tokens_required. The Verifier must be a DPoPVerifier. Without
+	// it, a server whose Verifier is one takes both schemes (a bound token only as DPoP).
+	RequireDPoP bool
 }
 
 type authInfoKey struct{}
@@ -128,7 +133,11 @@ func (h *HTTPHandler) authenticate(w http.ResponseWriter, r *http.Request) *http
 	token = strings.TrimSpace(token)
 	dpop := strings.EqualFold(scheme, "DPoP")
 	if !dpop && !strings.EqualFold(scheme, "Bearer") || token == "" {
-		h.challenge(w, r, http.StatusUnauthorized, "", "the request carries no bearer token", a.ScopesSupported)
+		h.challenge(w, r, http.StatusUnauthorized, "", "the request carries no access token", a.ScopesSupported)
+		return nil
+	}
+	if !dpop && a.RequireDPoP {
+		h.challenge(w, r, http.StatusUnauthorized, "invalid_token", "this server takes DPoP-bound tokens only (Authorization: DPoP, with a DPoP proof)", a.ScopesSupported)
 		return nil
 	}
 	var info *AuthInfo
@@ -158,11 +167,14 @@ func (h *HTTPHandler) authenticate(w http.ResponseWriter, r *http.Request) *http
 	return r.WithContext(WithAuthInfo(r.Context(), info))
 }
 
-// challenge answers with a Bearer challenge (RFC 6750 section 3) that points to the
-// resource metadata.
+// challenge answers with the server's challenges (RFC 6750 section 3), each pointing to the
+// resource metadata: Bearer, and beside it DPoP with the algorithms proofs may be signed
+// with (RFC 9449 section 7.1) when the verifier takes DPoP-bound tokens, or DPoP alone
+// (AuthOptions.RequireDPoP). Both carry the same error and scope: a client reads them from
+// whichever challenge it picks.
 func (h *HTTPHandler) challenge(w http.ResponseWriter, r *http.Request, status int, code, msg string, scopes []string) {
 	var b strings.Builder
-	b.WriteString(`Bearer resource_metadata="` + h.resourceMetadataURL(r) + `"`)
+	b.WriteString(`resource_metadata="` + h.resourceMetadataURL(r) + `"`)
 	if code != "" {
 		b.WriteString(`, error="` + code + `"`)
 	}
@@ -172,7 +184,14 @@ func (h *HTTPHandler) challenge(w http.ResponseWriter, r *http.Request, status i
 	if msg != "" {
 		b.WriteString(`, error_description="` + strings.ReplaceAll(msg, `"`, `'`) + `"`)
 	}
-	w.Header().Set("WWW-Authenticate", b.String())
+	params := b.String()
+	w.Header().Del("WWW-Authenticate")
+	if !h.opts.Auth.RequireDPoP {
+		w.Header().Add("WWW-Authenticate", "Bearer "+params)
+	}
+	if len(h.dpopAlgs) > 0 {
+		w.Header().Add("WWW-Authenticate", "DPoP "+params+`, algs="`+strings.Join(h.dpopAlgs, " ")+`"`)
+	}
 	httpError(w, status, jsonrpc.CodeInvalidRequest, msg)
 }
 
@@ -197,6 +216,12 @@ func (h *HTTPHandler) serveResourceMetadata(w http.ResponseWriter, r *http.Reque
 	}
 	if a.ResourceName != "" {
 		doc["resource_name"] = a.ResourceName
+	}
+	if len(h.dpopAlgs) > 0 {
+		doc["dpop_signing_alg_values_supported"] = h.dpopAlgs
+	}
+	if a.RequireDPoP {
+		doc["dpop_bound_access_tokens_required"] = true
 	}
 	body, _ := json.Marshal(doc)
 	w.Header().Set("Access-Control-Allow-Origin", "*")
@@ -345,6 +370,12 @@ func (o *HTTPOptions) authProblem() error {
 	a := o.Auth
 	if a.Verifier == nil {
 		return errors.New("mcp: HTTPOptions.Auth needs a Verifier")
+	}
+	if v, ok := a.Verifier.(DPoPVerifier); ok && len(v.DPoPAlgorithms()) == 0 {
+		return errors.New("mcp: HTTPOptions.Auth.Verifier is a DPoPVerifier whose DPoPAlgorithms are none: it would take no DPoP proof")
+	}
+	if _, ok := a.Verifier.(DPoPVerifier); a.RequireDPoP && !ok {
+		return errors.New("mcp: AuthOptions.RequireDPoP needs a Verifier that takes DPoP-bound tokens (an mcp.DPoPVerifier, such as protect.JWT or protect.Introspection)")
 	}
 	if v, ok := a.Verifier.(interface{ Validate() error }); ok {
 		// A verifier configured to take any issuer's tokens, or tokens for any service,

@@ -115,7 +115,7 @@ func TestProtectedServer(t *testing.T) {
 	meta := ts.URL + "/.well-known/oauth-protected-resource/mcp"
 
 	r := authPost(t, url, "", "", initBody)
-	if r.status != 401 || r.challenge != `Bearer resource_metadata="`+meta+`", scope="read", error_description="the request carries no bearer token"` {
+	if r.status != 401 || r.challenge != `Bearer resource_metadata="`+meta+`", scope="read", error_description="the request carries no access token"` {
 		t.Errorf("no token: %d %q", r.status, r.challenge)
 	}
 	r = authPost(t, url, "forged", "", initBody)

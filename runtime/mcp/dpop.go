@@ -14,6 +14,11 @@ import (
 // (mcpgen's own client sends them to authorization servers that offer DPoP); one whose
 // Verifier is not refuses them. A DPoPVerifier refuses a bound token sent as a plain bearer
 // token (RFC 9449 section 7.2): whoever copied it does not have the key.
+//
+// A server whose Verifier is a DPoPVerifier says so: its 401 and 403 answers carry a DPoP
+// challenge beside the Bearer one, with the same parameters and the algorithms proofs may
+// be signed with, and its metadata lists them. AuthOptions.RequireDPoP takes DPoP-bound
+// tokens only.
 
 // DPoPProof is a request's DPoP proof, with what it must be for.
 type DPoPProof struct {
@@ -25,9 +30,13 @@ type DPoPProof struct {
 // DPoPVerifier is a TokenVerifier that takes DPoP-bound tokens: VerifyDPoP checks the token
 // as VerifyToken does, that it is bound to a key (cnf.jkt), and that the proof is signed
 // with that key, for this request and this token, recent, and not seen before.
+// DPoPAlgorithms are the JWS algorithms ("ES256", ...) it takes proofs signed with, which
+// the server advertises: in its challenge (DPoP algs=, RFC 9449 section 7.1) and its
+// protected resource metadata (dpop_signing_alg_values_supported, RFC 9728).
 type DPoPVerifier interface {
 	TokenVerifier
 	VerifyDPoP(ctx context.Context, token string, proof DPoPProof) (*AuthInfo, error)
+	DPoPAlgorithms() []string
 }
 
 // verifyDPoP checks a token that came with the DPoP scheme, and its proof.

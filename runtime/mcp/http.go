@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -113,6 +114,7 @@ type HTTPHandler struct {
 	stopping context.Context
 	stop     context.CancelFunc
 	workers  *workers // the goroutines requests of sessions are served on; they end with stopping
+	dpopAlgs []string // the algorithms DPoP proofs may be signed with; none: DPoP is not taken
 }
 
 // HTTPHandler returns an http.Handler for the Streamable HTTP transport; opts may be nil.
@@ -128,6 +130,11 @@ func (s *Server) HTTPHandler(opts *HTTPOptions) *HTTPHandler {
 		h.opts = *opts
 	}
 	o := &h.opts
+	if o.Auth != nil {
+		if v, ok := o.Auth.Verifier.(DPoPVerifier); ok {
+			h.dpopAlgs = slices.Clone(v.DPoPAlgorithms())
+		}
+	}
 	if o.Path == "" {
 		o.Path = "/mcp"
 	}

@@ -27,6 +27,10 @@ type ResourceMetadata struct {
 	Resource             string   `json:"resource"`
 	AuthorizationServers []string `json:"authorization_servers"`
 	ScopesSupported      []string `json:"scopes_supported"`
+	// The algorithms the server takes DPoP proofs signed with, and whether it takes
+	// DPoP-bound tokens only (RFC 9449 section 5.2).
+	DPoPSigningAlgValuesSupported []string `json:"dpop_signing_alg_values_supported"`
+	DPoPBoundAccessTokensRequired bool     `json:"dpop_bound_access_tokens_required"`
 }
 
 // ServerMetadata is an authorization server's metadata (RFC 8414, OpenID Connect discovery).
@@ -83,6 +87,19 @@ func (t *Transport) authorize(ctx context.Context, u *url.URL, resource string, 
 	if len(scopes) == 0 {
 		scopes = prm.ScopesSupported
 	}
+	// The client's DPoP key is an ES256 one: its tokens are bound when the authorization
+	// server offers that, and the server, if it says, takes it.
+	dpop := slices.Contains(as.DPoPSigningAlgValuesSupported, "ES256") &&
+		(len(prm.DPoPSigningAlgValuesSupported) == 0 || slices.Contains(prm.DPoPSigningAlgValuesSupported, "ES256"))
+	if prm.DPoPBoundAccessTokensRequired {
+		// A token it would refuse is not worth the user's login.
+		switch {
+		case !dpop:
+			return nil, wrapf("discovery", "the server takes DPoP-bound tokens only (dpop_bound_access_tokens_required), and this client binds tokens to an ES256 key, which the authorization server %s (dpop_signing_alg_values_supported %q) and the server (%q) do not both take", as.Issuer, as.DPoPSigningAlgValuesSupported, prm.DPoPSigningAlgValuesSupported)
+		case t.Config.Grant != "":
+			return nil, wrapf("discovery", "the server takes DPoP-bound tokens only (dpop_bound_access_tokens_required), and the %s grant gets bearer tokens here: use the authorization code flow", t.Config.Grant)
+		}
+	}
 	if t.Config.Grant != "" {
 		return t.machineToken(ctx, hc, as, resource, prm.Resource, scopes, local)
 	}
@@ -100,7 +117,7 @@ func (t *Transport) authorize(ctx context.Context, u *url.URL, resource string, 
 	if err != nil {
 		return nil, err
 	}
-	c.dpop = slices.Contains(as.DPoPSigningAlgValuesSupported, "ES256")
+	c.dpop = dpop
 	// The resource indicator is the metadata's resource, exactly as published (RFC 9728:
 	// the identifier tokens for this server carry as their audience).
 	indicator := prm.Resource

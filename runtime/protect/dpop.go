@@ -50,6 +50,22 @@ const (
 // seenProofs are the proofs the verifiers of this process took.
 var seenProofs proofs
 
+// DPoPAlgorithms are the algorithms a proof may be signed with (mcp.DPoPVerifier), which
+// the server advertises.
+func (v *JWT) DPoPAlgorithms() []string { return proofAlgorithmNames() }
+
+// DPoPAlgorithms are the algorithms a proof may be signed with (mcp.DPoPVerifier), which
+// the server advertises.
+func (v *Introspection) DPoPAlgorithms() []string { return proofAlgorithmNames() }
+
+func proofAlgorithmNames() []string {
+	names := make([]string, len(proofAlgorithms))
+	for i, a := range proofAlgorithms {
+		names[i] = string(a)
+	}
+	return names
+}
+
 // VerifyDPoP checks a DPoP-bound JWT access token and its proof (mcp.DPoPVerifier).
 func (v *JWT) VerifyDPoP(ctx context.Context, token string, proof mcp.DPoPProof) (*mcp.AuthInfo, error) {
 	info, err := v.verify(ctx, token)

@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -25,13 +26,27 @@ import (
 // access tokens bound to the key of the token request's proof (cnf.jkt), signed by is, for
 // the resource indicator; it approves every authorization at once.
 func dpopAuthorizationServer(t *testing.T, is *issuer) *httptest.Server {
+	return authorizationServer(t, is, []string{"ES256"}, nil)
+}
+
+// authorizationServer is dpopAuthorizationServer offering DPoP with the algorithms algs
+// (none: it offers no DPoP, and refuses every token request); it counts the
+// authorizations it is asked for in authorizations, when that is not nil.
+func authorizationServer(t *testing.T, is *issuer, algs []string, authorizations *atomic.Int32) *httptest.Server {
 	var srv *httptest.Server
 	mux := http.NewServeMux()
 	mux.HandleFunc("/.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
-		json.NewEncoder(w).Encode(map[string]any{"issuer": srv.URL, "authorization_endpoint": srv.URL + "/authorize", "token_endpoint": srv.URL + "/token",
-			"jwks_uri": is.srv.URL, "code_challenge_methods_supported": []string{"S256"}, "dpop_signing_alg_values_supported": []string{"ES256"}})
+		meta := map[string]any{"issuer": srv.URL, "authorization_endpoint": srv.URL + "/authorize", "token_endpoint": srv.URL + "/token",
+			"jwks_uri": is.srv.URL, "code_challenge_methods_supported": []string{"S256"}}
+		if len(algs) > 0 {
+			meta["dpop_signing_alg_values_supported"] = algs
+		}
+		json.NewEncoder(w).Encode(meta)
 	})
 	mux.HandleFunc("/authorize", func(w http.ResponseWriter, r *http.Request) {
+		if authorizations != nil {
+			authorizations.Add(1)
+		}
 		q := r.URL.Query()
 		http.Redirect(w, r, q.Get("redirect_uri")+"?"+url.Values{"code": {q.Get("resource")}, "state": {q.Get("state")}}.Encode(), http.StatusFound)
 	})
@@ -172,4 +187,69 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
+}
+
+// A server that takes DPoP-bound tokens only (AuthOptions.RequireDPoP) challenges with DPoP
+// alone and says so in its metadata; mcpgen's own client gets a bound token through that
+// challenge and calls a tool. With an authorization server that offers no DPoP, or offers
+// it without ES256 (the client's key), the client fails before the user is sent to log in,
+// saying why, rather than get a token the server refuses.
+func TestDPoPRequiredEndToEnd(t *testing.T) {
+	is := newIssuer(t)
+	for name, tc := range map[string]struct {
+		algs []string
+		fail string
+	}{
+		"dpop offered":       {algs: []string{"ES256"}},
+		"dpop not offered":   {fail: "takes DPoP-bound tokens only"},
+		"dpop without ES256": {algs: []string{"PS256"}, fail: "takes DPoP-bound tokens only"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var authorizations atomic.Int32
+			as := authorizationServer(t, is, tc.algs, &authorizations)
+			srv := mcp.NewServer(mcp.Implementation{Name: "protected", Version: "1"}, nil)
+			srv.AddTool(mcp.Tool{Name: "whoami", InputSchema: `{"type":"object"}`, Handler: func(ctx context.Context, c *mcp.ToolCall) {
+				c.ReturnText("you are " + mcp.AuthInfoFrom(ctx).Subject)
+			}})
+			var handler http.Handler
+			web := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
+			defer web.Close()
+			resource := web.URL + "/mcp"
+			h := srv.HTTPHandler(&mcp.HTTPOptions{Auth: &mcp.AuthOptions{
+				Verifier:             &JWT{Issuer: as.URL, Audience: resource},
+				Resource:             resource,
+				AuthorizationServers: []string{as.URL},
+				RequireDPoP:          true,
+			}})
+			defer h.Close()
+			mux := http.NewServeMux()
+			mux.Handle("/mcp", h)
+			mux.Handle("/.well-known/oauth-protected-resource/", h)
+			handler = mux
+
+			rt := &oauth.Transport{Config: &oauth.Config{RedirectURL: "http://127.0.0.1:9/callback", Authorize: oauth.FollowRedirect(nil),
+				Clients: []oauth.Client{{Issuer: as.URL, ID: "app", Resources: []string{resource}}}}}
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			c, err := mcp.Connect(ctx, &mcp.StreamableHTTPTransport{URL: resource, HTTPClient: &http.Client{Transport: rt}}, nil)
+			if tc.fail != "" {
+				if err == nil {
+					c.Close()
+					t.Fatal("connected")
+				}
+				if !strings.Contains(err.Error(), tc.fail) || authorizations.Load() != 0 {
+					t.Errorf("connect: %v, after %d authorizations; want an error saying %q before any", err, authorizations.Load(), tc.fail)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			res, err := c.CallTool(ctx, "whoami", nil)
+			if err != nil || res.Content[0].(mcp.Text).Text != "you are ada" {
+				t.Fatalf("whoami: %v %v", res, err)
+			}
+		})
+	}
 }
