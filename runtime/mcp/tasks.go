@@ -68,7 +68,8 @@ type TaskOptions struct {
 	// past it fails the task (-32603, saying how large it was); a question past it is an
 	// error of Elicit, Sample or Roots; answers past it are refused (tasks/update, -32602);
 	// a status message is cut to fit. The default is 16 MiB; less than 4 KiB is taken as
-	// 4 KiB. What all tasks keep together is the store's bound (DefaultTaskStoreBytes).
+	// 4 KiB. What all tasks keep together, and those of one caller, are the store's bounds
+	// (DefaultTaskStoreBytes, and a quarter of it for one caller).
 	MaxTaskBytes int
 	// MaxTasks bounds the tasks this process runs at once, all callers together, and
 	// MaxTasksPerCaller those of one caller of a protected server (the issuer, subject
@@ -351,8 +352,11 @@ func (tr *taskRunner) start(ctx context.Context, req *Request, tool string) (*Ta
 	}
 	if err := tr.store.Create(ctx, rec); err != nil {
 		tr.release(caller)
-		if errors.Is(err, ErrTaskStoreFull) {
-			// A condition of the server's, which the caller may wait out: said as it is.
+		switch {
+		// Conditions the caller may wait out: said as they are.
+		case errors.Is(err, ErrTaskCallerFull):
+			return nil, nil, nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "internal error: cannot make a task: your tasks keep as many bytes as the server keeps for one caller; try again once some of them have expired (their ttlMs)")
+		case errors.Is(err, ErrTaskStoreFull):
 			return nil, nil, nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "internal error: cannot make a task: the server keeps as many tasks as it may; try again once some have expired (their ttlMs)")
 		}
 		tr.s.logger.Error("mcp: cannot store a new task", "tool", tool, "error", err)
@@ -462,9 +466,13 @@ func (tr *taskRunner) finish(rt *runningTask, c *ToolCall) {
 		tr.s.logger.Warn("mcp: a task's result is larger than a task may keep (TaskOptions.MaxTaskBytes): the task failed", "task", rt.id, "tool", c.name, "bytes", len(out))
 	}
 	if errors.Is(err, ErrTaskStoreFull) {
+		why := fmt.Sprintf("internal error: the server's task store is full: it has no room for the tool's result (%d bytes) until other tasks expire", len(out))
+		if errors.Is(err, ErrTaskCallerFull) {
+			why = fmt.Sprintf("internal error: your tasks keep as many bytes as the server keeps for one caller: no room for the tool's result (%d bytes) until some of them expire", len(out))
+		}
 		_, err = tr.update(ctx, rt.id, func(t *TaskRecord) error {
 			if !t.Status.Terminal() {
-				t.fail("No room was left to keep the result.", fmt.Sprintf("internal error: the server's task store is full: it has no room for the tool's result (%d bytes) until other tasks expire", len(out)))
+				t.fail("No room was left to keep the result.", why)
 			}
 			return nil
 		})
@@ -760,6 +768,8 @@ func updateTask(ctx context.Context, r *Request, params []byte) ([]byte, *jsonrp
 	switch {
 	case errors.As(err, &rpcErr):
 		return nil, rpcErr
+	case errors.Is(err, ErrTaskCallerFull):
+		return nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "internal error: your tasks keep as many bytes as the server keeps for one caller: no room for these answers until some of them expire")
 	case errors.Is(err, ErrTaskStoreFull):
 		return nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "internal error: the server's task store is full: it has no room for these answers until other tasks expire")
 	case err != nil:

@@ -17,8 +17,9 @@ import (
 //
 // Implementations are safe for concurrent use. A task a store has let go, because its TTL
 // passed, is not found. A store bounds the bytes it keeps (TaskRecord.Size, all tasks
-// together): a Create, or an Update that makes a task larger, that would go past the bound
-// fails with an error that wraps ErrTaskStoreFull, and stores nothing.
+// together, and those of one caller): a Create, or an Update that makes a task larger, that
+// would go past a bound fails with an error that wraps ErrTaskStoreFull (and
+// ErrTaskCallerFull for the caller's bound), and stores nothing.
 type TaskStore interface {
 	// Create stores a new task. Once it returns, Get finds the task from any replica: a
 	// server answers with a task only after Create (the extension's durable creation).
@@ -32,12 +33,13 @@ type TaskStore interface {
 	Update(ctx context.Context, id string, change func(*TaskRecord) error) (*TaskRecord, error)
 }
 
-// TaskChanges is a TaskStore that other processes share and that tells of the changes they
-// make (redistasks does, through Redis pub/sub): with it, a subscription (notifications/tasks)
-// hears of a task's changes whichever replica makes them, and a task waiting for its
-// client's answer wakes when the answer reaches another replica, without polling.
+// TaskChanges is a TaskStore that several servers share and that tells of the changes they
+// make: redistasks does, for replicas, through Redis pub/sub; the memory store does, for
+// the Servers of one process that share it. With it, a subscription (notifications/tasks)
+// hears of a task's changes whichever server makes them, and a task waiting for its
+// client's answer wakes when the answer reaches another server, without polling.
 type TaskChanges interface {
-	// WatchTasks calls changed with the id of every task any process creates or updates
+	// WatchTasks calls changed with the id of every task any server creates or updates
 	// what clients see of (its UpdatedAt changes: not a renewal of its lease), until ctx
 	// ends or the watch fails; it returns why it stopped.
 	WatchTasks(ctx context.Context, changed func(id string)) error
@@ -51,9 +53,31 @@ var ErrTaskNotFound = errors.New("mcp: task not found")
 // expire.
 var ErrTaskStoreFull = errors.New("mcp: the task store is full")
 
+// ErrTaskCallerFull is wrapped by the error of a TaskStore that keeps as many bytes of one
+// caller's tasks (TaskRecord.Caller) as it keeps for one caller: it stores no new task of
+// that caller's, and no update that makes one larger, until some of them expire, while
+// other callers' tasks are stored. It wraps ErrTaskStoreFull.
+var ErrTaskCallerFull = fmt.Errorf("%w for this caller", ErrTaskStoreFull)
+
 // DefaultTaskStoreBytes is how many bytes of tasks (TaskRecord.Size, all tasks together) a
-// store keeps at most, unless told otherwise: NewMemoryTaskStore's and redistasks'.
+// store keeps at most, unless told otherwise: NewMemoryTaskStore's and redistasks'. Of
+// them, one caller's tasks keep a quarter at most (DefaultTaskCallerShare), so that one
+// caller of a protected server cannot fill the store until the TTL and have everyone's new
+// tasks refused.
 const DefaultTaskStoreBytes = 256 << 20
+
+// DefaultTaskCallerShare is the share of a store's bytes the tasks of one caller may keep,
+// unless told otherwise: 1/DefaultTaskCallerShare of the bound of all tasks.
+const DefaultTaskCallerShare = 4
+
+// DefaultTaskCallerBytes is the bound of one caller's tasks in a store that keeps at most
+// maxBytes: a DefaultTaskCallerShare of it, or none (negative) when maxBytes sets none.
+func DefaultTaskCallerBytes(maxBytes int) int {
+	if maxBytes < 0 {
+		return -1
+	}
+	return maxBytes / DefaultTaskCallerShare
+}
 
 // minTaskSize is the least a task counts for: its fixed fields, and room enough that ending
 // it (a short error, a status message) never needs more than it was given when made, so a
@@ -150,22 +174,57 @@ func (t *TaskRecord) clone() *TaskRecord {
 
 // memoryTaskStore keeps tasks in the memory of one process.
 type memoryTaskStore struct {
-	mu       sync.Mutex
-	tasks    map[string]*TaskRecord
-	size     int // of the tasks kept (TaskRecord.Size)
-	maxBytes int // bound on size; negative: none
-	swept    time.Time
+	mu        sync.Mutex
+	tasks     map[string]*TaskRecord
+	size      int            // of the tasks kept (TaskRecord.Size)
+	byCaller  map[string]int // ... of each caller's (TaskRecord.Caller), but ""
+	maxBytes  int            // bound on size; negative: none
+	maxCaller int            // bound on each of byCaller; negative: none
+	swept     time.Time
+	watches   map[*storeWatcher]bool // the change feed's watchers (WatchTasks)
+}
+
+// MemoryTaskStoreOptions configure NewMemoryTaskStoreWithOptions.
+type MemoryTaskStoreOptions struct {
+	// MaxBytes bounds the bytes of tasks the store keeps (TaskRecord.Size, all tasks
+	// together). The default is DefaultTaskStoreBytes; a negative value sets no bound.
+	MaxBytes int
+	// MaxBytesPerCaller bounds those of one caller's tasks (TaskRecord.Caller: the issuer,
+	// subject and client of a protected server's caller). The default is a quarter of
+	// MaxBytes (DefaultTaskCallerBytes); a negative value sets no bound. Tasks of a server
+	// that is not protected, which has no callers to tell apart, count toward MaxBytes
+	// only.
+	MaxBytesPerCaller int
 }
 
 // NewMemoryTaskStore returns a TaskStore that keeps tasks in this process's memory, at most
-// DefaultTaskStoreBytes of them: the default, right for a server that runs as one process.
-func NewMemoryTaskStore() TaskStore { return NewMemoryTaskStoreWithLimit(DefaultTaskStoreBytes) }
+// DefaultTaskStoreBytes of them, a quarter of that for one caller: the default, right for a
+// server that runs as one process. Servers of one process may share it: it tells each of
+// the changes the others make (TaskChanges).
+func NewMemoryTaskStore() TaskStore { return NewMemoryTaskStoreWithOptions(MemoryTaskStoreOptions{}) }
 
 // NewMemoryTaskStoreWithLimit returns a TaskStore in this process's memory that keeps at
-// most maxBytes of tasks (TaskRecord.Size, all tasks together); a negative maxBytes sets no
-// bound.
+// most maxBytes of tasks (TaskRecord.Size, all tasks together), and a quarter of that for
+// one caller; a negative maxBytes sets no bound.
 func NewMemoryTaskStoreWithLimit(maxBytes int) TaskStore {
-	return &memoryTaskStore{tasks: map[string]*TaskRecord{}, maxBytes: maxBytes}
+	return newMemoryTaskStore(maxBytes, DefaultTaskCallerBytes(maxBytes))
+}
+
+// NewMemoryTaskStoreWithOptions returns a TaskStore in this process's memory configured by
+// o.
+func NewMemoryTaskStoreWithOptions(o MemoryTaskStoreOptions) TaskStore {
+	if o.MaxBytes == 0 {
+		o.MaxBytes = DefaultTaskStoreBytes
+	}
+	if o.MaxBytesPerCaller == 0 {
+		o.MaxBytesPerCaller = DefaultTaskCallerBytes(o.MaxBytes)
+	}
+	return newMemoryTaskStore(o.MaxBytes, o.MaxBytesPerCaller)
+}
+
+func newMemoryTaskStore(maxBytes, maxCaller int) *memoryTaskStore {
+	return &memoryTaskStore{tasks: map[string]*TaskRecord{}, byCaller: map[string]int{}, maxBytes: maxBytes, maxCaller: maxCaller,
+		watches: map[*storeWatcher]bool{}}
 }
 
 func (m *memoryTaskStore) Create(ctx context.Context, t *TaskRecord) error {
@@ -174,14 +233,15 @@ func (m *memoryTaskStore) Create(ctx context.Context, t *TaskRecord) error {
 	now := time.Now()
 	m.sweep(now, false)
 	if old := m.tasks[t.ID]; old != nil { // not made by newTaskID; replaced, as before
-		m.size -= old.Size()
-		delete(m.tasks, t.ID)
+		m.forget(t.ID, old)
 	}
-	if err := m.room(0, t.Size(), now); err != nil {
+	if err := m.room(nil, t, now); err != nil {
 		return err
 	}
-	m.tasks[t.ID] = t.clone()
-	m.size += t.Size()
+	c := t.clone()
+	m.tasks[t.ID] = c
+	m.count(c, 1)
+	m.announce(t.ID)
 	return nil
 }
 
@@ -206,28 +266,65 @@ func (m *memoryTaskStore) Update(ctx context.Context, id string, change func(*Ta
 	if err := change(c); err != nil {
 		return nil, err
 	}
-	before, after := t.Size(), c.Size()
-	if err := m.room(before, after, time.Now()); err != nil {
+	if err := m.room(t, c, time.Now()); err != nil {
 		return nil, err
 	}
+	if m.tasks[id] != t { // it expired as room swept
+		return nil, ErrTaskNotFound
+	}
+	m.count(t, -1)
 	m.tasks[id] = c
-	m.size += after - before
+	m.count(c, 1)
+	if !c.UpdatedAt.Equal(t.UpdatedAt) {
+		m.announce(id)
+	}
 	return c.clone(), nil
 }
 
-// room reports whether a task of size before may become one of size after: always when it
-// does not grow; else if the store keeps within its bound, once expired tasks are let go.
-// m.mu is held.
-func (m *memoryTaskStore) room(before, after int, now time.Time) error {
-	fits := func() bool { return after <= before || m.maxBytes < 0 || m.size-before+after <= m.maxBytes }
-	if fits() {
+// count adds a task's size (sign 1) to the store's counts, or takes it out (-1). m.mu is
+// held.
+func (m *memoryTaskStore) count(t *TaskRecord, sign int) {
+	n := sign * t.Size()
+	m.size += n
+	if t.Caller == "" {
+		return
+	}
+	if m.byCaller[t.Caller] += n; m.byCaller[t.Caller] == 0 {
+		delete(m.byCaller, t.Caller)
+	}
+}
+
+// room reports whether task old (nil for a new one) may become t: always when it does not
+// grow; else if the store keeps within its bounds, of all tasks and of t's caller's, once
+// expired tasks are let go. m.mu is held.
+func (m *memoryTaskStore) room(old, t *TaskRecord, now time.Time) error {
+	before, after := 0, t.Size()
+	if old != nil {
+		before = old.Size()
+	}
+	if after <= before {
+		return nil
+	}
+	mine := func() int {
+		n := m.byCaller[t.Caller] + after
+		if old != nil && old.Caller == t.Caller {
+			n -= before
+		}
+		return n
+	}
+	overall := func() bool { return m.maxBytes >= 0 && m.size-before+after > m.maxBytes }
+	caller := func() bool { return t.Caller != "" && m.maxCaller >= 0 && mine() > m.maxCaller }
+	if !overall() && !caller() {
 		return nil
 	}
 	m.sweep(now, true)
-	if fits() {
-		return nil
+	switch {
+	case overall():
+		return fmt.Errorf("%w: it keeps at most %d bytes of tasks, and holds %d", ErrTaskStoreFull, m.maxBytes, m.size)
+	case caller():
+		return fmt.Errorf("%w: it keeps at most %d bytes of one caller's tasks, and holds %d of this caller's", ErrTaskCallerFull, m.maxCaller, m.byCaller[t.Caller])
 	}
-	return fmt.Errorf("%w: it keeps at most %d bytes of tasks, and holds %d", ErrTaskStoreFull, m.maxBytes, m.size)
+	return nil
 }
 
 // find returns the stored task, forgetting it if it expired. m.mu is held.
@@ -245,7 +342,7 @@ func (m *memoryTaskStore) find(id string) (*TaskRecord, error) {
 
 func (m *memoryTaskStore) forget(id string, t *TaskRecord) {
 	delete(m.tasks, id)
-	m.size -= t.Size()
+	m.count(t, -1)
 }
 
 // sweep forgets expired tasks, so that tasks nobody asks about again do not pile up: at most
@@ -262,6 +359,67 @@ func (m *memoryTaskStore) sweep(now time.Time, force bool) {
 	for id, t := range m.tasks {
 		if t.expired(now) {
 			m.forget(id, t)
+		}
+	}
+}
+
+// The memory store's change feed (TaskChanges), for Servers of one process that share the
+// store: each watcher has the ids of the tasks changed since it last looked, each id once,
+// so that a watcher that falls behind holds one entry per task at most and a write never
+// waits for it.
+type storeWatcher struct {
+	mu     sync.Mutex
+	ids    []string
+	queued map[string]bool
+	ready  chan struct{} // holds a signal while ids has some
+}
+
+var _ TaskChanges = (*memoryTaskStore)(nil)
+
+// WatchTasks calls changed with the id of every task created, or updated in what clients
+// see of it (UpdatedAt), through any Server that shares the store, until ctx ends.
+func (m *memoryTaskStore) WatchTasks(ctx context.Context, changed func(id string)) error {
+	w := &storeWatcher{queued: map[string]bool{}, ready: make(chan struct{}, 1)}
+	m.mu.Lock()
+	m.watches[w] = true
+	m.mu.Unlock()
+	defer func() {
+		m.mu.Lock()
+		delete(m.watches, w)
+		m.mu.Unlock()
+	}()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-w.ready:
+		}
+		w.mu.Lock()
+		ids := w.ids
+		w.ids = nil
+		clear(w.queued)
+		w.mu.Unlock()
+		for _, id := range ids {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			changed(id)
+		}
+	}
+}
+
+// announce tells every watcher that a task changed. m.mu is held.
+func (m *memoryTaskStore) announce(id string) {
+	for w := range m.watches {
+		w.mu.Lock()
+		if !w.queued[id] {
+			w.queued[id] = true
+			w.ids = append(w.ids, id)
+		}
+		w.mu.Unlock()
+		select {
+		case w.ready <- struct{}{}:
+		default: // signalled already
 		}
 	}
 }

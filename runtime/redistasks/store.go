@@ -13,12 +13,14 @@
 // the task meanwhile, so no update is lost.
 //
 // The store bounds the bytes of tasks it keeps, all replicas together (Options.MaxBytes,
-// counted as mcp.TaskRecord.Size): a write past the bound fails with mcp.ErrTaskStoreFull,
-// and servers refuse new tasks or fail the task, saying so. The count is kept beside the
-// tasks, in three keys of the store's own (the prefix and ".sizes", ".expiry" and ".total"),
-// written with each task by one Lua script, so that replicas agree on it; expired tasks
-// leave it as writes come. On Redis Cluster these keys and the tasks must be in one hash
-// slot: give a prefix with a hash tag, such as "{mcp}:task:".
+// counted as mcp.TaskRecord.Size), and those of one caller's tasks (Options.MaxBytesPerCaller,
+// a quarter of MaxBytes by default): a write past a bound fails with mcp.ErrTaskStoreFull
+// (mcp.ErrTaskCallerFull for the caller's), and servers refuse new tasks or fail the task,
+// saying so. The counts are kept beside the tasks, in five keys of the store's own (the
+// prefix and ".sizes", ".expiry", ".total", ".callers" and ".callerbytes"), written with
+// each task by one Lua script, so that replicas agree on them; expired tasks leave them as
+// writes come. On Redis Cluster these keys and the tasks must be in one hash slot: give a
+// prefix with a hash tag, such as "{mcp}:task:".
 package redistasks
 
 import (
@@ -41,9 +43,10 @@ const maxRetries = 50
 
 // Store is an mcp.TaskStore in Redis.
 type Store struct {
-	rdb      redis.UniversalClient
-	prefix   string
-	maxBytes int
+	rdb       redis.UniversalClient
+	prefix    string
+	maxBytes  int
+	maxCaller int // of one caller's tasks; negative: none
 }
 
 var _ mcp.TaskStore = (*Store)(nil)
@@ -57,6 +60,12 @@ type Options struct {
 	// (mcp.TaskRecord.Size of each). The default is mcp.DefaultTaskStoreBytes; a negative
 	// value sets no bound.
 	MaxBytes int
+	// MaxBytesPerCaller bounds those of one caller's tasks (mcp.TaskRecord.Caller: the
+	// issuer, subject and client of a protected server's caller), so that one caller cannot
+	// fill the store until the TTL and have everyone's new tasks refused. The default is a
+	// quarter of MaxBytes (mcp.DefaultTaskCallerBytes); a negative value sets no bound.
+	// Tasks without a caller (a server that is not protected) count toward MaxBytes only.
+	MaxBytesPerCaller int
 }
 
 // New returns a store that keeps tasks in rdb under keys that start with DefaultPrefix, at
@@ -77,30 +86,48 @@ func NewWithOptions(rdb redis.UniversalClient, o Options) *Store {
 	if o.MaxBytes == 0 {
 		o.MaxBytes = mcp.DefaultTaskStoreBytes
 	}
-	return &Store{rdb: rdb, prefix: o.Prefix, maxBytes: o.MaxBytes}
+	if o.MaxBytesPerCaller == 0 {
+		o.MaxBytesPerCaller = mcp.DefaultTaskCallerBytes(o.MaxBytes)
+	}
+	return &Store{rdb: rdb, prefix: o.Prefix, maxBytes: o.MaxBytes, maxCaller: o.MaxBytesPerCaller}
 }
 
 func (s *Store) key(id string) string { return s.prefix + id }
 
 // keys are the keys the write script touches for a task: the task's own, then the store's
-// count of bytes (each task's size, when each expires, and the total).
+// counts of bytes: each task's size, when each expires, and the total; each task's caller,
+// and the bytes of each caller's tasks.
 func (s *Store) keys(id string) []string {
-	return []string{s.key(id), s.prefix + ".sizes", s.prefix + ".expiry", s.prefix + ".total"}
+	return []string{s.key(id), s.prefix + ".sizes", s.prefix + ".expiry", s.prefix + ".total", s.prefix + ".callers", s.prefix + ".callerbytes"}
 }
 
 // write stores a task's JSON and counts its size, in one step: first the tasks whose TTL
-// passed leave the count (a hundred at most each time); then the write is refused if it
-// makes the task larger and the total would pass the bound ("full"), or if a new task's id
-// is taken ("exists"). ARGV: id, JSON, size, when the task expires (ms since the epoch, or
-// +inf), now (ms), the bound (negative: none), 1 to create (else update, keeping the key's
-// TTL), the TTL of a new key (ms, 0: none).
+// passed leave the counts (a hundred at most each time); then the write is refused if it
+// makes the task larger and the total would pass the bound ("full"), or the bytes of its
+// caller's tasks would pass theirs ("caller"), or if a new task's id is taken ("exists").
+// ARGV: id, JSON, size, when the task expires (ms since the epoch, or +inf), now (ms), the
+// bound (negative: none), 1 to create (else update, keeping the key's TTL), the TTL of a
+// new key (ms, 0: none), the task's caller ("" for none), the bound of a caller's tasks
+// (negative: none). A task counts for its caller once .callers names it: one written
+// before callers were counted, from its next write on.
 var write = redis.NewScript(`
 local id, value, size = ARGV[1], ARGV[2], tonumber(ARGV[3])
 local now, max, create, px = tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7] == '1', tonumber(ARGV[8])
+local caller, maxCaller = ARGV[9], tonumber(ARGV[10])
+local function uncount(task, n)
+  local c = redis.call('HGET', KEYS[5], task)
+  if c then
+    if redis.call('HINCRBY', KEYS[6], c, -n) <= 0 then redis.call('HDEL', KEYS[6], c) end
+    redis.call('HDEL', KEYS[5], task)
+  end
+end
 local gone = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', '(' .. now, 'LIMIT', 0, 100)
 for _, g in ipairs(gone) do
   local n = redis.call('HGET', KEYS[2], g)
-  if n then redis.call('DECRBY', KEYS[4], n) end
+  if n then
+    redis.call('DECRBY', KEYS[4], n)
+    uncount(g, tonumber(n))
+  end
   redis.call('HDEL', KEYS[2], g)
   redis.call('ZREM', KEYS[3], g)
 end
@@ -108,12 +135,23 @@ if create and redis.call('EXISTS', KEYS[1]) == 1 then return 'exists' end
 local old = tonumber(redis.call('HGET', KEYS[2], id) or '0')
 local total = tonumber(redis.call('GET', KEYS[4]) or '0')
 if max >= 0 and size > old and total - old + size > max then return 'full' end
+if caller ~= '' and maxCaller >= 0 and size > old then
+  local counted = 0
+  if redis.call('HGET', KEYS[5], id) == caller then counted = old end
+  local mine = tonumber(redis.call('HGET', KEYS[6], caller) or '0')
+  if mine - counted + size > maxCaller then return 'caller' end
+end
 if not create then
   redis.call('SET', KEYS[1], value, 'KEEPTTL')
 elseif px > 0 then
   redis.call('SET', KEYS[1], value, 'PX', px)
 else
   redis.call('SET', KEYS[1], value)
+end
+uncount(id, old)
+if caller ~= '' then
+  redis.call('HSET', KEYS[5], id, caller)
+  redis.call('HINCRBY', KEYS[6], caller, size)
 end
 redis.call('HSET', KEYS[2], id, size)
 redis.call('ZADD', KEYS[3], ARGV[4], id)
@@ -132,7 +170,7 @@ func (s *Store) writeArgs(t *mcp.TaskRecord, b []byte, create bool) []any {
 	if create {
 		c = "1"
 	}
-	return []any{t.ID, b, t.Size(), expires, time.Now().UnixMilli(), s.maxBytes, c, px}
+	return []any{t.ID, b, t.Size(), expires, time.Now().UnixMilli(), s.maxBytes, c, px, t.Caller, s.maxCaller}
 }
 
 // written turns the write script's answer into the store's error.
@@ -144,6 +182,8 @@ func (s *Store) written(id, answer string) error {
 		return fmt.Errorf("redistasks: task %s exists already", id)
 	case "full":
 		return fmt.Errorf("redistasks: task %s: %w: it keeps at most %d bytes of tasks", id, mcp.ErrTaskStoreFull, s.maxBytes)
+	case "caller":
+		return fmt.Errorf("redistasks: task %s: %w: it keeps at most %d bytes of one caller's tasks", id, mcp.ErrTaskCallerFull, s.maxCaller)
 	}
 	return fmt.Errorf("redistasks: task %s: the write script answered %q", id, answer)
 }

@@ -510,6 +510,89 @@ func TestStoreBoundsBytes(t *testing.T) {
 	}
 }
 
+// One caller's tasks keep at most MaxBytesPerCaller (a quarter of MaxBytes by default), all
+// replicas together: past it the caller's new task, or an update that makes one larger,
+// fails with mcp.ErrTaskCallerFull (an mcp.ErrTaskStoreFull) and stores nothing, while
+// other callers' tasks and those without a caller are stored; an update that does not grow
+// a task lands; expired tasks make room, and a caller whose tasks all expired leaves the
+// count.
+func TestStoreBoundsBytesPerCaller(t *testing.T) {
+	ctx := context.Background()
+	rdb := startRedis(t)
+	a := redistasks.NewWithOptions(rdb, redistasks.Options{MaxBytes: 64 << 10})
+	b := redistasks.NewWithOptions(rdb, redistasks.Options{MaxBytes: 64 << 10}) // another replica
+	const ada, bob = `"https://auth.example.com""ada""app"`, `"https://auth.example.com""bob""app"`
+	task := func(id, caller string, ttl time.Duration) *mcp.TaskRecord {
+		r := record(id, ttl)
+		r.Caller = caller
+		return r
+	}
+	for i := range 2 {
+		if err := a.Create(ctx, task(fmt.Sprint("ada", i), ada, time.Hour)); err != nil {
+			t.Fatalf("Ada's task %d of 4 KiB with a share of 16 KiB: %v", i, err)
+		}
+	}
+	for i := range 2 {
+		if err := b.Create(ctx, task(fmt.Sprint("brief", i), ada, 500*time.Millisecond)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err := a.Create(ctx, task("one-too-many", ada, time.Hour))
+	if !errors.Is(err, mcp.ErrTaskCallerFull) || !errors.Is(err, mcp.ErrTaskStoreFull) || !strings.Contains(err.Error(), "16384 bytes of one caller's tasks") {
+		t.Errorf("Ada's fifth task of 4 KiB with a share of 16 KiB: %v", err)
+	}
+	if _, err := a.Get(ctx, "one-too-many"); !errors.Is(err, mcp.ErrTaskNotFound) {
+		t.Errorf("the task refused was stored: %v", err)
+	}
+	for i := range 4 {
+		if err := b.Create(ctx, task(fmt.Sprint("bob", i), bob, time.Hour)); err != nil {
+			t.Errorf("Bob's task %d while Ada's are at their share: %v", i, err)
+		}
+	}
+	if err := a.Create(ctx, record("anonymous", time.Hour)); err != nil {
+		t.Errorf("a task without a caller: %v", err)
+	}
+	_, err = b.Update(ctx, "ada1", func(r *mcp.TaskRecord) error {
+		r.Status, r.Result = mcp.TaskCompleted, json.RawMessage(`{"content":[{"type":"text","text":"`+strings.Repeat("x", 8<<10)+`"}]}`)
+		return nil
+	})
+	if !errors.Is(err, mcp.ErrTaskCallerFull) {
+		t.Errorf("Ada's result of 8 KiB at her share: %v", err)
+	}
+	if got, _ := a.Get(ctx, "ada1"); got.Status != mcp.TaskWorking || got.Result != nil {
+		t.Errorf("the refused update was stored: %v", got.Status)
+	}
+	if _, err := a.Update(ctx, "ada1", func(r *mcp.TaskRecord) error {
+		r.Status, r.StatusMessage = mcp.TaskCancelled, "Cancelled by the client."
+		return nil
+	}); err != nil {
+		t.Errorf("an update that does not grow a task, at its caller's share: %v", err)
+	}
+	if n, err := rdb.HGet(ctx, redistasks.DefaultPrefix+".callerbytes", ada).Int(); err != nil || n != 16<<10 {
+		t.Errorf("Ada's tasks are counted as %d bytes (%v), want 16384", n, err)
+	}
+	time.Sleep(time.Second) // Ada's brief tasks expire
+	if err := b.Create(ctx, task("after", ada, 200*time.Millisecond)); err != nil {
+		t.Errorf("Ada's task once two of hers expired: %v", err)
+	}
+	if n, _ := rdb.HGet(ctx, redistasks.DefaultPrefix+".callerbytes", ada).Int(); n != 12<<10 {
+		t.Errorf("Ada's tasks are counted as %d bytes once two expired and one came, want 12288", n)
+	}
+
+	// A caller whose tasks all expired leaves the count.
+	c := redistasks.NewWithOptions(rdb, redistasks.Options{Prefix: "brief:"})
+	if err := c.Create(ctx, task("t", ada, 100*time.Millisecond)); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if err := c.Create(ctx, task("u", bob, time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if callers, _ := rdb.HKeys(ctx, "brief:.callerbytes").Result(); !slices.Equal(callers, []string{bob}) {
+		t.Errorf("the callers counted once Ada's only task expired: %q", callers)
+	}
+}
+
 // commandCalls returns how many times Redis has run each command.
 func commandCalls(t *testing.T, rdb *redis.Client) map[string]int {
 	t.Helper()
