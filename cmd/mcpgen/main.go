@@ -76,7 +76,8 @@ func newApp(code *int, stdout, stderr io.Writer) *cli.Command {
 			"unless -v is given.\n\n" +
 			"servers, tools, call, read, prompt and import reach the servers of .mcp.json (or\n" +
 			"--config FILE); --stdio 'COMMAND ARGS', --url URL or --sse URL names one server instead,\n" +
-			"and SERVER is then left out. 'mcpgen help COMMAND' tells more of each.\n\n" +
+			"and SERVER is then left out. trust lists and forgets the project configurations you\n" +
+			"approved. 'mcpgen help COMMAND' tells more of each.\n\n" +
 			"Exit status: 0 on success, 1 when check finds a stale or missing file, 2 on errors.",
 		ArgsUsage: "[packages]",
 		Version:   version(),
@@ -135,7 +136,7 @@ func newApp(code *int, stdout, stderr io.Writer) *cli.Command {
 				},
 				OnUsageError: usage,
 			},
-		}, append(reachCommands(code, stdout, stderr, usage), importCommand(code, stdout, stderr, usage))...),
+		}, append(reachCommands(code, stdout, stderr, usage), importCommand(code, stdout, stderr, usage), trustCommand(code, stdout, stderr, usage))...),
 	}
 }
 
@@ -164,6 +165,7 @@ mcpgen call [--args JSON|@FILE|-] SERVER TOOL [key=value ...]
 mcpgen read SERVER URI
 mcpgen prompt SERVER NAME [key=value ...]
 mcpgen import [-o DIR] [-p NAME] [--check] [--from FILE] [--save FILE] [SERVER | ./PACKAGE]
+mcpgen trust [--list | --forget FILE | --forget-all]
 mcpgen version | --version
 mcpgen help [COMMAND] | --help`
 

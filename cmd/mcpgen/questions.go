@@ -14,6 +14,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/mcpgen/mcpgen/internal/waitread"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
@@ -24,7 +25,7 @@ import (
 // a terminal) it declines, and says so.
 type terminal struct {
 	in   *bufio.Reader
-	wait *waitingReader // under in when it reads a file: waits as long as the question may
+	wait *waitread.Reader // under in: waits for input as long as the question may
 	out  *console
 	tty  bool
 	turn chan struct{} // one question at a time
@@ -33,7 +34,7 @@ type terminal struct {
 }
 
 func newTerminal(stdin *os.File, stderr *console) *terminal {
-	w := &waitingReader{f: stdin}
+	w := &waitread.Reader{R: stdin}
 	return &terminal{in: bufio.NewReader(w), wait: w, out: stderr, tty: isTerminal(stdin) && stderr.tty, turn: make(chan struct{}, 1)}
 }
 
@@ -60,8 +61,8 @@ func (t *terminal) ask(ctx context.Context, question func() error) error {
 	t.out.hold()
 	defer t.out.release()
 	if t.wait != nil {
-		t.wait.ctx = ctx
-		defer func() { t.wait.ctx = nil }()
+		t.wait.Ctx = ctx
+		defer func() { t.wait.Ctx = nil }()
 	}
 	err := question()
 	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
@@ -332,20 +333,4 @@ func upperFirst(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
-}
-
-// waitingReader reads a file, first waiting for input for as long as ctx lets it, so that
-// a question the server withdrew (or whose call timed out) stops waiting for its answer.
-type waitingReader struct {
-	f   *os.File
-	ctx context.Context // of the question being asked; nil between questions
-}
-
-func (r *waitingReader) Read(p []byte) (int, error) {
-	if r.ctx != nil {
-		if err := waitReadable(r.ctx, r.f); err != nil {
-			return 0, err
-		}
-	}
-	return r.f.Read(p)
 }

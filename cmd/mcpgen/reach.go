@@ -68,8 +68,9 @@ func reachFlags(extra ...cli.Flag) []cli.Flag {
 const approvalHelp = "A project's configuration (any file but your own " + "mcpgen/mcp.json in your configuration\n" +
 	"directory) is code: its servers start once you approved the file as it is. At a\n" +
 	"terminal mcpgen shows what it would run and asks, and remembers the answer until the\n" +
-	"file changes; elsewhere --trust starts them this once. Variables in its urls and\n" +
-	"headers go to remote servers only if allowed: at the prompt, or with --allow-env NAME.\n\n"
+	"file changes ('mcpgen trust' lists and forgets what you approved); elsewhere --trust\n" +
+	"starts them this once. Variables in its urls and headers go to remote servers only if\n" +
+	"allowed: at the prompt, or with --allow-env NAME.\n\n"
 
 // reachCommands are servers, tools, call, read and prompt; each sets *code.
 func reachCommands(code *int, stdout, stderr io.Writer, usage cli.OnUsageErrorFunc) []*cli.Command {

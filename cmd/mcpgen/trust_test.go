@@ -10,7 +10,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/mcpgen/mcpgen/runtime/host"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
 
@@ -241,5 +243,89 @@ func TestDevNullIsNoTerminal(t *testing.T) {
 	defer f.Close()
 	if isTerminal(f) {
 		t.Errorf("%s is taken for a terminal", os.DevNull)
+	}
+}
+
+// mcpgen trust lists the approvals recorded (each file as approved, changed or missing),
+// forgets one (given by a relative path too), saying so, or all; a file without an approval
+// is an error (exit 2), and a forgotten file's servers ask again: without a terminal they
+// start nothing.
+func TestTrustCommand(t *testing.T) {
+	configHome(t)
+	if code, out, errOut := mcpgen(t, "trust"); code != 0 || out != "no project's configuration is approved\n" || errOut != "" {
+		t.Errorf("mcpgen trust with no approvals: exit %d\n%s%s", code, out, errOut)
+	}
+	approvals, err := host.DefaultApprovals()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirs := map[string]string{}
+	for _, name := range []string{"kept", "changed", "gone"} {
+		dirs[name] = t.TempDir()
+		marker := filepath.Join(dirs[name], "started")
+		cfg, err := host.LoadConfig(writeConfig(t, dirs[name], map[string]any{name: markerServer(marker)}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var allow []string
+		if name == "kept" {
+			allow = []string{"TOKEN", "ORG"}
+		}
+		if err := approvals.Record(cfg, allow); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(dirs["changed"], ".mcp.json"), []byte(`{"mcpServers": {}}`), 0o644)
+	os.Remove(filepath.Join(dirs["gone"], ".mcp.json"))
+	for _, args := range [][]string{{"trust"}, {"trust", "--list"}} {
+		code, out, errOut := mcpgen(t, args...)
+		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+		if code != 0 || errOut != "" || len(lines) != 4 || strings.Join(strings.Fields(lines[0]), " ") != "FILE APPROVED ALLOWS NOW" {
+			t.Fatalf("mcpgen %s: exit %d\n%s%s", strings.Join(args, " "), code, out, errOut)
+		}
+		for _, line := range lines[1:] {
+			f := strings.Fields(line)
+			want := map[string]string{dirs["kept"]: "ORG,TOKEN as approved", dirs["changed"]: "- changed", dirs["gone"]: "- missing"}[filepath.Dir(f[0])]
+			when, err := time.Parse("2006-01-02 15:04 MST", strings.Join(f[1:min(4, len(f))], " "))
+			if len(f) < 6 || err != nil || time.Since(when) > 2*time.Minute || strings.Join(f[4:], " ") != want {
+				t.Errorf("mcpgen %s: the line %q, want its file, when, and %q", strings.Join(args, " "), line, want)
+			}
+		}
+	}
+
+	t.Chdir(dirs["kept"])
+	code, out, errOut := mcpgen(t, "trust", "--forget", ".mcp.json")
+	kept := filepath.Join(dirs["kept"], ".mcp.json")
+	if code != 0 || out != "forgot the approval of "+kept+": its servers ask again before they start\n" || errOut != "" {
+		t.Errorf("mcpgen trust --forget .mcp.json: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, out, errOut := mcpgen(t, "tools", "--config", kept); code != 2 || out != "" || !strings.Contains(errOut, "you have not approved; nothing was started") || started(filepath.Join(dirs["kept"], "started")) {
+		t.Errorf("mcpgen tools once its approval is forgotten: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = mcpgen(t, "trust", "--forget", kept)
+	if code != 2 || out != "" || errOut != "mcpgen trust: "+kept+" has no approval to forget ('mcpgen trust' lists them)\n" {
+		t.Errorf("mcpgen trust --forget of a file without an approval: exit %d\n%s%s", code, out, errOut)
+	}
+	if list, _ := approvals.List(); len(list) != 2 {
+		t.Errorf("after forgetting one of three: %v", list)
+	}
+	if code, out, errOut := mcpgen(t, "trust", "--forget-all"); code != 0 || out != "forgot 2 approvals\n" || errOut != "" {
+		t.Errorf("mcpgen trust --forget-all: exit %d\n%s%s", code, out, errOut)
+	}
+	if list, _ := approvals.List(); len(list) != 0 {
+		t.Errorf("after --forget-all: %v", list)
+	}
+
+	for _, args := range [][]string{{"trust", "--list", "--forget-all"}, {"trust", "--forget", "x", "--forget-all"}, {"trust", "x"}} {
+		if code, out, errOut := mcpgen(t, args...); code != 2 || out != "" || !strings.Contains(errOut, "Run 'mcpgen trust --help' for usage.") {
+			t.Errorf("mcpgen %s: exit %d, want 2 and a usage error\n%s%s", strings.Join(args, " "), code, out, errOut)
+		}
+	}
+	os.WriteFile(approvals.Path, []byte("{"), 0o600)
+	if code, _, errOut := mcpgen(t, "trust", "--forget-all"); code != 2 || !strings.Contains(errOut, approvals.Path) {
+		t.Errorf("mcpgen trust --forget-all over a damaged file: exit %d\n%s", code, errOut)
+	}
+	if data, _ := os.ReadFile(approvals.Path); string(data) != "{" {
+		t.Errorf("the damaged file was overwritten: %q", data)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"unicode"
 
 	"github.com/mcpgen/mcpgen/internal/userfile"
+	"github.com/mcpgen/mcpgen/internal/waitread"
 )
 
 // A project's .mcp.json is code: its servers are commands the host runs and addresses it
@@ -336,6 +337,40 @@ func (a *Approvals) Record(cfg *Config, allowEnv []string) error {
 	return a.write(m)
 }
 
+// Approval is a project configuration's approval, as Approvals keeps it.
+type Approval struct {
+	File     string    // absolute path
+	SHA256   string    // of the content approved, in hex
+	AllowEnv []string  // the variables its urls and headers may send
+	Time     time.Time // when it was approved
+}
+
+// List returns the approvals recorded, by path.
+func (a *Approvals) List() ([]Approval, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	m, err := a.read()
+	if err != nil {
+		return nil, err
+	}
+	list := make([]Approval, 0, len(m))
+	for _, path := range slices.Sorted(maps.Keys(m)) {
+		rec := m[path]
+		list = append(list, Approval{File: path, SHA256: rec.SHA256, AllowEnv: rec.AllowEnv, Time: rec.Time})
+	}
+	return list, nil
+}
+
+// ForgetAll removes every approval: each project's configuration asks again.
+func (a *Approvals) ForgetAll() error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if _, err := a.read(); err != nil {
+		return err // what the file is, is said rather than overwritten
+	}
+	return a.write(map[string]approval{})
+}
+
 // Forget removes the approval of the file at path (absolute), if there is one.
 func (a *Approvals) Forget(path string) error {
 	a.mu.Lock()
@@ -454,14 +489,17 @@ func (c *Consent) Approve(ctx context.Context, cfg *Config) error {
 
 // AskAt asks at a terminal: it writes the review to out and asks y/N, reading the answer
 // from in one byte at a time, so that nothing after the answer's line is taken from in.
-// Anything but y or yes is no, and so is no answer. The read is not interrupted by ctx: a
-// person at a terminal ends it with Ctrl-C.
+// Anything but y or yes is no, and so is no answer. When ctx ends first, AskAt returns its
+// error and has taken nothing from in: a file (a terminal, a pipe) is polled for input
+// while ctx lasts, on Unix, rather than read in a goroutine that would outlive the question;
+// another reader is looked at between bytes only.
 func AskAt(in io.Reader, out io.Writer) func(ctx context.Context, r *Review) (bool, error) {
 	return func(ctx context.Context, r *Review) (bool, error) {
 		if err := ctx.Err(); err != nil {
 			return false, err
 		}
 		fmt.Fprintf(out, "%s\nStart %s? [y/N] ", r, map[bool]string{true: "it", false: "them"}[len(r.Servers) == 1])
+		in := &waitread.Reader{R: in, Ctx: ctx}
 		var line []byte
 		var b [1]byte
 		for len(line) < 1024 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -279,6 +280,93 @@ func TestApprovals(t *testing.T) {
 	os.WriteFile(a.Path, []byte("{"), 0o600)
 	if err := a.Record(cfg, nil); err == nil || !strings.Contains(err.Error(), a.Path) {
 		t.Errorf("Record over a damaged file: %v", err)
+	}
+}
+
+// Approvals lists what it keeps, by path, and forgets all of it at once; a damaged file is
+// said, not overwritten.
+func TestApprovalsListAndForgetAll(t *testing.T) {
+	userConfigDir(t)
+	a, _ := DefaultApprovals()
+	if list, err := a.List(); err != nil || len(list) != 0 {
+		t.Errorf("no approvals file: %v %v", list, err)
+	}
+	first, _ := LoadConfig(project(t, `{"mcpServers": {"a": {"command": "x"}}}`))
+	second, _ := LoadConfig(project(t, `{"mcpServers": {"b": {"command": "y"}}}`))
+	before := time.Now().UTC().Truncate(time.Second)
+	a.Record(second, []string{"TOKEN"})
+	a.Record(first, nil)
+	list, err := a.List()
+	if err != nil || len(list) != 2 {
+		t.Fatalf("List: %v %v", list, err)
+	}
+	want := []*Config{first, second}
+	if list[0].File > list[1].File {
+		want = []*Config{second, first}
+	}
+	for i, got := range list {
+		r := want[i].Review()
+		if got.File != r.File || got.SHA256 != r.SHA256 || got.Time.Before(before) || (want[i] == second) != (len(got.AllowEnv) == 1 && got.AllowEnv[0] == "TOKEN") {
+			t.Errorf("approval %d: %+v, want one of %s (%s)", i, got, r.File, r.SHA256)
+		}
+	}
+	if err := a.ForgetAll(); err != nil {
+		t.Fatal(err)
+	}
+	if list, err := a.List(); err != nil || len(list) != 0 {
+		t.Errorf("after ForgetAll: %v %v", list, err)
+	}
+	if _, ok, _, _ := a.Lookup(first); ok {
+		t.Error("forgotten, still approved")
+	}
+	os.WriteFile(a.Path, []byte("{"), 0o600)
+	if _, err := a.List(); err == nil || !strings.Contains(err.Error(), a.Path) {
+		t.Errorf("List of a damaged file: %v", err)
+	}
+	if err := a.ForgetAll(); err == nil {
+		t.Error("ForgetAll overwrote a damaged file")
+	}
+}
+
+// AskAt stops waiting for the answer when its context ends, having read nothing: a pipe or
+// a terminal is polled while the context lasts (before, the read blocked until a line came,
+// whatever the context). The answer typed after is there for the next question.
+func TestAskAtEndsWithItsContext(t *testing.T) {
+	review := &Review{File: "/p/.mcp.json", Servers: []ServerConfig{{Name: "a", Transport: Stdio, Command: "a"}}}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	type answer struct {
+		yes bool
+		err error
+	}
+	done := make(chan answer, 1)
+	start := time.Now()
+	go func() {
+		yes, err := AskAt(r, io.Discard)(ctx, review)
+		done <- answer{yes, err}
+	}()
+	select {
+	case a := <-done:
+		if a.yes || !errors.Is(a.err, context.DeadlineExceeded) {
+			t.Errorf("AskAt once its context ended: %v, %v", a.yes, a.err)
+		}
+		if d := time.Since(start); d > 2*time.Second {
+			t.Errorf("AskAt returned %v after its context ended", d)
+		}
+	case <-time.After(5 * time.Second):
+		w.Write([]byte("n\n")) // let the read end
+		<-done
+		t.Fatal("AskAt still waited for an answer 5 s after its context (200 ms) ended")
+	}
+	w.Write([]byte("y\n"))
+	if yes, err := AskAt(r, io.Discard)(context.Background(), review); !yes || err != nil {
+		t.Errorf("the next question: %v, %v", yes, err)
 	}
 }
 

@@ -1,6 +1,6 @@
 //go:build linux || darwin || freebsd || netbsd || openbsd
 
-package main
+package waitread
 
 import (
 	"context"
@@ -10,10 +10,11 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// waitReadable waits until f has input (or its other end closed), or ctx ends. It polls
-// rather than reading in a goroutine of its own, which would outlive the question, blocked
-// on a terminal nobody types at.
-func waitReadable(ctx context.Context, f *os.File) error {
+// Readable waits until f has input (or its other end closed), or ctx ends, and returns
+// ctx's error then. It polls, every 100 ms, rather than reading in a goroutine of its own,
+// which would outlive the question, blocked on a terminal nobody types at. A file that
+// cannot be polled returns at once: the read decides.
+func Readable(ctx context.Context, f *os.File) error {
 	fds := []unix.PollFd{{Fd: int32(f.Fd()), Events: unix.POLLIN}}
 	for {
 		if err := ctx.Err(); err != nil {
