@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -299,15 +300,40 @@ func (c *ToolCall) ReturnContent(blocks ...Content) {
 	c.done, c.isError = true, false
 }
 
-// ReturnResult sets the result exactly as r says. A nil r is an empty result.
+// ReturnResult sets the result exactly as r says. A nil r is an empty result. Empty
+// structured content (nil, or no bytes but white space) is none; structured content that is
+// not JSON makes the result an error result that says so.
 func (c *ToolCall) ReturnResult(r *CallToolResult) {
 	if r == nil {
 		c.ReturnContent()
 		return
 	}
+	structured, err := structuredJSON(r.StructuredContent)
+	if err != nil {
+		c.setErrorText("tool " + c.name + " returned structured content that is not JSON: " + err.Error())
+		return
+	}
 	c.res.Reset(c.res.Bytes())
-	encodeToolResult(&c.res, c.dialect, r.Content, r.StructuredContent, r.IsError)
+	encodeToolResult(&c.res, c.dialect, r.Content, structured, r.IsError)
 	c.done, c.isError = true, r.IsError
+}
+
+// structuredJSON checks structured content a handler wrote by hand, which is copied into
+// the result as it is: white space only is none (nil), and anything else must be JSON, or
+// the result would not be.
+func structuredJSON(b []byte) ([]byte, error) {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 {
+		return nil, nil
+	}
+	var d jsonwire.Decoder
+	d.Reset(b)
+	d.Skip()
+	d.Finish()
+	if d.SyntaxError() {
+		return nil, errors.New(d.Summary())
+	}
+	return b, nil
 }
 
 // Structured returns the encoder for the tool's structured result. Generated code writes the

@@ -1,15 +1,24 @@
 package mcp
 
-import "github.com/mcpgen/mcpgen/runtime/jsonwire"
+import (
+	"fmt"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonwire"
+)
 
 // JSON forms of what a client receives, as the newest revision writes them: for logs, for
 // printing, and for programs that hand results on (a host's HTTP API, say). They are the
 // encoders the server answers with.
 
-// MarshalJSON writes the result as a tools/call result.
+// MarshalJSON writes the result as a tools/call result; empty structured content is none,
+// and structured content that is not JSON an error.
 func (r *CallToolResult) MarshalJSON() ([]byte, error) {
+	structured, err := structuredJSON(r.StructuredContent)
+	if err != nil {
+		return nil, fmt.Errorf("mcp: the structured content of a CallToolResult is not JSON: %w", err)
+	}
 	var e jsonwire.Encoder
-	encodeToolResult(&e, rev20260728.dialect(), r.Content, r.StructuredContent, r.IsError)
+	encodeToolResult(&e, rev20260728.dialect(), r.Content, structured, r.IsError)
 	return e.Bytes(), e.Err()
 }
 

@@ -8,7 +8,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
+	"math"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -85,6 +88,17 @@ func (h *harness) send(msg string) {
 // recv reads the next message the server writes.
 func (h *harness) recv() map[string]any {
 	h.t.Helper()
+	line := h.recvLine()
+	var m map[string]any
+	if err := json.Unmarshal([]byte(line), &m); err != nil {
+		h.t.Fatalf("server wrote invalid JSON %q: %v", line, err)
+	}
+	return m
+}
+
+// recvLine reads the next line the server writes, as it is.
+func (h *harness) recvLine() string {
+	h.t.Helper()
 	type result struct {
 		line string
 		err  error
@@ -101,16 +115,12 @@ func (h *harness) recv() map[string]any {
 		if r.err != nil {
 			h.t.Fatalf("recv: %v", r.err)
 		}
-		var m map[string]any
-		if err := json.Unmarshal([]byte(r.line), &m); err != nil {
-			h.t.Fatalf("server wrote invalid JSON %q: %v", r.line, err)
-		}
-		return m
+		return r.line
 	case <-time.After(30 * time.Second):
 		// A hang detector, not a speed test: a 16 MB echo takes over 10 s under -race on
 		// a loaded machine.
 		h.t.Fatal("no message from server within 30s")
-		return nil
+		return ""
 	}
 }
 
@@ -374,6 +384,99 @@ func TestToolCallResults(t *testing.T) {
 	r = result(t, old.roundTrip(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"structured"}}`))
 	if _, ok := r["structuredContent"]; ok || !strings.Contains(r["content"].([]any)[0].(map[string]any)["text"].(string), "21.5") {
 		t.Fatalf("2025-03-26 client should get the JSON as text only: %v", r)
+	}
+}
+
+// Whatever a tool sets as its result, the server writes valid JSON, in every revision: a
+// result the client could not read would leave its call waiting for ever. Structured
+// content written by hand that is empty is none; one that is not JSON is an error result.
+func TestEveryToolResultIsJSON(t *testing.T) {
+	priority := math.NaN()
+	shapes := map[string]func(c *ToolCall){
+		"nothing":    func(c *ToolCall) {},
+		"text":       func(c *ToolCall) { c.ReturnText("a \"quote\", a\nnewline, \x00, invalid \xff UTF-8") },
+		"error":      func(c *ToolCall) { c.ReturnError(errors.New("broken \xff")) },
+		"no content": func(c *ToolCall) { c.ReturnContent() },
+		"nil block":  func(c *ToolCall) { c.ReturnContent(nil, Text{Text: "after nil"}, nil) },
+		"every block": func(c *ToolCall) {
+			c.ReturnContent(Text{Text: "t", Annotations: &Annotations{Audience: []Role{RoleUser}, Priority: &priority}},
+				Image{Data: []byte{0xff}, MIMEType: "image/png"}, Audio{Data: nil, MIMEType: "audio/wav"},
+				ResourceLink{URI: "test://r", Name: "r", Size: Ptr(int64(-1))},
+				EmbeddedResource{Resource: ResourceContents{URI: "test://t", Text: "\x01"}},
+				EmbeddedResource{Resource: ResourceContents{URI: "test://b", Blob: []byte{}}})
+		},
+		"nil result":       func(c *ToolCall) { c.ReturnResult(nil) },
+		"structured nil":   func(c *ToolCall) { c.ReturnResult(&CallToolResult{Content: []Content{Text{Text: "x"}}}) },
+		"structured empty": func(c *ToolCall) { c.ReturnResult(&CallToolResult{StructuredContent: []byte{}}) },
+		"structured blank": func(c *ToolCall) { c.ReturnResult(&CallToolResult{StructuredContent: []byte(" \n")}) },
+		"structured object": func(c *ToolCall) {
+			c.ReturnResult(&CallToolResult{StructuredContent: []byte(` {"a":1} `), IsError: true})
+		},
+		"structured cut":  func(c *ToolCall) { c.ReturnResult(&CallToolResult{StructuredContent: []byte(`{"a":`)}) },
+		"structured text": func(c *ToolCall) { c.ReturnResult(&CallToolResult{StructuredContent: []byte(`not json`)}) },
+		"structured two":  func(c *ToolCall) { c.ReturnResult(&CallToolResult{StructuredContent: []byte(`{} {}`)}) },
+		"structured encoder": func(c *ToolCall) {
+			e := c.Structured()
+			e.ObjectStart()
+			e.Key("f")
+			e.Float(math.Inf(1), 64)
+			e.ObjectEnd()
+		},
+		"structured then text": func(c *ToolCall) { c.Structured().Int(1); c.ReturnText("text wins") },
+		"result check fails": func(c *ToolCall) {
+			c.Checker().Report("too big")
+			if c.ResultOK() {
+				c.Structured().Int(1)
+			}
+		},
+		"panics": func(c *ToolCall) { panic("boom") },
+	}
+	srv := quietServer(nil)
+	names := slices.Sorted(maps.Keys(shapes))
+	for _, name := range names {
+		srv.AddTool(Tool{Name: name, InputSchema: `{"type":"object"}`, Handler: func(ctx context.Context, c *ToolCall) { shapes[name](c) }})
+	}
+	for _, version := range []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"} {
+		h := start(t, srv)
+		h.initialize(version)
+		for i, name := range names {
+			h.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q}}`, i+1, name))
+			line := []byte(h.recvLine())
+			if !json.Valid(line) {
+				t.Errorf("%s: the result of %q is not JSON: %s", version, name, line)
+				continue
+			}
+			var m struct {
+				ID     int
+				Result struct {
+					Content           []json.RawMessage
+					StructuredContent json.RawMessage
+					IsError           bool
+				}
+			}
+			json.Unmarshal(line, &m)
+			r := m.Result
+			switch {
+			case m.ID != i+1:
+				t.Errorf("%s, %s: the answer to %d: %s", version, name, m.ID, line)
+			case (name == "structured empty" || name == "structured blank") && r.StructuredContent != nil:
+				t.Errorf("%s: empty structured content is sent: %s", version, line)
+			case (name == "structured cut" || name == "structured text" || name == "structured two") &&
+				(!r.IsError || !strings.Contains(string(line), "returned structured content that is not JSON")):
+				t.Errorf("%s: structured content that is not JSON: %s", version, line)
+			case name == "structured object" && version >= "2025-06-18" && string(r.StructuredContent) != `{"a":1}`:
+				t.Errorf("%s: structured content: %s", version, line)
+			}
+		}
+	}
+	for _, sc := range []string{"", " ", "{\"a\":", "x"} {
+		b, err := json.Marshal(&CallToolResult{StructuredContent: []byte(sc)})
+		if err == nil && !json.Valid(b) {
+			t.Errorf("MarshalJSON with structured content %q: %s", sc, b)
+		}
+		if want := strings.TrimSpace(sc) != ""; (err != nil) != want {
+			t.Errorf("MarshalJSON with structured content %q: %s, %v", sc, b, err)
+		}
 	}
 }
 
