@@ -203,6 +203,43 @@ func (p *Parser) Parse(data []byte) (Message, *Error) {
 	return m, nil
 }
 
+// ResponseID returns the id of a message Parse refused that was meant as a response: JSON
+// that is not a valid response (IsMalformedResponse), or text that is not JSON but begins as
+// a response does, its id then its "result" or "error" before the problem, and no "method"
+// (a server that wrote `"structuredContent":}`, say). The side waiting for that response
+// learns that it came and cannot be read, rather than wait for ever. It returns nil for
+// anything else, and for a response whose id comes only after the problem.
+func ResponseID(data []byte) []byte {
+	var d jsonwire.Decoder
+	d.Reset(data)
+	if d.Peek() != jsonwire.Object {
+		return nil
+	}
+	var id []byte
+	var answered, hasMethod bool
+	for key := range d.Members {
+		switch string(key) {
+		case "id":
+			switch raw := d.Raw(); {
+			case len(raw) > 0 && raw[0] == '"' && utf8.Valid(raw), isInteger(raw):
+				id = raw
+			}
+		case "method":
+			hasMethod = true
+			d.Skip()
+		case "result", "error":
+			answered = true
+			d.Skip()
+		default:
+			d.Skip()
+		}
+	}
+	if hasMethod || !answered {
+		return nil
+	}
+	return id
+}
+
 func isInteger(tok []byte) bool {
 	if len(tok) > 0 && tok[0] == '-' {
 		tok = tok[1:]

@@ -160,3 +160,30 @@ func TestParseRefusesWhatCannotBeEchoedOrAnswered(t *testing.T) {
 		}
 	}
 }
+
+// A response that cannot be read still names the request it answers when its id came
+// first: the side that waits for it is told, rather than left waiting.
+func TestResponseID(t *testing.T) {
+	tests := []struct{ in, id string }{
+		{`{"jsonrpc":"2.0","id":3,"result":{"content":[],"structuredContent":}}`, "3"},
+		{`{"jsonrpc":"2.0","id":"a","result":{"content":[`, `"a"`},
+		{`{"jsonrpc":"2.0","id":4,"error":{"code":1,"message":`, "4"},
+		{`{"jsonrpc":"2.0","id":5,"error":{"code":"x","message":"m"}}`, "5"}, // JSON, not JSON-RPC
+		{`{"jsonrpc":"2.0","id":6,"result":{},"error":{"code":1,"message":"m"}}`, "6"},
+		{`{"id":7,"jsonrpc":"2.0","result":{} trailing`, "7"},
+		// Nothing shows a response of a known id.
+		{`{"jsonrpc":"2.0","id":8,"method":"ping","result":}`, ""},      // a request, perhaps
+		{`{"jsonrpc":"2.0","result":{"x":},"id":9}`, ""},                // the id comes after the problem
+		{`{"jsonrpc":"2.0","id":10,"resu`, ""},                          // no result yet
+		{`{"jsonrpc":"2.0","id":1.5,"result":}`, ""},                    // not an id MCP uses
+		{"{\"jsonrpc\":\"2.0\",\"id\":\"a\xffb\",\"result\":}", ""},     // not one that can be matched
+		{`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"x":}`, ""}, // no id
+		{`not json`, ""},
+		{`[{"jsonrpc":"2.0","id":1,"result":{}}]`, ""},
+	}
+	for _, tt := range tests {
+		if got := ResponseID([]byte(tt.in)); string(got) != tt.id {
+			t.Errorf("ResponseID(%s) = %q, want %q", tt.in, got, tt.id)
+		}
+	}
+}

@@ -243,6 +243,16 @@ func (c *Client) deliver(msg []byte) {
 	}
 	m, perr := parser.Parse(msg)
 	if perr != nil && unanswerable(&m) {
+		if id := jsonrpc.ResponseID(msg); id != nil && c.p.unreadable(id, func(method string) error {
+			return fmt.Errorf("mcp: the server's answer to %s could not be read: %s", method, perr.Message)
+		}) {
+			// The answer to a call of ours, broken: the call fails now, rather than wait
+			// for a response that has come.
+			c.unreadable.readable()
+			c.logger.Warn("mcp: the server's answer to a request could not be read", "server", c.label,
+				"error", perr.Message, "message", string(clip(msg, 200)))
+			return
+		}
 		c.ignore(msg)
 		return
 	}

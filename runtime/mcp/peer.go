@@ -91,6 +91,7 @@ type inflight struct {
 // call is one of this side's requests, waiting for its response.
 type call struct {
 	done     chan callResult
+	method   string
 	progress func(params []byte) // notifications/progress for the call's token
 	token    string              // the progress token, raw JSON
 }
@@ -380,7 +381,7 @@ func (p *peer) newID() []byte { return strconv.AppendInt(nil, p.nextID.Add(1), 1
 // params carry.
 func (p *peer) roundTrip(ctx context.Context, id []byte, method string, params []byte, token []byte, progress func([]byte),
 	send func(msg []byte) error, cancelled func(note []byte)) ([]byte, error) {
-	c := &call{done: make(chan callResult, 1), progress: progress, token: string(token)}
+	c := &call{done: make(chan callResult, 1), method: method, progress: progress, token: string(token)}
 	p.mu.Lock()
 	if p.closed != nil {
 		err := p.closed
@@ -429,6 +430,20 @@ func (p *peer) fail(id []byte, err error) {
 	if c != nil {
 		c.done <- callResult{err: err}
 	}
+}
+
+// unreadable ends the call with this id, if one waits, with the error why makes of its
+// method: its response came and could not be read. It reports whether a call waited.
+func (p *peer) unreadable(id []byte, why func(method string) error) bool {
+	p.mu.Lock()
+	c := p.pending[string(id)]
+	delete(p.pending, string(id))
+	p.mu.Unlock()
+	if c == nil {
+		return false
+	}
+	c.done <- callResult{err: why(c.method)}
+	return true
 }
 
 // deliver hands a response to the call it answers.
