@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -76,5 +79,132 @@ func TestClientFailsACallWhoseAnswerCannotBeRead(t *testing.T) {
 	<-answered
 	if !strings.Contains(log.String(), "could not be read") {
 		t.Errorf("nothing logged:\n%s", log.String())
+	}
+}
+
+// scriptedHTTP is a Streamable HTTP server with sessions whose answer to tools/call the test
+// writes; it answers initialize, takes notifications, and has no GET stream.
+func scriptedHTTP(t *testing.T, call func(w http.ResponseWriter, r *http.Request, id string)) *Client {
+	t.Helper()
+	over := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			return
+		}
+		var m struct {
+			ID     json.RawMessage
+			Method string
+		}
+		body, _ := io.ReadAll(r.Body)
+		json.Unmarshal(body, &m)
+		switch {
+		case m.Method == methodInitialize:
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("Mcp-Session-Id", "s1")
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"scripted","version":"1"}}}`, m.ID)
+		case m.Method == methodToolsCall:
+			call(w, r, string(m.ID))
+		case m.Method == notificationCancelled:
+			// A server that never answers this POST.
+			select {
+			case <-r.Context().Done():
+			case <-over:
+			}
+		default:
+			w.WriteHeader(http.StatusAccepted)
+		}
+	}))
+	hc := &http.Client{Transport: &http.Transport{}}
+	t.Cleanup(func() {
+		srv.Close()
+		hc.CloseIdleConnections()
+	})
+	t.Cleanup(func() { close(over) }) // first: handlers that wait end
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, err := Connect(ctx, &StreamableHTTPTransport{URL: srv.URL, HTTPClient: hc}, &ClientOptions{ProtocolVersion: "2025-11-25", Logger: quietLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// hold keeps a stream open until the client goes.
+func hold(w http.ResponseWriter, r *http.Request) {
+	w.(http.Flusher).Flush()
+	<-r.Context().Done()
+}
+
+// Over Streamable HTTP: a POST answered with something that cannot hold the request's
+// response (a body that is not JSON-RPC, or not the response; an event that is not JSON-RPC,
+// on a stream that stays open) fails the request at once, saying what the server sent; an
+// answer whose id can be read and the rest not fails it as over stdio.
+func TestHTTPClientFailsACallTheAnswerCannotHold(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		answer func(w http.ResponseWriter, r *http.Request, id string)
+		want   string
+	}{
+		{"an HTML body", func(w http.ResponseWriter, r *http.Request, id string) {
+			w.Header().Set("Content-Type", "text/html")
+			io.WriteString(w, "<html>\n<body>Bad gateway</body>\n</html>")
+		}, `mcp: tools/call: the server answered POST with a body that is not JSON-RPC: "<html>\n<body>Bad gateway</body>\n</html>"`},
+		{"a notification for a body", func(w http.ResponseWriter, r *http.Request, id string) {
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"hi"}}`)
+		}, "mcp: tools/call: the server answered POST with a body that is not the response to the request: "},
+		{"an event that is not JSON-RPC", func(w http.ResponseWriter, r *http.Request, id string) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			io.WriteString(w, "data: {\"oops\n\n")
+			hold(w, r)
+		}, `mcp: tools/call: the server answered POST with an event that is not JSON-RPC: "{\"oops"`},
+		{"a body that cannot be read", func(w http.ResponseWriter, r *http.Request, id string) {
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, brokenResult, id)
+		}, "mcp: the server's answer to tools/call could not be read: parse error: "},
+		{"an event that cannot be read", func(w http.ResponseWriter, r *http.Request, id string) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprintf(w, "id: 1\ndata: "+brokenResult+"\n\n", id)
+			hold(w, r)
+		}, "mcp: the server's answer to tools/call could not be read: parse error: "},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c := scriptedHTTP(t, tt.answer)
+			if err := callWithin(t, c); err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+				t.Errorf("the call ended with %v\nwant %s...", err, tt.want)
+			}
+		})
+	}
+}
+
+// A call that gives up tells the server so, and the POST of that note waits no longer than
+// a second: a server that never answers it does not keep the caller.
+func TestHTTPCancellationNoteEndsForAServerThatNeverAnswers(t *testing.T) {
+	c := scriptedHTTP(t, func(w http.ResponseWriter, r *http.Request, id string) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		hold(w, r)
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	called := make(chan error, 1)
+	begun := time.Now()
+	go func() {
+		_, err := c.CallTool(ctx, "t", nil)
+		called <- err
+	}()
+	select {
+	case err := <-called:
+		if err != context.DeadlineExceeded {
+			t.Errorf("the call ended with %v", err)
+		}
+		if d := time.Since(begun); d > 5*time.Second {
+			t.Errorf("a call with a 200ms timeout took %s", d)
+		}
+	case <-time.After(10 * time.Second):
+		c.Close()
+		<-called
+		t.Fatal("a call with a 200ms timeout still waits after 10s, sending its cancellation to a server that never answers it")
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
 
 // StreamableHTTPTransport reaches a server at its MCP endpoint over Streamable HTTP: every
@@ -190,22 +192,32 @@ func (c *httpConn) send(ctx context.Context, msg []byte, rq *outgoing) error {
 		rq = nil // a notification: no answer to wait for
 	}
 	// A request's stream is read until its response, or until its caller gives up (then
-	// the stream is closed, which cancels a stateless request), or the client closes.
+	// the stream is closed, which cancels a stateless request), or the client closes. The
+	// POST of anything else (a notification, an answer of the client's) is waited for as
+	// long as its caller waits; a stream it is answered with is read as long as the client
+	// lasts.
 	rctx, cancel := context.WithCancel(ctx)
+	callerGone := func() bool { return false }
 	if rq == nil {
 		rctx, cancel = context.WithCancel(c.ctx)
+		callerGone = context.AfterFunc(ctx, cancel)
 	}
 	unlink := context.AfterFunc(c.ctx, cancel)
+	release := func() {
+		unlink()
+		callerGone()
+		cancel()
+	}
 	req, err := c.newRequest(rctx, http.MethodPost, msg, rq)
 	if err != nil {
-		cancel()
+		release()
 		return err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	resp, err := c.hc.Do(req)
 	if err != nil {
-		cancel()
+		release()
 		return transportFailure(fmt.Errorf("POST %s: %w", c.t.URL, httpFailure(err)))
 	}
 	if rq != nil && rq.method == methodInitialize {
@@ -217,8 +229,7 @@ func (c *httpConn) send(ctx context.Context, msg []byte, rq *outgoing) error {
 	}
 	done := func() {
 		resp.Body.Close()
-		unlink()
-		cancel()
+		release()
 	}
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	switch {
@@ -229,6 +240,7 @@ func (c *httpConn) send(ctx context.Context, msg []byte, rq *outgoing) error {
 		}
 		return nil
 	case resp.StatusCode/100 == 2 && mt == "text/event-stream":
+		callerGone()
 		c.wg.Add(1)
 		go func() {
 			defer c.wg.Done()
@@ -238,14 +250,33 @@ func (c *httpConn) send(ctx context.Context, msg []byte, rq *outgoing) error {
 		return nil
 	case resp.StatusCode/100 == 2:
 		defer done()
+		if rq == nil {
+			// The server took the message, and owes no answer: its body, which a server
+			// that never ends it would make the caller wait for, is read only as far as
+			// a short one goes.
+			t := time.AfterFunc(drainTimeout, cancel)
+			body, err := readBody(resp.Body, c.max)
+			t.Stop()
+			if body = bytes.TrimSpace(body); err == nil && len(body) > 0 {
+				c.sink.deliver(body)
+			}
+			return nil
+		}
 		body, err := readBody(resp.Body, c.max)
 		if err != nil {
 			return transportFailure(fmt.Errorf("POST %s: reading the answer: %w", c.t.URL, err))
 		}
-		if len(bytes.TrimSpace(body)) > 0 {
+		body = bytes.TrimSpace(body)
+		if len(body) > 0 {
 			c.sink.deliver(body)
-		} else if rq != nil {
+		}
+		switch {
+		case answers(body, rq.id):
+		case len(body) == 0:
 			c.sink.noResponse(rq.id, fmt.Errorf("mcp: %s: the server answered with an empty body", rq.method))
+		default:
+			// The body is all there is: the response is not coming.
+			c.sink.noResponse(rq.id, notTheResponse(rq, "a body", body))
 		}
 		return nil
 	}
@@ -283,6 +314,20 @@ func (c *httpConn) send(ctx context.Context, msg []byte, rq *outgoing) error {
 func answers(body, id []byte) bool {
 	m, err := parser.Parse(bytes.TrimSpace(body))
 	return err == nil && m.IsResponse() && bytes.Equal(m.ID, id)
+}
+
+// drainTimeout bounds the reading of a POST's answer whose content the client does not
+// need: a well-behaved server's is short (202 Accepted), and read to the end so that the
+// connection is reused; a server that never ends it holds no caller longer than this.
+const drainTimeout = time.Second
+
+// notTheResponse is the error of a request whose POST was answered with msg (what says
+// what it was: a body, an event) where the response should have been.
+func notTheResponse(rq *outgoing, what string, msg []byte) error {
+	if m, err := parser.Parse(msg); err != nil && unanswerable(&m) {
+		return fmt.Errorf("mcp: %s: the server answered POST with %s that is not JSON-RPC: %q", rq.method, what, clip(msg, 100))
+	}
+	return fmt.Errorf("mcp: %s: the server answered POST with %s that is not the response to the request: %q", rq.method, what, clip(msg, 100))
 }
 
 func readBody(r io.Reader, max int) ([]byte, error) {
@@ -350,7 +395,8 @@ func cause(err error) string {
 }
 
 // deliverStream hands the events of a stream to the client until it ends, and reports
-// whether the response to rq was among them, or why the stream ended.
+// whether rq has its outcome (its response was among them, or an event that is not
+// JSON-RPC, which fails it: the server is broken), or why the stream ended.
 func (c *httpConn) deliverStream(r *eventReader, rq *outgoing) (bool, error) {
 	for {
 		ev, err := r.next()
@@ -364,9 +410,21 @@ func (c *httpConn) deliverStream(r *eventReader, rq *outgoing) (bool, error) {
 		if len(data) == 0 {
 			continue
 		}
-		responded := rq != nil && answers(data, rq.id)
+		var m jsonrpc.Message
+		var perr *jsonrpc.Error
+		if rq != nil {
+			m, perr = parser.Parse(data)
+		}
+		responded := rq != nil && perr == nil && m.IsResponse() && bytes.Equal(m.ID, rq.id)
+		broken := rq != nil && perr != nil && unanswerable(&m)
 		c.sink.deliver(data)
-		if responded {
+		switch {
+		case responded:
+			return true, nil
+		case broken:
+			// Whatever else the stream holds, it comes from a server that is broken:
+			// the request fails now rather than wait for more (which may never end).
+			c.sink.noResponse(rq.id, notTheResponse(rq, "an event", data))
 			return true, nil
 		}
 	}
