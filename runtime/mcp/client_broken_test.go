@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -206,5 +207,100 @@ func TestHTTPCancellationNoteEndsForAServerThatNeverAnswers(t *testing.T) {
 		c.Close()
 		<-called
 		t.Fatal("a call with a 200ms timeout still waits after 10s, sending its cancellation to a server that never answers it")
+	}
+}
+
+// Over HTTP+SSE: the answer to a POST says only whether the server took the message, and a
+// server that never ends its body holds neither Connect nor a call (whose responses came on
+// the stream long before).
+func TestSSEClientDoesNotWaitForAPOSTAnswerThatNeverEnds(t *testing.T) {
+	over := make(chan struct{})
+	var mu sync.Mutex
+	var stream chan string // the messages the GET stream is to carry
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			mu.Lock()
+			stream = make(chan string, 16)
+			out := stream
+			mu.Unlock()
+			w.Header().Set("Content-Type", "text/event-stream")
+			io.WriteString(w, "event: endpoint\ndata: /message\n\n")
+			w.(http.Flusher).Flush()
+			for {
+				select {
+				case msg := <-out:
+					io.WriteString(w, "event: message\ndata: "+msg+"\n\n")
+					w.(http.Flusher).Flush()
+				case <-r.Context().Done():
+					return
+				case <-over:
+					return
+				}
+			}
+		}
+		var m struct {
+			ID     json.RawMessage
+			Method string
+		}
+		body, _ := io.ReadAll(r.Body)
+		json.Unmarshal(body, &m)
+		mu.Lock()
+		out := stream
+		mu.Unlock()
+		switch m.Method {
+		case methodInitialize:
+			out <- fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2024-11-05","capabilities":{"tools":{}},"serverInfo":{"name":"scripted","version":"1"}}}`, m.ID)
+		case methodToolsCall:
+			out <- fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"ok"}]}}`, m.ID)
+		}
+		// Accepted, with a body that never ends.
+		w.WriteHeader(http.StatusAccepted)
+		io.WriteString(w, "Accepted")
+		w.(http.Flusher).Flush()
+		select {
+		case <-r.Context().Done():
+		case <-over:
+		}
+	}))
+	hc := &http.Client{Transport: &http.Transport{}}
+	end := sync.OnceFunc(func() { close(over) }) // the POSTs end
+	defer func() {
+		end()
+		srv.Close()
+		hc.CloseIdleConnections()
+	}()
+	type connected struct {
+		c   *Client
+		err error
+	}
+	ready := make(chan connected, 1)
+	begun := time.Now()
+	go func() {
+		c, err := Connect(context.Background(), &SSETransport{URL: srv.URL, HTTPClient: hc}, &ClientOptions{ProtocolVersion: "2024-11-05", Logger: quietLogger()})
+		ready <- connected{c, err}
+	}()
+	var c *Client
+	select {
+	case r := <-ready:
+		if r.err != nil {
+			t.Fatal(r.err)
+		}
+		c = r.c
+	case <-time.After(10 * time.Second):
+		end()
+		if r := <-ready; r.c != nil {
+			r.c.Close()
+		}
+		t.Fatal("Connect without a deadline still waits for the end of a POST's answer after 10s")
+	}
+	defer c.Close()
+	res, err := c.CallTool(context.Background(), "t", nil)
+	if err != nil || len(res.Content) != 1 {
+		t.Fatalf("call: %v, %v", res, err)
+	}
+	// Three POSTs (initialize, notifications/initialized, tools/call), each read for a
+	// second at most.
+	if d := time.Since(begun); d > 8*time.Second {
+		t.Errorf("Connect and a call took %s", d)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	neturl "net/url"
 	"strings"
+	"time"
 )
 
 // The client's side of the HTTP+SSE transport of revision 2024-11-05: for servers that offer
@@ -133,7 +134,13 @@ func openLegacy(ctx context.Context, url string, hc *http.Client, header http.He
 	return l, nil
 }
 
+// send posts a message to the endpoint. Its answer says only whether the server took it
+// (the response to a request comes on the stream): the wait for its status is the caller's,
+// and its body is read only as far as a short one goes (drainTimeout), so that a server that
+// never ends it holds no caller, nor the response the stream has already brought.
 func (l *legacyConn) send(ctx context.Context, msg []byte) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, l.endpoint, bytes.NewReader(msg))
 	if err != nil {
 		return err
@@ -147,6 +154,8 @@ func (l *legacyConn) send(ctx context.Context, msg []byte) error {
 		return transportFailure(fmt.Errorf("POST %s: %w", l.endpoint, httpFailure(err)))
 	}
 	defer resp.Body.Close()
+	t := time.AfterFunc(drainTimeout, cancel)
+	defer t.Stop()
 	if resp.StatusCode/100 != 2 {
 		body, _ := readBody(resp.Body, 4<<10)
 		return &HTTPError{URL: l.endpoint, Status: resp.StatusCode, Body: string(clip(bytes.TrimSpace(body), 300))}
