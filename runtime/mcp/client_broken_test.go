@@ -304,3 +304,40 @@ func TestSSEClientDoesNotWaitForAPOSTAnswerThatNeverEnds(t *testing.T) {
 		t.Errorf("Connect and a call took %s", d)
 	}
 }
+
+// heldSink is a client's sink whose broken holds until released.
+type heldSink struct {
+	entered, release chan struct{}
+	once             sync.Once
+}
+
+func (s *heldSink) deliver([]byte)           {}
+func (s *heldSink) noResponse([]byte, error) {}
+func (s *heldSink) broken(error)             { s.once.Do(func() { close(s.entered); <-s.release }) }
+
+// A write that finds the server's process gone returns only once the client has heard that
+// the connection is gone: a call that fails for that finds Err set, so that a host knows the
+// connection was lost rather than take it for the call's own failure.
+func TestStdioSendFailsOnlyOnceTheClientHeard(t *testing.T) {
+	sink := &heldSink{entered: make(chan struct{}), release: make(chan struct{})}
+	conn, err := (&CommandTransport{Command: "sh", Args: []string{"-c", "exit 2"}}).connect(context.Background(), sink)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.close()
+	<-sink.entered // the process exited, and the client is being told
+	sent := make(chan error, 1)
+	go func() {
+		sent <- conn.send(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`), nil)
+	}()
+	select {
+	case err := <-sent:
+		close(sink.release)
+		t.Fatalf("a write failed (%v) before the client heard the process exited", err)
+	case <-time.After(200 * time.Millisecond):
+	}
+	close(sink.release)
+	if err := <-sent; err == nil || !strings.Contains(err.Error(), "the server process exited with status 2") {
+		t.Errorf("the write failed with %v", err)
+	}
+}

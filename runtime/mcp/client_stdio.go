@@ -112,8 +112,11 @@ func (t *CommandTransport) connect(ctx context.Context, sink clientSink) (client
 	go func() {
 		c.read.Wait() // Wait closes the pipes: read them to the end first
 		c.err = cmd.Wait()
-		close(c.exited)
+		// The client hears that the connection is gone before a write can find the
+		// process exited (send): a call that fails for that finds Err set, and a host
+		// knows the connection was lost.
 		sink.broken(c.exitError())
+		close(c.exited)
 	}()
 	return c, nil
 }
