@@ -221,6 +221,29 @@ func TestListenOverStdio(t *testing.T) {
 	}
 }
 
+// A subscription hears nothing from the moment its request is cancelled (the client's
+// notifications/cancelled read), though its handler lets go of it later: TestListenOverStdio
+// once saw a change made after the client's next request was answered reach it.
+func TestCancelledSubscriptionHearsNothing(t *testing.T) {
+	srv := quietServer(nil)
+	srv.AddResource(Resource{URI: "test://r", Name: "r", Read: func(ctx context.Context, uri string) ([]ResourceContents, error) { return nil, nil }})
+	ctx, cancel := context.WithCancel(context.Background())
+	open, cancelled := &collector{}, &collector{}
+	every := func(done <-chan struct{}, out *collector) *listener {
+		return &listener{id: []byte(`1`), done: done, out: out, tools: true, resources: true,
+			uris: map[string]bool{"test://r": true}, tasks: map[string]bool{"t": true}, taskOrder: []string{"t"}}
+	}
+	srv.register(every(context.Background().Done(), open))
+	srv.register(every(ctx.Done(), cancelled))
+	cancel()
+	srv.AddTool(echoTool("b"))
+	srv.NotifyResourceUpdated("test://r")
+	srv.notifyTask(&TaskRecord{ID: "t", Status: TaskWorking, UpdatedAt: time.Now()})
+	if n := len(cancelled.all()); n != 0 || len(open.all()) != 3 {
+		t.Errorf("a cancelled subscription heard %d notifications (an open one %d, want 3): %q", n, len(open.all()), cancelled.all())
+	}
+}
+
 // A stateful session and stateless requests share one stdio process.
 func TestBothErasOnOneStdioProcess(t *testing.T) {
 	srv := quietServer(nil)

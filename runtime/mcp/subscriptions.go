@@ -35,6 +35,9 @@ type listener struct {
 	// sent is, by task, the lastUpdatedAt of the last notifications/tasks sent, under mu: a
 	// change heard of twice (made here, and echoed by the store) is sent once.
 	sent map[string]time.Time
+	// done is the request's context's: closed as soon as the client's notifications/cancelled
+	// is read, from when the subscription hears nothing more, though it is let go of later.
+	done <-chan struct{}
 }
 
 // listen serves subscriptions/listen: it acknowledges the filter, delivers notifications
@@ -50,7 +53,7 @@ func listen(ctx context.Context, r *Request, params []byte) ([]byte, *jsonrpc.Er
 	if perr != nil {
 		return nil, perr
 	}
-	l.id, l.out, l.caller = append([]byte(nil), r.msg.ID...), r.out, caller
+	l.id, l.done, l.out, l.caller = append([]byte(nil), r.msg.ID...), ctx.Done(), r.out, caller
 	l.dropped = make(chan struct{})
 	if l.tasks != nil {
 		if !r.ClientCapabilities().Tasks {
@@ -273,6 +276,16 @@ func (l *listener) writeMeta(e *jsonwire.Encoder) {
 	e.ObjectEnd()
 }
 
+// over reports whether the subscription's request has ended: cancelled, or the client gone.
+func (l *listener) over() bool {
+	select {
+	case <-l.done:
+		return true
+	default:
+		return false
+	}
+}
+
 // wants reports whether the listener opted in to a notification (uri for resource updates).
 func (l *listener) wants(method, uri string) bool {
 	switch method {
@@ -355,7 +368,7 @@ func (s *Server) notifyListeners(method, uri string) {
 	s.mu.RLock()
 	var to []*listener
 	for l := range s.listeners {
-		if l.wants(method, uri) {
+		if l.wants(method, uri) && !l.over() {
 			to = append(to, l)
 		}
 	}
@@ -386,7 +399,7 @@ func (s *Server) notifyTask(t *TaskRecord) {
 	s.mu.RLock()
 	var to []*listener
 	for l := range s.taskListeners[t.ID] {
-		if l.caller == t.Caller {
+		if l.caller == t.Caller && !l.over() {
 			to = append(to, l)
 		}
 	}
