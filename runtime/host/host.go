@@ -104,7 +104,7 @@ type Host struct {
 	wg       sync.WaitGroup
 	emu      sync.Mutex // one event at a time
 	reg      atomic.Pointer[registry]
-	rmu      sync.Mutex // one rebuild at a time
+	rmu      sync.Mutex // one rebuild at a time; a state changes with its rebuild (setState)
 	pending  atomic.Int32
 	settled  chan struct{} // closed when every server's first attempt has ended
 	starting chan struct{} // a token per stdio server starting (StartConcurrency)
@@ -235,18 +235,28 @@ func (h *Host) logger() *slog.Logger {
 
 var defaultLogger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 
-// rebuild names the servers' tools again after s changed, and tells of the change: what s
-// itself offers, and what the host offers now.
+// rebuild names the servers' tools again after what s offers changed, and tells of the
+// change.
 func (h *Host) rebuild(s *server) {
 	h.rmu.Lock()
+	ev := h.rebuildLocked(s)
+	h.rmu.Unlock()
+	if ev != nil {
+		h.emit(*ev)
+	}
+}
+
+// rebuildLocked names the servers' tools again after s changed, under rmu, and returns the
+// event that tells of the change, if the names changed: what s itself offers, and what the
+// host offers now.
+func (h *Host) rebuildLocked(s *server) *Event {
 	old := h.reg.Load()
 	r := buildRegistry(h.servers)
 	h.reg.Store(r)
-	h.rmu.Unlock()
 	if slices.Equal(old.names(), r.names()) {
-		return
+		return nil
 	}
-	st := s.status()
+	st := s.statusLocked()
 	own := counted(st.Tools, "tool") + ", " + counted(st.Prompts, "prompt") + ", " + counted(st.Resources, "resource")
 	detail := string(st.State) + ": " + own
 	switch st.State {
@@ -261,7 +271,7 @@ func (h *Host) rebuild(s *server) {
 	if n := r.renamed(); n > 0 {
 		detail += fmt.Sprintf(", %d renamed", n)
 	}
-	h.emit(Event{Kind: EventRegistry, Server: s.cfg.Name, Detail: detail})
+	return &Event{Kind: EventRegistry, Server: s.cfg.Name, Detail: detail}
 }
 
 // counted is n things: "1 tool", "2 tools".

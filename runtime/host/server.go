@@ -99,6 +99,13 @@ func newServer(h *Host, cfg ServerConfig) *server {
 }
 
 func (s *server) status() ServerStatus {
+	s.h.rmu.Lock()
+	defer s.h.rmu.Unlock()
+	return s.statusLocked()
+}
+
+// statusLocked is status, for a caller that holds the host's rmu.
+func (s *server) statusLocked() ServerStatus {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return ServerStatus{
@@ -118,7 +125,11 @@ func (s *server) known() (l lists, ready, listed bool) {
 	return s.offered, s.state == Ready && s.client != nil, s.listed
 }
 
+// setState changes the server's state, and the registry with it, in one step (under the
+// host's rmu, which status takes too): no one sees the server failed while its tools are
+// still offered, nor its tools offered while it is not ready.
 func (s *server) setState(state State, err error, detail string) {
+	s.h.rmu.Lock()
 	s.mu.Lock()
 	s.state, s.since = state, time.Now()
 	if err != nil || state == Ready {
@@ -133,7 +144,12 @@ func (s *server) setState(state State, err error, detail string) {
 		s.client = nil
 	}
 	s.mu.Unlock()
+	registry := s.h.rebuildLocked(s)
+	s.h.rmu.Unlock()
 	s.h.emit(Event{Kind: EventState, Server: s.cfg.Name, State: state, Err: err, Detail: detail})
+	if registry != nil {
+		s.h.emit(*registry)
+	}
 }
 
 // run is the server's supervisor: connect, serve until the connection is lost, and connect
@@ -201,7 +217,6 @@ func (s *server) giveUp(err error, attempts int) {
 	s.pid = 0
 	s.mu.Unlock()
 	s.setState(GaveUp, err, fmt.Sprintf("gave up after %d attempts in a row; it was never ready", attempts))
-	s.h.rebuild(s)
 }
 
 // leave takes the server out of the registry: stopped when the host closes, else failed
@@ -219,7 +234,6 @@ func (s *server) leave(ctx context.Context, err error, pause time.Duration) {
 		s.mu.Unlock()
 		s.setState(Failed, err, fmt.Sprintf("trying again in %s", pause))
 	}
-	s.h.rebuild(s)
 }
 
 // connect connects to the server and learns what it offers. A stdio server starts when
@@ -259,7 +273,6 @@ func (s *server) connect(ctx context.Context) (*mcp.Client, error) {
 		detail += "; " + e.Method + " failed"
 	}
 	s.setState(Ready, nil, detail)
-	s.h.rebuild(s)
 	return c, nil
 }
 
