@@ -214,10 +214,17 @@ func TestListenOverStdio(t *testing.T) {
 	if m := h.roundTrip(`{"jsonrpc":"2.0","id":3,"method":"server/discover","params":{` + statelessMetaJSON + `}}`); m["id"] != float64(3) {
 		t.Fatalf("a cancelled subscription still hears: %v", m)
 	}
-	srv.mu.RLock()
-	defer srv.mu.RUnlock()
-	if len(srv.listeners) != 0 {
-		t.Errorf("%d listeners left", len(srv.listeners))
+	// The subscription's handler lets go of it on its own goroutine, once cancelled.
+	left := func() int {
+		srv.mu.RLock()
+		defer srv.mu.RUnlock()
+		return len(srv.listeners)
+	}
+	for deadline := time.Now().Add(5 * time.Second); left() != 0 && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+	}
+	if n := left(); n != 0 {
+		t.Errorf("%d listeners left", n)
 	}
 }
 
