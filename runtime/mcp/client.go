@@ -236,7 +236,8 @@ func (o clientOut) reply(msg []byte) error { return o.c.send(o.c.ctx, msg, nil) 
 func (o clientOut) queue(msg []byte)       { o.c.send(o.c.ctx, msg, nil) }
 
 // deliver hands the client a message its transport read (transports call it). What is not
-// JSON-RPC is counted and ignored, never answered.
+// JSON-RPC is counted and ignored, never answered, but for a broken answer to a call of the
+// client's, which fails that call.
 func (c *Client) deliver(msg []byte) {
 	if c.opts.Trace != nil {
 		c.opts.Trace(true, msg)
