@@ -36,35 +36,30 @@ type ElicitResult struct {
 }
 
 func (c *Client) answerElicitation(ctx context.Context, params []byte) ([]byte, error) {
-	var p struct {
-		Mode            string          `json:"mode"`
-		Message         string          `json:"message"`
-		RequestedSchema json.RawMessage `json:"requestedSchema"`
-		URL             string          `json:"url"`
-		ElicitationID   string          `json:"elicitationId"`
+	var req ElicitRequest
+	d := jsonwire.NewDecoder(params)
+	req.decode(d)
+	if d.Finish(); d.Failed() {
+		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "invalid params: elicitation/create:\n"+d.Summary())
 	}
-	if err := json.Unmarshal(params, &p); err != nil {
-		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "invalid params: elicitation/create: "+err.Error())
-	}
-	if p.Mode == "" {
-		p.Mode = "form" // the only mode before 2025-11-25
+	if req.Mode == "" {
+		req.Mode = "form" // the only mode before 2025-11-25
 	}
 	switch {
-	case p.Mode == "url" && !c.opts.ElicitationURL, p.Mode != "url" && p.Mode != "form":
-		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, fmt.Sprintf("invalid params: elicitation/create: this client does not declare %q mode", p.Mode))
+	case req.Mode == "url" && !c.opts.ElicitationURL, req.Mode != "url" && req.Mode != "form":
+		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, fmt.Sprintf("invalid params: elicitation/create: this client does not declare %q mode", req.Mode))
 	}
-	res, err := c.opts.Elicitation(ctx, &ElicitRequest{Mode: p.Mode, Message: p.Message, RequestedSchema: p.RequestedSchema, URL: p.URL, ElicitationID: p.ElicitationID})
+	res, err := c.opts.Elicitation(ctx, &req)
 	if err != nil {
 		return nil, err
 	}
-	out := struct {
-		Action  ElicitAction   `json:"action"`
-		Content map[string]any `json:"content,omitempty"`
-	}{Action: res.Action}
-	if res.Action == Accept && p.Mode == "form" {
-		out.Content = withDefaults(res.Content, p.RequestedSchema)
+	out := ElicitResult{Action: res.Action}
+	if res.Action == Accept && req.Mode == "form" {
+		out.Content = withDefaults(res.Content, req.RequestedSchema)
 	}
-	return json.Marshal(out)
+	var e jsonwire.Encoder
+	out.encode(&e)
+	return e.Bytes(), e.Err()
 }
 
 // withDefaults fills into a form's answer the default of each property the user left out
@@ -97,42 +92,11 @@ func withDefaults(content map[string]any, schema json.RawMessage) map[string]any
 }
 
 func (c *Client) answerSampling(ctx context.Context, params []byte) ([]byte, error) {
-	var p struct {
-		Messages []struct {
-			Role    Role            `json:"role"`
-			Content json.RawMessage `json:"content"`
-		} `json:"messages"`
-		SystemPrompt     string   `json:"systemPrompt"`
-		MaxTokens        int      `json:"maxTokens"`
-		Temperature      *float64 `json:"temperature"`
-		StopSequences    []string `json:"stopSequences"`
-		IncludeContext   string   `json:"includeContext"`
-		ModelPreferences *struct {
-			Hints []struct {
-				Name string `json:"name"`
-			} `json:"hints"`
-			CostPriority         *float64 `json:"costPriority"`
-			SpeedPriority        *float64 `json:"speedPriority"`
-			IntelligencePriority *float64 `json:"intelligencePriority"`
-		} `json:"modelPreferences"`
-	}
-	if err := json.Unmarshal(params, &p); err != nil {
-		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "invalid params: sampling/createMessage: "+err.Error())
-	}
-	req := &CreateMessageRequest{SystemPrompt: p.SystemPrompt, MaxTokens: p.MaxTokens, Temperature: p.Temperature,
-		StopSequences: p.StopSequences, IncludeContext: p.IncludeContext}
-	for i, m := range p.Messages {
-		content, err := decodeMessageContent(m.Content)
-		if err != nil {
-			return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, fmt.Sprintf("invalid params: sampling/createMessage: message %d: %v", i, err))
-		}
-		req.Messages = append(req.Messages, SamplingMessage{Role: m.Role, Content: content})
-	}
-	if mp := p.ModelPreferences; mp != nil {
-		req.ModelPreferences = &ModelPreferences{CostPriority: mp.CostPriority, SpeedPriority: mp.SpeedPriority, IntelligencePriority: mp.IntelligencePriority}
-		for _, h := range mp.Hints {
-			req.ModelPreferences.Hints = append(req.ModelPreferences.Hints, h.Name)
-		}
+	req := &CreateMessageRequest{}
+	d := jsonwire.NewDecoder(params)
+	req.decode(d)
+	if d.Finish(); d.Failed() {
+		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "invalid params: sampling/createMessage:\n"+d.Summary())
 	}
 	res, err := c.opts.Sampling(ctx, req)
 	if err != nil {
@@ -144,48 +108,10 @@ func (c *Client) answerSampling(ctx context.Context, params []byte) ([]byte, err
 	if res.Content == nil {
 		return nil, fmt.Errorf("mcp: the sampling handler's result has no content")
 	}
-	role := res.Role
-	if role == "" {
-		role = RoleAssistant
-	}
 	rev, _ := parseRevision(c.Server().ProtocolVersion)
-	d := rev.dialect()
 	var e jsonwire.Encoder
-	e.ObjectStart()
-	e.Key("role")
-	e.String(string(role))
-	e.Key("content")
-	if len(res.Contents) > 1 {
-		e.ArrayStart()
-		for _, b := range res.Contents {
-			e.Elem()
-			b.encodeContent(&e, d)
-		}
-		e.ArrayEnd()
-	} else {
-		res.Content.encodeContent(&e, d)
-	}
-	e.Key("model")
-	e.String(res.Model)
-	if res.StopReason != "" {
-		e.Key("stopReason")
-		e.String(res.StopReason)
-	}
-	e.ObjectEnd()
+	res.encode(&e, rev.dialect())
 	return e.Bytes(), nil
-}
-
-// decodeMessageContent reads a sampling message's content: one block, or (2025-11-25) an
-// array of them, of which the first counts.
-func decodeMessageContent(raw json.RawMessage) (Content, error) {
-	var blocks []json.RawMessage
-	if json.Unmarshal(raw, &blocks) == nil {
-		if len(blocks) == 0 {
-			return nil, fmt.Errorf("no content")
-		}
-		raw = blocks[0]
-	}
-	return decodeContent(raw)
 }
 
 // answerPing answers ping.
@@ -196,12 +122,9 @@ func (c *Client) answerRoots(context.Context, []byte) ([]byte, error) {
 	c.mu.Lock()
 	roots := c.roots
 	c.mu.Unlock()
-	if roots == nil {
-		roots = []Root{}
-	}
-	return json.Marshal(struct {
-		Roots []Root `json:"roots"`
-	}{roots})
+	var e jsonwire.Encoder
+	encodeRoots(&e, roots)
+	return e.Bytes(), nil
 }
 
 // What the client does with the server's notifications: each is a row's onClient

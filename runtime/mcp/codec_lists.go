@@ -207,16 +207,7 @@ func (r *GetPromptResult) decode(d *jsonwire.Decoder) {
 			}
 			for range d.Elements {
 				var m PromptMessage
-				for key := range d.Members {
-					switch string(key) {
-					case "role":
-						m.Role = Role(readString(d))
-					case "content":
-						m.Content = readContent(d)
-					default:
-						d.Skip()
-					}
-				}
+				m.Role, m.Content = readMessage(d)
 				r.Messages = append(r.Messages, m)
 			}
 		default:

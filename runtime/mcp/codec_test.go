@@ -28,7 +28,13 @@ type codec struct {
 	roundTrip func(data []byte, d dialect) ([]byte, error)
 	unkept    []string
 	defaults  []string
+	// skip are the examples of the type that use what mcpgen does not speak, by file name,
+	// and why.
+	skip map[string]string
 }
+
+// samplingTools is why an example of sampling with tools is skipped.
+const samplingTools = "sampling with tools (tool_use, tool_result): mcpgen does not speak it yet"
 
 // codecs are the wire types with a codec, by the schema's name.
 var codecs = map[string]codec{
@@ -59,6 +65,44 @@ var codecs = map[string]codec{
 	})},
 	"ReadResourceResult": {roundTrip: roundTrip[[]ResourceContents](func(c *[]ResourceContents, d *jsonwire.Decoder) { *c = readReadResult(d) },
 		func(c *[]ResourceContents, e *jsonwire.Encoder, _ dialect) { encodeReadResult(e, *c, "", "") })},
+	"CreateMessageRequestParams": {roundTrip: roundTrip[CreateMessageRequest]((*CreateMessageRequest).decode, (*CreateMessageRequest).encode),
+		skip: map[string]string{"follow-up-with-tool-results.json": samplingTools, "request-with-tools.json": samplingTools}},
+	"CreateMessageResult": {roundTrip: roundTrip[CreateMessageResult]((*CreateMessageResult).decode, (*CreateMessageResult).encode),
+		skip: map[string]string{"tool-use-response.json": samplingTools}},
+	"SamplingMessage": {roundTrip: roundTrip[SamplingMessage](func(m *SamplingMessage, d *jsonwire.Decoder) {
+		r := CreateMessageRequest{}
+		raw := d.Raw()
+		if d.Failed() {
+			return
+		}
+		inner := jsonwire.NewDecoder(append(append([]byte(`{"messages":[`), raw...), "]}"...))
+		if r.decode(inner); inner.Failed() {
+			d.Report(inner.Summary())
+			return
+		}
+		*m = r.Messages[0]
+	}, func(m *SamplingMessage, e *jsonwire.Encoder, d dialect) { writeMessage(e, d, m.Role, m.Content) }),
+		skip: map[string]string{"multiple-content-blocks.json": samplingTools}},
+	"ModelPreferences":        {roundTrip: roundTrip[ModelPreferences]((*ModelPreferences).decode, func(p *ModelPreferences, e *jsonwire.Encoder, _ dialect) { p.encode(e) })},
+	"ElicitRequestFormParams": {roundTrip: roundTrip[ElicitRequest]((*ElicitRequest).decode, encodeElicitRequest)},
+	"ElicitRequestURLParams":  {roundTrip: roundTrip[ElicitRequest]((*ElicitRequest).decode, encodeElicitRequest)},
+	"ElicitResult":            {roundTrip: elicitResultRoundTrip},
+	"ListRootsResult": {roundTrip: roundTrip[[]Root](func(r *[]Root, d *jsonwire.Decoder) { *r = readRootList(d) },
+		func(r *[]Root, e *jsonwire.Encoder, _ dialect) { encodeRoots(e, *r) })},
+	"Root": {roundTrip: roundTrip[[]Root](func(r *[]Root, d *jsonwire.Decoder) {
+		raw := d.Raw()
+		if d.Failed() {
+			return
+		}
+		inner := jsonwire.NewDecoder(append(append([]byte(`{"roots":[`), raw...), "]}"...))
+		if *r = readRootList(inner); inner.Failed() {
+			d.Report(inner.Summary())
+		}
+	}, func(r *[]Root, e *jsonwire.Encoder, _ dialect) {
+		var list jsonwire.Encoder
+		encodeRoots(&list, *r)
+		e.Raw(bytes.TrimSuffix(bytes.TrimPrefix(list.Bytes(), []byte(`{"roots":[`)), []byte("]}")))
+	})},
 	"CallToolResult": {roundTrip: roundTrip[CallToolResult]((*CallToolResult).decode, func(r *CallToolResult, e *jsonwire.Encoder, d dialect) {
 		encodeToolResult(e, d, r.Content, r.StructuredContent, r.IsError)
 	}), defaults: []string{"/isError"}},
@@ -71,6 +115,26 @@ func toolUnkept(path string) []string {
 		path + "/execution", // taskSupport: read into Tool.Task; mcpgen's server does not list it
 		path + "/_meta",     // a tool's _meta: not kept
 	}
+}
+
+func encodeElicitRequest(r *ElicitRequest, e *jsonwire.Encoder, _ dialect) { r.encode(e) }
+
+// elicitResultRoundTrip reads an ElicitResult as a server does (its content as it came) and
+// writes it as a client does (its content from the values the user gave).
+func elicitResultRoundTrip(data []byte, _ dialect) ([]byte, error) {
+	action, content, err := readElicitResult(data)
+	if err != nil {
+		return nil, err
+	}
+	r := ElicitResult{Action: action}
+	if content != nil {
+		if err := json.Unmarshal(content, &r.Content); err != nil {
+			return nil, err
+		}
+	}
+	var e jsonwire.Encoder
+	r.encode(&e)
+	return e.Bytes(), e.Err()
 }
 
 // encodeContents writes resource contents, which every revision has alike.
@@ -167,14 +231,14 @@ func init() {
 	}
 	notCoded["ToolUseContent"], notCoded["ToolResultContent"] = tools, tools
 	for _, name := range []string{"CallToolRequestParams", "CancelledNotificationParams",
-		"ClientCapabilities", "CompleteRequestParams", "CreateMessageRequestParams",
-		"CreateMessageResult", "DiscoverResult", "ElicitRequestFormParams", "ElicitRequestURLParams",
-		"ElicitResult", "GetPromptRequestParams", "InputRequests",
+		"ClientCapabilities", "CompleteRequestParams",
+		"DiscoverResult",
+		"GetPromptRequestParams", "InputRequests",
 		"InputRequiredResult", "InputResponses",
-		"ListRootsResult", "LoggingMessageNotificationParams",
-		"ModelPreferences", "PaginatedRequestParams", "ProgressNotificationParams",
-		"ResourceUpdatedNotificationParams", "Root",
-		"SamplingMessage", "ServerCapabilities", "SubscriptionsListenResult"} {
+		"LoggingMessageNotificationParams",
+		"PaginatedRequestParams", "ProgressNotificationParams",
+		"ResourceUpdatedNotificationParams",
+		"ServerCapabilities", "SubscriptionsListenResult"} {
 		notCoded[name] = pending
 	}
 }
@@ -208,6 +272,9 @@ func TestSpecExamples(t *testing.T) {
 		}
 		files, _ := filepath.Glob(filepath.Join(dir, name, "*.json"))
 		for _, file := range files {
+			if c.skip[filepath.Base(file)] != "" {
+				continue
+			}
 			t.Run(name+"/"+filepath.Base(file), func(t *testing.T) {
 				in, err := os.ReadFile(file)
 				if err != nil {
@@ -302,6 +369,9 @@ func TestDialects(t *testing.T) {
 		for name, c := range codecs {
 			files, _ := filepath.Glob(filepath.Join("testdata/spec/2026-07-28", name, "*.json"))
 			for _, file := range files {
+				if c.skip[filepath.Base(file)] != "" {
+					continue
+				}
 				t.Run(rev.String()+"/"+name+"/"+filepath.Base(file), func(t *testing.T) {
 					in, err := os.ReadFile(file)
 					if err != nil {
@@ -354,7 +424,7 @@ func FuzzCodecs(f *testing.F) {
 			if err != nil {
 				f.Fatal(err)
 			}
-			f.Add(uint8(i), data)
+			f.Add(uint8(i), data) // a skipped example too: it must read as an error, not a panic
 		}
 	}
 	f.Fuzz(func(t *testing.T, which uint8, data []byte) {

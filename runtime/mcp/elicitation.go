@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
-	"strings"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 )
@@ -145,25 +143,15 @@ func Elicit[T any](ctx context.Context, message string) (T, ElicitAction, error)
 	if f == nil {
 		return zero, "", fmt.Errorf("mcp: no elicitation form for type %T is registered: run go generate, and call RegisterMCP of the package that calls Elicit (a type elicited from generic code needs //mcp:form)", zero)
 	}
-	var e jsonwire.Encoder
-	e.ObjectStart()
-	if r.client.revision().elicitationModes() {
-		e.Key("mode")
-		e.String("form")
-		e.Key("message")
-		e.String(message)
-		e.Key("requestedSchema")
-		e.Raw(f.schema)
-	} else {
+	req := ElicitRequest{Mode: "form", Message: message, RequestedSchema: f.schema}
+	if !r.client.revision().elicitationModes() {
 		if f.err20250618 != nil && r.ClientCapabilities().Elicitation {
 			return zero, "", fmt.Errorf("mcp: cannot elicit %T from a client of protocol version %s: %w", zero, r.ProtocolVersion(), f.err20250618)
 		}
-		e.Key("message")
-		e.String(message)
-		e.Key("requestedSchema")
-		e.Raw(f.schema20250618)
+		req = ElicitRequest{Message: message, RequestedSchema: f.schema20250618} // form mode, the only one: no mode
 	}
-	e.ObjectEnd()
+	var e jsonwire.Encoder
+	req.encode(&e)
 	raw, err := ask(ctx, methodElicit, e.Bytes())
 	if err != nil {
 		return zero, "", err
@@ -185,86 +173,4 @@ func Elicit[T any](ctx context.Context, message string) (T, ElicitAction, error)
 		return zero, Accept, err
 	}
 	return v, Accept, nil
-}
-
-// readElicitResult reads the client's answer to elicitation/create, an ElicitResult: its
-// action, and the content of an accepted form (nil if it has none). An answer of another
-// shape is an error that says, in the protocol's words, where, what was expected and what
-// came.
-func readElicitResult(raw []byte) (ElicitAction, []byte, error) {
-	var (
-		action    ElicitAction
-		content   []byte
-		hasAction bool
-		d         jsonwire.Decoder
-	)
-	d.Reset(raw)
-	object := d.Peek() == jsonwire.Object
-	for key := range d.Members {
-		switch string(key) {
-		case "action":
-			hasAction = true
-			s, ok := d.String()
-			switch a := ElicitAction(s); {
-			case !ok:
-			case a == Accept || a == Decline || a == Cancel:
-				action = a
-			default:
-				d.Report(`expected "accept", "decline" or "cancel", got "` + s + `"`)
-			}
-		case "content":
-			if d.Null() {
-				continue
-			}
-			if d.Expect(jsonwire.Object) {
-				content = d.Raw()
-			}
-		default:
-			d.Skip()
-		}
-	}
-	if object && !hasAction {
-		d.ReportMissing("action")
-	}
-	if d.Finish(); d.Failed() {
-		return "", nil, fmt.Errorf("mcp: the client's answer to elicitation/create is not an ElicitResult (an object with action \"accept\", \"decline\" or \"cancel\", and the form's content):\n%s", d.Summary())
-	}
-	return action, content, nil
-}
-
-// inProtocolWords says what a json.Unmarshal error of a client's answer says, in JSON's
-// words rather than Go's: where (a JSON Pointer), what was expected, what came.
-func inProtocolWords(err error) string {
-	var te *json.UnmarshalTypeError
-	if !errors.As(err, &te) {
-		return err.Error() // a syntax error says it in JSON's words already
-	}
-	where := ""
-	if te.Field != "" {
-		where = "/" + strings.ReplaceAll(te.Field, ".", "/") + ": "
-	}
-	return where + "expected " + jsonKind(te.Type) + ", got " + strings.Replace(te.Value, "bool", "boolean", 1)
-}
-
-// jsonKind names the JSON type a Go type is read from.
-func jsonKind(t reflect.Type) string {
-	switch t.Kind() {
-	case reflect.String:
-		return "string"
-	case reflect.Bool:
-		return "boolean"
-	case reflect.Slice, reflect.Array:
-		if t.Elem().Kind() == reflect.Uint8 {
-			return "string (base64)"
-		}
-		return "array"
-	case reflect.Struct, reflect.Map:
-		return "object"
-	case reflect.Pointer:
-		return jsonKind(t.Elem())
-	}
-	if t.Kind() >= reflect.Int && t.Kind() <= reflect.Float64 {
-		return "number"
-	}
-	return "a JSON value"
 }

@@ -1,9 +1,7 @@
 package mcp
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -64,93 +62,22 @@ func Sample(ctx context.Context, req *CreateMessageRequest) (*CreateMessageResul
 	if r := RequestFrom(ctx); r != nil {
 		d = r.client.revision().dialect()
 	}
-	var e jsonwire.Encoder
-	e.ObjectStart()
-	e.Key("messages")
-	e.ArrayStart()
 	for i, m := range req.Messages {
 		if m.Content == nil {
 			return nil, fmt.Errorf("mcp: sampling message %d has no content", i)
 		}
-		e.Elem()
-		writeMessage(&e, d, m.Role, m.Content)
 	}
-	e.ArrayEnd()
-	optionalString(&e, "systemPrompt", req.SystemPrompt)
-	optionalString(&e, "includeContext", req.IncludeContext)
-	if req.Temperature != nil {
-		e.Key("temperature")
-		e.Float(*req.Temperature, 64)
-	}
-	e.Key("maxTokens")
-	e.Int(int64(req.MaxTokens))
-	if len(req.StopSequences) > 0 {
-		e.Key("stopSequences")
-		e.ArrayStart()
-		for _, s := range req.StopSequences {
-			e.Elem()
-			e.String(s)
-		}
-		e.ArrayEnd()
-	}
-	if p := req.ModelPreferences; p != nil {
-		e.Key("modelPreferences")
-		e.ObjectStart()
-		if len(p.Hints) > 0 {
-			e.Key("hints")
-			e.ArrayStart()
-			for _, h := range p.Hints {
-				e.Elem()
-				e.ObjectStart()
-				e.Key("name")
-				e.String(h)
-				e.ObjectEnd()
-			}
-			e.ArrayEnd()
-		}
-		for _, kv := range []struct {
-			key string
-			v   *float64
-		}{{"costPriority", p.CostPriority}, {"speedPriority", p.SpeedPriority}, {"intelligencePriority", p.IntelligencePriority}} {
-			if kv.v != nil {
-				e.Key(kv.key)
-				e.Float(*kv.v, 64)
-			}
-		}
-		e.ObjectEnd()
-	}
-	e.ObjectEnd()
+	var e jsonwire.Encoder
+	req.encode(&e, d)
 	raw, err := ask(ctx, methodCreateMessage, e.Bytes())
 	if err != nil {
 		return nil, err
 	}
-	var res struct {
-		Role       Role            `json:"role"`
-		Content    json.RawMessage `json:"content"`
-		Model      string          `json:"model"`
-		StopReason string          `json:"stopReason"`
+	out := &CreateMessageResult{}
+	dec := jsonwire.NewDecoder(raw)
+	out.decode(dec)
+	if dec.Finish(); dec.Failed() {
+		return nil, fmt.Errorf("mcp: the client's answer to sampling/createMessage is not a CreateMessageResult (an object with role, content, model):\n%s", dec.Summary())
 	}
-	if err := json.Unmarshal(raw, &res); err != nil {
-		return nil, fmt.Errorf("mcp: the client's answer to sampling/createMessage is not a CreateMessageResult (an object with role, content, model):\n%s", inProtocolWords(err))
-	}
-	// Since 2025-11-25 the content may be an array of blocks.
-	blocks := []json.RawMessage{res.Content}
-	if trimmed := bytes.TrimLeft(res.Content, " \t\r\n"); len(trimmed) > 0 && trimmed[0] == '[' {
-		if err := json.Unmarshal(trimmed, &blocks); err != nil {
-			return nil, fmt.Errorf("mcp: the client's answer to sampling/createMessage: content: %s", inProtocolWords(err))
-		}
-	}
-	if len(blocks) == 0 || len(res.Content) == 0 {
-		return nil, errors.New("mcp: the client's sampling result has no content")
-	}
-	out := &CreateMessageResult{Role: res.Role, Model: res.Model, StopReason: res.StopReason}
-	for _, b := range blocks {
-		c, err := decodeContent(b)
-		if err != nil {
-			return nil, fmt.Errorf("mcp: the client's answer to sampling/createMessage: content: %s", inProtocolWords(err))
-		}
-		out.Contents = append(out.Contents, c)
-	}
-	out.Content = out.Contents[0]
 	return out, nil
 }
