@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 )
 
 // Client is a connection to one MCP server, over a Transport: a command it starts (stdio),
@@ -365,37 +365,17 @@ func (c *Client) notified(m *jsonrpc.Message) {
 // declaredCapabilities are the client's capabilities, as JSON: what its options declare,
 // and in a stateless request the extensions it supports.
 func (c *Client) declaredCapabilities(stateless bool) []byte {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	sep := ""
-	add := func(key, value string) {
-		b.WriteString(sep + `"` + key + `":` + value)
-		sep = ","
-	}
-	if c.opts.Sampling != nil {
-		if c.opts.SamplingContext {
-			add("sampling", `{"context":{}}`)
-		} else {
-			add("sampling", `{}`)
-		}
-	}
-	if c.opts.Elicitation != nil {
-		if c.opts.ElicitationURL {
-			add("elicitation", `{"form":{},"url":{}}`)
-		} else {
-			add("elicitation", `{"form":{}}`)
-		}
-	}
-	if c.opts.Roots != nil {
-		add("roots", `{"listChanged":true}`)
-	}
-	if stateless {
+	caps := ClientCapabilities{
+		Sampling: c.opts.Sampling != nil, SamplingContext: c.opts.SamplingContext,
+		Elicitation: c.opts.Elicitation != nil, ElicitationURL: c.opts.ElicitationURL,
+		Roots: c.opts.Roots != nil, RootsListChange: c.opts.Roots != nil,
 		// The client follows the tasks servers make of its tool calls (awaitTask): a
 		// call's caller gets its result either way.
-		add("extensions", `{"`+ExtensionTasks+`":{}}`)
+		Tasks: stateless,
 	}
-	b.WriteByte('}')
-	return b.Bytes()
+	var e jsonwire.Encoder
+	caps.encode(&e)
+	return e.Bytes()
 }
 
 // SetRoots changes the roots the client offers, and tells the server they changed. The

@@ -142,13 +142,11 @@ func (c *Client) logged(m *jsonrpc.Message) {
 	if c.opts.Log == nil {
 		return
 	}
-	var msg struct {
-		Level  LogLevel        `json:"level"`
-		Logger string          `json:"logger"`
-		Data   json.RawMessage `json:"data"`
-	}
-	if json.Unmarshal(m.Params, &msg) == nil {
-		c.opts.Log(LogMessage{Level: msg.Level, Logger: msg.Logger, Data: append(json.RawMessage(nil), msg.Data...)})
+	var msg LogMessage
+	d := jsonwire.NewDecoder(m.Params)
+	msg.decode(d)
+	if d.Finish(); !d.Failed() {
+		c.opts.Log(msg)
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/internal/scripted"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 )
 
 // The client forgives what real servers do (issue 25): lists they leave out or cannot
@@ -375,8 +376,12 @@ func TestListenGivesUp(t *testing.T) {
 // Capabilities as real servers write them: a capability of the wrong shape is still
 // declared, a member of the wrong type is not set, and null or false declare nothing.
 func TestReadServerCapabilities(t *testing.T) {
-	got := readServerCapabilities(json.RawMessage(`{"tools":true,"resources":{"subscribe":"yes","listChanged":true},` +
+	var got ServerCapabilities
+	d := jsonwire.NewDecoder([]byte(`{"tools":true,"resources":{"subscribe":"yes","listChanged":true},` +
 		`"prompts":null,"logging":false,"completions":{}}`))
+	if got.decode(d); d.Failed() {
+		t.Errorf("capabilities of the wrong shape reported: %s", d.Summary())
+	}
 	got.Raw = nil
 	want := ServerCapabilities{Tools: true, Resources: true, ResourcesListChanged: true, Completions: true}
 	if !reflect.DeepEqual(got, want) {

@@ -213,20 +213,10 @@ func pick(supported []string) (probed, error) {
 	return probed{}, fmt.Errorf("mcp: the server speaks none of this client's protocol revisions: it offers %v, the client %v", supported, allVersions)
 }
 
-// discoverResult is a DiscoverResult.
-type discoverResult struct {
-	SupportedVersions []string        `json:"supportedVersions"`
-	Capabilities      json.RawMessage `json:"capabilities"`
-	Instructions      string          `json:"instructions"`
-	Meta              struct {
-		ServerInfo Implementation `json:"io.modelcontextprotocol/serverInfo"`
-	} `json:"_meta"`
-}
-
 func (c *Client) discoverRequest(ctx context.Context, version string) (*discoverResult, error) {
-	var res discoverResult
-	err := c.call(ctx, version, true, methodDiscover, nil, &res, nil)
-	return &res, err
+	res := &discoverResult{}
+	err := c.call(ctx, version, true, methodDiscover, nil, codecResult("DiscoverResult", res.decode), nil)
+	return res, err
 }
 
 // discover begins speaking a stateless revision.
@@ -242,8 +232,8 @@ func (c *Client) discover(ctx context.Context, version, how string) error {
 // adopt speaks a stateless revision with a server that answered server/discover with res.
 func (c *Client) adopt(res *discoverResult, version, how string) {
 	c.mu.Lock()
-	c.server = ServerInfo{Implementation: res.Meta.ServerInfo, ProtocolVersion: version, Stateless: true, Negotiation: how,
-		Capabilities: readServerCapabilities(res.Capabilities), Instructions: res.Instructions}
+	c.server = ServerInfo{Implementation: res.ServerInfo, ProtocolVersion: version, Stateless: true, Negotiation: how,
+		Capabilities: res.Capabilities, Instructions: res.Instructions}
 	c.mu.Unlock()
 	c.conn.negotiated(version, true)
 }
@@ -251,13 +241,8 @@ func (c *Client) adopt(res *discoverResult, version, how string) {
 // initialize begins a session: the server answers with the revision it speaks.
 func (c *Client) initialize(ctx context.Context, version, how string) error {
 	params := fmt.Appendf(nil, `{"protocolVersion":%q,"capabilities":%s,"clientInfo":%s}`, version, c.declaredCapabilities(false), c.info)
-	var res struct {
-		ProtocolVersion string          `json:"protocolVersion"`
-		Capabilities    json.RawMessage `json:"capabilities"`
-		ServerInfo      Implementation  `json:"serverInfo"`
-		Instructions    string          `json:"instructions"`
-	}
-	if err := c.call(ctx, version, false, methodInitialize, json.RawMessage(params), &res, nil); err != nil {
+	var res initializeResult
+	if err := c.call(ctx, version, false, methodInitialize, json.RawMessage(params), codecResult("InitializeResult", res.decode), nil); err != nil {
 		return err
 	}
 	if !isStateful(res.ProtocolVersion) {
@@ -265,7 +250,7 @@ func (c *Client) initialize(ctx context.Context, version, how string) error {
 	}
 	c.mu.Lock()
 	c.server = ServerInfo{Implementation: res.ServerInfo, ProtocolVersion: res.ProtocolVersion, Negotiation: how,
-		Capabilities: readServerCapabilities(res.Capabilities), Instructions: res.Instructions}
+		Capabilities: res.Capabilities, Instructions: res.Instructions}
 	c.mu.Unlock()
 	c.conn.negotiated(res.ProtocolVersion, false)
 	return c.notify(ctx, notificationInitialized, nil)
@@ -280,50 +265,6 @@ func oneLine(s string, n int) string {
 		s = s[:n] + "..."
 	}
 	return s
-}
-
-// readServerCapabilities reads what a server declared, forgiving what real servers write: a
-// capability is declared when its member is there and neither null nor false ("tools":
-// true counts), and a member of it of the wrong type is taken as not set.
-func readServerCapabilities(raw json.RawMessage) ServerCapabilities {
-	var caps map[string]json.RawMessage
-	json.Unmarshal(raw, &caps)
-	declared := func(name string) bool {
-		v, ok := caps[name]
-		return ok && string(v) != "null" && string(v) != "false"
-	}
-	flag := func(name, member string) bool {
-		var m map[string]json.RawMessage
-		json.Unmarshal(caps[name], &m)
-		return string(m[member]) == "true"
-	}
-	var tasks struct {
-		Cancel   json.RawMessage `json:"cancel"`
-		Requests struct {
-			Tools struct {
-				Call json.RawMessage `json:"call"`
-			} `json:"tools"`
-		} `json:"requests"`
-	}
-	json.Unmarshal(caps["tasks"], &tasks)
-	var extensions map[string]json.RawMessage
-	json.Unmarshal(caps["extensions"], &extensions)
-	on := func(v json.RawMessage) bool { return len(v) > 0 && string(v) != "null" && string(v) != "false" }
-	extension := on(extensions[ExtensionTasks])
-	return ServerCapabilities{
-		Tasks:                extension || on(tasks.Requests.Tools.Call),
-		TasksCancel:          extension || on(tasks.Cancel),
-		Raw:                  append(json.RawMessage(nil), raw...),
-		Tools:                declared("tools"),
-		ToolsListChanged:     flag("tools", "listChanged"),
-		Resources:            declared("resources"),
-		ResourcesSubscribe:   flag("resources", "subscribe"),
-		ResourcesListChanged: flag("resources", "listChanged"),
-		Prompts:              declared("prompts"),
-		PromptsListChanged:   flag("prompts", "listChanged"),
-		Completions:          declared("completions"),
-		Logging:              declared("logging"),
-	}
 }
 
 // ErrTransport marks the errors of the transport itself (a process that died, a refused
@@ -397,7 +338,9 @@ func (c *Client) call(ctx context.Context, version string, stateless bool, metho
 		token = strconv.AppendQuote(nil, "p-"+strconv.FormatInt(progressTokens.Add(1), 10))
 		onProgress = func(params []byte) {
 			var n ProgressNotice
-			if json.Unmarshal(params, &n) == nil {
+			d := jsonwire.NewDecoder(params)
+			n.decode(d)
+			if d.Finish(); !d.Failed() {
 				fn(n)
 			}
 		}

@@ -55,16 +55,6 @@ func Log(ctx context.Context, level LogLevel, logger string, data any) {
 		return
 	}
 	var e jsonwire.Encoder
-	e.ObjectStart()
-	e.Key("level")
-	e.String(string(level))
-	optionalString(&e, "logger", logger)
-	e.Key("data")
-	if s, ok := data.(string); ok {
-		e.String(s)
-	} else {
-		e.Any(data)
-	}
-	e.ObjectEnd()
+	(&LogMessage{Level: level, Logger: logger}).encode(&e, data)
 	r.notify(notificationMessage, e.Bytes())
 }

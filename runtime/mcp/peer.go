@@ -414,8 +414,7 @@ func (p *peer) roundTrip(ctx context.Context, id []byte, method string, params [
 		return r.m.Result, nil
 	case <-ctx.Done():
 		if cancelled != nil {
-			note := fmt.Appendf(nil, `{"requestId":%s,"reason":%s}`, id, jsonwire.AppendString(nil, context.Cause(ctx).Error()))
-			cancelled(jsonrpc.AppendNotification(nil, notificationCancelled, note))
+			cancelled(jsonrpc.AppendNotification(nil, notificationCancelled, cancelledParams(id, context.Cause(ctx).Error())))
 		}
 		return nil, ctx.Err()
 	}

@@ -100,17 +100,7 @@ func Progress(ctx context.Context, progress, total float64, message string) {
 		return
 	}
 	var e jsonwire.Encoder
-	e.ObjectStart()
-	e.Key("progressToken")
-	e.Raw(r.progressToken)
-	e.Key("progress")
-	e.Float(progress, 64)
-	if total > 0 {
-		e.Key("total")
-		e.Float(total, 64)
-	}
-	optionalString(&e, "message", message)
-	e.ObjectEnd()
+	(&ProgressNotice{Progress: progress, Total: total, Message: message}).encode(&e, r.progressToken)
 	r.notify(notificationProgress, e.Bytes())
 }
 

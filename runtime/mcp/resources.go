@@ -144,7 +144,7 @@ func (s *Server) NotifyResourceUpdated(uri string) {
 		ss.mu.Unlock()
 	}
 	s.mu.RUnlock()
-	params := append(append([]byte(`{"uri":`), jsonwire.AppendString(nil, uri)...), '}')
+	params := uriParams(uri)
 	for _, ss := range subscribed {
 		ss.notify(notificationResourceUpdated, params)
 	}

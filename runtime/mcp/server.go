@@ -7,8 +7,6 @@ import (
 	"os"
 	"sync"
 	"time"
-
-	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 )
 
 // Implementation names a client or a server.
@@ -333,35 +331,18 @@ func (s *Server) hasLocked(c capability) bool {
 	return true
 }
 
-// capabilities are the server capabilities as they are declared, in order.
-var capabilities = []struct {
-	c    capability
-	key  string
-	json string
-}{
-	{capTools, "tools", `{"listChanged":true}`},
-	{capResources, "resources", `{"subscribe":true,"listChanged":true}`},
-	{capPrompts, "prompts", `{"listChanged":true}`},
-	{capCompletions, "completions", `{}`},
-	{capLogging, "logging", `{}`},
-}
-
-// writeCapabilities writes the server's capabilities: what it has registered; with
-// extensions (revision 2026-07-28 on), the extensions it supports too.
-func (s *Server) writeCapabilities(e *jsonwire.Encoder, extensions bool) {
+// capabilities are what the server declares: what it has registered; with extensions
+// (revision 2026-07-28 on), the tasks extension if it runs tasks.
+func (s *Server) capabilities(extensions bool) ServerCapabilities {
 	tasks := extensions && s.hasTasks()
 	s.mu.RLock()
-	defer s.mu.RUnlock()
-	e.ObjectStart()
-	for _, c := range capabilities {
-		if s.hasLocked(c.c) {
-			e.Key(c.key)
-			e.Raw([]byte(c.json))
-		}
+	resources, prompts, completions := s.hasLocked(capResources), s.hasLocked(capPrompts), s.hasLocked(capCompletions)
+	s.mu.RUnlock()
+	return ServerCapabilities{
+		Tools: true, ToolsListChanged: true,
+		Resources: resources, ResourcesSubscribe: resources, ResourcesListChanged: resources,
+		Prompts: prompts, PromptsListChanged: prompts,
+		Completions: completions, Logging: true,
+		Tasks: tasks, TasksCancel: tasks,
 	}
-	if tasks {
-		e.Key("extensions")
-		e.Raw([]byte(`{"` + ExtensionTasks + `":{}}`))
-	}
-	e.ObjectEnd()
 }

@@ -47,64 +47,6 @@ type ClientCapabilities struct {
 	Tasks           bool // the tasks extension (io.modelcontextprotocol/tasks, 2026-07-28)
 }
 
-// readCapabilities reads a ClientCapabilities object, as a client of version declares it:
-// in initialize, or in a stateless request's _meta. problem names a capability that is not
-// an object (initialize refuses it; a stateless request's is ignored, as unknown ones are).
-func readCapabilities(d *jsonwire.Decoder, rev revision) (c ClientCapabilities, problem string) {
-	for key := range d.Members {
-		name := string(key)
-		switch k := d.Peek(); {
-		case k == jsonwire.Null:
-			d.Skip()
-			continue
-		case k != jsonwire.Object:
-			if name == "sampling" || name == "elicitation" || name == "roots" {
-				problem = "capabilities." + name + " must be an object"
-			}
-			d.Skip()
-			continue
-		}
-		switch name {
-		case "extensions":
-			for key := range d.Members {
-				c.Tasks = c.Tasks || string(key) == ExtensionTasks && d.Peek() == jsonwire.Object
-				d.Skip()
-			}
-		case "sampling":
-			c.Sampling = true
-			for key := range d.Members {
-				c.SamplingContext = c.SamplingContext || string(key) == "context"
-				d.Skip()
-			}
-			// Before 2025-11-25, sampling included context without a capability of its own.
-			c.SamplingContext = c.SamplingContext || !rev.samplingContextDeclared()
-		case "elicitation":
-			form, url := false, false
-			for key := range d.Members {
-				form = form || string(key) == "form"
-				url = url || string(key) == "url"
-				d.Skip()
-			}
-			// An empty elicitation object means form mode (the only mode before 2025-11-25).
-			c.Elicitation, c.ElicitationURL = form || !url, url
-		case "roots":
-			c.Roots = true
-			for key := range d.Members {
-				if string(key) != "listChanged" {
-					d.Skip()
-				} else if v, ok := d.Bool(); ok {
-					c.RootsListChange = v
-				} else {
-					problem = "capabilities.roots.listChanged must be a boolean"
-				}
-			}
-		default:
-			d.Skip()
-		}
-	}
-	return c, problem
-}
-
 var errNotInitialized = jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "invalid request: the session is not initialized; send initialize first")
 
 // admit decides how a request is served, in the order requests arrive (peerSide): one of the
@@ -267,20 +209,10 @@ func initialize(ctx context.Context, r *Request, params []byte) ([]byte, *jsonrp
 	}
 
 	srv := ss.srv
+	res := initializeResult{ProtocolVersion: rev.String(), Capabilities: srv.capabilities(false),
+		ServerInfo: srv.info, Instructions: srv.opts.Instructions}
 	var e jsonwire.Encoder
-	e.ObjectStart()
-	e.Key("protocolVersion")
-	e.String(rev.String())
-	e.Key("capabilities")
-	srv.writeCapabilities(&e, false)
-	e.Key("serverInfo")
-	if rev.titles() {
-		e.Raw(srv.infoJSON)
-	} else {
-		e.Raw(encodeInfo(Implementation{Name: srv.info.Name, Version: srv.info.Version})) // no titles yet
-	}
-	optionalString(&e, "instructions", srv.opts.Instructions)
-	e.ObjectEnd()
+	res.encode(&e, rev.dialect())
 	return e.Bytes(), nil
 }
 

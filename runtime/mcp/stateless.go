@@ -332,31 +332,8 @@ func (s *Server) appendResult(buf, id []byte, resultType string, result []byte, 
 // discover answers server/discover: the versions, capabilities and identity of the server.
 func discover(ctx context.Context, r *Request, params []byte) ([]byte, *jsonrpc.Error) {
 	s := r.srv
+	res := discoverResult{SupportedVersions: allVersions, Capabilities: s.capabilities(true), Instructions: s.opts.Instructions}
 	var e jsonwire.Encoder
-	e.ObjectStart()
-	e.Key("supportedVersions")
-	e.ArrayStart()
-	for _, v := range allVersions {
-		e.Elem()
-		e.String(v)
-	}
-	e.ArrayEnd()
-	e.Key("capabilities")
-	s.writeCapabilities(&e, true)
-	optionalString(&e, "instructions", s.opts.Instructions)
-	e.ObjectEnd()
+	res.encode(&e)
 	return e.Bytes(), nil
-}
-
-// encodeInfo is the server's Implementation as JSON, written once.
-func encodeInfo(info Implementation) []byte {
-	var e jsonwire.Encoder
-	e.ObjectStart()
-	e.Key("name")
-	e.String(info.Name)
-	optionalString(&e, "title", info.Title)
-	e.Key("version")
-	e.String(info.Version)
-	e.ObjectEnd()
-	return e.Bytes()
 }
