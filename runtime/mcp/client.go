@@ -44,6 +44,7 @@ type Client struct {
 	tools      map[string]*knownTool // what tools/list said of each tool, by name
 	roots      []Root
 	level      LogLevel    // stateless: the log level each request asks for
+	meta       *metaCache  // stateless: the _meta of its requests, for the last version and level
 	listening  *subscriber // stateless: the open subscriptions/listen request
 	listenErr  error       // stateless: why the client does not listen (ListenErr)
 	subscribed []string    // stateless: the resources it subscribes to

@@ -150,8 +150,9 @@ func (c *Client) CallTool(ctx context.Context, name string, arguments any) (*Cal
 	if err != nil {
 		return nil, fmt.Errorf("mcp: tools/call %s: arguments: %w", name, err)
 	}
-	params := append(append(append([]byte(`{"name":`), quote(name)...), `,"arguments":`...), args...)
-	params = append(params, '}')
+	params := make([]byte, 0, len(name)+len(args)+24)
+	params = jsonwire.AppendString(append(params, `{"name":`...), name)
+	params = append(append(append(params, `,"arguments":`...), args...), '}')
 	res := &CallToolResult{}
 	if err := c.callTool(ctx, name, args, params, res); err != nil {
 		return nil, err
@@ -357,7 +358,5 @@ func (c *Client) Request(ctx context.Context, method string, params any) (json.R
 	return raw, nil
 }
 
-func quote(s string) []byte {
-	b, _ := json.Marshal(s)
-	return b
-}
+// quote is s as a JSON string.
+func quote(s string) []byte { return jsonwire.AppendString(nil, s) }

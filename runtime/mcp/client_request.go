@@ -431,7 +431,7 @@ type resultDecoder interface{ decodeResult(raw []byte) error }
 // same one, even: a server may have refused it for a while, and says it takes it now).
 func (c *Client) otherVersion(err error, stateless bool) (string, bool) {
 	var rpcErr *jsonrpc.Error
-	if !stateless || !errors.As(err, &rpcErr) || rpcErr.Code != CodeUnsupportedProtocolVersion {
+	if err == nil || !stateless || !errors.As(err, &rpcErr) || rpcErr.Code != CodeUnsupportedProtocolVersion {
 		return "", false
 	}
 	var data struct {
@@ -444,93 +444,6 @@ func (c *Client) otherVersion(err error, stateless bool) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// requestMeta is the _meta of a request: the progress token, and in a stateless request,
-// the protocol version, the client's info and capabilities, and the log level it wants.
-func (c *Client) requestMeta(version string, stateless bool, token []byte) []byte {
-	if !stateless && token == nil {
-		return nil
-	}
-	var e jsonwire.Encoder
-	e.ObjectStart()
-	if token != nil {
-		e.Key("progressToken")
-		e.Raw(token)
-	}
-	if stateless {
-		e.Key(metaProtocolVersion)
-		e.String(version)
-		e.Key(metaClientInfo)
-		e.Raw(c.info)
-		e.Key(metaClientCapabilities)
-		e.Raw(c.declaredCapabilities(true))
-		c.mu.Lock()
-		level := c.level
-		c.mu.Unlock()
-		if level != "" {
-			e.Key(metaLogLevel)
-			e.String(string(level))
-		}
-	}
-	e.ObjectEnd()
-	return e.Bytes()
-}
-
-// encodeParams encodes a request's params as a JSON object.
-func encodeParams(params any) ([]byte, error) {
-	switch p := params.(type) {
-	case nil:
-		return []byte("{}"), nil
-	case json.RawMessage:
-		return p, nil
-	case []byte:
-		return p, nil
-	}
-	b, err := json.Marshal(params)
-	switch {
-	case err != nil:
-		return nil, err
-	case string(b) == "null": // a nil map or pointer
-		return []byte("{}"), nil
-	case len(b) == 0 || b[0] != '{':
-		return nil, errors.New("not a JSON object")
-	}
-	return b, nil
-}
-
-// withMeta returns params with _meta (if not nil) and the members of extra (a JSON object's
-// members, without braces) added.
-func withMeta(params, meta, extra []byte) []byte {
-	if meta == nil && extra == nil {
-		return params
-	}
-	inner := params[1 : len(params)-1]
-	for len(inner) > 0 && (inner[0] == ' ' || inner[0] == '\n' || inner[0] == '\t' || inner[0] == '\r') {
-		inner = inner[1:]
-	}
-	out := make([]byte, 0, len(params)+len(meta)+len(extra)+12)
-	out = append(out, '{')
-	sep := false
-	if meta != nil {
-		out = append(out, `"_meta":`...)
-		out = append(out, meta...)
-		sep = true
-	}
-	if extra != nil {
-		if sep {
-			out = append(out, ',')
-		}
-		out = append(out, extra...)
-		sep = true
-	}
-	if len(inner) > 0 {
-		if sep {
-			out = append(out, ',')
-		}
-		out = append(out, inner...)
-	}
-	return append(out, '}')
 }
 
 // isInputRequired reports whether a stateless result is an InputRequiredResult.

@@ -395,7 +395,9 @@ func (p *peer) roundTrip(ctx context.Context, id []byte, method string, params [
 		delete(p.pending, string(id))
 		p.mu.Unlock()
 	}()
-	if err := send(jsonrpc.AppendRequest(nil, id, method, params)); err != nil {
+	// Sized once: appending the params to a growing buffer took a copy per doubling.
+	msg := jsonrpc.AppendRequest(make([]byte, 0, len(params)+len(method)+len(id)+48), id, method, params)
+	if err := send(msg); err != nil {
 		return nil, fmt.Errorf("mcp: sending %s: %w", method, err)
 	}
 	if p.reading != nil {
