@@ -32,9 +32,8 @@ func (e *emitter) structCodec(t *goType) {
 	other := []jen.Code{jen.Id("d").Dot("Skip").Call()}
 	if t.extra != nil {
 		extra := jen.Id("v").Dot(t.extraName)
-		other = append([]jen.Code{jen.Var().Id("x").Add(goTypeOf(t.extra))}, decodeValue(jen.Id("x"), t.extra, 0)...)
-		other = append(other,
-			jen.If(extra.Clone().Op("==").Nil()).Block(extra.Clone().Op("=").Map(jen.String()).Add(goTypeOf(t.extra)).Values()),
+		other = append(decodeElem(jen.Id("x"), t.extraMap(), -1),
+			jen.If(extra.Clone().Op("==").Nil()).Block(extra.Clone().Op("=").Add(goTypeOf(t.extraMap())).Values()),
 			extra.Clone().Index(jen.String().Parens(jen.Id("key"))).Op("=").Id("x"))
 	}
 	cases = append(cases, jen.Default().Block(other...))
@@ -62,7 +61,7 @@ func encodeExtra(t *goType) []jen.Code {
 			jen.Continue())))
 	}
 	loop = append(loop, jen.Id("e").Dot("Key").Call(k.Clone()), x.Clone().Op(":=").Id("v").Dot(t.extraName).Index(k.Clone()))
-	loop = append(loop, encodeValue(x.Clone(), t.extra, 0)...)
+	loop = append(loop, encodeElem(x, t.extraMap(), -1)...)
 	return []jen.Code{jen.For(jen.Id("_").Op(",").Add(k.Clone()).Op(":=").Range().Qual("slices", "Sorted").Call(jen.Qual("maps", "Keys").Call(jen.Id("v").Dot(t.extraName)))).Block(loop...)}
 }
 
@@ -139,7 +138,7 @@ func encodeValue(x *jen.Statement, t *goType, depth int) []jen.Code {
 		return []jen.Code{jen.Id("encode"+t.name).Call(e, x)}
 	case kSlice:
 		item := jen.Id(fmt.Sprintf("x%d", depth))
-		loop := append([]jen.Code{e.Clone().Dot("Elem").Call()}, encodeValue(item.Clone(), t.elem, depth+1)...)
+		loop := append([]jen.Code{e.Clone().Dot("Elem").Call()}, encodeElem(item, t, depth)...)
 		return []jen.Code{
 			e.Clone().Dot("ArrayStart").Call(),
 			jen.For(jen.Id("_").Op(",").Add(item.Clone()).Op(":=").Range().Add(x)).Block(loop...),
@@ -152,7 +151,7 @@ func encodeValue(x *jen.Statement, t *goType, depth int) []jen.Code {
 			e.Clone().Dot("Key").Call(k.Clone()),
 			item.Clone().Op(":=").Parens(x.Clone()).Index(k.Clone()),
 		}
-		loop = append(loop, encodeValue(item.Clone(), t.elem, depth+1)...)
+		loop = append(loop, encodeElem(item, t, depth)...)
 		// Keys in order, so that the same value is the same bytes.
 		return []jen.Code{
 			e.Clone().Dot("ObjectStart").Call(),
@@ -161,6 +160,38 @@ func encodeValue(x *jen.Statement, t *goType, depth int) []jen.Code {
 		}
 	}
 	panic("importer: no encoding for kind")
+}
+
+// encodeElem writes the element x of the kSlice or kMap t: null for a nil one when its
+// elements may be null.
+func encodeElem(x *jen.Statement, t *goType, depth int) []jen.Code {
+	switch {
+	case !t.nullElem:
+		return encodeValue(x.Clone(), t.elem, depth+1)
+	case t.elemPointer():
+		return []jen.Code{jen.If(x.Clone().Op("==").Nil()).Block(jen.Id("e").Dot("Null").Call()).Else().Block(encodeValue(jen.Op("*").Add(x.Clone()), t.elem, depth+1)...)}
+	}
+	return []jen.Code{jen.If(x.Clone().Op("==").Nil()).Block(jen.Id("e").Dot("Null").Call()).Else().Block(encodeValue(x.Clone(), t.elem, depth+1)...)}
+}
+
+// decodeElem declares x, an element of the kSlice or kMap t, and reads it: a null one stays
+// nil when its elements may be null.
+func decodeElem(x *jen.Statement, t *goType, depth int) []jen.Code {
+	d := jen.Id("d")
+	switch {
+	case !t.nullElem:
+		return append([]jen.Code{jen.Var().Add(x.Clone()).Add(goTypeOf(t.elem))}, decodeValue(x.Clone(), t.elem, depth+1)...)
+	case t.elemPointer():
+		return []jen.Code{
+			jen.Var().Add(x.Clone()).Op("*").Add(goTypeOf(t.elem)),
+			jen.If(jen.Op("!").Add(d.Clone()).Dot("Null").Call()).Block(append([]jen.Code{x.Clone().Op("=").New(goTypeOf(t.elem))},
+				decodeValue(jen.Op("*").Add(x.Clone()), t.elem, depth+1)...)...),
+		}
+	}
+	return []jen.Code{
+		jen.Var().Add(x.Clone()).Add(goTypeOf(t.elem)),
+		jen.If(jen.Op("!").Add(d.Clone()).Dot("Null").Call()).Block(decodeValue(x.Clone(), t.elem, depth+1)...),
+	}
 }
 
 // operand is x as the operand of a selector: in parentheses unless it is a name or a
@@ -245,8 +276,7 @@ func decodeValue(x *jen.Statement, t *goType, depth int) []jen.Code {
 		return []jen.Code{x.Clone().Op("=").Id("decode" + t.name).Call(d)}
 	case kSlice:
 		item := jen.Id(fmt.Sprintf("x%d", depth))
-		loop := append([]jen.Code{jen.Var().Add(item.Clone()).Add(goTypeOf(t.elem))}, decodeValue(item.Clone(), t.elem, depth+1)...)
-		loop = append(loop, x.Clone().Op("=").Append(x.Clone(), item.Clone()))
+		loop := append(decodeElem(item, t, depth), x.Clone().Op("=").Append(x.Clone(), item.Clone()))
 		return []jen.Code{jen.If(d.Clone().Dot("Null").Call()).Block(x.Clone().Op("=").Nil()).Else().Block(
 			x.Clone().Op("=").Add(goTypeOf(t)).Values(),
 			jen.For(jen.Range().Add(d.Clone()).Dot("Elements")).Block(loop...),
@@ -254,8 +284,7 @@ func decodeValue(x *jen.Statement, t *goType, depth int) []jen.Code {
 	case kMap:
 		k := jen.Id(fmt.Sprintf("k%d", depth))
 		item := jen.Id(fmt.Sprintf("x%d", depth))
-		loop := append([]jen.Code{jen.Var().Add(item.Clone()).Add(goTypeOf(t.elem))}, decodeValue(item.Clone(), t.elem, depth+1)...)
-		loop = append(loop, jen.Parens(x.Clone()).Index(jen.String().Parens(k.Clone())).Op("=").Add(item.Clone()))
+		loop := append(decodeElem(item, t, depth), jen.Parens(x.Clone()).Index(jen.String().Parens(k.Clone())).Op("=").Add(item.Clone()))
 		return []jen.Code{jen.If(d.Clone().Dot("Null").Call()).Block(x.Clone().Op("=").Nil()).Else().Block(
 			x.Clone().Op("=").Add(goTypeOf(t)).Values(),
 			jen.For(k.Clone().Op(":=").Range().Add(d.Clone()).Dot("Members")).Block(loop...),

@@ -16,7 +16,8 @@ import (
 //	                            string)
 //	type integer / number       int64 / float64
 //	type boolean                bool
-//	type array                  []T of items ([]json.RawMessage without items)
+//	type array                  []T of items ([]json.RawMessage without items); []*T when an
+//	                            item may be null (a map's values likewise)
 //	type object with properties a named struct; properties in the schema's order; a required
 //	                            property of one allowed string is written, not a field
 //	type object, only additionalProperties: a schema   map[string]T
@@ -191,17 +192,13 @@ func (c *converter) convert(raw json.RawMessage, path string) (t *goType, nullab
 			return &goType{kind: kSlice, elem: &goType{kind: kRaw}}, null
 		}
 		elem, elemNull := c.convert(s.Items, path+"/items")
-		if elemNull && elem.kind != kRaw {
-			elem = &goType{kind: kRaw} // []*T would do, but an array with nulls is rare enough to keep raw
-			*c.fallbacks = append(*c.fallbacks, fmt.Sprintf("%s %s/items: items that may be null: json.RawMessage", c.where, path))
-		}
-		return &goType{kind: kSlice, elem: elem}, null
+		return &goType{kind: kSlice, elem: elem, nullElem: elemNull && elem.kind != kRaw}, null
 	case "object":
 		if len(s.Properties) == 0 {
 			ap := bytes.TrimSpace(s.AdditionalProperties)
 			if len(ap) > 0 && ap[0] == '{' {
-				elem, _ := c.convert(s.AdditionalProperties, path+"/additionalProperties")
-				return &goType{kind: kMap, elem: elem}, null
+				elem, elemNull := c.convert(s.AdditionalProperties, path+"/additionalProperties")
+				return &goType{kind: kMap, elem: elem, nullElem: elemNull && elem.kind != kRaw}, null
 			}
 			t := c.fallback(path, "an object of any properties")
 			t.rawKind = "object"
@@ -216,7 +213,9 @@ func (c *converter) convert(raw json.RawMessage, path string) (t *goType, nullab
 		names := c.fields(t, s, path)
 		if ap := bytes.TrimSpace(s.AdditionalProperties); len(ap) > 0 && ap[0] == '{' {
 			// Members besides the properties, of a schema: kept in a map beside them.
-			t.extra, _ = c.convert(s.AdditionalProperties, path+"/additionalProperties")
+			var null bool
+			t.extra, null = c.convert(s.AdditionalProperties, path+"/additionalProperties")
+			t.extraNull = null && t.extra.kind != kRaw
 			t.extraName = names.unique("AdditionalProperties")
 		}
 		return t, null

@@ -212,11 +212,19 @@ func goTypeOf(t *goType) jen.Code {
 	case kRaw:
 		return jen.Qual("encoding/json", "RawMessage")
 	case kSlice:
-		return jen.Index().Add(goTypeOf(t.elem))
+		return jen.Index().Add(elemTypeOf(t))
 	case kMap:
-		return jen.Map(jen.String()).Add(goTypeOf(t.elem))
+		return jen.Map(jen.String()).Add(elemTypeOf(t))
 	}
 	return jen.Id(t.name)
+}
+
+// elemTypeOf is the Go type of the elements of a kSlice or kMap: *T when they may be null.
+func elemTypeOf(t *goType) jen.Code {
+	if t.elemPointer() {
+		return jen.Op("*").Add(goTypeOf(t.elem))
+	}
+	return goTypeOf(t.elem)
 }
 
 // fieldValueType is the T of a field's mcp.Nullable[T]: the field's type, or a pointer to it
@@ -265,7 +273,7 @@ func (e *emitter) decl(t *goType) {
 		}
 		if t.extra != nil {
 			fields = append(fields, comment(t.extraName+" are the members besides those above (additionalProperties)."),
-				jen.Id(t.extraName).Map(jen.String()).Add(goTypeOf(t.extra)).Tag(map[string]string{"json": "-"}))
+				jen.Id(t.extraName).Add(goTypeOf(t.extraMap())).Tag(map[string]string{"json": "-"}))
 		}
 		f.Type().Id(t.name).Struct(fields...)
 		e.structCodec(t)

@@ -2,6 +2,8 @@ package importer
 
 import (
 	"encoding/json"
+	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -182,5 +184,47 @@ func TestNullableFields(t *testing.T) {
 		if !testing.Short() {
 			vetGenerated(t, res)
 		}
+	}
+}
+
+// Array items (and map values) that may be null are *T, a nil one written as null; those of a
+// type with a nil of its own (slices, maps, interfaces) are T, nil for null.
+func TestNullableElements(t *testing.T) {
+	const defs = `"$defs":{"User":{"type":"object","properties":{"login":{"type":"string"}},"required":["login"]},
+		"MaybeUser":{"type":["object","null"],"properties":{"id":{"type":"integer"}},"required":["id"]},
+		"OldUser":{"type":"object","nullable":true,"properties":{"name":{"type":"string"}},"required":["name"]}}`
+	cases := []struct{ schema, field string }{
+		{`{"type":"array","items":{"type":["string","null"]}}`, "[]*string"},
+		{`{"type":"array","items":{"type":"integer","nullable":true}}`, "[]*int64"},
+		{`{"type":"array","items":{"type":"string","format":"date-time","nullable":true}}`, "[]*time.Time"},
+		{`{"type":"array","items":{"$ref":"#/$defs/MaybeUser"}}`, "[]*MaybeUser"},
+		{`{"type":"array","items":{"$ref":"#/$defs/OldUser"}}`, "[]*OldUser"},
+		{`{"type":"array","items":{"$ref":"#/$defs/User","nullable":true}}`, "[]*User"},
+		{`{"type":"array","items":{"anyOf":[{"$ref":"#/$defs/User"},{"type":"null"}]}}`, "[]*User"},
+		{`{"type":"array","items":{"type":["string","integer","null"]}}`, "[]*StringOrInteger"},
+		{`{"type":"array","items":{"type":"array","items":{"type":["number","null"]}}}`, "[][]*float64"},
+		{`{"type":"array","items":{"type":["array","null"],"items":{"type":"string"}}}`, "[][]string"},
+		{`{"type":"object","additionalProperties":{"type":["integer","null"]}}`, "map[string]*int64"},
+		{`{"type":"object","properties":{"total":{"type":"integer"}},"additionalProperties":{"type":"string","nullable":true}}`, "TInputX11"},
+	}
+	var props, required, want []string
+	for i, c := range cases {
+		key := fmt.Sprintf("x%d", i)
+		props = append(props, strconv.Quote(key)+":"+c.schema)
+		required = append(required, strconv.Quote(key))
+		want = append(want, fmt.Sprintf("X%d %s `json:\"%s\"`", i, c.field, key))
+	}
+	res, types := generate(t, oneTool(`{"type":"object","properties":{`+strings.Join(props, ",")+`},"required":[`+strings.Join(required, ",")+`],`+defs+`}`))
+	if len(res.Fallbacks) > 0 {
+		t.Errorf("fallbacks %q", res.Fallbacks)
+	}
+	if got, want := types["TInput"], "struct { "+strings.Join(want, " ")+" }"; got != want {
+		t.Errorf("TInput is\n%s\nwant\n%s", got, want)
+	}
+	if got := untagged(types["TInputX11"]); got != "struct { Total *int64 AdditionalProperties map[string]*string }" {
+		t.Errorf("TInputX11 is %s", got)
+	}
+	if !testing.Short() {
+		vetGenerated(t, res)
 	}
 }

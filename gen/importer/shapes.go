@@ -199,7 +199,7 @@ func signature(t *goType, class map[*goType]int) string {
 			b.WriteString(":" + typeSig(f.t, class))
 		}
 		if t.extra != nil {
-			b.WriteString(" +:" + typeSig(t.extra, class))
+			b.WriteString(" +:" + typeSig(t.extraMap(), class))
 		}
 	case kEnum:
 		var values []string
@@ -245,11 +245,19 @@ func typeSig(t *goType, class map[*goType]int) string {
 	case kRaw:
 		return "raw" + t.rawKind
 	case kSlice:
-		return "[]" + typeSig(t.elem, class)
+		return "[]" + nullSig(t) + typeSig(t.elem, class)
 	case kMap:
-		return "map" + typeSig(t.elem, class)
+		return "map" + nullSig(t) + typeSig(t.elem, class)
 	}
 	return "#" + strconv.Itoa(class[t])
+}
+
+// nullSig marks the elements of a kSlice or kMap that may be null.
+func nullSig(t *goType) string {
+	if t.nullElem {
+		return "null|"
+	}
+	return ""
 }
 
 // use is where a declared type is met: a field, member or branch of parent, or a tool's

@@ -35,9 +35,11 @@ type goType struct {
 	kind      kind
 	name      string    // declared kinds: the name, given once the package's types are known
 	elem      *goType   // kSlice, kMap
+	nullElem  bool      // kSlice, kMap: an element may be null: *T, or a nil T of a nilable kind
 	fields    []*field  // kStruct
 	extra     *goType   // kStruct: the type of the members besides its properties (additionalProperties), or nil
 	extraName string    // kStruct: the field of those members
+	extraNull bool      // kStruct: those members may be null
 	values    []enumVal // kEnum
 	members   []*member // kUnion
 	branches  []*branch // kIface
@@ -52,6 +54,17 @@ type goType struct {
 }
 
 type enumVal struct{ name, value string }
+
+// extraMap is the type of a kStruct's field of the members besides its properties.
+func (t *goType) extraMap() *goType {
+	return &goType{kind: kMap, elem: t.extra, nullElem: t.extraNull}
+}
+
+// elemPointer says whether the elements of a kSlice or kMap are *T: they may be null and
+// their type has no nil of its own (a nil slice, map or interface is null).
+func (t *goType) elemPointer() bool {
+	return t.nullElem && !t.elem.kind.nilable()
+}
 
 // field is a property of an object.
 type field struct {

@@ -314,7 +314,7 @@ func (c *converter) withTag(t *goType, key, value string) *goType {
 		}
 		return nil
 	}
-	tagged := &goType{kind: kStruct, doc: t.doc, title: t.title, defs: slices.Clone(t.defs), extra: t.extra, extraName: t.extraName}
+	tagged := &goType{kind: kStruct, doc: t.doc, title: t.title, defs: slices.Clone(t.defs), extra: t.extra, extraName: t.extraName, extraNull: t.extraNull}
 	fixed := &field{key: key, fixed: true, value: value}
 	if i < 0 {
 		tagged.fields = append(tagged.fields, fixed)

@@ -261,7 +261,7 @@ type EveryTypeInput struct {
 	Address       *Address                   `json:"address,omitempty"`
 	Tree          Node                       `json:"tree"`
 	Old           *Legacy                    `json:"old,omitempty"`
-	NullableItems []json.RawMessage          `json:"nullableItems,omitempty"`
+	NullableItems []*string                  `json:"nullableItems,omitempty"`
 	RequiredList  []Address                  `json:"required-list"`
 	// A Go keyword as a property name.
 	Type    *string `json:"type,omitempty"`
@@ -424,7 +424,11 @@ func (v *EveryTypeInput) encode(e *jsonwire.Encoder) {
 		e.ArrayStart()
 		for _, x0 := range v.NullableItems {
 			e.Elem()
-			e.RawJSON(x0)
+			if x0 == nil {
+				e.Null()
+			} else {
+				e.String(*x0)
+			}
 		}
 		e.ArrayEnd()
 	}
@@ -740,10 +744,15 @@ func (v *EveryTypeInput) decode(d *jsonwire.Decoder) {
 			if d.Null() {
 				v.NullableItems = nil
 			} else {
-				v.NullableItems = []json.RawMessage{}
+				v.NullableItems = []*string{}
 				for range d.Elements {
-					var x0 json.RawMessage
-					x0 = d.RawCopy()
+					var x0 *string
+					if !d.Null() {
+						x0 = new(string)
+						if s, ok := d.String(); ok {
+							*x0 = s
+						}
+					}
 					v.NullableItems = append(v.NullableItems, x0)
 				}
 			}

@@ -47,7 +47,7 @@ func TestDecodeEveryConstruct(t *testing.T) {
 		{"wrapped", *in.Wrapped, "w"}, {"merged", *in.Merged, EveryTypeInputMerged{A: mcp.Ptr("x"), B: mcp.Ptr("y")}}, {"fixed", *in.Fixed, "v1"}, {"untypedEnum", *in.UntypedEnum, EveryTypeInputUntypedEnumB},
 		{"address", *in.Address, Address{City: "Lisbon"}}, {"tree", in.Tree.Self.Name, "me"}, {"tree.self.self", in.Tree.Self.Self, (*Node)(nil)},
 		{"tree.up", in.Tree.Up, mcp.Null[*Node]()}, {"tree.self.up", in.Tree.Self.Up, mcp.NotNull(&Node{Name: "root"})}, {"tree.children.up", in.Tree.Children[0].Up.IsZero(), true},
-		{"tree.children", in.Tree.Children[0].Name, "leaf"}, {"old", *in.Old.ID, int64(9)}, {"nullableItems", len(in.NullableItems), 2},
+		{"tree.children", in.Tree.Children[0].Name, "leaf"}, {"old", *in.Old.ID, int64(9)}, {"nullableItems", in.NullableItems, []*string{mcp.Ptr("a"), nil}},
 		{"required-list", in.RequiredList, []Address{{Street: mcp.Ptr("Main"), City: "Porto"}}}, {"type", *in.Type, "t"},
 		{"a-b", *in.AB, "dash"}, {"a_b", *in.AB2, "under"}, {"userId", *in.UserID, "u1"}, {"9lives", *in.X9lives, false},
 		{"flag", in.Flag, BooleanOrString{String: mcp.Ptr("auto")}}, {"amount", *in.Amount, IntegerOrNumber{Number: mcp.Ptr(2.5)}},

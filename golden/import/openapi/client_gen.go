@@ -246,6 +246,32 @@ func (c *Client) IssuesUpdate(ctx context.Context, in IssuesUpdateInput) (*Issue
 	return out, nil
 }
 
+// MetricsQuery calls the tool metrics_query (Query timeseries points): Queries the points of
+// metrics over a period of time.
+//
+// A result the tool marked as an error is returned as a *mcp.ToolError with its text.
+func (c *Client) MetricsQuery(ctx context.Context, in MetricsQueryInput) (*MetricsQueryOutput, error) {
+	var e jsonwire.Encoder
+	in.encode(&e)
+	if err := e.Err(); err != nil {
+		return nil, fmt.Errorf("tools/call metrics_query: arguments: %w", err)
+	}
+	res, err := c.MCP.CallTool(ctx, "metrics_query", json.RawMessage(e.Bytes()))
+	if err != nil {
+		return nil, err
+	}
+	if err := res.Err(); err != nil {
+		return nil, err
+	}
+	out := new(MetricsQueryOutput)
+	if err := decodeStructured(res, "metrics_query", func(d *jsonwire.Decoder) {
+		(*out).decode(d)
+	}); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // PaymentIntentsCreate calls the tool payment_intents_create (Create a PaymentIntent): Creates a
 // PaymentIntent object.
 //
@@ -3834,6 +3860,471 @@ func (v BooleanOrString) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes the value from JSON of the server's schema.
 func (v *BooleanOrString) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// MetricsQueryInput is an object of the server's schema.
+type MetricsQueryInput struct {
+	// Start of the period, in seconds since the epoch. Format: int64.
+	From int64 `json:"from"`
+	// End of the period, in seconds since the epoch. Format: int64.
+	To int64 `json:"to"`
+	// The query, such as avg:system.cpu.user{*}by{host}.
+	Query string `json:"query"`
+}
+
+func (v *MetricsQueryInput) encode(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	e.Key("from")
+	e.Int(v.From)
+	e.Key("to")
+	e.Int(v.To)
+	e.Key("query")
+	e.String(v.Query)
+	e.ObjectEnd()
+}
+func (v *MetricsQueryInput) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "from":
+			if s, ok := d.Int(); ok {
+				v.From = s
+			}
+		case "to":
+			if s, ok := d.Int(); ok {
+				v.To = s
+			}
+		case "query":
+			if s, ok := d.String(); ok {
+				v.Query = s
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v MetricsQueryInput) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *MetricsQueryInput) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// MetricsQueryOutput is an object of the server's schema.
+type MetricsQueryOutput struct {
+	Status *string `json:"status,omitempty"`
+	Query  *string `json:"query,omitempty"`
+	// Start of the period, in milliseconds since the epoch. Format: int64.
+	FromDate *int64 `json:"from_date,omitempty"`
+	// End of the period, in milliseconds since the epoch. Format: int64.
+	ToDate *int64                 `json:"to_date,omitempty"`
+	Series []MetricsQueryMetadata `json:"series,omitempty"`
+	Error  *string                `json:"error,omitempty"`
+}
+
+func (v *MetricsQueryOutput) encode(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	if v.Status != nil {
+		e.Key("status")
+		e.String(*v.Status)
+	}
+	if v.Query != nil {
+		e.Key("query")
+		e.String(*v.Query)
+	}
+	if v.FromDate != nil {
+		e.Key("from_date")
+		e.Int(*v.FromDate)
+	}
+	if v.ToDate != nil {
+		e.Key("to_date")
+		e.Int(*v.ToDate)
+	}
+	if v.Series != nil {
+		e.Key("series")
+		e.ArrayStart()
+		for _, x0 := range v.Series {
+			e.Elem()
+			x0.encode(e)
+		}
+		e.ArrayEnd()
+	}
+	if v.Error != nil {
+		e.Key("error")
+		e.String(*v.Error)
+	}
+	e.ObjectEnd()
+}
+func (v *MetricsQueryOutput) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "status":
+			if d.Null() {
+				v.Status = nil
+			} else {
+				p := new(string)
+				if s, ok := d.String(); ok {
+					*p = s
+				}
+				v.Status = p
+			}
+		case "query":
+			if d.Null() {
+				v.Query = nil
+			} else {
+				p := new(string)
+				if s, ok := d.String(); ok {
+					*p = s
+				}
+				v.Query = p
+			}
+		case "from_date":
+			if d.Null() {
+				v.FromDate = nil
+			} else {
+				p := new(int64)
+				if s, ok := d.Int(); ok {
+					*p = s
+				}
+				v.FromDate = p
+			}
+		case "to_date":
+			if d.Null() {
+				v.ToDate = nil
+			} else {
+				p := new(int64)
+				if s, ok := d.Int(); ok {
+					*p = s
+				}
+				v.ToDate = p
+			}
+		case "series":
+			if d.Null() {
+				v.Series = nil
+			} else {
+				v.Series = []MetricsQueryMetadata{}
+				for range d.Elements {
+					var x0 MetricsQueryMetadata
+					x0.decode(d)
+					v.Series = append(v.Series, x0)
+				}
+			}
+		case "error":
+			if d.Null() {
+				v.Error = nil
+			} else {
+				p := new(string)
+				if s, ok := d.String(); ok {
+					*p = s
+				}
+				v.Error = p
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v MetricsQueryOutput) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *MetricsQueryOutput) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// A series of points.
+type MetricsQueryMetadata struct {
+	Metric      *string `json:"metric,omitempty"`
+	DisplayName *string `json:"display_name,omitempty"`
+	Scope       *string `json:"scope,omitempty"`
+	// Format: int64.
+	Interval *int64 `json:"interval,omitempty"`
+	// Format: int64.
+	Length *int64 `json:"length,omitempty"`
+	// The points: [timestamp in milliseconds, value], the value null where there was no data.
+	Pointlist [][]*float64 `json:"pointlist,omitempty"`
+	// The unit of the values and the unit per time: null where there is none.
+	Unit []*MetricsQueryUnit `json:"unit,omitempty"`
+}
+
+func (v *MetricsQueryMetadata) encode(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	if v.Metric != nil {
+		e.Key("metric")
+		e.String(*v.Metric)
+	}
+	if v.DisplayName != nil {
+		e.Key("display_name")
+		e.String(*v.DisplayName)
+	}
+	if v.Scope != nil {
+		e.Key("scope")
+		e.String(*v.Scope)
+	}
+	if v.Interval != nil {
+		e.Key("interval")
+		e.Int(*v.Interval)
+	}
+	if v.Length != nil {
+		e.Key("length")
+		e.Int(*v.Length)
+	}
+	if v.Pointlist != nil {
+		e.Key("pointlist")
+		e.ArrayStart()
+		for _, x0 := range v.Pointlist {
+			e.Elem()
+			e.ArrayStart()
+			for _, x1 := range x0 {
+				e.Elem()
+				if x1 == nil {
+					e.Null()
+				} else {
+					e.Float(*x1, 64)
+				}
+			}
+			e.ArrayEnd()
+		}
+		e.ArrayEnd()
+	}
+	if v.Unit != nil {
+		e.Key("unit")
+		e.ArrayStart()
+		for _, x0 := range v.Unit {
+			e.Elem()
+			if x0 == nil {
+				e.Null()
+			} else {
+				(*x0).encode(e)
+			}
+		}
+		e.ArrayEnd()
+	}
+	e.ObjectEnd()
+}
+func (v *MetricsQueryMetadata) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "metric":
+			if d.Null() {
+				v.Metric = nil
+			} else {
+				p := new(string)
+				if s, ok := d.String(); ok {
+					*p = s
+				}
+				v.Metric = p
+			}
+		case "display_name":
+			if d.Null() {
+				v.DisplayName = nil
+			} else {
+				p := new(string)
+				if s, ok := d.String(); ok {
+					*p = s
+				}
+				v.DisplayName = p
+			}
+		case "scope":
+			if d.Null() {
+				v.Scope = nil
+			} else {
+				p := new(string)
+				if s, ok := d.String(); ok {
+					*p = s
+				}
+				v.Scope = p
+			}
+		case "interval":
+			if d.Null() {
+				v.Interval = nil
+			} else {
+				p := new(int64)
+				if s, ok := d.Int(); ok {
+					*p = s
+				}
+				v.Interval = p
+			}
+		case "length":
+			if d.Null() {
+				v.Length = nil
+			} else {
+				p := new(int64)
+				if s, ok := d.Int(); ok {
+					*p = s
+				}
+				v.Length = p
+			}
+		case "pointlist":
+			if d.Null() {
+				v.Pointlist = nil
+			} else {
+				v.Pointlist = [][]*float64{}
+				for range d.Elements {
+					var x0 []*float64
+					if d.Null() {
+						x0 = nil
+					} else {
+						x0 = []*float64{}
+						for range d.Elements {
+							var x1 *float64
+							if !d.Null() {
+								x1 = new(float64)
+								if s, ok := d.Float(64); ok {
+									*x1 = s
+								}
+							}
+							x0 = append(x0, x1)
+						}
+					}
+					v.Pointlist = append(v.Pointlist, x0)
+				}
+			}
+		case "unit":
+			if d.Null() {
+				v.Unit = nil
+			} else {
+				v.Unit = []*MetricsQueryUnit{}
+				for range d.Elements {
+					var x0 *MetricsQueryUnit
+					if !d.Null() {
+						x0 = new(MetricsQueryUnit)
+						(*x0).decode(d)
+					}
+					v.Unit = append(v.Unit, x0)
+				}
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v MetricsQueryMetadata) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *MetricsQueryMetadata) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// A unit of the values.
+type MetricsQueryUnit struct {
+	Family *string `json:"family,omitempty"`
+	Name   *string `json:"name,omitempty"`
+	Plural *string `json:"plural,omitempty"`
+	// Format: double.
+	ScaleFactor *float64 `json:"scale_factor,omitempty"`
+	ShortName   *string  `json:"short_name,omitempty"`
+}
+
+func (v *MetricsQueryUnit) encode(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	if v.Family != nil {
+		e.Key("family")
+		e.String(*v.Family)
+	}
+	if v.Name != nil {
+		e.Key("name")
+		e.String(*v.Name)
+	}
+	if v.Plural != nil {
+		e.Key("plural")
+		e.String(*v.Plural)
+	}
+	if v.ScaleFactor != nil {
+		e.Key("scale_factor")
+		e.Float(*v.ScaleFactor, 64)
+	}
+	if v.ShortName != nil {
+		e.Key("short_name")
+		e.String(*v.ShortName)
+	}
+	e.ObjectEnd()
+}
+func (v *MetricsQueryUnit) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "family":
+			if d.Null() {
+				v.Family = nil
+			} else {
+				p := new(string)
+				if s, ok := d.String(); ok {
+					*p = s
+				}
+				v.Family = p
+			}
+		case "name":
+			if d.Null() {
+				v.Name = nil
+			} else {
+				p := new(string)
+				if s, ok := d.String(); ok {
+					*p = s
+				}
+				v.Name = p
+			}
+		case "plural":
+			if d.Null() {
+				v.Plural = nil
+			} else {
+				p := new(string)
+				if s, ok := d.String(); ok {
+					*p = s
+				}
+				v.Plural = p
+			}
+		case "scale_factor":
+			if d.Null() {
+				v.ScaleFactor = nil
+			} else {
+				p := new(float64)
+				if s, ok := d.Float(64); ok {
+					*p = s
+				}
+				v.ScaleFactor = p
+			}
+		case "short_name":
+			if d.Null() {
+				v.ShortName = nil
+			} else {
+				p := new(string)
+				if s, ok := d.String(); ok {
+					*p = s
+				}
+				v.ShortName = p
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v MetricsQueryUnit) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *MetricsQueryUnit) UnmarshalJSON(data []byte) error {
 	return decodeJSON(data, v.decode)
 }
 

@@ -85,6 +85,12 @@ const usageReport = `{"object":"usage_report","organization_id":"900719925474099
 "model-large":{"requests":200,"input_tokens":"18446744073709000000","output_tokens":"500000","cost":"700.00"},
 "model-small":{"requests":1004,"input_tokens":"551615","output_tokens":"234002","cost":"112.40"}},"next_page":null}`
 
+// A series with gaps: points whose value is null, and a unit per time that is null.
+const metrics = `{"status":"ok","query":"avg:system.cpu.user{*}by{host}","from_date":1700000000000,"to_date":1700000180000,
+"series":[{"metric":"system.cpu.user","display_name":"system.cpu.user","scope":"host:web-1","interval":60,"length":4,
+"pointlist":[[1700000000000,12.5],[1700000060000,null],[1700000120000,13.25],[1700000180000,null]],
+"unit":[{"family":"percentage","name":"percent","plural":"percent","scale_factor":1,"short_name":"%"},null]}]}`
+
 // payloads are what the tools take and give, each with the generated type that holds it.
 var payloads = []struct {
 	tool, side, json string
@@ -119,6 +125,7 @@ var payloads = []struct {
 	{"usage_report_get", "input", `{"start":"2026-10-01T00:00:00Z","end":null,"project_ids":["proj_1","proj_2"]}`, func() json.Unmarshaler { return new(UsageReportGetInput) }},
 	{"usage_report_get", "input", `{"start":"2026-10-01T00:00:00Z","project_ids":null}`, func() json.Unmarshaler { return new(UsageReportGetInput) }},
 	{"usage_report_get", "output", usageReport, func() json.Unmarshaler { return new(UsageReportGetOutput) }},
+	{"metrics_query", "output", metrics, func() json.Unmarshaler { return new(MetricsQueryOutput) }},
 }
 
 // Each payload is valid for its schema, decodes into the typed client's types and encodes back
@@ -245,6 +252,15 @@ func TestPayloadsDecodeTyped(t *testing.T) {
 	if report.OrganizationID != "9007199254740993" || report.ByModel.Total.InputTokens != "18446744073709551615" || len(report.ByModel.AdditionalProperties) != 2 ||
 		large.Requests != 200 || large.Cost != "700.00" || !report.NextPage.IsNull() {
 		t.Errorf("usage report: %+v", report)
+	}
+
+	// Array items that may be null: nil where the series has no value.
+	var points MetricsQueryOutput
+	must(t, points.UnmarshalJSON([]byte(metrics)))
+	series := points.Series[0]
+	if len(series.Pointlist) != 4 || *series.Pointlist[0][1] != 12.5 || series.Pointlist[1][1] != nil || *series.Pointlist[1][0] != 1700000060000 ||
+		len(series.Unit) != 2 || *series.Unit[0].ShortName != "%" || series.Unit[1] != nil {
+		t.Errorf("metrics: %+v", series)
 	}
 
 	var checks ChecksCreateInput
