@@ -252,11 +252,49 @@ func narrowest(root, a, b json.RawMessage) (json.RawMessage, bool) {
 	fixedA, fixedB := len(sa.Enum) > 0 || len(sa.Const) > 0, len(sb.Enum) > 0 || len(sb.Const) > 0
 	switch {
 	case fixedA && fixedB:
-		return a, bytes.Equal(compact(sa.Const), compact(sb.Const)) && slices.EqualFunc(sa.Enum, sb.Enum, func(x, y json.RawMessage) bool { return bytes.Equal(compact(x), compact(y)) })
+		// One's values among the other's (a variant's "type": "card" of the shared
+		// "type": ["card", "sepa_debit"]): the fewer.
+		va, vb := fixedValues(sa), fixedValues(sb)
+		switch {
+		case len(va) == 0 || len(vb) == 0:
+			return nil, false
+		case subset(vb, va):
+			return b, true
+		case subset(va, vb):
+			return a, true
+		}
+		return nil, false
 	case fixedB, !fixedA && sa.Format == "" && sb.Format != "":
 		return b, true
 	}
 	return a, true
+}
+
+// fixedValues are the values a schema allows by its const and enum, compacted: those of both
+// when it has both.
+func fixedValues(s *schema) []string {
+	var out []string
+	for _, v := range s.Enum {
+		out = append(out, string(compact(v)))
+	}
+	if len(s.Const) > 0 {
+		c := string(compact(s.Const))
+		if len(out) > 0 && !slices.Contains(out, c) {
+			return []string{} // none
+		}
+		out = []string{c}
+	}
+	return out
+}
+
+// subset says whether every one of a is in b.
+func subset(a, b []string) bool {
+	for _, v := range a {
+		if !slices.Contains(b, v) {
+			return false
+		}
+	}
+	return true
 }
 
 // hasMembers says whether an object part says what members it has: properties, or a schema
@@ -278,4 +316,41 @@ func describe(s *schema) string {
 		w += " (" + map[bool]string{true: "const", false: "enum"}[len(s.Const) > 0] + ")"
 	}
 	return w
+}
+
+// Properties beside oneOf or anyOf (OpenAPI's shared fields and variants: an id, a created
+// time and a type, then the card's or the bank account's own) hold in every branch: a value
+// is the schema's properties and one of the branches, so each branch that may be an object
+// is made the allOf of the two, one struct of all their properties. Branches of another
+// JSON type (a string beside the object) are what they are: properties do not apply to them.
+
+// sharedPart is what a schema says beside its oneOf or anyOf: its properties, required and
+// additionalProperties, without the alternatives, the discriminator that chooses among them,
+// or the title and description, which are the union's.
+func sharedPart(raw json.RawMessage) json.RawMessage {
+	var members map[string]json.RawMessage
+	json.Unmarshal(raw, &members)
+	for _, key := range []string{"oneOf", "anyOf", "discriminator", "title", "description", "$defs", "definitions"} {
+		delete(members, key)
+	}
+	out, _ := json.Marshal(members)
+	return out
+}
+
+// withShared is a branch of a union with the shared part beside it: the branch, when it may
+// be an object, merged with the shared properties as the allOf of both (a branch that only
+// constrains, {"required": ["a"]}, too); when they do not merge, that allOf, which falls back
+// saying why.
+func withShared(root, shared, branch json.RawMessage) json.RawMessage {
+	if s, _, _ := resolve(root, branch); kindOf(s) != "" && kindOf(s) != "object" {
+		return branch
+	}
+	members := map[string]json.RawMessage{}
+	json.Unmarshal(shared, &members)
+	members["allOf"] = json.RawMessage("[" + string(branch) + "]")
+	both, _ := json.Marshal(members)
+	if merged, _, _, why := mergeAllOf(root, both, ""); why == "" {
+		return merged
+	}
+	return both
 }

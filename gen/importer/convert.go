@@ -27,6 +27,7 @@ import (
 //	anyOf/oneOf of distinct JSON types, a type list   a struct of a pointer per type (unions.go)
 //	anyOf/oneOf of objects told apart by a discriminator, a property's values or their
 //	required properties         an interface, with a struct per branch (unions.go)
+//	properties beside anyOf/oneOf   the union, each object branch with the properties too
 //	allOf of objects            one struct of all their properties (allof.go)
 //	allOf of one schema, of scalars   that schema, the narrowest
 //	oneOf/anyOf/allOf that only constrain (no type, properties...)   what the rest of the schema makes
@@ -128,8 +129,8 @@ func (c *converter) convert(raw json.RawMessage, path string) (t *goType, nullab
 	switch {
 	case len(alts) > 0 && len(s.AllOf) > 0:
 		return c.fallback(path, "allOf beside oneOf or anyOf"), false
-	case len(alts) > 0 && (len(s.Properties) > 0 || len(s.Items) > 0):
-		return c.fallback(path, "properties or items beside oneOf or anyOf"), false
+	case len(alts) > 0 && len(s.Items) > 0:
+		return c.fallback(path, "items beside oneOf or anyOf"), false
 	case len(s.AllOf) > 0:
 		merged, at, null, why := mergeAllOf(c.root, raw, path)
 		if why != "" {
@@ -143,7 +144,11 @@ func (c *converter) convert(raw json.RawMessage, path string) (t *goType, nullab
 		for i := range alts {
 			paths = append(paths, fmt.Sprintf("%s/%s/%d", path, word, i))
 		}
-		t, n := c.union(s, alts, paths, path, true)
+		var shared json.RawMessage
+		if len(s.Properties) > 0 {
+			shared = sharedPart(raw) // shared properties, and variants: each variant has them
+		}
+		t, n := c.union(s, alts, shared, paths, path, true)
 		_, null := s.types() // {"type": ["string", "integer", "null"], "oneOf": [...]}
 		return t, n || null
 	}
@@ -169,7 +174,7 @@ func (c *converter) convert(raw json.RawMessage, path string) (t *goType, nullab
 		for i := range types {
 			paths = append(paths, fmt.Sprintf("%s/type/%d", path, i))
 		}
-		t, n := c.union(s, splitTypes(raw, types), paths, path, false)
+		t, n := c.union(s, splitTypes(raw, types), nil, paths, path, false)
 		return t, n || null
 	}
 	switch types[0] {

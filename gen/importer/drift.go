@@ -133,7 +133,10 @@ type differ struct {
 }
 
 func (d *differ) note(where, what string, breaking bool) {
-	d.changes = append(d.changes, schemaChange{where, what, breaking})
+	c := schemaChange{where, what, breaking}
+	if !slices.Contains(d.changes, c) { // a shared property is met in every branch of its union
+		d.changes = append(d.changes, c)
+	}
 }
 
 // resolve follows local $refs (JSON Pointers within root) to the schema they name; ref is the
@@ -207,10 +210,17 @@ func alternatives(root, raw json.RawMessage, depth int) (alts []json.RawMessage,
 	switch {
 	case depth > 8:
 	case len(comp) > 0 && !allShapeless(comp):
+		var shared json.RawMessage
+		if len(s.Properties) > 0 {
+			shared = sharedPart(raw) // each branch has the properties beside them (allof.go)
+		}
 		for _, a := range comp {
 			if as, _, _ := resolve(root, a); isNull(as) {
 				null = true
 				continue
+			}
+			if shared != nil {
+				a = withShared(root, shared, a)
 			}
 			sub, n := alternatives(root, a, depth+1)
 			alts, null = append(alts, sub...), null || n

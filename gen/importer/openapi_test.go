@@ -190,3 +190,51 @@ func TestReadOnlyWriteOnly(t *testing.T) {
 		}
 	}
 }
+
+// Properties beside oneOf or anyOf (shared fields, and variants) are in every branch that may
+// be an object: each branch's struct has them and its own, and the union tells the branches
+// apart as any other (required properties every branch has tell none apart).
+func TestPropertiesBesideUnion(t *testing.T) {
+	const defs = `"$defs":{"Card":{"type":"object","properties":{"type":{"const":"card"},"number":{"type":"string"}},"required":["type","number"]},
+		"Bank":{"type":"object","properties":{"type":{"type":"string","enum":["bank"]},"iban":{"type":"string"}},"required":["type","iban"]}}`
+	for _, c := range []struct {
+		name, schema string
+		decls        []string // declarations, fields without tags
+	}{
+		{"tagged", `{"type":"object","properties":{"id":{"type":"string"},"kind":{"type":"string"}},"required":["id","kind"],
+			"oneOf":[{"properties":{"kind":{"const":"a"},"n":{"type":"integer"}},"required":["n"]},{"properties":{"kind":{"const":"b"},"s":{"type":"string"}}}]}`,
+			[]string{"TInputX interface { isTInputX() }", "TInputXA struct { ID string N int64 }", "TInputXB struct { ID string S *string }"}},
+		{"required properties", `{"type":"object","properties":{"id":{"type":"string"},"created":{"type":"integer"}},"required":["id"],
+			"anyOf":[{"type":"object","properties":{"card":{"type":"string"}},"required":["card"]},{"type":"object","properties":{"iban":{"type":"string"}},"required":["iban"]}]}`,
+			[]string{"TInputX interface { isTInputX() }", "TInputXCard struct { ID string Created *int64 Card string }", "TInputXIban struct { ID string Created *int64 Iban string }"}},
+		{"discriminator, an enum narrowed", `{"title":"Method","type":"object","properties":{"id":{"type":"string"},"type":{"type":"string","enum":["card","bank"]}},"required":["id","type"],
+			"oneOf":[{"$ref":"#/$defs/Card"},{"$ref":"#/$defs/Bank"}],"discriminator":{"propertyName":"type"}}`,
+			[]string{"Method interface { isMethod() }", "MethodCard struct { ID string Number string }", "MethodBank struct { ID string Iban string }"}},
+		{"constraints and a branch", `{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},
+			"oneOf":[{"required":["a"]},{"properties":{"c":{"type":"boolean"}},"required":["c"]}]}`,
+			[]string{"TInputX interface { isTInputX() }", "TInputXA struct { A string B *string }", "TInputXC struct { A *string B *string C bool }"}},
+		{"a string or the object", `{"properties":{"id":{"type":"string"}},"required":["id"],"anyOf":[{"type":"string"},{"properties":{"n":{"type":"integer"}}}]}`,
+			[]string{"TInputX struct { String *string Object *TInputXObject }", "TInputXObject struct { ID string N *int64 }"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res, types := generate(t, oneTool(`{"type":"object","properties":{"x":`+c.schema+`},"required":["x"],`+defs+`}`))
+			if len(res.Fallbacks) > 0 {
+				t.Errorf("fallbacks %q", res.Fallbacks)
+			}
+			for _, d := range c.decls {
+				name, want, _ := strings.Cut(d, " ")
+				if got := strings.ReplaceAll(untagged(types[name]), "\n", ""); got != want {
+					t.Errorf("%s is %s, want %s (TInput %s)", name, got, want, types["TInput"])
+				}
+			}
+			if !testing.Short() {
+				vetGenerated(t, res)
+			}
+		})
+	}
+	// Items beside a oneOf still fall back, saying so.
+	res, _ := generate(t, oneTool(`{"type":"object","properties":{"x":{"type":"array","items":{"type":"string"},"oneOf":[{"maxItems":1},{"type":"array","minItems":3}]}}}`))
+	if len(res.Fallbacks) != 1 || !strings.Contains(res.Fallbacks[0], "/properties/x: items beside oneOf or anyOf") {
+		t.Errorf("fallbacks %q", res.Fallbacks)
+	}
+}

@@ -37,8 +37,9 @@ type leaf struct {
 
 // union is the type of a value that is one of alts (at paths); s is the schema holding them.
 // The branches' descriptions document its members, unless they are the types of a type list,
-// copies of s.
-func (c *converter) union(s *schema, alts []json.RawMessage, paths []string, path string, branchDocs bool) (*goType, bool) {
+// copies of s. shared, when not nil, is what s says beside the alternatives (its
+// properties), which every branch that may be an object has too (withShared).
+func (c *converter) union(s *schema, alts []json.RawMessage, shared json.RawMessage, paths []string, path string, branchDocs bool) (*goType, bool) {
 	mark := len(*c.fallbacks)
 	giveUp := func(why string) (*goType, bool) {
 		*c.fallbacks = (*c.fallbacks)[:mark]
@@ -53,6 +54,9 @@ func (c *converter) union(s *schema, alts []json.RawMessage, paths []string, pat
 			continue
 		}
 		before := len(*c.fallbacks)
+		if shared != nil {
+			a = withShared(c.root, shared, a)
+		}
 		t, n := c.convert(a, paths[i])
 		null = null || n
 		l := leaf{t: t, fb: slices.Clone((*c.fallbacks)[before:])}
@@ -119,7 +123,7 @@ func (c *converter) union(s *schema, alts []json.RawMessage, paths []string, pat
 		}
 		if len(order) == 1 {
 			if t.kind == kIface && t.doc == "" {
-				t.doc = docOf(s)
+				t.doc, t.title = docOf(s), cmpOr(t.title, s.Title)
 			}
 			return t, null
 		}
@@ -205,13 +209,22 @@ func (c *converter) objects(leaves []leaf) *goType {
 			return c.pkg.declare(&goType{kind: kIface, tag: f.key, branches: branches})
 		}
 	}
-	// The required properties, disjoint from one branch to the next.
+	// The required properties, disjoint from one branch to the next, but for those every
+	// branch requires (shared properties beside the variants), which tell none apart.
+	common := map[string]int{}
+	for _, l := range leaves {
+		for _, f := range l.t.fields {
+			if !f.optional {
+				common[f.key]++
+			}
+		}
+	}
 	seen := map[string]bool{}
 	var branches []*branch
 	for _, l := range leaves {
 		var required []string
 		for _, f := range l.t.fields {
-			if !f.optional {
+			if !f.optional && common[f.key] < len(leaves) {
 				if seen[f.key] {
 					return nil
 				}

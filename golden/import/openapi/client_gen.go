@@ -327,6 +327,32 @@ func (c *Client) PaymentIntentsList(ctx context.Context, in PaymentIntentsListIn
 	return out, nil
 }
 
+// PaymentMethodsRetrieve calls the tool payment_methods_retrieve (Retrieve a PaymentMethod):
+// Retrieves a PaymentMethod object attached to the account.
+//
+// A result the tool marked as an error is returned as a *mcp.ToolError with its text.
+func (c *Client) PaymentMethodsRetrieve(ctx context.Context, in PaymentMethodsRetrieveInput) (PaymentMethod, error) {
+	var e jsonwire.Encoder
+	in.encode(&e)
+	if err := e.Err(); err != nil {
+		return nil, fmt.Errorf("tools/call payment_methods_retrieve: arguments: %w", err)
+	}
+	res, err := c.MCP.CallTool(ctx, "payment_methods_retrieve", json.RawMessage(e.Bytes()))
+	if err != nil {
+		return nil, err
+	}
+	if err := res.Err(); err != nil {
+		return nil, err
+	}
+	var out PaymentMethod
+	if err := decodeStructured(res, "payment_methods_retrieve", func(d *jsonwire.Decoder) {
+		out = decodePaymentMethod(d)
+	}); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // ReposCreateWebhook calls the tool repos_create_webhook (Create a repository webhook):
 // Repositories can have multiple webhooks installed. Each webhook should have a unique `config`.
 // Multiple webhooks can share the same `config` as long as those webhooks do not have any `events`
@@ -4777,7 +4803,7 @@ type PaymentIntentsCreateInputPaymentMethodDataUsBankAccountUsBankAccount struct
 	AccountNumber string `json:"account_number"`
 	RoutingNumber string `json:"routing_number"`
 	// Account holder type: individual or company.
-	AccountHolderType *PaymentIntentsCreateInputPaymentMethodDataUsBankAccountUsBankAccountAccountHolderType `json:"account_holder_type,omitempty"`
+	AccountHolderType *AccountHolderType `json:"account_holder_type,omitempty"`
 }
 
 func (v *PaymentIntentsCreateInputPaymentMethodDataUsBankAccountUsBankAccount) encode(e *jsonwire.Encoder) {
@@ -4807,9 +4833,9 @@ func (v *PaymentIntentsCreateInputPaymentMethodDataUsBankAccountUsBankAccount) d
 			if d.Null() {
 				v.AccountHolderType = nil
 			} else {
-				p := new(PaymentIntentsCreateInputPaymentMethodDataUsBankAccountUsBankAccountAccountHolderType)
+				p := new(AccountHolderType)
 				if s, ok := d.String(); ok {
-					*p = PaymentIntentsCreateInputPaymentMethodDataUsBankAccountUsBankAccountAccountHolderType(s)
+					*p = AccountHolderType(s)
 				}
 				v.AccountHolderType = p
 			}
@@ -4832,11 +4858,11 @@ func (v *PaymentIntentsCreateInputPaymentMethodDataUsBankAccountUsBankAccount) U
 }
 
 // Account holder type: individual or company.
-type PaymentIntentsCreateInputPaymentMethodDataUsBankAccountUsBankAccountAccountHolderType string
+type AccountHolderType string
 
 const (
-	PaymentIntentsCreateInputPaymentMethodDataUsBankAccountUsBankAccountAccountHolderTypeCompany    PaymentIntentsCreateInputPaymentMethodDataUsBankAccountUsBankAccountAccountHolderType = "company"
-	PaymentIntentsCreateInputPaymentMethodDataUsBankAccountUsBankAccountAccountHolderTypeIndividual PaymentIntentsCreateInputPaymentMethodDataUsBankAccountUsBankAccountAccountHolderType = "individual"
+	AccountHolderTypeCompany    AccountHolderType = "company"
+	AccountHolderTypeIndividual AccountHolderType = "individual"
 )
 
 // When you enable this parameter, this PaymentIntent accepts payment methods that you enable in
@@ -5900,6 +5926,896 @@ func (v PaymentIntentsListOutput) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes the value from JSON of the server's schema.
 func (v *PaymentIntentsListOutput) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// PaymentMethodsRetrieveInput is an object of the server's schema.
+type PaymentMethodsRetrieveInput struct {
+	PaymentMethod string `json:"payment_method"`
+	// Specifies which fields in the response should be expanded.
+	Expand []string `json:"expand,omitempty"`
+}
+
+func (v *PaymentMethodsRetrieveInput) encode(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	e.Key("payment_method")
+	e.String(v.PaymentMethod)
+	if v.Expand != nil {
+		e.Key("expand")
+		e.ArrayStart()
+		for _, x0 := range v.Expand {
+			e.Elem()
+			e.String(x0)
+		}
+		e.ArrayEnd()
+	}
+	e.ObjectEnd()
+}
+func (v *PaymentMethodsRetrieveInput) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "payment_method":
+			if s, ok := d.String(); ok {
+				v.PaymentMethod = s
+			}
+		case "expand":
+			if d.Null() {
+				v.Expand = nil
+			} else {
+				v.Expand = []string{}
+				for range d.Elements {
+					var x0 string
+					if s, ok := d.String(); ok {
+						x0 = s
+					}
+					v.Expand = append(v.Expand, x0)
+				}
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v PaymentMethodsRetrieveInput) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *PaymentMethodsRetrieveInput) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// PaymentMethod objects represent your customer's payment instruments: the fields all of them
+// have, and those of their type.
+//
+// PaymentMethod is one of PaymentMethodCard, PaymentMethodSepaDebit or PaymentMethodUsBankAccount,
+// which decoding tells apart by the value of "type". UnmarshalPaymentMethod decodes one.
+type PaymentMethod interface {
+	isPaymentMethod()
+}
+
+func (PaymentMethodCard) isPaymentMethod()          {}
+func (PaymentMethodSepaDebit) isPaymentMethod()     {}
+func (PaymentMethodUsBankAccount) isPaymentMethod() {}
+
+// encodePaymentMethod writes the branch v holds.
+func encodePaymentMethod(e *jsonwire.Encoder, v PaymentMethod) {
+	switch v := v.(type) {
+	case PaymentMethodCard:
+		v.encode(e)
+		return
+	case *PaymentMethodCard:
+		if v != nil {
+			v.encode(e)
+			return
+		}
+	case PaymentMethodSepaDebit:
+		v.encode(e)
+		return
+	case *PaymentMethodSepaDebit:
+		if v != nil {
+			v.encode(e)
+			return
+		}
+	case PaymentMethodUsBankAccount:
+		v.encode(e)
+		return
+	case *PaymentMethodUsBankAccount:
+		if v != nil {
+			v.encode(e)
+			return
+		}
+	}
+	e.Fail(fmt.Errorf("PaymentMethod holds %T, none of PaymentMethodCard, PaymentMethodSepaDebit, PaymentMethodUsBankAccount", v))
+	e.Null()
+}
+
+// decodePaymentMethod reads the branch the object is.
+func decodePaymentMethod(d *jsonwire.Decoder) PaymentMethod {
+	if !d.Expect(jsonwire.Object) {
+		return nil
+	}
+	tag, ok := d.PeekString("type")
+	switch tag {
+	case "card":
+		var v PaymentMethodCard
+		v.decode(d)
+		return v
+	case "sepa_debit":
+		var v PaymentMethodSepaDebit
+		v.decode(d)
+		return v
+	case "us_bank_account":
+		var v PaymentMethodUsBankAccount
+		v.decode(d)
+		return v
+	}
+	got := "none"
+	if ok {
+		got = strconv.Quote(tag)
+	}
+	d.Report("\"type\" must be \"card\", \"sepa_debit\" or \"us_bank_account\", got " + got)
+	d.Skip()
+	return nil
+}
+
+// UnmarshalPaymentMethod decodes a PaymentMethod from JSON of the server's schema.
+func UnmarshalPaymentMethod(data []byte) (PaymentMethod, error) {
+	var v PaymentMethod
+	err := decodeJSON(data, func(d *jsonwire.Decoder) {
+		v = decodePaymentMethod(d)
+	})
+	return v, err
+}
+
+// PaymentMethodCard is an object of the server's schema.
+//
+// Its "object" is "payment_method" and "type" is "card", always: the encoder writes it.
+type PaymentMethodCard struct {
+	// Unique identifier for the object.
+	ID             string         `json:"id"`
+	BillingDetails BillingDetails `json:"billing_details"`
+	// Time at which the object was created. Measured in seconds since the Unix epoch. Format:
+	// unix-time.
+	Created int64 `json:"created"`
+	// The ID of the Customer to which this PaymentMethod is saved.
+	Customer *string                         `json:"customer"`
+	Livemode bool                            `json:"livemode"`
+	Metadata mcp.Nullable[map[string]string] `json:"metadata,omitzero"`
+	Card     PaymentMethodCardCard           `json:"card"`
+}
+
+func (v *PaymentMethodCard) encode(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	e.Key("id")
+	e.String(v.ID)
+	e.Key("object")
+	e.String("payment_method")
+	e.Key("billing_details")
+	v.BillingDetails.encode(e)
+	e.Key("created")
+	e.Int(v.Created)
+	if v.Customer != nil {
+		e.Key("customer")
+		e.String(*v.Customer)
+	} else {
+		e.Key("customer")
+		e.Null()
+	}
+	e.Key("livemode")
+	e.Bool(v.Livemode)
+	if x, ok := v.Metadata.Get(); ok {
+		e.Key("metadata")
+		e.ObjectStart()
+		for _, k0 := range slices.Sorted(maps.Keys(x)) {
+			e.Key(k0)
+			x0 := (x)[k0]
+			e.String(x0)
+		}
+		e.ObjectEnd()
+	} else if v.Metadata.IsNull() {
+		e.Key("metadata")
+		e.Null()
+	}
+	e.Key("type")
+	e.String("card")
+	e.Key("card")
+	v.Card.encode(e)
+	e.ObjectEnd()
+}
+func (v *PaymentMethodCard) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "id":
+			if s, ok := d.String(); ok {
+				v.ID = s
+			}
+		case "object":
+			if s, ok := d.String(); ok && s != "payment_method" {
+				d.Report("must be \"payment_method\"")
+			}
+		case "billing_details":
+			v.BillingDetails.decode(d)
+		case "created":
+			if s, ok := d.Int(); ok {
+				v.Created = s
+			}
+		case "customer":
+			if d.Null() {
+				v.Customer = nil
+			} else {
+				p := new(string)
+				if s, ok := d.String(); ok {
+					*p = s
+				}
+				v.Customer = p
+			}
+		case "livemode":
+			if s, ok := d.Bool(); ok {
+				v.Livemode = s
+			}
+		case "metadata":
+			if d.Null() {
+				v.Metadata = mcp.Null[map[string]string]()
+			} else {
+				var x map[string]string
+				if d.Null() {
+					x = nil
+				} else {
+					x = map[string]string{}
+					for k0 := range d.Members {
+						var x0 string
+						if s, ok := d.String(); ok {
+							x0 = s
+						}
+						(x)[string(k0)] = x0
+					}
+				}
+				v.Metadata = mcp.NotNull(x)
+			}
+		case "type":
+			if s, ok := d.String(); ok && s != "card" {
+				d.Report("must be \"card\"")
+			}
+		case "card":
+			v.Card.decode(d)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v PaymentMethodCard) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *PaymentMethodCard) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// BillingDetails is an object of the server's schema.
+type BillingDetails struct {
+	Email *string `json:"email"`
+	Name  *string `json:"name"`
+	Phone *string `json:"phone"`
+}
+
+func (v *BillingDetails) encode(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	if v.Email != nil {
+		e.Key("email")
+		e.String(*v.Email)
+	} else {
+		e.Key("email")
+		e.Null()
+	}
+	if v.Name != nil {
+		e.Key("name")
+		e.String(*v.Name)
+	} else {
+		e.Key("name")
+		e.Null()
+	}
+	if v.Phone != nil {
+		e.Key("phone")
+		e.String(*v.Phone)
+	} else {
+		e.Key("phone")
+		e.Null()
+	}
+	e.ObjectEnd()
+}
+func (v *BillingDetails) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "email":
+			if d.Null() {
+				v.Email = nil
+			} else {
+				p := new(string)
+				if s, ok := d.String(); ok {
+					*p = s
+				}
+				v.Email = p
+			}
+		case "name":
+			if d.Null() {
+				v.Name = nil
+			} else {
+				p := new(string)
+				if s, ok := d.String(); ok {
+					*p = s
+				}
+				v.Name = p
+			}
+		case "phone":
+			if d.Null() {
+				v.Phone = nil
+			} else {
+				p := new(string)
+				if s, ok := d.String(); ok {
+					*p = s
+				}
+				v.Phone = p
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v BillingDetails) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *BillingDetails) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// PaymentMethodCardCard is an object of the server's schema.
+type PaymentMethodCardCard struct {
+	// Card brand: amex, diners, discover, jcb, mastercard, unionpay, visa or unknown.
+	Brand    string                       `json:"brand"`
+	Country  *string                      `json:"country"`
+	ExpMonth int64                        `json:"exp_month"`
+	ExpYear  int64                        `json:"exp_year"`
+	Funding  PaymentMethodCardCardFunding `json:"funding"`
+	Last4    string                       `json:"last4"`
+}
+
+func (v *PaymentMethodCardCard) encode(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	e.Key("brand")
+	e.String(v.Brand)
+	if v.Country != nil {
+		e.Key("country")
+		e.String(*v.Country)
+	} else {
+		e.Key("country")
+		e.Null()
+	}
+	e.Key("exp_month")
+	e.Int(v.ExpMonth)
+	e.Key("exp_year")
+	e.Int(v.ExpYear)
+	e.Key("funding")
+	e.String(string(v.Funding))
+	e.Key("last4")
+	e.String(v.Last4)
+	e.ObjectEnd()
+}
+func (v *PaymentMethodCardCard) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "brand":
+			if s, ok := d.String(); ok {
+				v.Brand = s
+			}
+		case "country":
+			if d.Null() {
+				v.Country = nil
+			} else {
+				p := new(string)
+				if s, ok := d.String(); ok {
+					*p = s
+				}
+				v.Country = p
+			}
+		case "exp_month":
+			if s, ok := d.Int(); ok {
+				v.ExpMonth = s
+			}
+		case "exp_year":
+			if s, ok := d.Int(); ok {
+				v.ExpYear = s
+			}
+		case "funding":
+			if s, ok := d.String(); ok {
+				v.Funding = PaymentMethodCardCardFunding(s)
+			}
+		case "last4":
+			if s, ok := d.String(); ok {
+				v.Last4 = s
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v PaymentMethodCardCard) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *PaymentMethodCardCard) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// PaymentMethodCardCardFunding is one of the values below.
+type PaymentMethodCardCardFunding string
+
+const (
+	PaymentMethodCardCardFundingCredit  PaymentMethodCardCardFunding = "credit"
+	PaymentMethodCardCardFundingDebit   PaymentMethodCardCardFunding = "debit"
+	PaymentMethodCardCardFundingPrepaid PaymentMethodCardCardFunding = "prepaid"
+	PaymentMethodCardCardFundingUnknown PaymentMethodCardCardFunding = "unknown"
+)
+
+// PaymentMethodSepaDebit is an object of the server's schema.
+//
+// Its "object" is "payment_method" and "type" is "sepa_debit", always: the encoder writes it.
+type PaymentMethodSepaDebit struct {
+	// Unique identifier for the object.
+	ID             string         `json:"id"`
+	BillingDetails BillingDetails `json:"billing_details"`
+	// Time at which the object was created. Measured in seconds since the Unix epoch. Format:
+	// unix-time.
+	Created int64 `json:"created"`
+	// The ID of the Customer to which this PaymentMethod is saved.
+	Customer  *string                         `json:"customer"`
+	Livemode  bool                            `json:"livemode"`
+	Metadata  mcp.Nullable[map[string]string] `json:"metadata,omitzero"`
+	SepaDebit PaymentMethodSepaDebitSepaDebit `json:"sepa_debit"`
+}
+
+func (v *PaymentMethodSepaDebit) encode(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	e.Key("id")
+	e.String(v.ID)
+	e.Key("object")
+	e.String("payment_method")
+	e.Key("billing_details")
+	v.BillingDetails.encode(e)
+	e.Key("created")
+	e.Int(v.Created)
+	if v.Customer != nil {
+		e.Key("customer")
+		e.String(*v.Customer)
+	} else {
+		e.Key("customer")
+		e.Null()
+	}
+	e.Key("livemode")
+	e.Bool(v.Livemode)
+	if x, ok := v.Metadata.Get(); ok {
+		e.Key("metadata")
+		e.ObjectStart()
+		for _, k0 := range slices.Sorted(maps.Keys(x)) {
+			e.Key(k0)
+			x0 := (x)[k0]
+			e.String(x0)
+		}
+		e.ObjectEnd()
+	} else if v.Metadata.IsNull() {
+		e.Key("metadata")
+		e.Null()
+	}
+	e.Key("type")
+	e.String("sepa_debit")
+	e.Key("sepa_debit")
+	v.SepaDebit.encode(e)
+	e.ObjectEnd()
+}
+func (v *PaymentMethodSepaDebit) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "id":
+			if s, ok := d.String(); ok {
+				v.ID = s
+			}
+		case "object":
+			if s, ok := d.String(); ok && s != "payment_method" {
+				d.Report("must be \"payment_method\"")
+			}
+		case "billing_details":
+			v.BillingDetails.decode(d)
+		case "created":
+			if s, ok := d.Int(); ok {
+				v.Created = s
+			}
+		case "customer":
+			if d.Null() {
+				v.Customer = nil
+			} else {
+				p := new(string)
+				if s, ok := d.String(); ok {
+					*p = s
+				}
+				v.Customer = p
+			}
+		case "livemode":
+			if s, ok := d.Bool(); ok {
+				v.Livemode = s
+			}
+		case "metadata":
+			if d.Null() {
+				v.Metadata = mcp.Null[map[string]string]()
+			} else {
+				var x map[string]string
+				if d.Null() {
+					x = nil
+				} else {
+					x = map[string]string{}
+					for k0 := range d.Members {
+						var x0 string
+						if s, ok := d.String(); ok {
+							x0 = s
+						}
+						(x)[string(k0)] = x0
+					}
+				}
+				v.Metadata = mcp.NotNull(x)
+			}
+		case "type":
+			if s, ok := d.String(); ok && s != "sepa_debit" {
+				d.Report("must be \"sepa_debit\"")
+			}
+		case "sepa_debit":
+			v.SepaDebit.decode(d)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v PaymentMethodSepaDebit) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *PaymentMethodSepaDebit) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// PaymentMethodSepaDebitSepaDebit is an object of the server's schema.
+type PaymentMethodSepaDebitSepaDebit struct {
+	BankCode *string `json:"bank_code"`
+	Country  *string `json:"country"`
+	Last4    *string `json:"last4"`
+}
+
+func (v *PaymentMethodSepaDebitSepaDebit) encode(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	if v.BankCode != nil {
+		e.Key("bank_code")
+		e.String(*v.BankCode)
+	} else {
+		e.Key("bank_code")
+		e.Null()
+	}
+	if v.Country != nil {
+		e.Key("country")
+		e.String(*v.Country)
+	} else {
+		e.Key("country")
+		e.Null()
+	}
+	if v.Last4 != nil {
+		e.Key("last4")
+		e.String(*v.Last4)
+	} else {
+		e.Key("last4")
+		e.Null()
+	}
+	e.ObjectEnd()
+}
+func (v *PaymentMethodSepaDebitSepaDebit) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "bank_code":
+			if d.Null() {
+				v.BankCode = nil
+			} else {
+				p := new(string)
+				if s, ok := d.String(); ok {
+					*p = s
+				}
+				v.BankCode = p
+			}
+		case "country":
+			if d.Null() {
+				v.Country = nil
+			} else {
+				p := new(string)
+				if s, ok := d.String(); ok {
+					*p = s
+				}
+				v.Country = p
+			}
+		case "last4":
+			if d.Null() {
+				v.Last4 = nil
+			} else {
+				p := new(string)
+				if s, ok := d.String(); ok {
+					*p = s
+				}
+				v.Last4 = p
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v PaymentMethodSepaDebitSepaDebit) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *PaymentMethodSepaDebitSepaDebit) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// PaymentMethodUsBankAccount is an object of the server's schema.
+//
+// Its "object" is "payment_method" and "type" is "us_bank_account", always: the encoder writes it.
+type PaymentMethodUsBankAccount struct {
+	// Unique identifier for the object.
+	ID             string         `json:"id"`
+	BillingDetails BillingDetails `json:"billing_details"`
+	// Time at which the object was created. Measured in seconds since the Unix epoch. Format:
+	// unix-time.
+	Created int64 `json:"created"`
+	// The ID of the Customer to which this PaymentMethod is saved.
+	Customer      *string                                 `json:"customer"`
+	Livemode      bool                                    `json:"livemode"`
+	Metadata      mcp.Nullable[map[string]string]         `json:"metadata,omitzero"`
+	UsBankAccount PaymentMethodUsBankAccountUsBankAccount `json:"us_bank_account"`
+}
+
+func (v *PaymentMethodUsBankAccount) encode(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	e.Key("id")
+	e.String(v.ID)
+	e.Key("object")
+	e.String("payment_method")
+	e.Key("billing_details")
+	v.BillingDetails.encode(e)
+	e.Key("created")
+	e.Int(v.Created)
+	if v.Customer != nil {
+		e.Key("customer")
+		e.String(*v.Customer)
+	} else {
+		e.Key("customer")
+		e.Null()
+	}
+	e.Key("livemode")
+	e.Bool(v.Livemode)
+	if x, ok := v.Metadata.Get(); ok {
+		e.Key("metadata")
+		e.ObjectStart()
+		for _, k0 := range slices.Sorted(maps.Keys(x)) {
+			e.Key(k0)
+			x0 := (x)[k0]
+			e.String(x0)
+		}
+		e.ObjectEnd()
+	} else if v.Metadata.IsNull() {
+		e.Key("metadata")
+		e.Null()
+	}
+	e.Key("type")
+	e.String("us_bank_account")
+	e.Key("us_bank_account")
+	v.UsBankAccount.encode(e)
+	e.ObjectEnd()
+}
+func (v *PaymentMethodUsBankAccount) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "id":
+			if s, ok := d.String(); ok {
+				v.ID = s
+			}
+		case "object":
+			if s, ok := d.String(); ok && s != "payment_method" {
+				d.Report("must be \"payment_method\"")
+			}
+		case "billing_details":
+			v.BillingDetails.decode(d)
+		case "created":
+			if s, ok := d.Int(); ok {
+				v.Created = s
+			}
+		case "customer":
+			if d.Null() {
+				v.Customer = nil
+			} else {
+				p := new(string)
+				if s, ok := d.String(); ok {
+					*p = s
+				}
+				v.Customer = p
+			}
+		case "livemode":
+			if s, ok := d.Bool(); ok {
+				v.Livemode = s
+			}
+		case "metadata":
+			if d.Null() {
+				v.Metadata = mcp.Null[map[string]string]()
+			} else {
+				var x map[string]string
+				if d.Null() {
+					x = nil
+				} else {
+					x = map[string]string{}
+					for k0 := range d.Members {
+						var x0 string
+						if s, ok := d.String(); ok {
+							x0 = s
+						}
+						(x)[string(k0)] = x0
+					}
+				}
+				v.Metadata = mcp.NotNull(x)
+			}
+		case "type":
+			if s, ok := d.String(); ok && s != "us_bank_account" {
+				d.Report("must be \"us_bank_account\"")
+			}
+		case "us_bank_account":
+			v.UsBankAccount.decode(d)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v PaymentMethodUsBankAccount) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *PaymentMethodUsBankAccount) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// PaymentMethodUsBankAccountUsBankAccount is an object of the server's schema.
+type PaymentMethodUsBankAccountUsBankAccount struct {
+	AccountHolderType *AccountHolderType `json:"account_holder_type"`
+	BankName          *string            `json:"bank_name"`
+	Last4             *string            `json:"last4"`
+	RoutingNumber     *string            `json:"routing_number"`
+}
+
+func (v *PaymentMethodUsBankAccountUsBankAccount) encode(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	if v.AccountHolderType != nil {
+		e.Key("account_holder_type")
+		e.String(string(*v.AccountHolderType))
+	} else {
+		e.Key("account_holder_type")
+		e.Null()
+	}
+	if v.BankName != nil {
+		e.Key("bank_name")
+		e.String(*v.BankName)
+	} else {
+		e.Key("bank_name")
+		e.Null()
+	}
+	if v.Last4 != nil {
+		e.Key("last4")
+		e.String(*v.Last4)
+	} else {
+		e.Key("last4")
+		e.Null()
+	}
+	if v.RoutingNumber != nil {
+		e.Key("routing_number")
+		e.String(*v.RoutingNumber)
+	} else {
+		e.Key("routing_number")
+		e.Null()
+	}
+	e.ObjectEnd()
+}
+func (v *PaymentMethodUsBankAccountUsBankAccount) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "account_holder_type":
+			if d.Null() {
+				v.AccountHolderType = nil
+			} else {
+				p := new(AccountHolderType)
+				if s, ok := d.String(); ok {
+					*p = AccountHolderType(s)
+				}
+				v.AccountHolderType = p
+			}
+		case "bank_name":
+			if d.Null() {
+				v.BankName = nil
+			} else {
+				p := new(string)
+				if s, ok := d.String(); ok {
+					*p = s
+				}
+				v.BankName = p
+			}
+		case "last4":
+			if d.Null() {
+				v.Last4 = nil
+			} else {
+				p := new(string)
+				if s, ok := d.String(); ok {
+					*p = s
+				}
+				v.Last4 = p
+			}
+		case "routing_number":
+			if d.Null() {
+				v.RoutingNumber = nil
+			} else {
+				p := new(string)
+				if s, ok := d.String(); ok {
+					*p = s
+				}
+				v.RoutingNumber = p
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v PaymentMethodUsBankAccountUsBankAccount) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *PaymentMethodUsBankAccountUsBankAccount) UnmarshalJSON(data []byte) error {
 	return decodeJSON(data, v.decode)
 }
 

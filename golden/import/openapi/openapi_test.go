@@ -91,6 +91,19 @@ const metrics = `{"status":"ok","query":"avg:system.cpu.user{*}by{host}","from_d
 "pointlist":[[1700000000000,12.5],[1700000060000,null],[1700000120000,13.25],[1700000180000,null]],
 "unit":[{"family":"percentage","name":"percent","plural":"percent","scale_factor":1,"short_name":"%"},null]}]}`
 
+// PaymentMethods: the fields all have (id, billing_details, customer...) beside those of their type.
+const cardMethod = `{"id":"pm_1MqLiJLkdIwHu7ixUEgbFdYF","object":"payment_method","billing_details":{"email":"jennyrosen@example.com",
+"name":"Jenny Rosen","phone":null},"created":1679945299,"customer":"cus_NffrFeUfNV2Hib","livemode":false,"metadata":{},"type":"card",
+"card":{"brand":"visa","country":"US","exp_month":8,"exp_year":2026,"funding":"credit","last4":"4242"}}`
+
+const sepaMethod = `{"id":"pm_1Q0PsIJvEtkwdCNYMSaVuRz6","object":"payment_method","billing_details":{"email":"jenny@example.com","name":"Jenny Rosen",
+"phone":null},"created":1726673582,"customer":null,"livemode":false,"metadata":null,"type":"sepa_debit",
+"sepa_debit":{"bank_code":"37040044","country":"DE","last4":"3000"}}`
+
+const bankMethod = `{"id":"pm_1","object":"payment_method","billing_details":{"email":null,"name":"Acme Inc.","phone":"+15555550100"},
+"created":1726673600,"customer":"cus_2","livemode":true,"type":"us_bank_account","us_bank_account":{"account_holder_type":"company",
+"bank_name":"STRIPE TEST BANK","last4":"6789","routing_number":"110000000"}}`
+
 // payloads are what the tools take and give, each with the generated type that holds it.
 var payloads = []struct {
 	tool, side, json string
@@ -126,7 +139,20 @@ var payloads = []struct {
 	{"usage_report_get", "input", `{"start":"2026-10-01T00:00:00Z","project_ids":null}`, func() json.Unmarshaler { return new(UsageReportGetInput) }},
 	{"usage_report_get", "output", usageReport, func() json.Unmarshaler { return new(UsageReportGetOutput) }},
 	{"metrics_query", "output", metrics, func() json.Unmarshaler { return new(MetricsQueryOutput) }},
+	{"payment_methods_retrieve", "output", cardMethod, func() json.Unmarshaler { return new(paymentMethod) }},
+	{"payment_methods_retrieve", "output", sepaMethod, func() json.Unmarshaler { return new(paymentMethod) }},
+	{"payment_methods_retrieve", "output", bankMethod, func() json.Unmarshaler { return new(paymentMethod) }},
 }
+
+// paymentMethod holds a PaymentMethod, an interface, for the payloads' table.
+type paymentMethod struct{ PaymentMethod }
+
+func (p *paymentMethod) UnmarshalJSON(data []byte) (err error) {
+	p.PaymentMethod, err = UnmarshalPaymentMethod(data)
+	return err
+}
+
+func (p paymentMethod) MarshalJSON() ([]byte, error) { return json.Marshal(p.PaymentMethod) }
 
 // Each payload is valid for its schema, decodes into the typed client's types and encodes back
 // to the same JSON: a member that is null comes back null, one left out stays out.
@@ -263,6 +289,24 @@ func TestPayloadsDecodeTyped(t *testing.T) {
 		t.Errorf("metrics: %+v", series)
 	}
 
+	// Properties beside a oneOf: each branch has the shared fields and its own.
+	method, err := UnmarshalPaymentMethod([]byte(cardMethod))
+	must(t, err)
+	if card, ok := method.(PaymentMethodCard); !ok || card.ID != "pm_1MqLiJLkdIwHu7ixUEgbFdYF" || *card.Customer != "cus_NffrFeUfNV2Hib" ||
+		*card.BillingDetails.Name != "Jenny Rosen" || card.BillingDetails.Phone != nil || card.Card.Last4 != "4242" || card.Card.Funding != PaymentMethodCardCardFundingCredit {
+		t.Errorf("card: %#v", method)
+	}
+	method, err = UnmarshalPaymentMethod([]byte(sepaMethod))
+	must(t, err)
+	if sepa, ok := method.(PaymentMethodSepaDebit); !ok || sepa.Customer != nil || !sepa.Metadata.IsNull() || *sepa.SepaDebit.BankCode != "37040044" {
+		t.Errorf("sepa_debit: %#v", method)
+	}
+	method, err = UnmarshalPaymentMethod([]byte(bankMethod))
+	must(t, err)
+	if bank, ok := method.(PaymentMethodUsBankAccount); !ok || !bank.Livemode || !bank.Metadata.IsZero() || *bank.UsBankAccount.AccountHolderType != AccountHolderTypeCompany {
+		t.Errorf("us_bank_account: %#v", method)
+	}
+
 	var checks ChecksCreateInput
 	must(t, checks.UnmarshalJSON([]byte(`{"owner":"o","repo":"r","name":"n","head_sha":"s","check":{"status":"queued"},"output":{"annotations_url":"u"}}`)))
 	if q, ok := checks.Check.(ChecksCreateInputCheckQueued); !ok || q.Status != ChecksCreateInputCheckQueuedStatusQueued {
@@ -289,6 +333,10 @@ func TestPayloadsRefused(t *testing.T) {
 		{new(AlertChannelsCreateOutput), `{"channel":{"type":"email","id":"c","name":"n","url":"https://x"}}`, ""},
 		{new(UsageReportGetOutput), `{"object":"usage_report","organization_id":"1","start":"2026-10-01T00:00:00Z","end":"2026-10-02T00:00:00Z","currency":"usd","by_model":{"total":{"requests":1,"input_tokens":"1","output_tokens":"1","cost":"0"},"m":7}}`, "/by_model/m: expected object, got number"},
 		{new(UsageReportGetInput), `{"start":"2026-10-01T00:00:00Z","end":"tomorrow"}`, "/end: must be a date-time"},
+		{new(paymentMethod), `{"id":"pm_2","object":"payment_method","billing_details":{"email":null,"name":null,"phone":null},"created":1,"customer":null,"livemode":false,"type":"ideal","ideal":{"bank":"abn_amro"}}`,
+			`"type" must be "card", "sepa_debit" or "us_bank_account", got "ideal"`},
+		{new(paymentMethod), `{"id":"pm_3","object":"source","billing_details":{"email":null,"name":null,"phone":null},"created":1,"customer":null,"livemode":false,"type":"card","card":{}}`,
+			`/object: must be "payment_method"`},
 		{new(ChecksCreateInput), `{"owner":"o","repo":"r","name":"n","head_sha":"s","check":{"status":"completed","conclusion":"success"},"output":{"summary":"s"}}`, `/output: expected an object with "title" and "summary", or with "annotations_url"`},
 	} {
 		err := c.into.UnmarshalJSON([]byte(c.json))
