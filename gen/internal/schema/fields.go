@@ -154,6 +154,9 @@ func (b *Builder) fields(s *Object, root *types.Struct) []*Field {
 			j++
 		}
 		group := found[i:j]
+		if len(group) > 1 && len(group[1].index) == 1 {
+			b.sameJSONName(s, group)
+		}
 		// The shallowest field wins, if it is alone at its depth or the only tagged one there.
 		if len(group) == 1 || len(group[0].index) != len(group[1].index) || group[0].tagged != group[1].tagged {
 			visible = append(visible, group[0])
@@ -169,6 +172,56 @@ func (b *Builder) fields(s *Object, root *types.Struct) []*Field {
 		}
 	}
 	return fields
+}
+
+// sameJSONName reports fields declared in the struct itself that share a JSON name (group,
+// sorted as fields sorts it, has at least two at the struct's own level). encoding/json drops
+// them all, or keeps the tagged one, without a word, so a json tag copied and not renamed
+// would lose a property silently. Promoted fields that collide are left to encoding/json's
+// rules: there a collision is the price of embedding, not a typo.
+func (b *Builder) sameJSONName(s *Object, group []candidate) {
+	own := group
+	for k, c := range group {
+		if len(c.index) != 1 {
+			own = group[:k]
+			break
+		}
+	}
+	if own[0].v.Pkg() != b.local {
+		return // a type of another package: its author's choice, which the user cannot edit
+	}
+	where := func(c candidate) string { return "field " + s.DisplayName() + "." + c.v.Name() }
+	const hint = `give one of them another name in its json tag, or leave one out with json:"-"`
+	first := own[0]
+	dropped := "both: neither is a property"
+	if len(own) > 2 {
+		dropped = "all of them: none is a property"
+	}
+	for _, c := range own[1:] {
+		if first.tagged && !own[1].tagged { // tagged fields sort first: the only tagged one wins
+			b.diags.Hintf(b.jsonNamePos(c), hint,
+				"%s has JSON name %q, as %s (%s) has in its json tag, and encoding/json leaves this untagged one out: it is no property",
+				where(c), c.name, where(first), b.shortPos(first.v.Pos()))
+			continue
+		}
+		b.diags.Hintf(b.jsonNamePos(c), hint,
+			"%s has JSON name %q, as %s (%s) has, and encoding/json leaves out %s",
+			where(c), c.name, where(first), b.shortPos(first.v.Pos()), dropped)
+	}
+}
+
+// jsonNamePos is where a field's JSON name is written: its json tag's value, or the field's
+// own name when the tag does not name it.
+func (b *Builder) jsonNamePos(c candidate) token.Pos {
+	if !c.tagged || b.src == nil {
+		return c.v.Pos()
+	}
+	_, off, ok := tagValue(c.tag, "json")
+	base := b.src.TagPos(c.v)
+	if !ok || !base.IsValid() {
+		return c.v.Pos()
+	}
+	return base + 1 + token.Pos(off)
 }
 
 // reachable reports whether generated code selects the field at the end of path when it
