@@ -565,3 +565,43 @@ func TestIndexAtStart(t *testing.T) {
 		t.Errorf("find_callers Report = %+v", r)
 	}
 }
+
+// A name not found while a directory is being indexed (as those given at start are, while
+// the server already answers) says so, rather than only that the graph lacks it; once the
+// run ends, the name is found.
+func TestNotFoundWhileIndexing(t *testing.T) {
+	dir := module(t)
+	store, err := graph.Open(filepath.Join(t.TempDir(), "graph.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	g := NewGraph(store)
+	ctx := t.Context()
+	started, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	done := make(chan error, 1)
+	go func() {
+		_, err := g.reindex(ctx, dir, func(int, int, string) {
+			once.Do(func() { close(started); <-release })
+		})
+		done <- err
+	}()
+	<-started
+	_, err = g.FindCallers(ctx, DepthInput{QualifiedName: "Report"})
+	close(release)
+	var nf *graph.ErrNotFound
+	if !errors.As(err, &nf) || !strings.Contains(err.Error(), dir+" is being indexed now") {
+		t.Errorf("find_callers while %s is indexed: %v", dir, err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	r, err := g.FindCallers(ctx, DepthInput{QualifiedName: "Report"})
+	if err != nil || r.Count != 1 {
+		t.Errorf("find_callers once indexed = %+v, %v", r, err)
+	}
+	if _, err := g.FindCallers(ctx, DepthInput{QualifiedName: "NoSuchThing"}); err == nil || strings.Contains(err.Error(), "being indexed") {
+		t.Errorf("find_callers of a name not found, with no index run: %v", err)
+	}
+}

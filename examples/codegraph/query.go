@@ -228,7 +228,7 @@ func (g *Graph) parseAndAnswer(ctx context.Context, in QueryInput, project int64
 		}
 		sym, err := g.store.Resolve(ctx, project, name)
 		if err != nil {
-			return QueryResult{}, fmt.Errorf("%v%s", err, note)
+			return QueryResult{}, fmt.Errorf("%v%s", g.whileIndexing(err), note)
 		}
 		r.QueryUsed = fmt.Sprintf("find_%s(%q)", f.kind, sym.QName)
 		switch f.kind {

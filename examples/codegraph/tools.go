@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpgen/mcpgen/examples/codegraph/graph"
@@ -22,6 +23,9 @@ type Graph struct {
 	// indexing holds a token while an index run goes on: one at a time, since they share the
 	// store's one writer; a run waits for the one before as long as its context allows.
 	indexing chan struct{}
+	// running is the index run going on, if any, so that a name not found while it runs
+	// (the directories given at start are indexed while the server already answers) says so.
+	running atomic.Pointer[indexRun]
 	// QueryTimeout bounds each query the model writes; MaxRows, the rows it returns.
 	QueryTimeout time.Duration
 	MaxRows      int
@@ -42,7 +46,27 @@ func (g *Graph) reindex(ctx context.Context, dir string, progress index.Progress
 		return nil, ctx.Err()
 	}
 	defer func() { <-g.indexing }()
+	g.running.Store(&indexRun{dir: dir})
+	defer g.running.Store(nil)
 	return index.Run(ctx, g.store, dir, progress)
+}
+
+// indexRun is an index run in progress.
+type indexRun struct {
+	dir string
+}
+
+// whileIndexing adds to a name not found that an index run is going on, whose symbols the
+// graph does not have yet: without it, a call made just after the server started says the
+// name is not in the graph and to index the project, which is being done.
+func (g *Graph) whileIndexing(err error) error {
+	var nf *graph.ErrNotFound
+	run := g.running.Load()
+	if run == nil || !errors.As(err, &nf) {
+		return err
+	}
+	return fmt.Errorf("%w; %s is being indexed now: its symbols are found once that ends, which list_projects shows",
+		err, run.dir)
 }
 
 // ProjectInfo is an indexed project.
@@ -164,7 +188,8 @@ func (g *Graph) resolve(ctx context.Context, project, name string) (graph.Symbol
 	if err != nil {
 		return graph.Symbol{}, err
 	}
-	return g.store.Resolve(ctx, id, name)
+	sym, err := g.store.Resolve(ctx, id, name)
+	return sym, g.whileIndexing(err)
 }
 
 // SymbolInput names a symbol.
