@@ -375,9 +375,18 @@ func TestHTTPShutdownRacingRequests(t *testing.T) {
 func TestHTTPShutdownKeepsItsDeadline(t *testing.T) {
 	srv := quietServer(nil)
 	var started atomic.Int32
+	// The tool ignores its context; the test lets it go once Shutdown has returned, and waits
+	// for it, so that it does not outlive the test.
+	release, returned := make(chan struct{}), make(chan struct{})
 	srv.AddTool(Tool{Name: "stubborn", Description: "d", InputSchema: `{"type":"object"}`,
-		Handler: func(ctx context.Context, c *ToolCall) { started.Add(1); time.Sleep(2 * time.Second); c.ReturnText("x") }})
+		Handler: func(ctx context.Context, c *ToolCall) {
+			defer close(returned)
+			started.Add(1)
+			<-release
+			c.ReturnText("x")
+		}})
 	h, c := serveHTTPTest(t, srv, nil)
+	defer func() { close(release); <-returned }()
 	c.initialize(`{}`)
 	go c.post(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"stubborn"}}`)
 	for started.Load() == 0 {
