@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
@@ -107,127 +106,6 @@ func resourceMetadataPath(path string) string {
 	return "/.well-known/oauth-protected-resource" + strings.TrimSuffix(path, "/")
 }
 
-// resourceMetadataURL is the URL of the metadata of the resource the request reached.
-func (h *HTTPHandler) resourceMetadataURL(r *http.Request) string {
-	a := h.opts.Auth
-	if a.Resource != "" {
-		if i := strings.Index(a.Resource, "://"); i >= 0 {
-			rest := a.Resource[i+3:]
-			host, path, _ := strings.Cut(rest, "/")
-			return a.Resource[:i+3] + host + resourceMetadataPath("/"+path)
-		}
-	}
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
-	}
-	return scheme + "://" + r.Host + resourceMetadataPath(r.URL.Path)
-}
-
-// authenticate checks the request's bearer token, or its DPoP-bound token and proof
-// (verifyDPoP). It answers the request itself (401, or 503 when the verifier cannot decide)
-// and returns nil when there is no valid token.
-func (h *HTTPHandler) authenticate(w http.ResponseWriter, r *http.Request) *http.Request {
-	a := h.opts.Auth
-	scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
-	token = strings.TrimSpace(token)
-	dpop := strings.EqualFold(scheme, "DPoP")
-	if !dpop && !strings.EqualFold(scheme, "Bearer") || token == "" {
-		h.challenge(w, r, http.StatusUnauthorized, "", "the request carries no access token", a.ScopesSupported)
-		return nil
-	}
-	if !dpop && a.RequireDPoP {
-		h.challenge(w, r, http.StatusUnauthorized, "invalid_token", "this server takes DPoP-bound tokens only (Authorization: DPoP, with a DPoP proof)", a.ScopesSupported)
-		return nil
-	}
-	var info *AuthInfo
-	var err error
-	if dpop {
-		info, err = h.verifyDPoP(r, token)
-	} else {
-		info, err = a.Verifier.VerifyToken(r.Context(), token)
-	}
-	switch {
-	case errors.Is(err, ErrVerifierUnavailable):
-		// The token may well be good: the client is to try again, not to get a new one.
-		h.srv.logger.Error("mcp: cannot check a bearer token", "error", err)
-		w.Header().Set("Retry-After", "5")
-		httpError(w, http.StatusServiceUnavailable, jsonrpc.CodeInternalError, "the server cannot check access tokens right now; try again later")
-		return nil
-	case err != nil || info == nil:
-		// Why is the server's to know: the verifier's error may name its issuer's
-		// endpoints and their failures, which are nobody's business who has no valid token.
-		if err == nil {
-			err = errors.New("the verifier returned no AuthInfo")
-		}
-		h.srv.logger.Info("mcp: refused a bearer token", "error", err)
-		h.challenge(w, r, http.StatusUnauthorized, "invalid_token", "the bearer token is not valid", a.ScopesSupported)
-		return nil
-	}
-	return r.WithContext(WithAuthInfo(r.Context(), info))
-}
-
-// challenge answers with the server's challenges (RFC 6750 section 3), each pointing to the
-// resource metadata: Bearer, and beside it DPoP with the algorithms proofs may be signed
-// with (RFC 9449 section 7.1) when the verifier takes DPoP-bound tokens, or DPoP alone
-// (AuthOptions.RequireDPoP). Both carry the same error and scope: a client reads them from
-// whichever challenge it picks.
-func (h *HTTPHandler) challenge(w http.ResponseWriter, r *http.Request, status int, code, msg string, scopes []string) {
-	var b strings.Builder
-	b.WriteString(`resource_metadata="` + h.resourceMetadataURL(r) + `"`)
-	if code != "" {
-		b.WriteString(`, error="` + code + `"`)
-	}
-	if len(scopes) > 0 {
-		b.WriteString(`, scope="` + strings.Join(scopes, " ") + `"`)
-	}
-	if msg != "" {
-		b.WriteString(`, error_description="` + strings.ReplaceAll(msg, `"`, `'`) + `"`)
-	}
-	params := b.String()
-	w.Header().Del("WWW-Authenticate")
-	if !h.opts.Auth.RequireDPoP {
-		w.Header().Add("WWW-Authenticate", "Bearer "+params)
-	}
-	if len(h.dpopAlgs) > 0 {
-		w.Header().Add("WWW-Authenticate", "DPoP "+params+`, algs="`+strings.Join(h.dpopAlgs, " ")+`"`)
-	}
-	httpError(w, status, jsonrpc.CodeInvalidRequest, msg)
-}
-
-// serveResourceMetadata answers GET of the protected resource metadata.
-func (h *HTTPHandler) serveResourceMetadata(w http.ResponseWriter, r *http.Request) {
-	a := h.opts.Auth
-	resource := a.Resource
-	if resource == "" {
-		scheme := "http"
-		if r.TLS != nil {
-			scheme = "https"
-		}
-		resource = scheme + "://" + r.Host + strings.TrimPrefix(r.URL.Path, "/.well-known/oauth-protected-resource")
-	}
-	doc := map[string]any{
-		"resource":                 resource,
-		"authorization_servers":    a.AuthorizationServers,
-		"bearer_methods_supported": []string{"header"},
-	}
-	if len(a.ScopesSupported) > 0 {
-		doc["scopes_supported"] = a.ScopesSupported
-	}
-	if a.ResourceName != "" {
-		doc["resource_name"] = a.ResourceName
-	}
-	if len(h.dpopAlgs) > 0 {
-		doc["dpop_signing_alg_values_supported"] = h.dpopAlgs
-	}
-	if a.RequireDPoP {
-		doc["dpop_bound_access_tokens_required"] = true
-	}
-	body, _ := json.Marshal(doc)
-	w.Header().Set("Access-Control-Allow-Origin", "*")
-	writeJSON(w, http.StatusOK, body)
-}
-
 // requiredScopes are the scopes a request needs: its row's (methods.go), those of the tool,
 // prompt, resource or template it names (to call, get, read or subscribe to it, or to have
 // its arguments completed: a completer's values may tell what the body would), and for
@@ -314,20 +192,6 @@ func (s *Server) subscriptionScopes(params []byte) []string {
 		}
 	}
 	return need
-}
-
-// checkScopes answers a request whose token lacks the scopes it needs with 403 and returns
-// false.
-func (h *HTTPHandler) checkScopes(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) bool {
-	need := h.srv.requiredScopes(m)
-	if len(need) == 0 {
-		return true
-	}
-	if info := AuthInfoFrom(r.Context()); info != nil && info.HasScopes(need) {
-		return true
-	}
-	h.challenge(w, r, http.StatusForbidden, "insufficient_scope", m.Method+" needs the scopes "+strings.Join(need, " "), need)
-	return false
 }
 
 // Every handle a caller gets (a session, a sealed requestState, a task, a subscription)

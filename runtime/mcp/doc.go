@@ -51,8 +51,10 @@
 // anything) and Server.serve the one dispatch; conn.go reads a stream of messages and
 // writes answers; session.go is a session of the revisions with initialize, stateless.go a
 // request of 2026-07-28, each the "client side" a handler talks to. The transports only move
-// bytes: stdio.go, http*.go (http_stateful.go, http_stateless.go, http_stream.go for SSE
-// streams and resumption, http_sse.go for the 2024-11-05 transport). The client is
+// bytes: stdio.go, http*.go (http.go routes each request, once past http_guard.go's
+// checks and, for a POST, http_post.go's one preamble, to the endpoint of its era:
+// http_sessions.go, http_stateless.go, or http_legacy.go for the 2024-11-05 transport;
+// http_stream.go has the SSE streams and resumption). The client is
 // client*.go: client.go connects, client_request.go sends a request and retries
 // input_required rounds, client_api.go is the typed methods, client_answer.go answers the
 // server's requests, and client_stdio.go, client_http.go and client_memory.go its

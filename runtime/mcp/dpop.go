@@ -40,8 +40,8 @@ type DPoPVerifier interface {
 }
 
 // verifyDPoP checks a token that came with the DPoP scheme, and its proof.
-func (h *HTTPHandler) verifyDPoP(r *http.Request, token string) (*AuthInfo, error) {
-	v, ok := h.opts.Auth.Verifier.(DPoPVerifier)
+func (g *guard) verifyDPoP(r *http.Request, token string) (*AuthInfo, error) {
+	v, ok := g.opts.Auth.Verifier.(DPoPVerifier)
 	if !ok {
 		return nil, errors.New("a token with the DPoP scheme, and the verifier takes bearer tokens only (it is no mcp.DPoPVerifier)")
 	}
@@ -49,14 +49,14 @@ func (h *HTTPHandler) verifyDPoP(r *http.Request, token string) (*AuthInfo, erro
 	if len(proofs) != 1 {
 		return nil, fmt.Errorf("%d DPoP headers: a request with a DPoP-bound token carries one proof", len(proofs))
 	}
-	return v.VerifyDPoP(r.Context(), token, DPoPProof{Proof: proofs[0], Method: r.Method, URL: h.requestURL(r)})
+	return v.VerifyDPoP(r.Context(), token, DPoPProof{Proof: proofs[0], Method: r.Method, URL: g.requestURL(r)})
 }
 
 // requestURL is the URL the client sent r to: on the origin of AuthOptions.Resource when
 // it is set (behind a proxy, the proxy's), else on the one the request reached.
-func (h *HTTPHandler) requestURL(r *http.Request) string {
+func (g *guard) requestURL(r *http.Request) string {
 	origin := ""
-	if res := h.opts.Auth.Resource; res != "" {
+	if res := g.opts.Auth.Resource; res != "" {
 		if i := strings.Index(res, "://"); i >= 0 {
 			host, _, _ := strings.Cut(res[i+3:], "/")
 			origin = res[:i+3] + host

@@ -3,13 +3,9 @@ package mcp
 import (
 	"container/list"
 	"context"
-	"errors"
-	"io"
 	"net"
 	"net/http"
-	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -97,7 +93,7 @@ type HTTPOptions struct {
 // SSE answers to POSTed requests, the GET stream for messages that belong to no request,
 // resumption and DELETE for the revisions with sessions (2025-03-26 to 2025-11-25);
 // stateless POSTs for revision 2026-07-28. At HTTPOptions.SSEPath it serves the HTTP+SSE
-// transport of revision 2024-11-05 (http_sse.go).
+// transport of revision 2024-11-05 (http_legacy.go).
 type HTTPHandler struct {
 	srv  *Server
 	opts HTTPOptions
@@ -114,7 +110,7 @@ type HTTPHandler struct {
 	stopping context.Context
 	stop     context.CancelFunc
 	workers  *workers // the goroutines requests of sessions are served on; they end with stopping
-	dpopAlgs []string // the algorithms DPoP proofs may be signed with; none: DPoP is not taken
+	guard    *guard   // the checks every request passes first (http_guard.go)
 }
 
 // HTTPHandler returns an http.Handler for the Streamable HTTP transport; opts may be nil.
@@ -123,17 +119,18 @@ func (s *Server) HTTPHandler(opts *HTTPOptions) *HTTPHandler {
 	if err := opts.authProblem(); err != nil {
 		panic(err)
 	}
-	h := &HTTPHandler{srv: s, sessions: map[string]*httpSession{}, sseSessions: map[string]*sseSession{}}
+	h := &HTTPHandler{srv: s, opts: withHTTPDefaults(opts), sessions: map[string]*httpSession{}, sseSessions: map[string]*sseSession{}}
 	h.stopping, h.stop = context.WithCancel(context.Background())
 	h.workers = newWorkers(h.stopping.Done())
+	h.guard = newGuard(&h.opts, s.logger)
+	return h
+}
+
+// withHTTPDefaults is a copy of opts (nil: the zero options) with every default filled in.
+func withHTTPDefaults(opts *HTTPOptions) HTTPOptions {
+	var o HTTPOptions
 	if opts != nil {
-		h.opts = *opts
-	}
-	o := &h.opts
-	if o.Auth != nil {
-		if v, ok := o.Auth.Verifier.(DPoPVerifier); ok {
-			h.dpopAlgs = slices.Clone(v.DPoPAlgorithms())
-		}
+		o = *opts
 	}
 	if o.Path == "" {
 		o.Path = "/mcp"
@@ -171,7 +168,7 @@ func (s *Server) HTTPHandler(opts *HTTPOptions) *HTTPHandler {
 	if o.MaxConns == 0 {
 		o.MaxConns = defaultMaxConns()
 	}
-	return h
+	return o
 }
 
 // ListenAndServeHTTP serves the Streamable HTTP transport on addr (host:port; the default
@@ -224,7 +221,7 @@ func (s *Server) ServeHTTPListener(ctx context.Context, ln net.Listener, opts *H
 		// A body must come within BodyTimeout on every path, whoever answers it (the program's
 		// routes, the mux's 404 or redirect), not only on MCP's.
 		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			h.bodyDeadline(w, r)
+			h.guard.bodyDeadline(w, r)
 			mux.ServeHTTP(w, r)
 		}),
 		ReadHeaderTimeout: 10 * time.Second,
@@ -314,51 +311,6 @@ func (h *HTTPHandler) Close() {
 	}
 }
 
-// readPOST reads the body of a POST to any endpoint (Streamable HTTP, the HTTP+SSE message
-// endpoint) within the bounds they share, so that none can skip them: its bytes count
-// against MaxBodyBytesInFlight from before it is read (503 with Retry-After past it), and it
-// may be no larger than MaxBodySize (413). It answers a refusal itself and returns a nil
-// body; else release gives the bytes back, once the message has been served.
-func (h *HTTPHandler) readPOST(w http.ResponseWriter, r *http.Request) (body []byte, release func()) {
-	reserved, ok := h.reserveBody(r)
-	if !ok {
-		w.Header().Set("Retry-After", "1")
-		httpError(w, http.StatusServiceUnavailable, jsonrpc.CodeInternalError, "server busy: too many request bodies in flight; try again later")
-		return nil, nil
-	}
-	var once sync.Once
-	release = func() { once.Do(func() { h.bodyBytes.Add(-reserved) }) }
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodySize))
-	if err != nil {
-		release()
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			httpError(w, http.StatusRequestEntityTooLarge, jsonrpc.CodeInvalidRequest, "request body too large: the limit is "+strconv.FormatInt(h.opts.MaxBodySize, 10)+" bytes")
-			return nil, nil
-		}
-		httpError(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest, "bad request: cannot read the body: "+err.Error())
-		return nil, nil
-	}
-	if body == nil {
-		body = []byte{} // read, and empty
-	}
-	return body, release
-}
-
-// reserveBody counts the body of a POST against MaxBodyBytesInFlight, or reports that
-// there is no room. A body alone is always let in: MaxBodySize bounds it.
-func (h *HTTPHandler) reserveBody(r *http.Request) (n int64, ok bool) {
-	n = r.ContentLength
-	if n < 0 || n > h.opts.MaxBodySize {
-		n = h.opts.MaxBodySize // unknown, or refused with 413 once read
-	}
-	if total := h.bodyBytes.Add(n); total > h.opts.MaxBodyBytesInFlight && total > n {
-		h.bodyBytes.Add(-n)
-		return 0, false
-	}
-	return n, true
-}
-
 // begin counts a request that is about to run, unless the handler is shutting down.
 func (h *HTTPHandler) begin() bool {
 	h.mu.Lock()
@@ -370,47 +322,39 @@ func (h *HTTPHandler) begin() bool {
 	return true
 }
 
+func (h *HTTPHandler) isClosing() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.closing
+}
+
 // ServeHTTP serves one HTTP request to the MCP endpoint, or to the endpoints of the
-// HTTP+SSE transport.
+// HTTP+SSE transport. It routes: every request passes the guard (http_guard.go); a POST the
+// one preamble (http_post.go), which decides its era; then the endpoint of that era serves
+// it: a session's (http_sessions.go), the stateless revision's (http_stateless.go), or
+// HTTP+SSE's (http_legacy.go). GET and DELETE are a session's, told by their header.
 func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	h.bodyDeadline(w, r)
-	if msg := h.hostForbidden(r); msg != "" {
-		httpError(w, http.StatusForbidden, jsonrpc.CodeInvalidRequest, msg)
+	r, ok := h.guard.check(w, r)
+	if !ok {
 		return
-	}
-	if h.opts.Auth != nil {
-		if strings.HasPrefix(r.URL.Path, "/.well-known/oauth-protected-resource") {
-			h.serveResourceMetadata(w, r)
-			return
-		}
-		if r.Method != http.MethodOptions {
-			if r = h.authenticate(w, r); r == nil {
-				return
-			}
-		}
 	}
 	if h.opts.SSEPath != "-" && (r.URL.Path == h.opts.SSEPath || r.URL.Path == h.sseMessagePath()) {
-		h.serveSSE(w, r)
-		return
-	}
-	if msg := h.forbidden(r); msg != "" {
-		httpError(w, http.StatusForbidden, jsonrpc.CodeInvalidRequest, msg)
-		return
-	}
-	h.cors(w, r)
-	if (r.Method == http.MethodGet || r.Method == http.MethodDelete) && isStatelessHeader(r.Header.Get("Mcp-Protocol-Version")) {
-		// The stateless revision has neither the GET stream nor sessions to delete.
-		w.Header().Set("Allow", "POST, OPTIONS")
-		httpError(w, http.StatusMethodNotAllowed, jsonrpc.CodeInvalidRequest, "method not allowed: in revision "+StatelessProtocolVersion+" the MCP endpoint takes POST only")
+		h.serveLegacy(w, r)
 		return
 	}
 	switch r.Method {
 	case http.MethodPost:
-		h.post(w, r)
-	case http.MethodGet:
-		h.get(w, r)
-	case http.MethodDelete:
-		h.delete(w, r)
+		h.routePost(w, r)
+	case http.MethodGet, http.MethodDelete:
+		if isStatelessHeader(r.Header.Get("Mcp-Protocol-Version")) {
+			// The stateless revision has neither the GET stream nor sessions to delete.
+			w.Header().Set("Allow", "POST, OPTIONS")
+			httpError(w, http.StatusMethodNotAllowed, jsonrpc.CodeInvalidRequest, "method not allowed: in revision "+StatelessProtocolVersion+" the MCP endpoint takes POST only")
+		} else if r.Method == http.MethodGet {
+			h.get(w, r)
+		} else {
+			h.delete(w, r)
+		}
 	case http.MethodOptions:
 		w.Header().Set("Allow", "GET, POST, DELETE, OPTIONS")
 		w.WriteHeader(http.StatusNoContent)
@@ -420,73 +364,46 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// bodyDeadline gives a request's body BodyTimeout to arrive. It is set before anything can
-// answer: the body must come in time even when it is never read (net/http reads what remains
-// of it after the answer, to reuse the connection). net/http clears the deadline itself once
-// the body has been read to its end.
-func (h *HTTPHandler) bodyDeadline(w http.ResponseWriter, r *http.Request) {
-	if r.ContentLength != 0 && r.Body != http.NoBody {
-		http.NewResponseController(w).SetReadDeadline(time.Now().Add(h.opts.BodyTimeout))
+// routePost takes a POST to the MCP endpoint through the preamble to its era's endpoint. A
+// session's request is looked up before its body is read: a request for no session costs
+// nothing. (A request whose header names the stateless revision has no session, whatever
+// its Mcp-Session-Id; one whose _meta alone does is stateless all the same once read.)
+func (h *HTTPHandler) routePost(w http.ResponseWriter, r *http.Request) {
+	p, ok := h.startPost(w, r, false)
+	if !ok {
+		return
 	}
-}
-
-// httpError answers with an HTTP error status and a JSON-RPC error without an id.
-func httpError(w http.ResponseWriter, status, code int, msg string) {
-	writeJSON(w, status, jsonrpc.AppendError(nil, nil, jsonrpc.NewError(code, msg)))
-}
-
-// accepts reports whether an Accept header admits a media type. No header admits anything;
-// a quality of 0 refuses. It runs on every POST, so it reads the header in place (the
-// common header, "application/json, text/event-stream", costs no allocation).
-func accepts(header []string, mediaType string) bool {
-	if len(header) == 0 {
-		return true
-	}
-	major, _, _ := strings.Cut(mediaType, "/")
-	for _, h := range header {
-		for h != "" {
-			var part string
-			part, h, _ = strings.Cut(h, ",")
-			mt, params, _ := strings.Cut(part, ";")
-			mt = strings.TrimSpace(mt)
-			typ, sub, ok := strings.Cut(mt, "/")
-			if !ok || typ == "" || sub == "" || refused(params) {
-				continue
-			}
-			if mt == "*/*" || strings.EqualFold(mt, mediaType) || sub == "*" && strings.EqualFold(typ, major) {
-				return true
-			}
+	if r.Header.Get("Mcp-Session-Id") != "" && !isStatelessHeader(r.Header.Get("Mcp-Protocol-Version")) {
+		if !protocolVersionOK(w, r) {
+			return
+		}
+		if p.hs = h.session(w, r); p.hs == nil {
+			return
 		}
 	}
-	return false
-}
-
-// refused reports whether the parameters of a media range give it a quality of 0.
-func refused(params string) bool {
-	for params != "" {
-		var p string
-		p, params, _ = strings.Cut(params, ";")
-		if k, v, ok := strings.Cut(p, "="); ok && strings.EqualFold(strings.TrimSpace(k), "q") {
-			q, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-			return err == nil && q <= 0
-		}
+	if !h.readPost(w, r, p) {
+		return
 	}
-	return false
+	defer p.release() // once answered: the endpoints wait for the answer
+	if p.stateless {
+		h.postStateless(w, r, p)
+		return
+	}
+	h.postSession(w, r, p)
 }
 
-func (h *HTTPHandler) isClosing() bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.closing
-}
-
-func shuttingDown(w http.ResponseWriter) {
-	httpError(w, http.StatusServiceUnavailable, jsonrpc.CodeInternalError, "the server is shutting down")
-}
-
-// writeJSON answers with one JSON-RPC message.
-func writeJSON(w http.ResponseWriter, status int, msg []byte) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	w.Write(msg)
+// routeLegacyPost takes a message POSTed to HTTP+SSE's message endpoint through the
+// preamble to its session.
+func (h *HTTPHandler) routeLegacyPost(w http.ResponseWriter, r *http.Request) {
+	p, ok := h.startPost(w, r, true)
+	if !ok {
+		return
+	}
+	if p.ss = h.legacySession(w, r); p.ss == nil {
+		return
+	}
+	if !h.readPost(w, r, p) {
+		return
+	}
+	h.postLegacy(w, r, p)
 }

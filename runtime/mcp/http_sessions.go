@@ -1,269 +1,226 @@
 package mcp
 
 import (
-	"container/list"
 	"context"
-	"crypto/rand"
-	"encoding/base64"
 	"net/http"
-	"slices"
-	"strings"
-	"sync"
-	"time"
+	"strconv"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
 
-// The session store of the Streamable HTTP transport: sessions by id, their streams, and
-// the timers that end idle ones.
+// The endpoint of the sessions of Streamable HTTP (revisions 2025-03-26 to 2025-11-25): a
+// POST the router found of a session's era (initialize, or a message of the session its
+// Mcp-Session-Id names), the GET stream and its resumption, DELETE. The sessions themselves
+// are kept in http_session_store.go.
 
-// httpSession is a session of the HTTP transport: the protocol session, the streams of its
-// requests, and its standalone stream.
-type httpSession struct {
-	*session
-	h          *HTTPHandler
-	ctx        context.Context // ends with the session
-	cancel     context.CancelFunc
-	standalone *stream
-	owner      string // the callerKey of the token that initialized it ("" unprotected)
-
-	// Under h.mu: whether the session is in use, and since when it is not. A session is idle
-	// while it serves no request and no connection (a POST, its GET stream): only an idle
-	// session expires, or is shed for a new one when MaxSessions are open.
-	busy     int           // requests and connections in progress
-	lastUsed time.Time     // when the last one ended
-	idleAt   *list.Element // in h.idle, while idle and registered
-
-	mu       sync.Mutex
-	streams  map[int64]*stream // the standalone stream (0) and the streams of requests in progress or unread
-	nextNum  int64
-	ended    bool
-	idle     *time.Timer
-	requests int // requests being served, until answered (MaxConcurrentRequests)
-}
-
-func (h *HTTPHandler) newSession() *httpSession {
-	ctx, cancel := context.WithCancel(context.Background())
-	standalone := newSessionStream(0)
-	hs := &httpSession{h: h, ctx: ctx, cancel: cancel, standalone: standalone,
-		streams: map[int64]*stream{0: standalone}, nextNum: 1, lastUsed: time.Now()}
-	hs.session = newSession(h.srv, standalone)
-	hs.session.id = newSessionID()
-	standalone.session = hs
-	return hs
-}
-
-// newSessionID returns 32 random bytes as base64url: visible ASCII, as the spec requires,
-// and unguessable.
-func newSessionID() string {
-	b := make([]byte, 32)
-	rand.Read(b)
-	return base64.RawURLEncoding.EncodeToString(b)
-}
-
-// use marks the session busy for one request or connection; the returned function ends it.
-// A session is idle only while nothing uses it; its idle timer starts when the last use
-// ends, and it goes to the back of the handler's idle sessions.
-func (hs *httpSession) use() func() {
-	h := hs.h
-	h.mu.Lock()
-	hs.busy++
-	if hs.idleAt != nil {
-		h.idle.Remove(hs.idleAt)
-		hs.idleAt = nil
+// postSession serves a POST of a session's era that passed the preamble.
+func (h *HTTPHandler) postSession(w http.ResponseWriter, r *http.Request, p *post) {
+	if !protocolVersionOK(w, r) {
+		return
 	}
-	h.mu.Unlock()
-	return func() {
+	hs, m := p.hs, &p.m // the router found the session its id names, before the body
+	if hs == nil {
+		if m.Method == methodInitialize && m.IsRequest() {
+			owner, kerr := callerKey(r.Context())
+			if kerr != nil {
+				writeJSON(w, http.StatusForbidden, jsonrpc.AppendError(nil, m.ID, kerr))
+				return
+			}
+			h.initialize(w, m, p.acceptJSON, owner)
+			return
+		}
+		h.session(w, r) // answers that the session id is missing
+		return
+	}
+	done := hs.use()
+	defer done()
+	if !m.IsRequest() {
+		// Notifications and responses are handled at once; they get no answer of their own.
+		hs.handle(hs.ctx, m, hs.standalone)
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	h.serveRequest(w, r, hs, m, p.acceptJSON, p.acceptSSE)
+}
+
+// initialize starts a session with an initialize request.
+func (h *HTTPHandler) initialize(w http.ResponseWriter, m *jsonrpc.Message, acceptJSON bool, owner string) {
+	hs := h.newSession()
+	hs.owner = owner
+	var out captured
+	hs.handleRequest(hs.ctx, m, nil, &out)
+	registered, full := false, false
+	var shed *httpSession
+	if hs.ready() {
 		h.mu.Lock()
-		hs.busy--
-		hs.lastUsed = time.Now()
-		idle := hs.busy == 0
-		if idle && h.sessions[hs.id] == hs {
-			hs.idleAt = h.idle.PushBack(hs)
+		if h.closing {
+			out.msg = nil
+		} else if shed, registered = h.registerLocked(hs); !registered {
+			out.msg, full = nil, true
 		}
 		h.mu.Unlock()
-		if idle {
-			hs.mu.Lock()
-			if hs.idle != nil && !hs.ended {
-				hs.idle.Reset(h.opts.SessionIdleTimeout)
-			}
-			hs.mu.Unlock()
+	}
+	if shed != nil {
+		shed.end()
+	}
+	if !registered { // the handshake failed, or there is no room: no session
+		hs.end()
+		if full {
+			w.Header().Set("Retry-After", "5")
+			httpError(w, http.StatusServiceUnavailable, jsonrpc.CodeInternalError, "too many sessions ("+strconv.Itoa(h.opts.MaxSessions)+"); try again later")
+			return
 		}
+		if out.msg == nil {
+			shuttingDown(w)
+			return
+		}
+	} else {
+		h.srv.track(hs.session)
+		hs.watchIdle()
+		w.Header().Set("Mcp-Session-Id", hs.id)
 	}
-}
-
-// startRequest counts a request the session is to serve, unless it serves max already
-// (max 0: no bound); endRequest counts it answered.
-func (hs *httpSession) startRequest(max int) bool {
-	hs.mu.Lock()
-	defer hs.mu.Unlock()
-	if max > 0 && hs.requests >= max {
-		return false
-	}
-	hs.requests++
-	return true
-}
-
-func (hs *httpSession) endRequest() {
-	hs.mu.Lock()
-	hs.requests--
-	hs.mu.Unlock()
-}
-
-// watchIdle ends the session once it has been idle for the timeout.
-func (hs *httpSession) watchIdle() {
-	timeout := hs.h.opts.SessionIdleTimeout
-	if timeout < 0 {
+	if acceptJSON {
+		writeJSON(w, http.StatusOK, out.msg)
 		return
 	}
-	hs.mu.Lock()
-	defer hs.mu.Unlock()
-	if hs.ended {
+	sw := newSSEWriter(w, h.opts.WriteTimeout)
+	sw.start("", h.opts.RetryInterval.Milliseconds())
+	sw.event("", "", out.msg)
+	sw.flush()
+}
+
+// captured is an outbox that keeps the one response of a request handled inline.
+type captured struct{ msg []byte }
+
+func (c *captured) send(msg []byte) error  { return nil }
+func (c *captured) reply(msg []byte) error { c.msg = append([]byte(nil), msg...); return nil }
+func (c *captured) queue(msg []byte)       {}
+
+// serveRequest runs a request on its own goroutine and writes its stream to the response:
+// as plain JSON if the response is all there is to send, else as SSE from the first
+// message on. If the client disconnects before the response, the request goes on for a
+// while, for the client to resume the stream; then it is cancelled.
+func (h *HTTPHandler) serveRequest(w http.ResponseWriter, r *http.Request, hs *httpSession, m *jsonrpc.Message, acceptJSON, acceptSSE bool) {
+	// Counted until answered, as over stdio: requests whose clients went away, kept for
+	// resumption, count too.
+	if max := max(h.srv.opts.MaxConcurrentRequests, 0); !hs.startRequest(max) {
+		w.Header().Set("Retry-After", "1")
+		writeJSON(w, http.StatusServiceUnavailable, jsonrpc.AppendError(nil, m.ID, errServerBusy(max)))
 		return
 	}
-	hs.idle = time.AfterFunc(timeout, func() {
-		hs.h.mu.Lock()
-		idleFor := time.Since(hs.lastUsed)
-		busy := hs.busy > 0
-		hs.h.mu.Unlock()
-		expired := !busy && idleFor >= timeout
-		hs.mu.Lock()
-		if hs.ended {
-			expired = false
-		} else if !busy && !expired {
-			hs.idle.Reset(timeout - idleFor)
-		}
-		hs.mu.Unlock()
-		if expired {
-			hs.h.remove(hs)
-			hs.end()
-		}
-	})
-}
-
-// end ends the session: its requests are cancelled and its streams' connections close.
-func (hs *httpSession) end() {
-	hs.mu.Lock()
-	if hs.ended {
-		hs.mu.Unlock()
+	if !h.begin() {
+		hs.endRequest()
+		shuttingDown(w)
 		return
 	}
-	hs.ended = true
-	if hs.idle != nil {
-		hs.idle.Stop()
+	ctx, cancel := context.WithCancel(hs.ctx)
+	if h.opts.Auth != nil {
+		ctx = WithAuthInfo(ctx, AuthInfoFrom(r.Context())) // the session outlives the request; the caller is the request's
 	}
-	streams := hs.streams
-	hs.streams = map[int64]*stream{}
-	hs.mu.Unlock()
-	hs.cancel()
-	hs.session.close()
-	for _, st := range streams {
-		st.end()
+	st := hs.newRequestStream(cancel)
+	inUse := hs.use() // until answered, though the client may go away before
+	var out outbox = st
+	if !acceptSSE {
+		// A client that takes JSON only hears the request's notifications and requests on
+		// its GET stream; the response comes back here.
+		out = &splitOutbox{messages: hs.standalone, response: st}
 	}
-}
-
-func (h *HTTPHandler) remove(hs *httpSession) {
-	h.mu.Lock()
-	h.removeLocked(hs)
-	h.mu.Unlock()
-}
-
-func (h *HTTPHandler) removeLocked(hs *httpSession) {
-	if h.sessions[hs.id] == hs {
-		delete(h.sessions, hs.id)
-	}
-	if hs.idleAt != nil {
-		h.idle.Remove(hs.idleAt)
-		hs.idleAt = nil
-	}
-}
-
-// registerLocked adds a new session, shedding the session idle for longest if MaxSessions
-// are open; it returns the session shed, for the caller to end, and false if every session
-// is in use. (A flood of sessions never used cannot lock out a client that uses its own.)
-func (h *HTTPHandler) registerLocked(hs *httpSession) (shed *httpSession, ok bool) {
-	if len(h.sessions)+len(h.sseSessions) >= h.opts.MaxSessions {
-		if shed = h.shedLocked(); shed == nil {
-			return nil, false
+	h.workers.run(&requestJob{hs: hs, ctx: ctx, cancel: cancel, m: m, out: out, st: st, done: func() { inUse(); h.requests.Done() }})
+	if h.writeStream(w, r, st, 0, acceptJSON, acceptSSE, hs.ctx.Done()) == writeNothingWritten {
+		// The session ended or the server is shutting down before anything was sent.
+		if h.isClosing() {
+			shuttingDown(w)
+		} else {
+			httpError(w, http.StatusNotFound, jsonrpc.CodeInvalidRequest, "session ended before the request was answered")
 		}
 	}
-	h.sessions[hs.id] = hs
-	if hs.busy == 0 {
-		hs.idleAt = h.idle.PushBack(hs)
-	}
-	return shed, true
 }
 
-// shedLocked takes the session idle for longest out, if there is one idle.
-func (h *HTTPHandler) shedLocked() *httpSession {
-	front := h.idle.Front()
-	if front == nil {
-		return nil
-	}
-	hs := front.Value.(*httpSession)
-	h.removeLocked(hs)
-	return hs
+// requestJob is a request of a session being served on a worker, while the connection's
+// goroutine writes its stream.
+type requestJob struct {
+	hs     *httpSession
+	ctx    context.Context
+	cancel context.CancelFunc
+	m      *jsonrpc.Message
+	out    outbox
+	st     *stream
+	done   func()
 }
 
-// newRequestStream opens the stream of one request; abandon cancels the request.
-func (hs *httpSession) newRequestStream(abandon func()) *stream {
-	hs.mu.Lock()
-	defer hs.mu.Unlock()
-	st := newSessionStream(hs.nextNum)
-	hs.nextNum++
-	st.resumeAfter = hs.h.opts.ResumeTimeout
-	st.abandon = func() {
-		abandon()
-		hs.dropStream(st)
-	}
-	st.session = hs
-	if !hs.ended {
-		hs.streams[st.num] = st
-	}
-	return st
+func (j *requestJob) work() {
+	defer j.done()
+	defer j.hs.endRequest()
+	defer j.cancel()
+	j.hs.handleRequest(j.ctx, j.m, nil, j.out) // of the session's era: decided by the router
+	j.st.finish()
 }
 
-func (hs *httpSession) stream(num int64) *stream {
-	hs.mu.Lock()
-	defer hs.mu.Unlock()
-	return hs.streams[num]
+// splitOutbox sends a request's messages on one stream and its response on another.
+type splitOutbox struct {
+	messages, response outbox
 }
 
-func (hs *httpSession) dropStream(st *stream) {
-	hs.mu.Lock()
-	if hs.streams[st.num] == st && !st.standalone {
-		delete(hs.streams, st.num)
+func (s *splitOutbox) send(msg []byte) error  { return s.messages.send(msg) }
+func (s *splitOutbox) reply(msg []byte) error { return s.response.reply(msg) }
+func (s *splitOutbox) queue(msg []byte)       { s.messages.queue(msg) }
+
+// get opens the standalone stream, or resumes a stream with Last-Event-ID.
+func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
+	if !accepts(r.Header.Values("Accept"), "text/event-stream") {
+		httpError(w, http.StatusNotAcceptable, jsonrpc.CodeInvalidRequest, "not acceptable: GET opens an SSE stream; accept text/event-stream")
+		return
 	}
-	hs.mu.Unlock()
+	if h.isClosing() {
+		shuttingDown(w)
+		return
+	}
+	if !protocolVersionOK(w, r) {
+		return
+	}
+	hs := h.session(w, r)
+	if hs == nil {
+		return
+	}
+	done := hs.use()
+	defer done()
+	st, after := hs.standalone, int64(-1)
+	if last := r.Header.Get("Last-Event-Id"); last != "" {
+		num, seq, ok := parseEventID(last)
+		st = nil
+		if ok {
+			st = hs.stream(num)
+		}
+		resumable := false
+		if st != nil {
+			st.mu.Lock()
+			// Only a stream that gave out event ids can be resumed, only from one of them.
+			resumable = (st.sse || st.standalone) && seq < st.next
+			st.mu.Unlock()
+		}
+		if !resumable {
+			httpError(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest, "bad request: Last-Event-ID "+last+" names no stream that can be resumed")
+			return
+		}
+		after = seq
+	}
+	// Without Last-Event-ID (after < 0), a new standalone connection gets what no
+	// connection has been handed yet.
+	if h.writeStream(w, r, st, after, false, true, hs.ctx.Done()) == writeNothingWritten {
+		httpError(w, http.StatusNotFound, jsonrpc.CodeInvalidRequest, "session ended")
+	}
 }
 
-// session finds the session a request names, or answers with the error and returns nil.
-func (h *HTTPHandler) session(w http.ResponseWriter, r *http.Request) *httpSession {
-	id := r.Header.Get("Mcp-Session-Id")
-	if id == "" {
-		httpError(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest, "bad request: the Mcp-Session-Id header is missing; initialize a session first")
-		return nil
+// delete ends a session.
+func (h *HTTPHandler) delete(w http.ResponseWriter, r *http.Request) {
+	if !protocolVersionOK(w, r) {
+		return
 	}
-	h.mu.Lock()
-	hs := h.sessions[id]
-	h.mu.Unlock()
-	// A session is its caller's: another caller's token finds no such session, as if the id
-	// were unknown.
-	if hs == nil || !callerOwns(r.Context(), hs.owner) {
-		httpError(w, http.StatusNotFound, jsonrpc.CodeInvalidRequest, "session not found: it ended or never existed; initialize a new one")
-		return nil
+	hs := h.session(w, r)
+	if hs == nil {
+		return
 	}
-	return hs
-}
-
-// protocolVersionOK checks the MCP-Protocol-Version header of a session's request: absent,
-// or a revision with sessions.
-func protocolVersionOK(w http.ResponseWriter, r *http.Request) bool {
-	v := r.Header.Get("Mcp-Protocol-Version")
-	if v == "" || slices.Contains(statefulVersions, v) {
-		return true
-	}
-	httpError(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest,
-		"bad request: unsupported MCP-Protocol-Version "+v+"; supported: "+strings.Join(statefulVersions, ", "))
-	return false
+	h.remove(hs)
+	hs.end()
+	w.WriteHeader(http.StatusNoContent)
 }

@@ -10,10 +10,12 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
 
-// Streamable HTTP in the stateless revision (2026-07-28, basic/transports/streamable-http.mdx):
-// no sessions, no GET stream, no resumption. Each POST is one request, answered with JSON or
-// with an SSE stream of its own that ends with the response; headers mirror the body
-// (MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Param-*), and must agree with it.
+// The endpoint of Streamable HTTP in the stateless revision (2026-07-28,
+// basic/transports/streamable-http.mdx): no sessions, no GET stream, no resumption. Each
+// POST is one request, answered with JSON or with an SSE stream of its own that ends with the
+// response; headers mirror the body (MCP-Protocol-Version, Mcp-Method, Mcp-Name,
+// Mcp-Param-*), and must agree with it. The router sends here what the preamble found of
+// this era (http_post.go).
 
 // isStatelessHeader reports whether an MCP-Protocol-Version header names a revision without
 // sessions: the stateless revision, or one unknown to us, answered as a stateless one.
@@ -111,8 +113,9 @@ func (h *HTTPHandler) checkHeaders(r *http.Request, m *jsonrpc.Message, meta *re
 	return nil
 }
 
-// postStateless serves a POST of the stateless revision.
-func (h *HTTPHandler) postStateless(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message, meta *requestMeta, acceptJSON, acceptSSE bool) {
+// postStateless serves a POST of the stateless revision that passed the preamble.
+func (h *HTTPHandler) postStateless(w http.ResponseWriter, r *http.Request, p *post) {
+	m, meta := &p.m, p.meta
 	if !m.IsRequest() {
 		if m.IsResponse() {
 			httpError(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest, "bad request: in revision "+StatelessProtocolVersion+" a client sends no responses")
@@ -136,7 +139,7 @@ func (h *HTTPHandler) postStateless(w http.ResponseWriter, r *http.Request, m *j
 		return
 	}
 	long := methods[m.Method] != nil && methods[m.Method].long
-	if long && !acceptSSE {
+	if long && !p.acceptSSE {
 		httpError(w, http.StatusNotAcceptable, jsonrpc.CodeInvalidRequest, "not acceptable: "+m.Method+" answers with an SSE stream; accept text/event-stream")
 		return
 	}
@@ -163,6 +166,6 @@ func (h *HTTPHandler) postStateless(w http.ResponseWriter, r *http.Request, m *j
 		resp, code := h.srv.serveStateless(ctx, m, meta, st)
 		st.respond(resp, statelessStatus(code))
 	}()
-	h.writeStream(w, r, st, 0, acceptJSON, acceptSSE, nil)
+	h.writeStream(w, r, st, 0, p.acceptJSON, p.acceptSSE, nil)
 	cancel() // closing the stream cancels the request (if it was still running)
 }

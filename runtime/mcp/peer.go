@@ -156,7 +156,11 @@ func (p *peer) handle(ctx context.Context, m *jsonrpc.Message, out outbox) {
 
 // request serves a request from the other side, as its side admits it.
 func (p *peer) request(ctx context.Context, m *jsonrpc.Message, out outbox) {
-	a := p.side.admit(m)
+	p.admitted(ctx, m, out, p.side.admit(m))
+}
+
+// admitted serves a request from the other side that its side has admitted (a).
+func (p *peer) admitted(ctx context.Context, m *jsonrpc.Message, out outbox, a admission) {
 	if a.refuse != nil {
 		p.reply(out, jsonrpc.AppendError(nil, m.ID, a.refuse))
 		ended(out)

@@ -55,8 +55,15 @@ var errNotInitialized = jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "invalid re
 // level) inline, before the next message is read. Decided here, not on the request's own goroutine, where an
 // initialize read later could already have been handled.
 func (ss *session) admit(m *jsonrpc.Message) admission {
+	meta, _ := statelessMeta(m)
+	return ss.admitEra(m, meta)
+}
+
+// admitEra is admit for a request whose era is known: meta is its _meta if it is of the
+// stateless revision, nil if it is the session's.
+func (ss *session) admitEra(m *jsonrpc.Message, meta *requestMeta) admission {
 	row := methods[m.Method]
-	if meta, ok := statelessMeta(m); ok {
+	if meta != nil {
 		return admission{long: row != nil && row.long, state: meta}
 	}
 	if row != nil && row.anytime {
@@ -66,6 +73,13 @@ func (ss *session) admit(m *jsonrpc.Message) admission {
 		return admission{refuse: errNotInitialized}
 	}
 	return admission{inline: row != nil && row.inline}
+}
+
+// handleRequest serves a request whose era its transport decided already (HTTP reads the
+// _meta before it finds the endpoint), so that admit does not read it again: meta is its
+// _meta if it is of the stateless revision, nil if it is the session's.
+func (ss *session) handleRequest(ctx context.Context, m *jsonrpc.Message, meta *requestMeta, out outbox) {
+	ss.admitted(ctx, m, out, ss.admitEra(m, meta))
 }
 
 // serve serves an admitted request (peerSide).

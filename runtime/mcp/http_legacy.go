@@ -33,20 +33,16 @@ type sseSession struct {
 // sseMessagePath is where the clients of SSEPath POST their messages.
 func (h *HTTPHandler) sseMessagePath() string { return h.opts.SSEPath + "/message" }
 
-// serveSSE serves the two endpoints of the HTTP+SSE transport.
-func (h *HTTPHandler) serveSSE(w http.ResponseWriter, r *http.Request) {
-	if msg := h.forbidden(r); msg != "" {
-		httpError(w, http.StatusForbidden, jsonrpc.CodeInvalidRequest, msg)
-		return
-	}
-	h.cors(w, r)
+// serveLegacy serves the two endpoints of the HTTP+SSE transport (the guard has passed
+// the request).
+func (h *HTTPHandler) serveLegacy(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.Method == http.MethodOptions:
 		w.WriteHeader(http.StatusNoContent)
 	case r.URL.Path == h.opts.SSEPath && r.Method == http.MethodGet:
 		h.openSSE(w, r)
 	case r.URL.Path == h.sseMessagePath() && r.Method == http.MethodPost:
-		h.postSSE(w, r)
+		h.routeLegacyPost(w, r)
 	case r.URL.Path == h.opts.SSEPath:
 		w.Header().Set("Allow", "GET, OPTIONS")
 		httpError(w, http.StatusMethodNotAllowed, jsonrpc.CodeInvalidRequest, "method not allowed: GET "+h.opts.SSEPath+" opens the stream of the HTTP+SSE transport; a Streamable HTTP client POSTs to "+h.opts.Path)
@@ -120,57 +116,45 @@ func (h *HTTPHandler) endSSE(ss *sseSession) {
 	})
 }
 
-// postSSE hands a message to its session; the answer goes on the session's stream.
-func (h *HTTPHandler) postSSE(w http.ResponseWriter, r *http.Request) {
-	if h.isClosing() {
-		shuttingDown(w)
-		return
-	}
-	if !isJSON(r.Header.Get("Content-Type")) {
-		httpError(w, http.StatusUnsupportedMediaType, jsonrpc.CodeInvalidRequest, "unsupported media type: a message carries application/json")
-		return
-	}
+// legacySession finds the session a POST to the message endpoint names (?sessionId=), or
+// answers with the error and returns nil. A session is its caller's, as with Streamable
+// HTTP.
+func (h *HTTPHandler) legacySession(w http.ResponseWriter, r *http.Request) *sseSession {
 	h.mu.Lock()
 	ss := h.sseSessions[r.URL.Query().Get("sessionId")]
 	h.mu.Unlock()
-	// A session is its caller's, as with Streamable HTTP.
 	if ss == nil || !callerOwns(r.Context(), ss.owner) {
 		httpError(w, http.StatusNotFound, jsonrpc.CodeInvalidRequest, "session not found: its stream closed, or it never existed; open a new one with GET "+h.opts.SSEPath)
-		return
+		return nil
 	}
-	body, release := h.readPOST(w, r)
-	if body == nil {
-		return
-	}
+	return ss
+}
+
+// postLegacy hands a message that passed the preamble to its session; the answer goes on
+// the session's stream.
+func (h *HTTPHandler) postLegacy(w http.ResponseWriter, r *http.Request, p *post) {
 	handed := false // to a request, which gives the body's bytes back once answered
 	defer func() {
 		if !handed {
-			release()
+			p.release()
 		}
 	}()
-	m, perr := parser.Parse(body)
-	if perr != nil {
-		writeJSON(w, http.StatusBadRequest, jsonrpc.AppendError(nil, m.ID, perr))
-		return
-	}
-	if h.opts.Auth != nil && m.IsRequest() && !h.checkScopes(w, r, &m) {
-		return
-	}
 	if !h.begin() {
 		shuttingDown(w)
 		return
 	}
 	defer h.requests.Done()
 	// The session serves requests on goroutines of its own; the answer goes on the stream.
+	ss := p.ss
 	ctx := ss.ctx
 	if a := AuthInfoFrom(r.Context()); a != nil {
 		ctx = WithAuthInfo(ctx, a) // the caller is the message's
 	}
-	if m.IsRequest() {
+	if p.m.IsRequest() {
 		handed = true
-		ss.handle(ctx, &m, &sseRequest{stream: ss.st, release: release})
+		ss.handleRequest(ctx, &p.m, p.meta, &sseRequest{stream: ss.st, release: p.release})
 	} else {
-		ss.handle(ctx, &m, ss.st)
+		ss.handle(ctx, &p.m, ss.st)
 	}
 	w.WriteHeader(http.StatusAccepted)
 }
