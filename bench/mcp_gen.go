@@ -10,12 +10,13 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/mcp/mcpgen"
 )
 
 // The line below needs the runtime of the mcpgen that generated this file. If it does not
 // compile, the module builds with another version of mcpgen's runtime: run go generate
 // (go tool mcpgen) with the mcpgen the module requires.
-const _ = mcp.GeneratedCodeContract1
+const _ = mcpgen.Contract3
 
 // RegisterMCP adds the MCP tools of package bench to s.
 func RegisterMCP(s *mcp.Server) {
@@ -128,7 +129,7 @@ const (
 func mcpgenCallSearch(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in SearchInput
-	mcpgenDecodeSearchInput(args.Decoder(), &in)
+	mcpgenDecodeSearchInput(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -138,7 +139,7 @@ func mcpgenCallSearch(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenEncodeSearchResult(c.Structured(), &out)
+	mcpgenEncodeSearchResult(mcpgen.Structured(c), &out)
 }
 
 // mcpgenDecodeSearchInput decodes a value of type SearchInput and checks it against its schema.

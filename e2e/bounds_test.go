@@ -112,7 +112,7 @@ func serveEcho() {
 	defer stop()
 	s := mcp.NewServer(mcp.Implementation{Name: "echo", Version: "1.0.0"}, &mcp.ServerOptions{ShutdownTimeout: time.Second})
 	s.AddTool(mcp.Tool{Name: "echo", InputSchema: `{"type":"object"}`, Handler: func(ctx context.Context, c *mcp.ToolCall) {
-		c.ReturnText(string(c.Arguments().Decoder().Raw()))
+		c.ReturnText(string(c.RawArguments()))
 	}})
 	if err := s.ServeStdio(ctx); err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintln(os.Stderr, err)

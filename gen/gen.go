@@ -46,7 +46,7 @@ const (
 	// so a stale or broken generated file never stands in the way of regenerating it.
 	BuildTag = model.BuildTag
 	// ContractVersion is the version of the runtime's contract with generated code that
-	// generated files keep (runtime/mcp/generated.go).
+	// generated files keep (the constant ContractN of package runtime/mcp/mcpgen).
 	ContractVersion = model.ContractVersion
 )
 

@@ -170,8 +170,7 @@ var (
 
 // stringArgument is the tool's string argument name, or "" when it has none.
 func stringArgument(c *mcp.ToolCall, name string) string {
-	args := c.Arguments()
-	d := args.Decoder()
+	d := jsonwire.NewDecoder(c.RawArguments())
 	var v string
 	if d.Expect(jsonwire.Object) {
 		for key := range d.Members {
@@ -180,6 +179,5 @@ func stringArgument(c *mcp.ToolCall, name string) string {
 			}
 		}
 	}
-	args.Err()
 	return v
 }

@@ -13,12 +13,13 @@ import (
 	"github.com/mcpgen/mcpgen/examples/codegraph/graph"
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/mcp/mcpgen"
 )
 
 // The line below needs the runtime of the mcpgen that generated this file. If it does not
 // compile, the module builds with another version of mcpgen's runtime: run go generate
 // (go tool mcpgen) with the mcpgen the module requires.
-const _ = mcp.GeneratedCodeContract1
+const _ = mcpgen.Contract3
 
 // RegisterMCP adds the MCP tools and resources of package main to s. Methods are called on the values given.
 func RegisterMCP(s *mcp.Server, graph *Graph) {
@@ -219,7 +220,7 @@ const (
 func mcpgenCallGraphFindCallPath(ctx context.Context, c *mcp.ToolCall, recv *Graph) {
 	args := c.Arguments()
 	var in PathInput
-	mcpgenDecodePathInput(args.Decoder(), &in)
+	mcpgenDecodePathInput(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -229,7 +230,7 @@ func mcpgenCallGraphFindCallPath(ctx context.Context, c *mcp.ToolCall, recv *Gra
 		c.ReturnError(err)
 		return
 	}
-	mcpgenEncodeCallPath(c.Structured(), &out)
+	mcpgenEncodeCallPath(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool find_callees.
@@ -372,7 +373,7 @@ const (
 func mcpgenCallGraphFindCallees(ctx context.Context, c *mcp.ToolCall, recv *Graph) {
 	args := c.Arguments()
 	var in DepthInput
-	mcpgenDecodeDepthInput(args.Decoder(), &in)
+	mcpgenDecodeDepthInput(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -382,7 +383,7 @@ func mcpgenCallGraphFindCallees(ctx context.Context, c *mcp.ToolCall, recv *Grap
 		c.ReturnError(err)
 		return
 	}
-	mcpgenEncodeCalleesResult(c.Structured(), &out)
+	mcpgenEncodeCalleesResult(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool find_callers.
@@ -513,7 +514,7 @@ const (
 func mcpgenCallGraphFindCallers(ctx context.Context, c *mcp.ToolCall, recv *Graph) {
 	args := c.Arguments()
 	var in DepthInput
-	mcpgenDecodeDepthInput(args.Decoder(), &in)
+	mcpgenDecodeDepthInput(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -523,7 +524,7 @@ func mcpgenCallGraphFindCallers(ctx context.Context, c *mcp.ToolCall, recv *Grap
 		c.ReturnError(err)
 		return
 	}
-	mcpgenEncodeCallersResult(c.Structured(), &out)
+	mcpgenEncodeCallersResult(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool find_implementations.
@@ -609,7 +610,7 @@ const (
 func mcpgenCallGraphFindImplementations(ctx context.Context, c *mcp.ToolCall, recv *Graph) {
 	args := c.Arguments()
 	var in ImplementationsInput
-	mcpgenDecodeImplementationsInput(args.Decoder(), &in)
+	mcpgenDecodeImplementationsInput(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -619,7 +620,7 @@ func mcpgenCallGraphFindImplementations(ctx context.Context, c *mcp.ToolCall, re
 		c.ReturnError(err)
 		return
 	}
-	mcpgenEncodeImplementationsResult(c.Structured(), &out)
+	mcpgenEncodeImplementationsResult(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool find_references.
@@ -709,7 +710,7 @@ const (
 func mcpgenCallGraphFindReferences(ctx context.Context, c *mcp.ToolCall, recv *Graph) {
 	args := c.Arguments()
 	var in SymbolInput
-	mcpgenDecodeSymbolInput(args.Decoder(), &in)
+	mcpgenDecodeSymbolInput(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -719,7 +720,7 @@ func mcpgenCallGraphFindReferences(ctx context.Context, c *mcp.ToolCall, recv *G
 		c.ReturnError(err)
 		return
 	}
-	mcpgenEncodeReferencesResult(c.Structured(), &out)
+	mcpgenEncodeReferencesResult(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool get_code_snippet.
@@ -805,7 +806,7 @@ const (
 func mcpgenCallGraphGetCodeSnippet(ctx context.Context, c *mcp.ToolCall, recv *Graph) {
 	args := c.Arguments()
 	var in SymbolInput
-	mcpgenDecodeSymbolInput(args.Decoder(), &in)
+	mcpgenDecodeSymbolInput(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -815,7 +816,7 @@ func mcpgenCallGraphGetCodeSnippet(ctx context.Context, c *mcp.ToolCall, recv *G
 		c.ReturnError(err)
 		return
 	}
-	mcpgenEncodeCodeSnippet(c.Structured(), &out)
+	mcpgenEncodeCodeSnippet(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool index_repository.
@@ -890,7 +891,7 @@ const (
 func mcpgenCallGraphIndexRepository(ctx context.Context, c *mcp.ToolCall, recv *Graph) {
 	args := c.Arguments()
 	var in IndexInput
-	mcpgenDecodeIndexInput(args.Decoder(), &in)
+	mcpgenDecodeIndexInput(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -900,7 +901,7 @@ func mcpgenCallGraphIndexRepository(ctx context.Context, c *mcp.ToolCall, recv *
 		c.ReturnError(err)
 		return
 	}
-	mcpgenEncodeIndexReport(c.Structured(), &out)
+	mcpgenEncodeIndexReport(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool list_projects.
@@ -970,7 +971,7 @@ const (
 // mcpgenCallGraphListProjects serves tool list_projects.
 func mcpgenCallGraphListProjects(ctx context.Context, c *mcp.ToolCall, recv *Graph) {
 	args := c.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -980,7 +981,7 @@ func mcpgenCallGraphListProjects(ctx context.Context, c *mcp.ToolCall, recv *Gra
 		c.ReturnError(err)
 		return
 	}
-	mcpgenEncodeProjectList(c.Structured(), &out)
+	mcpgenEncodeProjectList(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool query_code_graph.
@@ -1044,7 +1045,7 @@ const (
 func mcpgenCallGraphQueryCodeGraph(ctx context.Context, c *mcp.ToolCall, recv *Graph) {
 	args := c.Arguments()
 	var in QueryInput
-	mcpgenDecodeQueryInput(args.Decoder(), &in)
+	mcpgenDecodeQueryInput(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -1054,7 +1055,7 @@ func mcpgenCallGraphQueryCodeGraph(ctx context.Context, c *mcp.ToolCall, recv *G
 		c.ReturnError(err)
 		return
 	}
-	mcpgenEncodeQueryResult(c.Structured(), &out)
+	mcpgenEncodeQueryResult(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool read_file.
@@ -1096,7 +1097,7 @@ const (
 func mcpgenCallGraphReadFile(ctx context.Context, c *mcp.ToolCall, recv *Graph) {
 	args := c.Arguments()
 	var in ReadFileInput
-	mcpgenDecodeReadFileInput(args.Decoder(), &in)
+	mcpgenDecodeReadFileInput(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -1189,7 +1190,7 @@ const (
 func mcpgenCallGraphSurgicalReplaceCode(ctx context.Context, c *mcp.ToolCall, recv *Graph) {
 	args := c.Arguments()
 	var in ReplaceInput
-	mcpgenDecodeReplaceInput(args.Decoder(), &in)
+	mcpgenDecodeReplaceInput(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -1199,7 +1200,7 @@ func mcpgenCallGraphSurgicalReplaceCode(ctx context.Context, c *mcp.ToolCall, re
 		c.ReturnError(err)
 		return
 	}
-	mcpgenEncodeReplaceReport(c.Structured(), &out)
+	mcpgenEncodeReplaceReport(mcpgen.Structured(c), &out)
 }
 
 // mcpgenReadGraphProjects serves resource graph://projects.
@@ -1208,13 +1209,13 @@ func mcpgenReadGraphProjects(ctx context.Context, uri string, recv *Graph) ([]mc
 	if err != nil {
 		return nil, err
 	}
-	return mcp.TextContents(uri, out), nil
+	return mcpgen.TextContents(uri, out), nil
 }
 
 // mcpgenReadSchema serves resource graph://schema.
 func mcpgenReadSchema(_ context.Context, uri string) ([]mcp.ResourceContents, error) {
 	out := Schema()
-	return mcp.TextContents(uri, out), nil
+	return mcpgen.TextContents(uri, out), nil
 }
 
 // mcpgenDecodeDepthInput decodes a value of type DepthInput and checks it against its schema.

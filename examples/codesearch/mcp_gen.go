@@ -10,12 +10,13 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/mcp/mcpgen"
 )
 
 // The line below needs the runtime of the mcpgen that generated this file. If it does not
 // compile, the module builds with another version of mcpgen's runtime: run go generate
 // (go tool mcpgen) with the mcpgen the module requires.
-const _ = mcp.GeneratedCodeContract2
+const _ = mcpgen.Contract3
 
 // RegisterMCP adds the MCP tools, resources and completions of package main to s. Methods are called on the values given.
 func RegisterMCP(s *mcp.Server, codebase *Codebase) {
@@ -205,7 +206,7 @@ const (
 func mcpgenCallCodebaseChunkFile(ctx context.Context, c *mcp.ToolCall, recv *Codebase) {
 	args := c.Arguments()
 	var in ChunkFileInput
-	mcpgenDecodeChunkFileInput(args.Decoder(), &in)
+	mcpgenDecodeChunkFileInput(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -215,7 +216,7 @@ func mcpgenCallCodebaseChunkFile(ctx context.Context, c *mcp.ToolCall, recv *Cod
 		c.ReturnError(err)
 		return
 	}
-	mcpgenEncodeFileChunks(c.Structured(), &out)
+	mcpgenEncodeFileChunks(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool chunk_files.
@@ -338,7 +339,7 @@ const (
 func mcpgenCallCodebaseChunkFiles(ctx context.Context, c *mcp.ToolCall, recv *Codebase) {
 	args := c.Arguments()
 	var in ChunkFilesInput
-	mcpgenDecodeChunkFilesInput(args.Decoder(), &in)
+	mcpgenDecodeChunkFilesInput(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -348,7 +349,7 @@ func mcpgenCallCodebaseChunkFiles(ctx context.Context, c *mcp.ToolCall, recv *Co
 		c.ReturnError(err)
 		return
 	}
-	mcpgenEncodeChunkFilesResult(c.Structured(), &out)
+	mcpgenEncodeChunkFilesResult(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool list_directory.
@@ -431,7 +432,7 @@ const (
 func mcpgenCallCodebaseListDirectory(ctx context.Context, c *mcp.ToolCall, recv *Codebase) {
 	args := c.Arguments()
 	var in ListDirectoryInput
-	mcpgenDecodeListDirectoryInput(args.Decoder(), &in)
+	mcpgenDecodeListDirectoryInput(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -441,11 +442,11 @@ func mcpgenCallCodebaseListDirectory(ctx context.Context, c *mcp.ToolCall, recv 
 		c.ReturnError(err)
 		return
 	}
-	mcpgenCheckDirectoryListing(c.Checker(), &out)
-	if !c.ResultOK() {
+	mcpgenCheckDirectoryListing(mcpgen.Checker(c), &out)
+	if !mcpgen.ResultOK(c) {
 		return
 	}
-	mcpgenEncodeDirectoryListing(c.Structured(), &out)
+	mcpgenEncodeDirectoryListing(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool read_file.
@@ -485,7 +486,7 @@ const (
 func mcpgenCallCodebaseReadFile(ctx context.Context, c *mcp.ToolCall, recv *Codebase) {
 	args := c.Arguments()
 	var in ReadFileInput
-	mcpgenDecodeReadFileInput(args.Decoder(), &in)
+	mcpgenDecodeReadFileInput(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -599,7 +600,7 @@ const (
 func mcpgenCallCodebaseSearchByEmbedding(ctx context.Context, c *mcp.ToolCall, recv *Codebase) {
 	args := c.Arguments()
 	var in EmbeddingSearchInput
-	mcpgenDecodeEmbeddingSearchInput(args.Decoder(), &in)
+	mcpgenDecodeEmbeddingSearchInput(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -609,7 +610,7 @@ func mcpgenCallCodebaseSearchByEmbedding(ctx context.Context, c *mcp.ToolCall, r
 		c.ReturnError(err)
 		return
 	}
-	mcpgenEncodeEmbeddingSearchResult(c.Structured(), &out)
+	mcpgenEncodeEmbeddingSearchResult(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool search_code.
@@ -790,7 +791,7 @@ const (
 func mcpgenCallCodebaseSearchCode(ctx context.Context, c *mcp.ToolCall, recv *Codebase) {
 	args := c.Arguments()
 	var in SearchCodeInput
-	mcpgenDecodeSearchCodeInput(args.Decoder(), &in)
+	mcpgenDecodeSearchCodeInput(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -800,19 +801,19 @@ func mcpgenCallCodebaseSearchCode(ctx context.Context, c *mcp.ToolCall, recv *Co
 		c.ReturnError(err)
 		return
 	}
-	mcpgenCheckSearchCodeResult(c.Checker(), &out)
-	if !c.ResultOK() {
+	mcpgenCheckSearchCodeResult(mcpgen.Checker(c), &out)
+	if !mcpgen.ResultOK(c) {
 		return
 	}
-	mcpgenEncodeSearchCodeResult(c.Structured(), &out)
-	c.SetText(out.AppendMCPText(c.TextBuffer()))
+	mcpgenEncodeSearchCodeResult(mcpgen.Structured(c), &out)
+	mcpgen.SetText(c, out.AppendMCPText(mcpgen.TextBuffer(c)))
 }
 
 // mcpgenReadCodebaseFile serves resource template codebase://file/{+path}.
 func mcpgenReadCodebaseFile(ctx context.Context, uri string, vars map[string]string, recv *Codebase) ([]mcp.ResourceContents, error) {
-	args := mcp.TemplateInput(uri, vars)
+	args := mcpgen.TemplateInput(uri, vars)
 	var in FileRef
-	mcpgenDecodeFileRef(args.Decoder(), &in)
+	mcpgenDecodeFileRef(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		return nil, err
 	}
@@ -829,7 +830,7 @@ func mcpgenReadCodebaseFiles(ctx context.Context, uri string, recv *Codebase) ([
 	if err != nil {
 		return nil, err
 	}
-	return mcp.TextContents(uri, out), nil
+	return mcpgen.TextContents(uri, out), nil
 }
 
 // mcpgenReadCodebaseSearchHelp serves resource codebase://search.
@@ -838,7 +839,7 @@ func mcpgenReadCodebaseSearchHelp(ctx context.Context, uri string, recv *Codebas
 	if err != nil {
 		return nil, err
 	}
-	return mcp.TextContents(uri, out), nil
+	return mcpgen.TextContents(uri, out), nil
 }
 
 // mcpgenCompleteCodebaseCompletePath completes argument path of resource template codebase://file/{+path}.

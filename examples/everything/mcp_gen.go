@@ -10,12 +10,13 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/mcp/mcpgen"
 )
 
 // The line below needs the runtime of the mcpgen that generated this file. If it does not
 // compile, the module builds with another version of mcpgen's runtime: run go generate
 // (go tool mcpgen) with the mcpgen the module requires.
-const _ = mcp.GeneratedCodeContract1
+const _ = mcpgen.Contract3
 
 // RegisterMCP adds the MCP tools, resources, prompts, completions and elicitation forms of package main to s. Methods are called on the values given.
 func RegisterMCP(s *mcp.Server, lists *Lists, watched *Watched) {
@@ -343,14 +344,14 @@ func RegisterMCP(s *mcp.Server, lists *Lists, watched *Watched) {
 		Argument: "arg1",
 		Complete: mcpgenCompleteCompleteArg1,
 	})
-	mcp.AddForm(s, mcpgenColorFormForm, mcpgenDecodeColorForm)
-	mcp.AddForm(s, mcpgenConfirmFormForm, mcpgenDecodeConfirmForm)
-	mcp.AddForm(s, mcpgenContextFormForm, mcpgenDecodeContextForm)
-	mcp.AddForm(s, mcpgenDeleteFormForm, mcpgenDecodeDeleteForm)
-	mcp.AddForm(s, mcpgenNameFormForm, mcpgenDecodeNameForm)
-	mcp.AddForm(s, mcpgenProfileForm, mcpgenDecodeProfile)
-	mcp.AddForm(s, mcpgenSelectionsForm, mcpgenDecodeSelections)
-	mcp.AddForm(s, mcpgenUserInfoForm, mcpgenDecodeUserInfo)
+	mcpgen.AddForm(s, mcpgenColorFormForm, mcpgenDecodeColorForm)
+	mcpgen.AddForm(s, mcpgenConfirmFormForm, mcpgenDecodeConfirmForm)
+	mcpgen.AddForm(s, mcpgenContextFormForm, mcpgenDecodeContextForm)
+	mcpgen.AddForm(s, mcpgenDeleteFormForm, mcpgenDecodeDeleteForm)
+	mcpgen.AddForm(s, mcpgenNameFormForm, mcpgenDecodeNameForm)
+	mcpgen.AddForm(s, mcpgenProfileForm, mcpgenDecodeProfile)
+	mcpgen.AddForm(s, mcpgenSelectionsForm, mcpgenDecodeSelections)
+	mcpgen.AddForm(s, mcpgenUserInfoForm, mcpgenDecodeUserInfo)
 }
 
 // JSON Schemas of tool confirm_delete.
@@ -375,7 +376,7 @@ const (
 func mcpgenCallConfirmDelete(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in DeleteInput
-	mcpgenDecodeDeleteInput(args.Decoder(), &in)
+	mcpgenDecodeDeleteInput(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -400,7 +401,7 @@ const (
 // mcpgenCallFailingJob serves tool failing_job.
 func mcpgenCallFailingJob(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -431,7 +432,7 @@ const (
 func mcpgenCallGreet(_ context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in GreetInput
-	mcpgenDecodeGreetInput(args.Decoder(), &in)
+	mcpgenDecodeGreetInput(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -545,7 +546,7 @@ const (
 // mcpgenCallMultiInput serves tool multi_input.
 func mcpgenCallMultiInput(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -570,7 +571,7 @@ const (
 // mcpgenCallProtocolErrorJob serves tool protocol_error_job.
 func mcpgenCallProtocolErrorJob(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -607,7 +608,7 @@ const (
 func mcpgenCallSlowCompute(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in ComputeInput
-	mcpgenDecodeComputeInput(args.Decoder(), &in)
+	mcpgenDecodeComputeInput(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -632,7 +633,7 @@ const (
 // mcpgenCallAudioContent serves tool test_audio_content.
 func mcpgenCallAudioContent(_ context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -664,7 +665,7 @@ const (
 func mcpgenCallCustomHeader(_ context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in CustomHeaderInput
-	mcpgenDecodeCustomHeaderInput(args.Decoder(), &in)
+	mcpgenDecodeCustomHeaderInput(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -696,7 +697,7 @@ const (
 func mcpgenCallElicitation(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in ElicitationInput
-	mcpgenDecodeElicitationInput(args.Decoder(), &in)
+	mcpgenDecodeElicitationInput(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -721,7 +722,7 @@ const (
 // mcpgenCallElicitationDefaults serves tool test_elicitation_sep1034_defaults.
 func mcpgenCallElicitationDefaults(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -746,7 +747,7 @@ const (
 // mcpgenCallElicitationEnums serves tool test_elicitation_sep1330_enums.
 func mcpgenCallElicitationEnums(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -771,7 +772,7 @@ const (
 // mcpgenCallEmbeddedResource serves tool test_embedded_resource.
 func mcpgenCallEmbeddedResource(_ context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -792,7 +793,7 @@ const (
 // mcpgenCallErrorHandling serves tool test_error_handling.
 func mcpgenCallErrorHandling(_ context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -814,7 +815,7 @@ const (
 // mcpgenCallImageContent serves tool test_image_content.
 func mcpgenCallImageContent(_ context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -835,7 +836,7 @@ const (
 // mcpgenCallInputRequiredCapabilities serves tool test_input_required_result_capabilities.
 func mcpgenCallInputRequiredCapabilities(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -860,7 +861,7 @@ const (
 // mcpgenCallInputRequiredElicitation serves tool test_input_required_result_elicitation.
 func mcpgenCallInputRequiredElicitation(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -885,7 +886,7 @@ const (
 // mcpgenCallInputRequiredListRoots serves tool test_input_required_result_list_roots.
 func mcpgenCallInputRequiredListRoots(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -910,7 +911,7 @@ const (
 // mcpgenCallInputRequiredMultiRound serves tool test_input_required_result_multi_round.
 func mcpgenCallInputRequiredMultiRound(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -935,7 +936,7 @@ const (
 // mcpgenCallInputRequiredMultipleInputs serves tool test_input_required_result_multiple_inputs.
 func mcpgenCallInputRequiredMultipleInputs(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -960,7 +961,7 @@ const (
 // mcpgenCallInputRequiredRequestState serves tool test_input_required_result_request_state.
 func mcpgenCallInputRequiredRequestState(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -985,7 +986,7 @@ const (
 // mcpgenCallInputRequiredSampling serves tool test_input_required_result_sampling.
 func mcpgenCallInputRequiredSampling(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -1010,7 +1011,7 @@ const (
 // mcpgenCallInputRequiredTamperedState serves tool test_input_required_result_tampered_state.
 func mcpgenCallInputRequiredTamperedState(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -1035,7 +1036,7 @@ const (
 // mcpgenCallLogging serves tool test_logging_tool.
 func mcpgenCallLogging(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -1056,7 +1057,7 @@ const (
 // mcpgenCallMissingCapability serves tool test_missing_capability.
 func mcpgenCallMissingCapability(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -1081,7 +1082,7 @@ const (
 // mcpgenCallMultipleContentTypes serves tool test_multiple_content_types.
 func mcpgenCallMultipleContentTypes(_ context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -1102,7 +1103,7 @@ const (
 // mcpgenCallReconnection serves tool test_reconnection.
 func mcpgenCallReconnection(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -1127,7 +1128,7 @@ const (
 // mcpgenCallListRoots serves tool test_roots.
 func mcpgenCallListRoots(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -1163,7 +1164,7 @@ const (
 func mcpgenCallSampling(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in SamplingInput
-	mcpgenDecodeSamplingInput(args.Decoder(), &in)
+	mcpgenDecodeSamplingInput(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -1188,7 +1189,7 @@ const (
 // mcpgenCallSimpleText serves tool test_simple_text.
 func mcpgenCallSimpleText(_ context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -1221,7 +1222,7 @@ const (
 func mcpgenCallSlow(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in SlowInput
-	mcpgenDecodeSlowInput(args.Decoder(), &in)
+	mcpgenDecodeSlowInput(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -1246,7 +1247,7 @@ const (
 // mcpgenCallStreamingElicitation serves tool test_streaming_elicitation.
 func mcpgenCallStreamingElicitation(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -1271,7 +1272,7 @@ const (
 // mcpgenCallToolWithLogging serves tool test_tool_with_logging.
 func mcpgenCallToolWithLogging(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -1296,7 +1297,7 @@ const (
 // mcpgenCallToolWithProgress serves tool test_tool_with_progress.
 func mcpgenCallToolWithProgress(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -1321,7 +1322,7 @@ const (
 // mcpgenCallToolWithTask serves tool test_tool_with_task.
 func mcpgenCallToolWithTask(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -1346,7 +1347,7 @@ const (
 // mcpgenCallListsTriggerPromptChange serves tool test_trigger_prompt_change.
 func mcpgenCallListsTriggerPromptChange(_ context.Context, c *mcp.ToolCall, recv *Lists) {
 	args := c.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -1367,7 +1368,7 @@ const (
 // mcpgenCallListsTriggerToolChange serves tool test_trigger_tool_change.
 func mcpgenCallListsTriggerToolChange(_ context.Context, c *mcp.ToolCall, recv *Lists) {
 	args := c.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -1398,7 +1399,7 @@ const (
 func mcpgenCallWatchedUpdate(_ context.Context, c *mcp.ToolCall, recv *Watched) {
 	args := c.Arguments()
 	var in UpdateInput
-	mcpgenDecodeUpdateInput(args.Decoder(), &in)
+	mcpgenDecodeUpdateInput(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -1409,25 +1410,25 @@ func mcpgenCallWatchedUpdate(_ context.Context, c *mcp.ToolCall, recv *Watched) 
 // mcpgenReadStaticBinary serves resource test://static-binary.
 func mcpgenReadStaticBinary(_ context.Context, uri string) ([]mcp.ResourceContents, error) {
 	out := StaticBinary()
-	return mcp.BlobContents(uri, out), nil
+	return mcpgen.BlobContents(uri, out), nil
 }
 
 // mcpgenReadStaticText serves resource test://static-text.
 func mcpgenReadStaticText(_ context.Context, uri string) ([]mcp.ResourceContents, error) {
 	out := StaticText()
-	return mcp.TextContents(uri, out), nil
+	return mcpgen.TextContents(uri, out), nil
 }
 
 // mcpgenReadTemplateData serves resource template test://template/{id}/data.
 func mcpgenReadTemplateData(_ context.Context, uri string, vars map[string]string) ([]mcp.ResourceContents, error) {
-	args := mcp.TemplateInput(uri, vars, "id")
+	args := mcpgen.TemplateInput(uri, vars, "id")
 	var in TemplateParams
-	mcpgenDecodeTemplateParams(args.Decoder(), &in)
+	mcpgenDecodeTemplateParams(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		return nil, err
 	}
 	out := TemplateData(in)
-	return mcp.TextContents(uri, out), nil
+	return mcpgen.TextContents(uri, out), nil
 }
 
 // mcpgenReadWatchedRead serves resource test://watched-resource.
@@ -1436,12 +1437,12 @@ func mcpgenReadWatchedRead(ctx context.Context, uri string, recv *Watched) ([]mc
 	if err != nil {
 		return nil, err
 	}
-	return mcp.TextContents(uri, out), nil
+	return mcpgen.TextContents(uri, out), nil
 }
 
 // mcpgenGetInputRequiredPrompt serves prompt test_input_required_result_prompt.
 func mcpgenGetInputRequiredPrompt(ctx context.Context, args *mcp.Input) (*mcp.GetPromptResult, error) {
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		return nil, err
 	}
@@ -1458,7 +1459,7 @@ func mcpgenGetInputRequiredPrompt(ctx context.Context, args *mcp.Input) (*mcp.Ge
 // mcpgenGetPromptWithArguments serves prompt test_prompt_with_arguments.
 func mcpgenGetPromptWithArguments(_ context.Context, args *mcp.Input) (*mcp.GetPromptResult, error) {
 	var in PromptArgs
-	mcpgenDecodePromptArgs(args.Decoder(), &in)
+	mcpgenDecodePromptArgs(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		return nil, err
 	}
@@ -1472,7 +1473,7 @@ func mcpgenGetPromptWithArguments(_ context.Context, args *mcp.Input) (*mcp.GetP
 // mcpgenGetPromptWithEmbeddedResource serves prompt test_prompt_with_embedded_resource.
 func mcpgenGetPromptWithEmbeddedResource(_ context.Context, args *mcp.Input) (*mcp.GetPromptResult, error) {
 	var in EmbeddedArgs
-	mcpgenDecodeEmbeddedArgs(args.Decoder(), &in)
+	mcpgenDecodeEmbeddedArgs(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		return nil, err
 	}
@@ -1482,7 +1483,7 @@ func mcpgenGetPromptWithEmbeddedResource(_ context.Context, args *mcp.Input) (*m
 
 // mcpgenGetPromptWithImage serves prompt test_prompt_with_image.
 func mcpgenGetPromptWithImage(_ context.Context, args *mcp.Input) (*mcp.GetPromptResult, error) {
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		return nil, err
 	}
@@ -1492,7 +1493,7 @@ func mcpgenGetPromptWithImage(_ context.Context, args *mcp.Input) (*mcp.GetPromp
 
 // mcpgenGetSimplePrompt serves prompt test_simple_prompt.
 func mcpgenGetSimplePrompt(_ context.Context, args *mcp.Input) (*mcp.GetPromptResult, error) {
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		return nil, err
 	}

@@ -11,12 +11,13 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/mcp/mcpgen"
 )
 
 // The line below needs the runtime of the mcpgen that generated this file. If it does not
 // compile, the module builds with another version of mcpgen's runtime: run go generate
 // (go tool mcpgen) with the mcpgen the module requires.
-const _ = mcp.GeneratedCodeContract1
+const _ = mcpgen.Contract3
 
 // RegisterMCP adds the MCP tools and elicitation forms of package notes to s. Methods are called on the values given.
 func RegisterMCP(s *mcp.Server, book *Book) {
@@ -51,7 +52,7 @@ func RegisterMCP(s *mcp.Server, book *Book) {
 			mcpgenCallBookFind(ctx, c, book)
 		},
 	})
-	mcp.AddForm(s, mcpgenConfirmationForm, mcpgenDecodeConfirmation)
+	mcpgen.AddForm(s, mcpgenConfirmationForm, mcpgenDecodeConfirmation)
 }
 
 // JSON Schemas of tool add_note.
@@ -150,7 +151,7 @@ const (
 func mcpgenCallBookAdd(ctx context.Context, c *mcp.ToolCall, recv *Book) {
 	args := c.Arguments()
 	var in NewNote
-	mcpgenDecodeNewNote(args.Decoder(), &in)
+	mcpgenDecodeNewNote(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -160,11 +161,11 @@ func mcpgenCallBookAdd(ctx context.Context, c *mcp.ToolCall, recv *Book) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenCheckNote(c.Checker(), &out)
-	if !c.ResultOK() {
+	mcpgenCheckNote(mcpgen.Checker(c), &out)
+	if !mcpgen.ResultOK(c) {
 		return
 	}
-	mcpgenEncodeNote(c.Structured(), &out)
+	mcpgenEncodeNote(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool delete_note.
@@ -190,7 +191,7 @@ const (
 func mcpgenCallBookDelete(ctx context.Context, c *mcp.ToolCall, recv *Book) {
 	args := c.Arguments()
 	var in NoteRef
-	mcpgenDecodeNoteRef(args.Decoder(), &in)
+	mcpgenDecodeNoteRef(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -305,7 +306,7 @@ const (
 func mcpgenCallBookFind(ctx context.Context, c *mcp.ToolCall, recv *Book) {
 	args := c.Arguments()
 	var in Query
-	mcpgenDecodeQuery(args.Decoder(), &in)
+	mcpgenDecodeQuery(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -315,11 +316,11 @@ func mcpgenCallBookFind(ctx context.Context, c *mcp.ToolCall, recv *Book) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenCheckFound(c.Checker(), &out)
-	if !c.ResultOK() {
+	mcpgenCheckFound(mcpgen.Checker(c), &out)
+	if !mcpgen.ResultOK(c) {
 		return
 	}
-	mcpgenEncodeFound(c.Structured(), &out)
+	mcpgenEncodeFound(mcpgen.Structured(c), &out)
 }
 
 // Requested schemas of the elicitation forms (mcp.Elicit).

@@ -9,12 +9,13 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/mcp/mcpgen"
 )
 
 // The line below needs the runtime of the mcpgen that generated this file. If it does not
 // compile, the module builds with another version of mcpgen's runtime: run go generate
 // (go tool mcpgen) with the mcpgen the module requires.
-const _ = mcp.GeneratedCodeContract1
+const _ = mcpgen.Contract3
 
 // RegisterMCP adds the MCP tools of package main to s.
 func RegisterMCP(s *mcp.Server) {
@@ -57,7 +58,7 @@ const (
 func mcpgenCallDeleteFile(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in DeleteInput
-	mcpgenDecodeDeleteInput(args.Decoder(), &in)
+	mcpgenDecodeDeleteInput(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -82,7 +83,7 @@ const (
 // mcpgenCallWhoAmI serves tool whoami.
 func mcpgenCallWhoAmI(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return

@@ -10,12 +10,13 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/mcp/mcpgen"
 )
 
 // The line below needs the runtime of the mcpgen that generated this file. If it does not
 // compile, the module builds with another version of mcpgen's runtime: run go generate
 // (go tool mcpgen) with the mcpgen the module requires.
-const _ = mcp.GeneratedCodeContract1
+const _ = mcpgen.Contract3
 
 // RegisterMCP adds the MCP tools of package main to s.
 func RegisterMCP(s *mcp.Server) {
@@ -135,7 +136,7 @@ const (
 func mcpgenCallGetWeather(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in WeatherInput
-	mcpgenDecodeWeatherInput(args.Decoder(), &in)
+	mcpgenDecodeWeatherInput(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -145,11 +146,11 @@ func mcpgenCallGetWeather(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenCheckWeatherReport(c.Checker(), &out)
-	if !c.ResultOK() {
+	mcpgenCheckWeatherReport(mcpgen.Checker(c), &out)
+	if !mcpgen.ResultOK(c) {
 		return
 	}
-	mcpgenEncodeWeatherReport(c.Structured(), &out)
+	mcpgenEncodeWeatherReport(mcpgen.Structured(c), &out)
 }
 
 // mcpgenDecodeWeatherInput decodes a value of type WeatherInput and checks it against its schema.

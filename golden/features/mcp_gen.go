@@ -10,12 +10,13 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/mcp/mcpgen"
 )
 
 // The line below needs the runtime of the mcpgen that generated this file. If it does not
 // compile, the module builds with another version of mcpgen's runtime: run go generate
 // (go tool mcpgen) with the mcpgen the module requires.
-const _ = mcp.GeneratedCodeContract1
+const _ = mcpgen.Contract3
 
 // RegisterMCP adds the MCP tools, resources, prompts, completions and elicitation forms of package features to s. Methods are called on the values given.
 func RegisterMCP(s *mcp.Server, store *Store) {
@@ -148,8 +149,8 @@ func RegisterMCP(s *mcp.Server, store *Store) {
 		Argument: "language",
 		Complete: mcpgenCompleteCompleteLanguage,
 	})
-	mcp.AddForm(s, mcpgenConsentForm, mcpgenDecodeConsent)
-	mcp.AddForm(s, mcpgenPreferencesForm, mcpgenDecodePreferences)
+	mcpgen.AddForm(s, mcpgenConsentForm, mcpgenDecodeConsent)
+	mcpgen.AddForm(s, mcpgenPreferencesForm, mcpgenDecodePreferences)
 }
 
 // JSON Schemas of tool ask_consent.
@@ -164,7 +165,7 @@ const (
 // mcpgenCallAskConsent serves tool ask_consent.
 func mcpgenCallAskConsent(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -189,7 +190,7 @@ const (
 // mcpgenCallExport serves tool export.
 func mcpgenCallExport(_ context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -248,7 +249,7 @@ const (
 // mcpgenCallOnboard serves tool onboard.
 func mcpgenCallOnboard(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -273,7 +274,7 @@ const (
 // mcpgenCallReindex serves tool reindex.
 func mcpgenCallReindex(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -330,13 +331,13 @@ func mcpgenReadLogo(ctx context.Context, uri string) ([]mcp.ResourceContents, er
 	if err != nil {
 		return nil, err
 	}
-	return mcp.BlobContents(uri, out), nil
+	return mcpgen.BlobContents(uri, out), nil
 }
 
 // mcpgenReadReadme serves resource docs://readme.
 func mcpgenReadReadme(_ context.Context, uri string) ([]mcp.ResourceContents, error) {
 	out := Readme()
-	return mcp.TextContents(uri, out), nil
+	return mcpgen.TextContents(uri, out), nil
 }
 
 // mcpgenReadTree serves resource files://tree.
@@ -350,9 +351,9 @@ func mcpgenReadTree(_ context.Context, uri string) ([]mcp.ResourceContents, erro
 
 // mcpgenReadStoreRead serves resource template files://{+path}.
 func mcpgenReadStoreRead(ctx context.Context, uri string, vars map[string]string, recv *Store) ([]mcp.ResourceContents, error) {
-	args := mcp.TemplateInput(uri, vars)
+	args := mcpgen.TemplateInput(uri, vars)
 	var in File
-	mcpgenDecodeFile(args.Decoder(), &in)
+	mcpgenDecodeFile(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		return nil, err
 	}
@@ -360,14 +361,14 @@ func mcpgenReadStoreRead(ctx context.Context, uri string, vars map[string]string
 	if err != nil {
 		return nil, err
 	}
-	return mcp.TextContents(uri, out), nil
+	return mcpgen.TextContents(uri, out), nil
 }
 
 // mcpgenReadItem serves resource template items://{kind}/{id}/{details}.
 func mcpgenReadItem(_ context.Context, uri string, vars map[string]string) ([]mcp.ResourceContents, error) {
-	args := mcp.TemplateInput(uri, vars, "id", "details")
+	args := mcpgen.TemplateInput(uri, vars, "id", "details")
 	var in ItemRef
-	mcpgenDecodeItemRef(args.Decoder(), &in)
+	mcpgenDecodeItemRef(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		return nil, err
 	}
@@ -375,7 +376,7 @@ func mcpgenReadItem(_ context.Context, uri string, vars map[string]string) ([]mc
 	if err != nil {
 		return nil, err
 	}
-	return mcp.TextContents(uri, out), nil
+	return mcpgen.TextContents(uri, out), nil
 }
 
 // mcpgenReadQuery serves resource search://all?sort=name.
@@ -387,7 +388,7 @@ func mcpgenReadQuery(_ context.Context, uri string) ([]mcp.ResourceContents, err
 // mcpgenGetReview serves prompt code_review.
 func mcpgenGetReview(_ context.Context, args *mcp.Input) (*mcp.GetPromptResult, error) {
 	var in ReviewArgs
-	mcpgenDecodeReviewArgs(args.Decoder(), &in)
+	mcpgenDecodeReviewArgs(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		return nil, err
 	}
@@ -400,7 +401,7 @@ func mcpgenGetReview(_ context.Context, args *mcp.Input) (*mcp.GetPromptResult, 
 
 // mcpgenGetConversation serves prompt conversation.
 func mcpgenGetConversation(ctx context.Context, args *mcp.Input) (*mcp.GetPromptResult, error) {
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		return nil, err
 	}
@@ -413,7 +414,7 @@ func mcpgenGetConversation(ctx context.Context, args *mcp.Input) (*mcp.GetPrompt
 
 // mcpgenGetFull serves prompt full.
 func mcpgenGetFull(ctx context.Context, args *mcp.Input) (*mcp.GetPromptResult, error) {
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		return nil, err
 	}
@@ -426,7 +427,7 @@ func mcpgenGetFull(ctx context.Context, args *mcp.Input) (*mcp.GetPromptResult, 
 
 // mcpgenGetGreeting serves prompt greeting.
 func mcpgenGetGreeting(_ context.Context, args *mcp.Input) (*mcp.GetPromptResult, error) {
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		return nil, err
 	}

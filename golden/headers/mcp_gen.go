@@ -10,12 +10,13 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/mcp/mcpgen"
 )
 
 // The line below needs the runtime of the mcpgen that generated this file. If it does not
 // compile, the module builds with another version of mcpgen's runtime: run go generate
 // (go tool mcpgen) with the mcpgen the module requires.
-const _ = mcp.GeneratedCodeContract1
+const _ = mcpgen.Contract3
 
 // RegisterMCP adds the MCP tools of package headers to s.
 func RegisterMCP(s *mcp.Server) {
@@ -75,7 +76,7 @@ func mcpgenCallMove(_ context.Context, c *mcp.ToolCall) {
 	var in struct {
 		Target Target "json:\"target\""
 	}
-	mcpgenDecodeStruct(args.Decoder(), &in)
+	mcpgenDecodeStruct(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -249,7 +250,7 @@ const (
 func mcpgenCallRunQuery(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in Query
-	mcpgenDecodeQuery(args.Decoder(), &in)
+	mcpgenDecodeQuery(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -259,7 +260,7 @@ func mcpgenCallRunQuery(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenEncodeAnswer(c.Structured(), &out)
+	mcpgenEncodeAnswer(mcpgen.Structured(c), &out)
 }
 
 // mcpgenDecodeHop decodes a value of type Hop and checks it against its schema.

@@ -11,12 +11,13 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/mcp/mcpgen"
 )
 
 // The line below needs the runtime of the mcpgen that generated this file. If it does not
 // compile, the module builds with another version of mcpgen's runtime: run go generate
 // (go tool mcpgen) with the mcpgen the module requires.
-const _ = mcp.GeneratedCodeContract1
+const _ = mcpgen.Contract3
 
 // RegisterMCP adds the MCP tools of package methods to s. Methods are called on the values given.
 func RegisterMCP(s *mcp.Server, clock Clock, index *Index) {
@@ -75,7 +76,7 @@ const (
 func mcpgenCallIndexAdd(_ context.Context, c *mcp.ToolCall, recv *Index) {
 	args := c.Arguments()
 	var in Document
-	mcpgenDecodeDocument(args.Decoder(), &in)
+	mcpgenDecodeDocument(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -97,7 +98,7 @@ const (
 // mcpgenCallClockNow serves tool now.
 func mcpgenCallClockNow(_ context.Context, c *mcp.ToolCall, recv Clock) {
 	args := c.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -156,7 +157,7 @@ const (
 func mcpgenCallIndexSearch(ctx context.Context, c *mcp.ToolCall, recv *Index) {
 	args := c.Arguments()
 	var in Query
-	mcpgenDecodeQuery(args.Decoder(), &in)
+	mcpgenDecodeQuery(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -166,7 +167,7 @@ func mcpgenCallIndexSearch(ctx context.Context, c *mcp.ToolCall, recv *Index) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenEncodeHits(c.Structured(), &out)
+	mcpgenEncodeHits(mcpgen.Structured(c), &out)
 }
 
 // mcpgenDecodeDocument decodes a value of type Document and checks it against its schema.

@@ -13,12 +13,13 @@ import (
 	argspkg "github.com/mcpgen/mcpgen/golden/names/args"
 	jsonwirepkg "github.com/mcpgen/mcpgen/runtime/jsonwire"
 	mcppkg "github.com/mcpgen/mcpgen/runtime/mcp"
+	mcpgenpkg "github.com/mcpgen/mcpgen/runtime/mcp/mcpgen"
 )
 
 // The line below needs the runtime of the mcpgen that generated this file. If it does not
 // compile, the module builds with another version of mcpgen's runtime: run go generate
 // (go tool mcpgen) with the mcpgen the module requires.
-const _ = mcppkg.GeneratedCodeContract1
+const _ = mcpgenpkg.Contract3
 
 // RegisterMCP adds the MCP tools and prompts of package names to s. Methods are called on the values given.
 func RegisterMCP(s *mcppkg.Server, sRecv S) {
@@ -145,7 +146,7 @@ const (
 func mcpgenCallC(ctx contextpkg.Context, c_ *mcppkg.ToolCall) {
 	args := c_.Arguments()
 	var in_ In
-	mcpgenDecodeIn(args.Decoder(), &in_)
+	mcpgenDecodeIn(mcpgenpkg.Decoder(args), &in_)
 	if err := args.Err(); err != nil {
 		c_.ReturnError(err)
 		return
@@ -155,11 +156,11 @@ func mcpgenCallC(ctx contextpkg.Context, c_ *mcppkg.ToolCall) {
 		c_.ReturnError(err)
 		return
 	}
-	mcpgenCheckOut(c_.Checker(), &out)
-	if !c_.ResultOK() {
+	mcpgenCheckOut(mcpgenpkg.Checker(c_), &out)
+	if !mcpgenpkg.ResultOK(c_) {
 		return
 	}
-	mcpgenEncodeOut(c_.Structured(), &out)
+	mcpgenEncodeOut(mcpgenpkg.Structured(c_), &out)
 }
 
 // JSON Schemas of tool count_pairs.
@@ -235,7 +236,7 @@ const (
 func mcpgenCallCountPairs(_ contextpkg.Context, c_ *mcppkg.ToolCall) {
 	args := c_.Arguments()
 	var in_ Pairs
-	mcpgenDecodePairs(args.Decoder(), &in_)
+	mcpgenDecodePairs(mcpgenpkg.Decoder(args), &in_)
 	if err := args.Err(); err != nil {
 		c_.ReturnError(err)
 		return
@@ -265,7 +266,7 @@ const (
 func mcpgenCallDecodeToken(_ contextpkg.Context, c_ *mcppkg.ToolCall) {
 	args := c_.Arguments()
 	var in_ TokenInput
-	mcpgenDecodeTokenInput2(args.Decoder(), &in_)
+	mcpgenDecodeTokenInput2(mcpgenpkg.Decoder(args), &in_)
 	if err := args.Err(); err != nil {
 		c_.ReturnError(err)
 		return
@@ -317,7 +318,7 @@ const (
 func mcpgenCallIn(_ contextpkg.Context, c_ *mcppkg.ToolCall) {
 	args := c_.Arguments()
 	var in_ In
-	mcpgenDecodeIn(args.Decoder(), &in_)
+	mcpgenDecodeIn(mcpgenpkg.Decoder(args), &in_)
 	if err := args.Err(); err != nil {
 		c_.ReturnError(err)
 		return
@@ -338,7 +339,7 @@ const (
 // mcpgenCallFoo serves tool lower_foo.
 func mcpgenCallFoo(_ contextpkg.Context, c_ *mcppkg.ToolCall) {
 	args := c_.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgenpkg.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c_.ReturnError(err)
 		return
@@ -359,7 +360,7 @@ const (
 // mcpgenCallSGet serves tool s_get.
 func mcpgenCallSGet(_ contextpkg.Context, c_ *mcppkg.ToolCall, recv S) {
 	args := c_.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgenpkg.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c_.ReturnError(err)
 		return
@@ -380,7 +381,7 @@ const (
 // mcpgenCallSGet2 serves tool sget.
 func mcpgenCallSGet2(_ contextpkg.Context, c_ *mcppkg.ToolCall) {
 	args := c_.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgenpkg.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c_.ReturnError(err)
 		return
@@ -401,7 +402,7 @@ const (
 // mcpgenCallFoo2 serves tool upper_foo.
 func mcpgenCallFoo2(_ contextpkg.Context, c_ *mcppkg.ToolCall) {
 	args := c_.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgenpkg.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c_.ReturnError(err)
 		return
@@ -413,7 +414,7 @@ func mcpgenCallFoo2(_ contextpkg.Context, c_ *mcppkg.ToolCall) {
 // mcpgenGetEssay serves prompt essay.
 func mcpgenGetEssay(_ contextpkg.Context, args *mcppkg.Input) (*mcppkg.GetPromptResult, error) {
 	var in_ argspkg.Topic
-	mcpgenDecodeTopic(args.Decoder(), &in_)
+	mcpgenDecodeTopic(mcpgenpkg.Decoder(args), &in_)
 	if err := args.Err(); err != nil {
 		return nil, err
 	}

@@ -18,6 +18,7 @@ var (
 	jsonwire     = 2
 	utf8         = 3
 	maps, slices = 4, 5
+	mcpgen       = 6 // not a generated name (mcpgenXxx), so the user's to declare
 )
 
 // key is a map key type, named like the key decoders loop over.
@@ -106,7 +107,7 @@ func DecodeToken(in TokenInput) (string, error) {
 	return "ok " + in.Token, nil
 }
 
-var _ = []any{context, mcp, jsonwire, utf8, maps, slices}
+var _ = []any{context, mcp, jsonwire, utf8, maps, slices, mcpgen}
 
 // Pair is generic: the name of Pair[int] in generated identifiers is PairInt, like the type
 // below, so one of them is PairInt2, like the type after it.

@@ -9,12 +9,13 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/mcp/mcpgen"
 )
 
 // The line below needs the runtime of the mcpgen that generated this file. If it does not
 // compile, the module builds with another version of mcpgen's runtime: run go generate
 // (go tool mcpgen) with the mcpgen the module requires.
-const _ = mcp.GeneratedCodeContract1
+const _ = mcpgen.Contract3
 
 // RegisterMCP adds the MCP tools, resources, prompts and completions of package receivers to s. Methods are called on the values given.
 func RegisterMCP(s *mcp.Server, argsRecv Args, contextRecv Context, mcpgenCallTrueYesRecv McpgenCallTrueYes, reqRecv Req, stringRecv String, trueRecv True, uriRecv URI, varsRecv Vars) {
@@ -99,7 +100,7 @@ const (
 // mcpgenCallContextDeadline serves tool deadline.
 func mcpgenCallContextDeadline(ctx context.Context, c *mcp.ToolCall, recv Context) {
 	args := c.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -120,7 +121,7 @@ const (
 // mcpgenCallMcpgenCallTrueYesNo serves tool no.
 func mcpgenCallMcpgenCallTrueYesNo(_ context.Context, c *mcp.ToolCall, recv McpgenCallTrueYes) {
 	args := c.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -141,7 +142,7 @@ const (
 // mcpgenCallTrueYes serves tool yes.
 func mcpgenCallTrueYes(_ context.Context, c *mcp.ToolCall, recv True) {
 	args := c.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -153,39 +154,39 @@ func mcpgenCallTrueYes(_ context.Context, c *mcp.ToolCall, recv True) {
 // mcpgenReadURIInfo serves resource info://server.
 func mcpgenReadURIInfo(_ context.Context, uri string, recv URI) ([]mcp.ResourceContents, error) {
 	out := recv.Info()
-	return mcp.TextContents(uri, out), nil
+	return mcpgen.TextContents(uri, out), nil
 }
 
 // mcpgenReadVarsItem serves resource template items://{id}.
 func mcpgenReadVarsItem(_ context.Context, uri string, vars map[string]string, recv Vars) ([]mcp.ResourceContents, error) {
-	args := mcp.TemplateInput(uri, vars, "id")
+	args := mcpgen.TemplateInput(uri, vars, "id")
 	var in ItemRef
-	mcpgenDecodeItemRef(args.Decoder(), &in)
+	mcpgenDecodeItemRef(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		return nil, err
 	}
 	out := recv.Item(in)
-	return mcp.TextContents(uri, out), nil
+	return mcpgen.TextContents(uri, out), nil
 }
 
 // mcpgenReadStringUpper serves resource template upper://{text}.
 func mcpgenReadStringUpper(_ context.Context, uri string, vars map[string]string, recv String) ([]mcp.ResourceContents, error) {
-	args := mcp.TemplateInput(uri, vars)
+	args := mcpgen.TemplateInput(uri, vars)
 	var in struct {
 		Text string "json:\"text\""
 	}
-	mcpgenDecodeStruct(args.Decoder(), &in)
+	mcpgenDecodeStruct(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		return nil, err
 	}
 	out := recv.Upper(in)
-	return mcp.TextContents(uri, out), nil
+	return mcpgen.TextContents(uri, out), nil
 }
 
 // mcpgenGetArgsHello serves prompt hello.
 func mcpgenGetArgsHello(_ context.Context, args *mcp.Input, recv Args) (*mcp.GetPromptResult, error) {
 	var in HelloArgs
-	mcpgenDecodeHelloArgs(args.Decoder(), &in)
+	mcpgenDecodeHelloArgs(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		return nil, err
 	}

@@ -11,12 +11,13 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/mcp/mcpgen"
 )
 
 // The line below needs the runtime of the mcpgen that generated this file. If it does not
 // compile, the module builds with another version of mcpgen's runtime: run go generate
 // (go tool mcpgen) with the mcpgen the module requires.
-const _ = mcp.GeneratedCodeContract1
+const _ = mcpgen.Contract3
 
 // RegisterMCP adds the MCP tools of package results to s.
 func RegisterMCP(s *mcp.Server) {
@@ -111,17 +112,17 @@ const (
 func mcpgenCallReturnBounded(_ context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in AnyBounded
-	mcpgenDecodeAnyBounded(args.Decoder(), &in)
+	mcpgenDecodeAnyBounded(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
 	}
 	out := ReturnBounded(in)
-	mcpgenCheckBounded(c.Checker(), &out)
-	if !c.ResultOK() {
+	mcpgenCheckBounded(mcpgen.Checker(c), &out)
+	if !mcpgen.ResultOK(c) {
 		return
 	}
-	mcpgenEncodeBounded(c.Structured(), &out)
+	mcpgenEncodeBounded(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool return_flags.
@@ -162,17 +163,17 @@ const (
 func mcpgenCallReturnFlags(_ context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in AnyFlags
-	mcpgenDecodeAnyFlags(args.Decoder(), &in)
+	mcpgenDecodeAnyFlags(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
 	}
 	out := ReturnFlags(in)
-	mcpgenCheckFlags(c.Checker(), &out)
-	if !c.ResultOK() {
+	mcpgenCheckFlags(mcpgen.Checker(c), &out)
+	if !mcpgen.ResultOK(c) {
 		return
 	}
-	mcpgenEncodeFlags(c.Structured(), &out)
+	mcpgenEncodeFlags(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool return_pair.
@@ -215,17 +216,17 @@ const (
 func mcpgenCallReturnPair(_ context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in AnyPair
-	mcpgenDecodeAnyPair(args.Decoder(), &in)
+	mcpgenDecodeAnyPair(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
 	}
 	out := ReturnPair(in)
-	mcpgenCheckPair(c.Checker(), &out)
-	if !c.ResultOK() {
+	mcpgenCheckPair(mcpgen.Checker(c), &out)
+	if !mcpgen.ResultOK(c) {
 		return
 	}
-	mcpgenEncodePair(c.Structured(), &out)
+	mcpgenEncodePair(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool return_versioned.
@@ -289,17 +290,17 @@ const (
 func mcpgenCallReturnVersioned(_ context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in AnyVersioned
-	mcpgenDecodeAnyVersioned(args.Decoder(), &in)
+	mcpgenDecodeAnyVersioned(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
 	}
 	out := ReturnVersioned(in)
-	mcpgenCheckVersioned(c.Checker(), &out)
-	if !c.ResultOK() {
+	mcpgenCheckVersioned(mcpgen.Checker(c), &out)
+	if !mcpgen.ResultOK(c) {
 		return
 	}
-	mcpgenEncodeVersioned(c.Structured(), &out)
+	mcpgenEncodeVersioned(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool take_versioned.
@@ -339,7 +340,7 @@ const (
 func mcpgenCallTakeVersioned(_ context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in Versioned
-	mcpgenDecodeVersioned(args.Decoder(), &in)
+	mcpgenDecodeVersioned(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return

@@ -9,12 +9,13 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/mcp/mcpgen"
 )
 
 // The line below needs the runtime of the mcpgen that generated this file. If it does not
 // compile, the module builds with another version of mcpgen's runtime: run go generate
 // (go tool mcpgen) with the mcpgen the module requires.
-const _ = mcp.GeneratedCodeContract1
+const _ = mcpgen.Contract3
 
 // RegisterMCP adds the MCP tools of package shapes to s.
 func RegisterMCP(s *mcp.Server) {
@@ -111,7 +112,7 @@ const (
 func mcpgenCallAdd(_ context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in Pair
-	mcpgenDecodePair(args.Decoder(), &in)
+	mcpgenDecodePair(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -122,10 +123,10 @@ func mcpgenCallAdd(_ context.Context, c *mcp.ToolCall) {
 		return
 	}
 	if out == nil {
-		c.ReturnError(mcp.ErrNilResult)
+		c.ReturnError(mcpgen.ErrNilResult)
 		return
 	}
-	mcpgenEncodeSum(c.Structured(), out)
+	mcpgenEncodeSum(mcpgen.Structured(c), out)
 }
 
 // JSON Schemas of tool custom.
@@ -140,7 +141,7 @@ const (
 // mcpgenCallCustom serves tool custom.
 func mcpgenCallCustom(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -182,7 +183,7 @@ const (
 // mcpgenCallHealth serves tool health.
 func mcpgenCallHealth(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -192,7 +193,7 @@ func mcpgenCallHealth(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenEncodeStatus(c.Structured(), &out)
+	mcpgenEncodeStatus(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool picture.
@@ -207,7 +208,7 @@ const (
 // mcpgenCallPicture serves tool picture.
 func mcpgenCallPicture(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -232,7 +233,7 @@ const (
 // mcpgenCallReadme serves tool readme.
 func mcpgenCallReadme(_ context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -253,7 +254,7 @@ const (
 // mcpgenCallReport serves tool report.
 func mcpgenCallReport(_ context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -274,7 +275,7 @@ const (
 // mcpgenCallReset serves tool reset.
 func mcpgenCallReset(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -296,7 +297,7 @@ const (
 // mcpgenCallTouch serves tool touch.
 func mcpgenCallTouch(_ context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return

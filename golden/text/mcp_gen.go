@@ -9,12 +9,13 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/mcp/mcpgen"
 )
 
 // The line below needs the runtime of the mcpgen that generated this file. If it does not
 // compile, the module builds with another version of mcpgen's runtime: run go generate
 // (go tool mcpgen) with the mcpgen the module requires.
-const _ = mcp.GeneratedCodeContract2
+const _ = mcpgen.Contract3
 
 // RegisterMCP adds the MCP tools of package text to s.
 func RegisterMCP(s *mcp.Server) {
@@ -73,7 +74,7 @@ const (
 // mcpgenCallCount serves tool count.
 func mcpgenCallCount(_ context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -84,11 +85,11 @@ func mcpgenCallCount(_ context.Context, c *mcp.ToolCall) {
 		return
 	}
 	if out == nil {
-		c.ReturnError(mcp.ErrNilResult)
+		c.ReturnError(mcpgen.ErrNilResult)
 		return
 	}
-	mcpgenEncodeTally(c.Structured(), out)
-	c.SetText(append(c.TextBuffer(), out.MCPText()...))
+	mcpgenEncodeTally(mcpgen.Structured(c), out)
+	mcpgen.SetText(c, append(mcpgen.TextBuffer(c), out.MCPText()...))
 }
 
 // JSON Schemas of tool ping.
@@ -116,13 +117,13 @@ const (
 // mcpgenCallPing serves tool ping.
 func mcpgenCallPing(_ context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
-	args.Decoder().EmptyObject()
+	mcpgen.Decoder(args).EmptyObject()
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
 	}
 	out := Ping()
-	mcpgenEncodePlain(c.Structured(), &out)
+	mcpgenEncodePlain(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool raise.
@@ -161,18 +162,18 @@ const (
 func mcpgenCallRaise(_ context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in Level
-	mcpgenDecodeLevel(args.Decoder(), &in)
+	mcpgenDecodeLevel(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
 	}
 	out := Raise(in)
-	mcpgenCheckLevel(c.Checker(), &out)
-	if !c.ResultOK() {
+	mcpgenCheckLevel(mcpgen.Checker(c), &out)
+	if !mcpgen.ResultOK(c) {
 		return
 	}
-	mcpgenEncodeLevel(c.Structured(), &out)
-	c.SetText(append(c.TextBuffer(), out.MCPText()...))
+	mcpgenEncodeLevel(mcpgen.Structured(c), &out)
+	mcpgen.SetText(c, append(mcpgen.TextBuffer(c), out.MCPText()...))
 }
 
 // JSON Schemas of tool search.
@@ -230,14 +231,14 @@ const (
 func mcpgenCallSearch(_ context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in Query
-	mcpgenDecodeQuery(args.Decoder(), &in)
+	mcpgenDecodeQuery(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
 	}
 	out := Search(in)
-	mcpgenEncodeHits(c.Structured(), &out)
-	c.SetText(out.AppendMCPText(c.TextBuffer()))
+	mcpgenEncodeHits(mcpgen.Structured(c), &out)
+	mcpgen.SetText(c, out.AppendMCPText(mcpgen.TextBuffer(c)))
 }
 
 // mcpgenDecodeLevel decodes a value of type Level and checks it against its schema.

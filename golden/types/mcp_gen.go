@@ -15,12 +15,13 @@ import (
 	"github.com/mcpgen/mcpgen/golden/types/geo"
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/mcp/mcpgen"
 )
 
 // The line below needs the runtime of the mcpgen that generated this file. If it does not
 // compile, the module builds with another version of mcpgen's runtime: run go generate
 // (go tool mcpgen) with the mcpgen the module requires.
-const _ = mcp.GeneratedCodeContract1
+const _ = mcpgen.Contract3
 
 // RegisterMCP adds the MCP tools of package types to s.
 func RegisterMCP(s *mcp.Server) {
@@ -675,7 +676,7 @@ const (
 func mcpgenCallEcho(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in Input
-	mcpgenDecodeInput(args.Decoder(), &in)
+	mcpgenDecodeInput(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -685,11 +686,11 @@ func mcpgenCallEcho(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenCheckOutput(c.Checker(), &out)
-	if !c.ResultOK() {
+	mcpgenCheckOutput(mcpgen.Checker(c), &out)
+	if !mcpgen.ResultOK(c) {
 		return
 	}
-	mcpgenEncodeOutput(c.Structured(), &out)
+	mcpgenEncodeOutput(mcpgen.Structured(c), &out)
 }
 
 // mcpgenDecodeExpr decodes a value of type Expr and checks it against its schema.

@@ -16,12 +16,13 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/mcp/mcpgen"
 )
 
 // The line below needs the runtime of the mcpgen that generated this file. If it does not
 // compile, the module builds with another version of mcpgen's runtime: run go generate
 // (go tool mcpgen) with the mcpgen the module requires.
-const _ = mcp.GeneratedCodeContract1
+const _ = mcpgen.Contract3
 
 // RegisterMCP adds the MCP tools of package zoo to s.
 func RegisterMCP(s *mcp.Server) {
@@ -391,7 +392,7 @@ const (
 func mcpgenCallEchoAliases(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in Aliases
-	mcpgenDecodeAliases(args.Decoder(), &in)
+	mcpgenDecodeAliases(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -401,7 +402,7 @@ func mcpgenCallEchoAliases(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenEncodeAliases(c.Structured(), &out)
+	mcpgenEncodeAliases(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool echo_annotations.
@@ -486,7 +487,7 @@ const (
 func mcpgenCallEchoAnnotations(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in Annotations
-	mcpgenDecodeAnnotations(args.Decoder(), &in)
+	mcpgenDecodeAnnotations(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -496,7 +497,7 @@ func mcpgenCallEchoAnnotations(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenEncodeAnnotations(c.Structured(), &out)
+	mcpgenEncodeAnnotations(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool echo_anything.
@@ -543,7 +544,7 @@ const (
 func mcpgenCallEchoAnything(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in Anything
-	mcpgenDecodeAnything(args.Decoder(), &in)
+	mcpgenDecodeAnything(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -553,7 +554,7 @@ func mcpgenCallEchoAnything(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenEncodeAnything(c.Structured(), &out)
+	mcpgenEncodeAnything(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool echo_arrays.
@@ -644,7 +645,7 @@ const (
 func mcpgenCallEchoArrays(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in Arrays
-	mcpgenDecodeArrays(args.Decoder(), &in)
+	mcpgenDecodeArrays(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -654,11 +655,11 @@ func mcpgenCallEchoArrays(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenCheckArrays(c.Checker(), &out)
-	if !c.ResultOK() {
+	mcpgenCheckArrays(mcpgen.Checker(c), &out)
+	if !mcpgen.ResultOK(c) {
 		return
 	}
-	mcpgenEncodeArrays(c.Structured(), &out)
+	mcpgenEncodeArrays(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool echo_big.
@@ -1267,7 +1268,7 @@ const (
 func mcpgenCallEchoBig(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in Big
-	mcpgenDecodeBig(args.Decoder(), &in)
+	mcpgenDecodeBig(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -1277,11 +1278,11 @@ func mcpgenCallEchoBig(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenCheckBig(c.Checker(), &out)
-	if !c.ResultOK() {
+	mcpgenCheckBig(mcpgen.Checker(c), &out)
+	if !mcpgen.ResultOK(c) {
 		return
 	}
-	mcpgenEncodeBig(c.Structured(), &out)
+	mcpgenEncodeBig(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool echo_bools.
@@ -1336,7 +1337,7 @@ const (
 func mcpgenCallEchoBools(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in Bools
-	mcpgenDecodeBools(args.Decoder(), &in)
+	mcpgenDecodeBools(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -1346,7 +1347,7 @@ func mcpgenCallEchoBools(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenEncodeBools(c.Structured(), &out)
+	mcpgenEncodeBools(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool echo_bytes.
@@ -1395,7 +1396,7 @@ const (
 func mcpgenCallEchoBytes(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in Bytes
-	mcpgenDecodeBytes(args.Decoder(), &in)
+	mcpgenDecodeBytes(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -1405,7 +1406,7 @@ func mcpgenCallEchoBytes(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenEncodeBytes(c.Structured(), &out)
+	mcpgenEncodeBytes(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool echo_conflicts.
@@ -1446,7 +1447,7 @@ const (
 func mcpgenCallEchoConflicts(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in Conflicts
-	mcpgenDecodeConflicts(args.Decoder(), &in)
+	mcpgenDecodeConflicts(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -1456,7 +1457,7 @@ func mcpgenCallEchoConflicts(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenEncodeConflicts(c.Structured(), &out)
+	mcpgenEncodeConflicts(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool echo_custom_json.
@@ -1507,7 +1508,7 @@ const (
 func mcpgenCallEchoCustomJSON(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in CustomJSON
-	mcpgenDecodeCustomJSON(args.Decoder(), &in)
+	mcpgenDecodeCustomJSON(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -1517,7 +1518,7 @@ func mcpgenCallEchoCustomJSON(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenEncodeCustomJSON(c.Structured(), &out)
+	mcpgenEncodeCustomJSON(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool echo_deep_nesting.
@@ -1630,7 +1631,7 @@ const (
 func mcpgenCallEchoDeepNesting(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in DeepNesting
-	mcpgenDecodeDeepNesting(args.Decoder(), &in)
+	mcpgenDecodeDeepNesting(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -1640,7 +1641,7 @@ func mcpgenCallEchoDeepNesting(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenEncodeDeepNesting(c.Structured(), &out)
+	mcpgenEncodeDeepNesting(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool echo_defaults.
@@ -1729,7 +1730,7 @@ const (
 func mcpgenCallEchoDefaults(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in Defaults
-	mcpgenDecodeDefaults(args.Decoder(), &in)
+	mcpgenDecodeDefaults(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -1739,11 +1740,11 @@ func mcpgenCallEchoDefaults(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenCheckDefaults(c.Checker(), &out)
-	if !c.ResultOK() {
+	mcpgenCheckDefaults(mcpgen.Checker(c), &out)
+	if !mcpgen.ResultOK(c) {
 		return
 	}
-	mcpgenEncodeDefaults(c.Structured(), &out)
+	mcpgenEncodeDefaults(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool echo_durations.
@@ -1796,7 +1797,7 @@ const (
 func mcpgenCallEchoDurations(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in Durations
-	mcpgenDecodeDurations(args.Decoder(), &in)
+	mcpgenDecodeDurations(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -1806,7 +1807,7 @@ func mcpgenCallEchoDurations(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenEncodeDurations(c.Structured(), &out)
+	mcpgenEncodeDurations(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool echo_embedded.
@@ -1875,7 +1876,7 @@ const (
 func mcpgenCallEchoEmbedded(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in Embedded
-	mcpgenDecodeEmbedded(args.Decoder(), &in)
+	mcpgenDecodeEmbedded(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -1885,11 +1886,11 @@ func mcpgenCallEchoEmbedded(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenCheckEmbedded(c.Checker(), &out)
-	if !c.ResultOK() {
+	mcpgenCheckEmbedded(mcpgen.Checker(c), &out)
+	if !mcpgen.ResultOK(c) {
 		return
 	}
-	mcpgenEncodeEmbedded(c.Structured(), &out)
+	mcpgenEncodeEmbedded(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool echo_empty.
@@ -1912,7 +1913,7 @@ const (
 func mcpgenCallEchoEmpty(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in Empty
-	mcpgenDecodeEmpty(args.Decoder(), &in)
+	mcpgenDecodeEmpty(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -1922,7 +1923,7 @@ func mcpgenCallEchoEmpty(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenEncodeEmpty(c.Structured(), &out)
+	mcpgenEncodeEmpty(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool echo_enums.
@@ -2035,7 +2036,7 @@ const (
 func mcpgenCallEchoEnums(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in Enums
-	mcpgenDecodeEnums(args.Decoder(), &in)
+	mcpgenDecodeEnums(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -2045,11 +2046,11 @@ func mcpgenCallEchoEnums(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenCheckEnums(c.Checker(), &out)
-	if !c.ResultOK() {
+	mcpgenCheckEnums(mcpgen.Checker(c), &out)
+	if !mcpgen.ResultOK(c) {
 		return
 	}
-	mcpgenEncodeEnums(c.Structured(), &out)
+	mcpgenEncodeEnums(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool echo_escapes.
@@ -2108,7 +2109,7 @@ const (
 func mcpgenCallEchoEscapes(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in Escapes
-	mcpgenDecodeEscapes(args.Decoder(), &in)
+	mcpgenDecodeEscapes(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -2118,11 +2119,11 @@ func mcpgenCallEchoEscapes(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenCheckEscapes(c.Checker(), &out)
-	if !c.ResultOK() {
+	mcpgenCheckEscapes(mcpgen.Checker(c), &out)
+	if !mcpgen.ResultOK(c) {
 		return
 	}
-	mcpgenEncodeEscapes(c.Structured(), &out)
+	mcpgenEncodeEscapes(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool echo_extremes.
@@ -2169,7 +2170,7 @@ const (
 func mcpgenCallEchoExtremes(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in Extremes
-	mcpgenDecodeExtremes(args.Decoder(), &in)
+	mcpgenDecodeExtremes(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -2179,7 +2180,7 @@ func mcpgenCallEchoExtremes(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenEncodeExtremes(c.Structured(), &out)
+	mcpgenEncodeExtremes(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool echo_floats.
@@ -2260,7 +2261,7 @@ const (
 func mcpgenCallEchoFloats(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in Floats
-	mcpgenDecodeFloats(args.Decoder(), &in)
+	mcpgenDecodeFloats(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -2270,11 +2271,11 @@ func mcpgenCallEchoFloats(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenCheckFloats(c.Checker(), &out)
-	if !c.ResultOK() {
+	mcpgenCheckFloats(mcpgen.Checker(c), &out)
+	if !mcpgen.ResultOK(c) {
 		return
 	}
-	mcpgenEncodeFloats(c.Structured(), &out)
+	mcpgenEncodeFloats(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool echo_formula.
@@ -2385,7 +2386,7 @@ const (
 func mcpgenCallEchoFormula(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in Formula
-	mcpgenDecodeFormula(args.Decoder(), &in)
+	mcpgenDecodeFormula(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -2395,7 +2396,7 @@ func mcpgenCallEchoFormula(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenEncodeFormula(c.Structured(), &out)
+	mcpgenEncodeFormula(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool echo_generics.
@@ -2530,7 +2531,7 @@ const (
 func mcpgenCallEchoGenerics(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in Generics
-	mcpgenDecodeGenerics(args.Decoder(), &in)
+	mcpgenDecodeGenerics(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -2540,7 +2541,7 @@ func mcpgenCallEchoGenerics(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenEncodeGenerics(c.Structured(), &out)
+	mcpgenEncodeGenerics(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool echo_int_maps.
@@ -2609,7 +2610,7 @@ const (
 func mcpgenCallEchoIntMaps(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in IntMaps
-	mcpgenDecodeIntMaps(args.Decoder(), &in)
+	mcpgenDecodeIntMaps(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -2619,7 +2620,7 @@ func mcpgenCallEchoIntMaps(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenEncodeIntMaps(c.Structured(), &out)
+	mcpgenEncodeIntMaps(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool echo_int_rules.
@@ -2700,7 +2701,7 @@ const (
 func mcpgenCallEchoIntRules(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in IntRules
-	mcpgenDecodeIntRules(args.Decoder(), &in)
+	mcpgenDecodeIntRules(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -2710,11 +2711,11 @@ func mcpgenCallEchoIntRules(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenCheckIntRules(c.Checker(), &out)
-	if !c.ResultOK() {
+	mcpgenCheckIntRules(mcpgen.Checker(c), &out)
+	if !mcpgen.ResultOK(c) {
 		return
 	}
-	mcpgenEncodeIntRules(c.Structured(), &out)
+	mcpgenEncodeIntRules(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool echo_json_tags.
@@ -2785,7 +2786,7 @@ const (
 func mcpgenCallEchoJSONTags(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in JSONTags
-	mcpgenDecodeJSONTags(args.Decoder(), &in)
+	mcpgenDecodeJSONTags(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -2795,7 +2796,7 @@ func mcpgenCallEchoJSONTags(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenEncodeJSONTags(c.Structured(), &out)
+	mcpgenEncodeJSONTags(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool echo_mirrored.
@@ -2890,7 +2891,7 @@ const (
 func mcpgenCallEchoMirrored(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in Mirrored
-	mcpgenDecodeMirrored(args.Decoder(), &in)
+	mcpgenDecodeMirrored(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -2900,7 +2901,7 @@ func mcpgenCallEchoMirrored(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenEncodeMirroredResult(c.Structured(), &out)
+	mcpgenEncodeMirroredResult(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool echo_nested.
@@ -3041,7 +3042,7 @@ const (
 func mcpgenCallEchoNested(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in Nested
-	mcpgenDecodeNested(args.Decoder(), &in)
+	mcpgenDecodeNested(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -3051,7 +3052,7 @@ func mcpgenCallEchoNested(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenEncodeNested(c.Structured(), &out)
+	mcpgenEncodeNested(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool echo_nullables.
@@ -3126,7 +3127,7 @@ const (
 func mcpgenCallEchoNullables(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in Nullables
-	mcpgenDecodeNullables(args.Decoder(), &in)
+	mcpgenDecodeNullables(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -3136,7 +3137,7 @@ func mcpgenCallEchoNullables(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenEncodeNullables(c.Structured(), &out)
+	mcpgenEncodeNullables(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool echo_numbers.
@@ -3173,7 +3174,7 @@ const (
 func mcpgenCallEchoNumbers(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in Numbers
-	mcpgenDecodeNumbers(args.Decoder(), &in)
+	mcpgenDecodeNumbers(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -3183,7 +3184,7 @@ func mcpgenCallEchoNumbers(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenEncodeNumbers(c.Structured(), &out)
+	mcpgenEncodeNumbers(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool echo_omit_zero.
@@ -3268,7 +3269,7 @@ const (
 func mcpgenCallEchoOmitZero(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in OmitZero
-	mcpgenDecodeOmitZero(args.Decoder(), &in)
+	mcpgenDecodeOmitZero(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -3278,7 +3279,7 @@ func mcpgenCallEchoOmitZero(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenEncodeOmitZero(c.Structured(), &out)
+	mcpgenEncodeOmitZero(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool echo_pointers.
@@ -3389,7 +3390,7 @@ const (
 func mcpgenCallEchoPointers(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in Pointers
-	mcpgenDecodePointers(args.Decoder(), &in)
+	mcpgenDecodePointers(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -3399,11 +3400,11 @@ func mcpgenCallEchoPointers(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenCheckPointers(c.Checker(), &out)
-	if !c.ResultOK() {
+	mcpgenCheckPointers(mcpgen.Checker(c), &out)
+	if !mcpgen.ResultOK(c) {
 		return
 	}
-	mcpgenEncodePointers(c.Structured(), &out)
+	mcpgenEncodePointers(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool echo_raw.
@@ -3436,7 +3437,7 @@ const (
 func mcpgenCallEchoRaw(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in Raw
-	mcpgenDecodeRaw(args.Decoder(), &in)
+	mcpgenDecodeRaw(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -3446,7 +3447,7 @@ func mcpgenCallEchoRaw(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenEncodeRaw(c.Structured(), &out)
+	mcpgenEncodeRaw(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool echo_required.
@@ -3495,7 +3496,7 @@ const (
 func mcpgenCallEchoRequired(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in Required
-	mcpgenDecodeRequired(args.Decoder(), &in)
+	mcpgenDecodeRequired(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -3505,11 +3506,11 @@ func mcpgenCallEchoRequired(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenCheckRequired(c.Checker(), &out)
-	if !c.ResultOK() {
+	mcpgenCheckRequired(mcpgen.Checker(c), &out)
+	if !mcpgen.ResultOK(c) {
 		return
 	}
-	mcpgenEncodeRequired(c.Structured(), &out)
+	mcpgenEncodeRequired(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool echo_schema_hidden.
@@ -3546,7 +3547,7 @@ const (
 func mcpgenCallEchoSchemaHidden(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in SchemaHidden
-	mcpgenDecodeSchemaHidden(args.Decoder(), &in)
+	mcpgenDecodeSchemaHidden(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -3556,7 +3557,7 @@ func mcpgenCallEchoSchemaHidden(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenEncodeSchemaHidden(c.Structured(), &out)
+	mcpgenEncodeSchemaHidden(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool echo_signed_ints.
@@ -3641,7 +3642,7 @@ const (
 func mcpgenCallEchoSignedInts(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in SignedInts
-	mcpgenDecodeSignedInts(args.Decoder(), &in)
+	mcpgenDecodeSignedInts(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -3651,11 +3652,11 @@ func mcpgenCallEchoSignedInts(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenCheckSignedInts(c.Checker(), &out)
-	if !c.ResultOK() {
+	mcpgenCheckSignedInts(mcpgen.Checker(c), &out)
+	if !mcpgen.ResultOK(c) {
 		return
 	}
-	mcpgenEncodeSignedInts(c.Structured(), &out)
+	mcpgenEncodeSignedInts(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool echo_slices.
@@ -3758,7 +3759,7 @@ const (
 func mcpgenCallEchoSlices(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in Slices
-	mcpgenDecodeSlices(args.Decoder(), &in)
+	mcpgenDecodeSlices(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -3768,11 +3769,11 @@ func mcpgenCallEchoSlices(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenCheckSlices(c.Checker(), &out)
-	if !c.ResultOK() {
+	mcpgenCheckSlices(mcpgen.Checker(c), &out)
+	if !mcpgen.ResultOK(c) {
 		return
 	}
-	mcpgenEncodeSlices(c.Structured(), &out)
+	mcpgenEncodeSlices(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool echo_string_maps.
@@ -3851,7 +3852,7 @@ const (
 func mcpgenCallEchoStringMaps(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in StringMaps
-	mcpgenDecodeStringMaps(args.Decoder(), &in)
+	mcpgenDecodeStringMaps(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -3861,11 +3862,11 @@ func mcpgenCallEchoStringMaps(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenCheckStringMaps(c.Checker(), &out)
-	if !c.ResultOK() {
+	mcpgenCheckStringMaps(mcpgen.Checker(c), &out)
+	if !mcpgen.ResultOK(c) {
 		return
 	}
-	mcpgenEncodeStringMaps(c.Structured(), &out)
+	mcpgenEncodeStringMaps(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool echo_string_option.
@@ -3944,7 +3945,7 @@ const (
 func mcpgenCallEchoStringOption(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in StringOption
-	mcpgenDecodeStringOption(args.Decoder(), &in)
+	mcpgenDecodeStringOption(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -3954,7 +3955,7 @@ func mcpgenCallEchoStringOption(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenEncodeStringOption(c.Structured(), &out)
+	mcpgenEncodeStringOption(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool echo_strings.
@@ -4061,7 +4062,7 @@ const (
 func mcpgenCallEchoStrings(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in Strings
-	mcpgenDecodeStrings(args.Decoder(), &in)
+	mcpgenDecodeStrings(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -4071,11 +4072,11 @@ func mcpgenCallEchoStrings(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenCheckStrings(c.Checker(), &out)
-	if !c.ResultOK() {
+	mcpgenCheckStrings(mcpgen.Checker(c), &out)
+	if !mcpgen.ResultOK(c) {
 		return
 	}
-	mcpgenEncodeStrings(c.Structured(), &out)
+	mcpgenEncodeStrings(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool echo_text_types.
@@ -4132,7 +4133,7 @@ const (
 func mcpgenCallEchoTextTypes(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in TextTypes
-	mcpgenDecodeTextTypes(args.Decoder(), &in)
+	mcpgenDecodeTextTypes(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -4142,11 +4143,11 @@ func mcpgenCallEchoTextTypes(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenCheckTextTypes(c.Checker(), &out)
-	if !c.ResultOK() {
+	mcpgenCheckTextTypes(mcpgen.Checker(c), &out)
+	if !mcpgen.ResultOK(c) {
 		return
 	}
-	mcpgenEncodeTextTypes(c.Structured(), &out)
+	mcpgenEncodeTextTypes(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool echo_times.
@@ -4229,7 +4230,7 @@ const (
 func mcpgenCallEchoTimes(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in Times
-	mcpgenDecodeTimes(args.Decoder(), &in)
+	mcpgenDecodeTimes(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -4239,11 +4240,11 @@ func mcpgenCallEchoTimes(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenCheckTimes(c.Checker(), &out)
-	if !c.ResultOK() {
+	mcpgenCheckTimes(mcpgen.Checker(c), &out)
+	if !mcpgen.ResultOK(c) {
 		return
 	}
-	mcpgenEncodeTimes(c.Structured(), &out)
+	mcpgenEncodeTimes(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool echo_tree.
@@ -4338,7 +4339,7 @@ const (
 func mcpgenCallEchoTree(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in Tree
-	mcpgenDecodeTree(args.Decoder(), &in)
+	mcpgenDecodeTree(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -4348,7 +4349,7 @@ func mcpgenCallEchoTree(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenEncodeTree(c.Structured(), &out)
+	mcpgenEncodeTree(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool echo_unexported.
@@ -4395,7 +4396,7 @@ const (
 func mcpgenCallEchoUnexported(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in Unexported
-	mcpgenDecodeUnexported(args.Decoder(), &in)
+	mcpgenDecodeUnexported(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -4405,7 +4406,7 @@ func mcpgenCallEchoUnexported(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenEncodeUnexported(c.Structured(), &out)
+	mcpgenEncodeUnexported(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool echo_unsigned_ints.
@@ -4494,7 +4495,7 @@ const (
 func mcpgenCallEchoUnsignedInts(ctx context.Context, c *mcp.ToolCall) {
 	args := c.Arguments()
 	var in UnsignedInts
-	mcpgenDecodeUnsignedInts(args.Decoder(), &in)
+	mcpgenDecodeUnsignedInts(mcpgen.Decoder(args), &in)
 	if err := args.Err(); err != nil {
 		c.ReturnError(err)
 		return
@@ -4504,11 +4505,11 @@ func mcpgenCallEchoUnsignedInts(ctx context.Context, c *mcp.ToolCall) {
 		c.ReturnError(err)
 		return
 	}
-	mcpgenCheckUnsignedInts(c.Checker(), &out)
-	if !c.ResultOK() {
+	mcpgenCheckUnsignedInts(mcpgen.Checker(c), &out)
+	if !mcpgen.ResultOK(c) {
 		return
 	}
-	mcpgenEncodeUnsignedInts(c.Structured(), &out)
+	mcpgenEncodeUnsignedInts(mcpgen.Structured(c), &out)
 }
 
 // mcpgenDecodeAliases decodes a value of type Aliases and checks it against its schema.

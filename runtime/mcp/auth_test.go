@@ -43,7 +43,7 @@ func protectedServer(t *testing.T) *httptest.Server {
 	srv.AddCompletion(Completion{ResourceTemplate: "files://{name}", Argument: "name", Complete: func(ctx context.Context, req CompletionRequest) ([]string, error) {
 		return []string{"the-secret-file-name"}, nil
 	}})
-	AddForm(srv, themeFormSchema, decodeThemeForm)
+	addForm(srv, themeFormSchema, decodeThemeForm)
 	srv.AddTool(elicitTool())
 	h := srv.HTTPHandler(&HTTPOptions{Auth: &AuthOptions{
 		Verifier: TokenVerifierFunc(func(ctx context.Context, token string) (*AuthInfo, error) {

@@ -140,9 +140,9 @@ func TestHTTPOlderClients(t *testing.T) {
 
 func TestEveryListIsPaginated(t *testing.T) {
 	srv := quietServer(&ServerOptions{PageSize: 1})
-	read := func(ctx context.Context, uri string) ([]ResourceContents, error) { return TextContents(uri, ""), nil }
+	read := func(ctx context.Context, uri string) ([]ResourceContents, error) { return textContents(uri, ""), nil }
 	readT := func(ctx context.Context, uri string, vars map[string]string) ([]ResourceContents, error) {
-		return TextContents(uri, ""), nil
+		return textContents(uri, ""), nil
 	}
 	get := func(ctx context.Context, args *Input) (*GetPromptResult, error) {
 		return &GetPromptResult{}, nil
@@ -243,7 +243,7 @@ func TestElicitSpeaksTheClientsRevision(t *testing.T) {
 		{"2025-06-18", `{"message":"Pick","requestedSchema":{"type":"object","properties":{"theme":{"type":"string","title":"Theme","enum":["light","dark"],"enumNames":["Light theme","Dark theme"]},"name":{"type":"string"}},"required":["theme"]}}`},
 	} {
 		srv := quietServer(nil)
-		AddForm(srv, themeFormSchema, decodeThemeForm)
+		addForm(srv, themeFormSchema, decodeThemeForm)
 		srv.AddTool(elicitTool())
 		h := start(t, srv)
 		result(t, h.roundTrip(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"`+tc.version+`","capabilities":{"elicitation":{}},"clientInfo":{"name":"t","version":"1"}}}`))
@@ -277,7 +277,7 @@ func TestForm20250618KeepsFieldOrder(t *testing.T) {
 
 func TestElicitCapabilityErrorSaysFormMode(t *testing.T) {
 	srv := quietServer(nil)
-	AddForm(srv, themeFormSchema, decodeThemeForm)
+	addForm(srv, themeFormSchema, decodeThemeForm)
 	srv.AddTool(elicitTool())
 	h := start(t, srv)
 	initializeWith(h, `{"elicitation":{"url":{}}}`)

@@ -24,7 +24,7 @@ import (
 func clientTestServer(t *testing.T) *Server {
 	srv := quietServer(nil)
 	srv.AddTool(echoTool("echo"))
-	AddForm(srv, themeFormSchema, decodeThemeForm)
+	addForm(srv, themeFormSchema, decodeThemeForm)
 	srv.AddTool(elicitTool())
 	srv.AddTool(Tool{Name: "point", Description: "A point.", InputSchema: `{"type":"object"}`,
 		OutputSchema: `{"type":"object","properties":{"x":{"type":"integer"}},"required":["x"]}`,
@@ -59,14 +59,14 @@ func clientTestServer(t *testing.T) *Server {
 			c.ReturnText(strings.Join(uris, ","))
 		}})
 	srv.AddResource(Resource{URI: "test://r", Name: "r", MIMEType: "text/plain", Read: func(ctx context.Context, uri string) ([]ResourceContents, error) {
-		return TextContents(uri, "contents of r"), nil
+		return textContents(uri, "contents of r"), nil
 	}})
 	srv.AddResourceTemplate(ResourceTemplate{URITemplate: "test://items/{id}", Name: "item", Read: func(ctx context.Context, uri string, vars map[string]string) ([]ResourceContents, error) {
-		return BlobContents(uri, []byte(vars["id"])), nil
+		return blobContents(uri, []byte(vars["id"])), nil
 	}})
 	srv.AddPrompt(Prompt{Name: "greet", Arguments: []PromptArgument{{Name: "who", Required: true}}, Get: func(ctx context.Context, args *Input) (*GetPromptResult, error) {
 		var who string
-		d := args.Decoder()
+		d := args.decoder()
 		for key := range d.Members {
 			if string(key) == "who" {
 				who, _ = d.String()

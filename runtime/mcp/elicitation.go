@@ -10,14 +10,14 @@ import (
 )
 
 // form is the elicitation form of a Go type: its requested schema and the decoder that reads
-// and checks an answer into a value of the type.
-type form[T any] struct {
+// and checks an answer into a value of the type (decode's second argument is a *T).
+type form struct {
 	schema []byte
 	// schema20250618 is the schema for clients before 2025-11-25, which know neither titled enums
 	// (oneOf) nor multi-selects; err20250618 says why there is none.
 	schema20250618 []byte
 	err20250618    error
-	decode         func(*jsonwire.Decoder, *T)
+	decode         func(*jsonwire.Decoder, any)
 }
 
 // form20250618 rewrites a 2025-11-25 requested schema for the 2025-06-18 dialect: a titled
@@ -138,7 +138,7 @@ func Elicit[T any](ctx context.Context, message string) (T, ElicitAction, error)
 	}
 	srv := r.srv
 	srv.mu.RLock()
-	f, _ := srv.forms[(*T)(nil)].(*form[T])
+	f := srv.forms[(*T)(nil)]
 	srv.mu.RUnlock()
 	if f == nil {
 		return zero, "", fmt.Errorf("mcp: no elicitation form for type %T is registered: run go generate, and call RegisterMCP of the package that calls Elicit (a type elicited from generic code needs //mcp:form)", zero)
@@ -168,7 +168,7 @@ func Elicit[T any](ctx context.Context, message string) (T, ElicitAction, error)
 	}
 	var v T
 	answer := newInput(content, formAnswer, "")
-	f.decode(answer.Decoder(), &v)
+	f.decode(answer.decoder(), &v)
 	if err := answer.Err(); err != nil {
 		return zero, Accept, err
 	}

@@ -64,11 +64,11 @@ func fuzzServer(spotter *panicSpotter) *Server {
 		c.ReturnText(fmt.Sprint(roots))
 	}})
 	srv.AddResource(Resource{URI: "test://r", Name: "r", Read: func(ctx context.Context, uri string) ([]ResourceContents, error) {
-		return TextContents(uri, "text"), nil
+		return textContents(uri, "text"), nil
 	}})
 	srv.AddResourceTemplate(ResourceTemplate{URITemplate: "test://items/{id}/{+rest}", Name: "item", Read: func(ctx context.Context, uri string, vars map[string]string) ([]ResourceContents, error) {
-		in := TemplateInput(uri, vars, "id")
-		d := in.Decoder()
+		in := templateInput(uri, vars, []string{"id"})
+		d := in.decoder()
 		for key := range d.Members {
 			if string(key) == "id" {
 				d.Int()
@@ -79,11 +79,11 @@ func fuzzServer(spotter *panicSpotter) *Server {
 		if err := in.Err(); err != nil {
 			return nil, err
 		}
-		return BlobContents(uri, []byte(vars["rest"])), nil
+		return blobContents(uri, []byte(vars["rest"])), nil
 	}})
 	srv.AddPrompt(Prompt{Name: "p", Arguments: []PromptArgument{{Name: "x", Required: true}}, Get: func(ctx context.Context, args *Input) (*GetPromptResult, error) {
 		var x string
-		d := args.Decoder()
+		d := args.decoder()
 		for key := range d.Members {
 			if string(key) == "x" {
 				x, _ = d.String()

@@ -118,7 +118,7 @@ func TestHTTPStandaloneStreamCarriesSessionMessages(t *testing.T) {
 	srv := quietServer(nil)
 	srv.AddTool(echoTool("echo"))
 	srv.AddResource(Resource{URI: "test://r", Name: "r", Read: func(ctx context.Context, uri string) ([]ResourceContents, error) {
-		return TextContents(uri, "x"), nil
+		return textContents(uri, "x"), nil
 	}})
 	_, c := serveHTTPTest(t, srv, nil)
 	c.initialize(`{}`)
@@ -280,10 +280,10 @@ func TestHTTPMaxSessions(t *testing.T) {
 func TestSubscribeNeedsAResource(t *testing.T) {
 	srv := quietServer(nil)
 	srv.AddResource(Resource{URI: "test://r", Name: "r", Read: func(ctx context.Context, uri string) ([]ResourceContents, error) {
-		return TextContents(uri, "x"), nil
+		return textContents(uri, "x"), nil
 	}})
 	srv.AddResourceTemplate(ResourceTemplate{URITemplate: "test://items/{id}", Name: "item", Read: func(ctx context.Context, uri string, vars map[string]string) ([]ResourceContents, error) {
-		return TextContents(uri, vars["id"]), nil
+		return textContents(uri, vars["id"]), nil
 	}})
 	h := start(t, srv)
 	h.initialize("2025-11-25")

@@ -115,7 +115,7 @@ func ackedTasks(ack map[string]any) []any {
 // same user through another client, or a namesake of another issuer.
 func TestTasksBelongToTheirCaller(t *testing.T) {
 	srv := quietServer(nil)
-	AddForm(srv, themeFormSchema, decodeThemeForm)
+	addForm(srv, themeFormSchema, decodeThemeForm)
 	srv.AddTool(Tool{Name: "report", InputSchema: `{"type":"object"}`, Scopes: []string{"files:read"}, Task: TaskRequired, Handler: func(ctx context.Context, c *ToolCall) {
 		f, _, err := Elicit[themeForm](ctx, "For whom?")
 		if err != nil {
@@ -230,7 +230,7 @@ func TestTaskNotificationsOnlyToItsCaller(t *testing.T) {
 // transport), nor request states, nor tasks.
 func TestHandlesBoundToIssuerSubjectAndClient(t *testing.T) {
 	srv := quietServer(nil)
-	AddForm(srv, themeFormSchema, decodeThemeForm)
+	addForm(srv, themeFormSchema, decodeThemeForm)
 	srv.AddTool(elicitTool())
 	srv.AddTool(Tool{Name: "job", InputSchema: `{"type":"object"}`, Task: TaskRequired, Handler: func(ctx context.Context, c *ToolCall) { c.ReturnText("done") }})
 	t.Cleanup(func() { srv.tasks.shutdown(context.Background()) })
@@ -302,7 +302,7 @@ func TestHandlesBoundToIssuerSubjectAndClient(t *testing.T) {
 // that says why. What makes no handle still works.
 func TestAnonymousTokensGetNoHandles(t *testing.T) {
 	srv := quietServer(nil)
-	AddForm(srv, themeFormSchema, decodeThemeForm)
+	addForm(srv, themeFormSchema, decodeThemeForm)
 	srv.AddTool(elicitTool())
 	srv.AddTool(Tool{Name: "job", InputSchema: `{"type":"object"}`, Task: TaskRequired, Handler: func(ctx context.Context, c *ToolCall) { c.ReturnText("done") }})
 	srv.AddTool(Tool{Name: "plain", InputSchema: `{"type":"object"}`, Handler: func(ctx context.Context, c *ToolCall) { c.ReturnText("plain") }})

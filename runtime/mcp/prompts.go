@@ -20,7 +20,7 @@ type Prompt struct {
 	Scopes []string
 	// Get renders the prompt. args holds the client's arguments object ({} when it sent
 	// none); generated code decodes it into the argument struct and checks args.Err before
-	// anything else (see generated.go).
+	// anything else (see package runtime/mcp/mcpgen).
 	Get func(ctx context.Context, args *Input) (*GetPromptResult, error)
 }
 

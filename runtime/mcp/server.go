@@ -135,7 +135,7 @@ type Server struct {
 	templates  []*templateEntry
 	prompts    []*promptEntry
 	completers map[completionKey]*Completion
-	forms      map[any]any // (*T)(nil) -> *form[T], for Elicit
+	forms      map[any]*form // keyed by (*T)(nil), for Elicit[T]
 	sessions   map[*session]bool
 	listeners  map[*listener]bool // subscriptions/listen requests open (revision 2026-07-28)
 	// taskListeners are the subscriptions that hear of each task, by task id, and

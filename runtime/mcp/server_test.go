@@ -165,7 +165,7 @@ func echoTool(name string) Tool {
 		Annotations: ToolAnnotations{ReadOnlyHint: Ptr(true)},
 		Handler: func(ctx context.Context, c *ToolCall) {
 			args := c.Arguments()
-			d := args.Decoder()
+			d := args.decoder()
 			var text string
 			seen := false
 			for key := range d.Members {
@@ -337,7 +337,7 @@ func TestToolCallResults(t *testing.T) {
 		panic("boom")
 	}})
 	srv.AddTool(Tool{Name: "structured", InputSchema: `{"type":"object"}`, OutputSchema: `{"type":"object"}`, Handler: func(ctx context.Context, c *ToolCall) {
-		e := c.Structured()
+		e := c.structured()
 		e.ObjectStart()
 		e.Key("temp")
 		e.Float(21.5, 64)
@@ -416,17 +416,17 @@ func TestEveryToolResultIsJSON(t *testing.T) {
 		"structured text": func(c *ToolCall) { c.ReturnResult(&CallToolResult{StructuredContent: []byte(`not json`)}) },
 		"structured two":  func(c *ToolCall) { c.ReturnResult(&CallToolResult{StructuredContent: []byte(`{} {}`)}) },
 		"structured encoder": func(c *ToolCall) {
-			e := c.Structured()
+			e := c.structured()
 			e.ObjectStart()
 			e.Key("f")
 			e.Float(math.Inf(1), 64)
 			e.ObjectEnd()
 		},
-		"structured then text": func(c *ToolCall) { c.Structured().Int(1); c.ReturnText("text wins") },
+		"structured then text": func(c *ToolCall) { c.structured().Int(1); c.ReturnText("text wins") },
 		"result check fails": func(c *ToolCall) {
-			c.Checker().Report("too big")
-			if c.ResultOK() {
-				c.Structured().Int(1)
+			c.checker().Report("too big")
+			if c.resultOK() {
+				c.structured().Int(1)
 			}
 		},
 		"panics": func(c *ToolCall) { panic("boom") },

@@ -21,7 +21,7 @@ import (
 // taskServerWith is taskServer with options.
 func taskServerWith(t *testing.T, opts *ServerOptions, tools ...Tool) (*taskHarness, *Server) {
 	srv := quietServer(opts)
-	AddForm(srv, themeFormSchema, decodeThemeForm)
+	addForm(srv, themeFormSchema, decodeThemeForm)
 	for _, tool := range tools {
 		srv.AddTool(tool)
 	}
@@ -32,7 +32,7 @@ func taskServerWith(t *testing.T, opts *ServerOptions, tools ...Tool) (*taskHarn
 // echoTask is a task tool whose result is its input's label.
 var echoTask = Tool{Name: "echo", InputSchema: `{"type":"object"}`, Task: TaskOptional, Handler: func(ctx context.Context, c *ToolCall) {
 	label := ""
-	d := c.Arguments().Decoder()
+	d := c.Arguments().decoder()
 	for key := range d.Members {
 		if string(key) == "label" {
 			label, _ = d.String()

@@ -83,7 +83,7 @@ func (h *taskHarness) until(id string, want TaskStatus) map[string]any {
 
 func taskServer(t *testing.T, tools ...Tool) *taskHarness {
 	srv := quietServer(nil)
-	AddForm(srv, themeFormSchema, decodeThemeForm)
+	addForm(srv, themeFormSchema, decodeThemeForm)
 	for _, tool := range tools {
 		srv.AddTool(tool)
 	}
@@ -351,7 +351,7 @@ func TestTaskNotifications(t *testing.T) {
 // progress function, and a caller that gives up cancels the task.
 func TestClientFollowsTasks(t *testing.T) {
 	srv := quietServer(&ServerOptions{Tasks: TaskOptions{PollInterval: 20 * time.Millisecond}})
-	AddForm(srv, themeFormSchema, decodeThemeForm)
+	addForm(srv, themeFormSchema, decodeThemeForm)
 	srv.AddTool(Tool{Name: "ask", InputSchema: `{"type":"object"}`, Task: TaskRequired, Handler: func(ctx context.Context, c *ToolCall) {
 		Progress(ctx, 0, 0, "asking")
 		v, _, err := Elicit[themeForm](ctx, "Pick")

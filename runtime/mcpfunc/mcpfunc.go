@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/mcp/mcpgen"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
@@ -209,7 +210,7 @@ func (f *funcTool[In, Out]) serve(ctx context.Context, c *mcp.ToolCall) {
 		case f.result == textResult:
 			c.ReturnText(rv.String())
 		case rv.Kind() == reflect.Pointer && rv.IsNil():
-			c.ReturnError(mcp.ErrNilResult)
+			c.ReturnError(mcpgen.ErrNilResult)
 		default:
 			if f.structured(c, v) && f.ownText {
 				if rv.Kind() == reflect.Pointer {
@@ -274,12 +275,12 @@ func (f *funcTool[In, Out]) structured(c *mcp.ToolCall, v any) bool {
 		c.ReturnError(fmt.Errorf("tool %s returned a result that breaks its output schema:\n%s", f.name, problems(err)))
 		return false
 	}
-	c.Structured().Raw(b)
+	mcpgen.Structured(c).Raw(b)
 	return true
 }
 
 // The methods by which a result type writes its own text block, as generated code finds them
-// (see mcp.ToolCall.SetText).
+// (see mcpgen.SetText).
 type (
 	appendTexter interface{ AppendMCPText(b []byte) []byte }
 	texter       interface{ MCPText() string }
@@ -290,9 +291,9 @@ type (
 func setOwnText(c *mcp.ToolCall, v any) {
 	switch t := v.(type) {
 	case appendTexter:
-		c.SetText(t.AppendMCPText(c.TextBuffer()))
+		mcpgen.SetText(c, t.AppendMCPText(mcpgen.TextBuffer(c)))
 	case texter:
-		c.SetText(append(c.TextBuffer(), t.MCPText()...))
+		mcpgen.SetText(c, append(mcpgen.TextBuffer(c), t.MCPText()...))
 	}
 }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/mcpgen/mcpgen/internal/redistest"
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/mcp/mcpgen"
 	"github.com/mcpgen/mcpgen/runtime/redistasks"
 	"github.com/redis/go-redis/v9"
 )
@@ -134,7 +135,7 @@ func TestReplicasShareTasks(t *testing.T) {
 			Tasks:    mcp.TaskOptions{Store: redistasks.New(rdb), PollInterval: 50 * time.Millisecond},
 			Logger:   quietLogger(),
 		})
-		mcp.AddForm(srv, `{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`, decodeName)
+		mcpgen.AddForm(srv, `{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`, decodeName)
 		srv.AddTool(mcp.Tool{Name: "greet", InputSchema: `{"type":"object"}`, Task: mcp.TaskOptional, Handler: func(ctx context.Context, c *mcp.ToolCall) {
 			n, _, err := mcp.Elicit[nameForm](ctx, "Your name?")
 			if err != nil {
@@ -213,7 +214,7 @@ func TestReplicasKeepTasksToTheirCaller(t *testing.T) {
 			Tasks:    mcp.TaskOptions{Store: redistasks.New(rdb), PollInterval: 50 * time.Millisecond},
 			Logger:   quietLogger(),
 		})
-		mcp.AddForm(srv, `{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`, decodeName)
+		mcpgen.AddForm(srv, `{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`, decodeName)
 		srv.AddTool(mcp.Tool{Name: "report", InputSchema: `{"type":"object"}`, Scopes: []string{"reports"}, Task: mcp.TaskRequired, Handler: func(ctx context.Context, c *mcp.ToolCall) {
 			n, _, err := mcp.Elicit[nameForm](ctx, "For whom?")
 			if err != nil {
@@ -621,7 +622,7 @@ func TestWaitingTasksDoNotPollRedis(t *testing.T) {
 			Tasks:  mcp.TaskOptions{Store: redistasks.New(rdb)},
 			Logger: quietLogger(),
 		})
-		mcp.AddForm(srv, `{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`, decodeName)
+		mcpgen.AddForm(srv, `{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`, decodeName)
 		srv.AddTool(mcp.Tool{Name: "greet", InputSchema: `{"type":"object"}`, Task: mcp.TaskOptional, Handler: func(ctx context.Context, c *mcp.ToolCall) {
 			n, _, err := mcp.Elicit[nameForm](mcp.WithInputKey(ctx, "name"), "Your name?")
 			if err != nil {

@@ -16,7 +16,7 @@ func formNames(e *emitter, d model.Decl) {
 
 func registerForm(e *emitter, d model.Decl) jen.Code {
 	o := d.(*model.Form).Type.Object
-	return jen.Qual(model.RuntimePath, "AddForm").Call(e.local("s"), jen.Id(e.id(o, "Form")), jen.Id(e.id(o, "Decode")))
+	return jen.Qual(model.ContractPath, "AddForm").Call(e.local("s"), jen.Id(e.id(o, "Form")), jen.Id(e.id(o, "Decode")))
 }
 
 // formCode emits the requested schemas of all forms in one block of constants.

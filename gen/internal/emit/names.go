@@ -107,7 +107,7 @@ func (e *emitter) importName(pkgPath, name string) string {
 	alias := name
 	clash := func(n string) bool {
 		return locals[strings.TrimRight(n, "0123456789")] || e.scope.Lookup(n) != nil || e.importsUsed[n] || isKeyword(n) ||
-			types.Universe.Lookup(n) != nil || strings.HasPrefix(n, model.GenPrefix)
+			types.Universe.Lookup(n) != nil || generatedName(n)
 	}
 	if clash(alias) {
 		alias = name + "pkg"
@@ -123,12 +123,20 @@ func (e *emitter) importName(pkgPath, name string) string {
 	return alias
 }
 
+// generatedName reports whether name is one generated code declares at package level (or
+// may: mcpgenXxx, which the analysis reserves). The package mcpgen is not one.
+func generatedName(name string) bool {
+	rest, ok := strings.CutPrefix(name, model.GenPrefix)
+	return ok && rest != "" && unicode.IsUpper([]rune(rest)[0])
+}
+
 // stdImports are the packages generated code may import besides the runtime's, with names.
 var stdImports = []string{"context", "fmt", "maps", "math", "regexp", "slices", "time", "unicode/utf8"}
 
 // registerImports names the imports generated code may use, before anything is emitted.
 func (e *emitter) registerImports() {
 	e.importName(model.RuntimePath, "mcp")
+	e.importName(model.ContractPath, "mcpgen")
 	e.importName(model.JSONWirePath, "jsonwire")
 	for _, p := range stdImports {
 		e.importName(p, path.Base(p))

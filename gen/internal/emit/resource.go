@@ -59,7 +59,7 @@ func (e *emitter) readFunc(r *model.Resource) jen.Code {
 		for _, name := range r.Literal {
 			lits = append(lits, jen.Lit(name))
 		}
-		body = append(body, e.local("args").Op(":=").Qual(model.RuntimePath, "TemplateInput").Call(lits...))
+		body = append(body, e.local("args").Op(":=").Qual(model.ContractPath, "TemplateInput").Call(lits...))
 		body = append(body, e.decodeInput(r.In, jen.Return(jen.Nil(), e.local("err")))...)
 		args = append(args, e.argument("in", r.InPointer))
 	}
@@ -68,9 +68,9 @@ func (e *emitter) readFunc(r *model.Resource) jen.Code {
 	var result jen.Code
 	switch r.Out {
 	case model.ResourceText:
-		result = jen.Qual(model.RuntimePath, "TextContents").Call(e.local("uri"), e.convert(e.local("out"), r.OutGo, types.Typ[types.String]))
+		result = jen.Qual(model.ContractPath, "TextContents").Call(e.local("uri"), e.convert(e.local("out"), r.OutGo, types.Typ[types.String]))
 	case model.ResourceBlob:
-		result = jen.Qual(model.RuntimePath, "BlobContents").Call(e.local("uri"), e.convert(e.local("out"), r.OutGo, types.NewSlice(types.Typ[types.Byte])))
+		result = jen.Qual(model.ContractPath, "BlobContents").Call(e.local("uri"), e.convert(e.local("out"), r.OutGo, types.NewSlice(types.Typ[types.Byte])))
 	case model.ResourceContents:
 		result = jen.Index().Qual(model.RuntimePath, "ResourceContents").Values(e.local("out"))
 	case model.ResourceList:

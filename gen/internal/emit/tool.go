@@ -88,15 +88,20 @@ func (e *emitter) decodeInput(in *schema.Type, fail ...jen.Code) []jen.Code {
 	var body []jen.Code
 	switch {
 	case in == nil:
-		body = append(body, e.local("args").Dot("Decoder").Call().Dot("EmptyObject").Call())
+		body = append(body, e.inputDecoder().Dot("EmptyObject").Call())
 	case in.Kind == schema.Custom:
 		// A type with its own JSON reads it, against the schema it declares.
 		body = append(body, jen.Var().Add(e.local("in")).Add(e.typ(in.Go)), e.local("args").Dot("Unmarshal").Call(jen.Op("&").Add(e.local("in"))))
 	default:
 		body = append(body, jen.Var().Add(e.local("in")).Add(e.typ(in.Go)),
-			jen.Id(e.id(in.Object, "Decode")).Call(e.local("args").Dot("Decoder").Call(), jen.Op("&").Add(e.local("in"))))
+			jen.Id(e.id(in.Object, "Decode")).Call(e.inputDecoder(), jen.Op("&").Add(e.local("in"))))
 	}
 	return append(body, jen.If(e.local("err").Op(":=").Add(e.local("args")).Dot("Err").Call(), e.local("err").Op("!=").Nil()).Block(fail...))
+}
+
+// inputDecoder emits the decoder of the handler's input, args.
+func (e *emitter) inputDecoder() *jen.Statement {
+	return jen.Qual(model.ContractPath, "Decoder").Call(e.local("args"))
 }
 
 // call emits the handler of one tool: decode and validate the arguments, call the function,
@@ -144,23 +149,23 @@ func (e *emitter) result(t *model.Tool) []jen.Code {
 		if t.OutPointer {
 			value = e.local("out")
 			out = append(out, jen.If(e.local("out").Op("==").Nil()).Block(
-				c.Clone().Dot("ReturnError").Call(jen.Qual(model.RuntimePath, "ErrNilResult")),
+				c.Clone().Dot("ReturnError").Call(jen.Qual(model.ContractPath, "ErrNilResult")),
 				jen.Return(),
 			))
 		}
 		if e.checked[obj] {
 			out = append(out,
-				jen.Id(e.id(obj, "Check")).Call(c.Clone().Dot("Checker").Call(), value.Clone()),
-				jen.If(jen.Op("!").Add(c.Clone()).Dot("ResultOK").Call()).Block(jen.Return()),
+				jen.Id(e.id(obj, "Check")).Call(jen.Qual(model.ContractPath, "Checker").Call(c.Clone()), value.Clone()),
+				jen.If(jen.Op("!").Qual(model.ContractPath, "ResultOK").Call(c.Clone())).Block(jen.Return()),
 			)
 		}
-		out = append(out, jen.Id(e.id(obj, "Encode")).Call(c.Clone().Dot("Structured").Call(), value))
+		out = append(out, jen.Id(e.id(obj, "Encode")).Call(jen.Qual(model.ContractPath, "Structured").Call(c.Clone()), value))
 		switch t.Text {
 		case model.TextAppend:
 			// The type writes its own text block, into a buffer the call reuses.
-			out = append(out, c.Clone().Dot("SetText").Call(e.local("out").Dot(model.TextAppend).Call(c.Clone().Dot("TextBuffer").Call())))
+			out = append(out, jen.Qual(model.ContractPath, "SetText").Call(c.Clone(), e.local("out").Dot(model.TextAppend).Call(jen.Qual(model.ContractPath, "TextBuffer").Call(c.Clone()))))
 		case model.TextString:
-			out = append(out, c.Clone().Dot("SetText").Call(jen.Append(c.Clone().Dot("TextBuffer").Call(), e.local("out").Dot(model.TextString).Call().Op("..."))))
+			out = append(out, jen.Qual(model.ContractPath, "SetText").Call(c.Clone(), jen.Append(jen.Qual(model.ContractPath, "TextBuffer").Call(c.Clone()), e.local("out").Dot(model.TextString).Call().Op("..."))))
 		}
 		return out
 	case model.OutText:

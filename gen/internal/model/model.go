@@ -23,6 +23,9 @@ const (
 	BuildTag = "mcpgen"
 	// RuntimePath is the import path of the runtime generated code runs on.
 	RuntimePath = "github.com/mcpgen/mcpgen/runtime/mcp"
+	// ContractPath is the import path of the runtime's contract with generated code: what
+	// only generated code calls.
+	ContractPath = "github.com/mcpgen/mcpgen/runtime/mcp/mcpgen"
 	// JSONWirePath is the import path of the JSON codec generated code calls.
 	JSONWirePath = "github.com/mcpgen/mcpgen/runtime/jsonwire"
 	// GenPrefix starts every package-level identifier of a generated file except
@@ -30,11 +33,8 @@ const (
 	// reserves it.
 	GenPrefix = "mcpgen"
 	// ContractVersion is the version of the runtime's contract with generated code that the
-	// emitted code keeps (runtime/mcp/generated.go).
-	ContractVersion = "1"
-	// TextContractVersion is the version a file needs when a tool's result writes its own
-	// text block (ToolCall.TextBuffer and SetText).
-	TextContractVersion = "2"
+	// emitted code keeps (the constant mcpgen.Contract3 of ContractPath).
+	ContractVersion = "3"
 )
 
 // Package is one package's declarations, checked.
