@@ -27,7 +27,8 @@ type knownTool struct {
 
 	once     sync.Once
 	schema   *jsonschema.Schema
-	schemaOK error // why the output schema cannot be used, if it cannot
+	schemaOK error        // why the output schema cannot be used, if it cannot
+	compiled *outputCheck // the schema compiled, if it can be (outcheck.go)
 }
 
 // readTool reads a listed tool, and remembers what calling it takes. Over Streamable HTTP,
@@ -84,11 +85,20 @@ func (c *Client) checkStructured(name string, structured []byte) error {
 	if t == nil || t.output == nil {
 		return nil
 	}
-	t.once.Do(func() { t.schema, t.schemaOK = compileSchema(name, t.output) })
+	t.once.Do(func() {
+		if t.schema, t.schemaOK = compileSchema(name, t.output); t.schemaOK == nil {
+			t.compiled, _ = compileOutputCheck(t.output)
+		}
+	})
 	if t.schemaOK != nil {
 		c.logger.Debug("mcp: a tool's output schema cannot be used; its results are not checked", "tool", name, "reason", t.schemaOK.Error())
 		return nil
 	}
+	if t.compiled != nil && t.compiled.valid(structured) {
+		return nil
+	}
+	// Not valid, or the compiled check cannot tell: the general validator decides, and says
+	// why.
 	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(structured))
 	if err != nil {
 		return fmt.Errorf("structured content is not JSON: %w", err)

@@ -1,0 +1,595 @@
+package mcp
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonwire"
+)
+
+// A client checks a tool's structured content against its output schema on every call. The
+// general validator (santhosh-tekuri/jsonschema) first decodes the content into a tree of
+// any and then interprets the schema over it: hundreds of allocations a call. outputCheck is
+// the same schema compiled once into a tree of nodes that reads the content's tokens as they
+// come, with no allocation, for the keywords tool schemas use (those mcpgen generates, and
+// most others): type, properties, required, additionalProperties, maxProperties, items,
+// prefixItems, minItems, maxItems, enum, const (of scalars), minimum, maximum,
+// exclusiveMinimum, exclusiveMaximum, minLength, maxLength, pattern, allOf, anyOf and $ref to
+// a JSON Pointer of the same document; annotations are ignored, as the general validator
+// ignores them. A schema with any other keyword is not compiled, and the general validator
+// checks every result.
+//
+// The compiled check only ever says "valid" when the general validator would: whatever it
+// cannot decide exactly (a number compared with a bound or an enum that has an exponent or
+// more than 15 significant digits, an integer written with an exponent, a string that is not
+// UTF-8, a value nested too deep, malformed JSON) it reports as not
+// valid, and the client then asks the general validator, whose verdict and message stand.
+// So a valid result costs the compiled walk alone, and an invalid one is reported exactly
+// as before. Keywords whose verdict a "not valid" that means "cannot tell" would turn
+// around (oneOf, not), and minProperties (a duplicate key, which the general validator
+// counts once, would be counted twice) are left out for that reason. FuzzOutputCheck checks
+// the compiled check against the general validator.
+
+// outputCheck is one tool's output schema, compiled.
+type outputCheck struct{ root *schemaNode }
+
+// schemaNode is one schema of the document, compiled.
+type schemaNode struct {
+	// always is set for the boolean schemas: true allows everything, false nothing.
+	always *bool
+	// types are the JSON types allowed (typeBit), 0 for any; integer is its own bit.
+	types uint8
+
+	props    map[string]*schemaNode
+	required map[string]int // property -> its bit in the mask of required properties
+	addl     *schemaNode    // additionalProperties; nil allows any
+	maxProps int            // -1: no bound
+
+	prefix   []*schemaNode
+	items    *schemaNode // nil allows any
+	minItems int
+	maxItems int
+
+	minLen  int
+	maxLen  int
+	pattern *regexp.Regexp
+
+	min, max, exMin, exMax *float64
+
+	enum []scalar // nil: no enum (const is an enum of one)
+
+	ref          *schemaNode
+	allOf, anyOf []*schemaNode
+}
+
+// scalar is a value of an enum or a const: a string, a number, a boolean or null.
+type scalar struct {
+	kind jsonwire.Kind
+	s    string
+	f    float64
+	b    bool
+}
+
+const (
+	typeNull uint8 = 1 << iota
+	typeBool
+	typeNumber
+	typeInteger
+	typeString
+	typeArray
+	typeObject
+)
+
+var typeBits = map[string]uint8{"null": typeNull, "boolean": typeBool, "number": typeNumber | typeInteger,
+	"integer": typeInteger, "string": typeString, "array": typeArray, "object": typeObject}
+
+// annotations are the keywords that do not constrain values (for the general validator, as
+// configured: format is not asserted).
+var annotations = map[string]bool{"title": true, "description": true, "default": true, "examples": true,
+	"deprecated": true, "readOnly": true, "writeOnly": true, "$comment": true, "format": true,
+	"contentMediaType": true, "contentEncoding": true, "$defs": true, "definitions": true, "$anchor": true}
+
+// maxCheckDepth bounds the nesting the compiled check follows (values, and $ref to $ref):
+// deeper, it leaves the verdict to the general validator.
+const maxCheckDepth = 64
+
+var errUnsupported = errors.New("a keyword the compiled check does not implement")
+
+// compileOutputCheck compiles an output schema, or returns an error if it uses what the
+// compiled check does not implement (the general validator then checks every result).
+func compileOutputCheck(schema []byte) (*outputCheck, error) {
+	dec := json.NewDecoder(bytes.NewReader(schema))
+	dec.UseNumber()
+	var doc any
+	if err := dec.Decode(&doc); err != nil {
+		return nil, err
+	}
+	c := &schemaCompiler{doc: doc, refs: map[string]*schemaNode{}}
+	if m, ok := doc.(map[string]any); ok {
+		if s, ok := m["$schema"]; ok && s != "https://json-schema.org/draft/2020-12/schema" && s != "https://json-schema.org/draft/2020-12/schema#" {
+			return nil, fmt.Errorf("$schema %v: %w", s, errUnsupported)
+		}
+	}
+	root, err := c.node(doc, true)
+	if err != nil {
+		return nil, err
+	}
+	return &outputCheck{root: root}, nil
+}
+
+type schemaCompiler struct {
+	doc  any
+	refs map[string]*schemaNode // by JSON Pointer, so that recursive schemas compile once
+}
+
+func (c *schemaCompiler) node(v any, root bool) (*schemaNode, error) {
+	switch v := v.(type) {
+	case bool:
+		return &schemaNode{always: &v}, nil
+	case map[string]any:
+		n := &schemaNode{maxProps: -1, maxItems: -1, maxLen: -1}
+		return n, c.fill(n, v, root)
+	}
+	return nil, errors.New("a schema is an object or a boolean")
+}
+
+func (c *schemaCompiler) fill(n *schemaNode, m map[string]any, root bool) error {
+	var err error
+	for key, v := range m {
+		switch {
+		case annotations[key] || strings.HasPrefix(key, "x-"):
+		case key == "$schema" || key == "$id":
+			if !root {
+				return fmt.Errorf("%s below the root: %w", key, errUnsupported)
+			}
+		case key == "type":
+			err = n.setTypes(v)
+		case key == "properties":
+			props, ok := v.(map[string]any)
+			if !ok {
+				return errors.New("properties is not an object")
+			}
+			n.props = make(map[string]*schemaNode, len(props))
+			for name, s := range props {
+				if n.props[name], err = c.node(s, false); err != nil {
+					return err
+				}
+			}
+		case key == "required":
+			list, ok := v.([]any)
+			if !ok || len(list) > 64 {
+				return fmt.Errorf("required: %w", errUnsupported)
+			}
+			n.required = make(map[string]int, len(list))
+			for _, name := range list {
+				s, ok := name.(string)
+				if !ok {
+					return errors.New("required lists a name that is not a string")
+				}
+				if _, dup := n.required[s]; !dup {
+					n.required[s] = len(n.required)
+				}
+			}
+		case key == "additionalProperties":
+			n.addl, err = c.node(v, false)
+		case key == "items":
+			n.items, err = c.node(v, false)
+		case key == "prefixItems":
+			n.prefix, err = c.list(v)
+		case key == "allOf":
+			n.allOf, err = c.list(v)
+		case key == "anyOf":
+			n.anyOf, err = c.list(v)
+		case key == "$ref":
+			n.ref, err = c.ref(v)
+		case key == "enum":
+			list, ok := v.([]any)
+			if !ok {
+				return errors.New("enum is not an array")
+			}
+			n.enum = make([]scalar, 0, len(list))
+			for _, e := range list {
+				s, err := toScalar(e)
+				if err != nil {
+					return err
+				}
+				n.enum = append(n.enum, s)
+			}
+		case key == "const":
+			var s scalar
+			s, err = toScalar(v)
+			n.enum = []scalar{s}
+		case key == "minimum":
+			n.min, err = schemaBound(v)
+		case key == "maximum":
+			n.max, err = schemaBound(v)
+		case key == "exclusiveMinimum":
+			n.exMin, err = schemaBound(v)
+		case key == "exclusiveMaximum":
+			n.exMax, err = schemaBound(v)
+		case key == "minLength":
+			n.minLen, err = schemaCount(v)
+		case key == "maxLength":
+			n.maxLen, err = schemaCount(v)
+		case key == "minItems":
+			n.minItems, err = schemaCount(v)
+		case key == "maxItems":
+			n.maxItems, err = schemaCount(v)
+		case key == "maxProperties":
+			n.maxProps, err = schemaCount(v)
+		case key == "pattern":
+			s, ok := v.(string)
+			if !ok {
+				return errors.New("pattern is not a string")
+			}
+			n.pattern, err = regexp.Compile(s)
+		default:
+			return fmt.Errorf("%s: %w", key, errUnsupported)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (n *schemaNode) setTypes(v any) error {
+	names, ok := v.([]any)
+	if !ok {
+		names = []any{v}
+	}
+	for _, name := range names {
+		s, _ := name.(string)
+		bit, ok := typeBits[s]
+		if !ok {
+			return fmt.Errorf("type %v is not a JSON Schema type", name)
+		}
+		n.types |= bit
+	}
+	return nil
+}
+
+func (c *schemaCompiler) list(v any) ([]*schemaNode, error) {
+	list, ok := v.([]any)
+	if !ok || len(list) == 0 {
+		return nil, errors.New("a list of schemas is a non-empty array")
+	}
+	nodes := make([]*schemaNode, len(list))
+	for i, s := range list {
+		var err error
+		if nodes[i], err = c.node(s, false); err != nil {
+			return nil, err
+		}
+	}
+	return nodes, nil
+}
+
+// ref compiles a $ref to a JSON Pointer within the document ("#", "#/$defs/a").
+func (c *schemaCompiler) ref(v any) (*schemaNode, error) {
+	s, _ := v.(string)
+	if s != "#" && !strings.HasPrefix(s, "#/") || strings.Contains(s, "%") {
+		return nil, fmt.Errorf("$ref %q: %w", s, errUnsupported)
+	}
+	if n := c.refs[s]; n != nil {
+		return n, nil
+	}
+	target := c.doc
+	if s != "#" {
+		for _, tok := range strings.Split(s[2:], "/") {
+			tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+			switch t := target.(type) {
+			case map[string]any:
+				target = t[tok]
+			case []any:
+				i, err := strconv.Atoi(tok)
+				if err != nil || i < 0 || i >= len(t) {
+					return nil, fmt.Errorf("$ref %q points at nothing", s)
+				}
+				target = t[i]
+			default:
+				return nil, fmt.Errorf("$ref %q points at nothing", s)
+			}
+		}
+	}
+	switch t := target.(type) {
+	case bool:
+		n := &schemaNode{always: &t}
+		c.refs[s] = n
+		return n, nil
+	case map[string]any:
+		// Registered before it is filled in: a schema that refers to itself gets this node.
+		n := &schemaNode{maxProps: -1, maxItems: -1, maxLen: -1}
+		c.refs[s] = n
+		return n, c.fill(n, t, s == "#")
+	}
+	return nil, fmt.Errorf("$ref %q points at nothing", s)
+}
+
+func toScalar(v any) (scalar, error) {
+	switch v := v.(type) {
+	case nil:
+		return scalar{kind: jsonwire.Null}, nil
+	case bool:
+		return scalar{kind: jsonwire.Bool, b: v}, nil
+	case string:
+		return scalar{kind: jsonwire.String, s: v}, nil
+	case json.Number:
+		f, ok := exactFloat([]byte(v))
+		if !ok {
+			return scalar{}, fmt.Errorf("the number %s: %w", v, errUnsupported)
+		}
+		return scalar{kind: jsonwire.Number, f: f}, nil
+	}
+	return scalar{}, fmt.Errorf("an enum or const of objects or arrays: %w", errUnsupported)
+}
+
+func schemaBound(v any) (*float64, error) {
+	n, ok := v.(json.Number)
+	if !ok {
+		return nil, errors.New("a bound is a number")
+	}
+	f, ok := exactFloat([]byte(n))
+	if !ok {
+		return nil, fmt.Errorf("the bound %s: %w", n, errUnsupported)
+	}
+	return &f, nil
+}
+
+func schemaCount(v any) (int, error) {
+	n, ok := v.(json.Number)
+	if !ok {
+		return 0, errors.New("a count is a number")
+	}
+	i, err := strconv.Atoi(string(n))
+	if err != nil || i < 0 {
+		return 0, fmt.Errorf("the count %s: %w", n, errUnsupported)
+	}
+	return i, nil
+}
+
+// exactFloat parses a JSON number that compares exactly as a float64: no exponent, at most
+// 15 significant digits and 24 bytes, so that two such numbers compare as floats as they do
+// as decimals (any two of them that differ are different float64s, in the same order).
+func exactFloat(tok []byte) (float64, bool) {
+	if len(tok) > 24 {
+		return 0, false
+	}
+	digits := 0
+	for _, c := range tok {
+		switch {
+		case c == 'e' || c == 'E':
+			return 0, false
+		case c >= '1' && c <= '9', c == '0' && digits > 0:
+			digits++
+		}
+	}
+	if digits > 15 {
+		return 0, false
+	}
+	var d jsonwire.Decoder
+	d.Reset(tok)
+	f, ok := d.Float(64)
+	return f, ok && !math.IsInf(f, 0)
+}
+
+// integral reports whether a number's token (with no exponent) is an integer: no fraction,
+// or one of zeros.
+func integral(tok []byte) bool {
+	i := bytes.IndexByte(tok, '.')
+	if i < 0 {
+		return true
+	}
+	for _, c := range tok[i+1:] {
+		if c != '0' {
+			return false
+		}
+	}
+	return true
+}
+
+// valid reports whether data (a whole JSON document) is valid against the schema, or false
+// if the compiled check cannot tell.
+func (oc *outputCheck) valid(data []byte) bool {
+	var d jsonwire.Decoder
+	d.Reset(data)
+	w := walk{budget: 1024 + 16*len(data)}
+	if !oc.root.check(&d, &w, 0) {
+		return false
+	}
+	d.Finish()
+	return !d.Failed()
+}
+
+// walk is what one check may still spend: the schemas it visits and the bytes it reads
+// again for $ref, allOf and anyOf. A schema whose combinations refer to each other can ask
+// for work that grows exponentially with its nesting; past the budget the check cannot tell,
+// and the general validator decides.
+type walk struct{ budget int }
+
+// check reads one value from d and reports whether it is valid.
+func (n *schemaNode) check(d *jsonwire.Decoder, w *walk, depth int) bool {
+	if w.budget--; depth > maxCheckDepth || w.budget < 0 {
+		return false
+	}
+	if n.always != nil {
+		d.Skip()
+		return *n.always && !d.Failed()
+	}
+	if n.ref == nil && n.allOf == nil && n.anyOf == nil {
+		return n.checkOwn(d, w, depth)
+	}
+	raw := d.Raw()
+	if raw == nil || !checkRaw(n, true, raw, w, depth) {
+		return false
+	}
+	if n.ref != nil && !checkRaw(n.ref, false, raw, w, depth+1) {
+		return false
+	}
+	for _, s := range n.allOf {
+		if !checkRaw(s, false, raw, w, depth+1) {
+			return false
+		}
+	}
+	if n.anyOf == nil {
+		return true
+	}
+	for _, s := range n.anyOf {
+		if checkRaw(s, false, raw, w, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkRaw checks raw, one value, against n (its own keywords alone if own).
+func checkRaw(n *schemaNode, own bool, raw []byte, w *walk, depth int) bool {
+	if w.budget -= len(raw); w.budget < 0 {
+		return false
+	}
+	var d jsonwire.Decoder
+	d.Reset(raw)
+	if own {
+		return n.checkOwn(&d, w, depth) && !d.Failed()
+	}
+	return n.check(&d, w, depth) && !d.Failed()
+}
+
+// checkOwn checks the keywords of n other than $ref and the combinations.
+func (n *schemaNode) checkOwn(d *jsonwire.Decoder, w *walk, depth int) bool {
+	switch k := d.Peek(); k {
+	case jsonwire.Null:
+		return n.allows(typeNull) && d.Null() && n.inEnum(scalar{kind: k})
+	case jsonwire.Bool:
+		b, ok := d.Bool()
+		return ok && n.allows(typeBool) && n.inEnum(scalar{kind: k, b: b})
+	case jsonwire.Number:
+		return n.checkNumber(d)
+	case jsonwire.String:
+		return n.checkString(d)
+	case jsonwire.Array:
+		return n.allows(typeArray) && n.enum == nil && n.checkArray(d, w, depth)
+	case jsonwire.Object:
+		return n.allows(typeObject) && n.enum == nil && n.checkObject(d, w, depth)
+	}
+	return false
+}
+
+func (n *schemaNode) allows(t uint8) bool { return n.types == 0 || n.types&t != 0 }
+
+func (n *schemaNode) inEnum(v scalar) bool {
+	if n.enum == nil {
+		return true
+	}
+	for _, e := range n.enum {
+		if e.kind == v.kind && e.s == v.s && e.f == v.f && e.b == v.b {
+			return true
+		}
+	}
+	return false
+}
+
+func (n *schemaNode) checkNumber(d *jsonwire.Decoder) bool {
+	tok := d.Raw()
+	if tok == nil {
+		return false
+	}
+	if n.types != 0 && n.types&typeNumber == 0 {
+		// An integer: a number without a fraction, or with a fraction of zeros; one with an
+		// exponent is left to the general validator.
+		if !n.allows(typeInteger) || bytes.ContainsAny(tok, "eE") || !integral(tok) {
+			return false
+		}
+	}
+	if n.min == nil && n.max == nil && n.exMin == nil && n.exMax == nil && n.enum == nil {
+		return true // any number: its value is not needed
+	}
+	f, ok := exactFloat(tok)
+	if !ok {
+		return false
+	}
+	switch {
+	case n.min != nil && f < *n.min, n.max != nil && f > *n.max,
+		n.exMin != nil && f <= *n.exMin, n.exMax != nil && f >= *n.exMax:
+		return false
+	}
+	return n.inEnum(scalar{kind: jsonwire.Number, f: f})
+}
+
+func (n *schemaNode) checkString(d *jsonwire.Decoder) bool {
+	if !n.allows(typeString) {
+		return false
+	}
+	if n.minLen == 0 && n.maxLen < 0 && n.pattern == nil && n.enum == nil {
+		d.Skip()
+		return true
+	}
+	text, ok := d.Text()
+	if !ok || !utf8.Valid(text) { // not UTF-8: how the general validator counts it is its own
+		return false
+	}
+	if n.minLen > 0 || n.maxLen >= 0 {
+		runes := utf8.RuneCount(text)
+		if runes < n.minLen || n.maxLen >= 0 && runes > n.maxLen {
+			return false
+		}
+	}
+	if n.pattern != nil && !n.pattern.Match(text) {
+		return false
+	}
+	if n.enum != nil {
+		for _, e := range n.enum {
+			if e.kind == jsonwire.String && e.s == string(text) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}
+
+func (n *schemaNode) checkArray(d *jsonwire.Decoder, w *walk, depth int) bool {
+	ok, count := true, 0
+	for i := range d.Elements {
+		count++
+		s := n.items
+		if i < len(n.prefix) {
+			s = n.prefix[i]
+		}
+		if s == nil {
+			d.Skip()
+		} else if !s.check(d, w, depth+1) {
+			ok = false
+			break
+		}
+	}
+	return ok && !d.Failed() && count >= n.minItems && (n.maxItems < 0 || count <= n.maxItems)
+}
+
+func (n *schemaNode) checkObject(d *jsonwire.Decoder, w *walk, depth int) bool {
+	ok, count := true, 0
+	var seen uint64
+	for key := range d.Members {
+		count++
+		if i, req := n.required[string(key)]; req {
+			seen |= 1 << i
+		}
+		s, named := n.props[string(key)]
+		if !named {
+			s = n.addl
+		}
+		if s == nil {
+			d.Skip()
+		} else if !s.check(d, w, depth+1) {
+			ok = false
+			break
+		}
+	}
+	return ok && !d.Failed() && seen == 1<<len(n.required)-1 && (n.maxProps < 0 || count <= n.maxProps)
+}
