@@ -33,23 +33,3 @@ type Inner struct {
 //
 //mcp:tool
 func CheckOptions(in Options) error { return nil }
-
-// Names has fields that share a JSON name, which encoding/json resolves without a word.
-type Names struct {
-	// Query is what to find.
-	Query string `json:"query"`
-	// Limit was copied from Query, its tag not renamed: both are left out.
-	Limit int `json:"query,omitempty"`
-	// Title is left out: Heading's tag names it Title too.
-	Title string
-	// Heading wins, being tagged.
-	Heading string `json:"Title"`
-	Inner
-	// F hides the F promoted from Inner, being less deep: encoding/json's rule, not reported.
-	F string `json:"f,omitempty"`
-}
-
-// CheckNames takes them.
-//
-//mcp:tool
-func CheckNames(in Names) error { return nil }
