@@ -67,7 +67,7 @@ var differences = []difference{
 	{"64-bit-limits", validator, "The limits of `int64` and `uint64` are enforced but not written in the schema: they are noise to a model and beyond what most clients' JSON numbers hold exactly.", nil},
 	{"pointers-optional", invopop, "Pointer fields, and fields promoted through an embedded pointer, are optional unless `jsonschema:\"required\"` says otherwise; invopop requires every field without `omitempty`.",
 		adjustPointersOptional},
-	{"json-field-rules", invopop, "Property names and visibility follow encoding/json exactly: conflicting names of embedded fields at the same depth cancel out (a tagged one wins), a tag name encoding/json rejects falls back to the Go name, and `json:\"-,\"` names a property `-`.",
+	{"json-field-rules", invopop, "Property names and visibility follow encoding/json exactly: conflicting names of embedded fields at the same depth cancel out (a tagged one wins; two fields of the struct itself with one name are a diagnostic instead), a tag name encoding/json rejects falls back to the Go name, and `json:\"-,\"` names a property `-`.",
 		adjustJSONFieldRules},
 	{"type-docs", invopop, "A property without a doc comment of its own is described by its type's doc comment, for named types that are not structs too, and for instances of generic types; fields of unexported types keep their doc comments (invopop reads those of exported types only).",
 		adjustTypeDocs},
