@@ -198,3 +198,18 @@ func (c *ToolCall) finish() []byte {
 	c.isError = false
 	return c.res.Bytes()
 }
+
+// errorType classifies the call's result for Message.ErrorType: "" for a success, and for
+// an error result whether its arguments broke the input schema (the decoder generated code
+// read them with failed), its result broke the output schema, or the tool failed.
+func (c *ToolCall) errorType() string {
+	switch {
+	case !c.isError:
+		return ""
+	case c.args.d.Failed():
+		return ErrorInvalidArguments
+	case c.check.Failed():
+		return ErrorInvalidResult
+	}
+	return ErrorTool
+}
