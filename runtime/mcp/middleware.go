@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
@@ -94,6 +95,24 @@ type Message struct {
 	// name and uri are read from Params once asked for; parsed says they were.
 	name, uri string
 	parsed    bool
+}
+
+// SessionEnd is a session that has ended, as the side that was in it saw it: a session of
+// a revision with sessions (2024-11-05 to 2025-11-25), from its initialize to its end. The
+// stateless revision (2026-07-28) has no sessions.
+type SessionEnd struct {
+	// Server is true on a server, false on a client.
+	Server bool
+	// ID, ProtocolVersion, Transport and Peer are as in Message.
+	ID, ProtocolVersion, Transport, Peer string
+	// Began is when initialize was sent or received; Duration is how long the session
+	// lasted from then.
+	Began    time.Time
+	Duration time.Duration
+	// Err is why the session ended if the connection failed (ErrTransport) or it timed out;
+	// nil when a side ended it as the protocol does (the client closed it, the server's
+	// stdin ended, an HTTP DELETE, the server stopping).
+	Err error
 }
 
 // The transports of Message.Transport.
