@@ -56,6 +56,7 @@ func reachFlags(extra ...cli.Flag) []cli.Flag {
 		&cli.DurationFlag{Name: "timeout", Value: 30 * time.Second, Usage: "bound each request to a server by `DURATION`"},
 		&cli.DurationFlag{Name: "connect-timeout", Value: 30 * time.Second, Usage: "bound the connection to each server by `DURATION`, counted from its turn to start (a few stdio servers start at a time)"},
 		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "show what servers write to stderr, and the host's events"},
+		&cli.BoolFlag{Name: "trace", Usage: "print every message exchanged with the servers on stderr as it goes: when, which way, what, its size, and each response's round trip"},
 		&cli.StringFlag{Name: "log-level", Value: "info", Usage: "ask servers for their log messages at `LEVEL` and above (debug, info, notice, warning, error...), printed on stderr; off for none"},
 		&cli.StringFlag{Name: "client-id", Sources: cli.EnvVars("MCPGEN_CLIENT_ID"), Usage: "for servers that need OAuth: the `ID` of a client registered with the authorization server --client-issuer, for the server of --url or --sse, or those of --client-resource (default: register dynamically)"},
 		&cli.StringFlag{Name: "client-secret", Sources: cli.EnvVars("MCPGEN_CLIENT_SECRET"), Usage: "the `SECRET` of --client-id, for a confidential client"},
@@ -272,6 +273,9 @@ func (r *reach) connect(ctx context.Context, names []string, client mcp.ClientOp
 		Logger:        logger,
 		Events:        r.event,
 		Skip:          skip,
+	}
+	if r.cmd.Bool("trace") {
+		opts.Trace = newFlightRecorder(r.stderr).record
 	}
 	r.host = host.Start(cfg, opts)
 	if err := r.host.Ready(ctx); err != nil {

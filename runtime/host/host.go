@@ -86,6 +86,11 @@ type Options struct {
 	Events func(Event)
 	// Logger receives the host's own diagnostics; the default writes warnings to stderr.
 	Logger *slog.Logger
+	// Trace, if set, sees every message between the host and each server, as raw JSON, as
+	// ClientOptions.Trace does, with the server's name: what mcpgen call --trace prints. It
+	// is called from the goroutines that send and read, at once: it must be safe for
+	// concurrent use, and must not keep msg.
+	Trace func(server string, fromServer bool, msg []byte)
 }
 
 // Lists names some of the lists a host fetches from each server (Options.Skip).

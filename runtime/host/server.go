@@ -464,6 +464,14 @@ func (s *server) clientOptions() *mcp.ClientOptions {
 	if o.Logger == nil {
 		o.Logger = s.h.logger()
 	}
+	if trace, all := o.Trace, s.h.opts.Trace; all != nil {
+		o.Trace = func(fromServer bool, msg []byte) {
+			all(s.cfg.Name, fromServer, msg)
+			if trace != nil {
+				trace(fromServer, msg)
+			}
+		}
+	}
 	return &o
 }
 
