@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"log/slog"
 	"maps"
 	"runtime/debug"
 	"slices"
@@ -205,7 +206,7 @@ func (s *Server) serve(ctx context.Context, r *Request, m *jsonrpc.Message) (res
 	defer r.release()
 	defer func() {
 		if v := recover(); v != nil {
-			s.logger.Error("mcp: panic while serving request", "method", m.Method, "panic", v, "stack", string(debug.Stack()))
+			s.logger.LogAttrs(ctx, slog.LevelError, "mcp: panic while serving request", r.logAttrs(slog.Any("panic", v), slog.String("stack", string(debug.Stack())))...)
 			resp = r.client.respond(r, m, nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "internal error"))
 		}
 	}()

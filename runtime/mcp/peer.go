@@ -284,11 +284,13 @@ func (r *inflight) run() {
 	}
 	if b, ok := r.out.(batchingOutbox); r.buffered && ok {
 		if err := b.buffer(resp); err != nil {
-			p.logger.Debug("mcp: cannot send response", "error", err)
+			p.logger.LogAttrs(r.ctx, slog.LevelDebug, "mcp: cannot send response", messageAttrs(r.m, "", slog.Any("error", err))...)
 		}
 		return
 	}
-	p.reply(r.out, resp)
+	if err := r.out.reply(resp); err != nil {
+		p.logger.LogAttrs(r.ctx, slog.LevelDebug, "mcp: cannot send response", messageAttrs(r.m, "", slog.Any("error", err))...)
+	}
 }
 
 // cancelled cancels the request a notifications/cancelled names; its response is not sent.

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"strconv"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
@@ -65,6 +66,38 @@ func (r *Request) ClientInfo() Implementation { return r.client.info() }
 // ClientCapabilities are the capabilities the client declared.
 func (r *Request) ClientCapabilities() ClientCapabilities { return r.client.capabilities() }
 
+// The attributes of the runtime's log lines about a message, named as OpenTelemetry's
+// conventions for MCP name them on spans; with otelmcp.LogHandler, a line logged in a
+// request's context carries its trace too.
+const (
+	logMethod    = "mcp.method.name"
+	logRequestID = "jsonrpc.request.id"
+	logSession   = "mcp.session.id"
+)
+
+// messageAttrs are the attributes of a log line about a message: its method, id (for a
+// request) and session (if it has an id), then extra.
+func messageAttrs(m *jsonrpc.Message, session string, extra ...slog.Attr) []slog.Attr {
+	attrs := make([]slog.Attr, 0, 3+len(extra))
+	attrs = append(attrs, slog.String(logMethod, m.Method))
+	if len(m.ID) > 0 {
+		attrs = append(attrs, slog.String(logRequestID, string(m.ID)))
+	}
+	if session != "" {
+		attrs = append(attrs, slog.String(logSession, session))
+	}
+	return append(attrs, extra...)
+}
+
+// logAttrs are the attributes of a log line about the request, then extra.
+func (r *Request) logAttrs(extra ...slog.Attr) []slog.Attr {
+	id := ""
+	if ss, ok := r.client.(*session); ok {
+		id = ss.id
+	}
+	return messageAttrs(r.msg, id, extra...)
+}
+
 // release lets go of what the request held for its response, once it is written.
 func (r *Request) release() {
 	if r.tool != nil {
@@ -76,7 +109,7 @@ func (r *Request) release() {
 // notify sends a notification about this request.
 func (r *Request) notify(method string, params []byte) {
 	if err := r.out.send(jsonrpc.AppendNotification(nil, method, params)); err != nil {
-		r.srv.logger.Debug("mcp: cannot send message", "error", err)
+		r.srv.logger.LogAttrs(context.Background(), slog.LevelDebug, "mcp: cannot send "+method, r.logAttrs(slog.Any("error", err))...)
 	}
 }
 

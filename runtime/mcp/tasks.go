@@ -359,7 +359,7 @@ func (tr *taskRunner) start(ctx context.Context, req *Request, tool string) (*Ta
 		case errors.Is(err, ErrTaskStoreFull):
 			return nil, nil, nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "internal error: cannot make a task: the server keeps as many tasks as it may; try again once some have expired (their ttlMs)")
 		}
-		tr.s.logger.Error("mcp: cannot store a new task", "tool", tool, "error", err)
+		tr.s.logger.ErrorContext(ctx, "mcp: cannot store a new task", "tool", tool, "error", err)
 		return nil, nil, nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "internal error: cannot store the task")
 	}
 	// The task's context is not the request's, which ends with the answer.
@@ -463,7 +463,7 @@ func (tr *taskRunner) finish(rt *runningTask, c *ToolCall) {
 	}
 	_, err := tr.update(ctx, rt.id, end)
 	if err == nil && tooLarge {
-		tr.s.logger.Warn("mcp: a task's result is larger than a task may keep (TaskOptions.MaxTaskBytes): the task failed", "task", rt.id, "tool", c.name, "bytes", len(out))
+		tr.s.logger.WarnContext(ctx, "mcp: a task's result is larger than a task may keep (TaskOptions.MaxTaskBytes): the task failed", "task", rt.id, "tool", c.name, "bytes", len(out))
 	}
 	if errors.Is(err, ErrTaskStoreFull) {
 		why := fmt.Sprintf("internal error: the server's task store is full: it has no room for the tool's result (%d bytes) until other tasks expire", len(out))
@@ -478,7 +478,7 @@ func (tr *taskRunner) finish(rt *runningTask, c *ToolCall) {
 		})
 	}
 	if err != nil {
-		tr.s.logger.Error("mcp: cannot store the end of a task", "task", rt.id, "error", err)
+		tr.s.logger.ErrorContext(ctx, "mcp: cannot store the end of a task", "task", rt.id, "error", err)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"runtime/debug"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
@@ -107,7 +108,11 @@ func (s *Server) runTool(ctx context.Context, t *toolEntry, args []byte, d diale
 	c = getToolCall(t.Name, args, d)
 	defer func() {
 		if v := recover(); v != nil {
-			s.logger.Error("mcp: tool panicked", "tool", t.Name, "panic", v, "stack", string(debug.Stack()))
+			extra := []slog.Attr{slog.String("tool", t.Name), slog.Any("panic", v), slog.String("stack", string(debug.Stack()))}
+			if r := RequestFrom(ctx); r != nil {
+				extra = r.logAttrs(extra...)
+			}
+			s.logger.LogAttrs(ctx, slog.LevelError, "mcp: tool panicked", extra...)
 			c.setErrorText("internal error: tool " + t.Name + " failed unexpectedly")
 			c.panicked = true
 		}
