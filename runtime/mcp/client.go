@@ -33,6 +33,10 @@ type Client struct {
 	logger *slog.Logger
 	label  string // the server, in logs
 	lines  bool   // the transport carries lines (stdio), not messages (HTTP)
+	// mw is the middleware around the client's handling of its messages; nil without.
+	// transport and peerAddr are what a Message says of the connection.
+	mw                  Handler
+	transport, peerAddr string
 	// ctx ends with the connection: the client's own writes (its answers to the server's
 	// requests, cancellations) give up then, rather than hold Close.
 	ctx        context.Context
@@ -55,6 +59,10 @@ type Client struct {
 	watching  map[string]*taskWatch
 	closeOnce sync.Once
 	closeErr  error
+	// began is when the session began (initialize answered), zero without one; sessions
+	// is the connection, if it has session ids (HTTP).
+	began    time.Time
+	sessions interface{ sessionID() string }
 
 	done     chan struct{} // closed when the connection is gone for good
 	doneOnce sync.Once
@@ -113,6 +121,14 @@ type ClientOptions struct {
 	// Trace, if set, sees every message the client sends and receives, as raw JSON: for
 	// debugging, and for tests that check what a server sends. It must not keep msg.
 	Trace func(fromServer bool, msg []byte)
+
+	// Middleware wraps the handling of every request and notification the client sends
+	// and receives, the first outermost (see Middleware): to observe, time or reject them.
+	// otelmcp's Telemetry.Client adds OpenTelemetry's.
+	Middleware []Middleware
+	// SessionEnded, if set, is told of the client's session (revisions 2024-11-05 to
+	// 2025-11-25) when it ends: when the client is closed or its connection is lost.
+	SessionEnded func(SessionEnd)
 }
 
 // ServerInfo is what a server said of itself when the client connected.
@@ -174,6 +190,10 @@ func Connect(ctx context.Context, t Transport, opts *ClientOptions) (*Client, er
 	c.label, c.lines = transportLabel(t)
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	c.p = newPeer(c, clientOut{c}, c.logger)
+	c.transport, c.peerAddr = transportOf(t)
+	if c.mw = middlewareChain(c.opts.Middleware); c.mw != nil {
+		c.p.mw, c.p.describe = c.mw, c.describe
+	}
 	c.p.concurrent = true
 	// A server that sends requests faster than they are answered is refused past this,
 	// with "busy" (written by the reader, which a server that does not read then stops).
@@ -184,6 +204,9 @@ func Connect(ctx context.Context, t Transport, opts *ClientOptions) (*Client, er
 		return nil, err
 	}
 	c.conn = conn
+	c.mu.Lock()
+	c.sessions, _ = conn.(interface{ sessionID() string })
+	c.mu.Unlock()
 	if err := c.negotiate(ctx); err != nil {
 		c.Close()
 		return nil, err
@@ -286,7 +309,15 @@ func (c *Client) end(err error) {
 	c.doneOnce.Do(func() {
 		c.mu.Lock()
 		c.doneErr = err
+		began, version := c.began, c.server.ProtocolVersion
 		c.mu.Unlock()
+		if f := c.opts.SessionEnded; f != nil && !began.IsZero() {
+			if errors.Is(err, ErrClientClosed) {
+				err = nil // ended as the protocol ends a session
+			}
+			f(SessionEnd{ID: c.sessionID(), ProtocolVersion: version, Transport: c.transport, Peer: c.peerAddr,
+				Began: began, Duration: time.Since(began), Err: err})
+		}
 		c.cancel()
 		c.summarizeUnreadable()
 		close(c.done)
@@ -319,7 +350,13 @@ func (c *Client) admit(m *jsonrpc.Message) admission {
 }
 
 func (c *Client) serve(ctx context.Context, m *jsonrpc.Message, _ any, _ outbox) []byte {
-	result, err := c.answer(ctx, m.Method, m.Params)
+	var result []byte
+	var err error
+	if c.mw != nil {
+		result, err = c.answerThroughMiddleware(ctx, m.Method, string(m.ID), m.Params)
+	} else {
+		result, err = c.answer(ctx, m.Method, m.Params)
+	}
 	if err != nil {
 		var rpcErr *jsonrpc.Error
 		if !errors.As(err, &rpcErr) {
@@ -403,12 +440,69 @@ const noteTimeout = time.Second
 func (c *Client) sendNote(note []byte) {
 	ctx, cancel := context.WithTimeout(c.ctx, noteTimeout)
 	defer cancel()
+	if c.mw != nil {
+		c.p.cancelNote(ctx, note, func(msg []byte) error { return c.send(ctx, msg, &outgoing{method: notificationCancelled}) })
+		return
+	}
 	c.send(ctx, note, &outgoing{method: notificationCancelled})
 }
 
 // notify sends a notification to the server.
 func (c *Client) notify(ctx context.Context, method string, params []byte) error {
+	if c.mw != nil {
+		return c.p.sendThroughMiddleware(ctx, method, params, func(msg []byte) error { return c.send(ctx, msg, nil) })
+	}
 	return c.send(ctx, jsonrpc.AppendNotification(nil, method, params), nil)
+}
+
+// describe fills in what a Message says of the connection (peer.describe).
+func (c *Client) describe(m *Message) {
+	m.SessionID, m.Transport, m.Peer = c.sessionID(), c.transport, c.peerAddr
+	c.mu.Lock()
+	m.ProtocolVersion = c.server.ProtocolVersion
+	c.mu.Unlock()
+}
+
+// sessionID is the session's id over HTTP, once the server gave one.
+func (c *Client) sessionID() string {
+	c.mu.Lock()
+	s := c.sessions
+	c.mu.Unlock()
+	if s == nil {
+		return ""
+	}
+	return s.sessionID()
+}
+
+// answerThroughMiddleware answers a request of the server's (id is "" for an input request
+// of the stateless revision, which has none) inside the client's middleware.
+func (c *Client) answerThroughMiddleware(ctx context.Context, method, id string, params []byte) ([]byte, error) {
+	msg := c.p.message(method, params, false)
+	msg.ID = id
+	return runMiddleware(ctx, c.mw, msg, func(ctx context.Context, msg *Message) ([]byte, error) {
+		return c.answer(ctx, method, msg.Params)
+	}, c.logger)
+}
+
+// roundTrip sends a request of the client's and waits for its answer, inside the client's
+// middleware if it has any (each request on the wire: a retry is another).
+func (c *Client) roundTrip(ctx context.Context, rq *outgoing, method string, params, token []byte, onProgress func([]byte)) ([]byte, error) {
+	if c.mw == nil {
+		return c.p.roundTrip(ctx, rq.id, method, params, token, onProgress,
+			func(msg []byte) error { return c.send(ctx, msg, rq) },
+			func(note []byte) { c.sendNote(note) })
+	}
+	msg := c.p.message(method, params, true)
+	msg.ID = string(rq.id)
+	return runMiddleware(ctx, c.mw, msg, func(ctx context.Context, msg *Message) ([]byte, error) {
+		raw, err := c.p.roundTrip(ctx, rq.id, method, msg.Params, token, onProgress,
+			func(m []byte) error { return c.send(ctx, m, rq) },
+			func(note []byte) { c.sendNote(note) })
+		if err != nil {
+			return nil, err
+		}
+		return raw, nil
+	}, c.logger)
 }
 
 // runtimeVersion is the version of this module, for the default client info.

@@ -521,3 +521,13 @@ func (c *httpConn) fallBack(ctx context.Context) (*legacyConn, error) {
 	c.mu.Unlock()
 	return l, nil
 }
+
+// sessionID is the session's id, once the server gave one (Message.SessionID).
+func (c *httpConn) sessionID() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.stateless || c.legacy != nil {
+		return ""
+	}
+	return c.session
+}

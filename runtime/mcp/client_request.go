@@ -249,6 +249,7 @@ func (c *Client) initialize(ctx context.Context, version, how string) error {
 		return fmt.Errorf("mcp: the server answered initialize with protocol version %q, which this client does not speak (%v)", res.ProtocolVersion, statefulVersions)
 	}
 	c.mu.Lock()
+	c.began = time.Now()
 	c.server = ServerInfo{Implementation: res.ServerInfo, ProtocolVersion: res.ProtocolVersion, Negotiation: how,
 		Capabilities: res.Capabilities, Instructions: res.Instructions}
 	c.mu.Unlock()
@@ -355,9 +356,7 @@ func (c *Client) call(ctx context.Context, version string, stateless bool, metho
 			c.acks[string(rq.id)] = rq.acknowledged
 			c.mu.Unlock()
 		}
-		raw, err := c.p.roundTrip(ctx, rq.id, method, p, token, onProgress,
-			func(msg []byte) error { return c.send(ctx, msg, rq) },
-			func(note []byte) { c.sendNote(note) })
+		raw, err := c.roundTrip(ctx, rq, method, p, token, onProgress)
 		if rq.acknowledged != nil {
 			c.mu.Lock()
 			delete(c.acks, string(rq.id))
@@ -477,7 +476,13 @@ func (c *Client) answerInputs(ctx context.Context, raw []byte) ([]byte, error) {
 	out := []byte(`"inputResponses":{`)
 	for i, k := range keys {
 		in := ir.InputRequests[k]
-		answer, err := c.answer(ctx, in.Method, in.Params)
+		var answer []byte
+		var err error
+		if c.mw != nil {
+			answer, err = c.answerThroughMiddleware(ctx, in.Method, "", in.Params)
+		} else {
+			answer, err = c.answer(ctx, in.Method, in.Params)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("answering input request %s (%s): %w", k, in.Method, err)
 		}

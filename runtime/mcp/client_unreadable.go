@@ -3,6 +3,8 @@ package mcp
 import (
 	"bytes"
 	"fmt"
+	"net"
+	"net/url"
 	"path/filepath"
 	"sync"
 	"time"
@@ -129,4 +131,33 @@ func transportLabel(t Transport) (label string, lines bool) {
 		return t.URL, false
 	}
 	return "in-memory server", false
+}
+
+// transportOf says how a transport reaches its server, for middleware (Message.Transport
+// and Peer): the URL's host and port over HTTP.
+func transportOf(t Transport) (transport, peer string) {
+	hostPort := func(raw string) string {
+		u, err := url.Parse(raw)
+		if err != nil {
+			return ""
+		}
+		if u.Port() == "" {
+			switch u.Scheme {
+			case "http":
+				return net.JoinHostPort(u.Hostname(), "80")
+			case "https":
+				return net.JoinHostPort(u.Hostname(), "443")
+			}
+		}
+		return u.Host
+	}
+	switch t := t.(type) {
+	case *CommandTransport, *IOTransport:
+		return TransportStdio, ""
+	case *StreamableHTTPTransport:
+		return TransportHTTP, hostPort(t.URL)
+	case *SSETransport:
+		return TransportSSE, hostPort(t.URL)
+	}
+	return TransportMemory, ""
 }

@@ -81,8 +81,9 @@ var errTooLarge = errors.New("message too large")
 // and returns nil) or ctx ends (it cancels them, waits, and returns ctx's cause). cancel
 // ends ctx: a transport that fails to write calls it with its error, and serveStream does
 // with a read error.
-func (s *Server) serveStream(ctx context.Context, cancel context.CancelCauseFunc, r messageReader, out outbox) error {
+func (s *Server) serveStream(ctx context.Context, cancel context.CancelCauseFunc, r messageReader, out outbox, transport string) error {
 	ss := newSession(s, out)
+	ss.transport = transport
 	ss.concurrent = true
 	ss.maxConcurrent = max(s.opts.MaxConcurrentRequests, 0)
 	s.track(ss)
@@ -120,6 +121,7 @@ func (s *Server) serveStream(ctx context.Context, cancel context.CancelCauseFunc
 					ss.hangUp() // the client has said all it will
 					err = nil
 				case ctx.Err() == nil:
+					ss.failed(transportFailure(err))
 					cancel(err)
 				}
 				ended <- err
@@ -158,7 +160,7 @@ func (s *Server) ServeMemory(ctx context.Context) *MemoryConn {
 	go func() {
 		defer close(c.done)
 		defer cancel(nil)
-		c.err = s.serveStream(ctx, cancel, c.toServer.reader(ctx), (*memoryOut)(c.fromServer))
+		c.err = s.serveStream(ctx, cancel, c.toServer.reader(ctx), (*memoryOut)(c.fromServer), TransportMemory)
 		c.fromServer.close()
 	}()
 	return c

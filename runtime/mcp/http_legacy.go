@@ -69,6 +69,7 @@ func (h *HTTPHandler) openSSE(w http.ResponseWriter, r *http.Request) {
 	ss.ctx, ss.cancel = context.WithCancel(context.Background())
 	ss.session = newSession(h.srv, st)
 	ss.session.id = newSessionID()
+	ss.session.transport, ss.session.peerAddr = TransportSSE, r.RemoteAddr
 	ss.concurrent = true
 	ss.maxConcurrent = max(h.srv.opts.MaxConcurrentRequests, 0)
 	h.mu.Lock()

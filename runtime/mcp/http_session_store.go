@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base64"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -49,6 +50,7 @@ func (h *HTTPHandler) newSession() *httpSession {
 		streams: map[int64]*stream{0: standalone}, nextNum: 1, lastUsed: time.Now()}
 	hs.session = newSession(h.srv, standalone)
 	hs.session.id = newSessionID()
+	hs.session.transport = TransportHTTP
 	standalone.session = hs
 	return hs
 }
@@ -135,6 +137,7 @@ func (hs *httpSession) watchIdle() {
 		}
 		hs.mu.Unlock()
 		if expired {
+			hs.session.failed(fmt.Errorf("mcp: the session was idle for %v: %w", timeout, context.DeadlineExceeded))
 			hs.h.remove(hs)
 			hs.end()
 		}

@@ -26,7 +26,7 @@ func (h *HTTPHandler) postSession(w http.ResponseWriter, r *http.Request, p *pos
 				writeJSON(w, http.StatusForbidden, jsonrpc.AppendError(nil, m.ID, kerr))
 				return
 			}
-			h.initialize(w, m, p.acceptJSON, owner)
+			h.initialize(w, m, p.acceptJSON, owner, r.RemoteAddr)
 			return
 		}
 		h.session(w, r) // answers that the session id is missing
@@ -44,9 +44,10 @@ func (h *HTTPHandler) postSession(w http.ResponseWriter, r *http.Request, p *pos
 }
 
 // initialize starts a session with an initialize request.
-func (h *HTTPHandler) initialize(w http.ResponseWriter, m *jsonrpc.Message, acceptJSON bool, owner string) {
+func (h *HTTPHandler) initialize(w http.ResponseWriter, m *jsonrpc.Message, acceptJSON bool, owner, remote string) {
 	hs := h.newSession()
 	hs.owner = owner
+	hs.session.peerAddr = remote
 	var out captured
 	hs.handleRequest(hs.ctx, m, nil, &out)
 	registered, full := false, false

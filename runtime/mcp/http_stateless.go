@@ -147,6 +147,7 @@ func (h *HTTPHandler) postStateless(w http.ResponseWriter, r *http.Request, p *p
 		shuttingDown(w)
 		return
 	}
+	meta.transport, meta.peer = TransportHTTP, r.RemoteAddr
 	ctx, cancel := context.WithCancel(r.Context())
 	if long {
 		// Shutdown ends subscriptions at once; other requests get the shutdown's grace.

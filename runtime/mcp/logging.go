@@ -56,5 +56,5 @@ func Log(ctx context.Context, level LogLevel, logger string, data any) {
 	}
 	var e jsonwire.Encoder
 	(&LogMessage{Level: level, Logger: logger}).encode(&e, data)
-	r.notify(notificationMessage, e.Bytes())
+	r.notify(ctx, notificationMessage, e.Bytes())
 }

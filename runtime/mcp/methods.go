@@ -210,8 +210,26 @@ func (s *Server) serve(ctx context.Context, r *Request, m *jsonrpc.Message) (res
 			resp = r.client.respond(r, m, nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "internal error"))
 		}
 	}()
+	if s.mw != nil {
+		result, err := s.serveThroughMiddleware(ctx, r, m, row)
+		return r.client.respond(r, m, result, rpcError(err))
+	}
 	result, err := row.serve(ctx, r, m.Params)
 	return r.client.respond(r, m, result, err)
+}
+
+// serveThroughMiddleware serves a request with its row's handler inside the server's
+// middleware.
+func (s *Server) serveThroughMiddleware(ctx context.Context, r *Request, m *jsonrpc.Message, row *method) ([]byte, error) {
+	msg := r.message()
+	msg.Auth = AuthInfoFrom(ctx)
+	return runMiddleware(ctx, s.mw, msg, func(ctx context.Context, msg *Message) ([]byte, error) {
+		result, err := row.serve(ctx, r, msg.Params)
+		if r.tool != nil {
+			msg.setToolOutcome(r.tool)
+		}
+		return result, handlerError(err)
+	}, s.logger)
 }
 
 // ping answers ping.

@@ -3,6 +3,8 @@ package mcp
 import (
 	"context"
 	"errors"
+	"log/slog"
+	"runtime/debug"
 	"strconv"
 	"time"
 
@@ -95,6 +97,8 @@ type Message struct {
 	// name and uri are read from Params once asked for; parsed says they were.
 	name, uri string
 	parsed    bool
+	// inner is what the runtime does with the message once the middleware hand it on.
+	inner Handler
 }
 
 // SessionEnd is a session that has ended, as the side that was in it saw it: a session of
@@ -309,6 +313,47 @@ func chain(mws []Middleware, h Handler) Handler {
 		h = mws[i](h)
 	}
 	return h
+}
+
+// middlewareChain is a side's middleware around the runtime's own handling, which each
+// message carries (Message.inner); nil without middleware.
+func middlewareChain(mws []Middleware) Handler {
+	if len(mws) == 0 {
+		return nil
+	}
+	return chain(mws, func(ctx context.Context, m *Message) ([]byte, error) { return m.inner(ctx, m) })
+}
+
+// runMiddleware runs m through a side's middleware h, inner last, and returns what they
+// return. A panic in a middleware or in inner is contained: logged with its stack, it
+// becomes an internal error.
+func runMiddleware(ctx context.Context, h Handler, m *Message, inner Handler, logger *slog.Logger) (result []byte, err error) {
+	m.inner = inner
+	defer func() {
+		if v := recover(); v != nil {
+			logger.LogAttrs(ctx, slog.LevelError, "mcp: panic in middleware", slog.String(logMethod, m.Method), slog.Bool("outgoing", m.Outgoing),
+				slog.Any("panic", v), slog.String("stack", string(debug.Stack())))
+			result, err = nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "internal error")
+		}
+	}()
+	return h(ctx, m)
+}
+
+// rpcError is err as the error response of a request received: nil for nil.
+func rpcError(err error) *jsonrpc.Error {
+	if err == nil {
+		return nil
+	}
+	return asRPCError(err)
+}
+
+// handlerError is a handler's *jsonrpc.Error as an error: nil for nil (not an interface
+// holding a nil pointer).
+func handlerError(err *jsonrpc.Error) error {
+	if err == nil {
+		return nil
+	}
+	return err
 }
 
 // asRPCError is the error response a request received gets for err, which a handler or a

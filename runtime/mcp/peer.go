@@ -43,6 +43,13 @@ type peer struct {
 	// own already (HTTP) or a worker (a client's peer).
 	reading *reading
 
+	// mw is the side's middleware (Server.mw, Client.mw), which the notifications the peer
+	// handles and sends go through; nil without. describe fills in what a Message says of
+	// the conversation; server says which side this is.
+	mw       Handler
+	describe func(*Message)
+	server   bool
+
 	mu       sync.Mutex
 	inflight map[string]*inflight // the other side's requests being served, by raw id
 	pending  map[string]*call     // this side's requests waiting for a response, by raw id
@@ -139,19 +146,56 @@ func (p *peer) handle(ctx context.Context, m *jsonrpc.Message, out outbox) {
 	case m.IsResponse():
 		p.deliver(m)
 	case m.IsNotification():
-		switch m.Method {
-		case notificationCancelled:
-			p.cancelled(m.Params)
-		case notificationProgress:
-			if !p.progressed(m.Params) {
-				p.side.notified(m)
-			}
-		default:
-			p.side.notified(m)
+		if p.mw != nil {
+			p.notifiedThroughMiddleware(ctx, m)
+			return
 		}
+		p.notified(m)
 	default:
 		p.request(ctx, m, out)
 	}
+}
+
+// notified handles a notification from the other side.
+func (p *peer) notified(m *jsonrpc.Message) {
+	switch m.Method {
+	case notificationCancelled:
+		p.cancelled(m.Params)
+	case notificationProgress:
+		if !p.progressed(m.Params) {
+			p.side.notified(m)
+		}
+	default:
+		p.side.notified(m)
+	}
+}
+
+// message is a message of this conversation, as the side's middleware sees it.
+func (p *peer) message(method string, params []byte, outgoing bool) *Message {
+	msg := &Message{Method: method, Params: params, Outgoing: outgoing, Server: p.server}
+	if p.describe != nil {
+		p.describe(msg)
+	}
+	return msg
+}
+
+// notifiedThroughMiddleware handles a notification inside the side's middleware.
+func (p *peer) notifiedThroughMiddleware(ctx context.Context, m *jsonrpc.Message) {
+	runMiddleware(ctx, p.mw, p.message(m.Method, m.Params, false), func(ctx context.Context, msg *Message) ([]byte, error) {
+		n := *m
+		n.Params = msg.Params
+		p.notified(&n)
+		return nil, nil
+	}, p.logger)
+}
+
+// sendThroughMiddleware sends a notification inside the side's middleware: write writes it,
+// with the params as the middleware leave them.
+func (p *peer) sendThroughMiddleware(ctx context.Context, method string, params []byte, write func(msg []byte) error) error {
+	_, err := runMiddleware(ctx, p.mw, p.message(method, params, true), func(ctx context.Context, msg *Message) ([]byte, error) {
+		return nil, write(jsonrpc.AppendNotification(nil, method, msg.Params))
+	}, p.logger)
+	return err
 }
 
 // request serves a request from the other side, as its side admits it.
@@ -362,6 +406,13 @@ func (p *peer) write(out outbox, msg []byte) {
 // notify sends a notification that belongs to no request, without waiting for the other
 // side to read it.
 func (p *peer) notify(method string, params []byte) {
+	if p.mw != nil {
+		p.sendThroughMiddleware(context.Background(), method, params, func(msg []byte) error {
+			p.conn.queue(msg)
+			return nil
+		})
+		return
+	}
 	p.conn.queue(jsonrpc.AppendNotification(nil, method, params))
 }
 
@@ -372,9 +423,29 @@ var ErrSessionClosed = errors.New("mcp: the session has ended")
 // end (then it tells the other side the request is cancelled). It returns the raw result; an
 // error response is a *jsonrpc.Error.
 func (p *peer) call(ctx context.Context, out outbox, method string, params []byte) ([]byte, error) {
-	return p.roundTrip(ctx, p.newID(), method, params, nil, nil,
+	id := p.newID()
+	if p.mw != nil {
+		msg := p.message(method, params, true)
+		msg.ID = string(id)
+		return runMiddleware(ctx, p.mw, msg, func(ctx context.Context, msg *Message) ([]byte, error) {
+			return p.roundTrip(ctx, id, method, msg.Params, nil, nil,
+				func(msg []byte) error { return out.send(msg) },
+				func(note []byte) { p.cancelNote(ctx, note, out.send) })
+		}, p.logger)
+	}
+	return p.roundTrip(ctx, id, method, params, nil, nil,
 		func(msg []byte) error { return out.send(msg) },
 		func(note []byte) { out.send(note) })
+}
+
+// cancelNote sends the notifications/cancelled of a request through the side's middleware.
+func (p *peer) cancelNote(ctx context.Context, note []byte, write func([]byte) error) {
+	m, err := parser.Parse(note)
+	if err != nil {
+		write(note)
+		return
+	}
+	p.sendThroughMiddleware(context.WithoutCancel(ctx), m.Method, m.Params, write)
 }
 
 // newID returns the id of this side's next request, as raw JSON.

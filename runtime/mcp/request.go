@@ -44,6 +44,9 @@ type clientSide interface {
 	lacking(capability, failure string)
 	// respond writes the response message to r: its result, or err.
 	respond(r *Request, m *jsonrpc.Message, result []byte, err *jsonrpc.Error) []byte
+	// describe fills in what a Message says of the conversation: its session, transport
+	// and the client's address.
+	describe(m *Message)
 }
 
 type requestKey struct{}
@@ -98,6 +101,21 @@ func (r *Request) logAttrs(extra ...slog.Attr) []slog.Attr {
 	return messageAttrs(r.msg, id, extra...)
 }
 
+// notifyThroughMiddleware sends a notification about this request inside the server's
+// middleware.
+func (r *Request) notifyThroughMiddleware(ctx context.Context, method string, params []byte) {
+	if err := r.srv.notifyThroughMiddleware(ctx, r.client, method, params, r.out.send); err != nil {
+		r.srv.logger.LogAttrs(ctx, slog.LevelDebug, "mcp: cannot send "+method, r.logAttrs(slog.Any("error", err))...)
+	}
+}
+
+// message is the request as the server's middleware sees it.
+func (r *Request) message() *Message {
+	m := &Message{Method: r.msg.Method, ID: string(r.msg.ID), Params: r.msg.Params, Server: true}
+	r.client.describe(m)
+	return m
+}
+
 // release lets go of what the request held for its response, once it is written.
 func (r *Request) release() {
 	if r.tool != nil {
@@ -107,7 +125,11 @@ func (r *Request) release() {
 }
 
 // notify sends a notification about this request.
-func (r *Request) notify(method string, params []byte) {
+func (r *Request) notify(ctx context.Context, method string, params []byte) {
+	if r.srv.mw != nil {
+		r.notifyThroughMiddleware(ctx, method, params)
+		return
+	}
 	if err := r.out.send(jsonrpc.AppendNotification(nil, method, params)); err != nil {
 		r.srv.logger.LogAttrs(context.Background(), slog.LevelDebug, "mcp: cannot send "+method, r.logAttrs(slog.Any("error", err))...)
 	}
@@ -134,7 +156,7 @@ func Progress(ctx context.Context, progress, total float64, message string) {
 	}
 	var e jsonwire.Encoder
 	(&ProgressNotice{Progress: progress, Total: total, Message: message}).encode(&e, r.progressToken)
-	r.notify(notificationProgress, e.Bytes())
+	r.notify(ctx, notificationProgress, e.Bytes())
 }
 
 // ErrCapability reports that the client did not declare what a request to it needs.

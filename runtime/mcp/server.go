@@ -68,6 +68,14 @@ type ServerOptions struct {
 	// Tasks configure the tasks of tools that may run as one (Tool.Task): where they are
 	// kept, for how long, and how often clients poll.
 	Tasks TaskOptions
+
+	// Middleware wraps the handling of every request and notification the server receives
+	// and sends, the first outermost (see Middleware): to observe, time or reject them.
+	// otelmcp's Telemetry.Server adds OpenTelemetry's.
+	Middleware []Middleware
+	// SessionEnded, if set, is told of each session (revisions 2024-11-05 to 2025-11-25)
+	// when it ends, with how long it lasted.
+	SessionEnded func(SessionEnd)
 }
 
 // CacheScope says who may cache a result: "public" (any cache, any user) or "private".
@@ -128,6 +136,8 @@ type Server struct {
 	// rather than on every request.
 	cacheHints map[string]*CacheHint
 	tasks      *taskRunner
+	// mw is the middleware around the server's handling of its messages; nil without.
+	mw Handler
 
 	mu         sync.RWMutex
 	tools      []*toolEntry // sorted by name, the order of tools/list
@@ -186,6 +196,7 @@ func NewServer(info Implementation, opts *ServerOptions) *Server {
 	if s.logger == nil {
 		s.logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}
+	s.mw = middlewareChain(s.opts.Middleware)
 	return s
 }
 

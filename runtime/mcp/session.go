@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
@@ -20,6 +21,8 @@ type session struct {
 	*peer
 	srv *Server
 	id  string // the HTTP session id; "" over stdio
+	// transport and peerAddr say how the client is reached (Message.Transport and Peer).
+	transport, peerAddr string
 
 	mu            sync.Mutex
 	initialized   bool     // initialize has been answered
@@ -28,11 +31,19 @@ type session struct {
 	caps          ClientCapabilities
 	level         LogLevel // the least severe level sent; debug until the client sets one
 	subscriptions map[string]bool
+	// began is when initialize was answered (SessionEnd); endErr why the session ended, if
+	// not as the protocol ends one; endOnce tells of its end once.
+	began   time.Time
+	endErr  error
+	endOnce sync.Once
 }
 
 func newSession(srv *Server, conn outbox) *session {
 	ss := &session{srv: srv, subscriptions: map[string]bool{}}
 	ss.peer = newPeer(ss, conn, srv.logger)
+	if srv.mw != nil {
+		ss.peer.mw, ss.peer.describe, ss.peer.server = srv.mw, ss.describe, true
+	}
 	return ss
 }
 
@@ -85,6 +96,7 @@ func (ss *session) handleRequest(ctx context.Context, m *jsonrpc.Message, meta *
 // serve serves an admitted request (peerSide).
 func (ss *session) serve(ctx context.Context, m *jsonrpc.Message, state any, out outbox) []byte {
 	if meta, ok := state.(*requestMeta); ok {
+		meta.transport, meta.peer = ss.transport, ss.peerAddr
 		resp, _ := ss.srv.serveStateless(ctx, m, meta, out)
 		return resp
 	}
@@ -157,6 +169,10 @@ func (ss *session) ask(ctx context.Context, r *Request, method string, params []
 
 func (ss *session) lacking(capability, failure string) {}
 
+func (ss *session) describe(m *Message) {
+	m.SessionID, m.Transport, m.Peer, m.ProtocolVersion = ss.id, ss.transport, ss.peerAddr, ss.protocolVersion()
+}
+
 func (ss *session) respond(r *Request, m *jsonrpc.Message, result []byte, err *jsonrpc.Error) []byte {
 	if err != nil {
 		return jsonrpc.AppendError(nil, m.ID, err)
@@ -213,6 +229,7 @@ func initialize(ctx context.Context, r *Request, params []byte) ([]byte, *jsonrp
 	again := ss.initialized
 	if !again {
 		ss.initialized = true
+		ss.began = time.Now()
 		ss.rev = rev
 		ss.client = Implementation{Name: p.ClientInfo.Name, Version: p.ClientInfo.Version}
 		ss.caps = caps
@@ -239,6 +256,33 @@ func invalidParams(format string, args ...any) *jsonrpc.Error {
 func (ss *session) close() {
 	ss.peer.close()
 	ss.srv.forget(ss)
+	ss.endOnce.Do(ss.tellEnd)
+}
+
+// failed records why the session is ending, when it is not as the protocol ends one: its
+// connection failed, or it was idle too long.
+func (ss *session) failed(err error) {
+	ss.mu.Lock()
+	if ss.endErr == nil {
+		ss.endErr = err
+	}
+	ss.mu.Unlock()
+}
+
+// tellEnd tells ServerOptions.SessionEnded of the session, if it began.
+func (ss *session) tellEnd() {
+	f := ss.srv.opts.SessionEnded
+	if f == nil {
+		return
+	}
+	ss.mu.Lock()
+	began, rev, err := ss.began, ss.rev, ss.endErr
+	ss.mu.Unlock()
+	if began.IsZero() {
+		return // never initialized: no session began
+	}
+	f(SessionEnd{Server: true, ID: ss.id, ProtocolVersion: rev.String(), Transport: ss.transport, Peer: ss.peerAddr,
+		Began: began, Duration: time.Since(began), Err: err})
 }
 
 // progressToken reads params._meta.progressToken, as raw JSON.

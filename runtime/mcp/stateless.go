@@ -50,6 +50,8 @@ type requestMeta struct {
 	inputResponses []byte   // the raw object, on the retry of a multi round-trip request
 	requestState   string
 	hasState       bool
+	// transport and peer say how the request came, for middleware (Message).
+	transport, peer string
 }
 
 // containsMeta reports, without decoding, whether params may have a _meta.
@@ -249,6 +251,10 @@ func (q *statelessRequest) ask(ctx context.Context, r *Request, method string, p
 	}
 	key, _ := ctx.Value(inputKeyCtx{}).(string)
 	return q.rd.ask(method, key, params)
+}
+
+func (q *statelessRequest) describe(m *Message) {
+	m.Transport, m.Peer, m.ProtocolVersion = q.meta.transport, q.meta.peer, q.meta.version
 }
 
 func (q *statelessRequest) lacking(capability, failure string) {

@@ -73,7 +73,7 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	defer out.close() // everything answered is written before Serve returns
 	// Answers buffered by requests served inline go out before the reader waits for input.
 	in := flushFirst{r, out}
-	return s.serveStream(ctx, cancel, &lineReader{br: bufio.NewReaderSize(in, 64<<10), max: s.opts.MaxMessageSize}, out)
+	return s.serveStream(ctx, cancel, &lineReader{br: bufio.NewReaderSize(in, 64<<10), max: s.opts.MaxMessageSize}, out, TransportStdio)
 }
 
 // flushFirst writes the answers buffered in out before each read of r: the reader has

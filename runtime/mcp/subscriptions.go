@@ -21,6 +21,7 @@ type listener struct {
 	caller string     // the callerKey of its request: it hears of that caller's tasks only
 	mu     sync.Mutex // held while acknowledging: nothing of the subscription goes first
 	out    outbox
+	client clientSide // of its request, for what middleware are told of its notifications
 	// dropped is closed when the subscription is ended for its client not reading it;
 	// unread is how many bytes it left unread then.
 	dropped   chan struct{}
@@ -53,7 +54,7 @@ func listen(ctx context.Context, r *Request, params []byte) ([]byte, *jsonrpc.Er
 	if perr != nil {
 		return nil, perr
 	}
-	l.id, l.done, l.out, l.caller = append([]byte(nil), r.msg.ID...), ctx.Done(), r.out, caller
+	l.id, l.done, l.out, l.caller, l.client = append([]byte(nil), r.msg.ID...), ctx.Done(), r.out, caller, r.client
 	l.dropped = make(chan struct{})
 	if l.tasks != nil {
 		if !r.ClientCapabilities().Tasks {
@@ -83,7 +84,12 @@ func listen(ctx context.Context, r *Request, params []byte) ([]byte, *jsonrpc.Er
 	// notification from going out before the acknowledgement.
 	l.mu.Lock()
 	s.register(l)
-	err := l.out.send(jsonrpc.AppendNotification(nil, notificationAcknowledged, l.acknowledgement()))
+	var err error
+	if s.mw != nil {
+		err = s.notifyThroughMiddleware(ctx, l.client, notificationAcknowledged, l.acknowledgement(), l.out.send)
+	} else {
+		err = l.out.send(jsonrpc.AppendNotification(nil, notificationAcknowledged, l.acknowledgement()))
+	}
 	l.mu.Unlock()
 	if len(l.tasks) > 0 {
 		s.tasks.watchOthers() // changes other replicas make reach this subscription too
@@ -353,7 +359,28 @@ func (s *Server) deliver(l *listener, msg []byte) {
 			return
 		}
 	}
+	if s.mw != nil {
+		if m, err := parser.Parse(msg); err == nil {
+			s.notifyThroughMiddleware(context.Background(), l.client, m.Method, m.Params, func(msg []byte) error {
+				l.out.queue(msg)
+				return nil
+			})
+			return
+		}
+	}
 	l.out.queue(msg)
+}
+
+// notifyThroughMiddleware sends a notification to the client of a request (a
+// subscription's) inside the server's middleware: write writes it, with the params as the
+// middleware leave them.
+func (s *Server) notifyThroughMiddleware(ctx context.Context, client clientSide, method string, params []byte, write func([]byte) error) error {
+	msg := &Message{Method: method, Params: params, Outgoing: true, Server: true}
+	client.describe(msg)
+	_, err := runMiddleware(ctx, s.mw, msg, func(ctx context.Context, msg *Message) ([]byte, error) {
+		return nil, write(jsonrpc.AppendNotification(nil, method, msg.Params))
+	}, s.logger)
+	return err
 }
 
 // backlogged is an outbox that can tell how many bytes of what it was given its client has

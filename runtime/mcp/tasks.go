@@ -867,6 +867,7 @@ func (tc *taskClient) capabilities() ClientCapabilities { return tc.caps }
 func (tc *taskClient) info() Implementation             { return tc.who }
 func (tc *taskClient) logLevel() LogLevel               { return "" } // no log messages in tasks
 func (tc *taskClient) lacking(string, string)           {}
+func (tc *taskClient) describe(*Message)                {} // a task's body sends no messages
 
 func (tc *taskClient) respond(r *Request, m *jsonrpc.Message, result []byte, err *jsonrpc.Error) []byte {
 	return nil // a task's body is not answered: its end is stored (finish)
