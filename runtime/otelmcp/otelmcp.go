@@ -300,3 +300,34 @@ func (c metaCarrier) Set(key, value string) { c.m.SetMeta(key, value) }
 
 // Keys is not used by the W3C propagators, which ask for their keys by name.
 func (c metaCarrier) Keys() []string { return nil }
+
+// Server adds the Telemetry to a server's options: its middleware first (outermost), and
+// the session histogram. A Telemetry that is off adds nothing.
+func (t *Telemetry) Server(o *mcp.ServerOptions) {
+	if !t.Enabled() {
+		return
+	}
+	o.Middleware = append([]mcp.Middleware{t.Middleware()}, o.Middleware...)
+	o.SessionEnded = alsoTell(o.SessionEnded, t.SessionEnded)
+}
+
+// Client adds the Telemetry to a client's options, as Server does to a server's. For a
+// host, give it the host's client options: tel.Client(&hostOptions.Client).
+func (t *Telemetry) Client(o *mcp.ClientOptions) {
+	if !t.Enabled() {
+		return
+	}
+	o.Middleware = append([]mcp.Middleware{t.Middleware()}, o.Middleware...)
+	o.SessionEnded = alsoTell(o.SessionEnded, t.SessionEnded)
+}
+
+// alsoTell is a SessionEnded hook that tells first (if set), then then.
+func alsoTell(first, then func(mcp.SessionEnd)) func(mcp.SessionEnd) {
+	if first == nil {
+		return then
+	}
+	return func(s mcp.SessionEnd) {
+		first(s)
+		then(s)
+	}
+}
