@@ -185,6 +185,9 @@ func (f *funcTool[In, Out]) serve(ctx context.Context, c *mcp.ToolCall) {
 		err = decodeArguments(args, doc, &in)
 	}
 	if err != nil {
+		// Reported through the call's input as well, as generated code reports them, so
+		// that middleware tell them from the tool's own errors (mcp.ErrorInvalidArguments).
+		mcpgen.Decoder(c.Arguments()).ReportError(err)
 		c.ReturnError(fmt.Errorf("invalid arguments for tool %s:\n%s", f.name, problems(err)))
 		return
 	}
@@ -272,6 +275,7 @@ func (f *funcTool[In, Out]) structured(c *mcp.ToolCall, v any) bool {
 		err = f.output.Validate(doc)
 	}
 	if err != nil {
+		mcpgen.Checker(c).Report(err.Error()) // as generated code does: mcp.ErrorInvalidResult
 		c.ReturnError(fmt.Errorf("tool %s returned a result that breaks its output schema:\n%s", f.name, problems(err)))
 		return false
 	}

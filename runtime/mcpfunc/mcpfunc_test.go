@@ -7,8 +7,10 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -357,5 +359,44 @@ func TestAddToolConst(t *testing.T) {
 		if !res.IsError || !strings.Contains(text(res), p+": ") {
 			t.Errorf("other values: %q does not name %s", text(res), p)
 		}
+	}
+}
+
+// A middleware tells the classes of a function tool's error results apart, as it does a
+// generated tool's: arguments that break the input schema, a result that breaks the output
+// schema, the function's own error.
+func TestAddToolErrorTypes(t *testing.T) {
+	var mu sync.Mutex
+	got := map[string]string{}
+	s := mcp.NewServer(mcp.Implementation{Name: "t", Version: "1"}, &mcp.ServerOptions{Logger: quietLogger(),
+		Middleware: []mcp.Middleware{func(next mcp.Handler) mcp.Handler {
+			return func(ctx context.Context, m *mcp.Message) ([]byte, error) {
+				res, err := next(ctx, m)
+				if m.Method == "tools/call" {
+					mu.Lock()
+					got[m.ID] = m.ErrorType(res, err)
+					mu.Unlock()
+				}
+				return res, err
+			}
+		}}})
+	AddTool(s, mcp.Tool{Name: "weather"}, weather)
+	ctx := context.Background()
+	c, err := mcp.Connect(ctx, &mcp.MemoryTransport{Server: s}, &mcp.ClientOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for _, args := range []map[string]any{{"city": ""}, {"city": "Venus"}, {"city": "Atlantis"}, {"city": "Oslo"}} {
+		c.CallTool(ctx, "weather", args)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	var classes []string
+	for id := 2; id <= 5; id++ { // after initialize
+		classes = append(classes, got[strconv.Itoa(id)])
+	}
+	if want := []string{mcp.ErrorInvalidArguments, mcp.ErrorInvalidResult, mcp.ErrorTool, ""}; !slices.Equal(classes, want) {
+		t.Errorf("error types %q, want %q (all: %v)", classes, want, got)
 	}
 }
