@@ -5,7 +5,9 @@
 //
 //	go run ./examples/everything -http 127.0.0.1:3000
 //
-// Without -http it serves stdio.
+// Without -http it serves stdio. With -metrics it serves Prometheus's metrics at /metrics
+// beside /mcp, and with OTEL_EXPORTER_OTLP_ENDPOINT set it exports OpenTelemetry traces and
+// metrics of every request and notification (docs/observability.md).
 //
 // Run as several replicas behind a load balancer, each takes the same -state-key (the key
 // that seals multi round-trip state, 64 hex digits) and the same -redis (where the tasks of
@@ -21,12 +23,16 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/otelmcp"
 	"github.com/mcpgen/mcpgen/runtime/redistasks"
 	"github.com/redis/go-redis/v9"
 )
@@ -35,8 +41,12 @@ func main() {
 	httpAddr := flag.String("http", "", "serve Streamable HTTP at http://`host:port`/mcp instead of stdio (port 0 picks a free one)")
 	stateKey := flag.String("state-key", "", "the key, 64 hex digits, that seals the state of multi round-trip requests; replicas share one (default: a random key)")
 	redisURL := flag.String("redis", "", "keep tasks in the Redis at this `URL` (redis://host:port/db, unix:///path/redis.sock), which replicas share (default: in memory)")
+	metrics := flag.Bool("metrics", false, "with -http, serve Prometheus metrics at /metrics")
 	flag.Parse()
 	opts, err := replicaOptions(*stateKey, *redisURL)
+	if err == nil && *metrics && *httpAddr == "" {
+		err = errors.New("-metrics serves /metrics beside /mcp: give -http too")
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "everything:", err)
 		os.Exit(2)
@@ -44,6 +54,13 @@ func main() {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	tel, err := otelmcp.Setup(ctx, otelmcp.SetupOptions{ServiceName: "mcpgen-everything", ServiceVersion: "1.0.0", Prometheus: *metrics})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "everything:", err)
+		os.Exit(2)
+	}
+	tel.Server(opts)
+	opts.Logger = slog.New(otelmcp.LogHandler(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
 
 	opts.Instructions = "A test server with one of everything MCP offers; its tools, resources and prompts are the conformance suite's fixtures."
 	srv := mcp.NewServer(mcp.Implementation{Name: "mcpgen-everything", Title: "mcpgen everything", Version: "1.0.0"}, opts)
@@ -52,8 +69,17 @@ func main() {
 	if *httpAddr == "" {
 		err = srv.ServeStdio(ctx)
 	} else {
-		err = serveHTTP(ctx, srv, *httpAddr)
+		var routes http.Handler
+		if *metrics {
+			mux := http.NewServeMux()
+			mux.Handle("GET /metrics", tel.MetricsHandler())
+			routes = mux
+		}
+		err = serveHTTP(ctx, srv, *httpAddr, routes)
 	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	tel.Shutdown(shutdown) // what is recorded goes out before the program exits
+	cancel()
 	if err != nil && !errors.Is(err, context.Canceled) {
 		log.Fatal(err)
 	}
@@ -79,12 +105,13 @@ func replicaOptions(stateKey, redisURL string) (*mcp.ServerOptions, error) {
 	return opts, nil
 }
 
-func serveHTTP(ctx context.Context, srv *mcp.Server, addr string) error {
+// serveHTTP serves MCP at /mcp, and routes (if not nil) at every other path.
+func serveHTTP(ctx context.Context, srv *mcp.Server, addr string, routes http.Handler) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
 	// The address goes to stderr, so that scripts that start the server on port 0 learn it.
 	fmt.Fprintf(os.Stderr, "serving MCP at %s\n", mcp.LocalURL(ln.Addr(), "/mcp"))
-	return srv.ServeHTTPListener(ctx, ln, nil)
+	return srv.ServeHTTPListener(ctx, ln, &mcp.HTTPOptions{Routes: routes})
 }

@@ -16,6 +16,11 @@
 //	POST /api/call/{name}  call the tool mcp_{server}_{tool} with the JSON body as arguments
 //	                       (404 for a tool the host does not know, 503 while its server is not ready)
 //
+// With OTEL_EXPORTER_OTLP_ENDPOINT set, the host exports an OpenTelemetry span of each
+// message it exchanges with its servers, and a call to /api/call continues the trace its
+// request names (the W3C traceparent header): the agent's turn, the host's call and the
+// server's work are one trace.
+//
 // The API calls the user's tools, so it answers only this machine's programs, not the web
 // pages its browser shows: a request must name this machine (localhost, a loopback address
 // or the -http address) as its Host, which a page that rebinds its own name to 127.0.0.1
@@ -42,6 +47,9 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/host"
+	"github.com/mcpgen/mcpgen/runtime/otelmcp"
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/propagation"
 	"golang.org/x/term"
 )
 
@@ -85,15 +93,26 @@ func run(ctx context.Context, config, addr string, consent *host.Consent) error 
 	} else if err != nil {
 		return err
 	}
+	tel, err := otelmcp.Setup(ctx, otelmcp.SetupOptions{ServiceName: "mcpgen-host"})
+	if err != nil {
+		return err
+	}
+	defer func() {
+		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		tel.Shutdown(shutdown) // the last spans go out before the program exits
+	}()
 	fmt.Printf("found %d MCP servers, connecting...\n", len(cfg.Servers))
 
 	logs := &recent{max: 200}
-	h := host.Start(cfg, &host.Options{Events: func(e host.Event) {
+	opts := &host.Options{Events: func(e host.Event) {
 		logs.add(e)
 		if e.Kind == host.EventState && (e.State == host.Ready || e.State == host.Failed) {
 			fmt.Println(e) // the host keeps going: a failed server is tried again
 		}
-	}})
+	}}
+	tel.Client(&opts.Client)
+	h := host.Start(cfg, opts)
 	defer h.Close() // stops every server process; nothing outlives it
 
 	waitCtx, cancel := context.WithTimeout(ctx, time.Minute)
@@ -134,7 +153,9 @@ func run(ctx context.Context, config, addr string, consent *host.Consent) error 
 			http.Error(w, "the body is not a JSON object of arguments: "+err.Error(), http.StatusBadRequest)
 			return
 		}
-		res, err := h.CallTool(r.Context(), r.PathValue("name"), args)
+		// The caller's trace, if its request names one, is the call's.
+		ctx := otel.GetTextMapPropagator().Extract(r.Context(), propagation.HeaderCarrier(r.Header))
+		res, err := h.CallTool(ctx, r.PathValue("name"), args)
 		switch {
 		case errors.Is(err, host.ErrNotReady): // restarting, say: its tools stay known
 			http.Error(w, err.Error(), http.StatusServiceUnavailable)
