@@ -23,6 +23,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/host"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 	"github.com/mcpgen/mcpgen/runtime/oauth"
+	"github.com/mcpgen/mcpgen/runtime/otelmcp"
 	"github.com/urfave/cli/v3"
 )
 
@@ -169,6 +170,12 @@ func reachAction(name string, do func(ctx context.Context, r *reach) error, code
 		if r.host != nil {
 			r.host.Close()
 		}
+		if r.tel != nil {
+			// The spans of a command that lasts a moment go out before it exits.
+			shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			r.tel.Shutdown(shutdown)
+			cancel()
+		}
 		if r.loopback != nil {
 			r.loopback.Close()
 		}
@@ -199,6 +206,7 @@ type reach struct {
 	host           *host.Host
 	single         string // the server of --stdio, --url or --sse
 	loopback       *oauth.Loopback
+	tel            *otelmcp.Telemetry // OpenTelemetry, as the OTEL_* variables configure it
 }
 
 // args splits the positional arguments into the servers named and the rest: with --stdio,
@@ -257,6 +265,14 @@ func (r *reach) connect(ctx context.Context, names []string, client mcp.ClientOp
 	}
 	logger := slog.New(slog.NewTextHandler(r.stderr, &slog.HandlerOptions{Level: level}))
 	client.Logger = logger
+	// With OTEL_EXPORTER_OTLP_ENDPOINT set, the calls are exported as spans, the servers'
+	// continuing them; otherwise nothing is added.
+	if r.tel == nil {
+		if r.tel, err = otelmcp.Setup(ctx, otelmcp.SetupOptions{ServiceName: "mcpgen"}); err != nil {
+			return nil, fail(exitError, "%v", err)
+		}
+	}
+	r.tel.Client(&client)
 	httpClient, err := r.oauthClient(cfg)
 	if err != nil {
 		return nil, fail(exitError, "%v", err)
