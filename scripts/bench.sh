@@ -6,6 +6,12 @@
 #         and the floor (a do-nothing server with a canned answer), over stdio and over
 #         Streamable HTTP; every server is run ROUNDS times in turns, and the table gives
 #         the medians of calls per second and of the server process's CPU time per call.
+#         When the OpenTelemetry Collector of the tests is built (.cache/otelcol, which
+#         test.sh builds), examples/weather runs again as "mcpgen traced": every call a span
+#         (OTEL_TRACES_SAMPLER=always_on) and the durations histograms, exported over OTLP to
+#         that collector, which counts and drops them. BASE=REV (a commit, branch or tag)
+#         runs examples/weather as it was at REV too, as "mcpgen at REV": the same work
+#         before and after a change, in the same run.
 #   go    in-process go test -bench of the servers (one raw client drives each) and of the
 #         clients (each against mcpgen's server), compared with benchstat, COUNT runs each.
 #
@@ -22,7 +28,7 @@
 #         and size, warm restart time, 20 fixed queries each, RUNS times (see
 #         bench/codesearch). Not part of the default run.
 #
-# Usage: scripts/bench.sh [load|go] [ROUNDS|COUNT]   (both by default; 5 rounds, 10 runs).
+# Usage: [BASE=REV] scripts/bench.sh [load|go] [ROUNDS|COUNT]   (both by default; 5 rounds, 10 runs).
 #        scripts/bench.sh codesearch [RUNS]           (10 runs)
 #        scripts/bench.sh codegraph [ROUNDS]          (5 rounds)
 # Run it on a quiet machine.
@@ -88,6 +94,26 @@ if [ "$what" != go ]; then
   bin="$out/bin"
   go build -o "$bin/" ./load ./loadtable ./servers/floor ./servers/gosdk ./servers/mcpgo github.com/mcpgen/mcpgen/examples/weather
   servers=("floor=$bin/floor" "mcpgen=$bin/weather" "mcp-go=$bin/mcpgo" "go-sdk=$bin/gosdk")
+  if [ -n "${BASE:-}" ]; then
+    base_src=$(mktemp -d)
+    git -C "$ROOT" archive "$BASE" | tar -x -C "$base_src"
+    (cd "$base_src" && go build -o "$bin/weather-base" ./examples/weather)
+    rm -rf "$base_src"
+    servers+=("mcpgen at $BASE=$bin/weather-base")
+  fi
+  traced=()
+  collector=$(ls "$CACHE"/otelcol/*/otelcol 2>/dev/null | head -1 || true)
+  if [ -n "$collector" ]; then
+    port=$((20000 + RANDOM % 20000))
+    printf '{"receivers":{"otlp":{"protocols":{"http":{"endpoint":"127.0.0.1:%s"}}}},"exporters":{"debug":{"verbosity":"basic"}},"service":{"telemetry":{"metrics":{"level":"none"}},"pipelines":{"traces":{"receivers":["otlp"],"exporters":["debug"]},"metrics":{"receivers":["otlp"],"exporters":["debug"]}}}}' "$port" > "$out/otelcol.json"
+    "$collector" --config="file:$out/otelcol.json" > "$out/otelcol.log" 2>&1 &
+    collector_pid=$!
+    trap 'kill $collector_pid 2>/dev/null || true' EXIT
+    for _ in $(seq 100); do grep -q "Everything is ready" "$out/otelcol.log" && break; sleep 0.1; done
+    grep -q "Everything is ready" "$out/otelcol.log" || { cat "$out/otelcol.log"; echo "the collector did not start" >&2; exit 1; }
+    servers+=("mcpgen traced=$bin/weather")
+    traced=(OTEL_EXPORTER_OTLP_ENDPOINT="http://127.0.0.1:$port" OTEL_TRACES_SAMPLER=always_on OTEL_SERVICE_NAME=weather)
+  fi
   : > "$out/load.jsonl"
   for round in $(seq "$rounds"); do
     say "load, round $round of $rounds"
@@ -95,7 +121,9 @@ if [ "$what" != go ]; then
       flags=()
       [ "$transport" = http ] && flags=(-http)
       for s in "${servers[@]}"; do
-        "$bin/load" -json -name "${s%%=*}" "${flags[@]}" -- "${s#*=}" | tee -a "$out/load.jsonl"
+        env=()
+        [ "${s%%=*}" = "mcpgen traced" ] && env=("${traced[@]}")
+        env "${env[@]}" "$bin/load" -json -name "${s%%=*}" "${flags[@]}" -- "${s#*=}" | tee -a "$out/load.jsonl"
       done
     done
   done

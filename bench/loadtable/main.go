@@ -1,7 +1,9 @@
 // Command loadtable reads the results of load -json runs on stdin, one JSON object per line,
 // and prints them as one table: for each server, the median over its runs of calls per
 // second and of server CPU per call, over stdio and over HTTP, and then how mcpgen compares
-// with the floor (CPU per call) and with the fastest other implementation (calls per second).
+// with the floor (CPU per call), with its own variants (servers named "mcpgen ...", such as
+// "mcpgen traced": the difference in CPU per call) and with the fastest other implementation
+// (calls per second).
 //
 // The medians make a few disturbed runs of a shared machine harmless; scripts/bench.sh runs
 // every server several times, in turns, so that a slow minute hurts all of them alike.
@@ -105,9 +107,16 @@ func run(in io.Reader, out io.Writer) error {
 		if fl, ok := med[key{floorName, tr}]; ok && fl.cpuPerCallUS > 0 {
 			fmt.Fprintf(out, "%s: mcpgen's server CPU per call is %.2fx the floor's\n", tr, m.cpuPerCallUS/fl.cpuPerCallUS)
 		}
+		for _, name := range names {
+			// mcpgen's variants (mcpgen traced) against mcpgen itself.
+			if v, ok := med[key{name, tr}]; ok && name != mcpgenName && strings.HasPrefix(name, mcpgenName+" ") {
+				fmt.Fprintf(out, "%s: %s's server CPU per call is mcpgen's %+.2f µs (%.2fx); it serves %.2fx its calls per second\n",
+					tr, name, v.cpuPerCallUS-m.cpuPerCallUS, v.cpuPerCallUS/m.cpuPerCallUS, v.callsPerSec/m.callsPerSec)
+			}
+		}
 		best, bestName := 0.0, ""
 		for _, name := range names {
-			if name == mcpgenName || name == floorName {
+			if name == floorName || name == mcpgenName || strings.HasPrefix(name, mcpgenName+" ") {
 				continue
 			}
 			if f, ok := med[key{name, tr}]; ok && f.callsPerSec > best {

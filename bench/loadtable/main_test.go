@@ -14,6 +14,7 @@ func TestTable(t *testing.T) {
 		`{"name":"mcpgen","transport":"stdio","callsPerSec":90000,"cpuPerCallMicros":30}`, // a disturbed run
 		`{"name":"mcp-go","transport":"stdio","callsPerSec":20000,"cpuPerCallMicros":60}`,
 		`{"name":"go-sdk","transport":"stdio","callsPerSec":5000,"cpuPerCallMicros":250}`,
+		`{"name":"mcpgen traced","transport":"stdio","callsPerSec":80000,"cpuPerCallMicros":9.5}`, // mcpgen's, not another's
 		``,
 		`{"name":"floor","transport":"http","callsPerSec":30000,"cpuPerCallMicros":30}`,
 		`{"name":"mcpgen","transport":"http","callsPerSec":24000,"cpuPerCallMicros":36}`,
@@ -30,8 +31,10 @@ func TestTable(t *testing.T) {
 | mcpgen | 100.0k | 7.00 µs | 25.0k | 38.00 µs |
 | mcp-go | 20.0k | 60.00 µs | 12.5k | 90.00 µs |
 | go-sdk | 5.0k | 250.00 µs | | |
+| mcpgen traced | 80.0k | 9.50 µs | | |
 
 stdio: mcpgen's server CPU per call is 4.67x the floor's
+stdio: mcpgen traced's server CPU per call is mcpgen's +2.50 µs (1.36x); it serves 0.80x its calls per second
 stdio: mcpgen serves 5.00x the calls per second of the fastest other implementation (mcp-go)
 http: mcpgen's server CPU per call is 1.27x the floor's
 http: mcpgen serves 2.00x the calls per second of the fastest other implementation (mcp-go)
