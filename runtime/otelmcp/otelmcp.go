@@ -60,7 +60,7 @@ type Options struct {
 
 // Telemetry records MCP's spans and metrics. Its Middleware goes on servers, clients and
 // hosts alike (a Message says which side it is on). A Telemetry that Setup found nothing to
-// record for is off: Server, Client and Host add nothing.
+// record for is off: Server and Client add nothing.
 type Telemetry struct {
 	off      bool
 	tracer   trace.Tracer

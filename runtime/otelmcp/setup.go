@@ -50,7 +50,7 @@ type SetupOptions struct {
 //
 // Setup sets OpenTelemetry's global providers and propagator when it turns anything on,
 // so that spans a tool's body starts nest in the span of its call. With nothing to record,
-// the Telemetry is off: Server, Client and Host add nothing, and calls cost what they cost
+// the Telemetry is off: Server and Client add nothing, and calls cost what they cost
 // without it.
 //
 // A configuration Setup cannot follow is an error that says what to change: OTLP over gRPC
