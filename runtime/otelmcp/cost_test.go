@@ -1,0 +1,187 @@
+package otelmcp
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"strconv"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"go.opentelemetry.io/otel/propagation"
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+)
+
+// What telemetry costs a server per tools/call, in process: a raw client writes the call
+// and reads its answer over pipes, as stdio does, against a server without telemetry, one
+// with Setup's Telemetry off (no OTEL_* variables), and one that traces every call (always
+// sampled, batched to an exporter that drops them) and records its duration.
+
+// costServer serves a server with one tool over pipes; tel, if not nil, is added to its
+// options as a program adds it.
+type costServer struct {
+	w    io.Writer
+	r    *bufio.Reader
+	line []byte
+	id   int
+}
+
+func startCostServer(tb testing.TB, tel *Telemetry) *costServer {
+	tb.Helper()
+	opts := &mcp.ServerOptions{Logger: slog.New(slog.DiscardHandler)}
+	if tel != nil {
+		tel.Server(opts)
+	}
+	srv := mcp.NewServer(mcp.Implementation{Name: "cost", Version: "1"}, opts)
+	srv.AddTool(mcp.Tool{Name: "get_weather", InputSchema: `{"type":"object"}`, Handler: func(ctx context.Context, c *mcp.ToolCall) {
+		c.ReturnText("sunny, 21°C")
+	}})
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		srv.Serve(ctx, inR, outW)
+		outW.Close()
+	}()
+	tb.Cleanup(func() {
+		cancel()
+		inW.Close()
+		outR.Close()
+		<-done
+	})
+	c := &costServer{w: inW, r: bufio.NewReaderSize(outR, 1<<16)}
+	if resp := c.roundTrip(tb, "initialize", `{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"cost","version":"1"}}`); !bytes.Contains(resp, []byte(`"result"`)) {
+		tb.Fatalf("initialize: %s", resp)
+	}
+	if _, err := io.WriteString(inW, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"); err != nil {
+		tb.Fatal(err)
+	}
+	return c
+}
+
+func (c *costServer) roundTrip(tb testing.TB, method, params string) []byte {
+	c.id++
+	c.line = append(c.line[:0], `{"jsonrpc":"2.0","id":`...)
+	c.line = strconv.AppendInt(c.line, int64(c.id), 10)
+	c.line = append(c.line, `,"method":"`...)
+	c.line = append(c.line, method...)
+	c.line = append(c.line, `","params":`...)
+	c.line = append(c.line, params...)
+	c.line = append(c.line, "}\n"...)
+	if _, err := c.w.Write(c.line); err != nil {
+		tb.Fatal(err)
+	}
+	for {
+		resp, err := c.r.ReadSlice('\n')
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if bytes.Contains(resp, []byte(`"id":`+strconv.Itoa(c.id)+`,`)) {
+			return resp
+		}
+	}
+}
+
+const costCall = `{"name":"get_weather","arguments":{"city":"Lisbon"},"_meta":{"traceparent":"` + traceparent + `"}}`
+
+func (c *costServer) call(tb testing.TB) {
+	if resp := c.roundTrip(tb, "tools/call", costCall); !bytes.Contains(resp, []byte(`sunny`)) {
+		tb.Fatalf("tools/call: %s", resp)
+	}
+}
+
+// offTelemetry is what Setup returns when no OTEL_* variable asks for anything.
+func offTelemetry(tb testing.TB) *Telemetry {
+	tb.Helper()
+	for _, k := range []string{"OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT", "OTEL_SDK_DISABLED"} {
+		tb.Setenv(k, "")
+	}
+	tel, err := Setup(context.Background(), SetupOptions{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if tel.Enabled() {
+		tb.Fatal("Setup turned telemetry on with no OTEL_* variable set")
+	}
+	return tel
+}
+
+// tracedTelemetry records every call as a sampled span, batched to an exporter that drops
+// them, and its duration into a histogram.
+func tracedTelemetry(tb testing.TB) *Telemetry {
+	tb.Helper()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSampler(sdktrace.AlwaysSample()), sdktrace.WithBatcher(dropExporter{}))
+	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))
+	tb.Cleanup(func() {
+		tp.Shutdown(context.Background())
+		mp.Shutdown(context.Background())
+	})
+	tel, err := New(Options{TracerProvider: tp, MeterProvider: mp, Propagator: propagation.TraceContext{}})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return tel
+}
+
+type dropExporter struct{}
+
+func (dropExporter) ExportSpans(context.Context, []sdktrace.ReadOnlySpan) error { return nil }
+func (dropExporter) Shutdown(context.Context) error                             { return nil }
+
+// A server given Setup's Telemetry with nothing configured allocates exactly what a server
+// without it does per call: it adds no middleware, so the calls take the same path. (The
+// traced server is measured too, so that the test would see a difference if there were
+// one to see.)
+func TestOffCostsNothing(t *testing.T) {
+	keepGlobals(t)
+	perCall := func(c *costServer) float64 {
+		c.call(t) // warm: the first call sizes buffers
+		return testing.AllocsPerRun(200, func() { c.call(t) })
+	}
+	// The minimum of a few runs: another goroutine of the test binary (the race
+	// detector's, the GC's) may allocate during one.
+	least := func(tel *Telemetry) float64 {
+		c := startCostServer(t, tel)
+		best := perCall(c)
+		for range 4 {
+			best = min(best, perCall(c))
+		}
+		return best
+	}
+	plain, off, traced := least(nil), least(offTelemetry(t)), least(tracedTelemetry(t))
+	t.Logf("allocations per tools/call: no telemetry %.0f, telemetry off %.0f, traced %.0f", plain, off, traced)
+	if off != plain {
+		t.Errorf("a server with telemetry off allocates %.0f per call, one without %.0f", off, plain)
+	}
+	if traced <= plain {
+		t.Errorf("the traced server allocates %.0f per call, no more than one without (%.0f): the test measures nothing", traced, plain)
+	}
+}
+
+// BenchmarkToolCall is a tools/call round trip over pipes without telemetry, with Setup's
+// Telemetry off, and traced (every call sampled).
+func BenchmarkToolCall(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		tel  func(testing.TB) *Telemetry
+	}{
+		{"none", func(testing.TB) *Telemetry { return nil }},
+		{"off", offTelemetry},
+		{"traced", tracedTelemetry},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			s := startCostServer(b, c.tel(b))
+			s.call(b)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				s.call(b)
+			}
+		})
+	}
+}
