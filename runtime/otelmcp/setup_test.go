@@ -55,7 +55,7 @@ func TestReadEnv(t *testing.T) {
 }
 
 // keepGlobals restores OpenTelemetry's globals, which Setup sets, when the test ends.
-func keepGlobals(t *testing.T) {
+func keepGlobals(t testing.TB) {
 	tp, mp, prop := otel.GetTracerProvider(), otel.GetMeterProvider(), otel.GetTextMapPropagator()
 	t.Cleanup(func() {
 		if otel.GetTracerProvider() != tp {
