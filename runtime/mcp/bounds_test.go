@@ -269,7 +269,9 @@ func TestHTTPUnreadAnswersAreLetGo(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 		c.ReturnText(big)
 	}})
-	h, c := serveHTTPTest(t, srv, &HTTPOptions{ResumeTimeout: 400 * time.Millisecond})
+	// ResumeTimeout is long enough that the five calls start and end within it on a loaded
+	// machine (at 400 ms the first stream was let go before the fifth had begun, 1 run in 20).
+	h, c := serveHTTPTest(t, srv, &HTTPOptions{ResumeTimeout: 1500 * time.Millisecond})
 	c.initialize(`{}`)
 	for i := range 5 {
 		body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"big","arguments":{},"_meta":{"progressToken":%d}}}`, i+1, i+1)
@@ -294,7 +296,7 @@ func TestHTTPUnreadAnswersAreLetGo(t *testing.T) {
 	if n := streams(); n != 5 {
 		t.Fatalf("%d request streams kept within ResumeTimeout, want 5 (for resumption)", n)
 	}
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(6 * time.Second)
 	for streams() > 0 && time.Now().Before(deadline) {
 		time.Sleep(50 * time.Millisecond)
 	}
