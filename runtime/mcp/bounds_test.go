@@ -270,7 +270,7 @@ func TestHTTPUnreadAnswersAreLetGo(t *testing.T) {
 		c.ReturnText(big)
 	}})
 	// ResumeTimeout is long enough that the five calls start and end within it on a loaded
-	// machine (at 400 ms the first stream was let go before the fifth had begun, 1 run in 20).
+	// machine (at 400 ms the first stream was let go before the fifth had begun, in a full test run).
 	h, c := serveHTTPTest(t, srv, &HTTPOptions{ResumeTimeout: 1500 * time.Millisecond})
 	c.initialize(`{}`)
 	for i := range 5 {
