@@ -1,12 +1,10 @@
 package host
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"slices"
 	"strings"
 	"sync"
@@ -236,63 +234,6 @@ func (s *server) leave(ctx context.Context, err error, pause time.Duration) {
 	}
 }
 
-// connect connects to the server and learns what it offers. A stdio server starts when
-// its turn comes (StartConcurrency of them at a time), and ConnectTimeout counts from then:
-// on a busy machine a server waits for its turn rather than time out behind the others.
-// The server is ready once it answered: each of its lists is fetched on its own, within a
-// ConnectTimeout of its own, and one that fails is reported, not held against the server.
-func (s *server) connect(ctx context.Context) (*mcp.Client, error) {
-	if s.cfg.Transport == Stdio {
-		release, err := s.h.turn(ctx, s)
-		if err != nil {
-			return nil, err
-		}
-		defer release()
-	}
-	start := time.Now()
-	cctx, cancel := context.WithTimeout(ctx, s.h.opts.ConnectTimeout)
-	defer cancel()
-	c, err := mcp.Connect(cctx, s.transport(), s.clientOptions())
-	if err != nil {
-		if cctx.Err() == context.DeadlineExceeded && ctx.Err() == nil {
-			return nil, &connectTimeout{s.h.opts.ConnectTimeout, err}
-		}
-		return nil, &connectError{s.cfg.Name, err}
-	}
-	l := s.load(ctx, c, lists{})
-	if err := cmp.Or(ctx.Err(), s.broken(c, l)); err != nil {
-		c.Close()
-		return nil, err
-	}
-	info := c.Server()
-	s.mu.Lock()
-	s.client, s.info, s.offered, s.listed, s.connectTime = c, info, l, true, time.Since(start)
-	s.mu.Unlock()
-	detail := fmt.Sprintf("%s %s, revision %s, %d tools, in %s", info.Name, info.Version, info.ProtocolVersion, len(l.tools), time.Since(start).Round(time.Millisecond))
-	for _, e := range l.errs {
-		detail += "; " + e.Method + " failed"
-	}
-	s.setState(Ready, nil, detail)
-	return c, nil
-}
-
-// ErrConnectTimeout is wrapped by the error of a server that did not answer within
-// ConnectTimeout (counted from its turn to start).
-var ErrConnectTimeout = errors.New("no answer within the connect timeout")
-
-// connectTimeout is the error of a server that did not answer in time.
-type connectTimeout struct {
-	d   time.Duration
-	err error
-}
-
-func (e *connectTimeout) Error() string {
-	return fmt.Sprintf("no answer within %s (the connect timeout)", e.d)
-}
-
-func (e *connectTimeout) Unwrap() error        { return e.err }
-func (e *connectTimeout) Is(target error) bool { return target == ErrConnectTimeout }
-
 // load lists what the server offers, as its capabilities say it does and the host wants
 // (Options.Skip), each list at once and within a ConnectTimeout of its own. A list that
 // fails is in lists.errs and stays as it was in old; the others are not held up.
@@ -403,81 +344,6 @@ func (s *server) serve(ctx context.Context, c *mcp.Client) error {
 				return lost(s.cfg.Name, err)
 			}
 		}
-	}
-}
-
-func (s *server) transport() mcp.Transport {
-	switch s.cfg.Transport {
-	case HTTP, SSE:
-		header := http.Header{}
-		for k, v := range s.cfg.Headers {
-			header.Set(k, v)
-		}
-		if s.cfg.Transport == SSE {
-			return &mcp.SSETransport{URL: s.cfg.URL, Header: header, HTTPClient: s.h.opts.HTTPClient}
-		}
-		return &mcp.StreamableHTTPTransport{URL: s.cfg.URL, Header: header, HTTPClient: s.h.opts.HTTPClient}
-	}
-	return &mcp.CommandTransport{
-		Command: s.cfg.Command, Args: s.cfg.Args, Env: s.cfg.Env, Dir: s.cfg.Dir, Name: s.cfg.Name,
-		ShutdownGrace: s.h.opts.ShutdownGrace,
-		Stderr:        s.stderrLine,
-		Started: func(pid int) {
-			s.mu.Lock()
-			s.pid = pid
-			s.mu.Unlock()
-		},
-	}
-}
-
-func (s *server) stderrLine(line string) {
-	s.mu.Lock()
-	if len(s.stderr) == stderrLines {
-		copy(s.stderr, s.stderr[1:])
-		s.stderr = s.stderr[:stderrLines-1]
-	}
-	s.stderr = append(s.stderr, line)
-	s.mu.Unlock()
-	s.h.emit(Event{Kind: EventStderr, Server: s.cfg.Name, Line: line})
-}
-
-// clientOptions are the host's client options, with the server's notifications routed to
-// the host.
-func (s *server) clientOptions() *mcp.ClientOptions {
-	o := s.h.opts.Client
-	notice := func() {
-		select {
-		case s.changed <- struct{}{}:
-		default:
-		}
-	}
-	tools, prompts, resources, log := o.ToolsChanged, o.PromptsChanged, o.ResourcesChanged, o.Log
-	o.ToolsChanged = func() { notice(); call(tools) }
-	o.PromptsChanged = func() { notice(); call(prompts) }
-	o.ResourcesChanged = func() { notice(); call(resources) }
-	o.Log = func(m mcp.LogMessage) {
-		s.h.emit(Event{Kind: EventLog, Server: s.cfg.Name, Log: &m})
-		if log != nil {
-			log(m)
-		}
-	}
-	if o.Logger == nil {
-		o.Logger = s.h.logger()
-	}
-	if trace, all := o.Trace, s.h.opts.Trace; all != nil {
-		o.Trace = func(fromServer bool, msg []byte) {
-			all(s.cfg.Name, fromServer, msg)
-			if trace != nil {
-				trace(fromServer, msg)
-			}
-		}
-	}
-	return &o
-}
-
-func call(f func()) {
-	if f != nil {
-		f()
 	}
 }
 

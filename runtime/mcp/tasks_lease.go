@@ -1,0 +1,122 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// hold renews the lease of a task this process runs until its body ends (ctx), and cancels
+// the body when it finds the task over: cancelled through another replica. Finding answers
+// the body has not taken, it wakes the body's questions: an answer whose news the change
+// feed lost (or a store without one) waits a lease renewal at most.
+func (tr *taskRunner) hold(ctx context.Context, rt *runningTask) {
+	tick := time.NewTicker(leaseRenew)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		over, answered := false, false
+		_, err := tr.store.Update(ctx, rt.id, func(t *TaskRecord) error {
+			over, answered = t.Status.Terminal(), len(t.Answers) > 0
+			if !over {
+				t.LeaseUntil = time.Now().UTC().Add(leaseFor)
+			}
+			return nil
+		})
+		if over || errors.Is(err, ErrTaskNotFound) {
+			rt.cancel()
+			return
+		}
+		if answered {
+			rt.wake()
+		}
+	}
+}
+
+// forget lets go of a task whose body has ended.
+func (tr *taskRunner) forget(rt *runningTask) {
+	rt.cancel()
+	tr.mu.Lock()
+	delete(tr.running, rt.id)
+	tr.mu.Unlock()
+	tr.release(rt.caller)
+}
+
+// watchOthers starts, once, following the changes other processes make to tasks, for the
+// subscriptions of this one and the questions of the tasks it runs, if the store can tell
+// of them (TaskChanges).
+func (tr *taskRunner) watchOthers() {
+	w, ok := tr.store.(TaskChanges)
+	if !ok {
+		return
+	}
+	tr.watching.Do(func() {
+		ctx, cancel := context.WithCancel(context.Background())
+		tr.mu.Lock()
+		stopped := tr.stopped
+		tr.unwatch = cancel
+		if !stopped {
+			tr.wg.Add(1)
+		}
+		tr.mu.Unlock()
+		if stopped {
+			cancel()
+			return
+		}
+		go func() {
+			defer tr.wg.Done()
+			for ctx.Err() == nil {
+				err := w.WatchTasks(ctx, func(id string) {
+					tr.wake(id)
+					if tr.s.listensTo(id) {
+						if rec, err := tr.store.Get(ctx, id); err == nil {
+							tr.s.notifyTask(rec)
+						}
+					}
+				})
+				if ctx.Err() != nil {
+					return
+				}
+				tr.s.logger.Warn("mcp: watching the task store for other processes' changes", "error", err)
+				select { // a store that is down is tried again, not hammered
+				case <-time.After(time.Second):
+				case <-ctx.Done():
+				}
+			}
+		}()
+	})
+}
+
+// shutdown fails the tasks this process runs, since nobody will finish them, cancels their
+// bodies, and waits for them to end, or for ctx.
+func (tr *taskRunner) shutdown(ctx context.Context) {
+	tr.mu.Lock()
+	tr.stopped = true
+	if tr.unwatch != nil {
+		tr.unwatch()
+	}
+	running := make([]*runningTask, 0, len(tr.running))
+	for _, rt := range tr.running {
+		running = append(running, rt)
+	}
+	tr.mu.Unlock()
+	for _, rt := range running {
+		tr.update(ctx, rt.id, func(t *TaskRecord) error {
+			if !t.Status.Terminal() {
+				t.fail("The server stopped before the task ended.", "internal error: the server stopped before the task ended")
+			}
+			return nil
+		})
+		rt.cancel()
+	}
+	done := make(chan struct{})
+	go func() { tr.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+	}
+}
