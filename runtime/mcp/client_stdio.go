@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -55,23 +54,6 @@ type commandConn struct {
 	tail []string // the last lines of stderr
 }
 
-// lineConn speaks newline-delimited JSON-RPC over a pair of byte streams.
-type lineConn struct {
-	name string
-	sink clientSink
-	w    io.WriteCloser
-	// wlock holds a token while a message is written, one at a time: a lock that a writer
-	// stops waiting for when its context ends or the connection closes.
-	wlock     chan struct{}
-	closed    chan struct{} // closed by closeWriter
-	closeOnce sync.Once
-	read      sync.WaitGroup
-}
-
-func newLineConn(name string, sink clientSink, w io.WriteCloser) lineConn {
-	return lineConn{name: name, sink: sink, w: w, wlock: make(chan struct{}, 1), closed: make(chan struct{})}
-}
-
 func (t *CommandTransport) connect(ctx context.Context, sink clientSink) (clientConn, error) {
 	if t.Command == "" {
 		return nil, errors.New("mcp: CommandTransport has no Command")
@@ -119,55 +101,6 @@ func (t *CommandTransport) connect(ctx context.Context, sink clientSink) (client
 		close(c.exited)
 	}()
 	return c, nil
-}
-
-// readLines hands each line the server writes to the client, which ignores (and counts)
-// those that are not JSON-RPC messages.
-func (c *lineConn) readLines(r io.Reader) {
-	defer c.read.Done()
-	br := bufio.NewReaderSize(r, 64<<10)
-	for {
-		line, err := readLine(br, 64<<20)
-		if len(line) > 0 {
-			c.sink.deliver(line)
-		}
-		if err == errTooLarge {
-			c.logger("mcp: the server wrote a message larger than 64 MiB; it was skipped")
-			continue
-		}
-		if err != nil {
-			return
-		}
-	}
-}
-
-func (c *lineConn) logger(msg string, args ...any) {
-	if cl, ok := c.sink.(*Client); ok {
-		cl.logger.Warn(msg, append([]any{"server", c.name}, args...)...)
-	}
-}
-
-// readLine reads one line into a new slice, without the white space around it. A line
-// longer than max is consumed and reported as errTooLarge.
-func readLine(br *bufio.Reader, max int) ([]byte, error) {
-	var line []byte
-	tooLarge := false
-	for {
-		chunk, err := br.ReadSlice('\n')
-		if !tooLarge && len(line)+len(chunk) > max {
-			tooLarge, line = true, nil
-		}
-		if !tooLarge {
-			line = append(line, chunk...)
-		}
-		if err == bufio.ErrBufferFull {
-			continue
-		}
-		if tooLarge && err == nil {
-			return nil, errTooLarge
-		}
-		return bytes.TrimSpace(line), err
-	}
 }
 
 func (c *commandConn) readStderr(r io.Reader) {
@@ -234,78 +167,6 @@ func (c *commandConn) send(ctx context.Context, msg []byte, rq *outgoing) error 
 	}
 	return err
 }
-
-// send writes one message, giving up when ctx ends: a server that does not read holds a
-// write no longer than its caller waits (where the writer takes deadlines, as pipes and
-// sockets do). A message given up on midway leaves a line the server cannot read, and
-// every message after it unread: the connection is broken then.
-func (c *lineConn) send(ctx context.Context, msg []byte, rq *outgoing) error {
-	select {
-	case c.wlock <- struct{}{}:
-	case <-ctx.Done():
-		return fmt.Errorf("mcp: %s: writing to the server: %w", c.name, context.Cause(ctx))
-	case <-c.closed:
-		return connError(c.name, transportFailure(errConnClosed))
-	}
-	defer func() { <-c.wlock }()
-	n, err := writeWithin(ctx, c.w, append(msg, '\n'))
-	switch {
-	case err == nil:
-		return nil
-	case n > 0 && n <= len(msg):
-		err = connError(c.name, transportFailure(fmt.Errorf("a message to the server was cut short (%w): the server did not read it", err)))
-		c.closeWriter()
-		c.sink.broken(err)
-		return err
-	case ctx.Err() != nil:
-		return fmt.Errorf("mcp: %s: writing to the server: %w", c.name, context.Cause(ctx))
-	}
-	return connError(c.name, transportFailure(fmt.Errorf("writing to the server: %w", err)))
-}
-
-// closeWriter closes the stream to the server, at once: a write in progress fails (on a pipe
-// or a socket) rather than hold the closing caller, and writes waiting for their turn give
-// up.
-func (c *lineConn) closeWriter() error {
-	var err error
-	c.closeOnce.Do(func() {
-		close(c.closed)
-		err = c.w.Close()
-	})
-	return err
-}
-
-// writeWithin writes p to w, and gives up when ctx ends if w takes write deadlines (an
-// *os.File of a pipe, a net.Conn); other writers write as long as they block.
-func writeWithin(ctx context.Context, w io.Writer, p []byte) (int, error) {
-	d, ok := w.(interface{ SetWriteDeadline(time.Time) error })
-	if !ok || d.SetWriteDeadline(time.Time{}) != nil { // the last write's deadline may have passed
-		return w.Write(p)
-	}
-	if ctx.Done() == nil {
-		return w.Write(p)
-	}
-	// The deadline moves to the past when ctx ends, unless the write is over by then: a
-	// late move would cut short the next write.
-	var mu sync.Mutex
-	over := false
-	stop := context.AfterFunc(ctx, func() {
-		mu.Lock()
-		defer mu.Unlock()
-		if !over {
-			d.SetWriteDeadline(time.Unix(1, 0))
-		}
-	})
-	n, err := w.Write(p)
-	stop()
-	mu.Lock()
-	over = true
-	mu.Unlock()
-	return n, err
-}
-
-func (c *lineConn) negotiated(string, bool) {}
-func (c *lineConn) headers() bool           { return false }
 
 // close ends the process as the lifecycle page says: close its stdin and wait; then
 // SIGTERM and wait; then SIGKILL. It returns once the process has been waited for.

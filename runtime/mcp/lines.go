@@ -1,0 +1,370 @@
+package mcp
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+)
+
+// Newline-delimited JSON-RPC, the framing of stdio (and of any pair of byte streams): one
+// message per line, no embedded newlines. Both sides read lines with lineReader; the server
+// writes with lineWriter, which combines the answers of many requests into one write, and
+// the client with lineConn, which writes one message at a time, each bounded by its
+// caller's context.
+
+// flushFirst writes the answers buffered in out before each read of r: the reader has
+// handled everything it read by then.
+type flushFirst struct {
+	r   io.Reader
+	out *lineWriter
+}
+
+func (f flushFirst) Read(p []byte) (int, error) {
+	f.out.flush()
+	return f.r.Read(p)
+}
+
+// lineReader reads newline-delimited messages: the server's requests (Serve) and the
+// client's answers (CommandTransport, IOTransport) alike.
+type lineReader struct {
+	br  *bufio.Reader
+	max int
+}
+
+func newLineReader(r io.Reader, max int) *lineReader {
+	return &lineReader{br: bufio.NewReaderSize(r, 64<<10), max: max}
+}
+
+// readMessage reads one line into a new slice (requests outlive the read buffer), without
+// the white space around it. A line longer than max is consumed and reported as
+// errTooLarge.
+func (lr *lineReader) readMessage() ([]byte, error) {
+	var line []byte
+	tooLarge := false
+	for {
+		chunk, err := lr.br.ReadSlice('\n')
+		if !tooLarge && len(line)+len(chunk) > lr.max {
+			tooLarge, line = true, nil
+		}
+		if !tooLarge {
+			line = append(line, chunk...)
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if tooLarge && err == nil {
+			return nil, errTooLarge
+		}
+		return bytes.TrimSpace(line), err
+	}
+}
+
+// lineWriter writes whole messages, one per line, never interleaved. Writes are combined:
+// a sender that finds a write in progress leaves its message for the goroutine writing,
+// which writes everything that gathered meanwhile with one write before it stops. Under
+// load, many answers go out in one system call; a lone answer goes out at once, on its
+// sender's goroutine.
+//
+// Messages about requests (send, reply) wait while more than maxUnwritten bytes are queued
+// behind a write that has not finished: a client that does not read slows its requests
+// down (backpressure), and a server never holds more than that for it. Notifications that
+// belong to no request, from AddTool or NotifyResourceUpdated, never wait (queue): a
+// goroutine of the writer's writes them, so that no registration or update waits for a
+// client to read.
+type lineWriter struct {
+	w      io.Writer
+	failed func(error)
+
+	mu        sync.Mutex
+	room      sync.Cond // broadcast when a write ends
+	unwritten []byte    // messages waiting for the write in progress to end, each with its newline
+	spare     []byte    // the buffer of the last write, for reuse
+	writing   bool      // a goroutine is writing, and writes unwritten before it stops
+	err       error     // the write that failed; nothing is written after it
+	closed    bool      // nothing more is queued
+	drained   sync.WaitGroup
+}
+
+// maxUnwritten is how many bytes of messages about requests may wait behind a write in
+// progress before their senders wait too.
+const maxUnwritten = 1 << 20
+
+// maxSpare is the largest write buffer kept for reuse.
+const maxSpare = 256 << 10
+
+func newLineWriter(w io.Writer, failed func(error)) *lineWriter {
+	lw := &lineWriter{w: w, failed: failed}
+	lw.room.L = &lw.mu
+	return lw
+}
+
+func (lw *lineWriter) send(msg []byte) error {
+	lw.mu.Lock()
+	for lw.writing && lw.err == nil && len(lw.unwritten) >= maxUnwritten {
+		lw.room.Wait()
+	}
+	if lw.err != nil {
+		err := lw.err
+		lw.mu.Unlock()
+		return err
+	}
+	lw.unwritten = append(append(lw.unwritten, msg...), '\n')
+	if lw.writing {
+		lw.mu.Unlock()
+		return nil // the goroutine writing writes it
+	}
+	lw.writing = true
+	err := lw.writeAll()
+	lw.mu.Unlock()
+	return err
+}
+
+func (lw *lineWriter) reply(msg []byte) error { return lw.send(msg) }
+
+// buffer adds an answer to the next write, without writing unless too much waits. Like
+// send, it waits while a write in progress has maxUnwritten bytes behind it: a client that
+// does not read stops the reader that serves it.
+func (lw *lineWriter) buffer(msg []byte) error {
+	lw.mu.Lock()
+	for lw.writing && lw.err == nil && len(lw.unwritten) >= maxUnwritten {
+		lw.room.Wait()
+	}
+	if lw.err != nil {
+		err := lw.err
+		lw.mu.Unlock()
+		return err
+	}
+	lw.unwritten = append(append(lw.unwritten, msg...), '\n')
+	if lw.writing || len(lw.unwritten) < maxUnwritten {
+		lw.mu.Unlock()
+		return nil
+	}
+	lw.writing = true
+	err := lw.writeAll()
+	lw.mu.Unlock()
+	return err
+}
+
+// flush writes what is buffered, unless a write in progress will.
+func (lw *lineWriter) flush() error {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	if lw.writing || len(lw.unwritten) == 0 {
+		return lw.err
+	}
+	lw.writing = true
+	return lw.writeAll()
+}
+
+// writeAll writes what is unwritten, again and again until nothing is, and returns the
+// error of the first write that failed. It is called with mu held and writing set by the
+// caller, and returns with mu held and writing clear.
+func (lw *lineWriter) writeAll() error {
+	for len(lw.unwritten) > 0 && lw.err == nil {
+		buf := lw.unwritten
+		lw.unwritten = lw.spare[:0]
+		lw.spare = nil
+		lw.mu.Unlock()
+		_, err := lw.w.Write(buf)
+		lw.mu.Lock()
+		if cap(buf) <= maxSpare {
+			lw.spare = buf
+		}
+		if err != nil {
+			lw.err = err
+			lw.unwritten = nil
+			lw.failed(err)
+		}
+		lw.room.Broadcast()
+	}
+	lw.writing = false
+	return lw.err
+}
+
+// queue queues a notification that belongs to no request and returns at once: the write in
+// progress writes it, or a goroutine of the writer's.
+func (lw *lineWriter) queue(msg []byte) {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	if lw.closed || lw.err != nil {
+		return
+	}
+	lw.unwritten = append(append(lw.unwritten, msg...), '\n')
+	if !lw.writing {
+		lw.writing = true
+		lw.drained.Add(1)
+		go func() {
+			defer lw.drained.Done()
+			lw.mu.Lock()
+			lw.writeAll()
+			lw.mu.Unlock()
+		}()
+	}
+}
+
+// abandon makes the write in progress, and every later one, fail (as far as the writer
+// lets it: interruptWrite), and reports whether a write was in progress.
+func (lw *lineWriter) abandon() bool {
+	lw.mu.Lock()
+	writing := lw.writing
+	lw.mu.Unlock()
+	interruptWrite(lw.w)
+	return writing
+}
+
+// unread is how many bytes wait behind the write in progress: what a client that does not
+// read leaves behind (a subscription is ended past a bound).
+func (lw *lineWriter) unread() int {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	return len(lw.unwritten)
+}
+
+// close waits for the queued notifications to be written; nothing is queued after it.
+// Messages about requests are written by their senders, who have returned by then.
+func (lw *lineWriter) close() {
+	lw.mu.Lock()
+	lw.closed = true
+	lw.mu.Unlock()
+	lw.drained.Wait()
+}
+
+// interruptWrite makes a blocked Write to w, and every later one, fail, if w offers a way:
+// a write deadline (a pipe or socket the poller watches), else Close.
+func interruptWrite(w io.Writer) {
+	if d, ok := w.(interface{ SetWriteDeadline(time.Time) error }); ok && d.SetWriteDeadline(time.Now()) == nil {
+		return
+	}
+	if c, ok := w.(io.Closer); ok {
+		c.Close()
+	}
+}
+
+// interruptRead makes a blocked Read on r return, if r offers a way.
+func interruptRead(r io.Reader) {
+	if d, ok := r.(interface{ SetReadDeadline(time.Time) error }); ok && d.SetReadDeadline(time.Now()) == nil {
+		return
+	}
+	if c, ok := r.(io.Closer); ok {
+		c.Close()
+	}
+}
+
+// lineConn speaks newline-delimited JSON-RPC over a pair of byte streams.
+type lineConn struct {
+	name string
+	sink clientSink
+	w    io.WriteCloser
+	// wlock holds a token while a message is written, one at a time: a lock that a writer
+	// stops waiting for when its context ends or the connection closes.
+	wlock     chan struct{}
+	closed    chan struct{} // closed by closeWriter
+	closeOnce sync.Once
+	read      sync.WaitGroup
+}
+
+func newLineConn(name string, sink clientSink, w io.WriteCloser) lineConn {
+	return lineConn{name: name, sink: sink, w: w, wlock: make(chan struct{}, 1), closed: make(chan struct{})}
+}
+
+// readLines hands each line the server writes to the client, which ignores (and counts)
+// those that are not JSON-RPC messages.
+func (c *lineConn) readLines(r io.Reader) {
+	defer c.read.Done()
+	lr := newLineReader(r, 64<<20)
+	for {
+		line, err := lr.readMessage()
+		if len(line) > 0 {
+			c.sink.deliver(line)
+		}
+		if err == errTooLarge {
+			c.logger("mcp: the server wrote a message larger than 64 MiB; it was skipped")
+			continue
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+func (c *lineConn) logger(msg string, args ...any) {
+	if cl, ok := c.sink.(*Client); ok {
+		cl.logger.Warn(msg, append([]any{"server", c.name}, args...)...)
+	}
+}
+
+// send writes one message, giving up when ctx ends: a server that does not read holds a
+// write no longer than its caller waits (where the writer takes deadlines, as pipes and
+// sockets do). A message given up on midway leaves a line the server cannot read, and
+// every message after it unread: the connection is broken then.
+func (c *lineConn) send(ctx context.Context, msg []byte, rq *outgoing) error {
+	select {
+	case c.wlock <- struct{}{}:
+	case <-ctx.Done():
+		return fmt.Errorf("mcp: %s: writing to the server: %w", c.name, context.Cause(ctx))
+	case <-c.closed:
+		return connError(c.name, transportFailure(errConnClosed))
+	}
+	defer func() { <-c.wlock }()
+	n, err := writeWithin(ctx, c.w, append(msg, '\n'))
+	switch {
+	case err == nil:
+		return nil
+	case n > 0 && n <= len(msg):
+		err = connError(c.name, transportFailure(fmt.Errorf("a message to the server was cut short (%w): the server did not read it", err)))
+		c.closeWriter()
+		c.sink.broken(err)
+		return err
+	case ctx.Err() != nil:
+		return fmt.Errorf("mcp: %s: writing to the server: %w", c.name, context.Cause(ctx))
+	}
+	return connError(c.name, transportFailure(fmt.Errorf("writing to the server: %w", err)))
+}
+
+// closeWriter closes the stream to the server, at once: a write in progress fails (on a pipe
+// or a socket) rather than hold the closing caller, and writes waiting for their turn give
+// up.
+func (c *lineConn) closeWriter() error {
+	var err error
+	c.closeOnce.Do(func() {
+		close(c.closed)
+		err = c.w.Close()
+	})
+	return err
+}
+
+// writeWithin writes p to w, and gives up when ctx ends if w takes write deadlines (an
+// *os.File of a pipe, a net.Conn); other writers write as long as they block.
+func writeWithin(ctx context.Context, w io.Writer, p []byte) (int, error) {
+	d, ok := w.(interface{ SetWriteDeadline(time.Time) error })
+	if !ok || d.SetWriteDeadline(time.Time{}) != nil { // the last write's deadline may have passed
+		return w.Write(p)
+	}
+	if ctx.Done() == nil {
+		return w.Write(p)
+	}
+	// The deadline moves to the past when ctx ends, unless the write is over by then: a
+	// late move would cut short the next write.
+	var mu sync.Mutex
+	over := false
+	stop := context.AfterFunc(ctx, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if !over {
+			d.SetWriteDeadline(time.Unix(1, 0))
+		}
+	})
+	n, err := w.Write(p)
+	stop()
+	mu.Lock()
+	over = true
+	mu.Unlock()
+	return n, err
+}
+
+func (c *lineConn) negotiated(string, bool) {}
+func (c *lineConn) headers() bool           { return false }
