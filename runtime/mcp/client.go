@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"slices"
@@ -28,7 +29,8 @@ import (
 type Client struct {
 	opts   ClientOptions
 	info   []byte // opts.Info as JSON, for a stateless request's _meta
-	conn   clientConn
+	conn   Connection
+	read   chan struct{} // closed when the reading loop ends, having told the client why
 	p      *peer
 	logger *slog.Logger
 	label  string // the server, in logs
@@ -198,7 +200,7 @@ func Connect(ctx context.Context, t Transport, opts *ClientOptions) (*Client, er
 	// A server that sends requests faster than they are answered is refused past this,
 	// with "busy" (written by the reader, which a server that does not read then stops).
 	c.p.maxConcurrent = maxServerRequests
-	conn, err := t.connect(ctx, c)
+	conn, err := t.Connect(ctx)
 	if err != nil {
 		c.cancel()
 		return nil, err
@@ -207,6 +209,14 @@ func Connect(ctx context.Context, t Transport, opts *ClientOptions) (*Client, er
 	c.mu.Lock()
 	c.sessions, _ = conn.(interface{ sessionID() string })
 	c.mu.Unlock()
+	if l, ok := conn.(loggerTaker); ok {
+		l.takeLogger(c.logger)
+	}
+	if f, ok := conn.(callFailer); ok {
+		f.failCallsWith(c.p.fail)
+	}
+	c.read = make(chan struct{})
+	go c.readLoop()
 	if err := c.negotiate(ctx); err != nil {
 		c.Close()
 		return nil, err
@@ -235,7 +245,8 @@ func (c *Client) Close() error {
 		}
 		c.end(ErrClientClosed)
 		c.p.lost(ErrClientClosed)
-		c.closeErr = c.conn.close()
+		c.closeErr = c.conn.Close()
+		<-c.read
 		c.p.close()
 		c.p.wait()
 	})
@@ -259,7 +270,32 @@ func (o clientOut) send(msg []byte) error  { return o.c.send(o.c.ctx, msg, nil) 
 func (o clientOut) reply(msg []byte) error { return o.c.send(o.c.ctx, msg, nil) }
 func (o clientOut) queue(msg []byte)       { o.c.send(o.c.ctx, msg, nil) }
 
-// deliver hands the client a message its transport read (transports call it). What is not
+// readLoop reads what the server sends and hands it to the client, until the connection
+// ends: then every call waiting fails, with why, unless the client was closing it.
+func (c *Client) readLoop() {
+	defer close(c.read)
+	for {
+		msg, err := c.conn.Read(c.ctx)
+		switch {
+		case err == nil:
+			c.deliver(msg)
+			continue
+		case errors.Is(err, ErrMessageTooLarge):
+			c.logger.Warn("mcp: the server sent a message larger than the client takes; it was skipped", "server", c.label, "error", err)
+			continue
+		case c.ctx.Err() != nil:
+			return // closed, or broken already
+		case err == io.EOF:
+			err = connError(c.label, transportFailure(errors.New("the server closed the connection")))
+		case !errors.Is(err, ErrTransport) && !errors.Is(err, ErrSessionExpired):
+			err = connError(c.label, transportFailure(err))
+		}
+		c.broken(err)
+		return
+	}
+}
+
+// deliver hands the client a message its connection read. What is not
 // JSON-RPC is counted and ignored, never answered, but for a broken answer to a call of the
 // client's, which fails that call.
 func (c *Client) deliver(msg []byte) {
@@ -294,7 +330,40 @@ func (c *Client) send(ctx context.Context, msg []byte, rq *outgoing) error {
 	if c.opts.Trace != nil {
 		c.opts.Trace(false, msg)
 	}
-	return c.conn.send(ctx, msg, rq)
+	var err error
+	if w, ok := c.conn.(requestWriter); ok {
+		err = w.writeRequest(ctx, msg, rq)
+	} else {
+		err = c.conn.Write(ctx, msg)
+	}
+	if err != nil && errors.Is(err, ErrTransport) && ctx.Err() == nil {
+		if _, posts := c.conn.(*httpConn); !posts {
+			// The connection is gone: the call that fails for it returns once the client
+			// has heard why (Err, which a host asks to know the connection was lost), which
+			// the reading loop finds at once.
+			t := time.NewTimer(time.Second)
+			defer t.Stop()
+			select {
+			case <-c.read:
+			case <-t.C:
+			case <-ctx.Done():
+			}
+		}
+	}
+	return err
+}
+
+// negotiated tells the connection the revision the client speaks, if it wants to know.
+func (c *Client) negotiated(version string, stateless bool) {
+	if n, ok := c.conn.(negotiator); ok {
+		n.negotiated(version, stateless)
+	}
+}
+
+// carriesHeaders reports whether requests carry their metadata in headers.
+func (c *Client) carriesHeaders() bool {
+	h, ok := c.conn.(headerCarrier)
+	return ok && h.carriesHeaders()
 }
 
 // broken tells the client its connection is gone: every waiting call fails with err, once
@@ -336,9 +405,6 @@ func (c *Client) Err() error {
 	defer c.mu.Unlock()
 	return c.doneErr
 }
-
-// noResponse tells the client the request with this id will get no response.
-func (c *Client) noResponse(id []byte, err error) { c.p.fail(id, err) }
 
 // admit admits a request from the server that the client answers (its row has an answer)
 // and whose capability it declared; any other is "method not found".

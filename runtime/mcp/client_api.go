@@ -179,7 +179,7 @@ func (c *Client) callTool(ctx context.Context, name string, args, params []byte,
 	}
 	for attempt := 0; ; attempt++ {
 		rq := &outgoing{name: name, task: task}
-		if c.conn.headers() && c.Server().Stateless {
+		if c.carriesHeaders() && c.Server().Stateless {
 			t, err := c.knownTool(ctx, name, attempt > 0)
 			if err != nil {
 				return err

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -124,7 +125,7 @@ func scriptedHTTP(t *testing.T, call func(w http.ResponseWriter, r *http.Request
 	t.Cleanup(func() { close(over) }) // first: handlers that wait end
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	c, err := Connect(ctx, &StreamableHTTPTransport{URL: srv.URL, HTTPClient: hc}, &ClientOptions{ProtocolVersion: "2025-11-25", Logger: quietLogger()})
+	c, err := Connect(ctx, &StreamableHTTPTransport{URL: srv.URL, HTTPClient: hc}, &ClientOptions{ProtocolVersion: "2025-11-25", Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,7 +277,7 @@ func TestSSEClientDoesNotWaitForAPOSTAnswerThatNeverEnds(t *testing.T) {
 	ready := make(chan connected, 1)
 	begun := time.Now()
 	go func() {
-		c, err := Connect(context.Background(), &SSETransport{URL: srv.URL, HTTPClient: hc}, &ClientOptions{ProtocolVersion: "2024-11-05", Logger: quietLogger()})
+		c, err := Connect(context.Background(), &SSETransport{URL: srv.URL, HTTPClient: hc}, &ClientOptions{ProtocolVersion: "2024-11-05", Logger: slog.New(slog.DiscardHandler)})
 		ready <- connected{c, err}
 	}()
 	var c *Client
@@ -305,39 +306,62 @@ func TestSSEClientDoesNotWaitForAPOSTAnswerThatNeverEnds(t *testing.T) {
 	}
 }
 
-// heldSink is a client's sink whose broken holds until released.
-type heldSink struct {
+// heldTransport's connections hold the error that ends their reading until released: the
+// client hears that the connection is gone only then.
+type heldTransport struct {
+	Transport
 	entered, release chan struct{}
 	once             sync.Once
 }
 
-func (s *heldSink) deliver([]byte)           {}
-func (s *heldSink) noResponse([]byte, error) {}
-func (s *heldSink) broken(error)             { s.once.Do(func() { close(s.entered); <-s.release }) }
+type heldConn struct {
+	Connection
+	t *heldTransport
+}
+
+func (t *heldTransport) Connect(ctx context.Context) (Connection, error) {
+	c, err := t.Transport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return heldConn{c, t}, nil
+}
+
+func (c heldConn) Read(ctx context.Context) ([]byte, error) {
+	msg, err := c.Connection.Read(ctx)
+	if err != nil && ctx.Err() == nil {
+		c.t.once.Do(func() { close(c.t.entered); <-c.t.release })
+	}
+	return msg, err
+}
 
 // A write that finds the server's process gone returns only once the client has heard that
 // the connection is gone: a call that fails for that finds Err set, so that a host knows the
 // connection was lost rather than take it for the call's own failure.
 func TestStdioSendFailsOnlyOnceTheClientHeard(t *testing.T) {
-	sink := &heldSink{entered: make(chan struct{}), release: make(chan struct{})}
-	conn, err := (&CommandTransport{Command: "sh", Args: []string{"-c", "exit 2"}}).connect(context.Background(), sink)
+	script := `read line; printf '%s\n' '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}'; read line; exit 2`
+	held := &heldTransport{Transport: &CommandTransport{Command: "sh", Args: []string{"-c", script}},
+		entered: make(chan struct{}), release: make(chan struct{})}
+	c, err := Connect(context.Background(), held, &ClientOptions{ProtocolVersion: "2025-11-25", Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.close()
-	<-sink.entered // the process exited, and the client is being told
+	defer c.Close()
+	<-held.entered // the process exited, and the client is being told
 	sent := make(chan error, 1)
-	go func() {
-		sent <- conn.send(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`), nil)
-	}()
+	go func() { sent <- c.Ping(context.Background()) }()
 	select {
 	case err := <-sent:
-		close(sink.release)
-		t.Fatalf("a write failed (%v) before the client heard the process exited", err)
+		close(held.release)
+		t.Fatalf("a call failed (%v) before the client heard the process exited", err)
 	case <-time.After(200 * time.Millisecond):
 	}
-	close(sink.release)
-	if err := <-sent; err == nil || !strings.Contains(err.Error(), "the server process exited with status 2") {
-		t.Errorf("the write failed with %v", err)
+	close(held.release)
+	err = <-sent
+	if err == nil || !strings.Contains(err.Error(), "the server process exited with status 2") {
+		t.Errorf("the call failed with %v", err)
+	}
+	if c.Err() == nil {
+		t.Error("the call failed before Err said why")
 	}
 }

@@ -67,7 +67,7 @@ var defaultHTTPClient = &http.Client{Transport: http.DefaultTransport}
 type httpConn struct {
 	t    *StreamableHTTPTransport
 	hc   *http.Client
-	sink clientSink
+	in   *inbox // what the server says, for Read
 	max  int
 	ctx  context.Context // ends with close: background reading stops
 	stop context.CancelFunc
@@ -81,11 +81,12 @@ type httpConn struct {
 	expired   bool
 }
 
-func (t *StreamableHTTPTransport) connect(ctx context.Context, sink clientSink) (clientConn, error) {
+// Connect returns a connection to the endpoint; it sends nothing yet.
+func (t *StreamableHTTPTransport) Connect(ctx context.Context) (Connection, error) {
 	if t.URL == "" {
 		return nil, errors.New("mcp: StreamableHTTPTransport has no URL")
 	}
-	c := &httpConn{t: t, hc: t.HTTPClient, sink: sink, max: t.MaxMessageSize}
+	c := &httpConn{t: t, hc: t.HTTPClient, max: t.MaxMessageSize}
 	if c.hc == nil {
 		c.hc = defaultHTTPClient
 	}
@@ -93,6 +94,7 @@ func (t *StreamableHTTPTransport) connect(ctx context.Context, sink clientSink) 
 	if c.max <= 0 {
 		c.max = 64 << 20
 	}
+	c.in = newInbox(4 * c.max)
 	c.ctx, c.stop = context.WithCancel(context.Background())
 	return c, nil
 }
@@ -121,7 +123,21 @@ func headersStayHome(hc *http.Client, header http.Header) *http.Client {
 	return &c
 }
 
-func (c *httpConn) headers() bool {
+// Read returns the next message of the server's: from the answers to POSTs and from the
+// streams, as they come.
+func (c *httpConn) Read(ctx context.Context) ([]byte, error) { return c.in.Read(ctx) }
+
+// Write POSTs a message (a notification, an answer of the client's; a request written
+// with Write carries no headers of its own).
+func (c *httpConn) Write(ctx context.Context, msg []byte) error { return c.send(ctx, msg, nil) }
+
+func (c *httpConn) writeRequest(ctx context.Context, msg []byte, rq *outgoing) error {
+	return c.send(ctx, msg, rq)
+}
+
+func (c *httpConn) failCallsWith(fail func(id []byte, err error)) { c.in.failCallsWith(fail) }
+
+func (c *httpConn) carriesHeaders() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.legacy == nil
@@ -236,7 +252,7 @@ func (c *httpConn) send(ctx context.Context, msg []byte, rq *outgoing) error {
 	case resp.StatusCode == http.StatusAccepted:
 		done()
 		if rq != nil {
-			c.sink.noResponse(rq.id, fmt.Errorf("mcp: %s: the server accepted the request (HTTP 202) without answering it", rq.method))
+			c.in.noResponse(rq.id, fmt.Errorf("mcp: %s: the server accepted the request (HTTP 202) without answering it", rq.method))
 		}
 		return nil
 	case resp.StatusCode/100 == 2 && mt == "text/event-stream":
@@ -258,7 +274,7 @@ func (c *httpConn) send(ctx context.Context, msg []byte, rq *outgoing) error {
 			body, err := readBody(resp.Body, c.max)
 			t.Stop()
 			if body = bytes.TrimSpace(body); err == nil && len(body) > 0 {
-				c.sink.deliver(body)
+				c.in.deliver(body)
 			}
 			return nil
 		}
@@ -268,15 +284,15 @@ func (c *httpConn) send(ctx context.Context, msg []byte, rq *outgoing) error {
 		}
 		body = bytes.TrimSpace(body)
 		if len(body) > 0 {
-			c.sink.deliver(body)
+			c.in.deliver(body)
 		}
 		switch {
 		case answers(body, rq.id):
 		case len(body) == 0:
-			c.sink.noResponse(rq.id, fmt.Errorf("mcp: %s: the server answered with an empty body", rq.method))
+			c.in.noResponse(rq.id, fmt.Errorf("mcp: %s: the server answered with an empty body", rq.method))
 		default:
 			// The body is all there is: the response is not coming.
-			c.sink.noResponse(rq.id, notTheResponse(rq, "a body", body))
+			c.in.noResponse(rq.id, notTheResponse(rq, "a body", body))
 		}
 		return nil
 	}
@@ -285,7 +301,7 @@ func (c *httpConn) send(ctx context.Context, msg []byte, rq *outgoing) error {
 	// A JSON-RPC error for the request is the server's answer, whatever the status (the
 	// stateless revision's errors come with 400 and 404).
 	if rq != nil && answers(body, rq.id) {
-		c.sink.deliver(body)
+		c.in.deliver(body)
 		return nil
 	}
 	c.mu.Lock()
@@ -295,7 +311,7 @@ func (c *httpConn) send(ctx context.Context, msg []byte, rq *outgoing) error {
 	}
 	c.mu.Unlock()
 	if sessionGone {
-		c.sink.broken(ErrSessionExpired)
+		c.in.broken(ErrSessionExpired)
 		return ErrSessionExpired
 	}
 	herr := &HTTPError{URL: c.t.URL, Status: resp.StatusCode, Body: string(clip(bytes.TrimSpace(body), 300))}
@@ -354,7 +370,7 @@ func (c *httpConn) readResponseStream(ctx context.Context, body io.Reader, rq *o
 		resumable := r.hasID && c.session != "" && !c.stateless && c.legacy == nil
 		c.mu.Unlock()
 		if !resumable || attempt == 5 {
-			c.sink.noResponse(rq.id, transportFailure(fmt.Errorf("mcp: %s: the stream ended before the response: %v", rq.method, cause(err))))
+			c.in.noResponse(rq.id, transportFailure(fmt.Errorf("mcp: %s: the stream ended before the response: %v", rq.method, cause(err))))
 			return
 		}
 		if err == io.EOF { // the server closed the stream: it asks to be polled
@@ -372,7 +388,7 @@ func (c *httpConn) readResponseStream(ctx context.Context, body io.Reader, rq *o
 		if gerr != nil {
 			var herr *HTTPError
 			if !errors.As(gerr, &herr) || herr.Status == http.StatusNotFound {
-				c.sink.noResponse(rq.id, transportFailure(fmt.Errorf("mcp: %s: resuming the stream: %w", rq.method, gerr)))
+				c.in.noResponse(rq.id, transportFailure(fmt.Errorf("mcp: %s: resuming the stream: %w", rq.method, gerr)))
 				return
 			}
 			err = io.EOF
@@ -417,14 +433,14 @@ func (c *httpConn) deliverStream(r *eventReader, rq *outgoing) (bool, error) {
 		}
 		responded := rq != nil && perr == nil && m.IsResponse() && bytes.Equal(m.ID, rq.id)
 		broken := rq != nil && perr != nil && unanswerable(&m)
-		c.sink.deliver(data)
+		c.in.deliver(data)
 		switch {
 		case responded:
 			return true, nil
 		case broken:
 			// Whatever else the stream holds, it comes from a server that is broken:
 			// the request fails now rather than wait for more (which may never end).
-			c.sink.noResponse(rq.id, notTheResponse(rq, "an event", data))
+			c.in.noResponse(rq.id, notTheResponse(rq, "an event", data))
 			return true, nil
 		}
 	}
@@ -488,8 +504,9 @@ func (c *httpConn) listen() {
 	}
 }
 
-// close ends the session (DELETE), stops reading, and waits for the readers.
-func (c *httpConn) close() error {
+// Close ends the session (DELETE), stops reading, and waits for the readers.
+func (c *httpConn) Close() error {
+	c.in.close()
 	c.mu.Lock()
 	session, legacy, stateless := c.session, c.legacy, c.stateless
 	c.mu.Unlock()
@@ -512,7 +529,7 @@ func (c *httpConn) close() error {
 
 // fallBack opens the HTTP+SSE transport at the URL, for a server that offers only that.
 func (c *httpConn) fallBack(ctx context.Context) (*legacyConn, error) {
-	l, err := openLegacy(ctx, c.t.URL, c.hc, c.t.Header, c.sink, c.max)
+	l, err := openLegacy(ctx, c.t.URL, c.hc, c.t.Header, c.in, c.max)
 	if err != nil {
 		return nil, err
 	}

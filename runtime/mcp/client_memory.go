@@ -17,48 +17,41 @@ type MemoryTransport struct {
 type memoryClientConn struct {
 	mc     *MemoryConn
 	cancel context.CancelFunc
-	read   chan struct{} // closed when the read loop ends
 }
 
-func (t *MemoryTransport) connect(ctx context.Context, sink clientSink) (clientConn, error) {
+// Connect starts serving a session in memory; it lasts until the connection is closed.
+func (t *MemoryTransport) Connect(ctx context.Context) (Connection, error) {
 	if t.Server == nil {
 		return nil, errors.New("mcp: MemoryTransport has no Server")
 	}
 	sctx, cancel := context.WithCancel(context.Background())
-	m := &memoryClientConn{mc: t.Server.ServeMemory(sctx), cancel: cancel, read: make(chan struct{})}
-	go func() {
-		defer close(m.read)
-		for {
-			msg, err := m.mc.Receive(sctx)
-			if err != nil {
-				if err == io.EOF || err == context.Canceled {
-					err = errors.New("the in-memory server stopped")
-				}
-				sink.broken(connError("in-memory server", transportFailure(err)))
-				return
-			}
-			sink.deliver(msg)
-		}
-	}()
-	return m, nil
+	return &memoryClientConn{mc: t.Server.ServeMemory(sctx), cancel: cancel}, nil
 }
 
-func (m *memoryClientConn) send(ctx context.Context, msg []byte, rq *outgoing) error {
+func (m *memoryClientConn) Read(ctx context.Context) ([]byte, error) {
+	msg, err := m.mc.Receive(ctx)
+	if err != nil && ctx.Err() == nil {
+		if err == io.EOF || err == context.Canceled {
+			err = errors.New("the in-memory server stopped")
+		}
+		err = connError("in-memory server", transportFailure(err))
+	}
+	return msg, err
+}
+
+func (m *memoryClientConn) Write(ctx context.Context, msg []byte) error {
 	return m.mc.Send(msg)
 }
 
-func (m *memoryClientConn) negotiated(string, bool) {}
-func (m *memoryClientConn) headers() bool           { return false }
-
-// close tells the server the client is done, lets it answer what it was asked (for a
+// Close tells the server the client is done, lets it answer what it was asked (for a
 // moment), and stops it.
-func (m *memoryClientConn) close() error {
+func (m *memoryClientConn) Close() error {
 	m.mc.Close()
 	select {
 	case <-m.mc.Done():
 	case <-time.After(2 * time.Second):
 	}
 	m.cancel()
-	<-m.read
+	<-m.mc.Done()
 	return nil
 }

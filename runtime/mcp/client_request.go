@@ -17,35 +17,6 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 )
 
-// Transport is how a Client reaches a server: CommandTransport (a command it starts, over
-// stdio), StreamableHTTPTransport, SSETransport (the HTTP+SSE transport of 2024-11-05) or
-// MemoryTransport (a Server in the same process).
-type Transport interface {
-	// connect opens the connection; what the transport reads goes to sink.
-	connect(ctx context.Context, sink clientSink) (clientConn, error)
-}
-
-// clientSink is what a transport hands what it reads to: the client.
-type clientSink interface {
-	deliver(msg []byte)              // a message from the server
-	broken(err error)                // the connection is gone: every call fails with err
-	noResponse(id []byte, err error) // the request with this id will get no response
-}
-
-// clientConn is a client's open connection to a server.
-type clientConn interface {
-	// send writes one message to the server. rq describes a request, for transports that
-	// carry its metadata in headers (HTTP); it is nil for notifications and responses.
-	send(ctx context.Context, msg []byte, rq *outgoing) error
-	// negotiated tells the transport the revision the client speaks.
-	negotiated(version string, stateless bool)
-	// headers reports whether requests carry their metadata in headers (Streamable HTTP),
-	// which makes the x-mcp-header annotations of tools binding.
-	headers() bool
-	// close ends the connection.
-	close() error
-}
-
 // outgoing describes a request for the transports that carry its metadata in headers.
 type outgoing struct {
 	id        []byte
@@ -235,7 +206,7 @@ func (c *Client) adopt(res *discoverResult, version, how string) {
 	c.server = ServerInfo{Implementation: res.ServerInfo, ProtocolVersion: version, Stateless: true, Negotiation: how,
 		Capabilities: res.Capabilities, Instructions: res.Instructions}
 	c.mu.Unlock()
-	c.conn.negotiated(version, true)
+	c.negotiated(version, true)
 }
 
 // initialize begins a session: the server answers with the revision it speaks.
@@ -253,7 +224,7 @@ func (c *Client) initialize(ctx context.Context, version, how string) error {
 	c.server = ServerInfo{Implementation: res.ServerInfo, ProtocolVersion: res.ProtocolVersion, Negotiation: how,
 		Capabilities: res.Capabilities, Instructions: res.Instructions}
 	c.mu.Unlock()
-	c.conn.negotiated(res.ProtocolVersion, false)
+	c.negotiated(res.ProtocolVersion, false)
 	return c.notify(ctx, notificationInitialized, nil)
 }
 
@@ -372,7 +343,7 @@ func (c *Client) call(ctx context.Context, version string, stateless bool, metho
 				c.server.ProtocolVersion = v
 			}
 			c.mu.Unlock()
-			c.conn.negotiated(v, true)
+			c.negotiated(v, true)
 			continue
 		}
 		if err != nil {

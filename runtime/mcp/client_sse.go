@@ -27,7 +27,8 @@ type SSETransport struct {
 	MaxMessageSize int
 }
 
-func (t *SSETransport) connect(ctx context.Context, sink clientSink) (clientConn, error) {
+// Connect opens the stream and waits (as long as ctx lets it) for the endpoint event.
+func (t *SSETransport) Connect(ctx context.Context) (Connection, error) {
 	if t.URL == "" {
 		return nil, errors.New("mcp: SSETransport has no URL")
 	}
@@ -40,18 +41,26 @@ func (t *SSETransport) connect(ctx context.Context, sink clientSink) (clientConn
 	if max <= 0 {
 		max = 64 << 20
 	}
-	l, err := openLegacy(ctx, t.URL, hc, t.Header, sink, max)
+	in := newInbox(4 * max)
+	l, err := openLegacy(ctx, t.URL, hc, t.Header, in, max)
 	if err != nil {
 		return nil, err
 	}
-	return legacyClientConn{l}, nil
+	return legacyClientConn{l, in}, nil
 }
 
 // legacyClientConn is a legacyConn as a client's connection.
-type legacyClientConn struct{ *legacyConn }
+type legacyClientConn struct {
+	*legacyConn
+	in *inbox
+}
 
-func (l legacyClientConn) send(ctx context.Context, msg []byte, rq *outgoing) error {
-	return l.legacyConn.send(ctx, msg)
+func (l legacyClientConn) Read(ctx context.Context) ([]byte, error)    { return l.in.Read(ctx) }
+func (l legacyClientConn) Write(ctx context.Context, msg []byte) error { return l.send(ctx, msg) }
+
+func (l legacyClientConn) Close() error {
+	l.in.close()
+	return l.close()
 }
 
 // legacyConn is a connection of the HTTP+SSE transport.
@@ -66,7 +75,7 @@ type legacyConn struct {
 
 // openLegacy opens the stream of the HTTP+SSE transport and waits (as long as ctx lets it)
 // for its endpoint event; then it reads the stream until close.
-func openLegacy(ctx context.Context, url string, hc *http.Client, header http.Header, sink clientSink, max int) (*legacyConn, error) {
+func openLegacy(ctx context.Context, url string, hc *http.Client, header http.Header, sink *inbox, max int) (*legacyConn, error) {
 	sctx, cancel := context.WithCancel(context.Background())
 	req, err := http.NewRequestWithContext(sctx, http.MethodGet, url, nil)
 	if err != nil {
@@ -163,9 +172,6 @@ func (l *legacyConn) send(ctx context.Context, msg []byte) error {
 	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	return nil
 }
-
-func (l *legacyConn) negotiated(string, bool) {}
-func (l *legacyConn) headers() bool           { return false }
 
 func (l *legacyConn) close() error {
 	l.cancel()

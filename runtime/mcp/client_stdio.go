@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -47,14 +49,19 @@ type commandConn struct {
 	lineConn
 	t      *CommandTransport
 	cmd    *exec.Cmd
-	exited chan struct{} // closed once the process has been waited for
-	err    error         // why the process exited, once exited is closed
+	read   sync.WaitGroup // stdout and stderr, each read to its end before the process is waited for
+	stdout sync.Once      // read.Done for stdout
+	exited chan struct{}  // closed once the process has been waited for
+	err    error          // why the process exited, once exited is closed
+	log    atomic.Pointer[slog.Logger]
 
 	tmu  sync.Mutex
 	tail []string // the last lines of stderr
 }
 
-func (t *CommandTransport) connect(ctx context.Context, sink clientSink) (clientConn, error) {
+// Connect starts the process. It lives until the connection is closed (Close ends it) or
+// it exits: Connect's context bounds nothing after the start.
+func (t *CommandTransport) Connect(ctx context.Context) (Connection, error) {
 	if t.Command == "" {
 		return nil, errors.New("mcp: CommandTransport has no Command")
 	}
@@ -62,7 +69,6 @@ func (t *CommandTransport) connect(ctx context.Context, sink clientSink) (client
 	if name == "" {
 		name = filepath.Base(t.Command)
 	}
-	// The process outlives Connect's context: Close ends it.
 	cmd := exec.Command(t.Command, t.Args...)
 	cmd.Dir = t.Dir
 	ownGroup(cmd)
@@ -87,21 +93,50 @@ func (t *CommandTransport) connect(ctx context.Context, sink clientSink) (client
 	if t.Started != nil {
 		t.Started(cmd.Process.Pid)
 	}
-	c := &commandConn{lineConn: newLineConn(name, sink, stdin), t: t, cmd: cmd, exited: make(chan struct{})}
+	c := &commandConn{lineConn: newLineConn(name, stdout, stdin), t: t, cmd: cmd, exited: make(chan struct{})}
 	c.read.Add(2)
-	go c.readLines(stdout)
 	go c.readStderr(stderr)
 	go func() {
 		c.read.Wait() // Wait closes the pipes: read them to the end first
 		c.err = cmd.Wait()
-		// The client hears that the connection is gone before a write can find the
-		// process exited (send): a call that fails for that finds Err set, and a host
-		// knows the connection was lost.
-		sink.broken(c.exitError())
 		close(c.exited)
 	}()
 	return c, nil
 }
+
+// Read returns the next line the process writes to stdout. Once stdout ends, it waits for
+// the process to exit and says how it ended (its status and the last lines of its stderr).
+func (c *commandConn) Read(ctx context.Context) ([]byte, error) {
+	msg, err := c.readMessage(ctx)
+	if err == nil || errors.Is(err, ErrMessageTooLarge) {
+		return msg, err
+	}
+	if err != io.EOF {
+		// Nobody reads stdout from now on (the reader gave up, or a write broke the
+		// conversation): it is read to its end, so that the process is not held writing,
+		// and can be waited for.
+		c.stdout.Do(func() {
+			go func() {
+				defer c.read.Done()
+				if d, ok := c.r.(interface{ SetReadDeadline(time.Time) error }); ok {
+					d.SetReadDeadline(time.Time{})
+				}
+				io.Copy(io.Discard, c.r)
+			}()
+		})
+		return nil, err
+	}
+	c.stdout.Do(c.read.Done)
+	select {
+	case <-c.exited:
+		return nil, c.exitError()
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// takeLogger takes the client's logger, for stderr's lines when Stderr is not set.
+func (c *commandConn) takeLogger(l *slog.Logger) { c.log.Store(l) }
 
 func (c *commandConn) readStderr(r io.Reader) {
 	defer c.read.Done()
@@ -117,8 +152,10 @@ func (c *commandConn) readStderr(r io.Reader) {
 		c.tmu.Unlock()
 		if c.t.Stderr != nil {
 			c.t.Stderr(line)
-		} else if cl, ok := c.sink.(*Client); ok {
-			cl.logger.Info(line, "server", c.name, "stream", "stderr")
+		} else if l := c.log.Load(); l != nil {
+			l.Info(line, "server", c.name, "stream", "stderr")
+		} else {
+			slog.Info(line, "server", c.name, "stream", "stderr")
 		}
 	}
 	io.Copy(io.Discard, r) // a line too long ends the scanner; the pipe is still read
@@ -146,13 +183,14 @@ func (c *commandConn) exitError() error {
 	return connError(c.name, transportFailure(errors.New(msg)))
 }
 
-func (c *commandConn) send(ctx context.Context, msg []byte, rq *outgoing) error {
+// Write writes one line to the process's stdin.
+func (c *commandConn) Write(ctx context.Context, msg []byte) error {
 	select {
 	case <-c.exited:
 		return c.exitError()
 	default:
 	}
-	err := c.lineConn.send(ctx, msg, rq)
+	err := c.lineConn.Write(ctx, msg)
 	if err != nil {
 		// A write fails when the process has gone: say why it went (its exit status and
 		// stderr), which it will have said by the time its pipes are read to the end.
@@ -168,9 +206,9 @@ func (c *commandConn) send(ctx context.Context, msg []byte, rq *outgoing) error 
 	return err
 }
 
-// close ends the process as the lifecycle page says: close its stdin and wait; then
+// Close ends the process as the lifecycle page says: close its stdin and wait; then
 // SIGTERM and wait; then SIGKILL. It returns once the process has been waited for.
-func (c *commandConn) close() error {
+func (c *commandConn) Close() error {
 	grace := c.t.ShutdownGrace
 	if grace <= 0 {
 		grace = 2 * time.Second
@@ -213,10 +251,12 @@ type IOTransport struct {
 
 type ioConn struct {
 	lineConn
-	r io.ReadCloser
+	rc io.ReadCloser
 }
 
-func (t *IOTransport) connect(ctx context.Context, sink clientSink) (clientConn, error) {
+// Connect returns the connection over the reader and writer; it reads and writes nothing
+// yet.
+func (t *IOTransport) Connect(ctx context.Context) (Connection, error) {
 	if t.Reader == nil || t.Writer == nil {
 		return nil, errors.New("mcp: IOTransport needs a Reader and a Writer")
 	}
@@ -224,18 +264,15 @@ func (t *IOTransport) connect(ctx context.Context, sink clientSink) (clientConn,
 	if name == "" {
 		name = "server"
 	}
-	c := &ioConn{lineConn: newLineConn(name, sink, t.Writer), r: t.Reader}
-	c.read.Add(1)
-	go func() {
-		c.readLines(t.Reader)
-		sink.broken(connError(name, transportFailure(errors.New("the server closed the connection"))))
-	}()
-	return c, nil
+	return &ioConn{lineConn: newLineConn(name, t.Reader, t.Writer), rc: t.Reader}, nil
 }
 
-func (c *ioConn) close() error {
+// Read returns the next line; io.EOF when the reader ends.
+func (c *ioConn) Read(ctx context.Context) ([]byte, error) { return c.readMessage(ctx) }
+
+// Close closes the writer and the reader.
+func (c *ioConn) Close() error {
 	err := c.closeWriter()
-	c.r.Close()
-	c.read.Wait()
+	c.rc.Close()
 	return err
 }

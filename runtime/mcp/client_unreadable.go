@@ -129,8 +129,10 @@ func transportLabel(t Transport) (label string, lines bool) {
 		return t.URL, false
 	case *SSETransport:
 		return t.URL, false
+	case *MemoryTransport:
+		return "in-memory server", false
 	}
-	return "in-memory server", false
+	return "server", false
 }
 
 // transportOf says how a transport reaches its server, for middleware (Message.Transport
@@ -158,6 +160,8 @@ func transportOf(t Transport) (transport, peer string) {
 		return TransportHTTP, hostPort(t.URL)
 	case *SSETransport:
 		return TransportSSE, hostPort(t.URL)
+	case *MemoryTransport:
+		return TransportMemory, ""
 	}
-	return TransportMemory, ""
+	return "", "" // another package's transport: it is not named
 }

@@ -44,7 +44,7 @@ func (c *Client) readTool(d *jsonwire.Decoder) (*Tool, bool) {
 	if t.OutputSchema != "" {
 		kt.output = json.RawMessage(t.OutputSchema)
 	}
-	if c.conn.headers() {
+	if c.carriesHeaders() {
 		hp, err := headerParams([]byte(t.InputSchema))
 		if err != nil {
 			c.logger.Warn("mcp: leaving out a tool whose x-mcp-header annotations break the rules", "tool", t.Name, "reason", err.Error())

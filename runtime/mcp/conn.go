@@ -5,14 +5,18 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"strconv"
 	"sync"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
 
-// The connection seam. A transport moves JSON-RPC messages between this side and the other;
-// a peer (peer.go) makes sense of them. The two meet in two places only:
+// The connection seam, exported: a Transport opens a Connection, which carries the
+// JSON-RPC messages of one conversation both ways. The client runs on it for every
+// transport; transports outside this package (runtime/mcp/ws) implement it.
+//
+// Inside, the server side still meets its transports in two places:
 //
 //   - Incoming: the transport hands each message it reads to peer.receive, with the outbox
 //     that messages about it go to (its response, and any progress, log message or request
@@ -24,6 +28,80 @@ import (
 // everything. A Streamable HTTP session gives each POSTed request a stream of its own, and
 // its connection is the stream the client reads with GET. A stateless HTTP request is its
 // own outbox and needs no connection.
+
+// A Transport opens connections to a server: CommandTransport (a command it starts, over
+// stdio), IOTransport, StreamableHTTPTransport, SSETransport (the HTTP+SSE transport of
+// 2024-11-05), MemoryTransport (a Server in the same process), or one of another package's
+// (runtime/mcp/ws). Connect takes it.
+type Transport interface {
+	// Connect opens one connection. ctx bounds the opening only: the connection lasts
+	// until it is closed or fails.
+	Connect(ctx context.Context) (Connection, error)
+}
+
+// A Connection carries the JSON-RPC messages of one conversation both ways. A message is
+// one JSON-RPC 2.0 object, encoded: no newline, no batch array, no framing of the
+// transport's.
+//
+// Read returns the next message. Reads never overlap (the reading goroutine may change,
+// never two at once). The slice returned is the caller's: the connection does not touch it
+// again. ctx is the conversation's, the same for every Read of one connection; when it
+// ends, Read returns, and the connection may be unusable after. Read returns io.EOF once
+// the other side has said all it will, and another error when the connection failed; then
+// it is not called again. One exception: an error that wraps ErrMessageTooLarge reports a
+// message skipped for its size, and reading may go on.
+//
+// Write writes one message whole: concurrent Writes never interleave, and one goroutine's
+// messages arrive in order. It may block while the other side does not read
+// (backpressure). If ctx ends before the message is handed over, Write returns an error
+// that wraps ctx's and the connection stays usable; once handed over, the message is
+// written whole or the connection fails. Write does not keep msg after it returns.
+//
+// Close ends the connection: blocked Reads and Writes return, later ones fail. It may be
+// called more than once, and concurrently with Read and Write; it does not wait for a
+// blocked Write. What was written before Close began is delivered where the transport can.
+type Connection interface {
+	Read(ctx context.Context) ([]byte, error)
+	Write(ctx context.Context, msg []byte) error
+	Close() error
+}
+
+// ErrMessageTooLarge is wrapped by the error a Connection's Read returns for a message it
+// skipped for its size: the connection goes on.
+var ErrMessageTooLarge = errors.New("mcp: message too large")
+
+// What the client learns of the connections of this package's transports, where they have
+// it, by type assertion (Connections of other packages have none of it):
+
+// requestWriter writes a request with what describes it (rq), for transports that carry its
+// metadata in headers (Streamable HTTP). rq is nil for notifications and responses.
+type requestWriter interface {
+	writeRequest(ctx context.Context, msg []byte, rq *outgoing) error
+}
+
+// negotiator is told the revision the client speaks.
+type negotiator interface {
+	negotiated(version string, stateless bool)
+}
+
+// headerCarrier reports whether requests carry their metadata in headers (Streamable
+// HTTP), which makes the x-mcp-header annotations of tools binding.
+type headerCarrier interface {
+	carriesHeaders() bool
+}
+
+// callFailer is told how to fail one call: a transport that learns a request will get no
+// response (an HTTP POST answered without it) says so through it, in the order of what it
+// reads.
+type callFailer interface {
+	failCallsWith(fail func(id []byte, err error))
+}
+
+// loggerTaker takes the client's logger, for what the connection says on its own (a
+// command's stderr).
+type loggerTaker interface {
+	takeLogger(l *slog.Logger)
+}
 
 // outbox is where messages about one request go; a connection's main outbox takes those
 // about none (list changes, resource updates).
@@ -74,7 +152,7 @@ type messageReader interface {
 }
 
 // errTooLarge reports a message over the size limit, which was skipped.
-var errTooLarge = errors.New("message too large")
+var errTooLarge = ErrMessageTooLarge
 
 // serveStream serves one session over a stream transport: it hands what r reads to a
 // session whose messages go to out, until EOF (then it waits for the requests in progress

@@ -8,7 +8,9 @@
 // server all of them at once on one endpoint. Transports: stdio (newline-delimited
 // JSON-RPC), Streamable HTTP, and the HTTP+SSE transport of 2024-11-05 beside it; the client
 // also runs a server as a child process (CommandTransport), speaks over any pair of streams
-// (IOTransport) and to a Server in the same process (MemoryTransport).
+// (IOTransport) and to a Server in the same process (MemoryTransport). A transport of
+// another package's implements [Transport], whose [Connection] carries the messages of one
+// conversation under a written contract (package mcptest's TestConnection checks it).
 //
 // # Serving
 //

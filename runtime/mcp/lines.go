@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -254,54 +255,84 @@ func interruptRead(r io.Reader) {
 	}
 }
 
-// lineConn speaks newline-delimited JSON-RPC over a pair of byte streams.
+// lineConn is a client's Connection over a pair of byte streams (a command's stdout and
+// stdin, IOTransport's reader and writer).
 type lineConn struct {
 	name string
-	sink clientSink
+	r    io.Reader
+	lr   *lineReader
 	w    io.WriteCloser
 	// wlock holds a token while a message is written, one at a time: a lock that a writer
 	// stops waiting for when its context ends or the connection closes.
 	wlock     chan struct{}
 	closed    chan struct{} // closed by closeWriter
 	closeOnce sync.Once
-	read      sync.WaitGroup
+	// Read's context interrupts the read it is waiting in when it ends (watch).
+	watching  context.Context
+	stopWatch func() bool
+	gaveUp    atomic.Bool // ctx ended a read: what is left of r is not messages for anyone
+
+	mu   sync.Mutex
+	fail error // a write cut a message short: the conversation is over, and Read says why
 }
 
-func newLineConn(name string, sink clientSink, w io.WriteCloser) lineConn {
-	return lineConn{name: name, sink: sink, w: w, wlock: make(chan struct{}, 1), closed: make(chan struct{})}
+func newLineConn(name string, r io.Reader, w io.WriteCloser) lineConn {
+	return lineConn{name: name, r: r, lr: newLineReader(r, 64<<20), w: w, wlock: make(chan struct{}, 1), closed: make(chan struct{})}
 }
 
-// readLines hands each line the server writes to the client, which ignores (and counts)
-// those that are not JSON-RPC messages.
-func (c *lineConn) readLines(r io.Reader) {
-	defer c.read.Done()
-	lr := newLineReader(r, 64<<20)
-	for {
-		line, err := lr.readMessage()
-		if len(line) > 0 {
-			c.sink.deliver(line)
+// readMessage reads the next line. A line over the limit (64 MiB) is skipped, with an error
+// that wraps ErrMessageTooLarge. When ctx ends, the read in progress is interrupted (if r
+// takes read deadlines or closes), and Read returns ctx's error.
+func (c *lineConn) readMessage(ctx context.Context) ([]byte, error) {
+	if ctx != c.watching && ctx.Done() != nil {
+		if c.stopWatch != nil && !c.stopWatch() {
+			// The last context ended and interrupted reading: a caller that reads on
+			// with another (which the contract does not ask of it) reads again.
+			if d, ok := c.r.(interface{ SetReadDeadline(time.Time) error }); ok {
+				d.SetReadDeadline(time.Time{})
+			}
+			c.gaveUp.Store(false)
 		}
-		if err == errTooLarge {
-			c.logger("mcp: the server wrote a message larger than 64 MiB; it was skipped")
-			continue
-		}
-		if err != nil {
-			return
-		}
+		c.watching = ctx
+		c.stopWatch = context.AfterFunc(ctx, func() {
+			c.gaveUp.Store(true)
+			interruptRead(c.r)
+		})
 	}
+	msg, err := c.lr.readMessage()
+	switch {
+	case err == nil, err == io.EOF && len(msg) > 0: // a last line without a newline
+		return msg, nil
+	case err == errTooLarge:
+		return nil, fmt.Errorf("mcp: %s: a line longer than 64 MiB was skipped: %w", c.name, ErrMessageTooLarge)
+	case c.gaveUp.Load() && ctx.Err() != nil:
+		return nil, ctx.Err()
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.fail != nil {
+		return nil, c.fail
+	}
+	return nil, err
 }
 
-func (c *lineConn) logger(msg string, args ...any) {
-	if cl, ok := c.sink.(*Client); ok {
-		cl.logger.Warn(msg, append([]any{"server", c.name}, args...)...)
+// broke ends the conversation after a write cut a message short: the server cannot read
+// what follows, so the reading stops too, and Read returns err.
+func (c *lineConn) broke(err error) {
+	c.mu.Lock()
+	if c.fail == nil {
+		c.fail = err
 	}
+	c.mu.Unlock()
+	c.closeWriter()
+	interruptRead(c.r)
 }
 
 // send writes one message, giving up when ctx ends: a server that does not read holds a
 // write no longer than its caller waits (where the writer takes deadlines, as pipes and
 // sockets do). A message given up on midway leaves a line the server cannot read, and
 // every message after it unread: the connection is broken then.
-func (c *lineConn) send(ctx context.Context, msg []byte, rq *outgoing) error {
+func (c *lineConn) Write(ctx context.Context, msg []byte) error {
 	select {
 	case c.wlock <- struct{}{}:
 	case <-ctx.Done():
@@ -316,8 +347,7 @@ func (c *lineConn) send(ctx context.Context, msg []byte, rq *outgoing) error {
 		return nil
 	case n > 0 && n <= len(msg):
 		err = connError(c.name, transportFailure(fmt.Errorf("a message to the server was cut short (%w): the server did not read it", err)))
-		c.closeWriter()
-		c.sink.broken(err)
+		c.broke(err)
 		return err
 	case ctx.Err() != nil:
 		return fmt.Errorf("mcp: %s: writing to the server: %w", c.name, context.Cause(ctx))
@@ -365,6 +395,3 @@ func writeWithin(ctx context.Context, w io.Writer, p []byte) (int, error) {
 	mu.Unlock()
 	return n, err
 }
-
-func (c *lineConn) negotiated(string, bool) {}
-func (c *lineConn) headers() bool           { return false }
