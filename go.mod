@@ -4,6 +4,7 @@ go 1.25.0
 
 require (
 	github.com/aymanbagabas/go-udiff v0.4.1
+	github.com/coder/websocket v1.8.15
 	github.com/dave/jennifer v1.7.1
 	github.com/go-jose/go-jose/v4 v4.1.9
 	github.com/invopop/jsonschema v0.14.0

@@ -1,0 +1,210 @@
+package ws
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/mcptest"
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m,
+		goleak.IgnoreTopFunction("net/http.(*persistConn).readLoop"),
+		goleak.IgnoreTopFunction("net/http.(*persistConn).writeLoop"),
+	)
+}
+
+// wsURL is the ws:// URL of a test server.
+func wsURL(s *httptest.Server) string { return "ws" + strings.TrimPrefix(s.URL, "http") }
+
+// Both ends of a WebSocket connection, the client's (Transport) and the server's, keep
+// mcp.Connection's contract.
+func TestConnectionContract(t *testing.T) {
+	mcptest.TestConnection(t, func(t *testing.T) (mcp.Connection, mcp.Connection) {
+		accepted := make(chan mcp.Connection, 1)
+		s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			c, err := websocket.Accept(w, r, &websocket.AcceptOptions{Subprotocols: []string{Subprotocol}})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			accepted <- newConn(c, 0, 0)
+		}))
+		t.Cleanup(s.Close)
+		client, err := (&Transport{URL: wsURL(s)}).Connect(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return client, <-accepted
+	})
+}
+
+// greet is a tool that reports progress and answers with its argument.
+var greet = mcp.Tool{Name: "greet", InputSchema: `{"type":"object"}`, Handler: func(ctx context.Context, c *mcp.ToolCall) {
+	mcp.Progress(ctx, 1, 2, "half way")
+	var in struct{ Name string }
+	if err := json.Unmarshal(c.RawArguments(), &in); err != nil {
+		c.ReturnError(err)
+		return
+	}
+	c.ReturnText("hello " + in.Name)
+}}
+
+func quiet() *slog.Logger { return slog.New(slog.DiscardHandler) }
+
+// serve serves srv over WebSocket until the test ends.
+func serve(t *testing.T, srv *mcp.Server, opts *Options) (*httptest.Server, *Handler) {
+	h := NewHandler(srv, opts)
+	s := httptest.NewServer(h)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := h.Shutdown(ctx); err != nil {
+			t.Errorf("Shutdown: %v", err)
+		}
+		s.Close()
+	})
+	return s, h
+}
+
+// mcpgen's client and server speak over WebSocket in both eras: a call with progress, and
+// in a session, a notification about no request (a tool added).
+func TestClientAndServer(t *testing.T) {
+	for _, version := range []string{mcp.StatefulProtocolVersion, mcp.StatelessProtocolVersion} {
+		t.Run(version, func(t *testing.T) {
+			srv := mcp.NewServer(mcp.Implementation{Name: "ws-test", Version: "1"}, &mcp.ServerOptions{Logger: quiet()})
+			srv.AddTool(greet)
+			s, _ := serve(t, srv, nil)
+			changed := make(chan struct{}, 1)
+			c, err := mcp.Connect(t.Context(), &Transport{URL: wsURL(s)}, &mcp.ClientOptions{ProtocolVersion: version, Logger: quiet(),
+				ToolsChanged: func() {
+					select {
+					case changed <- struct{}{}:
+					default:
+					}
+				}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			if got := c.Server().ProtocolVersion; got != version {
+				t.Fatalf("the client speaks %s; want %s", got, version)
+			}
+			var progress []string
+			ctx := mcp.WithProgress(t.Context(), func(p mcp.ProgressNotice) { progress = append(progress, p.Message) })
+			res, err := c.CallTool(ctx, "greet", map[string]any{"name": "Ada"})
+			if err != nil || len(res.Content) != 1 || res.Content[0].(mcp.Text).Text != "hello Ada" {
+				t.Fatalf("call: %+v, %v", res, err)
+			}
+			if len(progress) != 1 || progress[0] != "half way" {
+				t.Errorf("progress: %q", progress)
+			}
+			if version == mcp.StatefulProtocolVersion {
+				srv.AddTool(mcp.Tool{Name: "later", InputSchema: `{"type":"object"}`, Handler: greet.Handler})
+				select {
+				case <-changed:
+				case <-time.After(10 * time.Second):
+					t.Fatal("no notifications/tools/list_changed")
+				}
+			}
+		})
+	}
+}
+
+// A message over the server's limit ends the connection (close 1009), and the client's
+// call fails with an error that wraps mcp.ErrTransport; one under it is served.
+func TestMessageSizeBounded(t *testing.T) {
+	srv := mcp.NewServer(mcp.Implementation{Name: "ws-test", Version: "1"}, &mcp.ServerOptions{Logger: quiet()})
+	srv.AddTool(greet)
+	s, _ := serve(t, srv, &Options{MaxMessageSize: 64 << 10})
+	c, err := mcp.Connect(t.Context(), &Transport{URL: wsURL(s)}, &mcp.ClientOptions{Logger: quiet()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.CallTool(t.Context(), "greet", map[string]any{"name": strings.Repeat("a", 32<<10)}); err != nil {
+		t.Fatalf("a call under the limit: %v", err)
+	}
+	_, err = c.CallTool(t.Context(), "greet", map[string]any{"name": strings.Repeat("a", 128<<10)})
+	if !errors.Is(err, mcp.ErrTransport) {
+		t.Fatalf("a call over the limit failed with %v; want an error that wraps mcp.ErrTransport", err)
+	}
+	select {
+	case <-c.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the connection did not end")
+	}
+}
+
+// Shutdown ends the conversations in progress and refuses new ones.
+func TestShutdown(t *testing.T) {
+	srv := mcp.NewServer(mcp.Implementation{Name: "ws-test", Version: "1"}, &mcp.ServerOptions{Logger: quiet()})
+	h := NewHandler(srv, nil)
+	s := httptest.NewServer(h)
+	defer s.Close()
+	c, err := mcp.Connect(t.Context(), &Transport{URL: wsURL(s)}, &mcp.ClientOptions{Logger: quiet()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := h.Shutdown(ctx); err != nil {
+		t.Fatalf("Shutdown: %v", err)
+	}
+	select {
+	case <-c.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the client's connection outlived Shutdown")
+	}
+	if _, err := mcp.Connect(t.Context(), &Transport{URL: wsURL(s)}, &mcp.ClientOptions{Logger: quiet()}); err == nil || !strings.Contains(err.Error(), "503") {
+		t.Fatalf("a connection after Shutdown: %v; want a 503", err)
+	}
+}
+
+// The handshake passes the HTTP transport's Host and Origin checks: a name or a web page
+// that is not the machine's own is refused unless allowed.
+func TestHostAndOriginChecked(t *testing.T) {
+	srv := mcp.NewServer(mcp.Implementation{Name: "ws-test", Version: "1"}, &mcp.ServerOptions{Logger: quiet()})
+	s, _ := serve(t, srv, &Options{AllowedOrigins: []string{"https://app.example"}})
+	for _, tc := range []struct {
+		host, origin string
+		ok           bool
+	}{
+		{"", "", true},
+		{"", "http://localhost:3000", true},
+		{"", "https://app.example", true},
+		{"", "https://evil.example", false},
+		{"evil.example", "", false},
+	} {
+		header := http.Header{}
+		if tc.origin != "" {
+			header.Set("Origin", tc.origin)
+		}
+		opts := &websocket.DialOptions{HTTPHeader: header, Subprotocols: []string{Subprotocol}, Host: tc.host}
+		c, resp, err := websocket.Dial(t.Context(), wsURL(s), opts)
+		if tc.ok != (err == nil) {
+			t.Errorf("host %q, origin %q: %v", tc.host, tc.origin, err)
+		}
+		if err == nil {
+			c.Close(websocket.StatusNormalClosure, "")
+		} else if resp != nil && resp.StatusCode != http.StatusForbidden {
+			t.Errorf("host %q, origin %q: HTTP %d; want 403", tc.host, tc.origin, resp.StatusCode)
+		}
+		if resp != nil && resp.Body != nil {
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+	}
+}
