@@ -371,15 +371,15 @@ func TestHostConfigMistakes(t *testing.T) {
   "mcpServers": {
     "starts": {"command": "sh", "args": ["-c", "touch started"]},
     "web search": {"command": "ws"},
-    "remote": {"type": "websocket", "url": "ws://localhost:1/mcp"},
+    "remote": {"type": "ws", "url": "https://localhost:1/mcp"},
     "api": {"type": "http", "headers": {"Authorization": "Bearer ${TOKEN:-none}"}}
   }
 }`), 0o644)
 	out, errOut, code := mcpgen(t, dir, "servers")
 	want := `.mcp.json:4:5: server name "web search" cannot form tool names (mcp_web search_tool): model APIs take letters, digits, _ and - only
 	hint: use letters, digits, _ and -, for example "web_search"
-.mcp.json:5:24: unknown type "websocket" of server "remote"
-	hint: use "stdio", "http" or "sse"
+.mcp.json:5:37: url "https://localhost:1/mcp" of server "remote" is not a ws:// or wss:// URL
+	hint: a WebSocket endpoint is ws:// or wss://, such as "wss://example.com/mcp"; an http:// or https:// endpoint is "type": "http"
 .mcp.json:6:12: server "api" is reached over http but has no url
 	hint: add "url": the server's endpoint, such as "https://example.com/mcp"
 mcpgen servers: 3 problems in .mcp.json; nothing was started

@@ -29,7 +29,8 @@ type Config struct {
 type ServerConfig struct {
 	Name string
 	// Transport is "stdio" (a command the host runs), "http" (Streamable HTTP, falling back
-	// to HTTP+SSE) or "sse" (the HTTP+SSE transport of revision 2024-11-05).
+	// to HTTP+SSE), "sse" (the HTTP+SSE transport of revision 2024-11-05) or "ws"
+	// (WebSocket, which Options.Transports reaches).
 	Transport string
 	Command   string
 	Args      []string
@@ -49,6 +50,7 @@ const (
 	Stdio = "stdio"
 	HTTP  = "http"
 	SSE   = "sse"
+	WS    = "ws"
 )
 
 // ConfigError is every problem of a configuration, each at its line and column. A host
@@ -242,6 +244,8 @@ func (r *configReader) server(m member) (ServerConfig, bool) {
 	switch {
 	case typ == nil && sc.Command != "" && sc.URL != "":
 		r.problem(v.off, `say which: "type": "stdio" runs the command, "type": "http" reaches the URL`, "server %q has both a command and a url", m.key)
+	case typ == nil && (strings.HasPrefix(sc.URL, "ws://") || strings.HasPrefix(sc.URL, "wss://")):
+		sc.Transport = WS
 	case typ == nil && sc.URL != "":
 		sc.Transport = HTTP
 	case typ == nil:
@@ -256,8 +260,10 @@ func (r *configReader) server(m member) (ServerConfig, bool) {
 			sc.Transport = HTTP
 		case "sse":
 			sc.Transport = SSE
+		case "ws", "websocket":
+			sc.Transport = WS
 		default:
-			r.problem(typ.val.off, `use "stdio", "http" or "sse"`, "unknown type %q of server %q", typ.val.str, m.key)
+			r.problem(typ.val.off, `use "stdio", "http", "sse" or "ws"`, "unknown type %q of server %q", typ.val.str, m.key)
 		}
 	}
 	switch {
@@ -268,6 +274,10 @@ func (r *configReader) server(m member) (ServerConfig, bool) {
 	// A url with variables is checked once they expand (the file approved).
 	case (sc.Transport == HTTP || sc.Transport == SSE) && !strings.HasPrefix(sc.URL, "http://") && !strings.HasPrefix(sc.URL, "https://") && !variable.MatchString(sc.URL):
 		r.problem(v.field("url").val.off, "", "url %q of server %q is not an http:// or https:// URL", sc.URL, m.key)
+	case sc.Transport == WS && sc.URL == "":
+		r.problem(v.off, `add "url": the server's WebSocket endpoint, such as "wss://example.com/mcp"`, "server %q is reached over ws but has no url", m.key)
+	case sc.Transport == WS && !strings.HasPrefix(sc.URL, "ws://") && !strings.HasPrefix(sc.URL, "wss://") && !variable.MatchString(sc.URL):
+		r.problem(v.field("url").val.off, `a WebSocket endpoint is ws:// or wss://, such as "wss://example.com/mcp"; an http:// or https:// endpoint is "type": "http"`, "url %q of server %q is not a ws:// or wss:// URL", sc.URL, m.key)
 	}
 	return sc, len(r.problems) == before
 }

@@ -20,6 +20,9 @@ func TestParseConfig(t *testing.T) {
     "remote": {"type": "http", "url": "https://${HOST}/mcp", "headers": {"Authorization": "Bearer ${TOKEN}"}, "timeout": 90},
     "implied-http": {"url": "http://localhost:3001/mcp", "timeout": "1m30s"},
     "legacy": {"type": "sse", "url": "http://localhost:3001/sse"},
+    "socket": {"type": "ws", "url": "wss://example.com/mcp"},
+    "implied-ws": {"url": "ws://localhost:3002/ws"},
+    "alias": {"type": "websocket", "url": "ws://127.0.0.1:3003/ws"},
     "explicit": {"type": "stdio", "command": "npx", "args": ["-y", "pkg@1.0.0"]},
     "off": {"command": "nothing", "disabled": true}
   }
@@ -29,17 +32,20 @@ func TestParseConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	// What goes to a remote server expands once approved, with the variables allowed.
-	if r := cfg.Servers[3]; r.URL != "https://${HOST}/mcp" || r.Headers["Authorization"] != "Bearer ${TOKEN}" {
+	if r := cfg.Servers[5]; r.URL != "https://${HOST}/mcp" || r.Headers["Authorization"] != "Bearer ${TOKEN}" {
 		t.Errorf("before approval: url %q, headers %v", r.URL, r.Headers)
 	}
 	if err := cfg.Approve("HOST", "TOKEN"); err != nil {
 		t.Fatal(err)
 	}
 	want := []ServerConfig{
+		{Name: "alias", Transport: WS, URL: "ws://127.0.0.1:3003/ws"},
 		{Name: "explicit", Transport: Stdio, Command: "npx", Args: []string{"-y", "pkg@1.0.0"}},
 		{Name: "implied-http", Transport: HTTP, URL: "http://localhost:3001/mcp", Timeout: 90 * time.Second},
+		{Name: "implied-ws", Transport: WS, URL: "ws://localhost:3002/ws"},
 		{Name: "legacy", Transport: SSE, URL: "http://localhost:3001/sse"},
 		{Name: "remote", Transport: HTTP, URL: "https://example.com/mcp", Headers: map[string]string{"Authorization": "Bearer t0k"}, Timeout: 90 * time.Second},
+		{Name: "socket", Transport: WS, URL: "wss://example.com/mcp"},
 		{Name: "weather", Transport: Stdio, Command: "./weather", Args: []string{"--units", "metric"}, Env: []string{"KEY=k1"}, Dir: "/srv"},
 	}
 	if !reflect.DeepEqual(cfg.Servers, want) {
@@ -63,10 +69,12 @@ func TestConfigProblems(t *testing.T) {
   "mcpServers": {
     "good": {"command": "ok"},
     "bad name": {"command": "x"},
-    "kind": {"type": "websocket", "url": "ws://x"},
+    "kind": {"type": "pigeon", "url": "ws://x"},
     "nothing": {"args": ["a"]},
     "remote": {"type": "http"},
-    "num": {"command": "x", "args": [1], "env": {"A": "${MISSING}"}, "timeout": "soon"}
+    "num": {"command": "x", "args": [1], "env": {"A": "${MISSING}"}, "timeout": "soon"},
+    "socket": {"type": "ws"},
+    "plain": {"type": "ws", "url": "http://localhost:3000/mcp"}
   }
 }`
 	_, err := ParseConfig("dir/.mcp.json", []byte(data), env(nil))
@@ -76,12 +84,14 @@ func TestConfigProblems(t *testing.T) {
 	}
 	want := []string{
 		`dir/.mcp.json:4:5: server name "bad name" cannot form tool names (mcp_bad name_tool): model APIs take letters, digits, _ and - only`,
-		`dir/.mcp.json:5:22: unknown type "websocket" of server "kind"`,
+		`dir/.mcp.json:5:22: unknown type "pigeon" of server "kind"`,
 		`dir/.mcp.json:6:16: server "nothing" runs over stdio but has no command`,
 		`dir/.mcp.json:7:15: server "remote" is reached over http but has no url`,
 		`dir/.mcp.json:8:38: an item of args is a number, not a string`,
 		`dir/.mcp.json:8:55: environment variable MISSING is not set`,
 		`dir/.mcp.json:8:81: timeout is not a positive number of seconds or a duration`,
+		`dir/.mcp.json:9:15: server "socket" is reached over ws but has no url`,
+		`dir/.mcp.json:10:36: url "http://localhost:3000/mcp" of server "plain" is not a ws:// or wss:// URL`,
 	}
 	var got []string
 	for _, p := range ce.Problems {

@@ -71,7 +71,7 @@ func ExampleParseConfig() {
 	_, err := host.ParseConfig(".mcp.json", []byte(`{
   "mcpServers": {
     "weather": {"command": "./weather", "env": {"API_KEY": "${WEATHER_KEY}"}},
-    "search": {"type": "websocket", "url": "wss://search.example.com"}
+    "search": {"type": "ws", "url": "https://search.example.com"}
   }
 }`), func(string) (string, bool) { return "", false })
 	var ce *host.ConfigError
@@ -83,6 +83,6 @@ func ExampleParseConfig() {
 	// Output:
 	// .mcp.json:3:60: environment variable WEATHER_KEY is not set
 	//	hint: set it, or give a default: ${WEATHER_KEY:-value}
-	// .mcp.json:4:24: unknown type "websocket" of server "search"
-	//	hint: use "stdio", "http" or "sse"
+	// .mcp.json:4:37: url "https://search.example.com" of server "search" is not a ws:// or wss:// URL
+	//	hint: a WebSocket endpoint is ws:// or wss://, such as "wss://example.com/mcp"; an http:// or https:// endpoint is "type": "http"
 }

@@ -52,8 +52,19 @@ type Options struct {
 	// answers sampling and elicitation, and callbacks for notifications (which the host
 	// also turns into events and registry updates).
 	Client mcp.ClientOptions
-	// HTTPClient sends the requests of HTTP servers; the default is net/http's.
+	// HTTPClient sends the requests of HTTP servers (and WebSocket handshakes); the
+	// default is net/http's.
 	HTTPClient *http.Client
+	// Transports reach the servers of the types beyond stdio, http and sse, by type: "ws"
+	// (a configuration's "type": "ws"), for one. The host imports no such transport itself:
+	// a program that wants WebSocket servers sets
+	//
+	//	Transports: map[string]host.TransportFunc{host.WS: func(cfg host.ServerConfig, hc *http.Client) (mcp.Transport, error) {
+	//		return &ws.Transport{URL: cfg.URL, Header: cfg.Header(), HTTPClient: hc}, nil
+	//	}}
+	//
+	// A server of a type without one fails to connect, saying so.
+	Transports map[string]TransportFunc
 	// ConnectTimeout bounds a connection to one server, counted from its turn to start
 	// (StartConcurrency), and then each of its lists: 30 s by default.
 	ConnectTimeout time.Duration
@@ -92,6 +103,10 @@ type Options struct {
 	// concurrent use, and must not keep msg.
 	Trace func(server string, fromServer bool, msg []byte)
 }
+
+// TransportFunc makes the transport to a server of a configuration (Options.Transports);
+// hc is Options.HTTPClient, or net/http's default client.
+type TransportFunc func(cfg ServerConfig, hc *http.Client) (mcp.Transport, error)
 
 // Lists names some of the lists a host fetches from each server (Options.Skip).
 type Lists struct {

@@ -27,7 +27,7 @@ const stderrLines = 20
 // ServerStatus is what the host knows of one server.
 type ServerStatus struct {
 	Name      string
-	Transport string // Stdio, HTTP or SSE
+	Transport string // Stdio, HTTP, SSE or WS (or another of Options.Transports)
 	State     State
 	// Err is why the server failed (State Failed), or why it last did.
 	Err error

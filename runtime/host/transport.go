@@ -30,7 +30,11 @@ func (s *server) connect(ctx context.Context) (*mcp.Client, error) {
 	start := time.Now()
 	cctx, cancel := context.WithTimeout(ctx, s.h.opts.ConnectTimeout)
 	defer cancel()
-	c, err := mcp.Connect(cctx, s.transport(), s.clientOptions())
+	t, err := s.transport()
+	if err != nil {
+		return nil, &connectError{s.cfg.Name, err}
+	}
+	c, err := mcp.Connect(cctx, t, s.clientOptions())
 	if err != nil {
 		if cctx.Err() == context.DeadlineExceeded && ctx.Err() == nil {
 			return nil, &connectTimeout{s.h.opts.ConnectTimeout, err}
@@ -71,28 +75,43 @@ func (e *connectTimeout) Error() string {
 func (e *connectTimeout) Unwrap() error        { return e.err }
 func (e *connectTimeout) Is(target error) bool { return target == ErrConnectTimeout }
 
-func (s *server) transport() mcp.Transport {
+// transport is the transport to the server, by its type.
+func (s *server) transport() (mcp.Transport, error) {
 	switch s.cfg.Transport {
-	case HTTP, SSE:
-		header := http.Header{}
-		for k, v := range s.cfg.Headers {
-			header.Set(k, v)
-		}
-		if s.cfg.Transport == SSE {
-			return &mcp.SSETransport{URL: s.cfg.URL, Header: header, HTTPClient: s.h.opts.HTTPClient}
-		}
-		return &mcp.StreamableHTTPTransport{URL: s.cfg.URL, Header: header, HTTPClient: s.h.opts.HTTPClient}
+	case HTTP:
+		return &mcp.StreamableHTTPTransport{URL: s.cfg.URL, Header: s.cfg.Header(), HTTPClient: s.h.opts.HTTPClient}, nil
+	case SSE:
+		return &mcp.SSETransport{URL: s.cfg.URL, Header: s.cfg.Header(), HTTPClient: s.h.opts.HTTPClient}, nil
+	case Stdio:
+		return &mcp.CommandTransport{
+			Command: s.cfg.Command, Args: s.cfg.Args, Env: s.cfg.Env, Dir: s.cfg.Dir, Name: s.cfg.Name,
+			ShutdownGrace: s.h.opts.ShutdownGrace,
+			Stderr:        s.stderrLine,
+			Started: func(pid int) {
+				s.mu.Lock()
+				s.pid = pid
+				s.mu.Unlock()
+			},
+		}, nil
 	}
-	return &mcp.CommandTransport{
-		Command: s.cfg.Command, Args: s.cfg.Args, Env: s.cfg.Env, Dir: s.cfg.Dir, Name: s.cfg.Name,
-		ShutdownGrace: s.h.opts.ShutdownGrace,
-		Stderr:        s.stderrLine,
-		Started: func(pid int) {
-			s.mu.Lock()
-			s.pid = pid
-			s.mu.Unlock()
-		},
+	newTransport := s.h.opts.Transports[s.cfg.Transport]
+	if newTransport == nil {
+		return nil, fmt.Errorf("the server is of type %s, which this program cannot reach: it sets no host.Options.Transports[%q]", s.cfg.Transport, s.cfg.Transport)
 	}
+	hc := s.h.opts.HTTPClient
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	return newTransport(s.cfg, hc)
+}
+
+// Header is the server's headers (Headers) as an http.Header.
+func (sc ServerConfig) Header() http.Header {
+	header := http.Header{}
+	for k, v := range sc.Headers {
+		header.Set(k, v)
+	}
+	return header
 }
 
 func (s *server) stderrLine(line string) {
