@@ -29,10 +29,11 @@ func importCommand(code *int, stdout, stderr io.Writer, usage cli.OnUsageErrorFu
 		Name:      "import",
 		Usage:     "generate a typed Go client of a server's tools, prompts and resource templates",
 		ArgsUsage: "[SERVER | ./PACKAGE]",
-		Description: "Reads what the server offers (SERVER of .mcp.json, --stdio, --url, --sse, or a snapshot\n" +
-			"saved with --save and given with --from) and writes a Go package into -o DIR: " + importer.CodeFile + ",\n" +
-			"a Client with a method per tool (arguments and results as structs), prompt and resource\n" +
-			"template, and " + importer.SnapshotFile + ", the snapshot it was generated from.\n\n" +
+		Description: "Reads what the server offers (SERVER of .mcp.json, --stdio, --url, --sse, --ws, or a\n" +
+			"snapshot saved with --save and given with --from) and writes a Go package into -o DIR:\n" +
+			importer.CodeFile + ", a Client with a method per tool (arguments and results as structs),\n" +
+			"prompt and resource template, and " + importer.SnapshotFile + ", the snapshot it was generated\n" +
+			"from.\n\n" +
 			"Given the Go package of an mcpgen server (./PACKAGE, or an import path), it reads the\n" +
 			"package's //mcp: declarations and the client reuses the package's own argument and result\n" +
 			"types where it can name them, with their codecs in " + importer.CodecFile + "; the others are generated\n" +
@@ -58,7 +59,7 @@ func runImport(ctx context.Context, r *reach) error {
 	cmd := r.cmd
 	args := cmd.Args().Slice()
 	if len(args) > 1 || (len(args) == 1 && r.oneServer()) {
-		return fail(exitError, "give at most one SERVER, and none with --stdio, --url or --sse")
+		return fail(exitError, "give at most one SERVER, and none with --stdio, --url, --sse or --ws")
 	}
 	server, goPkg := "", ""
 	if len(args) == 1 {
@@ -71,7 +72,7 @@ func runImport(ctx context.Context, r *reach) error {
 	from := cmd.String("from")
 	live := server != "" || r.oneServer()
 	if from != "" && (live || goPkg != "") {
-		return fail(exitError, "--from reads a snapshot: give no SERVER, package, --stdio, --url or --sse with it")
+		return fail(exitError, "--from reads a snapshot: give no SERVER, package, --stdio, --url, --sse or --ws with it")
 	}
 	dir := cmd.String("output")
 	if dir == "" && cmd.String("save") == "" || dir == "" && cmd.Bool("check") {

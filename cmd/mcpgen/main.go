@@ -4,7 +4,7 @@
 // Put //go:generate go tool mcpgen in a package, mark functions with //mcp:tool, and run
 // go generate. The guide, https://github.com/mcpgen/mcpgen/blob/main/docs/README.md, has the
 // annotations and the generated API. mcpgen servers, tools, call, read and prompt connect to
-// the servers of .mcp.json (or one given with --stdio, --url or --sse).
+// the servers of .mcp.json (or one given with --stdio, --url, --sse or --ws).
 package main
 
 import (
@@ -75,9 +75,9 @@ func newApp(code *int, stdout, stderr io.Writer) *cli.Command {
 			"calls) gets one file, " + gen.DefaultFileName + ", declaring " + gen.RegisterFunc + ". It prints nothing on success\n" +
 			"unless -v is given.\n\n" +
 			"servers, tools, call, read, prompt and import reach the servers of .mcp.json (or\n" +
-			"--config FILE); --stdio 'COMMAND ARGS', --url URL or --sse URL names one server instead,\n" +
-			"and SERVER is then left out. trust lists and forgets the project configurations you\n" +
-			"approved. 'mcpgen help COMMAND' tells more of each.\n\n" +
+			"--config FILE); --stdio 'COMMAND ARGS', --url URL, --sse URL or --ws URL names one server\n" +
+			"instead, and SERVER is then left out. trust lists and forgets the project\n" +
+			"configurations you approved. 'mcpgen help COMMAND' tells more of each.\n\n" +
 			"Exit status: 0 on success, 1 when check finds a stale or missing file, 2 on errors.",
 		ArgsUsage: "[packages]",
 		Version:   version(),

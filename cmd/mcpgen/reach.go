@@ -1,7 +1,7 @@
 package main
 
 // The commands a person uses to reach servers: servers, tools, call, read, prompt. They
-// read .mcp.json (or take one server from --stdio, --url or --sse), connect through a host,
+// read .mcp.json (or take one server from --stdio, --url, --sse or --ws), connect through a host,
 // and print for a person, or JSON with --json.
 
 import (
@@ -22,6 +22,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/host"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/mcp/ws"
 	"github.com/mcpgen/mcpgen/runtime/oauth"
 	"github.com/mcpgen/mcpgen/runtime/otelmcp"
 	"github.com/urfave/cli/v3"
@@ -51,15 +52,16 @@ func reachFlags(extra ...cli.Flag) []cli.Flag {
 		&cli.StringFlag{Name: "stdio", Usage: "instead of a configuration, run one server: `'COMMAND ARGS...'`, split as a shell would"},
 		&cli.StringFlag{Name: "url", Usage: "instead of a configuration, reach one server over Streamable HTTP at `URL`"},
 		&cli.StringFlag{Name: "sse", Usage: "instead of a configuration, reach one server over HTTP+SSE (2024-11-05) at `URL`"},
-		&cli.StringSliceFlag{Name: "header", Aliases: []string{"H"}, Usage: "add `'Name: value'` to every request to --url or --sse"},
-		&cli.StringFlag{Name: "name", Usage: "the `name` of the one server of --stdio, --url or --sse (default: from the command or host)"},
+		&cli.StringFlag{Name: "ws", Usage: "instead of a configuration, reach one server over WebSocket at `URL` (ws:// or wss://)"},
+		&cli.StringSliceFlag{Name: "header", Aliases: []string{"H"}, Usage: "add `'Name: value'` to every request to --url, --sse or --ws"},
+		&cli.StringFlag{Name: "name", Usage: "the `name` of the one server of --stdio, --url, --sse or --ws (default: from the command or host)"},
 		&cli.BoolFlag{Name: "json", Usage: "print JSON"},
 		&cli.DurationFlag{Name: "timeout", Value: 30 * time.Second, Usage: "bound each request to a server by `DURATION`"},
 		&cli.DurationFlag{Name: "connect-timeout", Value: 30 * time.Second, Usage: "bound the connection to each server by `DURATION`, counted from its turn to start (a few stdio servers start at a time)"},
 		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "show what servers write to stderr, and the host's events"},
 		&cli.BoolFlag{Name: "trace", Usage: "print every message exchanged with the servers on stderr as it goes: when, which way, what, its size, and each response's round trip"},
 		&cli.StringFlag{Name: "log-level", Value: "info", Usage: "ask servers for their log messages at `LEVEL` and above (debug, info, notice, warning, error...), printed on stderr; off for none"},
-		&cli.StringFlag{Name: "client-id", Sources: cli.EnvVars("MCPGEN_CLIENT_ID"), Usage: "for servers that need OAuth: the `ID` of a client registered with the authorization server --client-issuer, for the server of --url or --sse, or those of --client-resource (default: register dynamically)"},
+		&cli.StringFlag{Name: "client-id", Sources: cli.EnvVars("MCPGEN_CLIENT_ID"), Usage: "for servers that need OAuth: the `ID` of a client registered with the authorization server --client-issuer, for the server of --url, --sse or --ws, or those of --client-resource (default: register dynamically)"},
 		&cli.StringFlag{Name: "client-secret", Sources: cli.EnvVars("MCPGEN_CLIENT_SECRET"), Usage: "the `SECRET` of --client-id, for a confidential client"},
 		&cli.StringFlag{Name: "client-issuer", Sources: cli.EnvVars("MCPGEN_CLIENT_ISSUER"), Usage: "the authorization server (issuer `URL`) --client-id is registered with: its id and secret go to that server only, and only for tokens for the servers the client is for; other servers get a client registered dynamically"},
 		&cli.StringSliceFlag{Name: "client-resource", Sources: cli.EnvVars("MCPGEN_CLIENT_RESOURCE"), Usage: "a server (its `URL`, or an origin for all of its servers) --client-id is for; required with a configuration file, where it names servers of the file (comma-separated, or repeated)"},
@@ -84,7 +86,7 @@ func reachCommands(code *int, stdout, stderr io.Writer, usage cli.OnUsageErrorFu
 			Name:      "servers",
 			Usage:     "connect to every configured server and show its state",
 			ArgsUsage: "[SERVER...]",
-			Description: "Connects to the servers of .mcp.json (or --config, --stdio, --url, --sse) and prints a\n" +
+			Description: "Connects to the servers of .mcp.json (or --config, --stdio, --url, --sse, --ws) and prints a\n" +
 				"table: name, transport, state, revision, tools, prompts, resources and connect time;\n" +
 				"below it, each list a ready server could not give (\"failed\" in its column) and why,\n" +
 				"with -v how each revision was chosen, and why each failed server failed, with the last\n" +
@@ -120,7 +122,7 @@ func reachCommands(code *int, stdout, stderr io.Writer, usage cli.OnUsageErrorFu
 			ArgsUsage: "SERVER TOOL [key=value ...]",
 			Description: "Arguments are key=value, typed by the tool's input schema (numbers, booleans, JSON for\n" +
 				"arrays and objects), or --args JSON, --args @file, --args - (stdin); key=value pairs\n" +
-				"override --args. SERVER is left out with --stdio, --url and --sse.\n\n" +
+				"override --args. SERVER is left out with --stdio, --url, --sse and --ws.\n\n" +
 				"Text content is printed as text, structured content as indented JSON (--json prints the\n" +
 				"whole result). Progress is drawn on stderr when it is a terminal (--progress), and log\n" +
 				"messages go to stderr, each on a line of its own.\n\n" +
@@ -204,13 +206,13 @@ type reach struct {
 	term           *terminal // answers what the servers ask
 	stdin          *os.File
 	host           *host.Host
-	single         string // the server of --stdio, --url or --sse
+	single         string // the server of --stdio, --url, --sse or --ws
 	loopback       *oauth.Loopback
 	tel            *otelmcp.Telemetry // OpenTelemetry, as the OTEL_* variables configure it
 }
 
 // args splits the positional arguments into the servers named and the rest: with --stdio,
-// --url or --sse there is one server and no SERVER argument.
+// --url, --sse or --ws there is one server and no SERVER argument.
 func (r *reach) serverAndRest(usage string) (string, []string, error) {
 	args := r.cmd.Args().Slice()
 	if r.oneServer() {
@@ -223,7 +225,7 @@ func (r *reach) serverAndRest(usage string) (string, []string, error) {
 }
 
 func (r *reach) oneServer() bool {
-	return r.cmd.String("stdio") != "" || r.cmd.String("url") != "" || r.cmd.String("sse") != ""
+	return r.cmd.String("stdio") != "" || r.cmd.String("url") != "" || r.cmd.String("sse") != "" || r.cmd.String("ws") != ""
 }
 
 // connect starts a host of the servers named (all when none are) and waits until each is
@@ -279,6 +281,7 @@ func (r *reach) connect(ctx context.Context, names []string, client mcp.ClientOp
 	}
 	opts := &host.Options{
 		HTTPClient:     httpClient,
+		Transports:     transports,
 		Client:         client,
 		ConnectTimeout: r.cmd.Duration("connect-timeout"),
 		CallTimeout:    r.cmd.Duration("timeout"),
@@ -325,20 +328,27 @@ func logText(m *mcp.LogMessage) string {
 	return s
 }
 
-// config is the configuration: the file, or the one server of --stdio, --url or --sse.
+// transports are the transports the host does not have itself: WebSocket.
+var transports = map[string]host.TransportFunc{
+	host.WS: func(sc host.ServerConfig, hc *http.Client) (mcp.Transport, error) {
+		return &ws.Transport{URL: sc.URL, Header: sc.Header(), HTTPClient: hc}, nil
+	},
+}
+
+// config is the configuration: the file, or the one server of --stdio, --url, --sse or --ws.
 func (r *reach) config() (*host.Config, error) {
-	stdio, u, sse := r.cmd.String("stdio"), r.cmd.String("url"), r.cmd.String("sse")
+	stdio, u, sse, wsURL := r.cmd.String("stdio"), r.cmd.String("url"), r.cmd.String("sse"), r.cmd.String("ws")
 	given := 0
-	for _, s := range []string{stdio, u, sse} {
+	for _, s := range []string{stdio, u, sse, wsURL} {
 		if s != "" {
 			given++
 		}
 	}
 	if given > 1 {
-		return nil, fail(exitError, "give one of --stdio, --url and --sse")
+		return nil, fail(exitError, "give one of --stdio, --url, --sse and --ws")
 	}
 	if given == 1 && r.cmd.String("config") != "" {
-		return nil, fail(exitError, "--config and --stdio, --url or --sse both name servers; give one")
+		return nil, fail(exitError, "--config and --stdio, --url, --sse or --ws both name servers; give one")
 	}
 	if given == 0 {
 		path := r.cmd.String("config")
@@ -358,7 +368,7 @@ func (r *reach) config() (*host.Config, error) {
 			}
 			return nil, fail(exitError, "%d problem%s in %s; nothing was started", len(ce.Problems), plural(len(ce.Problems)), path)
 		case errors.Is(err, fs.ErrNotExist) && r.cmd.String("config") == "":
-			return nil, fail(exitError, "no .mcp.json in the current directory, nor %s: give --config FILE, or one server with --stdio 'COMMAND ARGS', --url URL or --sse URL", userConfigName())
+			return nil, fail(exitError, "no .mcp.json in the current directory, nor %s: give --config FILE, or one server with --stdio 'COMMAND ARGS', --url URL, --sse URL or --ws URL", userConfigName())
 		case err != nil:
 			return nil, fail(exitError, "%v", err)
 		}
@@ -380,12 +390,17 @@ func (r *reach) config() (*host.Config, error) {
 		}
 	default:
 		sc.Transport, sc.URL = host.HTTP, u
-		if sse != "" {
+		schemes, want := []string{"http", "https"}, "an http:// or https:// URL"
+		switch {
+		case sse != "":
 			sc.Transport, sc.URL = host.SSE, sse
+		case wsURL != "":
+			sc.Transport, sc.URL = host.WS, wsURL
+			schemes, want = []string{"ws", "wss"}, "a ws:// or wss:// URL"
 		}
 		parsed, err := url.Parse(sc.URL)
-		if err != nil || (parsed.Scheme != "http" && parsed.Scheme != "https") || parsed.Host == "" {
-			return nil, fail(exitError, "--%s: %q is not an http:// or https:// URL", sc.Transport, sc.URL)
+		if err != nil || !slices.Contains(schemes, parsed.Scheme) || parsed.Host == "" {
+			return nil, fail(exitError, "--%s: %q is not %s", sc.Transport, sc.URL, want)
 		}
 		if sc.Name == "" {
 			sc.Name = host.SafeName(parsed.Hostname())
@@ -517,7 +532,7 @@ func splitCommand(s string) ([]string, error) {
 }
 
 // connectOne connects to one server: server of the configuration, or the one of --stdio,
-// --url or --sse when server is "". It returns the server's name once it is ready.
+// --url, --sse or --ws when server is "". It returns the server's name once it is ready.
 func (r *reach) connectOne(ctx context.Context, server string, client mcp.ClientOptions, skip host.Lists) (string, *host.Host, error) {
 	h, err := r.connect(ctx, []string{server}, client, skip)
 	if err != nil {
@@ -622,7 +637,7 @@ func exists(path string) bool {
 // starts (host.Consent): an approval recorded earlier in approvals.json, --trust, or the
 // answer to the review asked at the terminal, which is recorded. Without one it fails, with
 // how to approve, and nothing runs. The user's own configuration and servers given with
-// --stdio, --url or --sse are the user's own words and need none.
+// --stdio, --url, --sse or --ws are the user's own words and need none.
 func (r *reach) approve(ctx context.Context, cfg *host.Config) error {
 	consent := &host.Consent{Trust: r.cmd.Bool("trust"), AllowEnv: r.cmd.StringSlice("allow-env")}
 	if approvals, err := host.DefaultApprovals(); err == nil {
@@ -671,7 +686,7 @@ func (r *reach) approve(ctx context.Context, cfg *host.Config) error {
 
 // oauthClients are the OAuth clients registered beforehand, each bound to its
 // authorization server and to the servers it is for: the one of --client-id,
-// --client-secret and --client-issuer, for the server of --url or --sse and those of
+// --client-secret and --client-issuer, for the server of --url, --sse or --ws and those of
 // --client-resource; and those the configuration's servers name ("oauth": {"clientId",
 // "issuer"}), each for its own server only. A server has one client per issuer. With a
 // configuration file the flags' client is for the servers --client-resource names, never

@@ -21,7 +21,7 @@ import (
 
 func runServers(ctx context.Context, r *reach) error {
 	if r.oneServer() && r.cmd.Args().Len() > 0 {
-		return fail(exitError, "--stdio, --url and --sse name the server: give no SERVER")
+		return fail(exitError, "--stdio, --url, --sse and --ws name the server: give no SERVER")
 	}
 	h, err := r.connect(ctx, r.cmd.Args().Slice(), r.term.options(), host.Lists{})
 	if err != nil {
@@ -97,7 +97,7 @@ func listFailed(st host.ServerStatus, method string) error {
 
 func runTools(ctx context.Context, r *reach) error {
 	if r.oneServer() && r.cmd.Args().Len() > 0 {
-		return fail(exitError, "--stdio, --url and --sse name the server: give no SERVER")
+		return fail(exitError, "--stdio, --url, --sse and --ws name the server: give no SERVER")
 	}
 	h, err := r.connect(ctx, r.cmd.Args().Slice(), r.term.options(), host.Lists{Prompts: true, Resources: true})
 	if err != nil {
