@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -24,7 +25,8 @@ import (
 // A turn is one goroutine's time as the reader. Its state goes from reading to serving and
 // back with each request served inline, and ends in passed, set by the watcher or by a
 // request that waits; a compare-and-swap decides the race between the request ending and
-// the turn being passed. A timer per request would be simpler, but arming it costs more
+// the turn being passed, and a request that lost it waits (passing) until it is counted as
+// one served on its own before it is ended as one. A timer per request would be simpler, but arming it costs more
 // than the rest of a small call's overhead together.
 
 // watchTick is how often the watcher looks at the request the reading goroutine serves.
@@ -37,8 +39,13 @@ const watchIdleTicks = 20
 const (
 	turnReading int32 = iota // the holder reads, or does something else between requests
 	turnServing              // the holder serves a request inline
+	turnPassing              // being passed: the request is being counted as one on its own
 	turnPassed               // another goroutine reads now
 )
+
+// passing, when a test sets it, runs while a turn is being passed, before the request it
+// was serving is counted as one served on its own.
+var passing func()
 
 // turn is one goroutine's turn at reading a stream.
 type turn struct {
@@ -82,17 +89,30 @@ func (t *turn) serve(run func()) (kept bool) {
 		rd.startWatching()
 	}
 	run()
-	return t.state.CompareAndSwap(turnServing, turnReading)
+	if t.state.CompareAndSwap(turnServing, turnReading) {
+		return true
+	}
+	// The turn is being passed: the caller ends the request as one served on its own,
+	// which it may do only once pass has counted it (a few instructions away).
+	for t.state.Load() != turnPassed {
+		runtime.Gosched()
+	}
+	return false
 }
 
 // pass ends the turn of a goroutine serving a request and returns the next turn, whose
 // loop the caller runs; nil when the request had ended, or the turn had passed, already.
 func (t *turn) pass() *turn {
-	if !t.state.CompareAndSwap(turnServing, turnPassed) {
+	if !t.state.CompareAndSwap(turnServing, turnPassing) {
 		return nil
 	}
+	if passing != nil {
+		passing()
+	}
 	t.rd.p.running.Add(1) // the request goes on as one served on its own
-	return t.rd.newTurn()
+	next := t.rd.newTurn()
+	t.state.Store(turnPassed)
+	return next
 }
 
 // yield passes the current turn at once if its holder is serving a request, with a new
