@@ -3,8 +3,11 @@ package mcp
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
 
 // ServeConn serves one conversation on c, of either era (a session begins with initialize;
@@ -14,15 +17,27 @@ import (
 // runs, waits for it, and returns ctx's cause; when c fails (Read, or a Write, returns an
 // error), it stops the same way and returns that error. It closes c before it returns.
 //
+// A protected conversation is one whose ctx carries the caller (WithAuthInfo; a handler
+// behind GuardHTTP finds it in its request's context): each request is served only if the
+// caller's token has the scopes it needs (Tool.Scopes and the like), else answered with
+// -32600 insufficient_scope, and the conversation ends when the token expires
+// (ErrTokenExpired).
+//
 // Answers and requests to the client are written as they come, with c's Write, under the
 // conversation's context; notifications about no request in particular (list changes,
 // resource updates) are written by a goroutine of the server's, so that AddTool and
 // NotifyResourceUpdated never wait for a client that does not read.
 func (s *Server) ServeConn(ctx context.Context, c Connection) error {
+	auth := AuthInfoFrom(ctx)
+	if auth != nil && !auth.Expiry.IsZero() {
+		var stop context.CancelFunc
+		ctx, stop = context.WithDeadlineCause(ctx, auth.Expiry, ErrTokenExpired)
+		defer stop()
+	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	out := &connOutbox{ctx: ctx, c: c, failed: cancel}
-	err := s.serveStream(ctx, cancel, connReader{ctx, c}, out, transportName(c))
+	err := s.serveStream(ctx, cancel, &connReader{ctx: ctx, c: c, s: s, auth: auth, out: out}, out, transportName(c))
 	// The notifications queued are written, if the client reads them within the
 	// ShutdownTimeout; then Close ends a write that waits.
 	drained := make(chan struct{})
@@ -42,18 +57,48 @@ func (s *Server) ServeConn(ctx context.Context, c Connection) error {
 	return err
 }
 
-// connReader reads a Connection for serveStream.
+// ErrTokenExpired is the cause ServeConn returns when the access token of a protected
+// conversation (AuthInfo.Expiry) expires: a conversation lasts no longer than its token.
+var ErrTokenExpired = errors.New("mcp: the access token of the conversation expired")
+
+// connReader reads a Connection for serveStream. In a protected conversation (the caller's
+// AuthInfo in ServeConn's context, as a handler behind GuardHTTP has it) it checks each
+// request's scopes, as the HTTP transport does per POST, and answers one whose token lacks
+// them with an error instead of serving it.
 type connReader struct {
-	ctx context.Context
-	c   Connection
+	ctx  context.Context
+	c    Connection
+	s    *Server
+	auth *AuthInfo
+	out  *connOutbox
 }
 
-func (r connReader) readMessage() ([]byte, error) {
-	msg, err := r.c.Read(r.ctx)
-	if err != nil && errors.Is(err, ErrMessageTooLarge) {
-		return nil, errTooLarge
+func (r *connReader) readMessage() ([]byte, error) {
+	for {
+		msg, err := r.c.Read(r.ctx)
+		if err != nil && errors.Is(err, ErrMessageTooLarge) {
+			return nil, errTooLarge
+		}
+		if err != nil || r.auth == nil || r.allowed(msg) {
+			return msg, err
+		}
 	}
-	return msg, err
+}
+
+// allowed reports whether the caller's token has the scopes msg needs, and answers it if
+// not.
+func (r *connReader) allowed(msg []byte) bool {
+	m, perr := parser.Parse(msg)
+	if perr != nil || !m.IsRequest() {
+		return true // served as any other: an error, a response, a notification
+	}
+	need := r.s.requiredScopes(&m)
+	if len(need) == 0 || r.auth.HasScopes(need) {
+		return true
+	}
+	r.out.send(jsonrpc.AppendError(nil, m.ID, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
+		"insufficient_scope: "+m.Method+" needs the scopes "+strings.Join(need, " "))))
+	return false
 }
 
 // connOutbox writes a served conversation's messages to its Connection.

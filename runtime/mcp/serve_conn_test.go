@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -102,5 +103,39 @@ func TestServeConnStopsWithItsContext(t *testing.T) {
 	case <-c.Done():
 	case <-time.After(10 * time.Second):
 		t.Fatal("the client did not hear that the connection closed")
+	}
+}
+
+// A protected conversation serves a request only if the caller's token has its scopes, and
+// ends when the token expires.
+func TestServeConnChecksScopesAndExpiry(t *testing.T) {
+	srv := quietServer(nil)
+	open, guarded := echoTool("open"), echoTool("guarded")
+	guarded.Scopes = []string{"notes:write"}
+	srv.AddTool(open)
+	srv.AddTool(guarded)
+	transport, conn := connPipe(t)
+	caller := &AuthInfo{Subject: "ada", Scopes: []string{"notes:read"}, Expiry: time.Now().Add(3 * time.Second)}
+	served := make(chan error, 1)
+	go func() { served <- srv.ServeConn(WithAuthInfo(context.Background(), caller), conn) }()
+	c, err := Connect(t.Context(), transport, &ClientOptions{ProtocolVersion: StatefulProtocolVersion, Logger: quietLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if res, err := c.CallTool(t.Context(), "open", map[string]any{"text": "hi"}); err != nil || res.IsError {
+		t.Fatalf("a tool that needs no scope: %+v, %v", res, err)
+	}
+	_, err = c.CallTool(t.Context(), "guarded", map[string]any{"text": "hi"})
+	if err == nil || !strings.Contains(err.Error(), "insufficient_scope: tools/call needs the scopes notes:write") {
+		t.Fatalf("a tool whose scope the token lacks: %v", err)
+	}
+	select {
+	case err := <-served:
+		if !errors.Is(err, ErrTokenExpired) {
+			t.Fatalf("ServeConn returned %v when the token expired; want ErrTokenExpired", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the conversation outlived its token")
 	}
 }

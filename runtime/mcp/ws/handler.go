@@ -69,8 +69,9 @@ func NewHandler(srv *mcp.Server, opts *Options) *Handler {
 
 // ServeHTTP checks the Host and Origin headers, takes the handshake, and serves the
 // conversation until it ends (the client closes, the connection fails, or Shutdown).
-// The AuthInfo of the request's context (set by middleware that verifies a token) goes
-// with every request of the conversation.
+// The AuthInfo of the request's context goes with every request of the conversation: behind
+// mcp.GuardHTTP, which verifies the handshake's token, each request is served only if the
+// token has its scopes, and the conversation ends when the token expires (ServeConn).
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !hostAllowed(h.opts.AllowedHosts, r.Host) {
 		http.Error(w, "forbidden: host "+r.Host+" is not allowed (see ws.Options.AllowedHosts)", http.StatusForbidden)

@@ -208,3 +208,38 @@ func TestHostAndOriginChecked(t *testing.T) {
 		}
 	}
 }
+
+// Behind mcp.GuardHTTP, the handshake needs a token the verifier accepts (401 without), and
+// each request the scopes it needs: a tool whose scope the token lacks is refused.
+func TestProtectedBehindGuardHTTP(t *testing.T) {
+	srv := mcp.NewServer(mcp.Implementation{Name: "ws-test", Version: "1"}, &mcp.ServerOptions{Logger: quiet()})
+	srv.AddTool(greet)
+	admin := greet
+	admin.Name, admin.Scopes = "admin", []string{"admin"}
+	srv.AddTool(admin)
+	verifier := mcp.TokenVerifierFunc(func(ctx context.Context, token string) (*mcp.AuthInfo, error) {
+		if token != "good" {
+			return nil, errors.New("unknown token")
+		}
+		return &mcp.AuthInfo{Subject: "ada", Scopes: []string{"greet"}}, nil
+	})
+	h := NewHandler(srv, nil)
+	s := httptest.NewServer(mcp.GuardHTTP(&mcp.HTTPOptions{Auth: &mcp.AuthOptions{Verifier: verifier}}, h))
+	defer s.Close()
+	defer h.Shutdown(context.Background())
+
+	if _, err := mcp.Connect(t.Context(), &Transport{URL: wsURL(s)}, &mcp.ClientOptions{Logger: quiet()}); err == nil || !strings.Contains(err.Error(), "HTTP 401") {
+		t.Fatalf("a handshake without a token: %v; want 401", err)
+	}
+	c, err := mcp.Connect(t.Context(), &Transport{URL: wsURL(s), Header: http.Header{"Authorization": {"Bearer good"}}}, &mcp.ClientOptions{Logger: quiet()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.CallTool(t.Context(), "greet", map[string]any{"name": "Ada"}); err != nil {
+		t.Fatalf("a tool that needs no scope: %v", err)
+	}
+	if _, err := c.CallTool(t.Context(), "admin", map[string]any{"name": "Ada"}); err == nil || !strings.Contains(err.Error(), "insufficient_scope") {
+		t.Fatalf("a tool whose scope the token lacks: %v", err)
+	}
+}
