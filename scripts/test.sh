@@ -54,13 +54,15 @@ say "official MCP TypeScript SDK client against examples/codesearch over stdio a
 go build -o bin/codesearch ./examples/codesearch
 node e2e/tsclient/codesearch.mjs bin/codesearch
 
-say "official MCP TypeScript SDK client against examples/everything over stdio, Streamable HTTP and HTTP+SSE"
+say "official MCP TypeScript SDK client against examples/everything over stdio, Streamable HTTP, HTTP+SSE and WebSocket"
 go build -o bin/everything ./examples/everything
 node e2e/tsclient/everything.mjs stdio bin/everything
 serve_http bin/everything
 trap 'stop_server >/dev/null' EXIT
 node e2e/tsclient/everything.mjs http "$SERVER_URL"
 node e2e/tsclient/everything.mjs sse "${SERVER_URL%/mcp}/sse"
+ws_url="ws://${SERVER_URL#http://}"
+node --experimental-websocket e2e/tsclient/everything.mjs ws "${ws_url%/mcp}/ws"
 
 say "old releases of the TypeScript SDK (1.0.4, 1.12.3, 1.20.2: revisions 2024-11-05 to 2025-06-18) against examples/everything"
 for sdk in sdk-1.0.4 sdk-1.12.3 sdk-1.20.2; do

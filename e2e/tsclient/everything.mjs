@@ -1,16 +1,18 @@
 // Drives examples/everything with the official MCP TypeScript SDK client, over stdio,
-// Streamable HTTP, or the HTTP+SSE transport of revision 2024-11-05: the client declares sampling, elicitation and roots and answers them, and
+// Streamable HTTP, the HTTP+SSE transport of revision 2024-11-05, or WebSocket: the client declares sampling, elicitation and roots and answers them, and
 // calls the tools that ask for them, reads resources, gets prompts and completions, and
 // subscribes to a resource. The SDK validates every message with its own schemas.
 //
 // Usage: node everything.mjs stdio <server command> [args...]
 //        node everything.mjs http <url>
 //        node everything.mjs sse <url of the SSE endpoint>
+//        node --experimental-websocket everything.mjs ws <ws:// url> (Node 22 needs no flag)
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { WebSocketClientTransport } from "@modelcontextprotocol/sdk/client/websocket.js";
 import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
@@ -27,8 +29,10 @@ if (mode === "stdio" && target) {
   transport = new StreamableHTTPClientTransport(new URL(target));
 } else if (mode === "sse" && target) {
   transport = new SSEClientTransport(new URL(target));
+} else if (mode === "ws" && target) {
+  transport = new WebSocketClientTransport(new URL(target));
 } else {
-  console.error("usage: node everything.mjs stdio <command> [args...] | http <url> | sse <url>");
+  console.error("usage: node everything.mjs stdio <command> [args...] | http <url> | sse <url> | ws <url>");
   process.exit(2);
 }
 

@@ -32,13 +32,14 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/mcp/ws"
 	"github.com/mcpgen/mcpgen/runtime/otelmcp"
 	"github.com/mcpgen/mcpgen/runtime/redistasks"
 	"github.com/redis/go-redis/v9"
 )
 
 func main() {
-	httpAddr := flag.String("http", "", "serve Streamable HTTP at http://`host:port`/mcp instead of stdio (port 0 picks a free one)")
+	httpAddr := flag.String("http", "", "serve Streamable HTTP at http://`host:port`/mcp (and WebSocket at /ws) instead of stdio (port 0 picks a free one)")
 	stateKey := flag.String("state-key", "", "the key, 64 hex digits, that seals the state of multi round-trip requests; replicas share one (default: a random key)")
 	redisURL := flag.String("redis", "", "keep tasks in the Redis at this `URL` (redis://host:port/db, unix:///path/redis.sock), which replicas share (default: in memory)")
 	metrics := flag.Bool("metrics", false, "with -http, serve Prometheus metrics at /metrics")
@@ -105,7 +106,8 @@ func replicaOptions(stateKey, redisURL string) (*mcp.ServerOptions, error) {
 	return opts, nil
 }
 
-// serveHTTP serves MCP at /mcp, and routes (if not nil) at every other path.
+// serveHTTP serves MCP at /mcp, WebSocket at /ws, and routes (if not nil) at every other
+// path.
 func serveHTTP(ctx context.Context, srv *mcp.Server, addr string, routes http.Handler) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -113,5 +115,17 @@ func serveHTTP(ctx context.Context, srv *mcp.Server, addr string, routes http.Ha
 	}
 	// The address goes to stderr, so that scripts that start the server on port 0 learn it.
 	fmt.Fprintf(os.Stderr, "serving MCP at %s\n", mcp.LocalURL(ln.Addr(), "/mcp"))
-	return srv.ServeHTTPListener(ctx, ln, &mcp.HTTPOptions{Routes: routes})
+	// WebSocket beside it, at /ws: its connections are not the HTTP server's to shut down.
+	wsh := ws.NewHandler(srv, nil)
+	defer func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		wsh.Shutdown(sctx)
+	}()
+	mux := http.NewServeMux()
+	mux.Handle("/ws", wsh)
+	if routes != nil {
+		mux.Handle("/", routes)
+	}
+	return srv.ServeHTTPListener(ctx, ln, &mcp.HTTPOptions{Routes: mux})
 }
