@@ -81,7 +81,11 @@ func listen(ctx context.Context, r *Request, params []byte) ([]byte, *jsonrpc.Er
 
 	// The listener is registered before the acknowledgement goes out, so that a change the
 	// client makes once it has the acknowledgement reaches it; its lock keeps such a
-	// notification from going out before the acknowledgement.
+	// notification from going out before the acknowledgement. So is the watch of the
+	// changes other replicas make, for a change made through another at once.
+	if len(l.tasks) > 0 {
+		s.tasks.watchOthers()
+	}
 	l.mu.Lock()
 	s.register(l)
 	var err error
@@ -91,9 +95,6 @@ func listen(ctx context.Context, r *Request, params []byte) ([]byte, *jsonrpc.Er
 		err = l.out.send(jsonrpc.AppendNotification(nil, notificationAcknowledged, l.acknowledgement()))
 	}
 	l.mu.Unlock()
-	if len(l.tasks) > 0 {
-		s.tasks.watchOthers() // changes other replicas make reach this subscription too
-	}
 	begin(ctx) // the stream's next message may be read now: it finds the subscription
 	dropped := false
 	if err == nil {

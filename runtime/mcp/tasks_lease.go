@@ -46,15 +46,23 @@ func (tr *taskRunner) forget(rt *runningTask) {
 	tr.release(rt.caller)
 }
 
+// watchRegistering, when a test sets it, runs as the watch of a store's changes begins,
+// before its watcher is registered.
+var watchRegistering func()
+
 // watchOthers starts, once, following the changes other processes make to tasks, for the
 // subscriptions of this one and the questions of the tasks it runs, if the store can tell
 // of them (TaskChanges).
+
 func (tr *taskRunner) watchOthers() {
 	w, ok := tr.store.(TaskChanges)
 	if !ok {
 		return
 	}
 	tr.watching.Do(func() {
+		if watchRegistering != nil {
+			watchRegistering()
+		}
 		ctx, cancel := context.WithCancel(context.Background())
 		tr.mu.Lock()
 		stopped := tr.stopped
@@ -67,17 +75,29 @@ func (tr *taskRunner) watchOthers() {
 			cancel()
 			return
 		}
+		changed := func(id string) {
+			tr.wake(id)
+			if tr.s.listensTo(id) {
+				if rec, err := tr.store.Get(ctx, id); err == nil {
+					tr.s.notifyTask(rec)
+				}
+			}
+		}
+		// The memory store's watcher is in place before watchOthers returns: a change made
+		// right after a subscription (or a question) that started the watch is heard. A
+		// store of other processes (Redis) hears what comes once its feed is up.
+		if mem, ok := tr.store.(*memoryTaskStore); ok {
+			sw := mem.watch()
+			go func() {
+				defer tr.wg.Done()
+				mem.feed(ctx, sw, changed)
+			}()
+			return
+		}
 		go func() {
 			defer tr.wg.Done()
 			for ctx.Err() == nil {
-				err := w.WatchTasks(ctx, func(id string) {
-					tr.wake(id)
-					if tr.s.listensTo(id) {
-						if rec, err := tr.store.Get(ctx, id); err == nil {
-							tr.s.notifyTask(rec)
-						}
-					}
-				})
+				err := w.WatchTasks(ctx, changed)
 				if ctx.Err() != nil {
 					return
 				}

@@ -313,3 +313,33 @@ func TestMemoryTaskStoreCallerBounds(t *testing.T) {
 		})
 	}
 }
+
+// A subscription through one server hears of a change another server makes right after it
+// was acknowledged, however long the watch of the memory store's changes takes to begin: its
+// watcher is registered before the acknowledgement goes out. It was registered after, and on
+// a goroutine of its own, and a change in between was lost (TestMemoryStoreSharedByServers
+// failed 14 runs in 180 under load, waiting for a notification that never came).
+func TestSubscriptionHearsTheNextChangeOfASharedStore(t *testing.T) {
+	watchRegistering = func() { time.Sleep(200 * time.Millisecond) }
+	defer func() { watchRegistering = nil }()
+	opts := &ServerOptions{Tasks: TaskOptions{Store: NewMemoryTaskStore()}}
+	runs, _ := taskServerWith(t, opts, askTask)
+	listens, _ := taskServerWith(t, opts, askTask)
+	id := runs.task("ask", `{}`)
+	runs.until(id, TaskInputRequired)
+	if agreed := listens.listenTo("sub", id); len(agreed) != 1 {
+		t.Fatalf("a subscription through another server: agreed %v", agreed)
+	}
+	if m := runs.call("tasks/update", `"taskId":"`+id+`","inputResponses":{"who":{"action":"accept","content":{"theme":"dark","name":"Ada"}}},`+taskMeta); m["error"] != nil {
+		t.Fatalf("tasks/update: %v", m)
+	}
+	for {
+		m := listens.recv() // fails the test after its wait
+		if m["method"] != "notifications/tasks" {
+			t.Fatalf("the subscription got %v", m)
+		}
+		if p := m["params"].(map[string]any); p["taskId"] == id && p["status"] == "completed" {
+			return
+		}
+	}
+}

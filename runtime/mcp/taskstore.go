@@ -379,10 +379,20 @@ var _ TaskChanges = (*memoryTaskStore)(nil)
 // WatchTasks calls changed with the id of every task created, or updated in what clients
 // see of it (UpdatedAt), through any Server that shares the store, until ctx ends.
 func (m *memoryTaskStore) WatchTasks(ctx context.Context, changed func(id string)) error {
+	return m.feed(ctx, m.watch(), changed)
+}
+
+// watch registers a watcher, which hears of every change from then on.
+func (m *memoryTaskStore) watch() *storeWatcher {
 	w := &storeWatcher{queued: map[string]bool{}, ready: make(chan struct{}, 1)}
 	m.mu.Lock()
 	m.watches[w] = true
 	m.mu.Unlock()
+	return w
+}
+
+// feed hands w's changes to changed until ctx ends, then lets w go.
+func (m *memoryTaskStore) feed(ctx context.Context, w *storeWatcher, changed func(id string)) error {
 	defer func() {
 		m.mu.Lock()
 		delete(m.watches, w)
