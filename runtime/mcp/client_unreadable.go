@@ -163,5 +163,9 @@ func transportOf(t Transport) (transport, peer string) {
 	case *MemoryTransport:
 		return TransportMemory, ""
 	}
-	return "", "" // another package's transport: it is not named
+	// Another package's transport names itself, if it has a method TransportName.
+	if n, ok := t.(interface{ TransportName() string }); ok {
+		return n.TransportName(), ""
+	}
+	return "", ""
 }

@@ -23,6 +23,10 @@ import (
 // Subprotocol is the WebSocket subprotocol both sides ask for.
 const Subprotocol = "mcp"
 
+// TransportName is what middleware's Message.Transport says of a conversation over
+// WebSocket, on both sides.
+const TransportName = "websocket"
+
 // The defaults of the bounds.
 const (
 	DefaultMaxMessageSize = 64 << 20
@@ -130,6 +134,9 @@ func (c *conn) Close() error {
 	})
 	return c.closeErr
 }
+
+// TransportName names the transport to the server's middleware (mcp.Message.Transport).
+func (c *conn) TransportName() string { return TransportName }
 
 var errClosed = errors.New("the connection is closed")
 

@@ -30,6 +30,9 @@ type Transport struct {
 	WriteTimeout time.Duration
 }
 
+// TransportName names the transport to the client's middleware (mcp.Message.Transport).
+func (t *Transport) TransportName() string { return TransportName }
+
 // Connect makes the handshake, within ctx.
 func (t *Transport) Connect(ctx context.Context) (mcp.Connection, error) {
 	if t.URL == "" {

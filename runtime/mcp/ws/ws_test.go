@@ -243,3 +243,32 @@ func TestProtectedBehindGuardHTTP(t *testing.T) {
 		t.Fatalf("a tool whose scope the token lacks: %v", err)
 	}
 }
+
+// Both sides' middleware learn that a conversation is over WebSocket (Message.Transport).
+func TestMiddlewareSeesTheTransport(t *testing.T) {
+	seen := make(chan string, 16)
+	record := func(next mcp.Handler) mcp.Handler {
+		return func(ctx context.Context, m *mcp.Message) ([]byte, error) {
+			if m.Method == "tools/call" {
+				seen <- m.Transport
+			}
+			return next(ctx, m)
+		}
+	}
+	srv := mcp.NewServer(mcp.Implementation{Name: "ws-test", Version: "1"}, &mcp.ServerOptions{Logger: quiet(), Middleware: []mcp.Middleware{record}})
+	srv.AddTool(greet)
+	s, _ := serve(t, srv, nil)
+	c, err := mcp.Connect(t.Context(), &Transport{URL: wsURL(s)}, &mcp.ClientOptions{Logger: quiet(), Middleware: []mcp.Middleware{record}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.CallTool(t.Context(), "greet", map[string]any{"name": "Ada"}); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 { // the client's, then the server's
+		if got := <-seen; got != TransportName {
+			t.Errorf("Message.Transport %q; want %q", got, TransportName)
+		}
+	}
+}
