@@ -54,18 +54,28 @@ type Fine struct {
 	C *Fine             ` + "`json:\"c,omitempty\"`" + `
 }
 
+// E returns Fine.
+//
 //mcp:tool embedded
 func E(ctx context.Context, in Embedded) (Fine, error) { return Fine{}, nil }
 
+// H returns a type of its own package.
+//
 //mcp:tool hidden
 func H(ctx context.Context, in Fine) (hidden, error) { return hidden{}, nil }
 
+// D echoes Deep.
+//
 //mcp:tool deep
 func D(ctx context.Context, in Deep) (Deep, error) { return in, nil }
 
+// R takes a type that only decodes.
+//
 //mcp:tool takes_reader
 func R(ctx context.Context, in WithReadOnly) error { return nil }
 
+// F echoes Fine.
+//
 //mcp:tool fine
 func F(ctx context.Context, in Fine) (Fine, error) { return in, nil }
 `,

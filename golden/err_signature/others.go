@@ -24,9 +24,13 @@ func CompleteTooMany(ctx context.Context, req mcp.CompletionRequest, prefix stri
 	return nil
 }
 
+// ReadLate has a signature mcpgen refuses.
+//
 //mcp:resource items://{id}
 func ReadLate(v Vars, ctx context.Context) (string, error) { return "", nil }
 
+// GreetLate has a signature mcpgen refuses.
+//
 //mcp:prompt
 func GreetLate(in struct {
 	Name string `json:"name"`
@@ -42,6 +46,8 @@ type Report struct {
 // MCPText has the wrong result.
 func (Report) MCPText() []byte { return nil }
 
+// Summarize has a signature mcpgen refuses.
+//
 //mcp:tool
 func Summarize() Report { return Report{} }
 
@@ -53,5 +59,7 @@ type Listing struct {
 // AppendMCPText takes a string, not a []byte.
 func (l *Listing) AppendMCPText(s string) []byte { return nil }
 
+// List has a signature mcpgen refuses.
+//
 //mcp:tool
 func List() (*Listing, error) { return nil, nil }

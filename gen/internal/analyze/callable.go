@@ -8,6 +8,7 @@ import (
 	"github.com/mcpgen/mcpgen/gen/internal/directive"
 	"github.com/mcpgen/mcpgen/gen/internal/model"
 	"github.com/mcpgen/mcpgen/gen/internal/schema"
+	"github.com/mcpgen/mcpgen/internal/describe"
 )
 
 // role says what an annotated function becomes (a tool, a resource, ...): the word for it in
@@ -32,6 +33,18 @@ func (a *analyzer) input(t types.Type, pos token.Pos, use string) *schema.Type {
 		a.builder.RejectHeaders(in, use, "remove the tag: only the arguments of tools/call are mirrored into headers")
 	}
 	return in
+}
+
+// description is the description of the function fd annotated as a word ("tool"): its doc
+// comment, without the directives. A model chooses a tool, a resource or a prompt by its
+// description alone, so an empty one is an error rather than a silent "".
+func (a *analyzer) description(fd *ast.FuncDecl, d directive.Directive, word string) string {
+	desc := describe.Description(fd.Name.Name, fd.Doc.Text())
+	if desc == "" {
+		a.diags.Hintf(d.Pos, "add a doc comment; it is the description the model reads: // "+fd.Name.Name+" ...",
+			"%s %s has no doc comment, so the model would get no description of it", word, fd.Name.Name)
+	}
+	return desc
 }
 
 // signature is a checked function: the Callable, and its argument and result besides the

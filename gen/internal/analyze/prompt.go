@@ -7,7 +7,6 @@ import (
 	"github.com/mcpgen/mcpgen/gen/internal/directive"
 	"github.com/mcpgen/mcpgen/gen/internal/model"
 	"github.com/mcpgen/mcpgen/gen/internal/schema"
-	"github.com/mcpgen/mcpgen/internal/describe"
 )
 
 var promptRole = role{
@@ -33,7 +32,7 @@ var promptOptions = &options[model.Prompt]{
 
 // prompt checks a function annotated with //mcp:prompt.
 func (a *analyzer) prompt(fd *ast.FuncDecl, d directive.Directive) {
-	pr := &model.Prompt{Name: snakeCase(fd.Name.Name), Description: describe.Description(fd.Name.Name, fd.Doc.Text())}
+	pr := &model.Prompt{Name: snakeCase(fd.Name.Name), Description: a.description(fd, d, "prompt")}
 	promptOptions.parse(a, d, pr)
 	if !validName(pr.Name) {
 		a.diags.Hintf(d.Pos, "use 1 to 128 ASCII letters, digits, '_', '-' or '.'", "invalid prompt name %q", pr.Name)

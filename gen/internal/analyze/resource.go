@@ -11,7 +11,6 @@ import (
 	"github.com/mcpgen/mcpgen/gen/internal/directive"
 	"github.com/mcpgen/mcpgen/gen/internal/model"
 	"github.com/mcpgen/mcpgen/gen/internal/schema"
-	"github.com/mcpgen/mcpgen/internal/describe"
 )
 
 var resourceRole = role{
@@ -56,7 +55,7 @@ var resourceOptions = &options[model.Resource]{
 
 // resource checks a function annotated with //mcp:resource.
 func (a *analyzer) resource(fd *ast.FuncDecl, d directive.Directive) {
-	r := &model.Resource{Name: snakeCase(fd.Name.Name), Description: describe.Description(fd.Name.Name, fd.Doc.Text())}
+	r := &model.Resource{Name: snakeCase(fd.Name.Name), Description: a.description(fd, d, "resource")}
 	resourceOptions.parse(a, d, r)
 	if strings.Contains(r.URI, "{") {
 		a.declared[templateTarget(r.URI)] = true

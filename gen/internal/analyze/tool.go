@@ -11,7 +11,6 @@ import (
 
 	"github.com/mcpgen/mcpgen/gen/internal/directive"
 	"github.com/mcpgen/mcpgen/gen/internal/model"
-	"github.com/mcpgen/mcpgen/internal/describe"
 )
 
 // toolOptions are the options of //mcp:tool: a name first, a title, and the hints.
@@ -46,7 +45,7 @@ var toolRole = role{
 // tool checks a function annotated with //mcp:tool.
 func (a *analyzer) tool(fd *ast.FuncDecl, d directive.Directive) {
 	t := &model.Tool{Name: snakeCase(fd.Name.Name)}
-	t.Description = describe.Description(fd.Name.Name, fd.Doc.Text())
+	t.Description = a.description(fd, d, "tool")
 	toolOptions.parse(a, d, t)
 	if h := t.Hints; h.ReadOnly != nil && *h.ReadOnly && h.Destructive != nil && *h.Destructive {
 		a.diags.Errorf(d.Pos, "a tool cannot be both readonly and destructive")
