@@ -63,3 +63,16 @@ func (l *Listing) AppendMCPText(s string) []byte { return nil }
 //
 //mcp:tool
 func List() (*Listing, error) { return nil, nil }
+
+// Verdict says it is a failure with the wrong type.
+type Verdict struct {
+	OK bool `json:"ok"`
+}
+
+// MCPIsError returns an error, not a bool.
+func (Verdict) MCPIsError() error { return nil }
+
+// Judge has a result whose MCPIsError has the wrong signature.
+//
+//mcp:tool
+func Judge() Verdict { return Verdict{} }

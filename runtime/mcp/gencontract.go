@@ -21,6 +21,7 @@ func init() {
 	contract.Hooks.ResultOK = func(c any) bool { return c.(*ToolCall).resultOK() }
 	contract.Hooks.TextBuffer = func(c any) []byte { return c.(*ToolCall).textBuffer() }
 	contract.Hooks.SetText = func(c any, text []byte) { c.(*ToolCall).setText(text) }
+	contract.Hooks.SetError = func(c any) { c.(*ToolCall).setError() }
 	contract.Hooks.AddForm = func(s, key any, schema string, decode func(*jsonwire.Decoder, any)) error {
 		return s.(*Server).addForm(key, schema, decode)
 	}

@@ -47,7 +47,8 @@ import (
 // encoding/json; arguments that break it get an error result naming each property, as
 // generated code gives. Out is what the tool returns, as for a //mcp:tool function: a
 // struct or a pointer to one (structured content, with an output schema derived from it and
-// checked; its text block is its JSON, or what its AppendMCPText or MCPText method writes),
+// checked; its text block is its JSON, or what its AppendMCPText or MCPText method writes;
+// an MCPIsError method returning true makes it an error result that keeps its data),
 // a string (one text block), an mcp.Content or []mcp.Content, or an mcp.CallToolResult. A
 // non-nil error is an error result with its text; a panic is an error result too, and the
 // server goes on serving.
@@ -93,7 +94,7 @@ type funcTool[In, Out any] struct {
 	inputSchema, outputSchema string
 	input, output             *jsonschema.Schema // output: nil but for structured results
 	result                    resultKind
-	ownText                   bool // Out, or a pointer to it, writes its own text block
+	ownText                   bool // Out, or a pointer to it, writes its own text block or says it is a failure
 }
 
 func newFuncTool[In, Out any](name string, fn func(context.Context, In) (Out, error)) (*funcTool[In, Out], error) {
@@ -134,7 +135,8 @@ func newFuncTool[In, Out any](name string, fn func(context.Context, In) (Out, er
 		if p.Kind() != reflect.Pointer {
 			p = reflect.PointerTo(out) // which has the methods of out too
 		}
-		f.ownText = p.Implements(reflect.TypeFor[appendTexter]()) || p.Implements(reflect.TypeFor[texter]())
+		f.ownText = p.Implements(reflect.TypeFor[appendTexter]()) || p.Implements(reflect.TypeFor[texter]()) ||
+			p.Implements(reflect.TypeFor[failure]())
 	default:
 		return nil, fmt.Errorf("its result type %s is not one a tool returns: a struct or a pointer to one (structured content), a string, mcp.Content, []mcp.Content or mcp.CallToolResult", out)
 	}
@@ -290,14 +292,21 @@ type (
 	texter       interface{ MCPText() string }
 )
 
+// failure is the method by which a result type says a value reports a failure: the result
+// is then an error result that keeps its structured content (see mcpgen.SetError).
+type failure interface{ MCPIsError() bool }
+
 // setOwnText sets the text block of a structured result whose type (v is a pointer to the
-// value) writes its own.
+// value) writes its own, and marks it an error result if the type says it is one.
 func setOwnText(c *mcp.ToolCall, v any) {
 	switch t := v.(type) {
 	case appendTexter:
 		mcpgen.SetText(c, t.AppendMCPText(mcpgen.TextBuffer(c)))
 	case texter:
 		mcpgen.SetText(c, append(mcpgen.TextBuffer(c), t.MCPText()...))
+	}
+	if f, ok := v.(failure); ok && f.MCPIsError() {
+		mcpgen.SetError(c)
 	}
 }
 

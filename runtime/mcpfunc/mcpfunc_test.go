@@ -329,6 +329,38 @@ func TestAddToolOwnText(t *testing.T) {
 	}
 }
 
+type buildResult struct {
+	Errors []string `json:"errors,omitempty"`
+}
+
+func (b buildResult) MCPIsError() bool { return len(b.Errors) > 0 }
+
+// A result type whose MCPIsError says true gives an error result that keeps its structured
+// content, as with //mcp:tool; one that says false does not.
+func TestAddToolStructuredFailure(t *testing.T) {
+	s := mcp.NewServer(mcp.Implementation{Name: "t", Version: "1"}, &mcp.ServerOptions{Logger: quietLogger()})
+	AddTool(s, mcp.Tool{Name: "build"}, func(ctx context.Context, in struct {
+		Broken bool `json:"broken,omitempty"`
+	}) (*buildResult, error) {
+		if in.Broken {
+			return &buildResult{Errors: []string{"undefined: x"}}, nil
+		}
+		return &buildResult{}, nil
+	})
+	for _, tt := range []struct {
+		args, structured string
+		isError          bool
+	}{
+		{`{"broken":true}`, `{"errors":["undefined: x"]}`, true},
+		{`{}`, `{}`, false},
+	} {
+		res := callFunc(t, s, context.Background(), "build", tt.args)
+		if res.IsError != tt.isError || string(res.StructuredContent) != tt.structured || text(res) != tt.structured {
+			t.Errorf("build(%s): %+v; want error %v and %s", tt.args, res, tt.isError, tt.structured)
+		}
+	}
+}
+
 // const, which invopop's dialect lacks, is read as the generator reads it: on scalars, and on
 // the items of a list; a call whose arguments differ gets an error result.
 func TestAddToolConst(t *testing.T) {

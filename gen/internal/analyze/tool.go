@@ -107,7 +107,8 @@ func (a *analyzer) output(t *model.Tool, fd *ast.FuncDecl, out types.Type, pos t
 			a.builder.RejectHeaders(t.OutType, "the result of tool "+t.Name, "give the result a type of its own, without the tag")
 		}
 		textOK := a.resultText(t, elem)
-		return t.OutType != nil && textOK
+		errorOK := a.resultIsError(t, elem)
+		return t.OutType != nil && textOK && errorOK
 	}
 	field := "Value"
 	switch elem.Underlying().(type) {
@@ -152,6 +153,24 @@ func (a *analyzer) resultText(t *model.Tool, elem types.Type) bool {
 		}
 	}
 	return ok
+}
+
+// resultIsError finds the method by which a tool's result type says that a value reports a
+// failure, MCPIsError() bool. A method of that name with another signature is reported.
+func (a *analyzer) resultIsError(t *model.Tool, elem types.Type) bool {
+	sel := types.NewMethodSet(types.NewPointer(elem)).Lookup(nil, model.IsErrorMethod)
+	if sel == nil {
+		return true
+	}
+	sig := sel.Type().(*types.Signature)
+	if !sameTypes(sig.Params(), nil) || !sameTypes(sig.Results(), []types.Type{types.Typ[types.Bool]}) {
+		a.diags.Hintf(sel.Obj().Pos(), "write MCPIsError() bool, true when the value reports a failure",
+			"method %s of %s, the result of tool %s, must be func() bool to mark the result an error result; it is %s",
+			model.IsErrorMethod, typeString(elem), t.Name, types.TypeString(sig, func(p *types.Package) string { return p.Name() }))
+		return false
+	}
+	t.IsError = true
+	return true
 }
 
 func sameTypes(tuple *types.Tuple, want []types.Type) bool {

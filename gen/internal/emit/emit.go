@@ -93,7 +93,7 @@ func File(p *model.Package) ([]byte, error) {
 	}
 	e.nameReceivers(p.Receivers)
 
-	code := []jen.Code{contractGuard(), e.register(p)}
+	code := []jen.Code{contractGuard(p), e.register(p)}
 	for k := range model.NumKinds {
 		if ds := slices.DeleteFunc(slices.Clone(p.Decls), func(d model.Decl) bool { return d.Kind() != k }); len(ds) > 0 {
 			code = append(code, kinds[k].code(e, ds)...)
@@ -228,15 +228,20 @@ func (e *emitter) recvType(r *model.Receiver) *jen.Statement {
 
 // contractGuard emits the declaration that fails to compile with a runtime of another
 // contract, at a line that says what to do. A file declares the oldest version whose runtime
-// has all it calls: every file needs 3, the first of package mcpgen, today; a later version
-// adds a constant that only the files using what it added declare (as version 2 was for
-// tools whose results write their own text), so that the others still build with runtimes
-// that keep the older one.
-func contractGuard() jen.Code {
+// has all it calls: every file needs 3, the first of package mcpgen; version 4 added
+// SetError, which only the files of tools whose results say they are errors call and
+// declare, so that the others still build with runtimes that keep the older one.
+func contractGuard(p *model.Package) jen.Code {
+	version := model.ContractVersion
+	for _, d := range p.Decls {
+		if t, ok := d.(*model.Tool); ok && t.IsError {
+			version = model.ContractSetError
+		}
+	}
 	return jen.Comment("The line below needs the runtime of the mcpgen that generated this file. If it does not").Line().
 		Comment("compile, the module builds with another version of mcpgen's runtime: run go generate").Line().
 		Comment("(go tool mcpgen) with the mcpgen the module requires.").Line().
-		Const().Id("_").Op("=").Qual(model.ContractPath, "Contract"+model.ContractVersion)
+		Const().Id("_").Op("=").Qual(model.ContractPath, "Contract"+version)
 }
 
 // typ writes a Go type, qualified as the generated file must write it.

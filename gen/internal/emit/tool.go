@@ -167,6 +167,10 @@ func (e *emitter) result(t *model.Tool) []jen.Code {
 		case model.TextString:
 			out = append(out, jen.Qual(model.ContractPath, "SetText").Call(c.Clone(), jen.Append(jen.Qual(model.ContractPath, "TextBuffer").Call(c.Clone()), e.local("out").Dot(model.TextString).Call().Op("..."))))
 		}
+		if t.IsError {
+			// The value says it reports a failure: an error result, with its data.
+			out = append(out, jen.If(e.local("out").Dot(model.IsErrorMethod).Call()).Block(jen.Qual(model.ContractPath, "SetError").Call(c.Clone())))
+		}
 		return out
 	case model.OutText:
 		return []jen.Code{c.Dot("ReturnText").Call(e.convert(e.local("out"), t.OutGo, types.Typ[types.String]))}

@@ -35,6 +35,9 @@ const (
 	// ContractVersion is the version of the runtime's contract with generated code that the
 	// emitted code keeps (the constant mcpgen.Contract3 of ContractPath).
 	ContractVersion = "3"
+	// ContractSetError is the version that added mcpgen.SetError, which only the files of
+	// tools whose result type has IsErrorMethod call, and so declare.
+	ContractSetError = "4"
 )
 
 // Package is one package's declarations, checked.
@@ -123,7 +126,14 @@ type Tool struct {
 	// Text is the method of the result's type that writes its text block, in place of the
 	// JSON of the structured content: TextAppend, TextString, or "" for none.
 	Text string
+	// IsError: the result's type has the method IsErrorMethod, which says whether a value
+	// reports a failure: the result is then an error result that keeps its structured content.
+	IsError bool
 }
+
+// IsErrorMethod is the method by which a tool's result type says that a value reports a
+// failure the model should see, with data: MCPIsError() bool.
+const IsErrorMethod = "MCPIsError"
 
 // The methods by which a tool's result type writes its own text block.
 const (

@@ -19,9 +19,10 @@
 //   - A tool with structured output checks the value against its output schema with the
 //     generated checker (Checker, then ResultOK) and, if it passes, encodes it into
 //     Structured; if the result's type writes its own text block (an MCPText or
-//     AppendMCPText method), it then sets that text with SetText. Other tools set their
-//     result with a Return method of mcp.ToolCall; a resource's contents are TextContents or
-//     BlobContents.
+//     AppendMCPText method), it then sets that text with SetText, and if the type says the
+//     value reports a failure (its MCPIsError method), it marks the result an error result
+//     with SetError. Other tools set their result with a Return method of mcp.ToolCall; a
+//     resource's contents are TextContents or BlobContents.
 package mcpgen
 
 import (
@@ -45,6 +46,10 @@ import (
 // requires (go generate, with //go:generate go tool mcpgen). A later version adds a
 // constant beside this one, which only the files that use what it adds declare.
 const Contract3 = true
+
+// Contract4 marks a runtime that keeps version 4 of the contract: version 3 and SetError.
+// Only the files that call SetError declare it.
+const Contract4 = true
 
 // ErrNilResult is the error result of a tool whose function returned a nil pointer where a
 // result was expected.
@@ -86,6 +91,11 @@ func TextBuffer(c *mcp.ToolCall) []byte { return contract.Hooks.TextBuffer(c) }
 // the structured content's JSON: for a result whose type says how it reads as text (its
 // MCPText or AppendMCPText method). structuredContent still carries the JSON.
 func SetText(c *mcp.ToolCall, text []byte) { contract.Hooks.SetText(c, text) }
+
+// SetError makes the structured result set with Structured an error result (isError true),
+// structured content and all: for a result whose type says the value reports a failure the
+// model should see, with data (its MCPIsError method returns true).
+func SetError(c *mcp.ToolCall) { contract.Hooks.SetError(c) }
 
 // AddForm registers the elicitation form of type T, for mcp.Elicit. mcpgen generates the
 // call, in RegisterMCP, for every type the package passes to Elicit; schema is derived from

@@ -15,12 +15,14 @@ var Hooks struct {
 	// TemplateInput returns, as an *mcp.Input, the variables of a URI that matched a
 	// resource template.
 	TemplateInput func(uri string, vars map[string]string, literal []string) any
-	// Structured, Checker, ResultOK, TextBuffer and SetText are the structured result's.
+	// Structured, Checker, ResultOK, TextBuffer, SetText and SetError are the structured
+	// result's.
 	Structured func(call any) *jsonwire.Encoder
 	Checker    func(call any) *jsonwire.Checker
 	ResultOK   func(call any) bool
 	TextBuffer func(call any) []byte
 	SetText    func(call any, text []byte)
+	SetError   func(call any)
 	// AddForm registers an elicitation form under key, a nil pointer to its type; decode's
 	// second argument is a pointer to a value of that type.
 	AddForm func(s, key any, schema string, decode func(*jsonwire.Decoder, any)) error
