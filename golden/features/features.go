@@ -52,16 +52,40 @@ type ItemRef struct {
 	Details bool `json:"details"`
 }
 
-// Item is one item, as JSON.
+// Item is one item, as JSON: a struct's contents are its JSON, application/json.
 //
-//mcp:resource items://{kind}/{id}/{details} mime=application/json
-func Item(ref ItemRef) (string, error) {
+//mcp:resource items://{kind}/{id}/{details}
+func Item(ref ItemRef) (*ItemRef, error) {
 	if ref.ID > 1000 {
-		return "", mcp.ErrResourceNotFound
+		return nil, mcp.ErrResourceNotFound
 	}
-	b, _ := json.Marshal(ref)
-	return string(b), nil
+	return &ref, nil
 }
+
+// Stats are counts of the catalogue.
+type Stats struct {
+	Books  int      `json:"books"`
+	Movies int      `json:"movies"`
+	Newest *ItemRef `json:"newest,omitempty"`
+	Note   string   `json:"note,omitempty"`
+}
+
+// Catalogue counts the items, as JSON.
+//
+//mcp:resource stats://catalogue
+func Catalogue() Stats {
+	return Stats{Books: 2, Movies: 1, Newest: &ItemRef{Kind: Movie, ID: 3}, Note: "say \"hi\""}
+}
+
+// Vendor counts the items, as JSON of a type of its own.
+//
+//mcp:resource stats://vendor mime=application/vnd.features+json
+func Vendor() (*Stats, error) { return &Stats{Books: 2}, nil }
+
+// Missing has no stats to give: a nil pointer, which is an error.
+//
+//mcp:resource stats://missing
+func Missing() (*Stats, error) { return nil, nil }
 
 // File is any file under files://, through {+path}.
 type File struct {

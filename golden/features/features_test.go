@@ -25,6 +25,8 @@ func TestResources(t *testing.T) {
 		"files://tree":           `[{"text":"a","uri":"files://tree/a"},{"text":"b","uri":"files://tree/b"}]`,
 		"files://a/b.txt":        `[{"mimeType":"text/plain","text":"bee","uri":"files://a/b.txt"}]`,
 		"items://book/7/true":    `[{"mimeType":"application/json","text":"{\"kind\":\"book\",\"id\":7,\"details\":true}","uri":"items://book/7/true"}]`,
+		"stats://catalogue":      `[{"mimeType":"application/json","text":"{\"books\":2,\"movies\":1,\"newest\":{\"kind\":\"movie\",\"id\":3,\"details\":false},\"note\":\"say \\\"hi\\\"\"}","uri":"stats://catalogue"}]`,
+		"stats://vendor":         `[{"mimeType":"application/vnd.features+json","text":"{\"books\":2,\"movies\":0}","uri":"stats://vendor"}]`,
 	} {
 		contents, rpcErr := c.ReadResource(uri)
 		if rpcErr != nil {
@@ -46,6 +48,9 @@ func TestResources(t *testing.T) {
 		if rpcErr == nil || rpcErr.Code != -32602 || !strings.Contains(rpcErr.Message, want) {
 			t.Errorf("%s: %v, want invalid params with %q", uri, rpcErr, want)
 		}
+	}
+	if _, rpcErr := c.ReadResource("stats://missing"); rpcErr == nil || !strings.Contains(rpcErr.Message, "resource stats://missing returned a nil pointer") {
+		t.Errorf("stats://missing: %v, want an error saying the pointer is nil", rpcErr)
 	}
 	for _, uri := range []string{"items://book/2000/true", "files://nope", "docs://nothing"} {
 		if _, rpcErr := c.ReadResource(uri); rpcErr == nil || rpcErr.Code != mcp.CodeResourceNotFound {

@@ -6,6 +6,7 @@ package features
 
 import (
 	"context"
+	"errors"
 	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
@@ -94,7 +95,7 @@ func RegisterMCP(s *mcp.Server, store *Store) {
 	s.AddResourceTemplate(mcp.ResourceTemplate{
 		URITemplate: "items://{kind}/{id}/{details}",
 		Name:        "item",
-		Description: "One item, as JSON.",
+		Description: "One item, as JSON: a struct's contents are its JSON, application/json.",
 		MIMEType:    "application/json",
 		Read:        mcpgenReadItem,
 	})
@@ -104,6 +105,27 @@ func RegisterMCP(s *mcp.Server, store *Store) {
 		Description: "Has a query string, whose '=' must not split the directive.",
 		MIMEType:    "text/plain",
 		Read:        mcpgenReadQuery,
+	})
+	s.AddResource(mcp.Resource{
+		URI:         "stats://catalogue",
+		Name:        "catalogue",
+		Description: "Counts the items, as JSON.",
+		MIMEType:    "application/json",
+		Read:        mcpgenReadCatalogue,
+	})
+	s.AddResource(mcp.Resource{
+		URI:         "stats://missing",
+		Name:        "missing",
+		Description: "Has no stats to give: a nil pointer, which is an error.",
+		MIMEType:    "application/json",
+		Read:        mcpgenReadMissing,
+	})
+	s.AddResource(mcp.Resource{
+		URI:         "stats://vendor",
+		Name:        "vendor",
+		Description: "Counts the items, as JSON of a type of its own.",
+		MIMEType:    "application/vnd.features+json",
+		Read:        mcpgenReadVendor,
 	})
 	s.AddPrompt(mcp.Prompt{
 		Name:        "code_review",
@@ -376,13 +398,66 @@ func mcpgenReadItem(_ context.Context, uri string, vars map[string]string) ([]mc
 	if err != nil {
 		return nil, err
 	}
-	return mcpgen.TextContents(uri, out), nil
+	if out == nil {
+		return nil, errors.New("resource items://{kind}/{id}/{details} returned a nil pointer, not contents")
+	}
+	var enc jsonwire.Encoder
+	mcpgenEncodeItemRef(&enc, out)
+	if err := enc.Err(); err != nil {
+		return nil, err
+	}
+	return mcpgen.TextContents(uri, string(enc.Bytes())), nil
 }
 
 // mcpgenReadQuery serves resource search://all?sort=name.
 func mcpgenReadQuery(_ context.Context, uri string) ([]mcp.ResourceContents, error) {
 	out := Query()
 	return []mcp.ResourceContents{out}, nil
+}
+
+// mcpgenReadCatalogue serves resource stats://catalogue.
+func mcpgenReadCatalogue(_ context.Context, uri string) ([]mcp.ResourceContents, error) {
+	out := Catalogue()
+	var enc jsonwire.Encoder
+	mcpgenEncodeStats(&enc, &out)
+	if err := enc.Err(); err != nil {
+		return nil, err
+	}
+	return mcpgen.TextContents(uri, string(enc.Bytes())), nil
+}
+
+// mcpgenReadMissing serves resource stats://missing.
+func mcpgenReadMissing(_ context.Context, uri string) ([]mcp.ResourceContents, error) {
+	out, err := Missing()
+	if err != nil {
+		return nil, err
+	}
+	if out == nil {
+		return nil, errors.New("resource stats://missing returned a nil pointer, not contents")
+	}
+	var enc jsonwire.Encoder
+	mcpgenEncodeStats(&enc, out)
+	if err := enc.Err(); err != nil {
+		return nil, err
+	}
+	return mcpgen.TextContents(uri, string(enc.Bytes())), nil
+}
+
+// mcpgenReadVendor serves resource stats://vendor.
+func mcpgenReadVendor(_ context.Context, uri string) ([]mcp.ResourceContents, error) {
+	out, err := Vendor()
+	if err != nil {
+		return nil, err
+	}
+	if out == nil {
+		return nil, errors.New("resource stats://vendor returned a nil pointer, not contents")
+	}
+	var enc jsonwire.Encoder
+	mcpgenEncodeStats(&enc, out)
+	if err := enc.Err(); err != nil {
+		return nil, err
+	}
+	return mcpgen.TextContents(uri, string(enc.Bytes())), nil
 }
 
 // mcpgenGetReview serves prompt code_review.
@@ -780,4 +855,34 @@ func mcpgenDecodeReviewArgs(d *jsonwire.Decoder, v *ReviewArgs) {
 	if !hasCode {
 		d.ReportMissing("code")
 	}
+}
+
+// mcpgenEncodeItemRef writes a value of type ItemRef as JSON.
+func mcpgenEncodeItemRef(e *jsonwire.Encoder, v *ItemRef) {
+	e.ObjectStart()
+	e.Key("kind")
+	e.String(string(v.Kind))
+	e.Key("id")
+	e.Int(int64(v.ID))
+	e.Key("details")
+	e.Bool(v.Details)
+	e.ObjectEnd()
+}
+
+// mcpgenEncodeStats writes a value of type Stats as JSON.
+func mcpgenEncodeStats(e *jsonwire.Encoder, v *Stats) {
+	e.ObjectStart()
+	e.Key("books")
+	e.Int(int64(v.Books))
+	e.Key("movies")
+	e.Int(int64(v.Movies))
+	if v.Newest != nil {
+		e.Key("newest")
+		mcpgenEncodeItemRef(e, v.Newest)
+	}
+	if v.Note != "" {
+		e.Key("note")
+		e.String(v.Note)
+	}
+	e.ObjectEnd()
 }

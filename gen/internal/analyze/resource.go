@@ -16,7 +16,7 @@ import (
 var resourceRole = role{
 	word:    "resource",
 	takes:   "a resource takes (ctx context.Context, in T) with T a struct whose fields are the variables of its URI template; either may be left out",
-	returns: "a resource returns (T, error) or T, with T a string (text), a []byte (binary), an mcp.ResourceContents or a []mcp.ResourceContents",
+	returns: "a resource returns (T, error) or T, with T a string (text), a []byte (binary), a struct or a pointer to one (its JSON), an mcp.ResourceContents or a []mcp.ResourceContents",
 	argOK:   isStructOrPointer,
 	argWant: "a struct or a pointer to a struct",
 	argHint: "put the URI template's variables in a struct, one field for each",
@@ -192,6 +192,20 @@ func (a *analyzer) resourceOut(r *model.Resource, fd *ast.FuncDecl, s signature)
 	}
 	if b, ok := s.out.Underlying().(*types.Basic); ok && b.Kind() == types.String {
 		r.Out = model.ResourceText
+		return true
+	}
+	if isStructOrPointer(s.out) {
+		// Its JSON, written by a generated encoder, as a tool's structured result is.
+		r.Out = model.ResourceJSON
+		_, r.OutPointer = types.Unalias(s.out).(*types.Pointer)
+		if r.OutType = a.builder.Object(s.out, s.outPos); r.OutType == nil {
+			return false
+		}
+		a.builder.CheckDirection(r.OutType, false)
+		a.builder.RejectHeaders(r.OutType, "the contents of resource "+r.URI, "give the contents a type of their own, without the tag")
+		if r.MIMEType == "" {
+			r.MIMEType = model.JSONMIMEType
+		}
 		return true
 	}
 	a.diags.Hintf(s.outPos, resourceRole.returns, "resource %s returns %s, which mcpgen cannot turn into resource contents", fd.Name.Name, typeString(s.out))

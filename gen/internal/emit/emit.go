@@ -68,13 +68,22 @@ func File(p *model.Package) ([]byte, error) {
 	f.HeaderComment("//go:build !" + model.BuildTag)
 	e.checked = checked(p.Objects)
 
-	// The structs that need a decoder (arguments) or an encoder (results).
-	var decoded, encoded []*schema.Object
-	seenIn, seenOut := map[*schema.Object]bool{}, map[*schema.Object]bool{}
+	// The structs that need a decoder (arguments) or an encoder (results), and those a tool's
+	// result checker may reach (a resource's contents have no schema to be checked against).
+	var decoded, encoded, results []*schema.Object
+	seenIn, seenOut, seenResult := map[*schema.Object]bool{}, map[*schema.Object]bool{}, map[*schema.Object]bool{}
 	for _, d := range p.Decls {
 		in, out := d.Types()
 		objects(in, seenIn, &decoded)
 		objects(out, seenOut, &encoded)
+		if d.Kind() == model.ToolKind {
+			objects(out, seenResult, &results)
+		}
+	}
+	for _, o := range encoded {
+		if !seenResult[o] {
+			delete(e.checked, o) // no checker nobody calls
+		}
 	}
 
 	// Package-level identifiers, in an order that depends only on names (declarations in the

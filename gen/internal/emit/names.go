@@ -63,7 +63,7 @@ func (e *emitter) id(owner any, role string) string {
 // package with one of these names is imported under an alias instead, and localName
 // refuses any other.
 var locals = map[string]bool{"a": true, "args": true, "b": true, "c": true, "count": true, "ctx": true, "d": true,
-	"dur": true, "e": true, "err": true, "f": true, "i": true, "in": true, "k": true, "key": true, "keyOK": true,
+	"dur": true, "e": true, "enc": true, "err": true, "f": true, "i": true, "in": true, "k": true, "key": true, "keyOK": true,
 	"kn": true, "length": true, "list": true, "m": true, "n": true, "num": true, "ok": true, "out": true, "raw": true,
 	"recv": true, "req": true, "s": true, "text": true, "uri": true, "v": true, "vars": true, "x": true}
 

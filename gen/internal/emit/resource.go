@@ -75,6 +75,21 @@ func (e *emitter) readFunc(r *model.Resource) jen.Code {
 		result = jen.Index().Qual(model.RuntimePath, "ResourceContents").Values(e.local("out"))
 	case model.ResourceList:
 		result = e.local("out")
+	case model.ResourceJSON:
+		value := jen.Op("&").Add(e.local("out"))
+		if r.OutPointer {
+			value = e.local("out")
+			body = append(body, jen.If(e.local("out").Op("==").Nil()).Block(
+				jen.Return(jen.Nil(), jen.Qual("errors", "New").Call(jen.Lit("resource "+r.URI+" returned a nil pointer, not contents"))),
+			))
+		}
+		enc := e.local("enc")
+		body = append(body,
+			jen.Var().Add(enc).Qual(model.JSONWirePath, "Encoder"),
+			jen.Id(e.id(r.OutType.Deref().Object, "Encode")).Call(jen.Op("&").Add(enc), value),
+			jen.If(e.local("err").Op(":=").Add(enc).Dot("Err").Call(), e.local("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), e.local("err"))),
+		)
+		result = jen.Qual(model.ContractPath, "TextContents").Call(e.local("uri"), jen.String().Call(enc.Clone().Dot("Bytes").Call()))
 	}
 	body = append(body, jen.Return(result, jen.Nil()))
 	name := e.id(r, "Read")

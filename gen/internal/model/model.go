@@ -143,7 +143,7 @@ const (
 
 func (*Tool) Kind() Kind                          { return ToolKind }
 func (t *Tool) Types() (in, out *schema.Type)     { return t.In, t.OutType }
-func (r *Resource) Types() (in, out *schema.Type) { return r.In, nil }
+func (r *Resource) Types() (in, out *schema.Type) { return r.In, r.OutType }
 func (p *Prompt) Types() (in, out *schema.Type)   { return p.In, nil }
 func (*Completion) Types() (in, out *schema.Type) { return nil, nil }
 func (f *Form) Types() (in, out *schema.Type)     { return f.Type, nil }
@@ -182,6 +182,8 @@ type Resource struct {
 	Literal     []string // variables whose fields are numbers or booleans
 	Out         ResourceOut
 	OutGo       types.Type
+	OutType     *schema.Type // for ResourceJSON
+	OutPointer  bool         // for ResourceJSON: the result is a pointer to the struct
 }
 
 func (*Resource) Kind() Kind { return ResourceKind }
@@ -197,7 +199,12 @@ const (
 	ResourceBlob                        // []byte: binary contents
 	ResourceContents                    // mcp.ResourceContents
 	ResourceList                        // []mcp.ResourceContents
+	ResourceJSON                        // a struct or a pointer to one: its JSON, as text
 )
+
+// JSONMIMEType is the MIME type of a resource whose function returns a struct, unless its
+// directive says another.
+const JSONMIMEType = "application/json"
 
 // Prompt is one function annotated with //mcp:prompt. Its arguments are the string fields
 // of its argument struct.

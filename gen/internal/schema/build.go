@@ -51,7 +51,7 @@ func (b *Builder) Object(t types.Type, pos token.Pos) *Type {
 	}
 	node := b.typeOf(t, pos, "")
 	if node != nil && node.Kind != Struct {
-		b.diags.Hintf(pos, "use a plain struct for the tool's arguments and result; a field of the type can encode itself",
+		b.diags.Hintf(pos, "use a plain struct, whose fields become the properties; a field of the type can encode itself",
 			"type %s has its own encoding (MarshalJSON or MarshalText), so its properties are not its fields", typeString(t))
 		return nil
 	}
