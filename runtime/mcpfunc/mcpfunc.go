@@ -61,8 +61,9 @@ import (
 // from enum= (not from a type's constants), and a time.Duration is an integer of
 // nanoseconds, as encoding/json has it.
 //
-// AddTool panics if In or Out is not a type a tool takes or returns, or if t already has a
-// schema or a handler: mistakes in the program, found when it starts.
+// AddTool panics if In or Out is not a type a tool takes or returns (two fields of one struct
+// with one JSON name, which encoding/json would leave out without a word, among them), or if
+// t already has a schema or a handler: mistakes in the program, found when it starts.
 func AddTool[In, Out any](s *mcp.Server, t mcp.Tool, fn func(context.Context, In) (Out, error)) {
 	if t.InputSchema != "" || t.OutputSchema != "" || t.Handler != nil {
 		panic(fmt.Sprintf("mcpfunc: AddTool: tool %q: AddTool derives the schemas and makes the handler: leave InputSchema, OutputSchema and Handler empty (mcp.Server.AddTool takes them written out)", t.Name))
@@ -106,6 +107,10 @@ func newFuncTool[In, Out any](name string, fn func(context.Context, In) (Out, er
 	if deref(in).Kind() != reflect.Struct {
 		return nil, fmt.Errorf("its argument type %s is not a struct, nor a pointer to one: the arguments of a tool are a JSON object (use struct{} for none)", in)
 	}
+	pkg := funcPackage(fn)
+	if err := sameJSONNames(in, pkg); err != nil {
+		return nil, fmt.Errorf("its argument type %s: %v", in, err)
+	}
 	var err error
 	if f.inputSchema, err = funcSchema(in, false); err != nil {
 		return nil, fmt.Errorf("the schema of its argument type %s: %v", in, err)
@@ -125,6 +130,9 @@ func newFuncTool[In, Out any](name string, fn func(context.Context, In) (Out, er
 		f.result = textResult
 	case deref(out).Kind() == reflect.Struct:
 		f.result = structuredResult
+		if err := sameJSONNames(out, pkg); err != nil {
+			return nil, fmt.Errorf("its result type %s: %v", out, err)
+		}
 		if f.outputSchema, err = funcSchema(out, true); err != nil {
 			return nil, fmt.Errorf("the schema of its result type %s: %v", out, err)
 		}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -263,6 +264,88 @@ func TestAddToolRecursiveSchema(t *testing.T) {
 	}
 }
 
+// hiddenTitle has two fields with one JSON name, which encoding/json resolves without a
+// word. (Two tagged ones, which it leaves out both, are built with reflect.StructOf in
+// TestSameJSONNames: go vet refuses them in source.)
+type hiddenTitle struct {
+	Title   string // left out: Heading's tag names it Title too
+	Heading string `json:"Title"`
+}
+
+// listing shares a JSON name in an unnamed struct it reaches.
+type listing struct {
+	Items []struct {
+		Title   string
+		Heading string `json:"Title"`
+	} `json:"items"`
+}
+
+// Two fields tagged with one JSON name are both left out by encoding/json: the message says
+// so, for each such name, and a type of another package is not examined.
+func TestSameJSONNames(t *testing.T) {
+	field := func(name, tag string) reflect.StructField {
+		return reflect.StructField{Name: name, Type: reflect.TypeFor[string](), Tag: reflect.StructTag(tag)}
+	}
+	copied := reflect.StructOf([]reflect.StructField{
+		field("Query", `json:"query"`), field("Limit", `json:"query,omitempty"`), field("Extra", `json:"query"`),
+		field("Skipped", `json:"-"`), field("Other", `json:"-"`),
+	})
+	err := sameJSONNames(reflect.PointerTo(copied), "")
+	want := `fields struct.Query, struct.Limit and struct.Extra have JSON name "query", and encoding/json leaves out every one of them: none is a property (give one of them another name in its json tag, or leave one out with json:"-")`
+	if err == nil || err.Error() != want {
+		t.Errorf("sameJSONNames = %v\nwant %s", err, want)
+	}
+	// An unnamed argument struct reaches hiddenTitle, of the function's package.
+	if err := sameJSONNames(reflect.TypeFor[struct{ T hiddenTitle }](), "github.com/mcpgen/mcpgen/runtime/mcpfunc"); err == nil {
+		t.Errorf("a type of the function's package was not examined")
+	}
+	if err := sameJSONNames(reflect.TypeFor[struct{ T hiddenTitle }](), "example.com/other"); err != nil {
+		t.Errorf("a type of another package was examined: %v", err)
+	}
+}
+
+func (hiddenTitle) method() {}
+
+// funcPackage finds the package of a function, a method and a function literal.
+func TestFuncPackage(t *testing.T) {
+	const want = "github.com/mcpgen/mcpgen/runtime/mcpfunc"
+	for name, fn := range map[string]any{
+		"function": TestFuncPackage, "method": hiddenTitle.method, "literal": func() {},
+		"other package": strings.Cut,
+	} {
+		got := funcPackage(fn)
+		if name == "other package" {
+			if got != "strings" {
+				t.Errorf("%s: %q, want strings", name, got)
+			}
+		} else if got != want {
+			t.Errorf("%s: %q, want %s", name, got, want)
+		}
+	}
+}
+
+type inner struct {
+	F string `json:"f"`
+	G string `json:"g"`
+}
+
+// shadowing hides a field promoted from inner: encoding/json's rule for embedding, which is
+// no mistake.
+type shadowing struct {
+	inner
+	F string `json:"f,omitempty"`
+}
+
+// A field that hides a promoted one is no collision: AddTool takes it, and the property is
+// the outer field.
+func TestAddToolShadowing(t *testing.T) {
+	s := mcp.NewServer(mcp.Implementation{Name: "t", Version: "1"}, &mcp.ServerOptions{Logger: quietLogger()})
+	AddTool(s, mcp.Tool{Name: "shadow"}, func(ctx context.Context, in shadowing) (string, error) { return in.F + in.G, nil })
+	if res := callFunc(t, s, context.Background(), "shadow", `{"f":"x","g":"y"}`); res.IsError || text(res) != "xy" {
+		t.Errorf("shadow: %+v", res)
+	}
+}
+
 // Types no tool takes or returns, and a tool with schemas or a handler of its own, are
 // refused when the program starts.
 func TestAddToolRefuses(t *testing.T) {
@@ -281,6 +364,19 @@ func TestAddToolRefuses(t *testing.T) {
 			AddTool(s, mcp.Tool{Name: "d"}, func(context.Context, struct{ C chan int }) (string, error) { return "", nil })
 		},
 		`tool "e": the function is nil`: func() { AddTool[struct{}, string](s, mcp.Tool{Name: "e"}, nil) },
+		`tool "f": its argument type mcpfunc.hiddenTitle: fields hiddenTitle.Title and hiddenTitle.Heading have JSON name "Title", and encoding/json keeps only hiddenTitle.Heading, the tagged one: the others are no properties (give one of them another name in its json tag, or leave one out with json:"-")`: func() {
+			AddTool(s, mcp.Tool{Name: "f"}, func(context.Context, hiddenTitle) (string, error) { return "", nil })
+		},
+		`tool "g": its result type *mcpfunc.listing: fields listing.Items[].Title and listing.Items[].Heading have JSON name "Title"`: func() {
+			AddTool(s, mcp.Tool{Name: "g"}, func(context.Context, struct{}) (*listing, error) { return nil, nil })
+		},
+		`tool "h": its argument type struct { Page mcpfunc.hiddenTitle "json:\"page\"" }: fields hiddenTitle.Title and hiddenTitle.Heading`: func() {
+			AddTool(s, mcp.Tool{Name: "h"}, func(context.Context, struct {
+				Page hiddenTitle `json:"page"`
+			}) (string, error) {
+				return "", nil
+			})
+		},
 	} {
 		func() {
 			defer func() {
