@@ -76,3 +76,8 @@ func M(in In) error { return nil }
 //
 //mcp:tool n scopes=
 func N(in In) error { return nil }
+
+// O quotes its name, which has a space: one diagnostic, about the quotes.
+//
+//mcp:tool "bad 6"
+func O(in In) error { return nil }

@@ -29,3 +29,17 @@ type In struct {
 //
 //mcp:tool
 func Check(in In) error { return nil }
+
+// Misspelled holds keys misspelled near a keyword of another type: the hint offers only
+// keys that apply.
+type Misspelled struct {
+	A int      `json:"a" jsonschema:"minLenght=1"`
+	B []string `json:"b" jsonschema:"minLenght=1"`
+	C int      `json:"c" jsonschema:"maximun=3"`
+	D float64  `json:"d" jsonschema:"uniqeItems"`
+}
+
+// CheckMisspelled takes them.
+//
+//mcp:tool
+func CheckMisspelled(in Misspelled) error { return nil }

@@ -54,6 +54,9 @@ func Parse(c *ast.Comment) (d Directive, problem string, at token.Pos) {
 		verbEnd = len(text)
 	}
 	d.Verb = text[:verbEnd]
+	if Prefix+d.Verb+" " == SchemaPrefix {
+		return d, "", 0 // its argument is JSON, not options
+	}
 	base := c.Slash + token.Pos(len(Prefix))
 	i := verbEnd
 	for {
@@ -64,6 +67,12 @@ func Parse(c *ast.Comment) (d Directive, problem string, at token.Pos) {
 			return d, "", 0
 		}
 		a := Arg{Pos: base + token.Pos(i)}
+		if text[i] == '"' {
+			// A quoted word ("get weather") would split at its space into two arguments, each
+			// wrong in its own way: say what is wrong once.
+			quoted, _, _ := strings.Cut(text[i+1:], `"`)
+			return d, `quoted argument "` + quoted + `": a name or an option is written bare (get_weather, readonly); only a value after = may be quoted (title="Current weather")`, a.Pos
+		}
 		start := i
 		for i < len(text) && text[i] != ' ' && text[i] != '\t' && text[i] != '=' {
 			i++

@@ -2,6 +2,7 @@ package directive
 
 import (
 	"go/ast"
+	"strings"
 	"testing"
 )
 
@@ -24,6 +25,10 @@ func TestParse(t *testing.T) {
 	}
 	if _, problem, at := Parse(&ast.Comment{Slash: 1, Text: `//mcp:tool title="open`}); problem == "" || at != 12 {
 		t.Errorf("unterminated quote: problem %q at %d", problem, at)
+	}
+	// A quoted name is one problem, at the quote, not two arguments split at its space.
+	if _, problem, at := Parse(&ast.Comment{Slash: 1, Text: `//mcp:tool "bad 6" readonly`}); !strings.HasPrefix(problem, `quoted argument "bad 6": a name or an option is written bare`) || at != 12 {
+		t.Errorf("quoted name: problem %q at %d", problem, at)
 	}
 }
 

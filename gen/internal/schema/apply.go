@@ -67,7 +67,7 @@ func (b *Builder) applyTags(f *Field, c candidate, where string) tagResult {
 		}
 		kw, known := lookupKeyword(it.key)
 		if !known {
-			b.diags.Hintf(pos, suggest(it.key), "%s: unknown jsonschema tag key %q", where, it.key)
+			b.diags.Hintf(pos, suggest(it.key, target), "%s: unknown jsonschema tag key %q", where, it.key)
 			continue
 		}
 		if !it.hasValue {
@@ -439,17 +439,45 @@ func describe(t *Type) string {
 	return "type " + typeString(t.Go)
 }
 
-// suggest proposes the known key closest to a misspelled one.
-func suggest(key string) string {
-	var candidates []string
+// suggest proposes the key closest to a misspelled one among those that apply to t, the
+// field's type (or, for a list, its items'): a key that does not apply would be the next
+// mistake. A closer key that does not apply is named as such, so that the misspelling is
+// still explained.
+func suggest(key string, t *Type) string {
+	var fits, all []string
 	for _, k := range keywords {
-		candidates = append(candidates, k.tag)
+		all = append(all, k.tag)
+		if keywordFits(k.kinds, t) {
+			fits = append(fits, k.tag)
+		}
 	}
-	candidates = append(append(candidates, flags...), unsupported...)
-	slices.Sort(candidates)
-	best := nearest(key, candidates)
-	if best == "" {
-		return ""
+	fits = append(fits, "required", "nullable")
+	all = append(all, flags...)
+	if t.Kind == Slice || t.Kind == Array {
+		fits = append(fits, "uniqueItems")
 	}
-	return fmt.Sprintf("did you mean %q?", best)
+	slices.Sort(fits)
+	slices.Sort(all)
+	if best := nearest(key, fits); best != "" {
+		return fmt.Sprintf("did you mean %q?", best)
+	}
+	if best := nearest(key, all); best != "" {
+		if k, ok := lookupKeyword(best); ok {
+			return fmt.Sprintf("%q, which it resembles, applies to %s, not to %s", best, kindNames(k.kinds), describe(t))
+		}
+		return fmt.Sprintf("%q, which it resembles, applies to slices and arrays, not to %s", best, describe(t))
+	}
+	return ""
+}
+
+// keywordFits reports whether a keyword for kinds applies to t, as applyTags applies it: to
+// a list's items when not to the list, and anything to a type with its own JSON form.
+func keywordFits(kinds []Kind, t *Type) bool {
+	if t.Kind == Custom || slices.Contains(kinds, t.Kind) {
+		return true
+	}
+	if (t.Kind == Slice || t.Kind == Array) && t.Elem != nil {
+		return slices.Contains(kinds, t.Elem.Deref().Kind)
+	}
+	return false
 }
