@@ -49,7 +49,7 @@ func (e *emitter) toolMethod(t *tool) {
 	}
 	doc += "\n\n"
 	if t.out == nil && t.reuse.Out == nil {
-		doc += "The tool declares no output schema: the result is its content blocks. "
+		doc += "The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their text). "
 	}
 	doc += "A result the tool marked as an error is returned as a *mcp.ToolError with its text."
 	f.Add(comment(doc))

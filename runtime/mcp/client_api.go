@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"iter"
-	"strings"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
@@ -202,13 +201,7 @@ func (r *CallToolResult) Err() error {
 	if !r.IsError {
 		return nil
 	}
-	var texts []string
-	for _, b := range r.Content {
-		if t, ok := b.(Text); ok {
-			texts = append(texts, t.Text)
-		}
-	}
-	return &ToolError{Text: strings.Join(texts, "\n")}
+	return &ToolError{Text: TextOf(r.Content)}
 }
 
 // ToolError is a tool's error result, as an error.

@@ -1,6 +1,9 @@
 package mcp
 
 import (
+	"strconv"
+	"strings"
+
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 )
 
@@ -83,4 +86,56 @@ type CallToolResult struct {
 	// StructuredContent is a JSON object, sent to clients of protocol 2025-06-18 and later.
 	StructuredContent []byte
 	IsError           bool
+}
+
+// TextOf returns the text of the text blocks among blocks, one block per line: what a typed
+// client's method returns for a tool without an output schema, read as a person or a model
+// reads it.
+func TextOf(blocks []Content) string {
+	var b strings.Builder
+	first := true
+	for _, c := range blocks {
+		if t, ok := c.(Text); ok {
+			if !first {
+				b.WriteByte('\n')
+			}
+			b.WriteString(t.Text)
+			first = false
+		}
+	}
+	return b.String()
+}
+
+// The String methods print a block as it reads: fmt.Println of a []Content shows the text of
+// its text blocks, and what the other blocks are, rather than the structs' fields.
+
+// String returns the text.
+func (t Text) String() string { return t.Text }
+
+// String says what the image is: [image image/png, 1234 bytes].
+func (i Image) String() string { return describeData("image", i.MIMEType, len(i.Data)) }
+
+// String says what the audio is: [audio audio/wav, 1234 bytes].
+func (a Audio) String() string { return describeData("audio", a.MIMEType, len(a.Data)) }
+
+// String says what the link points at: [resource link file:///a.txt].
+func (l ResourceLink) String() string { return "[resource link " + l.URI + "]" }
+
+// String returns the resource's text, or says what its binary contents are.
+func (r EmbeddedResource) String() string {
+	if r.Resource.Blob == nil {
+		return r.Resource.Text
+	}
+	return describeData("resource "+r.Resource.URI, r.Resource.MIMEType, len(r.Resource.Blob))
+}
+
+func describeData(what, mimeType string, n int) string {
+	if mimeType != "" {
+		what += " " + mimeType
+	}
+	unit := " bytes]"
+	if n == 1 {
+		unit = " byte]"
+	}
+	return "[" + what + ", " + strconv.Itoa(n) + unit
 }

@@ -64,8 +64,8 @@ func (c *Client) AddNote(ctx context.Context, in notes.NewNote) (*notes.Note, er
 // confirmed it: the server asks the client's user (elicitation), and a client that cannot ask
 // keeps its notes.
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) DeleteNote(ctx context.Context, in notes.NoteRef) ([]mcp.Content, error) {
 	var e jsonwire.Encoder
 	mcpgenEncodeNoteRef(&e, &in)

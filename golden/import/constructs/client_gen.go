@@ -65,8 +65,8 @@ func (c *Client) EveryType(ctx context.Context, in EveryTypeInput) (*EveryTypeOu
 
 // GetX calls the tool get-x: Collides with get_x once made a Go name.
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) GetX(ctx context.Context) ([]mcp.Content, error) {
 	res, err := c.MCP.CallTool(ctx, "get-x", nil)
 	if err != nil {
@@ -80,8 +80,8 @@ func (c *Client) GetX(ctx context.Context) ([]mcp.Content, error) {
 
 // GetX2 calls the tool get_x: Collides with get-x once made a Go name.
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) GetX2(ctx context.Context) ([]mcp.Content, error) {
 	res, err := c.MCP.CallTool(ctx, "get_x", nil)
 	if err != nil {
@@ -131,8 +131,8 @@ func (c *Client) ListOnly(ctx context.Context, in ListOnlyInput) (map[string]str
 
 // RawInput calls the tool raw_input: Its input is not an object of properties.
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) RawInput(ctx context.Context, in json.RawMessage) ([]mcp.Content, error) {
 	res, err := c.MCP.CallTool(ctx, "raw_input", in)
 	if err != nil {

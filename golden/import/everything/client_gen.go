@@ -35,8 +35,8 @@ func New(c *mcp.Client) *Client {
 
 // Echo calls the tool echo (Echo Tool): Echoes back the input string
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) Echo(ctx context.Context, in EchoInput) ([]mcp.Content, error) {
 	var e jsonwire.Encoder
 	in.encode(&e)
@@ -56,8 +56,8 @@ func (c *Client) Echo(ctx context.Context, in EchoInput) ([]mcp.Content, error) 
 // GetAnnotatedMessage calls the tool get-annotated-message (Get Annotated Message Tool):
 // Demonstrates how annotations can be used to provide metadata about content.
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) GetAnnotatedMessage(ctx context.Context, in GetAnnotatedMessageInput) ([]mcp.Content, error) {
 	var e jsonwire.Encoder
 	in.encode(&e)
@@ -77,8 +77,8 @@ func (c *Client) GetAnnotatedMessage(ctx context.Context, in GetAnnotatedMessage
 // GetEnv calls the tool get-env (Print Environment Tool): Returns all environment variables,
 // helpful for debugging MCP server configuration
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) GetEnv(ctx context.Context) ([]mcp.Content, error) {
 	res, err := c.MCP.CallTool(ctx, "get-env", nil)
 	if err != nil {
@@ -93,8 +93,8 @@ func (c *Client) GetEnv(ctx context.Context) ([]mcp.Content, error) {
 // GetResourceLinks calls the tool get-resource-links (Get Resource Links Tool): Returns up to ten
 // resource links that reference different types of resources
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) GetResourceLinks(ctx context.Context, in GetResourceLinksInput) ([]mcp.Content, error) {
 	var e jsonwire.Encoder
 	in.encode(&e)
@@ -114,8 +114,8 @@ func (c *Client) GetResourceLinks(ctx context.Context, in GetResourceLinksInput)
 // GetResourceReference calls the tool get-resource-reference (Get Resource Reference Tool):
 // Returns a resource reference that can be used by MCP clients
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) GetResourceReference(ctx context.Context, in GetResourceReferenceInput) ([]mcp.Content, error) {
 	var e jsonwire.Encoder
 	in.encode(&e)
@@ -136,8 +136,8 @@ func (c *Client) GetResourceReference(ctx context.Context, in GetResourceReferen
 // provided by the client. Demonstrates the roots protocol capability even though this server
 // doesn't access files.
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) GetRootsList(ctx context.Context) ([]mcp.Content, error) {
 	res, err := c.MCP.CallTool(ctx, "get-roots-list", nil)
 	if err != nil {
@@ -177,8 +177,8 @@ func (c *Client) GetStructuredContent(ctx context.Context, in GetStructuredConte
 
 // GetSum calls the tool get-sum (Get Sum Tool): Returns the sum of two numbers
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) GetSum(ctx context.Context, in GetSumInput) ([]mcp.Content, error) {
 	var e jsonwire.Encoder
 	in.encode(&e)
@@ -197,8 +197,8 @@ func (c *Client) GetSum(ctx context.Context, in GetSumInput) ([]mcp.Content, err
 
 // GetTinyImage calls the tool get-tiny-image (Get Tiny Image Tool): Returns a tiny MCP logo image.
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) GetTinyImage(ctx context.Context) ([]mcp.Content, error) {
 	res, err := c.MCP.CallTool(ctx, "get-tiny-image", nil)
 	if err != nil {
@@ -215,8 +215,8 @@ func (c *Client) GetTinyImage(ctx context.Context) ([]mcp.Content, error) {
 // the compressed data as a gzipped resource or a resource link, allowing it to be downloaded in a
 // subsequent request during the current session.
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) GzipFileAsResource(ctx context.Context, in GzipFileAsResourceInput) ([]mcp.Content, error) {
 	var e jsonwire.Encoder
 	in.encode(&e)
@@ -238,8 +238,8 @@ func (c *Client) GzipFileAsResource(ctx context.Context, in GzipFileAsResourceIn
 // Demonstrates MCP task-based operations with progress through multiple stages. If 'ambiguous' is
 // true and client supports elicitation, sends an elicitation request for clarification.
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) SimulateResearchQuery(ctx context.Context, in SimulateResearchQueryInput) ([]mcp.Content, error) {
 	var e jsonwire.Encoder
 	in.encode(&e)
@@ -259,8 +259,8 @@ func (c *Client) SimulateResearchQuery(ctx context.Context, in SimulateResearchQ
 // ToggleSimulatedLogging calls the tool toggle-simulated-logging (Toggle Simulated Logging):
 // Toggles simulated, random-leveled logging on or off.
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) ToggleSimulatedLogging(ctx context.Context) ([]mcp.Content, error) {
 	res, err := c.MCP.CallTool(ctx, "toggle-simulated-logging", nil)
 	if err != nil {
@@ -275,8 +275,8 @@ func (c *Client) ToggleSimulatedLogging(ctx context.Context) ([]mcp.Content, err
 // ToggleSubscriberUpdates calls the tool toggle-subscriber-updates (Toggle Subscriber Updates):
 // Toggles simulated resource subscription updates on or off.
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) ToggleSubscriberUpdates(ctx context.Context) ([]mcp.Content, error) {
 	res, err := c.MCP.CallTool(ctx, "toggle-subscriber-updates", nil)
 	if err != nil {
@@ -291,8 +291,8 @@ func (c *Client) ToggleSubscriberUpdates(ctx context.Context) ([]mcp.Content, er
 // TriggerElicitationRequest calls the tool trigger-elicitation-request (Trigger Elicitation
 // Request Tool): Trigger a Request from the Server for User Elicitation
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) TriggerElicitationRequest(ctx context.Context) ([]mcp.Content, error) {
 	res, err := c.MCP.CallTool(ctx, "trigger-elicitation-request", nil)
 	if err != nil {
@@ -307,8 +307,8 @@ func (c *Client) TriggerElicitationRequest(ctx context.Context) ([]mcp.Content, 
 // TriggerLongRunningOperation calls the tool trigger-long-running-operation (Trigger Long Running
 // Operation Tool): Demonstrates a long running operation with progress updates.
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) TriggerLongRunningOperation(ctx context.Context, in TriggerLongRunningOperationInput) ([]mcp.Content, error) {
 	var e jsonwire.Encoder
 	in.encode(&e)
@@ -328,8 +328,8 @@ func (c *Client) TriggerLongRunningOperation(ctx context.Context, in TriggerLong
 // TriggerSamplingRequest calls the tool trigger-sampling-request (Trigger Sampling Request Tool):
 // Trigger a Request from the Server for LLM Sampling
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) TriggerSamplingRequest(ctx context.Context, in TriggerSamplingRequestInput) ([]mcp.Content, error) {
 	var e jsonwire.Encoder
 	in.encode(&e)

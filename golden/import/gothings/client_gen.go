@@ -36,8 +36,8 @@ func New(c *mcp.Client) *Client {
 // ConfirmDelete calls the tool confirm_delete: Asks the user to confirm before it deletes a file
 // (nothing is deleted: it says what it would have done).
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) ConfirmDelete(ctx context.Context, in ConfirmDeleteInput) ([]mcp.Content, error) {
 	var e jsonwire.Encoder
 	in.encode(&e)
@@ -57,8 +57,8 @@ func (c *Client) ConfirmDelete(ctx context.Context, in ConfirmDeleteInput) ([]mc
 // FailingJob calls the tool failing_job: Works for a second, then fails: the task completes with
 // an error result.
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) FailingJob(ctx context.Context) ([]mcp.Content, error) {
 	res, err := c.MCP.CallTool(ctx, "failing_job", nil)
 	if err != nil {
@@ -72,8 +72,8 @@ func (c *Client) FailingJob(ctx context.Context) ([]mcp.Content, error) {
 
 // Greet calls the tool greet: Says hello at once: it never runs as a task.
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) Greet(ctx context.Context, in GreetInput) ([]mcp.Content, error) {
 	var e jsonwire.Encoder
 	in.encode(&e)
@@ -93,8 +93,8 @@ func (c *Client) Greet(ctx context.Context, in GreetInput) ([]mcp.Content, error
 // JSONSchema202012Tool calls the tool json_schema_2020_12_tool: Accepts a contact described by a
 // JSON Schema 2020-12 document.
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) JSONSchema202012Tool(ctx context.Context, in JSONSchema202012ToolInput) ([]mcp.Content, error) {
 	var e jsonwire.Encoder
 	in.encode(&e)
@@ -114,8 +114,8 @@ func (c *Client) JSONSchema202012Tool(ctx context.Context, in JSONSchema202012To
 // MultiInput calls the tool multi_input: Asks for a name and a confirmation at once, and goes on
 // when both are answered.
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) MultiInput(ctx context.Context) ([]mcp.Content, error) {
 	res, err := c.MCP.CallTool(ctx, "multi_input", nil)
 	if err != nil {
@@ -130,8 +130,8 @@ func (c *Client) MultiInput(ctx context.Context) ([]mcp.Content, error) {
 // ProtocolErrorJob calls the tool protocol_error_job: Works for half a second, then breaks down
 // (it panics): the task fails with a JSON-RPC error.
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) ProtocolErrorJob(ctx context.Context) ([]mcp.Content, error) {
 	res, err := c.MCP.CallTool(ctx, "protocol_error_job", nil)
 	if err != nil {
@@ -146,8 +146,8 @@ func (c *Client) ProtocolErrorJob(ctx context.Context) ([]mcp.Content, error) {
 // SlowCompute calls the tool slow_compute: Computes for the given number of seconds, reporting its
 // progress each second, and stops as soon as it is cancelled.
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) SlowCompute(ctx context.Context, in SlowComputeInput) ([]mcp.Content, error) {
 	var e jsonwire.Encoder
 	in.encode(&e)
@@ -166,8 +166,8 @@ func (c *Client) SlowCompute(ctx context.Context, in SlowComputeInput) ([]mcp.Co
 
 // TestAudioContent calls the tool test_audio_content: Returns a short WAV sound.
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) TestAudioContent(ctx context.Context) ([]mcp.Content, error) {
 	res, err := c.MCP.CallTool(ctx, "test_audio_content", nil)
 	if err != nil {
@@ -182,8 +182,8 @@ func (c *Client) TestAudioContent(ctx context.Context) ([]mcp.Content, error) {
 // TestCustomHeader calls the tool test_custom_header: Echoes its region, which the server checked
 // against the Mcp-Param-Region header over HTTP.
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) TestCustomHeader(ctx context.Context, in TestCustomHeaderInput) ([]mcp.Content, error) {
 	var e jsonwire.Encoder
 	in.encode(&e)
@@ -203,8 +203,8 @@ func (c *Client) TestCustomHeader(ctx context.Context, in TestCustomHeaderInput)
 // TestElicitation calls the tool test_elicitation: Asks the user for a name and an email address
 // (elicitation/create).
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) TestElicitation(ctx context.Context, in TestElicitationInput) ([]mcp.Content, error) {
 	var e jsonwire.Encoder
 	in.encode(&e)
@@ -224,8 +224,8 @@ func (c *Client) TestElicitation(ctx context.Context, in TestElicitationInput) (
 // TestElicitationSep1034Defaults calls the tool test_elicitation_sep1034_defaults: Asks the user
 // to review a form of fields with defaults.
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) TestElicitationSep1034Defaults(ctx context.Context) ([]mcp.Content, error) {
 	res, err := c.MCP.CallTool(ctx, "test_elicitation_sep1034_defaults", nil)
 	if err != nil {
@@ -240,8 +240,8 @@ func (c *Client) TestElicitationSep1034Defaults(ctx context.Context) ([]mcp.Cont
 // TestElicitationSep1330Enums calls the tool test_elicitation_sep1330_enums: Asks the user to pick
 // from every kind of enum.
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) TestElicitationSep1330Enums(ctx context.Context) ([]mcp.Content, error) {
 	res, err := c.MCP.CallTool(ctx, "test_elicitation_sep1330_enums", nil)
 	if err != nil {
@@ -256,8 +256,8 @@ func (c *Client) TestElicitationSep1330Enums(ctx context.Context) ([]mcp.Content
 // TestEmbeddedResource calls the tool test_embedded_resource: Returns a text resource embedded in
 // the result.
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) TestEmbeddedResource(ctx context.Context) ([]mcp.Content, error) {
 	res, err := c.MCP.CallTool(ctx, "test_embedded_resource", nil)
 	if err != nil {
@@ -272,8 +272,8 @@ func (c *Client) TestEmbeddedResource(ctx context.Context) ([]mcp.Content, error
 // TestErrorHandling calls the tool test_error_handling: Error handling always fails: its result is
 // an error result.
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) TestErrorHandling(ctx context.Context) ([]mcp.Content, error) {
 	res, err := c.MCP.CallTool(ctx, "test_error_handling", nil)
 	if err != nil {
@@ -287,8 +287,8 @@ func (c *Client) TestErrorHandling(ctx context.Context) ([]mcp.Content, error) {
 
 // TestImageContent calls the tool test_image_content: Returns a 1×1 PNG image.
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) TestImageContent(ctx context.Context) ([]mcp.Content, error) {
 	res, err := c.MCP.CallTool(ctx, "test_image_content", nil)
 	if err != nil {
@@ -303,8 +303,8 @@ func (c *Client) TestImageContent(ctx context.Context) ([]mcp.Content, error) {
 // TestInputRequiredResultCapabilities calls the tool test_input_required_result_capabilities: Asks
 // the user for a confirmation if the client can show forms, and its model otherwise.
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) TestInputRequiredResultCapabilities(ctx context.Context) ([]mcp.Content, error) {
 	res, err := c.MCP.CallTool(ctx, "test_input_required_result_capabilities", nil)
 	if err != nil {
@@ -319,8 +319,8 @@ func (c *Client) TestInputRequiredResultCapabilities(ctx context.Context) ([]mcp
 // TestInputRequiredResultElicitation calls the tool test_input_required_result_elicitation: Greets
 // the user by the name it asks for.
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) TestInputRequiredResultElicitation(ctx context.Context) ([]mcp.Content, error) {
 	res, err := c.MCP.CallTool(ctx, "test_input_required_result_elicitation", nil)
 	if err != nil {
@@ -335,8 +335,8 @@ func (c *Client) TestInputRequiredResultElicitation(ctx context.Context) ([]mcp.
 // TestInputRequiredResultListRoots calls the tool test_input_required_result_list_roots: Reports
 // the client's roots.
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) TestInputRequiredResultListRoots(ctx context.Context) ([]mcp.Content, error) {
 	res, err := c.MCP.CallTool(ctx, "test_input_required_result_list_roots", nil)
 	if err != nil {
@@ -351,8 +351,8 @@ func (c *Client) TestInputRequiredResultListRoots(ctx context.Context) ([]mcp.Co
 // TestInputRequiredResultMultiRound calls the tool test_input_required_result_multi_round: Asks
 // for a name, then, in a second round, for a color.
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) TestInputRequiredResultMultiRound(ctx context.Context) ([]mcp.Content, error) {
 	res, err := c.MCP.CallTool(ctx, "test_input_required_result_multi_round", nil)
 	if err != nil {
@@ -368,8 +368,8 @@ func (c *Client) TestInputRequiredResultMultiRound(ctx context.Context) ([]mcp.C
 // Asks for a name, a greeting from the model and the roots, all at once: the body goes on after
 // each unanswered request, so the three travel together.
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) TestInputRequiredResultMultipleInputs(ctx context.Context) ([]mcp.Content, error) {
 	res, err := c.MCP.CallTool(ctx, "test_input_required_result_multiple_inputs", nil)
 	if err != nil {
@@ -385,8 +385,8 @@ func (c *Client) TestInputRequiredResultMultipleInputs(ctx context.Context) ([]m
 // Asks for a confirmation; the request's state travels with the question and comes back with the
 // answer.
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) TestInputRequiredResultRequestState(ctx context.Context) ([]mcp.Content, error) {
 	res, err := c.MCP.CallTool(ctx, "test_input_required_result_request_state", nil)
 	if err != nil {
@@ -401,8 +401,8 @@ func (c *Client) TestInputRequiredResultRequestState(ctx context.Context) ([]mcp
 // TestInputRequiredResultSampling calls the tool test_input_required_result_sampling: Asks the
 // client's model for the capital of France.
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) TestInputRequiredResultSampling(ctx context.Context) ([]mcp.Content, error) {
 	res, err := c.MCP.CallTool(ctx, "test_input_required_result_sampling", nil)
 	if err != nil {
@@ -417,8 +417,8 @@ func (c *Client) TestInputRequiredResultSampling(ctx context.Context) ([]mcp.Con
 // TestInputRequiredResultTamperedState calls the tool test_input_required_result_tampered_state:
 // Asks for a confirmation; a retry whose requestState was altered is refused.
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) TestInputRequiredResultTamperedState(ctx context.Context) ([]mcp.Content, error) {
 	res, err := c.MCP.CallTool(ctx, "test_input_required_result_tampered_state", nil)
 	if err != nil {
@@ -433,8 +433,8 @@ func (c *Client) TestInputRequiredResultTamperedState(ctx context.Context) ([]mc
 // TestLoggingTool calls the tool test_logging_tool: Sends a log message, which a stateless request
 // receives only if it asked for a log level, then answers.
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) TestLoggingTool(ctx context.Context) ([]mcp.Content, error) {
 	res, err := c.MCP.CallTool(ctx, "test_logging_tool", nil)
 	if err != nil {
@@ -449,8 +449,8 @@ func (c *Client) TestLoggingTool(ctx context.Context) ([]mcp.Content, error) {
 // TestMissingCapability calls the tool test_missing_capability: Needs the client's model: without
 // the sampling capability, a stateless request gets MissingRequiredClientCapability.
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) TestMissingCapability(ctx context.Context) ([]mcp.Content, error) {
 	res, err := c.MCP.CallTool(ctx, "test_missing_capability", nil)
 	if err != nil {
@@ -465,8 +465,8 @@ func (c *Client) TestMissingCapability(ctx context.Context) ([]mcp.Content, erro
 // TestMultipleContentTypes calls the tool test_multiple_content_types: Returns text, an image and
 // an embedded resource together.
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) TestMultipleContentTypes(ctx context.Context) ([]mcp.Content, error) {
 	res, err := c.MCP.CallTool(ctx, "test_multiple_content_types", nil)
 	if err != nil {
@@ -482,8 +482,8 @@ func (c *Client) TestMultipleContentTypes(ctx context.Context) ([]mcp.Content, e
 // finishes: a client resumes the stream (GET with Last-Event-ID) to get the result. Over stdio it
 // just finishes.
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) TestReconnection(ctx context.Context) ([]mcp.Content, error) {
 	res, err := c.MCP.CallTool(ctx, "test_reconnection", nil)
 	if err != nil {
@@ -498,8 +498,8 @@ func (c *Client) TestReconnection(ctx context.Context) ([]mcp.Content, error) {
 // TestRoots calls the tool test_roots: Lists the roots the client lets the server work in
 // (roots/list).
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) TestRoots(ctx context.Context) ([]mcp.Content, error) {
 	res, err := c.MCP.CallTool(ctx, "test_roots", nil)
 	if err != nil {
@@ -514,8 +514,8 @@ func (c *Client) TestRoots(ctx context.Context) ([]mcp.Content, error) {
 // TestSampling calls the tool test_sampling: Asks the client's model to answer a prompt
 // (sampling/createMessage).
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) TestSampling(ctx context.Context, in TestSamplingInput) ([]mcp.Content, error) {
 	var e jsonwire.Encoder
 	in.encode(&e)
@@ -534,8 +534,8 @@ func (c *Client) TestSampling(ctx context.Context, in TestSamplingInput) ([]mcp.
 
 // TestSimpleText calls the tool test_simple_text: Returns a fixed text.
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) TestSimpleText(ctx context.Context) ([]mcp.Content, error) {
 	res, err := c.MCP.CallTool(ctx, "test_simple_text", nil)
 	if err != nil {
@@ -550,8 +550,8 @@ func (c *Client) TestSimpleText(ctx context.Context) ([]mcp.Content, error) {
 // TestSlow calls the tool test_slow: Works for a while, reporting progress every 100 ms; it stops
 // early when cancelled.
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) TestSlow(ctx context.Context, in TestSlowInput) ([]mcp.Content, error) {
 	var e jsonwire.Encoder
 	in.encode(&e)
@@ -571,8 +571,8 @@ func (c *Client) TestSlow(ctx context.Context, in TestSlowInput) ([]mcp.Content,
 // TestStreamingElicitation calls the tool test_streaming_elicitation: Asks the user for a name;
 // the question travels in the result, never as a request of the server's on the response stream.
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) TestStreamingElicitation(ctx context.Context) ([]mcp.Content, error) {
 	res, err := c.MCP.CallTool(ctx, "test_streaming_elicitation", nil)
 	if err != nil {
@@ -587,8 +587,8 @@ func (c *Client) TestStreamingElicitation(ctx context.Context) ([]mcp.Content, e
 // TestToolWithLogging calls the tool test_tool_with_logging: Sends three log messages while it
 // runs.
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) TestToolWithLogging(ctx context.Context) ([]mcp.Content, error) {
 	res, err := c.MCP.CallTool(ctx, "test_tool_with_logging", nil)
 	if err != nil {
@@ -603,8 +603,8 @@ func (c *Client) TestToolWithLogging(ctx context.Context) ([]mcp.Content, error)
 // TestToolWithProgress calls the tool test_tool_with_progress: Reports progress at 0, 50 and 100
 // of 100 while it runs.
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) TestToolWithProgress(ctx context.Context) ([]mcp.Content, error) {
 	res, err := c.MCP.CallTool(ctx, "test_tool_with_progress", nil)
 	if err != nil {
@@ -619,8 +619,8 @@ func (c *Client) TestToolWithProgress(ctx context.Context) ([]mcp.Content, error
 // TestToolWithTask calls the tool test_tool_with_task: Asks the user's name first, in the request
 // itself (a multi round-trip request), and only then becomes a task that computes the greeting.
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) TestToolWithTask(ctx context.Context) ([]mcp.Content, error) {
 	res, err := c.MCP.CallTool(ctx, "test_tool_with_task", nil)
 	if err != nil {
@@ -635,8 +635,8 @@ func (c *Client) TestToolWithTask(ctx context.Context) ([]mcp.Content, error) {
 // TestTriggerPromptChange calls the tool test_trigger_prompt_change: Adds test_dynamic_prompt, or
 // removes it if it is there.
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) TestTriggerPromptChange(ctx context.Context) ([]mcp.Content, error) {
 	res, err := c.MCP.CallTool(ctx, "test_trigger_prompt_change", nil)
 	if err != nil {
@@ -651,8 +651,8 @@ func (c *Client) TestTriggerPromptChange(ctx context.Context) ([]mcp.Content, er
 // TestTriggerToolChange calls the tool test_trigger_tool_change: Adds test_dynamic_tool, or
 // removes it if it is there: the tool list changes, and subscribers hear of it.
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) TestTriggerToolChange(ctx context.Context) ([]mcp.Content, error) {
 	res, err := c.MCP.CallTool(ctx, "test_trigger_tool_change", nil)
 	if err != nil {
@@ -667,8 +667,8 @@ func (c *Client) TestTriggerToolChange(ctx context.Context) ([]mcp.Content, erro
 // UpdateWatchedResource calls the tool update_watched_resource: Changes the watched resource and
 // tells its subscribers.
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) UpdateWatchedResource(ctx context.Context, in UpdateWatchedResourceInput) ([]mcp.Content, error) {
 	var e jsonwire.Encoder
 	in.encode(&e)

@@ -66,8 +66,8 @@ func (c *Client) AlertChannelsCreate(ctx context.Context, in AlertChannelsCreate
 // ChecksCreate calls the tool checks_create: Creates a new check run for a specific commit in a
 // repository.
 //
-// The tool declares no output schema: the result is its content blocks. A result the tool marked
-// as an error is returned as a *mcp.ToolError with its text.
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
 func (c *Client) ChecksCreate(ctx context.Context, in ChecksCreateInput) ([]mcp.Content, error) {
 	var e jsonwire.Encoder
 	in.encode(&e)
