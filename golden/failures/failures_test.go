@@ -2,6 +2,7 @@ package failures
 
 import (
 	"encoding/json"
+	"errors"
 	"testing"
 
 	"github.com/mcpgen/mcpgen/runtime/mcp"
@@ -37,6 +38,26 @@ func TestStructuredFailure(t *testing.T) {
 			t.Errorf("%s(%s): error %v, text %q, structured %s; want error %v, %q and %s",
 				tt.tool, tt.args, res.IsError, res.Text(), res.StructuredContent, tt.isError, tt.text, tt.structured)
 		}
+	}
+}
+
+// A client's Err carries the failure's data, which a typed client's caller reads from the
+// *mcp.ToolError it returns.
+func TestStructuredFailureReachesTheClient(t *testing.T) {
+	srv := mcp.NewServer(mcp.Implementation{Name: "failures", Version: "0"}, nil)
+	RegisterMCP(srv)
+	c, err := mcp.Connect(t.Context(), &mcp.MemoryTransport{Server: srv}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	res, err := c.CallTool(t.Context(), "compile", map[string]string{"target": "broken"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var te *mcp.ToolError
+	if !errors.As(res.Err(), &te) || string(te.StructuredContent) != `{"target":"broken","errors":["main.go:3:1: undefined: x"]}` {
+		t.Errorf("Err = %#v, want a *mcp.ToolError with the build's data", res.Err())
 	}
 }
 

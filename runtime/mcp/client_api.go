@@ -196,17 +196,21 @@ func (c *Client) callTool(ctx context.Context, name string, args, params []byte,
 	}
 }
 
-// Err is the tool's error, if its result has IsError set: a *ToolError with its text.
+// Err is the tool's error, if its result has IsError set: a *ToolError with its text, and its
+// structured content if it has any (a failure with data).
 func (r *CallToolResult) Err() error {
 	if !r.IsError {
 		return nil
 	}
-	return &ToolError{Text: TextOf(r.Content)}
+	return &ToolError{Text: TextOf(r.Content), StructuredContent: r.StructuredContent}
 }
 
 // ToolError is a tool's error result, as an error.
 type ToolError struct {
 	Text string // the text of the result's text blocks
+	// StructuredContent is the result's structured content, if any: the data of a failure
+	// the tool reported with it, a JSON object, checked against the tool's output schema.
+	StructuredContent []byte
 }
 
 func (e *ToolError) Error() string { return "mcp: the tool failed: " + e.Text }
