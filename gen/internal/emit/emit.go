@@ -82,7 +82,7 @@ func File(p *model.Package) ([]byte, error) {
 	}
 	for _, o := range encoded {
 		if !seenResult[o] {
-			delete(e.checked, o) // no checker nobody calls
+			delete(e.checked, o) // a checker nothing would call
 		}
 	}
 
