@@ -58,11 +58,16 @@ func funcNotes(pkg *packages.Package, fset *token.FileSet) []Diagnostic {
 			if name != "" {
 				tool = fmt.Sprintf("%q", name)
 			}
+			where := fmt.Sprintf("in the doc comment of %s (%s:%d)", funcName(decl), filepath.Base(at.Filename), at.Line)
+			if strings.TrimSpace(decl.Doc.Text()) == "" {
+				// A tool without a doc comment is an error: say so before the user meets it.
+				where = fmt.Sprintf("above %s (%s:%d), under a doc comment (the tool's description, which it needs),", funcName(decl), filepath.Base(at.Filename), at.Line)
+			}
 			notes = append(notes, Diagnostic{
 				Pos:     fset.Position(call.Pos()),
 				Message: fmt.Sprintf("note: tool %s is registered with mcpfunc.AddTool, which derives its schema and decodes its arguments by reflection on every call", tool),
-				Hint: fmt.Sprintf("%s in the doc comment of %s (%s:%d) makes generated code do it, faster, with the doc comments as descriptions; %s then registers it, in place of this call",
-					directive, funcName(decl), filepath.Base(at.Filename), at.Line, RegisterFunc),
+				Hint: fmt.Sprintf("%s %s makes generated code do it, faster, with the doc comments as descriptions; %s then registers it, in place of this call",
+					directive, where, RegisterFunc),
 			})
 			return true
 		})

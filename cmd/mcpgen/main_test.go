@@ -303,7 +303,7 @@ func Register(s *mcp.Server, svc *Svc) {
 	want := file + `:32:2: note: tool "greet" is registered with mcpfunc.AddTool, which derives its schema and decodes its arguments by reflection on every call
 	hint: //mcp:tool greet in the doc comment of Greet (quick.go:15) makes generated code do it, faster, with the doc comments as descriptions; RegisterMCP then registers it, in place of this call
 ` + file + `:33:2: note: tool "echo" is registered with mcpfunc.AddTool, which derives its schema and decodes its arguments by reflection on every call
-	hint: //mcp:tool echo in the doc comment of Svc.Echo (quick.go:19) makes generated code do it, faster, with the doc comments as descriptions; RegisterMCP then registers it, in place of this call
+	hint: //mcp:tool echo above Svc.Echo (quick.go:19), under a doc comment (the tool's description, which it needs), makes generated code do it, faster, with the doc comments as descriptions; RegisterMCP then registers it, in place of this call
 `
 	if code != 0 || !strings.HasPrefix(out, "created ") || errOut != want {
 		t.Errorf("mcpgen -v: exit %d\n%s%s\nwant on stderr:\n%s", code, out, errOut, want)
