@@ -69,6 +69,7 @@ type Telemetry struct {
 	clientOp mcpconv.ClientOperationDuration
 	serverSn mcpconv.ServerSessionDuration
 	clientSn mcpconv.ClientSessionDuration
+	ops      ops
 
 	// What Setup made, which Shutdown ends, and the Prometheus handler, if asked for.
 	shutdown []func(context.Context) error
@@ -118,85 +119,100 @@ func (t *Telemetry) Middleware() mcp.Middleware {
 	}
 }
 
-// handle records one message.
+// handle records one message. What a sampler may decide on, the span's name and the
+// attributes naming the operation, is given when the span starts; what only a recorded span
+// keeps (the ids, the session, the transport, the caller's address, the error's details)
+// is worked out only when the span records, so that a call the sampler leaves out costs
+// little more than the duration, which the histogram gets for every call (metrics are not
+// sampled), with attribute sets made once per operation (ops).
 func (t *Telemetry) handle(ctx context.Context, m *mcp.Message, next mcp.Handler) ([]byte, error) {
 	start := time.Now()
-	kind := trace.SpanKindServer
-	opts := make([]trace.SpanStartOption, 0, 4)
+	key := opKey{outgoing: m.Outgoing, method: m.Method, target: m.Name(), version: m.ProtocolVersion, transport: m.Transport}
 	if m.Outgoing {
-		kind = trace.SpanKindClient
-	} else {
+		key.peer = m.Peer // server.address and server.port, which a client's span starts with
+	}
+	o := t.ops.get(key)
+	opts := o.start
+	if !m.Outgoing {
 		// The span continues the other side's trace, from _meta; the context it was served
 		// in (an HTTP request's span, say) is linked, as the conventions advise.
 		ambient := trace.SpanContextFromContext(ctx)
 		ctx = t.prop.Extract(ctx, metaCarrier{m})
 		if remote := trace.SpanContextFromContext(ctx); ambient.IsValid() && !ambient.Equal(remote) {
-			opts = append(opts, trace.WithLinks(trace.Link{SpanContext: ambient}))
+			opts = append(opts[:len(opts):len(opts)], trace.WithLinks(trace.Link{SpanContext: ambient}))
 		}
 	}
-	attrs := t.attributes(m, make([]attribute.KeyValue, 0, 12))
-	opts = append(opts, trace.WithSpanKind(kind), trace.WithAttributes(attrs...), trace.WithTimestamp(start))
-	ctx, span := t.tracer.Start(ctx, spanName(m), opts...)
+	ctx, span := t.tracer.Start(ctx, o.name, opts...)
+	recording := span.IsRecording()
+	if recording {
+		span.SetAttributes(recordedAttributes(m, make([]attribute.KeyValue, 0, 8))...)
+	}
 	if m.Outgoing {
+		// Sampled or not, the other side is told, so that it decides as this side did.
 		t.prop.Inject(ctx, metaCarrier{m})
 	}
 	result, err := next(ctx, m)
 	elapsed := time.Since(start)
 
 	if et := m.ErrorType(result, err); et != "" {
-		errAttrs := []attribute.KeyValue{semconv.ErrorTypeKey.String(et)}
-		if code, ok := rpcCode(et); ok {
-			errAttrs = append(errAttrs, semconv.RPCResponseStatusCode(code))
+		if recording {
+			errAttrs := []attribute.KeyValue{semconv.ErrorTypeKey.String(et)}
+			if code, ok := rpcCode(et); ok {
+				errAttrs = append(errAttrs, semconv.RPCResponseStatusCode(code))
+			}
+			span.SetAttributes(errAttrs...)
+			desc := ""
+			if err != nil {
+				desc = errorMessage(err)
+			}
+			span.SetStatus(codes.Error, desc)
 		}
-		span.SetAttributes(errAttrs...)
-		desc := ""
-		if err != nil {
-			desc = errorMessage(err)
-		}
-		span.SetStatus(codes.Error, desc)
-		attrs = append(attrs, errAttrs...)
+		key.errorType = et
+		o = t.ops.get(key)
 	}
-	span.End(trace.WithTimestamp(start.Add(elapsed)))
+	span.End()
 
-	// The histograms take the span's low-cardinality attributes: not the ids, nor the URI.
-	metricAttrs := attrs[:0:0]
-	for _, a := range attrs {
-		switch a.Key {
-		case semconv.JSONRPCRequestIDKey, semconv.McpSessionIDKey, semconv.McpResourceURIKey, semconv.McpMethodNameKey,
-			semconv.ClientAddressKey, semconv.ClientPortKey:
-			continue
-		}
-		metricAttrs = append(metricAttrs, a)
-	}
 	if m.Outgoing {
-		t.clientOp.Record(ctx, elapsed.Seconds(), mcpconv.MethodNameAttr(m.Method), metricAttrs...)
+		t.clientOp.Inst().Record(ctx, elapsed.Seconds(), o.record...)
 	} else {
-		t.serverOp.Record(ctx, elapsed.Seconds(), mcpconv.MethodNameAttr(m.Method), metricAttrs...)
+		t.serverOp.Inst().Record(ctx, elapsed.Seconds(), o.record...)
 	}
 	return result, err
 }
 
 // spanName is "{mcp.method.name} {target}", the target being the tool or the prompt; the
 // method alone for the others (a resource's URI would make names of unbounded number).
-func spanName(m *mcp.Message) string {
-	if name := m.Name(); name != "" {
-		return m.Method + " " + name
+func spanName(method, target string) string {
+	if target != "" {
+		return method + " " + target
 	}
-	return m.Method
+	return method
 }
 
-// attributes appends a message's attributes, as the conventions name them, to attrs.
-func (t *Telemetry) attributes(m *mcp.Message, attrs []attribute.KeyValue) []attribute.KeyValue {
-	attrs = append(attrs, semconv.McpMethodNameKey.String(m.Method))
+// startAttributes appends the attributes a span starts with, which a sampler sees: those
+// that name the operation (the method, the tool or prompt, execute_tool, as the GenAI
+// conventions ask of an execute_tool span) and, on a client, the server it goes to (the
+// conventions' server.address and server.port, sampling-relevant wherever they appear).
+func startAttributes(k opKey, attrs []attribute.KeyValue) []attribute.KeyValue {
+	attrs = append(attrs, semconv.McpMethodNameKey.String(k.method))
+	switch {
+	case k.target == "":
+	case k.method == "tools/call":
+		attrs = append(attrs, semconv.GenAIToolName(k.target), semconv.GenAIOperationNameExecuteTool)
+	case k.method == "prompts/get":
+		attrs = append(attrs, semconv.GenAIPromptName(k.target))
+	}
+	if k.outgoing {
+		attrs = appendPeer(attrs, k.peer, false)
+	}
+	return attrs
+}
+
+// recordedAttributes appends the rest of a message's attributes, as the conventions name
+// them, which only a span that records is given.
+func recordedAttributes(m *mcp.Message, attrs []attribute.KeyValue) []attribute.KeyValue {
 	if m.ID != "" {
 		attrs = append(attrs, semconv.JSONRPCRequestID(requestID(m.ID)))
-	}
-	switch name := m.Name(); {
-	case name == "":
-	case m.Method == "tools/call":
-		attrs = append(attrs, semconv.GenAIToolName(name), semconv.GenAIOperationNameExecuteTool)
-	case m.Method == "prompts/get":
-		attrs = append(attrs, semconv.GenAIPromptName(name))
 	}
 	if uri := m.URI(); uri != "" {
 		attrs = append(attrs, semconv.McpResourceURI(uri))
@@ -207,20 +223,44 @@ func (t *Telemetry) attributes(m *mcp.Message, attrs []attribute.KeyValue) []att
 	if m.SessionID != "" {
 		attrs = append(attrs, semconv.McpSessionID(m.SessionID))
 	}
-	attrs = appendNetwork(attrs, m.Transport, m.Peer, m.Server)
+	attrs = appendTransport(attrs, m.Transport)
+	if !m.Outgoing {
+		attrs = appendPeer(attrs, m.Peer, true)
+	}
 	return attrs
 }
 
-// appendNetwork appends the transport's attributes: network.transport (pipe for stdio, tcp
-// for HTTP), network.protocol.name, and the other side's address (server.* on a client,
-// client.* on a server).
-func appendNetwork(attrs []attribute.KeyValue, transport, peer string, server bool) []attribute.KeyValue {
+// metricAttributes are the histogram's: the span's low-cardinality attributes (not the
+// ids, the session, the URI or the client's address) and the outcome's.
+func metricAttributes(k opKey) []attribute.KeyValue {
+	attrs := startAttributes(k, make([]attribute.KeyValue, 0, 10))
+	if k.version != "" {
+		attrs = append(attrs, semconv.McpProtocolVersion(k.version))
+	}
+	attrs = appendTransport(attrs, k.transport)
+	if k.errorType != "" {
+		attrs = append(attrs, semconv.ErrorTypeKey.String(k.errorType))
+		if code, ok := rpcCode(k.errorType); ok {
+			attrs = append(attrs, semconv.RPCResponseStatusCode(code))
+		}
+	}
+	return attrs
+}
+
+// appendTransport appends the transport's attributes: network.transport (pipe for stdio,
+// tcp for HTTP) and network.protocol.name.
+func appendTransport(attrs []attribute.KeyValue, transport string) []attribute.KeyValue {
 	switch transport {
 	case mcp.TransportStdio:
 		attrs = append(attrs, semconv.NetworkTransportPipe)
 	case mcp.TransportHTTP, mcp.TransportSSE:
 		attrs = append(attrs, semconv.NetworkTransportTCP, semconv.NetworkProtocolName("http"))
 	}
+	return attrs
+}
+
+// appendPeer appends the other side's address: client.* on a server, server.* on a client.
+func appendPeer(attrs []attribute.KeyValue, peer string, server bool) []attribute.KeyValue {
 	if peer == "" {
 		return attrs
 	}
@@ -280,7 +320,7 @@ func (t *Telemetry) SessionEnded(s mcp.SessionEnd) {
 	if s.ProtocolVersion != "" {
 		attrs = append(attrs, semconv.McpProtocolVersion(s.ProtocolVersion))
 	}
-	attrs = appendNetwork(attrs, s.Transport, "", s.Server)
+	attrs = appendTransport(attrs, s.Transport)
 	if s.Err != nil {
 		attrs = append(attrs, semconv.ErrorTypeKey.String((&mcp.Message{}).ErrorType(nil, s.Err)))
 	}

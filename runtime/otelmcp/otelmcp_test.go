@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -277,4 +278,100 @@ func equalMaps(a, b map[string]any) bool {
 		}
 	}
 	return true
+}
+
+// dropSampler leaves every span out, and keeps what it was asked to decide on.
+type dropSampler struct{ asked []sdktrace.SamplingParameters }
+
+func (s *dropSampler) ShouldSample(p sdktrace.SamplingParameters) sdktrace.SamplingResult {
+	p.Attributes = slices.Clone(p.Attributes)
+	s.asked = append(s.asked, p)
+	return sdktrace.SamplingResult{Decision: sdktrace.Drop}
+}
+func (s *dropSampler) Description() string { return "drop" }
+
+// A call the sampler leaves out: the sampler decides on the span's name and the attributes
+// that name the operation (a client's also the server it calls); no span is recorded, the
+// other side is told it was not sampled, and the duration still goes to the histogram with
+// the conventions' attributes, the same series a recorded call's goes to.
+func TestSampledOut(t *testing.T) {
+	sampler := &dropSampler{}
+	spans := tracetest.NewSpanRecorder()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSampler(sampler), sdktrace.WithSpanProcessor(spans))
+	reader := sdkmetric.NewManualReader()
+	tel, err := New(Options{TracerProvider: tp, MeterProvider: sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader)), Propagator: propagation.TraceContext{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &recorder{Telemetry: tel, spans: spans, metrics: reader, tp: tp}
+	ok := func(context.Context, *mcp.Message) ([]byte, error) { return []byte(`{"content":[]}`), nil }
+	for range 2 {
+		in := &mcp.Message{Method: "tools/call", ID: "7", Server: true, SessionID: "s-1", ProtocolVersion: "2025-11-25",
+			Transport: mcp.TransportHTTP, Peer: "127.0.0.1:50123", Params: []byte(`{"name":"get_weather"}`)}
+		r.handle(context.Background(), in, ok)
+	}
+	out := &mcp.Message{Method: "prompts/get", ID: "8", Outgoing: true, ProtocolVersion: "2025-11-25",
+		Transport: mcp.TransportHTTP, Peer: "example.com:8443", Params: []byte(`{"name":"review"}`)}
+	var sent []byte
+	r.handle(context.Background(), out, func(_ context.Context, m *mcp.Message) ([]byte, error) {
+		sent = m.Params
+		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "no such prompt")
+	})
+
+	if n := len(spans.Ended()); n != 0 {
+		t.Errorf("%d spans recorded", n)
+	}
+	if len(sampler.asked) != 3 {
+		t.Fatalf("the sampler was asked %d times", len(sampler.asked))
+	}
+	server, client := sampler.asked[0], sampler.asked[2]
+	if server.Name != "tools/call get_weather" || server.Kind != trace.SpanKindServer || !equalMaps(attrs(server.Attributes), map[string]any{
+		"mcp.method.name": "tools/call", "gen_ai.tool.name": "get_weather", "gen_ai.operation.name": "execute_tool"}) {
+		t.Errorf("the server's sampler saw %q %v %v", server.Name, server.Kind, attrs(server.Attributes))
+	}
+	if client.Name != "prompts/get review" || client.Kind != trace.SpanKindClient || !equalMaps(attrs(client.Attributes), map[string]any{
+		"mcp.method.name": "prompts/get", "gen_ai.prompt.name": "review", "server.address": "example.com", "server.port": int64(8443)}) {
+		t.Errorf("the client's sampler saw %q %v %v", client.Name, client.Kind, attrs(client.Attributes))
+	}
+	if tp := (&mcp.Message{Params: sent}).Meta("traceparent"); !strings.HasSuffix(tp, "-00") {
+		t.Errorf("traceparent sent: %q, want one that says not sampled", tp)
+	}
+
+	h := r.histogram(t, "mcp.server.operation.duration")
+	if len(h.DataPoints) != 1 || h.DataPoints[0].Count != 2 || !equalMaps(attrs(h.DataPoints[0].Attributes.ToSlice()), map[string]any{
+		"mcp.method.name": "tools/call", "gen_ai.tool.name": "get_weather", "gen_ai.operation.name": "execute_tool",
+		"mcp.protocol.version": "2025-11-25", "network.transport": "tcp", "network.protocol.name": "http"}) {
+		t.Errorf("server durations: %+v", h.DataPoints)
+	}
+	c := r.histogram(t, "mcp.client.operation.duration")
+	if len(c.DataPoints) != 1 || c.DataPoints[0].Count != 1 || !equalMaps(attrs(c.DataPoints[0].Attributes.ToSlice()), map[string]any{
+		"mcp.method.name": "prompts/get", "gen_ai.prompt.name": "review", "mcp.protocol.version": "2025-11-25",
+		"network.transport": "tcp", "network.protocol.name": "http", "server.address": "example.com", "server.port": int64(8443),
+		"error.type": "-32602", "rpc.response.status_code": "-32602"}) {
+		t.Errorf("client durations: %+v", c.DataPoints)
+	}
+}
+
+// The operations cached are bounded, since a client names the tools it calls: past the
+// bound, a call's series is made for it and its duration recorded all the same.
+func TestOpsBounded(t *testing.T) {
+	r := newRecorder(t)
+	ok := func(context.Context, *mcp.Message) ([]byte, error) { return []byte(`{}`), nil }
+	n := maxOps + 10
+	for i := range n {
+		m := &mcp.Message{Method: "tools/call", ID: "1", Server: true, Params: []byte(`{"name":"t` + strconv.Itoa(i) + `"}`)}
+		r.handle(context.Background(), m, ok)
+	}
+	r.ops.mu.RLock()
+	cached := len(r.ops.m)
+	r.ops.mu.RUnlock()
+	if cached != maxOps {
+		t.Errorf("%d operations cached, want %d", cached, maxOps)
+	}
+	if got := len(r.histogram(t, "mcp.server.operation.duration").DataPoints); got != n {
+		t.Errorf("%d series, want %d", got, n)
+	}
+	if got := len(r.spans.Ended()); got != n || r.spans.Ended()[n-1].Name() != "tools/call t"+strconv.Itoa(n-1) {
+		t.Errorf("%d spans", got)
+	}
 }
