@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -197,6 +198,7 @@ func Connect(ctx context.Context, t Transport, opts *ClientOptions) (*Client, er
 		c.p.mw, c.p.describe = c.mw, c.describe
 	}
 	c.p.concurrent = true
+	c.p.ownsMessages = true // Connection.Read gives the client its slices
 	// A server that sends requests faster than they are answered is refused past this,
 	// with "busy" (written by the reader, which a server that does not read then stops).
 	c.p.maxConcurrent = maxServerRequests
@@ -214,6 +216,9 @@ func Connect(ctx context.Context, t Transport, opts *ClientOptions) (*Client, er
 	}
 	if f, ok := conn.(callFailer); ok {
 		f.failCallsWith(c.p.fail)
+	}
+	if a, ok := conn.(answerTaker); ok {
+		a.takeAnswersWith(c.answered)
 	}
 	c.read = make(chan struct{})
 	go c.readLoop()
@@ -323,6 +328,21 @@ func (c *Client) deliver(msg []byte) {
 		return
 	}
 	c.p.handle(c.ctx, &m, clientOut{c})
+}
+
+// answered hands the client msg, which its connection read on the caller's goroutine, if
+// it is the response to the request with this id, and reports whether it was.
+func (c *Client) answered(msg, id []byte) bool {
+	m, perr := parser.Parse(msg)
+	if perr != nil || !m.IsResponse() || !bytes.Equal(m.ID, id) {
+		return false
+	}
+	if c.opts.Trace != nil {
+		c.opts.Trace(true, msg)
+	}
+	c.unreadable.readable()
+	c.p.deliver(&m)
+	return true
 }
 
 // send writes a message to the server.

@@ -72,6 +72,9 @@ type httpConn struct {
 	ctx  context.Context // ends with close: background reading stops
 	stop context.CancelFunc
 	wg   sync.WaitGroup // the goroutines that read streams
+	// answer, if the client gave one, takes a POST's JSON answer on the caller's
+	// goroutine (answerTaker).
+	answer func(msg, id []byte) bool
 
 	mu        sync.Mutex
 	session   string
@@ -136,6 +139,8 @@ func (c *httpConn) writeRequest(ctx context.Context, msg []byte, rq *outgoing) e
 }
 
 func (c *httpConn) failCallsWith(fail func(id []byte, err error)) { c.in.failCallsWith(fail) }
+
+func (c *httpConn) takeAnswersWith(answer func(msg, id []byte) bool) { c.answer = answer }
 
 func (c *httpConn) carriesHeaders() bool {
 	c.mu.Lock()
@@ -283,6 +288,11 @@ func (c *httpConn) send(ctx context.Context, msg []byte, rq *outgoing) error {
 			return transportFailure(fmt.Errorf("POST %s: reading the answer: %w", c.t.URL, err))
 		}
 		body = bytes.TrimSpace(body)
+		if c.answer != nil && len(body) > 0 && c.in.idle() && c.answer(body, rq.id) {
+			// The common case: the caller has its answer without a hop through Read.
+			// (Not while Read has messages queued: they were read first.)
+			return nil
+		}
 		if len(body) > 0 {
 			c.in.deliver(body)
 		}
@@ -346,13 +356,28 @@ func notTheResponse(rq *outgoing, what string, msg []byte) error {
 	return fmt.Errorf("mcp: %s: the server answered POST with %s that is not the response to the request: %q", rq.method, what, clip(msg, 100))
 }
 
+// readBody reads a body of at most max bytes into a slice of its own size. It reads into a
+// buffer kept for the next body and copies once: io.ReadAll, growing its slice as it read,
+// allocated twice a body's size and more in several slices, for every answer.
 func readBody(r io.Reader, max int) ([]byte, error) {
-	body, err := io.ReadAll(io.LimitReader(r, int64(max)+1))
-	if err == nil && len(body) > max {
+	buf := bodyBuffers.Get().(*bytes.Buffer)
+	defer func() {
+		if buf.Cap() <= maxKeptBodyBuffer {
+			buf.Reset()
+			bodyBuffers.Put(buf)
+		}
+	}()
+	_, err := buf.ReadFrom(io.LimitReader(r, int64(max)+1))
+	if err == nil && buf.Len() > max {
 		err = fmt.Errorf("a message larger than %d bytes", max)
 	}
-	return body, err
+	return bytes.Clone(buf.Bytes()), err
 }
+
+var bodyBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// maxKeptBodyBuffer is the largest buffer readBody keeps for the next body.
+const maxKeptBodyBuffer = 1 << 20
 
 // readResponseStream hands the messages of a request's SSE stream to the client. A stream
 // that ends before the response is resumed (GET with Last-Event-ID) if the server gave an

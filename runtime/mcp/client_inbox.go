@@ -48,6 +48,13 @@ func (b *inbox) deliver(msg []byte) {
 	b.mu.Unlock()
 }
 
+// idle reports whether nothing is queued for Read.
+func (b *inbox) idle() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.items) == 0
+}
+
 // noResponse queues the news that the request with this id will get no response: when Read
 // comes to it, the call fails with err, after whatever was handed in before it.
 func (b *inbox) noResponse(id []byte, err error) {

@@ -97,6 +97,15 @@ type callFailer interface {
 	failCallsWith(fail func(id []byte, err error))
 }
 
+// answerTaker is given a way to hand the client the response to a request of its own on
+// the caller's goroutine (an HTTP POST answered with JSON), rather than through Read: the
+// caller finds its answer without waiting for the reading goroutine to be scheduled. The
+// function reports whether msg was the response to the request with this id; if not, the
+// connection hands msg to Read as any other message.
+type answerTaker interface {
+	takeAnswersWith(answer func(msg, id []byte) bool)
+}
+
 // loggerTaker takes the client's logger, for what the connection says on its own (a
 // command's stderr).
 type loggerTaker interface {

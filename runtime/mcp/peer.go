@@ -31,6 +31,10 @@ type peer struct {
 	// holds up the others (stream transports); otherwise on the goroutine that delivered it
 	// (an HTTP request's own). running counts the goroutines.
 	concurrent bool
+	// ownsMessages: the messages handed to the peer are its own to keep (a client's, read
+	// from a Connection, whose Read gives up the slice), so a response is kept without a
+	// copy.
+	ownsMessages bool
 	// maxConcurrent bounds the concurrent requests in flight (0: no bound); beyond it a
 	// request is refused with codeServerBusy.
 	maxConcurrent int
@@ -532,6 +536,10 @@ func (p *peer) deliver(m *jsonrpc.Message) {
 	p.mu.Unlock()
 	if c == nil {
 		p.logger.Debug("mcp: a response to no request of ours", "id", string(m.ID))
+		return
+	}
+	if p.ownsMessages {
+		c.done <- callResult{m: m}
 		return
 	}
 	// The message aliases the transport's buffer: keep copies.
