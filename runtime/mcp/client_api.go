@@ -188,12 +188,17 @@ func (c *Client) callTool(ctx context.Context, name string, args, params []byte,
 			}
 		}
 		err := c.call(ctx, c.Server().ProtocolVersion, c.Server().Stateless, methodToolsCall, json.RawMessage(params), result, rq)
-		var rpcErr *jsonrpc.Error
-		if attempt == 0 && errors.As(err, &rpcErr) && rpcErr.Code == CodeHeaderMismatch {
+		if attempt == 0 && isHeaderMismatch(err) {
 			continue
 		}
 		return err
 	}
+}
+
+// isHeaderMismatch reports whether err is the server's HeaderMismatch error.
+func isHeaderMismatch(err error) bool {
+	var rpcErr *jsonrpc.Error
+	return err != nil && errors.As(err, &rpcErr) && rpcErr.Code == CodeHeaderMismatch
 }
 
 // Err is the tool's error, if its result has IsError set: a *ToolError with its text, and its

@@ -252,7 +252,7 @@ func (c *httpConn) send(ctx context.Context, msg []byte, rq *outgoing) error {
 		resp.Body.Close()
 		release()
 	}
-	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	mt := mediaType(resp.Header.Get("Content-Type"))
 	switch {
 	case resp.StatusCode == http.StatusAccepted:
 		done()
@@ -334,6 +334,17 @@ func (c *httpConn) send(ctx context.Context, msg []byte, rq *outgoing) error {
 		}
 	}
 	return herr
+}
+
+// mediaType is the media type of a Content-Type header, lower case, without parameters.
+// The two a server answers with are taken as they are: mime.ParseMediaType allocates a map
+// for every header.
+func mediaType(contentType string) string {
+	if contentType == "application/json" || contentType == "text/event-stream" {
+		return contentType
+	}
+	mt, _, _ := mime.ParseMediaType(contentType)
+	return mt
 }
 
 // answers reports whether body is a JSON-RPC response to the request with this id.
@@ -485,7 +496,7 @@ func (c *httpConn) get(ctx context.Context, lastID string) (*http.Response, erro
 	if err != nil {
 		return nil, err
 	}
-	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	mt := mediaType(resp.Header.Get("Content-Type"))
 	if resp.StatusCode != http.StatusOK || mt != "text/event-stream" {
 		resp.Body.Close()
 		return nil, &HTTPError{URL: c.t.URL, Status: resp.StatusCode}

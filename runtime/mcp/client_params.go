@@ -3,7 +3,6 @@ package mcp
 import (
 	"encoding/json"
 	"errors"
-	"maps"
 	"slices"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
@@ -72,7 +71,9 @@ func encodeParams(params any) ([]byte, error) {
 		return p, nil
 	}
 	if m, ok := params.(map[string]any); ok {
-		if b, ok := appendObject(nil, m); ok {
+		// Room for the arguments of most calls: growing from nothing took one allocation
+		// per doubling.
+		if b, ok := appendObject(make([]byte, 0, 256), m); ok {
 			return b, nil
 		}
 	}
@@ -104,7 +105,8 @@ func appendObject(buf []byte, m map[string]any) ([]byte, bool) {
 
 func writeObject(e *jsonwire.Encoder, m map[string]any) bool {
 	e.ObjectStart()
-	for _, k := range slices.Sorted(maps.Keys(m)) {
+	var room [16]string
+	for _, k := range sortedKeys(room[:0], m) {
 		e.Key(k)
 		if !writeValue(e, m[k]) {
 			return false
@@ -112,6 +114,17 @@ func writeObject(e *jsonwire.Encoder, m map[string]any) bool {
 	}
 	e.ObjectEnd()
 	return true
+}
+
+// sortedKeys appends m's keys to keys, sorted. Given room on the caller's stack, it
+// allocates nothing for a map of a few keys (slices.Sorted(maps.Keys(m)) allocated the
+// iterator and a slice per doubling).
+func sortedKeys[V any](keys []string, m map[string]V) []string {
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }
 
 // writeValue writes the values a caller's arguments commonly hold, as encoding/json does,
@@ -175,7 +188,8 @@ func writeValue(e *jsonwire.Encoder, v any) bool {
 			break
 		}
 		e.ObjectStart()
-		for _, k := range slices.Sorted(maps.Keys(v)) {
+		var room [16]string
+		for _, k := range sortedKeys(room[:0], v) {
 			e.Key(k)
 			e.String(v[k])
 		}

@@ -3,6 +3,7 @@ package mcp
 import (
 	"encoding/json"
 	"math"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -55,5 +56,35 @@ func TestEncodeParamsAgreesWithEncodingJSON(t *testing.T) {
 	}
 	if _, err := encodeParams(map[string]any{"nan": math.NaN()}); err == nil {
 		t.Error("NaN encoded, want encoding/json's error")
+	}
+}
+
+// A call's arguments are written in one allocation, members sorted by key as encoding/json
+// sorts them: sorting the keys with slices.Sorted(maps.Keys(m)) and growing the buffer from
+// nothing took 11 for these.
+func TestEncodeParamsAllocatesOnce(t *testing.T) {
+	args := map[string]any{"query": "model context protocol", "limit": 5, "tags": []string{"go", "mcp"}, "sort": "relevance"}
+	want := `{"limit":5,"query":"model context protocol","sort":"relevance","tags":["go","mcp"]}`
+	var got []byte
+	if n := testing.AllocsPerRun(100, func() { got, _ = encodeParams(args) }); n != 1 {
+		t.Errorf("encodeParams allocates %v times, want 1", n)
+	}
+	if string(got) != want {
+		t.Errorf("encodeParams = %s, want %s", got, want)
+	}
+	// More keys than the room on the stack: still sorted.
+	many := map[string]any{}
+	wantMany := "{"
+	for i := range 20 {
+		k := string(rune('a'+i)) + string(rune('a'+i))
+		many[k] = i
+		if i > 0 {
+			wantMany += ","
+		}
+		wantMany += `"` + k + `":` + strconv.Itoa(i)
+	}
+	wantMany += "}"
+	if got, err := encodeParams(many); err != nil || string(got) != wantMany {
+		t.Errorf("encodeParams of 20 keys = %s, %v; want %s", got, err, wantMany)
 	}
 }

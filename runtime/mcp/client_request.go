@@ -400,8 +400,11 @@ type resultDecoder interface{ decodeResult(raw []byte) error }
 // stateless revision to speak instead, if the server names one the client speaks (the
 // same one, even: a server may have refused it for a while, and says it takes it now).
 func (c *Client) otherVersion(err error, stateless bool) (string, bool) {
+	if err == nil || !stateless {
+		return "", false // without declaring rpcErr, which escapes: one allocation per call
+	}
 	var rpcErr *jsonrpc.Error
-	if err == nil || !stateless || !errors.As(err, &rpcErr) || rpcErr.Code != CodeUnsupportedProtocolVersion {
+	if !errors.As(err, &rpcErr) || rpcErr.Code != CodeUnsupportedProtocolVersion {
 		return "", false
 	}
 	var data struct {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"mime"
 	"net/http"
 	neturl "net/url"
 	"strings"
@@ -93,7 +92,7 @@ func openLegacy(ctx context.Context, url string, hc *http.Client, header http.He
 		cancel()
 		return nil, transportFailure(fmt.Errorf("GET %s: %w", url, httpFailure(err)))
 	}
-	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	mt := mediaType(resp.Header.Get("Content-Type"))
 	if resp.StatusCode != http.StatusOK || mt != "text/event-stream" {
 		body, _ := readBody(resp.Body, 4<<10)
 		resp.Body.Close()
