@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"io"
+	"os"
 	"strings"
 	"testing"
 
@@ -21,6 +23,17 @@ func TestDocs(t *testing.T) {
 	}
 	for _, p := range problems {
 		t.Error(p)
+	}
+}
+
+// TestREADMEIsShort keeps the README a front door: under 300 lines, the rest in docs/.
+func TestREADMEIsShort(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(b, []byte("\n")); n >= 300 {
+		t.Errorf("README.md has %d lines; keep it under 300: move the detail to the page of docs/ it belongs to and link it", n)
 	}
 }
 
