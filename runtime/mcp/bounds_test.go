@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -374,5 +375,51 @@ func TestStdioShutdownWithAClientThatDoesNotRead(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("Serve still writes to a client that does not read, 5s after its context ended (ShutdownTimeout 300ms)")
+	}
+}
+
+// A stdio server whose client has said all it will (EOF) but does not read what is queued
+// for it (a tool added after the session began: notifications/tools/list_changed, many
+// times over a pipe's room) returns within ShutdownTimeout: the notifications it cannot
+// write are abandoned, as ServeConn does for any connection.
+func TestStdioEOFWithNotificationsUnread(t *testing.T) {
+	srv := quietServer(&ServerOptions{ShutdownTimeout: 300 * time.Millisecond})
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer outR.Close()
+	served := make(chan error, 1)
+	go func() {
+		served <- srv.Serve(context.Background(), inR, outW)
+		inR.Close()
+		outW.Close()
+	}()
+	io.WriteString(inW, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`+"\n"+
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	// The answer to initialize, read; then nothing more is.
+	if _, err := bufio.NewReader(outR).ReadString('\n'); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(50 * time.Millisecond) // the server has read notifications/initialized
+	for i := range 4000 {             // about 300 kB of notifications, over a pipe's 64 kB
+		srv.AddTool(echoTool(fmt.Sprint("echo", i)))
+	}
+	inW.Close()
+	ended := time.Now()
+	select {
+	case err := <-served:
+		if err != nil {
+			t.Errorf("Serve returned %v after EOF, want nil", err)
+		}
+		if d := time.Since(ended); d < 250*time.Millisecond {
+			t.Errorf("Serve returned %v after EOF, before ShutdownTimeout: the notifications were not waited for", d)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Serve still writes to a client that does not read, 5s after EOF (ShutdownTimeout 300ms)")
 	}
 }

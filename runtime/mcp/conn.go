@@ -24,10 +24,12 @@ import (
 //   - Outgoing: the peer writes through outboxes, and through its connection for messages
 //     about no request in particular, without learning what carries them.
 //
-// Stdio and the in-memory pair carry one stream of messages each way, so one outbox serves
-// everything. A Streamable HTTP session gives each POSTed request a stream of its own, and
-// its connection is the stream the client reads with GET. A stateless HTTP request is its
-// own outbox and needs no connection.
+// Stdio, the in-memory pair and the Connections of other packages carry one stream of
+// messages each way, so one outbox serves everything: each is a Connection that
+// Server.ServeConn serves (stdioConn, memoryServerConn), stdio's and memory's writing
+// through outboxes of their own (ownWriter). A Streamable HTTP session gives each POSTed
+// request a stream of its own, and its connection is the stream the client reads with
+// GET. A stateless HTTP request is its own outbox and needs no connection.
 
 // A Transport opens connections to a server: CommandTransport (a command it starts, over
 // stdio), IOTransport, StreamableHTTPTransport, SSETransport (the HTTP+SSE transport of
@@ -239,19 +241,43 @@ type MemoryConn struct {
 
 // ServeMemory starts serving one session in memory and returns the client's end of it. The
 // session runs until ctx ends or the client closes its end; then the server answers what
-// was asked, and Done is closed.
+// was asked, and Done is closed. It is ServeConn on the server's end (memoryServerConn).
 func (s *Server) ServeMemory(ctx context.Context) *MemoryConn {
 	c := &MemoryConn{toServer: newMessageQueue(memoryQueueBytes), fromServer: newMessageQueue(memoryQueueBytes),
 		maxMessage: s.opts.MaxMessageSize, done: make(chan struct{})}
-	ctx, cancel := context.WithCancelCause(ctx)
 	go func() {
 		defer close(c.done)
-		defer cancel(nil)
-		c.err = s.serveStream(ctx, cancel, c.toServer.reader(ctx), (*memoryOut)(c.fromServer), TransportMemory)
-		c.fromServer.close()
+		c.err = s.ServeConn(ctx, &memoryServerConn{in: c.toServer, out: c.fromServer})
 	}()
 	return c
 }
+
+// memoryServerConn is the server's end of an in-memory connection, served by ServeConn.
+type memoryServerConn struct {
+	in, out *messageQueue
+}
+
+func (c *memoryServerConn) TransportName() string { return TransportMemory }
+
+func (c *memoryServerConn) Read(ctx context.Context) ([]byte, error) { return c.in.get(ctx) }
+
+// Write queues msg for the client; it never blocks (messageQueue).
+func (c *memoryServerConn) Write(ctx context.Context, msg []byte) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("mcp: writing to the in-memory connection: %w", context.Cause(ctx))
+	}
+	return c.out.put(append([]byte(nil), msg...))
+}
+
+// Close ends the server's side: the client reads what was sent, then io.EOF, and its
+// Send fails from then on.
+func (c *memoryServerConn) Close() error {
+	c.out.close()
+	c.in.close()
+	return nil
+}
+
+func (c *memoryServerConn) serverOutbox(func(error)) closingOutbox { return (*memoryOut)(c.out) }
 
 // Send sends one message to the server. It fails for a message larger than the server
 // takes (ServerOptions.MaxMessageSize), and once the connection is closed.
@@ -287,6 +313,7 @@ type memoryOut messageQueue
 func (o *memoryOut) send(msg []byte) error  { return (*messageQueue)(o).put(msg) }
 func (o *memoryOut) reply(msg []byte) error { return (*messageQueue)(o).put(msg) }
 func (o *memoryOut) queue(msg []byte)       { (*messageQueue)(o).put(msg) }
+func (o *memoryOut) close()                 {} // queue writes at once
 
 // unread is how many bytes the client has yet to read.
 func (o *memoryOut) unread() int {
@@ -363,16 +390,6 @@ func (q *messageQueue) get(ctx context.Context) ([]byte, error) {
 		}
 	}
 }
-
-// reader makes the queue a messageReader, whose reads end with ctx.
-func (q *messageQueue) reader(ctx context.Context) messageReader { return queueReader{q, ctx} }
-
-type queueReader struct {
-	q   *messageQueue
-	ctx context.Context
-}
-
-func (r queueReader) readMessage() ([]byte, error) { return r.q.get(r.ctx) }
 
 func (q *messageQueue) close() {
 	q.mu.Lock()

@@ -207,14 +207,17 @@ func (lw *lineWriter) queue(msg []byte) {
 	}
 }
 
-// abandon makes the write in progress, and every later one, fail (as far as the writer
-// lets it: interruptWrite), and reports whether a write was in progress.
-func (lw *lineWriter) abandon() bool {
+// stop makes every later message fail to be sent, and reports whether a write is in
+// progress (which its caller then abandons: interruptWrite).
+func (lw *lineWriter) stop() bool {
 	lw.mu.Lock()
-	writing := lw.writing
-	lw.mu.Unlock()
-	interruptWrite(lw.w)
-	return writing
+	defer lw.mu.Unlock()
+	if lw.err == nil {
+		lw.err = errConnClosed
+		lw.unwritten = nil
+		lw.room.Broadcast()
+	}
+	return lw.writing
 }
 
 // unread is how many bytes wait behind the write in progress: what a client that does not

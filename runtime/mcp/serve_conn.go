@@ -36,7 +36,40 @@ func (s *Server) ServeConn(ctx context.Context, c Connection) error {
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	out := &connOutbox{ctx: ctx, c: c, failed: cancel}
+	var out closingOutbox
+	if w, ok := c.(ownWriter); ok {
+		out = w.serverOutbox(cancel)
+	} else {
+		out = &connOutbox{ctx: ctx, c: c, failed: cancel}
+	}
+	// Once ctx ends, what is in progress has ShutdownTimeout to end (a client that does not
+	// read its answers holds their writes); then Close ends the writes that wait.
+	var mu sync.Mutex
+	var abandon *time.Timer
+	served := false
+	stop := context.AfterFunc(ctx, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if !served {
+			abandon = time.AfterFunc(s.opts.ShutdownTimeout, func() {
+				mu.Lock()
+				defer mu.Unlock()
+				if !served {
+					s.logger.Warn("mcp: the client has not read its answers for " + s.opts.ShutdownTimeout.String() + " since the server began to stop; they are abandoned")
+					c.Close()
+				}
+			})
+		}
+	})
+	defer func() {
+		stop()
+		mu.Lock()
+		served = true
+		if abandon != nil {
+			abandon.Stop()
+		}
+		mu.Unlock()
+	}()
 	err := s.serveStream(ctx, cancel, &connReader{ctx: ctx, c: c, s: s, auth: auth, out: out}, out, transportName(c))
 	// The notifications queued are written, if the client reads them within the
 	// ShutdownTimeout; then Close ends a write that waits.
@@ -57,6 +90,21 @@ func (s *Server) ServeConn(ctx context.Context, c Connection) error {
 	return err
 }
 
+// ownWriter is a Connection of this package's that writes the server's messages its own
+// way: stdio's combining line writer (answers of requests served inline batched, a
+// goroutine for queued notifications), memory's queue, which never blocks. ServeConn
+// writes through serverOutbox instead of Write; failed is told when a write fails.
+type ownWriter interface {
+	serverOutbox(failed func(error)) closingOutbox
+}
+
+// closingOutbox is a conversation's outbox, whose close waits until the notifications
+// queued are written (or cannot be); nothing is queued after it.
+type closingOutbox interface {
+	outbox
+	close()
+}
+
 // ErrTokenExpired is the cause ServeConn returns when the access token of a protected
 // conversation (AuthInfo.Expiry) expires: a conversation lasts no longer than its token.
 var ErrTokenExpired = errors.New("mcp: the access token of the conversation expired")
@@ -70,7 +118,7 @@ type connReader struct {
 	c    Connection
 	s    *Server
 	auth *AuthInfo
-	out  *connOutbox
+	out  outbox
 }
 
 func (r *connReader) readMessage() ([]byte, error) {

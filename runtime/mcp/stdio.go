@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"os/signal"
@@ -36,40 +37,117 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 // io.Closer. A client that does not read what is still to be written gets
 // ServerOptions.ShutdownTimeout to start again; then a blocked write is abandoned, if w
 // supports write deadlines or is an io.Closer whose Close ends it. If writing to w fails,
-// Serve stops the same way and returns that error.
+// Serve stops the same way and returns that error. Notifications still queued for a client
+// when r reaches EOF are written within ShutdownTimeout, or abandoned. r and w are the
+// caller's, left open. Serve is ServeConn on a Connection of lines over r and w.
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	out := newLineWriter(w, cancel)
-	var mu sync.Mutex
-	var abandon *time.Timer // started when ctx ends
-	served := false
-	stop := context.AfterFunc(ctx, func() {
-		interruptRead(r)
-		mu.Lock()
-		defer mu.Unlock()
-		if served {
-			return
-		}
-		abandon = time.AfterFunc(s.opts.ShutdownTimeout, func() {
-			mu.Lock()
-			defer mu.Unlock()
-			if !served && out.abandon() {
-				s.logger.Warn("mcp: the client has not read its answers for " + s.opts.ShutdownTimeout.String() + " since the server began to stop; they are abandoned")
+	return s.ServeConn(ctx, newStdioConn(r, w, s.opts.MaxMessageSize, false))
+}
+
+// stdioConn is the server's Connection over a pair of byte streams of newline-delimited
+// messages (Serve, ServeStdio). It reads lines with lineReader and writes them with the
+// combining lineWriter, which ServeConn uses as it is (serverOutbox): the answers of
+// requests served inline are buffered and go out before the next read of r waits for
+// input (flushFirst), many in one write.
+type stdioConn struct {
+	r   io.Reader
+	w   io.Writer
+	lr  *lineReader
+	lw  *lineWriter
+	own bool // Close closes w (the other side reads io.EOF); Serve's streams are its caller's
+
+	mu        sync.Mutex
+	watching  context.Context // the context of the reads, whose end interrupts them
+	stopWatch func() bool
+	reading   bool
+	closed    bool
+}
+
+func newStdioConn(r io.Reader, w io.Writer, max int, own bool) *stdioConn {
+	lw := newLineWriter(w, func(error) {})
+	return &stdioConn{r: r, w: w, lr: newLineReader(flushFirst{r, lw}, max), lw: lw, own: own}
+}
+
+func (c *stdioConn) TransportName() string { return TransportStdio }
+
+// serverOutbox makes the line writer the conversation's outbox; failed is told when a
+// write fails.
+func (c *stdioConn) serverOutbox(failed func(error)) closingOutbox {
+	c.lw.mu.Lock()
+	c.lw.failed = failed
+	c.lw.mu.Unlock()
+	return c.lw
+}
+
+// Read reads the next line. When ctx ends, the read in progress is interrupted, if r
+// takes read deadlines or closes (interruptRead).
+func (c *stdioConn) Read(ctx context.Context) ([]byte, error) {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return nil, errConnClosed
+	}
+	if ctx != c.watching && ctx.Done() != nil {
+		if c.stopWatch != nil && !c.stopWatch() {
+			// The last context ended and interrupted reading: one read with another
+			// (which the contract does not ask of a caller) reads again.
+			if d, ok := c.r.(interface{ SetReadDeadline(time.Time) error }); ok {
+				d.SetReadDeadline(time.Time{})
 			}
-		})
-	})
-	defer func() { // after out.close, which the abandonment may be what lets return
-		stop()
-		mu.Lock()
-		served = true
-		if abandon != nil {
-			abandon.Stop()
 		}
-		mu.Unlock()
-	}()
-	defer out.close() // everything answered is written before Serve returns
-	// Answers buffered by requests served inline go out before the reader waits for input.
-	in := flushFirst{r, out}
-	return s.serveStream(ctx, cancel, newLineReader(in, s.opts.MaxMessageSize), out, TransportStdio)
+		c.watching = ctx
+		c.stopWatch = context.AfterFunc(ctx, func() { interruptRead(c.r) })
+	}
+	c.reading = true
+	c.mu.Unlock()
+	msg, err := c.lr.readMessage()
+	c.mu.Lock()
+	c.reading = false
+	c.mu.Unlock()
+	switch {
+	case err == nil, err == io.EOF && len(msg) > 0: // a last line without a newline
+		return msg, nil
+	case err == errTooLarge:
+		return nil, fmt.Errorf("mcp: a line longer than %d bytes was skipped: %w", c.lr.max, ErrMessageTooLarge)
+	case err != io.EOF && ctx.Err() != nil:
+		return nil, context.Cause(ctx)
+	}
+	return nil, err
+}
+
+// Write writes one message, combined with the others waiting (lineWriter.send). A
+// Write whose ctx has ended writes nothing.
+func (c *stdioConn) Write(ctx context.Context, msg []byte) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("mcp: writing to stdio: %w", context.Cause(ctx))
+	}
+	return c.lw.send(msg)
+}
+
+// Close makes the write in progress, and every later one, fail (lineWriter.stop) and
+// interrupts a read in progress; then, if the connection owns w, closes it. Streams of
+// Serve's caller are left open, and untouched when nothing is in progress.
+func (c *stdioConn) Close() error {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return nil
+	}
+	c.closed = true
+	if c.stopWatch != nil {
+		c.stopWatch()
+	}
+	reading := c.reading
+	c.mu.Unlock()
+	writing := c.lw.stop()
+	if reading {
+		interruptRead(c.r)
+	}
+	if wc, ok := c.w.(io.Closer); ok && c.own {
+		return wc.Close()
+	}
+	if writing {
+		interruptWrite(c.w)
+	}
+	return nil
 }
