@@ -83,6 +83,7 @@ func (s *Server) ServeConn(ctx context.Context, c Connection) error {
 	select {
 	case <-drained:
 	case <-t.C:
+		s.logger.Warn("mcp: the client has not read the notifications queued for it for " + s.opts.ShutdownTimeout.String() + " since the conversation ended; they are dropped")
 		c.Close()
 		<-drained
 	}
