@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/mcp/ws"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/propagation"
@@ -373,5 +374,25 @@ func TestOpsBounded(t *testing.T) {
 	}
 	if got := len(r.spans.Ended()); got != n || r.spans.Ended()[n-1].Name() != "tools/call t"+strconv.Itoa(n-1) {
 		t.Errorf("%d spans", got)
+	}
+}
+
+// Each transport a Message names gets the conventions' network attributes; a WebSocket
+// conversation (runtime/mcp/ws) is TCP carrying the websocket protocol.
+func TestTransportAttributes(t *testing.T) {
+	for transport, want := range map[string]string{
+		mcp.TransportStdio: "network.transport=pipe",
+		mcp.TransportHTTP:  "network.transport=tcp network.protocol.name=http",
+		mcp.TransportSSE:   "network.transport=tcp network.protocol.name=http",
+		ws.TransportName:   "network.transport=tcp network.protocol.name=websocket",
+		"carrier pigeon":   "",
+	} {
+		var got []string
+		for _, kv := range appendTransport(nil, transport) {
+			got = append(got, string(kv.Key)+"="+kv.Value.Emit())
+		}
+		if g := strings.Join(got, " "); g != want {
+			t.Errorf("%s: %q, want %q", transport, g, want)
+		}
 	}
 }
