@@ -80,8 +80,9 @@ type Message struct {
 	// ProtocolVersion is the revision spoken, such as "2025-11-25"; "" while initialize has
 	// not settled it.
 	ProtocolVersion string
-	// Transport is how the messages travel: TransportStdio, TransportHTTP, TransportSSE or
-	// TransportMemory.
+	// Transport is how the messages travel: TransportStdio, TransportHTTP, TransportSSE,
+	// TransportMemory or TransportWebSocket; a transport of another package names itself
+	// (a method TransportName() string on its Connection or Transport).
 	Transport string
 	// Peer is the other side's address over HTTP: on a server the client's (host:port, as
 	// the connection has it), on a client the server's (its URL's host:port); "" otherwise.
@@ -125,6 +126,9 @@ const (
 	TransportHTTP   = "http"   // Streamable HTTP
 	TransportSSE    = "sse"    // HTTP+SSE, of revision 2024-11-05
 	TransportMemory = "memory" // a server in the same process
+	// TransportWebSocket is runtime/mcp/ws's: named here, with the others, so that what
+	// reads Message.Transport (telemetry) knows it without linking a WebSocket library.
+	TransportWebSocket = "websocket"
 )
 
 // The error classes ErrorType gives a tools/call whose result has isError true.

@@ -255,15 +255,11 @@ func appendTransport(attrs []attribute.KeyValue, transport string) []attribute.K
 		attrs = append(attrs, semconv.NetworkTransportPipe)
 	case mcp.TransportHTTP, mcp.TransportSSE:
 		attrs = append(attrs, semconv.NetworkTransportTCP, semconv.NetworkProtocolName("http"))
-	case webSocket:
+	case mcp.TransportWebSocket:
 		attrs = append(attrs, semconv.NetworkTransportTCP, semconv.NetworkProtocolName("websocket"))
 	}
 	return attrs
 }
-
-// webSocket is what runtime/mcp/ws names its conversations (ws.TransportName), written
-// here rather than imported so that telemetry does not link a WebSocket library.
-const webSocket = "websocket"
 
 // appendPeer appends the other side's address: client.* on a server, server.* on a client.
 func appendPeer(attrs []attribute.KeyValue, peer string, server bool) []attribute.KeyValue {
