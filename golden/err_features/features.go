@@ -238,14 +238,3 @@ func MisspelledCompletion(value string) []string { return nil }
 type Shouted struct {
 	Name string `json:"name"`
 }
-
-// Stamp encodes itself, so its fields are not its JSON.
-type Stamp struct{ At string }
-
-// MarshalJSON writes the stamp as a string.
-func (s Stamp) MarshalJSON() ([]byte, error) { return []byte(`"` + s.At + `"`), nil }
-
-// Now returns a struct with its own encoding, which a resource cannot send as its fields.
-//
-//mcp:resource clock://now
-func Now() Stamp { return Stamp{} }

@@ -320,3 +320,30 @@ func Reindex(ctx context.Context) (string, error) { return "reindexed", ctx.Err(
 //
 //mcp:tool task=required readonly scopes="files:read export"
 func Export() string { return "exported" }
+
+// Shelf encodes itself: a resource returns what its MarshalJSON writes.
+type Shelf struct{ books []string }
+
+// MarshalJSON writes the shelf as an array of titles.
+func (s *Shelf) MarshalJSON() ([]byte, error) {
+	if s.books == nil {
+		return []byte("[]"), nil
+	}
+	return json.Marshal(s.books)
+}
+
+// Broken is a value whose MarshalJSON writes what is not JSON.
+type Broken struct{}
+
+// MarshalJSON writes half an object.
+func (Broken) MarshalJSON() ([]byte, error) { return []byte(`{"half":`), nil }
+
+// Books is the shelf's titles, in its own encoding.
+//
+//mcp:resource shelf://books
+func Books() Shelf { return Shelf{books: []string{"Dune", "Emma"}} }
+
+// Torn is a resource whose type encodes itself badly: an error, not invalid contents.
+//
+//mcp:resource shelf://torn
+func Torn() (*Broken, error) { return &Broken{}, nil }

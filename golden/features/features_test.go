@@ -27,6 +27,7 @@ func TestResources(t *testing.T) {
 		"items://book/7/true":    `[{"mimeType":"application/json","text":"{\"kind\":\"book\",\"id\":7,\"details\":true}","uri":"items://book/7/true"}]`,
 		"stats://catalogue":      `[{"mimeType":"application/json","text":"{\"books\":2,\"movies\":1,\"newest\":{\"kind\":\"movie\",\"id\":3,\"details\":false},\"note\":\"say \\\"hi\\\"\"}","uri":"stats://catalogue"}]`,
 		"stats://vendor":         `[{"mimeType":"application/vnd.features+json","text":"{\"books\":2,\"movies\":0}","uri":"stats://vendor"}]`,
+		"shelf://books":          `[{"mimeType":"application/json","text":"[\"Dune\",\"Emma\"]","uri":"shelf://books"}]`,
 	} {
 		contents, rpcErr := c.ReadResource(uri)
 		if rpcErr != nil {
@@ -51,6 +52,9 @@ func TestResources(t *testing.T) {
 	}
 	if _, rpcErr := c.ReadResource("stats://missing"); rpcErr == nil || !strings.Contains(rpcErr.Message, "resource stats://missing returned a nil pointer") {
 		t.Errorf("stats://missing: %v, want an error saying the pointer is nil", rpcErr)
+	}
+	if _, rpcErr := c.ReadResource("shelf://torn"); rpcErr == nil || !strings.Contains(rpcErr.Message, "resource shelf://torn: its MarshalJSON wrote invalid JSON") {
+		t.Errorf("shelf://torn: %v, want an error saying its MarshalJSON wrote invalid JSON", rpcErr)
 	}
 	for _, uri := range []string{"items://book/2000/true", "files://nope", "docs://nothing"} {
 		if _, rpcErr := c.ReadResource(uri); rpcErr == nil || rpcErr.Code != mcp.CodeResourceNotFound {

@@ -6,6 +6,7 @@ package features
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"unicode/utf8"
 
@@ -105,6 +106,20 @@ func RegisterMCP(s *mcp.Server, store *Store) {
 		Description: "Has a query string, whose '=' must not split the directive.",
 		MIMEType:    "text/plain",
 		Read:        mcpgenReadQuery,
+	})
+	s.AddResource(mcp.Resource{
+		URI:         "shelf://books",
+		Name:        "books",
+		Description: "The shelf's titles, in its own encoding.",
+		MIMEType:    "application/json",
+		Read:        mcpgenReadBooks,
+	})
+	s.AddResource(mcp.Resource{
+		URI:         "shelf://torn",
+		Name:        "torn",
+		Description: "A resource whose type encodes itself badly: an error, not invalid contents.",
+		MIMEType:    "application/json",
+		Read:        mcpgenReadTorn,
 	})
 	s.AddResource(mcp.Resource{
 		URI:         "stats://catalogue",
@@ -413,6 +428,38 @@ func mcpgenReadItem(_ context.Context, uri string, vars map[string]string) ([]mc
 func mcpgenReadQuery(_ context.Context, uri string) ([]mcp.ResourceContents, error) {
 	out := Query()
 	return []mcp.ResourceContents{out}, nil
+}
+
+// mcpgenReadBooks serves resource shelf://books.
+func mcpgenReadBooks(_ context.Context, uri string) ([]mcp.ResourceContents, error) {
+	out := Books()
+	raw, err := out.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	if !json.Valid(raw) {
+		return nil, errors.New("resource shelf://books: its MarshalJSON wrote invalid JSON")
+	}
+	return mcpgen.TextContents(uri, string(raw)), nil
+}
+
+// mcpgenReadTorn serves resource shelf://torn.
+func mcpgenReadTorn(_ context.Context, uri string) ([]mcp.ResourceContents, error) {
+	out, err := Torn()
+	if err != nil {
+		return nil, err
+	}
+	if out == nil {
+		return nil, errors.New("resource shelf://torn returned a nil pointer, not contents")
+	}
+	raw, err := out.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	if !json.Valid(raw) {
+		return nil, errors.New("resource shelf://torn: its MarshalJSON wrote invalid JSON")
+	}
+	return mcpgen.TextContents(uri, string(raw)), nil
 }
 
 // mcpgenReadCatalogue serves resource stats://catalogue.

@@ -16,7 +16,7 @@ import (
 var resourceRole = role{
 	word:    "resource",
 	takes:   "a resource takes (ctx context.Context, in T) with T a struct whose fields are the variables of its URI template; either may be left out",
-	returns: "a resource returns (T, error) or T, with T a string (text), a []byte (binary), a struct or a pointer to one (its JSON), an mcp.ResourceContents or a []mcp.ResourceContents",
+	returns: "a resource returns (T, error) or T, with T a string (text), a []byte (binary), a struct or a pointer to one (its JSON), a type with its own MarshalJSON, an mcp.ResourceContents or a []mcp.ResourceContents",
 	argOK:   isStructOrPointer,
 	argWant: "a struct or a pointer to a struct",
 	argHint: "put the URI template's variables in a struct, one field for each",
@@ -168,6 +168,26 @@ func uriScalar(t *schema.Type) bool {
 	return false
 }
 
+// marshalsJSON reports whether t, or the type t points to, has a method
+// MarshalJSON() ([]byte, error), on its value or its pointer.
+func marshalsJSON(t types.Type) bool {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if _, ok := types.Unalias(t).(*types.Named); !ok {
+		return false
+	}
+	sel := types.NewMethodSet(types.NewPointer(t)).Lookup(nil, "MarshalJSON")
+	if sel == nil {
+		return false
+	}
+	sig := sel.Type().(*types.Signature)
+	res := sig.Results()
+	return sig.Params().Len() == 0 && res.Len() == 2 &&
+		types.Identical(res.At(0).Type(), types.NewSlice(types.Typ[types.Byte])) &&
+		types.Identical(res.At(1).Type(), types.Universe.Lookup("error").Type())
+}
+
 // resourceOut classifies what a resource function returns.
 func (a *analyzer) resourceOut(r *model.Resource, fd *ast.FuncDecl, s signature) bool {
 	r.OutGo = s.out
@@ -192,6 +212,15 @@ func (a *analyzer) resourceOut(r *model.Resource, fd *ast.FuncDecl, s signature)
 	}
 	if b, ok := s.out.Underlying().(*types.Basic); ok && b.Kind() == types.String {
 		r.Out = model.ResourceText
+		return true
+	}
+	if marshalsJSON(s.out) {
+		// Its own JSON: the generated code calls its MarshalJSON, as encoding/json would.
+		r.Out = model.ResourceMarshaler
+		_, r.OutPointer = types.Unalias(s.out).(*types.Pointer)
+		if r.MIMEType == "" {
+			r.MIMEType = model.JSONMIMEType
+		}
 		return true
 	}
 	if isStructOrPointer(s.out) {

@@ -75,6 +75,23 @@ func (e *emitter) readFunc(r *model.Resource) jen.Code {
 		result = jen.Index().Qual(model.RuntimePath, "ResourceContents").Values(e.local("out"))
 	case model.ResourceList:
 		result = e.local("out")
+	case model.ResourceMarshaler:
+		if r.OutPointer {
+			body = append(body, jen.If(e.local("out").Op("==").Nil()).Block(
+				jen.Return(jen.Nil(), jen.Qual("errors", "New").Call(jen.Lit("resource "+r.URI+" returned a nil pointer, not contents"))),
+			))
+		}
+		data := e.local("raw")
+		body = append(body,
+			jen.List(data, e.local("err")).Op(":=").Add(e.local("out")).Dot("MarshalJSON").Call(),
+			jen.If(e.local("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), e.local("err"))),
+			// encoding/json checks what a MarshalJSON writes too: a client must not get
+			// contents that claim to be JSON and are not.
+			jen.If(jen.Op("!").Qual("encoding/json", "Valid").Call(data)).Block(
+				jen.Return(jen.Nil(), jen.Qual("errors", "New").Call(jen.Lit("resource "+r.URI+": its MarshalJSON wrote invalid JSON"))),
+			),
+		)
+		result = jen.Qual(model.ContractPath, "TextContents").Call(e.local("uri"), jen.String().Call(data))
 	case model.ResourceJSON:
 		value := jen.Op("&").Add(e.local("out"))
 		if r.OutPointer {

@@ -200,6 +200,7 @@ const (
 	ResourceContents                    // mcp.ResourceContents
 	ResourceList                        // []mcp.ResourceContents
 	ResourceJSON                        // a struct or a pointer to one: its JSON, as text
+	ResourceMarshaler                   // a type with its own MarshalJSON: what it writes, as text
 )
 
 // JSONMIMEType is the MIME type of a resource whose function returns a struct, unless its
