@@ -195,12 +195,12 @@ func (r *Resource) Template() bool { return len(r.Vars) > 0 }
 type ResourceOut int
 
 const (
-	ResourceText     ResourceOut = iota // a string: text contents
-	ResourceBlob                        // []byte: binary contents
-	ResourceContents                    // mcp.ResourceContents
-	ResourceList                        // []mcp.ResourceContents
-	ResourceJSON                        // a struct or a pointer to one: its JSON, as text
-	ResourceMarshaler                   // a type with its own MarshalJSON: what it writes, as text
+	ResourceText      ResourceOut = iota // a string: text contents
+	ResourceBlob                         // []byte: binary contents
+	ResourceContents                     // mcp.ResourceContents
+	ResourceList                         // []mcp.ResourceContents
+	ResourceJSON                         // a struct or a pointer to one: its JSON, as text
+	ResourceMarshaler                    // a type with its own MarshalJSON: what it writes, as text
 )
 
 // JSONMIMEType is the MIME type of a resource whose function returns a struct, unless its
