@@ -261,7 +261,7 @@ func (h *HTTPHandler) Shutdown(ctx context.Context) error {
 	h.closing = true
 	h.mu.Unlock()
 	h.stop()
-	h.srv.tasks.shutdown(ctx)
+	h.srv.Shutdown(ctx)
 	done := make(chan struct{})
 	go func() {
 		h.requests.Wait()

@@ -24,7 +24,12 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 	pipe := make(chan os.Signal, 1)
 	signal.Notify(pipe, syscall.SIGPIPE)
 	defer signal.Stop(pipe)
-	return s.Serve(ctx, in, out)
+	err := s.Serve(ctx, in, out)
+	// The process's one conversation is over: so are its tasks, which nobody can reach now.
+	stop, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.opts.ShutdownTimeout)
+	defer cancel()
+	s.Shutdown(stop)
+	return err
 }
 
 // Serve serves one session over a byte stream of newline-delimited JSON-RPC messages: it

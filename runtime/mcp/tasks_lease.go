@@ -111,6 +111,18 @@ func (tr *taskRunner) watchOthers() {
 	})
 }
 
+// Shutdown ends what the server runs beyond its conversations: the tasks it runs are
+// failed (nobody will finish them), their bodies cancelled, and the watch of the task store
+// stopped; it waits for the bodies to end, or for ctx, whose error it then returns. Tasks
+// are the server's, not a conversation's, so the end of ServeConn or Serve leaves them
+// running: HTTPHandler.Shutdown, ws.Handler.Shutdown and ServeStdio call Shutdown; a program
+// that serves through ServeConn or Serve calls it once it has stopped serving. A task
+// asked for after it fails at once.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.tasks.shutdown(ctx)
+	return ctx.Err()
+}
+
 // shutdown fails the tasks this process runs, since nobody will finish them, cancels their
 // bodies, and waits for them to end, or for ctx.
 func (tr *taskRunner) shutdown(ctx context.Context) {

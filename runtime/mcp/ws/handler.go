@@ -119,14 +119,15 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // Shutdown refuses new connections, ends the conversations in progress (their requests
-// are cancelled, their connections closed) and waits for them, as long as ctx lets it. An
-// http.Server's Shutdown does not: the connections it hands to WebSocket are not its own
-// any more.
+// are cancelled, their connections closed) and the server's tasks (mcp.Server.Shutdown), and
+// waits for them, as long as ctx lets it. An http.Server's Shutdown does not: the
+// connections it hands to WebSocket are not its own any more.
 func (h *Handler) Shutdown(ctx context.Context) error {
 	h.mu.Lock()
 	h.closing = true
 	h.mu.Unlock()
 	h.stop()
+	h.srv.Shutdown(ctx)
 	done := make(chan struct{})
 	go func() {
 		h.served.Wait()
