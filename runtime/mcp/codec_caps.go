@@ -18,6 +18,11 @@ func (i *Implementation) encode(e *jsonwire.Encoder, d dialect) {
 	}
 	e.Key("version")
 	e.String(i.Version)
+	if d.icons() {
+		optionalString(e, "description", i.Description)
+		writeIcons(e, d, i.Icons)
+		optionalString(e, "websiteUrl", i.WebsiteURL)
+	}
 	e.ObjectEnd()
 }
 
@@ -30,14 +35,27 @@ func (i *Implementation) decode(d *jsonwire.Decoder) {
 			i.Title = readString(d)
 		case "version":
 			i.Version = readString(d)
+		case "description":
+			i.Description = readString(d)
+		case "icons":
+			i.Icons = readIcons(d)
+		case "websiteUrl":
+			i.WebsiteURL = readString(d)
 		default:
 			d.Skip()
 		}
 	}
 }
 
-// encodeInfo is an Implementation as JSON, with its title: a server's, written once.
+// encodeInfo is the identity of an Implementation as JSON (name, title, version), written
+// once for the _meta of every stateless message: its description, icons and website, which
+// may be large, go only where one side introduces itself (encodeAbout).
 func encodeInfo(info Implementation) []byte {
+	return encodeAbout(Implementation{Name: info.Name, Title: info.Title, Version: info.Version})
+}
+
+// encodeAbout is a whole Implementation as JSON: a server's, for server/discover.
+func encodeAbout(info Implementation) []byte {
 	var e jsonwire.Encoder
 	info.encode(&e, dialect20260728)
 	return e.Bytes()

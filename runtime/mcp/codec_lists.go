@@ -55,6 +55,7 @@ func (r *Resource) encode(e *jsonwire.Encoder, d dialect) {
 	e.Key("uri")
 	e.String(r.URI)
 	writeNamed(e, d, r.Name, r.Title, r.Description)
+	writeIcons(e, d, r.Icons)
 	optionalString(e, "mimeType", r.MIMEType)
 	if r.Size != nil {
 		e.Key("size")
@@ -76,7 +77,7 @@ func (r *Resource) decode(d *jsonwire.Decoder) {
 				r.Size = &n
 			}
 		default:
-			readListed(d, key, &r.Name, &r.Title, &r.Description, &r.MIMEType, &r.Annotations)
+			readListed(d, key, &r.Name, &r.Title, &r.Description, &r.MIMEType, &r.Icons, &r.Annotations)
 		}
 	}
 }
@@ -87,6 +88,7 @@ func (t *ResourceTemplate) encode(e *jsonwire.Encoder, d dialect) {
 	e.Key("uriTemplate")
 	e.String(t.URITemplate)
 	writeNamed(e, d, t.Name, t.Title, t.Description)
+	writeIcons(e, d, t.Icons)
 	optionalString(e, "mimeType", t.MIMEType)
 	t.Annotations.encode(e)
 	e.ObjectEnd()
@@ -98,13 +100,13 @@ func (t *ResourceTemplate) decode(d *jsonwire.Decoder) {
 		if string(key) == "uriTemplate" {
 			t.URITemplate = readString(d)
 		} else {
-			readListed(d, key, &t.Name, &t.Title, &t.Description, &t.MIMEType, &t.Annotations)
+			readListed(d, key, &t.Name, &t.Title, &t.Description, &t.MIMEType, &t.Icons, &t.Annotations)
 		}
 	}
 }
 
 // readListed reads a member resources and templates share, skipping any other.
-func readListed(d *jsonwire.Decoder, key []byte, name, title, description, mime *string, a **Annotations) {
+func readListed(d *jsonwire.Decoder, key []byte, name, title, description, mime *string, icons *[]Icon, a **Annotations) {
 	switch string(key) {
 	case "name":
 		*name = readString(d)
@@ -114,6 +116,8 @@ func readListed(d *jsonwire.Decoder, key []byte, name, title, description, mime 
 		*description = readString(d)
 	case "mimeType":
 		*mime = readString(d)
+	case "icons":
+		*icons = readIcons(d)
 	case "annotations":
 		*a = readAnnotations(d)
 	default:
@@ -125,6 +129,7 @@ func readListed(d *jsonwire.Decoder, key []byte, name, title, description, mime 
 func (p *Prompt) encode(e *jsonwire.Encoder, d dialect) {
 	e.ObjectStart()
 	writeNamed(e, d, p.Name, p.Title, p.Description)
+	writeIcons(e, d, p.Icons)
 	if len(p.Arguments) > 0 {
 		e.Key("arguments")
 		e.ArrayStart()
@@ -153,6 +158,8 @@ func (p *Prompt) decode(d *jsonwire.Decoder) {
 			p.Title = readString(d)
 		case "description":
 			p.Description = readString(d)
+		case "icons":
+			p.Icons = readIcons(d)
 		case "arguments":
 			if d.Null() {
 				continue

@@ -52,13 +52,13 @@ var codecs = map[string]codec{
 	"Resource": {roundTrip: roundTrip[Resource]((*Resource).decode, (*Resource).encode)},
 	"ListResourcesResult": {roundTrip: func(data []byte, d dialect) ([]byte, error) {
 		return pageRoundTrip(data, d, "resources", roundTrip[Resource]((*Resource).decode, (*Resource).encode))
-	}, unkept: []string{"/resources/*/icons"}}, // icons: not in mcpgen's Resource yet
+	}},
 	"ListResourceTemplatesResult": {roundTrip: func(data []byte, d dialect) ([]byte, error) {
 		return pageRoundTrip(data, d, "resourceTemplates", roundTrip[ResourceTemplate]((*ResourceTemplate).decode, (*ResourceTemplate).encode))
-	}, unkept: []string{"/resourceTemplates/*/icons"}}, // icons: not in mcpgen's ResourceTemplate yet
+	}},
 	"ListPromptsResult": {roundTrip: func(data []byte, d dialect) ([]byte, error) {
 		return pageRoundTrip(data, d, "prompts", roundTrip[Prompt]((*Prompt).decode, (*Prompt).encode))
-	}, unkept: []string{"/prompts/*/icons"}}, // icons: not in mcpgen's Prompt yet
+	}},
 	"GetPromptResult": {roundTrip: roundTrip[GetPromptResult]((*GetPromptResult).decode, (*GetPromptResult).encode)},
 	"CompleteResult": {roundTrip: roundTrip[CompleteResult]((*CompleteResult).decode, func(r *CompleteResult, e *jsonwire.Encoder, _ dialect) {
 		r.encode(e)
@@ -152,7 +152,6 @@ var codecs = map[string]codec{
 // toolUnkept are the members of a tool (at path) that mcpgen's Tool does not have.
 func toolUnkept(path string) []string {
 	return []string{
-		path + "/icons",     // icons: not in mcpgen's Tool yet
 		path + "/execution", // taskSupport: read into Tool.Task; mcpgen's server does not list it
 		path + "/_meta",     // a tool's _meta: not kept
 	}

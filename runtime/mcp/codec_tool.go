@@ -15,6 +15,7 @@ func (t *Tool) encode(d dialect, in, out []byte) []byte {
 	var e jsonwire.Encoder
 	e.ObjectStart()
 	writeNamed(&e, d, t.Name, t.Title, t.Description)
+	writeIcons(&e, d, t.Icons)
 	e.Key("inputSchema")
 	if len(in) == 0 {
 		in = []byte(`{"type":"object"}`) // required: a tool read without one takes any object
@@ -60,6 +61,8 @@ func (t *Tool) decode(d *jsonwire.Decoder) {
 			t.InputSchema = readSchema(d)
 		case "outputSchema":
 			t.OutputSchema = readSchema(d)
+		case "icons":
+			t.Icons = readIcons(d)
 		case "execution":
 			if d.Null() {
 				continue

@@ -82,6 +82,9 @@ type method struct {
 	scopes func(s *Server, params []byte) []string
 	// cacheable: a stateless result carries a cache hint (ttlMs, cacheScope).
 	cacheable bool
+	// introduces: a stateless result's _meta carries the server's whole Implementation
+	// (description, icons, website), not only its identity (name, title, version).
+	introduces bool
 	// nameParam is the param a stateless HTTP request mirrors in its Mcp-Name header.
 	nameParam string
 	// asks: the handler may ask the client for input, which a stateless request turns into
@@ -130,7 +133,7 @@ func init() {
 		// Requests a client sends, which a server serves.
 		methodInitialize:            {serve: initialize, revs: sessions, inline: true, anytime: true},
 		methodPing:                  {serve: ping, answer: answerPing, revs: sessions, anytime: true},
-		methodDiscover:              {serve: discover, revs: stateless, cacheable: true},
+		methodDiscover:              {serve: discover, revs: stateless, cacheable: true, introduces: true},
 		methodToolsList:             {serve: listTools, cacheable: true},
 		methodToolsCall:             {serve: callTool, scopes: toolScopes, nameParam: "name", asks: true},
 		methodResourcesList:         {serve: listResources, offered: hasResources, cacheable: true},

@@ -15,6 +15,7 @@ type Prompt struct {
 	Title       string
 	Description string
 	Arguments   []PromptArgument
+	Icons       []Icon // sent to clients of protocol 2025-11-25 and later
 	// Scopes are the OAuth scopes a caller's token needs to get the prompt, or have its
 	// arguments completed, on a protected server (HTTPOptions.Auth).
 	Scopes []string

@@ -20,6 +20,7 @@ type Resource struct {
 	Description string
 	MIMEType    string
 	Size        *int64
+	Icons       []Icon // sent to clients of protocol 2025-11-25 and later
 	Annotations *Annotations
 	// Scopes are the OAuth scopes a caller's token needs to read the resource, or to
 	// subscribe to its changes, on a protected server (HTTPOptions.Auth).
@@ -37,6 +38,7 @@ type ResourceTemplate struct {
 	Title       string
 	Description string
 	MIMEType    string
+	Icons       []Icon // sent to clients of protocol 2025-11-25 and later
 	Annotations *Annotations
 	// Scopes are the OAuth scopes a caller's token needs to read its resources, subscribe
 	// to their changes, or have its variables completed, on a protected server

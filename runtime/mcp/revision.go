@@ -65,6 +65,10 @@ func (r revision) titleInAnnotations() bool { return r == rev20250326 }
 // structuredContent, and content may be a resource link (2025-06-18).
 func (r revision) titles() bool { return r >= rev20250618 }
 
+// icons: servers, tools, resources, templates and prompts may have icons, and an
+// Implementation a description and a website (2025-11-25).
+func (r revision) icons() bool { return r >= rev20251125 }
+
 // elicitationModes: elicitation has URL mode, and form schemas titled enums (2025-11-25).
 func (r revision) elicitationModes() bool { return r >= rev20251125 }
 
@@ -151,7 +155,8 @@ type dialect uint8
 const (
 	dialect20241105 dialect = iota // name, description, inputSchema
 	dialect20250326                // + tool annotations, audio content
-	dialect20250618                // + titles, outputSchema, structuredContent, resource links (2025-11-25 too)
+	dialect20250618                // + titles, outputSchema, structuredContent, resource links
+	dialect20251125                // + icons; an Implementation's description and websiteUrl
 	dialect20260728                // the same fields; results get resultType and _meta
 	numDialects
 )
@@ -161,6 +166,8 @@ func (r revision) dialect() dialect {
 	switch {
 	case r.stateless():
 		return dialect20260728
+	case r.icons():
+		return dialect20251125
 	case r.titles():
 		return dialect20250618
 	case r.toolAnnotations():
@@ -174,3 +181,4 @@ func (r revision) dialect() dialect {
 func (d dialect) toolAnnotations() bool    { return d >= dialect20250326 }
 func (d dialect) titleInAnnotations() bool { return d == dialect20250326 }
 func (d dialect) titles() bool             { return d >= dialect20250618 }
+func (d dialect) icons() bool              { return d >= dialect20251125 }

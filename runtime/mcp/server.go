@@ -14,6 +14,11 @@ type Implementation struct {
 	Name    string
 	Title   string // for display; sent to clients of protocol 2025-06-18 and later
 	Version string
+	// Description, Icons and WebsiteURL are sent to clients of protocol 2025-11-25 and
+	// later: what the implementation does, images to show beside it, and its home page.
+	Description string
+	Icons       []Icon
+	WebsiteURL  string
 }
 
 // ServerOptions configure a Server. The zero value is a sensible default.
@@ -127,11 +132,12 @@ func (s *Server) settleCacheHints() {
 // completions. It is safe for concurrent use and serves any number of sessions at once.
 // What is added after sessions began is announced to them (list_changed).
 type Server struct {
-	info     Implementation
-	infoJSON []byte // info, encoded once for the _meta of stateless results
-	opts     ServerOptions
-	logger   *slog.Logger
-	stateKey []byte
+	info      Implementation
+	infoJSON  []byte // info's identity, encoded once for the _meta of stateless results
+	aboutJSON []byte // all of info, for the _meta of server/discover's
+	opts      ServerOptions
+	logger    *slog.Logger
+	stateKey  []byte
 	// cacheHints are the hints of the cacheable methods' results, settled from opts once
 	// rather than on every request.
 	cacheHints map[string]*CacheHint
@@ -184,6 +190,7 @@ func NewServer(info Implementation, opts *ServerOptions) *Server {
 	s.settleCacheHints()
 	s.tasks = newTaskRunner(s, s.opts.Tasks)
 	s.infoJSON = encodeInfo(info)
+	s.aboutJSON = encodeAbout(info)
 	s.stateKey = s.opts.StateKey
 	if n := len(s.stateKey); n != 0 && n != 16 && n != 24 && n != 32 {
 		panic(fmt.Sprintf("mcp: ServerOptions.StateKey has %d bytes; an AES key has 16, 24 or 32", n))

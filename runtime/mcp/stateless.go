@@ -3,7 +3,6 @@ package mcp
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"sync"
@@ -235,11 +234,10 @@ func (q *statelessRequest) info() Implementation {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.who == nil {
-		var c struct{ Name, Title, Version string }
+		var who Implementation
 		if q.meta.clientInfo != nil {
-			json.Unmarshal(q.meta.clientInfo, &c)
+			who.decode(jsonwire.NewDecoder(q.meta.clientInfo))
 		}
-		who := Implementation(c)
 		q.who = &who
 	}
 	return *q.who
@@ -292,23 +290,24 @@ func (q *statelessRequest) respond(r *Request, m *jsonrpc.Message, result []byte
 	if r.row.cacheable {
 		hint = r.srv.cacheHints[m.Method]
 	}
-	if q.resultType != "" {
-		return r.srv.appendResult(nil, m.ID, q.resultType, result, hint, q.resultMeta)
+	info := r.srv.infoJSON
+	if r.row.introduces {
+		info = r.srv.aboutJSON
 	}
-	return r.srv.appendComplete(nil, m.ID, result, hint, q.resultMeta)
+	resultType := q.resultType
+	if resultType == "" {
+		resultType = "complete"
+	}
+	return appendResult(nil, m.ID, resultType, result, hint, q.resultMeta, info)
 }
 
-// appendComplete appends the response of a complete result: the handler's result object
-// with resultType, the cache hint if the method is cacheable, and in _meta, the members of
-// meta (raw JSON, or nil) and the server's identity.
-func (s *Server) appendComplete(buf, id, result []byte, cache *CacheHint, meta []byte) []byte {
-	return s.appendResult(buf, id, "complete", result, cache, meta)
-}
-
-// appendResult is appendComplete for a result of another resultType ("task").
-func (s *Server) appendResult(buf, id []byte, resultType string, result []byte, cache *CacheHint, meta []byte) []byte {
+// appendResult appends the response of a stateless result: the handler's result object
+// with resultType ("complete", "task"), the cache hint if the method is cacheable, and in
+// _meta, the members of meta (raw JSON, or nil) and the server's info (its identity, or for
+// server/discover all of it).
+func appendResult(buf, id []byte, resultType string, result []byte, cache *CacheHint, meta, info []byte) []byte {
 	if buf == nil {
-		buf = make([]byte, 0, len(result)+len(id)+len(s.infoJSON)+160)
+		buf = make([]byte, 0, len(result)+len(id)+len(info)+160)
 	}
 	buf = append(buf, `{"jsonrpc":"2.0","id":`...)
 	buf = append(buf, id...)
@@ -331,7 +330,7 @@ func (s *Server) appendResult(buf, id []byte, resultType string, result []byte, 
 		buf = append(buf, ',')
 	}
 	buf = append(buf, `"`+metaServerInfo+`":`...)
-	buf = append(buf, s.infoJSON...)
+	buf = append(buf, info...)
 	return append(buf, "}}}"...)
 }
 

@@ -24,6 +24,7 @@ type Tool struct {
 	InputSchema  string
 	OutputSchema string
 	Annotations  ToolAnnotations
+	Icons        []Icon // sent to clients of protocol 2025-11-25 and later
 	// Task says whether the tool may run as a task (the tasks extension of revision
 	// 2026-07-28): a long call whose client polls for its result. The default is never. In
 	// a tool a client listed, it is what the server said at 2025-11-25
