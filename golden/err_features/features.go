@@ -238,3 +238,8 @@ func MisspelledCompletion(value string) []string { return nil }
 type Shouted struct {
 	Name string `json:"name"`
 }
+
+// Pictured has icons mcpgen cannot read: a path, a word it does not know, two themes.
+//
+//mcp:tool icon=/logo.png icon="https://example.com/a.png huge" icon="https://example.com/b.png light dark" icon=
+func Pictured() {}

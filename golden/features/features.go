@@ -19,7 +19,7 @@ func Readme() string { return "# Features\n" }
 
 // Logo is the project's logo.
 //
-//mcp:resource docs://logo.png name=logo mime=image/png
+//mcp:resource docs://logo.png name=logo mime=image/png icon="data:image/png;base64,iVBORw0KGgo= 16x16"
 func Logo(ctx context.Context) ([]byte, error) { return []byte{0x89, 'P', 'N', 'G'}, nil }
 
 // Query has a query string, whose '=' must not split the directive.
@@ -142,7 +142,7 @@ const (
 
 // Review asks the model to review code.
 //
-//mcp:prompt code_review title="Code review" scopes="review, code:read"
+//mcp:prompt code_review title="Code review" scopes="review, code:read" icon=https://example.com/review.svg
 func Review(in ReviewArgs) string {
 	focus := "anything"
 	if in.Focus != nil {
@@ -318,7 +318,7 @@ func Reindex(ctx context.Context) (string, error) { return "reindexed", ctx.Err(
 
 // Export writes every file out, only ever as a task.
 //
-//mcp:tool task=required readonly scopes="files:read export"
+//mcp:tool task=required readonly scopes="files:read export" icon="https://example.com/export.png image/png 48x48 96x96 light" icon="https://example.com/export-dark.svg any dark"
 func Export() string { return "exported" }
 
 // Shelf encodes itself: a resource returns what its MarshalJSON writes.

@@ -201,3 +201,37 @@ func TestBodiesServeBothEras(t *testing.T) {
 		}
 	}
 }
+
+// icon= options reach the client whole, on the tool, the resource and the prompt that have
+// them.
+func TestIcons(t *testing.T) {
+	c := connect(t, nil)
+	for _, tc := range []struct{ method, list, name, want string }{
+		{"tools/list", "tools", "export", `[{"mimeType":"image/png","sizes":["48x48","96x96"],"src":"https://example.com/export.png","theme":"light"},{"sizes":["any"],"src":"https://example.com/export-dark.svg","theme":"dark"}]`},
+		{"resources/list", "resources", "logo", `[{"sizes":["16x16"],"src":"data:image/png;base64,iVBORw0KGgo="}]`},
+		{"prompts/list", "prompts", "code_review", `[{"src":"https://example.com/review.svg"}]`},
+	} {
+		raw, rpcErr := c.Request(tc.method, map[string]any{})
+		if rpcErr != nil {
+			t.Fatalf("%s: %v", tc.method, rpcErr)
+		}
+		var page map[string][]map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &page); err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, item := range page[tc.list] {
+			if string(item["name"]) == `"`+tc.name+`"` {
+				found = true
+				var icons any
+				json.Unmarshal(item["icons"], &icons)
+				if got, _ := json.Marshal(icons); string(got) != tc.want {
+					t.Errorf("%s %s icons:\n got %s\nwant %s", tc.list, tc.name, got, tc.want)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s lists no %s", tc.method, tc.name)
+		}
+	}
+}

@@ -34,6 +34,7 @@ func RegisterMCP(s *mcp.Server, store *Store) {
 		InputSchema: mcpgenExportInput,
 		Annotations: mcp.ToolAnnotations{ReadOnlyHint: mcp.Ptr(true)},
 		Scopes:      []string{"files:read", "export"},
+		Icons:       []mcp.Icon{{Src: "https://example.com/export.png", MIMEType: "image/png", Sizes: []string{"48x48", "96x96"}, Theme: mcp.IconLight}, {Src: "https://example.com/export-dark.svg", Sizes: []string{"any"}, Theme: mcp.IconDark}},
 		Task:        mcp.TaskRequired,
 		Handler:     mcpgenCallExport,
 	})
@@ -67,6 +68,7 @@ func RegisterMCP(s *mcp.Server, store *Store) {
 		Name:        "logo",
 		Description: "The project's logo.",
 		MIMEType:    "image/png",
+		Icons:       []mcp.Icon{{Src: "data:image/png;base64,iVBORw0KGgo=", Sizes: []string{"16x16"}}},
 		Read:        mcpgenReadLogo,
 	})
 	s.AddResource(mcp.Resource{
@@ -152,6 +154,7 @@ func RegisterMCP(s *mcp.Server, store *Store) {
 			{Name: "language", Description: "Language of the code."},
 		},
 		Scopes: []string{"review", "code:read"},
+		Icons:  []mcp.Icon{{Src: "https://example.com/review.svg"}},
 		Get:    mcpgenGetReview,
 	})
 	s.AddPrompt(mcp.Prompt{

@@ -7,6 +7,7 @@ import (
 	"github.com/mcpgen/mcpgen/internal/spelling"
 
 	"github.com/mcpgen/mcpgen/gen/internal/directive"
+	"github.com/mcpgen/mcpgen/gen/internal/model"
 )
 
 // options are what the arguments of one directive may say about a declaration of type T:
@@ -41,6 +42,8 @@ type option[T any] struct {
 	values []string
 	// empty, if set, refuses an empty value, with the hint it returns.
 	empty func(t *T) string
+	// check, if set, says what is wrong with a value (and a hint), or "" for a good one.
+	check func(value string) (problem, hint string)
 	set   func(t *T, value string)
 }
 
@@ -114,6 +117,12 @@ func (s *options[T]) parse(an *analyzer, d directive.Directive, t *T) {
 				an.diags.Hintf(a.Pos, "write "+a.Key+"=..., or leave the option out: "+opt.empty(t), "//mcp:%s option %s= has no value", s.verb, a.Key)
 				continue
 			}
+			if opt.check != nil {
+				if problem, hint := opt.check(a.Value); problem != "" {
+					an.diags.Hintf(a.Pos, hint, "//mcp:%s option %s=%q: %s", s.verb, a.Key, a.Value, problem)
+					continue
+				}
+			}
 			opt.set(t, a.Value)
 			continue
 		}
@@ -157,4 +166,70 @@ func scopesOption[T any](set func(*T, []string)) option[T] {
 		set: func(t *T, v string) {
 			set(t, strings.FieldsFunc(v, func(r rune) bool { return r == ' ' || r == ',' }))
 		}}
+}
+
+// iconOption is the icon= option of tools, resources and prompts, which may be given more
+// than once: the image's source (an https: URL or a data: URI), then in any order its sizes
+// (48x48, any), its theme (light or dark) and its MIME type (image/png).
+func iconOption[T any](add func(*T, model.Icon)) option[T] {
+	const hint = `write icon="https://example.com/icon.png 48x48 dark": the source, then any of sizes (48x48, any), a theme (light, dark) and a MIME type (image/png)`
+	return option[T]{key: "icon",
+		empty: func(*T) string { return `name the image, such as icon="https://example.com/icon.svg any"` },
+		check: func(v string) (string, string) {
+			_, problem := parseIcon(v)
+			return problem, hint
+		},
+		set: func(t *T, v string) {
+			icon, _ := parseIcon(v)
+			add(t, icon)
+		}}
+}
+
+// parseIcon reads an icon= value, or says what is wrong with it.
+func parseIcon(v string) (model.Icon, string) {
+	words := strings.Fields(v)
+	if len(words) == 0 {
+		return model.Icon{}, "no source"
+	}
+	icon := model.Icon{Src: words[0]}
+	if !strings.HasPrefix(icon.Src, "https://") && !strings.HasPrefix(icon.Src, "http://") && !strings.HasPrefix(icon.Src, "data:") {
+		return icon, "the source " + icon.Src + " is not an http(s): URL or a data: URI"
+	}
+	for _, w := range words[1:] {
+		switch {
+		case w == "light" || w == "dark":
+			if icon.Theme != "" {
+				return icon, "two themes, " + icon.Theme + " and " + w
+			}
+			icon.Theme = w
+		case w == "any" || isSize(w):
+			icon.Sizes = append(icon.Sizes, w)
+		case strings.HasPrefix(w, "image/"):
+			if icon.MIMEType != "" {
+				return icon, "two MIME types, " + icon.MIMEType + " and " + w
+			}
+			icon.MIMEType = w
+		default:
+			return icon, "what " + w + " says of the icon is unclear"
+		}
+	}
+	return icon, ""
+}
+
+// isSize reports whether w is a size of the form 48x48.
+func isSize(w string) bool {
+	width, height, ok := strings.Cut(w, "x")
+	return ok && digits(width) && digits(height)
+}
+
+func digits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }

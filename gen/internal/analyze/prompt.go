@@ -26,8 +26,9 @@ var promptOptions = &options[model.Prompt]{
 		{key: "name", set: func(p *model.Prompt, v string) { p.Name = v }},
 		{key: "title", set: func(p *model.Prompt, v string) { p.Title = v }},
 		scopesOption(func(p *model.Prompt, s []string) { p.Scopes = s }),
+		iconOption(func(p *model.Prompt, i model.Icon) { p.Icons = append(p.Icons, i) }),
 	},
-	usage: `options are: a name first, then title="...", scopes="..."`,
+	usage: `options are: a name first, then title="...", scopes="...", icon="..."`,
 }
 
 // prompt checks a function annotated with //mcp:prompt.

@@ -49,8 +49,9 @@ var resourceOptions = &options[model.Resource]{
 		{key: "mime", set: func(r *model.Resource, v string) { r.MIMEType = v },
 			empty: func(*model.Resource) string { return "clients then guess the type" }},
 		scopesOption(func(r *model.Resource, s []string) { r.Scopes = s }),
+		iconOption(func(r *model.Resource, i model.Icon) { r.Icons = append(r.Icons, i) }),
 	},
-	usage: `write the URI first, then any of name=..., title="...", mime=..., scopes="..."`,
+	usage: `write the URI first, then any of name=..., title="...", mime=..., scopes="...", icon="..."`,
 }
 
 // resource checks a function annotated with //mcp:resource.

@@ -26,8 +26,9 @@ var toolOptions = &options[model.Tool]{
 		scopesOption(func(t *model.Tool, s []string) { t.Scopes = s }),
 		{key: "title", set: func(t *model.Tool, v string) { t.Title = v }},
 		{key: "name", set: func(t *model.Tool, v string) { t.Name = v }},
+		iconOption(func(t *model.Tool, i model.Icon) { t.Icons = append(t.Icons, i) }),
 	},
-	usage: `options are: a name first, then title="...", readonly, destructive, idempotent, openworld (each may be =false), task (=optional, =required or =deferred), scopes="..."`,
+	usage: `options are: a name first, then title="...", readonly, destructive, idempotent, openworld (each may be =false), task (=optional, =required or =deferred), scopes="...", icon="..."`,
 }
 
 // bare takes an argument without a value.

@@ -34,6 +34,7 @@ func registerPrompt(e *emitter, d model.Decl) jen.Code {
 		fields = append(fields, field("Arguments", multiLine(jen.Index().Qual(model.RuntimePath, "PromptArgument"), args...)))
 	}
 	fields = appendScopes(fields, pr.Scopes)
+	fields = appendIcons(fields, pr.Icons)
 	params := []jen.Code{e.local("ctx").Qual("context", "Context"), e.local("args").Op("*").Qual(model.RuntimePath, "Input")}
 	results := []jen.Code{jen.Op("*").Qual(model.RuntimePath, "GetPromptResult"), jen.Error()}
 	fields = append(fields, field("Get", e.handler(e.id(pr, "Get"), &pr.Callable, params, results, []jen.Code{e.local("ctx"), e.local("args")})))

@@ -27,6 +27,7 @@ func registerResource(e *emitter, d model.Decl) jen.Code {
 	fields = append(fields, field("Name", jen.Lit(r.Name)))
 	fields = optionalFields(fields, "Title", r.Title, "Description", r.Description, "MIMEType", r.MIMEType)
 	fields = appendScopes(fields, r.Scopes)
+	fields = appendIcons(fields, r.Icons)
 	params := []jen.Code{e.local("ctx").Qual("context", "Context"), e.local("uri").String()}
 	args := []jen.Code{e.local("ctx"), e.local("uri")}
 	if r.Template() {

@@ -84,6 +84,33 @@ func (e *emitter) argument(name string, pointer bool) jen.Code {
 	return e.local(name)
 }
 
+// appendIcons adds the Icons field of a tool, prompt or resource that has some.
+func appendIcons(fields []jen.Code, icons []model.Icon) []jen.Code {
+	if len(icons) == 0 {
+		return fields
+	}
+	var lits []jen.Code
+	for _, ic := range icons {
+		f := []jen.Code{field("Src", jen.Lit(ic.Src))}
+		f = optionalFields(f, "MIMEType", ic.MIMEType)
+		if len(ic.Sizes) > 0 {
+			var sizes []jen.Code
+			for _, s := range ic.Sizes {
+				sizes = append(sizes, jen.Lit(s))
+			}
+			f = append(f, field("Sizes", jen.Index().String().Values(sizes...)))
+		}
+		switch ic.Theme {
+		case "light":
+			f = append(f, field("Theme", jen.Qual(model.RuntimePath, "IconLight")))
+		case "dark":
+			f = append(f, field("Theme", jen.Qual(model.RuntimePath, "IconDark")))
+		}
+		lits = append(lits, jen.Values(f...))
+	}
+	return append(fields, field("Icons", jen.Index().Qual(model.RuntimePath, "Icon").Values(lits...)))
+}
+
 // appendScopes adds the Scopes field of a tool, prompt or resource that has some.
 func appendScopes(fields []jen.Code, scopes []string) []jen.Code {
 	if len(scopes) == 0 {

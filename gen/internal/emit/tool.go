@@ -58,6 +58,7 @@ func (e *emitter) toolValue(t *model.Tool) jen.Code {
 		fields = append(fields, field("Annotations", jen.Qual(model.RuntimePath, "ToolAnnotations").Values(hints...)))
 	}
 	fields = appendScopes(fields, t.Scopes)
+	fields = appendIcons(fields, t.Icons)
 	if t.Task != "" {
 		fields = append(fields, field("Task", jen.Qual(model.RuntimePath, taskSupport[t.Task])))
 	}

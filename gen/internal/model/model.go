@@ -102,6 +102,14 @@ type Receiver struct {
 	Pointer bool // RegisterMCP takes *T (some method has a pointer receiver)
 }
 
+// Icon is one icon= option of a tool, resource or prompt: an mcp.Icon.
+type Icon struct {
+	Src      string
+	MIMEType string
+	Sizes    []string
+	Theme    string
+}
+
 // Tool is one function annotated with //mcp:tool.
 type Tool struct {
 	Callable
@@ -114,6 +122,7 @@ type Tool struct {
 	Task string
 	// Scopes are the OAuth scopes a caller's token needs, on a protected server.
 	Scopes    []string
+	Icons     []Icon
 	In        *schema.Type // nil for a tool without arguments
 	InPointer bool         // the argument is a pointer to the struct
 	// InputSchema is the rendered input schema: checked as the runtime will check it, and
@@ -176,7 +185,8 @@ type Resource struct {
 	Title       string
 	Description string
 	MIMEType    string
-	Scopes      []string     // OAuth scopes a caller's token needs, on a protected server
+	Scopes      []string // OAuth scopes a caller's token needs, on a protected server
+	Icons       []Icon
 	In          *schema.Type // the variables' struct, for a template
 	InPointer   bool
 	Literal     []string // variables whose fields are numbers or booleans
@@ -215,6 +225,7 @@ type Prompt struct {
 	Title       string
 	Description string
 	Scopes      []string // OAuth scopes a caller's token needs, on a protected server
+	Icons       []Icon
 	In          *schema.Type
 	InPointer   bool
 	Out         PromptOut
