@@ -79,8 +79,12 @@ func mergeAllOf(root, raw json.RawMessage, path string) (merged json.RawMessage,
 			if !ok {
 				return nil, "", null, fmt.Sprintf("allOf of schemas that do not agree: %s and %s", describe(best.s), describe(p.s))
 			}
-			if bytes.Equal(n, p.raw) {
+			switch {
+			case bytes.Equal(n, p.raw):
 				best = p
+			case !bytes.Equal(n, best.raw): // made of both: arrays of items both allow
+				ns, _ := parseSchema(n)
+				best = allOfPart{raw: n, orig: n, s: ns, path: path}
 			}
 		}
 		return best.orig, best.path, null, ""
@@ -242,12 +246,14 @@ func narrowest(root, a, b json.RawMessage) (json.RawMessage, bool) {
 		return allOfRaw(a, b), true
 	case ka == "array":
 		switch {
-		case len(sb.Items) == 0:
+		case len(sb.Items) == 0, bytes.Equal(compact(sa.Items), compact(sb.Items)):
 			return a, true
 		case len(sa.Items) == 0:
 			return b, true
 		}
-		return a, bytes.Equal(compact(sa.Items), compact(sb.Items))
+		// Arrays of items both allow: their items merged in turn (a string and an enum
+		// make the enum), falling back, if they do not, for the items alone.
+		return json.RawMessage(`{"type":"array","items":` + string(allOfRaw(sa.Items, sb.Items)) + `}`), true
 	}
 	fixedA, fixedB := len(sa.Enum) > 0 || len(sa.Const) > 0, len(sb.Enum) > 0 || len(sb.Const) > 0
 	switch {
@@ -321,12 +327,16 @@ func describe(s *schema) string {
 // Properties beside oneOf or anyOf (OpenAPI's shared fields and variants: an id, a created
 // time and a type, then the card's or the bank account's own) hold in every branch: a value
 // is the schema's properties and one of the branches, so each branch that may be an object
-// is made the allOf of the two, one struct of all their properties. Branches of another
-// JSON type (a string beside the object) are what they are: properties do not apply to them.
+// is made the allOf of the two, one struct of all their properties. Items beside oneOf or
+// anyOf likewise hold in every branch that is an array: {"type": "array", "items": {...},
+// "anyOf": [{"minItems": 1}, {"type": "null"}]} is a nullable slice of the items, and
+// {"items": {"type": "string"}, "anyOf": [{"type": "string"}, {"type": "array"}]} a string
+// or a slice of strings. Branches of another JSON type (a string beside the object) are what
+// they are: properties do not apply to them, nor items to an object.
 
-// sharedPart is what a schema says beside its oneOf or anyOf: its properties, required and
-// additionalProperties, without the alternatives, the discriminator that chooses among them,
-// or the title and description, which are the union's.
+// sharedPart is what a schema says beside its oneOf or anyOf: its properties, required,
+// additionalProperties and items, without the alternatives, the discriminator that chooses
+// among them, or the title and description, which are the union's.
 func sharedPart(raw json.RawMessage) json.RawMessage {
 	var members map[string]json.RawMessage
 	json.Unmarshal(raw, &members)
@@ -337,16 +347,37 @@ func sharedPart(raw json.RawMessage) json.RawMessage {
 	return out
 }
 
-// withShared is a branch of a union with the shared part beside it: the branch, when it may
-// be an object, merged with the shared properties as the allOf of both (a branch that only
-// constrains, {"required": ["a"]}, too); when they do not merge, that allOf, which falls back
-// saying why.
+// withShared is a branch of a union with the shared part beside it, when the part says
+// something of the branch's JSON type: a branch that may be an object, merged with the shared
+// properties as the allOf of both (a branch that only constrains, {"required": ["a"]}, too);
+// an array (or a branch that only constrains, beside items alone), merged with the shared
+// items. When they do not merge, that allOf, which falls back saying why.
 func withShared(root, shared, branch json.RawMessage) json.RawMessage {
-	if s, _, _ := resolve(root, branch); kindOf(s) != "" && kindOf(s) != "object" {
-		return branch
-	}
 	members := map[string]json.RawMessage{}
 	json.Unmarshal(shared, &members)
+	s, _, _ := resolve(root, branch)
+	kind := kindOf(s)
+	_, props := members["properties"]
+	_, items := members["items"]
+	switch {
+	case (kind == "object" || kind == "") && props:
+	case (kind == "array" || kind == "") && items:
+		// Of the shared part, what an array has: the type, whatever others the schema
+		// allows, and the items, not the properties (which it would not merge with).
+		members["type"] = json.RawMessage(`"array"`)
+		for _, key := range []string{"properties", "required", "additionalProperties", "nullable"} {
+			delete(members, key)
+		}
+		var own map[string]json.RawMessage
+		if json.Unmarshal(branch, &own) == nil && kind == "" && own["$ref"] == nil {
+			// {"items": {"enum": [...]}} beside the shared items narrows them: it
+			// speaks of the array too.
+			own["type"] = json.RawMessage(`"array"`)
+			branch, _ = json.Marshal(own)
+		}
+	default:
+		return branch
+	}
 	members["allOf"] = json.RawMessage("[" + string(branch) + "]")
 	both, _ := json.Marshal(members)
 	if merged, _, _, why := mergeAllOf(root, both, ""); why == "" {

@@ -108,7 +108,8 @@ func encodeField(fl *field) []jen.Code {
 		return []jen.Code{jen.If(sel.Clone().Op("!=").Nil()).Block(body...)}
 	case fl.optional && fl.t.kind.nilable():
 		return []jen.Code{jen.If(sel.Clone().Op("!=").Nil()).Block(append([]jen.Code{key}, encodeValue(sel.Clone(), fl.t, 0)...)...)}
-	case fl.nullable && fl.t.kind == kIface: // required but nullable: null when unset
+	case fl.nullable && (fl.t.kind == kIface || fl.t.kind == kSlice || fl.t.kind == kMap):
+		// Required but nullable: null when nil (decoding [] or {} makes an empty one, not nil).
 		return []jen.Code{key, jen.If(sel.Clone().Op("!=").Nil()).Block(encodeValue(sel.Clone(), fl.t, 0)...).Else().Block(jen.Id("e").Dot("Null").Call())}
 	}
 	return append([]jen.Code{key}, encodeValue(sel.Clone(), fl.t, 0)...)

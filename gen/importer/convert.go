@@ -28,6 +28,8 @@ import (
 //	anyOf/oneOf of objects told apart by a discriminator, a property's values or their
 //	required properties         an interface, with a struct per branch (unions.go)
 //	properties beside anyOf/oneOf   the union, each object branch with the properties too
+//	items beside anyOf/oneOf    the union, each array branch with the items too: of one
+//	                            array and null, a nullable []T
 //	allOf of objects            one struct of all their properties (allof.go)
 //	allOf of one schema, of scalars   that schema, the narrowest
 //	oneOf/anyOf/allOf that only constrain (no type, properties...)   what the rest of the schema makes
@@ -129,8 +131,6 @@ func (c *converter) convert(raw json.RawMessage, path string) (t *goType, nullab
 	switch {
 	case len(alts) > 0 && len(s.AllOf) > 0:
 		return c.fallback(path, "allOf beside oneOf or anyOf"), false
-	case len(alts) > 0 && len(s.Items) > 0:
-		return c.fallback(path, "items beside oneOf or anyOf"), false
 	case len(s.AllOf) > 0:
 		merged, at, null, why := mergeAllOf(c.root, raw, path)
 		if why != "" {
@@ -145,8 +145,8 @@ func (c *converter) convert(raw json.RawMessage, path string) (t *goType, nullab
 			paths = append(paths, fmt.Sprintf("%s/%s/%d", path, word, i))
 		}
 		var shared json.RawMessage
-		if len(s.Properties) > 0 {
-			shared = sharedPart(raw) // shared properties, and variants: each variant has them
+		if len(s.Properties) > 0 || len(s.Items) > 0 {
+			shared = sharedPart(raw) // shared properties or items, and variants: each variant of their type has them
 		}
 		t, n := c.union(s, alts, shared, paths, path, true)
 		_, null := s.types() // {"type": ["string", "integer", "null"], "oneOf": [...]}

@@ -75,8 +75,8 @@ func TestUnionFallbacks(t *testing.T) {
 		`{"oneOf":[{"type":"object","properties":{"a":{"type":"string"}}},{"type":"object","properties":{"b":{"type":"string"}}}]}`:                                              "objects that neither a property's values nor their required properties tell apart",
 		`{"anyOf":[{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]},{"type":"object","properties":{"a":{"type":"string"},"b":{}},"required":["a","b"]}]}`: "objects that neither",
 		`{"anyOf":[{"type":"string"},{}]}`: "a branch of any JSON type",
-		`{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"array","items":{"type":"integer"}}]}`: "arrays of different items",
-		`{"oneOf":[{"type":"string"}],"anyOf":[{"type":"integer"}]}`:                                         "oneOf and anyOf together",
+		`{"anyOf":[{"type":"array","items":{"type":"object","properties":{"a":{"type":"string"}}}},{"type":"array","items":{"type":"object","properties":{"b":{"type":"string"}}}}]}`: "arrays of different items",
+		`{"oneOf":[{"type":"string"}],"anyOf":[{"type":"integer"}]}`: "oneOf and anyOf together",
 	} {
 		res, _ := generate(t, oneTool(`{"type":"object","properties":{"x":`+schema+`}}`))
 		if len(res.Fallbacks) != 1 || !strings.Contains(res.Fallbacks[0], "/properties/x") || !strings.Contains(res.Fallbacks[0], why) {

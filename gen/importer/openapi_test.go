@@ -30,6 +30,7 @@ func TestAllOf(t *testing.T) {
 		{"nested objects merge", `{"allOf":[{"properties":{"a":{"type":"object","properties":{"p":{"type":"string"}}}}},{"properties":{"a":{"type":"object","properties":{"q":{"type":"integer"}},"required":["q"]}}}]}`,
 			"TInputXA struct { P *string Q int64 }", ""},
 		{"scalars narrow", `{"allOf":[{"type":"string"},{"type":"string","format":"date-time"},{"maxLength":40}]}`, "", ""},
+		{"arrays narrow their items", `{"allOf":[{"type":"array","items":{"type":"string"}},{"type":"array","items":{"enum":["a","b"]},"maxItems":2}]}`, "TInputXItem string", ""},
 		{"conflict", `{"allOf":[{"properties":{"a":{"type":"string"},"b":{"type":"integer"}}},{"properties":{"a":{"type":"integer"}}}]}`,
 			"TInputX struct { A json.RawMessage B *int64 }", "/properties/x/properties/a: allOf of schemas that do not agree: string and integer"},
 		{"object and string", `{"allOf":[{"$ref":"#/$defs/Pet"},{"type":"string"}]}`, "", "/properties/x: allOf of an object and a string"},
@@ -232,9 +233,69 @@ func TestPropertiesBesideUnion(t *testing.T) {
 			}
 		})
 	}
-	// Items beside a oneOf still fall back, saying so.
-	res, _ := generate(t, oneTool(`{"type":"object","properties":{"x":{"type":"array","items":{"type":"string"},"oneOf":[{"maxItems":1},{"type":"array","minItems":3}]}}}`))
-	if len(res.Fallbacks) != 1 || !strings.Contains(res.Fallbacks[0], "/properties/x: items beside oneOf or anyOf") {
-		t.Errorf("fallbacks %q", res.Fallbacks)
+}
+
+// Items beside oneOf or anyOf are the items of every branch that is an array (or only
+// constrains): a nullable array, a string or an array of them, arrays the branches constrain
+// differently. Arrays of different items are a slice of what their items make together.
+func TestItemsBesideUnion(t *testing.T) {
+	const defs = `"$defs":{"Tag":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]},
+		"Cat":{"type":"object","properties":{"meow":{"type":"string"}},"required":["meow"]}}`
+	for _, c := range []struct {
+		name, schema string
+		decls        []string // declarations, fields without tags
+	}{
+		{"nullable array", `{"items":{"$ref":"#/$defs/Tag"},"anyOf":[{"type":"array"},{"type":"null"}]}`, []string{"TInput struct { X []Tag }"}},
+		{"nullable array of constraints", `{"type":["array","null"],"items":{"$ref":"#/$defs/Tag"},"oneOf":[{"minItems":1},{"type":"null"}]}`, []string{"TInput struct { X []Tag }"}},
+		{"optional nullable array", `{"type":"array","items":{"type":"string"},"anyOf":[{"minItems":1,"uniqueItems":true},{"type":"null"}],"nullable":true}`,
+			[]string{"TInput struct { X mcp.Nullable[[]string] Y *int64 }"}},
+		{"a string or an array", `{"items":{"type":"string","format":"email"},"anyOf":[{"type":"string"},{"type":"array","minItems":1}]}`,
+			[]string{"TInput struct { X TInputX }", "TInputX struct { String *string Array []string }"}},
+		{"arrays constrained differently", `{"type":"array","items":{"type":"object","properties":{"a":{"type":"string"}}},"oneOf":[{"maxItems":1},{"type":"array","minItems":3}]}`,
+			[]string{"TInput struct { X []TInputXItem }", "TInputXItem struct { A *string }"}},
+		{"items narrowed by the branches", `{"type":"array","items":{"type":"string"},"oneOf":[{"items":{"enum":["a","b"]}},{"items":{"enum":["c","d"]}}]}`,
+			[]string{"TInput struct { X []TInputXItem }", "TInputXItem string"}},
+		{"arrays of objects told apart", `{"oneOf":[{"type":"array","items":{"$ref":"#/$defs/Tag"}},{"type":"array","items":{"$ref":"#/$defs/Cat"}}]}`,
+			[]string{"TInput struct { X []TInputXItem }", "TInputXItem interface { isTInputXItem() }"}},
+		{"arrays of JSON types", `{"anyOf":[{"type":"array","items":{"type":"integer"}},{"type":"array","items":{"type":"string"}},{"type":"null"}]}`,
+			[]string{"TInput struct { X []IntegerOrString }", "IntegerOrString struct { Integer *int64 String *string }"}},
+		{"unions of arrays in a union", `{"anyOf":[{"oneOf":[{"type":"array","items":{"type":"integer"}},{"type":"array","items":{"type":"boolean"}}]},{"oneOf":[{"type":"array","items":{"type":"string"}},{"type":"array","items":{"type":"boolean"}}]}]}`,
+			[]string{"TInput struct { X []IntegerOrBooleanOrString }"}},
+		{"one $ref as two arrays' items", `{"oneOf":[{"type":"array","items":{"$ref":"#/$defs/Tag"},"maxItems":1},{"type":"array","items":{"$ref":"#/$defs/Tag","description":"A tag."}}]}`,
+			[]string{"TInput struct { X []Tag }"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			required := `"required":["x"]`
+			if strings.HasPrefix(c.name, "optional") {
+				required = `"required":[]`
+			}
+			res, types := generate(t, oneTool(`{"type":"object","properties":{"x":`+c.schema+`,"y":{"type":"integer"}},`+required+`,`+defs+`}`))
+			if len(res.Fallbacks) > 0 {
+				t.Errorf("fallbacks %q", res.Fallbacks)
+			}
+			for _, d := range c.decls {
+				name, want, _ := strings.Cut(d, " ")
+				if name == "TInput" && !strings.Contains(want, " Y ") {
+					want = strings.TrimSuffix(want, " }") + " Y *int64 }"
+				}
+				if got := strings.ReplaceAll(untagged(types[name]), "\n", ""); got != want {
+					t.Errorf("%s is %s, want %s", name, got, want)
+				}
+			}
+			if !testing.Short() {
+				vetGenerated(t, res)
+			}
+		})
+	}
+	// What no Go type holds soundly stays json.RawMessage, saying why: items both a string and
+	// an integer, arrays of objects nothing tells apart.
+	for _, c := range []struct{ schema, fallback string }{
+		{`{"items":{"type":"string"},"anyOf":[{"type":"array","items":{"type":"integer"}},{"type":"null"}]}`, "/properties/x/anyOf/0/items: allOf of schemas that do not agree: string and integer"},
+		{`{"oneOf":[{"type":"array","items":{"$ref":"#/$defs/Tag"}},{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}}]}`, "/properties/x: arrays of different items"},
+	} {
+		res, _ := generate(t, oneTool(`{"type":"object","properties":{"x":`+c.schema+`},`+defs+`}`))
+		if len(res.Fallbacks) != 1 || !strings.Contains(res.Fallbacks[0], c.fallback) {
+			t.Errorf("%s: fallbacks %q, want %q", c.schema, res.Fallbacks, c.fallback)
+		}
 	}
 }

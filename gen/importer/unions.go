@@ -23,8 +23,10 @@ import (
 //   - null among them: the union may be null (a pointer, or a nil interface).
 //
 // Several schemas of one JSON type merge when one Go type holds them all (two enums make one,
-// a string and an enum a string); objects nothing tells apart, or arrays of different items,
-// stay json.RawMessage, as does the whole union when a branch may be of any type.
+// a string and an enum a string, arrays of the same items one slice, arrays of different
+// items a slice of what their items make as a union's branches); objects nothing tells apart,
+// or arrays whose items make no one type, stay json.RawMessage, as does the whole union when
+// a branch may be of any type.
 
 // leaf is one schema of a union, converted.
 type leaf struct {
@@ -38,7 +40,8 @@ type leaf struct {
 // union is the type of a value that is one of alts (at paths); s is the schema holding them.
 // The branches' descriptions document its members, unless they are the types of a type list,
 // copies of s. shared, when not nil, is what s says beside the alternatives (its
-// properties), which every branch that may be an object has too (withShared).
+// properties or items), which every branch that may be an object or an array has too
+// (withShared).
 func (c *converter) union(s *schema, alts []json.RawMessage, shared json.RawMessage, paths []string, path string, branchDocs bool) (*goType, bool) {
 	mark := len(*c.fallbacks)
 	giveUp := func(why string) (*goType, bool) {
@@ -47,6 +50,7 @@ func (c *converter) union(s *schema, alts []json.RawMessage, shared json.RawMess
 	}
 	null := false
 	var leaves []leaf
+	var arrays []string // the items of the arrays among the leaves
 	for i, a := range alts {
 		as, err := parseSchema(a)
 		if err == nil && isNull(as) {
@@ -61,6 +65,15 @@ func (c *converter) union(s *schema, alts []json.RawMessage, shared json.RawMess
 		null = null || n
 		l := leaf{t: t, fb: slices.Clone((*c.fallbacks)[before:])}
 		*c.fallbacks = (*c.fallbacks)[:before]
+		if es, _, _ := resolve(c.root, a); t.kind == kSlice && kindOf(es) == "array" {
+			// Arrays of the same items are one Go type, whatever else their branches
+			// say (minItems: the server checks it): the first stands for them.
+			items := string(compact(es.Items))
+			if slices.Contains(arrays, items) {
+				continue
+			}
+			arrays = append(arrays, items)
+		}
 		if as != nil && branchDocs {
 			l.doc = fieldDoc(as)
 			if as.Title != "" {
@@ -78,6 +91,16 @@ func (c *converter) union(s *schema, alts []json.RawMessage, shared json.RawMess
 		return leaves[0].t, null
 	}
 
+	t, why := c.oneOf(leaves, s, path)
+	if why != "" {
+		return giveUp(why)
+	}
+	return t, null
+}
+
+// oneOf is the type of a value that is one of leaves (two or more), of the union s (its
+// discriminator, title and description), at path; why says why there is none.
+func (c *converter) oneOf(leaves []leaf, s *schema, path string) (t *goType, why string) {
 	// The leaves by JSON type, unions within them opened up.
 	var order []string
 	groups := map[string][]leaf{}
@@ -107,7 +130,7 @@ func (c *converter) union(s *schema, alts []json.RawMessage, shared json.RawMess
 				add("object", leaf{t: b.t, doc: b.t.doc, hint: b.hint})
 			}
 		case k == "":
-			return giveUp("oneOf/anyOf with a branch of any JSON type")
+			return nil, "oneOf/anyOf with a branch of any JSON type"
 		default:
 			add(k, l)
 		}
@@ -125,7 +148,7 @@ func (c *converter) union(s *schema, alts []json.RawMessage, shared json.RawMess
 			if t.kind == kIface && t.doc == "" {
 				t.doc, t.title = docOf(s), cmpOr(t.title, s.Title)
 			}
-			return t, null
+			return t, ""
 		}
 		m := &member{json: kind, name: memberNames[kind], t: t}
 		for _, l := range groups[kind] {
@@ -135,12 +158,20 @@ func (c *converter) union(s *schema, alts []json.RawMessage, shared json.RawMess
 		}
 		members = append(members, m)
 	}
-	return c.pkg.declare(&goType{kind: kUnion, members: members, doc: docOf(s), title: s.Title}), null
+	return c.pkg.declare(&goType{kind: kUnion, members: members, doc: docOf(s), title: s.Title}), ""
 }
 
 // merge is the one type of the leaves of a union that are of one JSON type; disc is the
 // union's OpenAPI discriminator, if it has one.
 func (c *converter) merge(kind string, leaves []leaf, path string, disc *discriminator) *goType {
+	// One type met twice (the same $ref as two branches' items) is one leaf.
+	var once []leaf
+	for _, l := range leaves {
+		if !l.t.kind.declared() || !slices.ContainsFunc(once, func(o leaf) bool { return o.t == l.t }) {
+			once = append(once, l)
+		}
+	}
+	leaves = once
 	if len(leaves) == 1 {
 		return leaves[0].t
 	}
@@ -171,9 +202,35 @@ func (c *converter) merge(kind string, leaves []leaf, path string, disc *discrim
 		t.rawKind = "object"
 		return t
 	}
-	t := c.fallback(path, "arrays of different items")
+	if t := c.arrays(leaves, path); t != nil {
+		return t
+	}
+	t := c.fallback(path, "arrays of different items, which make no one type")
 	t.rawKind = kind
 	return t
+}
+
+// arrays is the slice type of arrays of different items when their items make one type, as
+// a union's leaves do (enums one enum, objects told apart an interface, items of several JSON
+// types a struct of a pointer per type): a value of any of the arrays decodes into it. nil
+// when they make none without a fallback.
+func (c *converter) arrays(leaves []leaf, path string) *goType {
+	var items []leaf
+	null := false
+	for _, l := range leaves {
+		if l.t.kind != kSlice {
+			return nil
+		}
+		null = null || l.t.nullElem
+		items = append(items, leaf{t: l.t.elem})
+	}
+	mark := len(*c.fallbacks)
+	elem, why := c.oneOf(items, &schema{}, path+"/items")
+	if why != "" || len(*c.fallbacks) > mark {
+		*c.fallbacks = (*c.fallbacks)[:mark]
+		return nil
+	}
+	return &goType{kind: kSlice, elem: elem, nullElem: null}
 }
 
 // objects is the interface of the object types of a union, with the way to tell its branches

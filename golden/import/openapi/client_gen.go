@@ -163,6 +163,32 @@ func (c *Client) CustomersUpdate(ctx context.Context, in CustomersUpdateInput) (
 	return out, nil
 }
 
+// IncidentsUpdate calls the tool incidents_update (Update an incident): Updates an incident: its
+// status, who is assigned to it and who is told.
+//
+// A result the tool marked as an error is returned as a *mcp.ToolError with its text.
+func (c *Client) IncidentsUpdate(ctx context.Context, in IncidentsUpdateInput) (*IncidentsUpdateOutput, error) {
+	var e jsonwire.Encoder
+	in.encode(&e)
+	if err := e.Err(); err != nil {
+		return nil, fmt.Errorf("tools/call incidents_update: arguments: %w", err)
+	}
+	res, err := c.MCP.CallTool(ctx, "incidents_update", json.RawMessage(e.Bytes()))
+	if err != nil {
+		return nil, err
+	}
+	if err := res.Err(); err != nil {
+		return nil, err
+	}
+	out := new(IncidentsUpdateOutput)
+	if err := decodeStructured(res, "incidents_update", func(d *jsonwire.Decoder) {
+		(*out).decode(d)
+	}); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // IssuesCreate calls the tool issues_create (Create an issue): Any user with pull access to a
 // repository can create an issue. If [issues are disabled in the
 // repository](https://docs.github.com/articles/disabling-issues/), the API returns a `410 Gone`
@@ -2706,6 +2732,578 @@ func (v CustomersUpdateInput) MarshalJSON() ([]byte, error) {
 func (v *CustomersUpdateInput) UnmarshalJSON(data []byte) error {
 	return decodeJSON(data, v.decode)
 }
+
+// IncidentsUpdateInput is an object of the server's schema.
+type IncidentsUpdateInput struct {
+	// The incident's id.
+	ID     string                      `json:"id"`
+	Status *IncidentsUpdateInputStatus `json:"status,omitempty"`
+	// Who to assign, replacing those assigned; null unassigns everyone.
+	Assignees mcp.Nullable[[]UserReference] `json:"assignees,omitzero"`
+	// An email address to tell of the change, or a list of them.
+	Notify *IncidentsUpdateInputNotify `json:"notify,omitempty"`
+}
+
+func (v *IncidentsUpdateInput) encode(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	e.Key("id")
+	e.String(v.ID)
+	if v.Status != nil {
+		e.Key("status")
+		e.String(string(*v.Status))
+	}
+	if x, ok := v.Assignees.Get(); ok {
+		e.Key("assignees")
+		e.ArrayStart()
+		for _, x0 := range x {
+			e.Elem()
+			x0.encode(e)
+		}
+		e.ArrayEnd()
+	} else if v.Assignees.IsNull() {
+		e.Key("assignees")
+		e.Null()
+	}
+	if v.Notify != nil {
+		e.Key("notify")
+		(*v.Notify).encode(e)
+	}
+	e.ObjectEnd()
+}
+func (v *IncidentsUpdateInput) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "id":
+			if s, ok := d.String(); ok {
+				v.ID = s
+			}
+		case "status":
+			if d.Null() {
+				v.Status = nil
+			} else {
+				p := new(IncidentsUpdateInputStatus)
+				if s, ok := d.String(); ok {
+					*p = IncidentsUpdateInputStatus(s)
+				}
+				v.Status = p
+			}
+		case "assignees":
+			if d.Null() {
+				v.Assignees = mcp.Null[[]UserReference]()
+			} else {
+				var x []UserReference
+				if d.Null() {
+					x = nil
+				} else {
+					x = []UserReference{}
+					for range d.Elements {
+						var x0 UserReference
+						x0.decode(d)
+						x = append(x, x0)
+					}
+				}
+				v.Assignees = mcp.NotNull(x)
+			}
+		case "notify":
+			if d.Null() {
+				v.Notify = nil
+			} else {
+				p := new(IncidentsUpdateInputNotify)
+				(*p).decode(d)
+				v.Notify = p
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v IncidentsUpdateInput) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *IncidentsUpdateInput) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// IncidentsUpdateInputStatus is one of the values below.
+type IncidentsUpdateInputStatus string
+
+const (
+	IncidentsUpdateInputStatusAcknowledged IncidentsUpdateInputStatus = "acknowledged"
+	IncidentsUpdateInputStatusResolved     IncidentsUpdateInputStatus = "resolved"
+)
+
+// A user, by id.
+//
+// Its "type" is "user_reference", always: the encoder writes it.
+type UserReference struct {
+	ID string `json:"id"`
+}
+
+func (v *UserReference) encode(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	e.Key("type")
+	e.String("user_reference")
+	e.Key("id")
+	e.String(v.ID)
+	e.ObjectEnd()
+}
+func (v *UserReference) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "type":
+			if s, ok := d.String(); ok && s != "user_reference" {
+				d.Report("must be \"user_reference\"")
+			}
+		case "id":
+			if s, ok := d.String(); ok {
+				v.ID = s
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v UserReference) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *UserReference) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// An email address to tell of the change, or a list of them.
+//
+// IncidentsUpdateInputNotify is a string or an array: set one of its fields, String or Array;
+// decoding sets the one of the value's JSON type.
+type IncidentsUpdateInputNotify struct {
+	// Format: email.
+	String *string
+	Array  []string
+}
+
+func (v *IncidentsUpdateInputNotify) encode(e *jsonwire.Encoder) {
+	n := 0
+	if v.String != nil {
+		n++
+	}
+	if v.Array != nil {
+		n++
+	}
+	if n != 1 {
+		e.Fail(fmt.Errorf("IncidentsUpdateInputNotify: %d of its fields are set: set one of String, Array", n))
+		e.Null()
+		return
+	}
+	switch {
+	case v.String != nil:
+		e.String(*v.String)
+	case v.Array != nil:
+		e.ArrayStart()
+		for _, x0 := range v.Array {
+			e.Elem()
+			e.String(x0)
+		}
+		e.ArrayEnd()
+	}
+}
+func (v *IncidentsUpdateInputNotify) decode(d *jsonwire.Decoder) {
+	*v = IncidentsUpdateInputNotify{}
+	switch d.Peek() {
+	case jsonwire.String:
+		p := new(string)
+		if s, ok := d.String(); ok {
+			*p = s
+		}
+		v.String = p
+	case jsonwire.Array:
+		if d.Null() {
+			v.Array = nil
+		} else {
+			v.Array = []string{}
+			for range d.Elements {
+				var x0 string
+				if s, ok := d.String(); ok {
+					x0 = s
+				}
+				v.Array = append(v.Array, x0)
+			}
+		}
+	default:
+		d.Report("expected string or array, got " + d.Peek().String())
+		d.Skip()
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v IncidentsUpdateInputNotify) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *IncidentsUpdateInputNotify) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// IncidentsUpdateOutput is an object of the server's schema.
+type IncidentsUpdateOutput struct {
+	ID     string                      `json:"id"`
+	Status IncidentsUpdateOutputStatus `json:"status"`
+	// Who is assigned, since when: null when nobody is.
+	Assignments []Assignment `json:"assignments"`
+	// The services it affects: references, or their ids alone when the request asked for ids.
+	ImpactedServices []IncidentsUpdateOutputImpactedService `json:"impacted_services,omitempty"`
+	// What happens next unless someone acts, null when nothing is scheduled.
+	PendingActions mcp.Nullable[[]PendingAction] `json:"pending_actions,omitzero"`
+}
+
+func (v *IncidentsUpdateOutput) encode(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	e.Key("id")
+	e.String(v.ID)
+	e.Key("status")
+	e.String(string(v.Status))
+	e.Key("assignments")
+	if v.Assignments != nil {
+		e.ArrayStart()
+		for _, x0 := range v.Assignments {
+			e.Elem()
+			x0.encode(e)
+		}
+		e.ArrayEnd()
+	} else {
+		e.Null()
+	}
+	if v.ImpactedServices != nil {
+		e.Key("impacted_services")
+		e.ArrayStart()
+		for _, x0 := range v.ImpactedServices {
+			e.Elem()
+			x0.encode(e)
+		}
+		e.ArrayEnd()
+	}
+	if x, ok := v.PendingActions.Get(); ok {
+		e.Key("pending_actions")
+		e.ArrayStart()
+		for _, x0 := range x {
+			e.Elem()
+			x0.encode(e)
+		}
+		e.ArrayEnd()
+	} else if v.PendingActions.IsNull() {
+		e.Key("pending_actions")
+		e.Null()
+	}
+	e.ObjectEnd()
+}
+func (v *IncidentsUpdateOutput) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "id":
+			if s, ok := d.String(); ok {
+				v.ID = s
+			}
+		case "status":
+			if s, ok := d.String(); ok {
+				v.Status = IncidentsUpdateOutputStatus(s)
+			}
+		case "assignments":
+			if d.Null() {
+				v.Assignments = nil
+			} else {
+				v.Assignments = []Assignment{}
+				for range d.Elements {
+					var x0 Assignment
+					x0.decode(d)
+					v.Assignments = append(v.Assignments, x0)
+				}
+			}
+		case "impacted_services":
+			if d.Null() {
+				v.ImpactedServices = nil
+			} else {
+				v.ImpactedServices = []IncidentsUpdateOutputImpactedService{}
+				for range d.Elements {
+					var x0 IncidentsUpdateOutputImpactedService
+					x0.decode(d)
+					v.ImpactedServices = append(v.ImpactedServices, x0)
+				}
+			}
+		case "pending_actions":
+			if d.Null() {
+				v.PendingActions = mcp.Null[[]PendingAction]()
+			} else {
+				var x []PendingAction
+				if d.Null() {
+					x = nil
+				} else {
+					x = []PendingAction{}
+					for range d.Elements {
+						var x0 PendingAction
+						x0.decode(d)
+						x = append(x, x0)
+					}
+				}
+				v.PendingActions = mcp.NotNull(x)
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v IncidentsUpdateOutput) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *IncidentsUpdateOutput) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// IncidentsUpdateOutputStatus is one of the values below.
+type IncidentsUpdateOutputStatus string
+
+const (
+	IncidentsUpdateOutputStatusTriggered    IncidentsUpdateOutputStatus = "triggered"
+	IncidentsUpdateOutputStatusAcknowledged IncidentsUpdateOutputStatus = "acknowledged"
+	IncidentsUpdateOutputStatusResolved     IncidentsUpdateOutputStatus = "resolved"
+)
+
+// Assignment is an object of the server's schema.
+type Assignment struct {
+	At       time.Time     `json:"at"`
+	Assignee UserReference `json:"assignee"`
+}
+
+func (v *Assignment) encode(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	e.Key("at")
+	e.MarshaledText(v.At.MarshalText())
+	e.Key("assignee")
+	v.Assignee.encode(e)
+	e.ObjectEnd()
+}
+func (v *Assignment) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "at":
+			if s, ok := d.String(); ok {
+				if t, err := time.Parse(time.RFC3339Nano, s); err != nil {
+					d.Report("must be a date-time (RFC 3339)")
+				} else {
+					v.At = t
+				}
+			}
+		case "assignee":
+			v.Assignee.decode(d)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v Assignment) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *Assignment) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// IncidentsUpdateOutputImpactedService is an object or a string: set one of its fields, Object or
+// String; decoding sets the one of the value's JSON type.
+type IncidentsUpdateOutputImpactedService struct {
+	Object *ServiceReference
+	String *string
+}
+
+func (v *IncidentsUpdateOutputImpactedService) encode(e *jsonwire.Encoder) {
+	n := 0
+	if v.Object != nil {
+		n++
+	}
+	if v.String != nil {
+		n++
+	}
+	if n != 1 {
+		e.Fail(fmt.Errorf("IncidentsUpdateOutputImpactedService: %d of its fields are set: set one of Object, String", n))
+		e.Null()
+		return
+	}
+	switch {
+	case v.Object != nil:
+		(*v.Object).encode(e)
+	case v.String != nil:
+		e.String(*v.String)
+	}
+}
+func (v *IncidentsUpdateOutputImpactedService) decode(d *jsonwire.Decoder) {
+	*v = IncidentsUpdateOutputImpactedService{}
+	switch d.Peek() {
+	case jsonwire.Object:
+		p := new(ServiceReference)
+		(*p).decode(d)
+		v.Object = p
+	case jsonwire.String:
+		p := new(string)
+		if s, ok := d.String(); ok {
+			*p = s
+		}
+		v.String = p
+	default:
+		d.Report("expected object or string, got " + d.Peek().String())
+		d.Skip()
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v IncidentsUpdateOutputImpactedService) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *IncidentsUpdateOutputImpactedService) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// A service, by id.
+//
+// Its "type" is "service_reference", always: the encoder writes it.
+type ServiceReference struct {
+	ID      string  `json:"id"`
+	Summary *string `json:"summary,omitempty"`
+}
+
+func (v *ServiceReference) encode(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	e.Key("type")
+	e.String("service_reference")
+	e.Key("id")
+	e.String(v.ID)
+	if v.Summary != nil {
+		e.Key("summary")
+		e.String(*v.Summary)
+	}
+	e.ObjectEnd()
+}
+func (v *ServiceReference) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "type":
+			if s, ok := d.String(); ok && s != "service_reference" {
+				d.Report("must be \"service_reference\"")
+			}
+		case "id":
+			if s, ok := d.String(); ok {
+				v.ID = s
+			}
+		case "summary":
+			if d.Null() {
+				v.Summary = nil
+			} else {
+				p := new(string)
+				if s, ok := d.String(); ok {
+					*p = s
+				}
+				v.Summary = p
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v ServiceReference) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *ServiceReference) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// PendingAction is an object of the server's schema.
+type PendingAction struct {
+	Type PendingActionType `json:"type"`
+	At   time.Time         `json:"at"`
+}
+
+func (v *PendingAction) encode(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	e.Key("type")
+	e.String(string(v.Type))
+	e.Key("at")
+	e.MarshaledText(v.At.MarshalText())
+	e.ObjectEnd()
+}
+func (v *PendingAction) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "type":
+			if s, ok := d.String(); ok {
+				v.Type = PendingActionType(s)
+			}
+		case "at":
+			if s, ok := d.String(); ok {
+				if t, err := time.Parse(time.RFC3339Nano, s); err != nil {
+					d.Report("must be a date-time (RFC 3339)")
+				} else {
+					v.At = t
+				}
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v PendingAction) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *PendingAction) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// PendingActionType is one of the values below.
+type PendingActionType string
+
+const (
+	PendingActionTypeUnacknowledge PendingActionType = "unacknowledge"
+	PendingActionTypeEscalate      PendingActionType = "escalate"
+	PendingActionTypeResolve       PendingActionType = "resolve"
+	PendingActionTypeUrgencyChange PendingActionType = "urgency_change"
+)
 
 // IssuesCreateInput is an object of the server's schema.
 type IssuesCreateInput struct {

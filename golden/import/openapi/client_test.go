@@ -16,7 +16,7 @@ import (
 // built from the typed unions are valid for the input schemas, and results decode.
 func TestClientCallsOpenAPITools(t *testing.T) {
 	results := map[string]string{"customers_update": customerWithBank, "payment_intents_list": paymentIntents, "issues_update": closedIssue,
-		"repos_create_webhook": webhook, "alert_channels_create": webhookChannel, "usage_report_get": usageReport}
+		"repos_create_webhook": webhook, "alert_channels_create": webhookChannel, "usage_report_get": usageReport, "incidents_update": resolved}
 	var snap struct {
 		Tools []struct {
 			Name                      string
@@ -120,6 +120,24 @@ func TestClientCallsOpenAPITools(t *testing.T) {
 	}
 	if got["usage_report_get"] != `{"start":"2026-10-01T00:00:00Z","end":null}` {
 		t.Errorf("usage_report_get got %s", got["usage_report_get"])
+	}
+
+	// A slice that may be null: null unassigns everyone, a list replaces the assignees; a
+	// result's null is a nil slice.
+	incident, err := c.IncidentsUpdate(ctx, IncidentsUpdateInput{ID: "Q2", Assignees: mcp.Null[[]UserReference](),
+		Notify: &IncidentsUpdateInputNotify{Array: []string{"ops@example.com", "lead@example.com"}}})
+	if err != nil || incident.Assignments != nil || len(incident.ImpactedServices) != 2 {
+		t.Fatalf("IncidentsUpdate: %+v, %v", incident, err)
+	}
+	if got["incidents_update"] != `{"id":"Q2","assignees":null,"notify":["ops@example.com","lead@example.com"]}` {
+		t.Errorf("incidents_update got %s", got["incidents_update"])
+	}
+	if _, err := c.IncidentsUpdate(ctx, IncidentsUpdateInput{ID: "Q2", Assignees: mcp.NotNull([]UserReference{{ID: "PXPGF42"}}),
+		Notify: &IncidentsUpdateInputNotify{String: mcp.Ptr("oncall@example.com")}}); err != nil {
+		t.Fatal(err)
+	}
+	if got["incidents_update"] != `{"id":"Q2","assignees":[{"type":"user_reference","id":"PXPGF42"}],"notify":"oncall@example.com"}` {
+		t.Errorf("incidents_update got %s", got["incidents_update"])
 	}
 
 	// A required union left unset is the caller's error, before anything is sent.

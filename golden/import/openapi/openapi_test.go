@@ -103,6 +103,17 @@ const bankMethod = `{"id":"pm_1","object":"payment_method","billing_details":{"e
 "created":1726673600,"customer":"cus_2","livemode":true,"type":"us_bank_account","us_bank_account":{"account_holder_type":"company",
 "bank_name":"STRIPE TEST BANK","last4":"6789","routing_number":"110000000"}}`
 
+// An incident: array items beside anyOf or oneOf, for an array that may be null, a string or
+// an array of strings, and arrays of references or of their ids.
+const acknowledged = `{"id":"Q1V9F2KZ8X3L","status":"acknowledged","assignments":[{"at":"2026-11-20T10:00:00Z",
+"assignee":{"type":"user_reference","id":"PXPGF42"}},{"at":"2026-11-20T10:05:00Z","assignee":{"type":"user_reference","id":"P4TQ7RS"}}],
+"impacted_services":[{"type":"service_reference","id":"PIJ90N7","summary":"Checkout API"}],
+"pending_actions":[{"type":"escalate","at":"2026-11-20T10:30:00Z"},{"type":"resolve","at":"2026-11-21T10:00:00Z"}]}`
+
+const resolved = `{"id":"Q2","status":"resolved","assignments":null,"impacted_services":["PIJ90N7","PZ5U9HN"],"pending_actions":null}`
+
+const unassigned = `{"id":"Q3","status":"triggered","assignments":null,"impacted_services":[],"pending_actions":[]}`
+
 // payloads are what the tools take and give, each with the generated type that holds it.
 var payloads = []struct {
 	tool, side, json string
@@ -138,6 +149,11 @@ var payloads = []struct {
 	{"usage_report_get", "input", `{"start":"2026-10-01T00:00:00Z","project_ids":null}`, func() json.Unmarshaler { return new(UsageReportGetInput) }},
 	{"usage_report_get", "output", usageReport, func() json.Unmarshaler { return new(UsageReportGetOutput) }},
 	{"metrics_query", "output", metrics, func() json.Unmarshaler { return new(MetricsQueryOutput) }},
+	{"incidents_update", "input", `{"id":"Q1V9F2KZ8X3L","status":"acknowledged","assignees":[{"type":"user_reference","id":"PXPGF42"}],"notify":"oncall@example.com"}`, func() json.Unmarshaler { return new(IncidentsUpdateInput) }},
+	{"incidents_update", "input", `{"id":"Q1V9F2KZ8X3L","assignees":null,"notify":["ops@example.com","lead@example.com"]}`, func() json.Unmarshaler { return new(IncidentsUpdateInput) }},
+	{"incidents_update", "output", acknowledged, func() json.Unmarshaler { return new(IncidentsUpdateOutput) }},
+	{"incidents_update", "output", resolved, func() json.Unmarshaler { return new(IncidentsUpdateOutput) }},
+	{"incidents_update", "output", unassigned, func() json.Unmarshaler { return new(IncidentsUpdateOutput) }},
 	{"payment_methods_retrieve", "output", cardMethod, func() json.Unmarshaler { return new(paymentMethod) }},
 	{"payment_methods_retrieve", "output", sepaMethod, func() json.Unmarshaler { return new(paymentMethod) }},
 	{"payment_methods_retrieve", "output", bankMethod, func() json.Unmarshaler { return new(paymentMethod) }},
@@ -306,6 +322,33 @@ func TestPayloadsDecodeTyped(t *testing.T) {
 		t.Errorf("us_bank_account: %#v", method)
 	}
 
+	// Items beside anyOf or oneOf: a slice that may be null, a string or a slice of strings,
+	// a slice of references or of ids.
+	var incident IncidentsUpdateOutput
+	must(t, incident.UnmarshalJSON([]byte(acknowledged)))
+	pending, _ := incident.PendingActions.Get()
+	if len(incident.Assignments) != 2 || incident.Assignments[1].Assignee.ID != "P4TQ7RS" || incident.Assignments[0].At.Minute() != 0 ||
+		incident.ImpactedServices[0].Object.ID != "PIJ90N7" || incident.ImpactedServices[0].String != nil ||
+		len(pending) != 2 || pending[0].Type != PendingActionTypeEscalate {
+		t.Errorf("acknowledged incident: %+v", incident)
+	}
+	incident = IncidentsUpdateOutput{}
+	must(t, incident.UnmarshalJSON([]byte(resolved)))
+	if incident.Assignments != nil || *incident.ImpactedServices[1].String != "PZ5U9HN" || incident.ImpactedServices[1].Object != nil || !incident.PendingActions.IsNull() {
+		t.Errorf("resolved incident: %+v", incident)
+	}
+	// An empty array is not null: an empty slice, not nil.
+	incident = IncidentsUpdateOutput{}
+	must(t, incident.UnmarshalJSON([]byte(unassigned)))
+	if pending, ok := incident.PendingActions.Get(); incident.Assignments != nil || incident.ImpactedServices == nil || len(incident.ImpactedServices) != 0 || !ok || pending == nil {
+		t.Errorf("unassigned incident: %+v", incident)
+	}
+	var update IncidentsUpdateInput
+	must(t, update.UnmarshalJSON([]byte(`{"id":"Q1","assignees":null,"notify":["ops@example.com"]}`)))
+	if !update.Assignees.IsNull() || update.Notify.String != nil || update.Notify.Array[0] != "ops@example.com" || update.Status != nil {
+		t.Errorf("incident update: %+v", update)
+	}
+
 	var checks ChecksCreateInput
 	must(t, checks.UnmarshalJSON([]byte(`{"owner":"o","repo":"r","name":"n","head_sha":"s","check":{"status":"queued"},"output":{"annotations_url":"u"}}`)))
 	if q, ok := checks.Check.(ChecksCreateInputCheckQueued); !ok || q.Status != ChecksCreateInputCheckQueuedStatusQueued {
@@ -336,6 +379,9 @@ func TestPayloadsRefused(t *testing.T) {
 			`"type" must be "card", "sepa_debit" or "us_bank_account", got "ideal"`},
 		{new(paymentMethod), `{"id":"pm_3","object":"source","billing_details":{"email":null,"name":null,"phone":null},"created":1,"customer":null,"livemode":false,"type":"card","card":{}}`,
 			`/object: must be "payment_method"`},
+		{new(IncidentsUpdateOutput), `{"id":"Q","status":"resolved","assignments":null,"impacted_services":["PIJ90N7",7]}`, "/impacted_services/1: expected object or string, got number"},
+		{new(IncidentsUpdateOutput), `{"id":"Q","status":"resolved","assignments":{"at":"2026-11-20T10:00:00Z"}}`, "/assignments: expected array"},
+		{new(IncidentsUpdateInput), `{"id":"Q","notify":{"email":"a@example.com"}}`, "/notify: expected string or array, got object"},
 		{new(ChecksCreateInput), `{"owner":"o","repo":"r","name":"n","head_sha":"s","check":{"status":"completed","conclusion":"success"},"output":{"summary":"s"}}`, `/output: expected an object with "title" and "summary", or with "annotations_url"`},
 	} {
 		err := c.into.UnmarshalJSON([]byte(c.json))
