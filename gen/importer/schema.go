@@ -219,3 +219,17 @@ func nonEmpty(ss ...string) []string {
 	}
 	return out
 }
+
+// kindOf is the JSON type a schema of one type allows ("" for any).
+func kindOf(s *schema) string {
+	types, _ := s.types()
+	switch {
+	case len(types) == 1:
+		return types[0]
+	case len(s.Properties) > 0:
+		return "object"
+	case len(s.Enum) > 0 && allStrings(s.Enum), isString(s.Const):
+		return "string"
+	}
+	return ""
+}
