@@ -58,8 +58,8 @@ func resolve(root, raw json.RawMessage) (*schema, json.RawMessage, string) {
 }
 
 func (d *differ) compare(oldRaw, newRaw json.RawMessage, path string) {
-	_, oraw, oref := resolve(d.oldRoot, oldRaw)
-	_, nraw, nref := resolve(d.newRoot, newRaw)
+	_, _, oref := resolve(d.oldRoot, oldRaw)
+	_, _, nref := resolve(d.newRoot, newRaw)
 	if oref != "" || nref != "" {
 		if d.seen == nil {
 			d.seen = map[string]bool{}
@@ -70,8 +70,8 @@ func (d *differ) compare(oldRaw, newRaw json.RawMessage, path string) {
 		}
 		d.seen[key] = true
 	}
-	oalts, onull := alternatives(d.oldRoot, oraw, 0)
-	nalts, nnull := alternatives(d.newRoot, nraw, 0)
+	oalts, onull := alternatives(d.oldRoot, oldRaw, 0) // oldRaw: "nullable" beside its $ref counts
+	nalts, nnull := alternatives(d.newRoot, newRaw, 0)
 	switch {
 	case onull && !nnull:
 		d.note(path, "no longer takes null", d.input)
@@ -104,9 +104,11 @@ func (d *differ) compareOne(oldRaw, newRaw json.RawMessage, path string) {
 	d.enums(o, n, path)
 	if slices.Contains(ot, "array") && len(o.Items) > 0 && len(n.Items) > 0 {
 		d.compare(o.Items, n.Items, path+"/items")
+		d.nullableElems(o.Items, n.Items, path+"/items", "the slice's elements", "[]")
 	}
 	if oap, nap := bytes.TrimSpace(o.AdditionalProperties), bytes.TrimSpace(n.AdditionalProperties); len(oap) > 0 && oap[0] == '{' && len(nap) > 0 && nap[0] == '{' {
 		d.compare(oap, nap, path+"/additionalProperties") // a map's values, or the members besides the properties
+		d.nullableElems(oap, nap, path+"/additionalProperties", "the map's values", "map[string]")
 	}
 	for _, key := range o.order {
 		oreq, nreq := o.required(key), n.required(key)
@@ -164,6 +166,57 @@ func (d *differ) nullableField(oldRaw, newRaw json.RawMessage, oreq, nreq bool, 
 	case was && !is:
 		d.note(where, "its Go field is no longer an mcp.Nullable when the client is regenerated", false)
 	}
+}
+
+// nullableElems notes the elements of an array (or the values of a map) whose Go type in a
+// typed client changes: elements that may be null are *T ([]*T), unless their type is nil for
+// null itself (a slice, map, interface or json.RawMessage). As with nullableField, the wire
+// is judged by "may now be null" and its like; this says that code building or reading the
+// slice changes when the client is regenerated, and so breaks no caller.
+func (d *differ) nullableElems(oldRaw, newRaw json.RawMessage, where, elems, slice string) {
+	was, is := pointerElems(d.oldRoot, oldRaw), pointerElems(d.newRoot, newRaw)
+	switch {
+	case !was && is:
+		d.note(where, fmt.Sprintf("%s become pointers (%sT becomes %s*T, nil for null) when the client is regenerated", elems, slice, slice), false)
+	case was && !is:
+		d.note(where, fmt.Sprintf("%s are no longer pointers (%s*T becomes %sT) when the client is regenerated", elems, slice, slice), false)
+	}
+}
+
+// pointerElems says whether the elements of the schema raw are *T in a typed client: they
+// may be null, and their Go type has no nil of its own. A slice, a map, an interface (objects
+// of several branches) and json.RawMessage (any JSON) have; scalars, enums, a struct and a
+// union of JSON types (a struct of a pointer per type) do not.
+func pointerElems(root, raw json.RawMessage) bool {
+	alts, null := alternatives(root, raw, 0)
+	if !null || len(alts) == 0 {
+		return false
+	}
+	kinds := map[string]bool{} // the JSON types
+	objects, maps := 0, 0
+	for _, a := range alts {
+		s, _, _ := resolve(root, a.raw)
+		k := kindOf(s)
+		switch {
+		case k == "":
+			return false // json.RawMessage
+		case k == "object":
+			objects++
+			if len(s.Properties) == 0 {
+				maps++ // a map, or json.RawMessage for a free-form object
+			}
+		}
+		kinds[k] = true
+	}
+	switch {
+	case len(kinds) > 1:
+		return true // a union of JSON types
+	case kinds["array"]:
+		return false
+	case kinds["object"]:
+		return objects == 1 && maps == 0 // a struct; else an interface, a map or json.RawMessage
+	}
+	return true
 }
 
 // enums compares the values a schema allows.

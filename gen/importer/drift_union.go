@@ -23,8 +23,19 @@ type alt struct {
 }
 
 // alternatives are the schemas a value may match one of (the branches of oneOf and anyOf,
-// the types of a type list, opened up to the schemas of one type), and whether it may be null.
+// the types of a type list, opened up to the schemas of one type), and whether it may be null:
+// by them, or, as the client reads it, by "nullable": true beside a $ref.
 func alternatives(root, raw json.RawMessage, depth int) (alts []alt, null bool) {
+	alts, null = targetAlternatives(root, raw, depth)
+	if own, err := parseSchema(raw); err == nil && own.Ref != "" {
+		_, refNull := own.types()
+		null = null || refNull
+	}
+	return alts, null
+}
+
+// targetAlternatives are the alternatives of the schema raw is, its $refs followed.
+func targetAlternatives(root, raw json.RawMessage, depth int) (alts []alt, null bool) {
 	s, raw, _ := resolve(root, raw)
 	comp := s.OneOf
 	if len(comp) == 0 {
@@ -34,8 +45,8 @@ func alternatives(root, raw json.RawMessage, depth int) (alts []alt, null bool) 
 	case depth > 8:
 	case len(comp) > 0 && !allShapeless(comp):
 		var shared json.RawMessage
-		if len(s.Properties) > 0 {
-			shared = sharedPart(raw) // each branch has the properties beside them (allof.go)
+		if len(s.Properties) > 0 || len(s.Items) > 0 {
+			shared = sharedPart(raw) // each branch has the properties or items beside them (allof.go)
 		}
 		for _, a := range comp {
 			as, _, ref := resolve(root, a)
