@@ -90,7 +90,7 @@ func (p *pkgTypes) declare(t *goType) *goType {
 
 func (c *converter) fallback(path, why string) *goType {
 	*c.fallbacks = append(*c.fallbacks, fmt.Sprintf("%s %s: %s: json.RawMessage", c.where, orRoot(path), why))
-	return &goType{kind: kRaw}
+	return &goType{kind: kRaw, why: why}
 }
 
 func orRoot(path string) string {

@@ -52,6 +52,17 @@ func fieldDoc(s *schema) string {
 	return strings.Join(append(nonEmpty(desc), more...), " ")
 }
 
+// docAnd is a comment followed by one more sentence, when there is one.
+func docAnd(doc, more string) string {
+	switch {
+	case more == "":
+		return doc
+	case doc == "":
+		return more
+	}
+	return sentence(doc) + " " + more
+}
+
 // sentence ends text with a full stop unless it ends a sentence already.
 func sentence(text string) string {
 	end := strings.TrimRight(text, ")\"'”’`*")

@@ -266,8 +266,8 @@ func (e *emitter) decl(t *goType) {
 			if fl.optional && !fl.threeStates() {
 				tag += ",omitempty"
 			}
-			if fl.doc != "" {
-				fields = append(fields, comment(fl.doc))
+			if doc := docAnd(fl.doc, fallbackDoc(fl.t)); doc != "" {
+				fields = append(fields, comment(doc))
 			}
 			fields = append(fields, jen.Id(fl.name).Add(typ).Tag(map[string]string{"json": tag}))
 		}
@@ -280,8 +280,8 @@ func (e *emitter) decl(t *goType) {
 	case kUnion:
 		var fields []jen.Code
 		for _, m := range t.members {
-			if m.doc != "" {
-				fields = append(fields, comment(m.doc))
+			if doc := docAnd(m.doc, fallbackDoc(m.t)); doc != "" {
+				fields = append(fields, comment(doc))
 			}
 			typ := goTypeOf(m.t)
 			if !m.t.kind.nilable() {

@@ -3,6 +3,7 @@ package importer
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -81,6 +82,35 @@ func TestUnionFallbacks(t *testing.T) {
 		res, _ := generate(t, oneTool(`{"type":"object","properties":{"x":`+schema+`}}`))
 		if len(res.Fallbacks) != 1 || !strings.Contains(res.Fallbacks[0], "/properties/x") || !strings.Contains(res.Fallbacks[0], why) {
 			t.Errorf("%s: fallbacks %q, want one for /properties/x saying %q", schema, res.Fallbacks, why)
+		}
+	}
+}
+
+// A field left as json.RawMessage says why in its comment, as mcpgen import -v does: the field
+// itself, its elements, a union's member, a tool's arguments.
+func TestFallbackComments(t *testing.T) {
+	res, _ := generate(t, &Snapshot{Tools: []Tool{
+		{Name: "t", InputSchema: json.RawMessage(`{"type":"object","properties":{
+			"free":{"description":"Anything."},
+			"tags":{"items":{"type":"string"},"anyOf":[{"type":"array","items":{"type":"integer"}},{"type":"null"}]},
+			"byName":{"type":"object","additionalProperties":{"type":"null"}},
+			"either":{"oneOf":[{"type":"string"},{"type":"object","properties":{"a":{"type":"string"}}},{"type":"object","properties":{"b":{"type":"string"}}}]}}}`)},
+		{Name: "u", InputSchema: json.RawMessage(`{"oneOf":[{"type":"object","properties":{"a":{"type":"string"}}},{"type":"object","properties":{"b":{"type":"string"}}}]}`)},
+	}})
+	// Comments as one line each.
+	src, continued := string(res.Files[0].Data), regexp.MustCompile("(//[^\n]*)\n\t?// ")
+	for next := continued.ReplaceAllString(src, "$1 "); next != src; next = continued.ReplaceAllString(src, "$1 ") {
+		src = next
+	}
+	for _, want := range []string{
+		"// Anything. Left as json.RawMessage: no type.\n\tFree json.RawMessage",
+		"// Its elements are left as json.RawMessage: allOf of schemas that do not agree: string and integer.\n\tTags mcp.Nullable[[]json.RawMessage]",
+		"// Its values are left as json.RawMessage: always null.\n\tByName map[string]json.RawMessage",
+		"// Left as json.RawMessage: objects that neither a property's values nor their required properties tell apart.\n\tObject json.RawMessage",
+		"// U calls the tool u. Its arguments are json.RawMessage: objects that neither a property's values nor their required properties tell apart. The tool",
+	} {
+		if !strings.Contains(src, want) {
+			t.Errorf("the package lacks %q", want)
 		}
 	}
 }

@@ -48,6 +48,14 @@ func (e *emitter) toolMethod(t *tool) {
 		doc += "."
 	}
 	doc += "\n\n"
+	for _, raw := range []struct {
+		t    *goType
+		what string
+	}{{t.in, "Its arguments are"}, {t.out, "Its result is"}} {
+		if raw.t != nil && raw.t.kind == kRaw && raw.t.why != "" {
+			doc += raw.what + " json.RawMessage: " + raw.t.why + ". "
+		}
+	}
 	if t.out == nil && t.reuse.Out == nil {
 		doc += "The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their text). "
 	}

@@ -47,6 +47,7 @@ type goType struct {
 	doc       string    // declared kinds: from the schema's title and description
 	title     string    // declared kinds: the schema's title, a name for it
 	rawKind   string    // kRaw: the JSON type the value has when the schema says ("object"), else ""
+	why       string    // kRaw: why the schema fell back to it, for the field's comment; "" when it did not
 	defs      []string  // declared kinds: the definitions ($defs/X) it is the type of, in the order met
 	input     string    // a tool's input struct: its name (it is the tool's own, never shared)
 	marks     []*goType // kStruct: the interfaces it is a branch of
@@ -112,6 +113,20 @@ type branch struct {
 	values   []string // the values of the tag property that choose it
 	required []string // without a tag: the properties whose presence chooses it
 	hint     string   // a name for its type when inline: its title, tag value or property
+}
+
+// fallbackDoc says why a field or member of type t, or its elements, are json.RawMessage when
+// the schema fell back to it: the reason mcpgen import -v lists, in the comment of the field.
+func fallbackDoc(t *goType) string {
+	what := "Left"
+	for t.kind == kSlice || t.kind == kMap {
+		what = map[kind]string{kSlice: "Its elements are left", kMap: "Its values are left"}[t.kind]
+		t = t.elem
+	}
+	if t.kind != kRaw || t.why == "" {
+		return ""
+	}
+	return what + " as json.RawMessage: " + t.why + "."
 }
 
 // jsonKind is the JSON type a Go type's values have, "" when several or any.

@@ -131,8 +131,10 @@ func (c *Client) ListOnly(ctx context.Context, in ListOnlyInput) (map[string]str
 
 // RawInput calls the tool raw_input: Its input is not an object of properties.
 //
-// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
-// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
+// Its arguments are json.RawMessage: objects that neither a property's values nor their required
+// properties tell apart. The tool declares no output schema: the result is its content blocks
+// (mcp.TextOf gives their text). A result the tool marked as an error is returned as a
+// *mcp.ToolError with its text.
 func (c *Client) RawInput(ctx context.Context, in json.RawMessage) ([]mcp.Content, error) {
 	res, err := c.MCP.CallTool(ctx, "raw_input", in)
 	if err != nil {
@@ -244,10 +246,12 @@ type EveryTypeInput struct {
 	Anything []json.RawMessage `json:"anything,omitempty"`
 	Grid     [][]float64       `json:"grid,omitempty"`
 	// A point.
-	Point       Point                 `json:"point"`
-	Labels      map[string]string     `json:"labels"`
-	Scores      map[string][]int64    `json:"scores,omitempty"`
-	Extra       json.RawMessage       `json:"extra,omitempty"`
+	Point  Point              `json:"point"`
+	Labels map[string]string  `json:"labels"`
+	Scores map[string][]int64 `json:"scores,omitempty"`
+	// Left as json.RawMessage: an object of any properties.
+	Extra json.RawMessage `json:"extra,omitempty"`
+	// Left as json.RawMessage: no type.
 	Free        json.RawMessage       `json:"free,omitempty"`
 	Either      *StringOrInteger      `json:"either,omitempty"`
 	Maybe       mcp.Nullable[string]  `json:"maybe,omitzero"`
@@ -274,8 +278,10 @@ type EveryTypeInput struct {
 	Flag   BooleanOrString  `json:"flag"`
 	Amount *IntegerOrNumber `json:"amount,omitempty"`
 	// A shape, by its kind.
-	Shape       EveryTypeInputShape                    `json:"shape,omitempty"`
-	Source      EveryTypeInputSource                   `json:"source,omitempty"`
+	Shape  EveryTypeInputShape  `json:"shape,omitempty"`
+	Source EveryTypeInputSource `json:"source,omitempty"`
+	// Left as json.RawMessage: objects that neither a property's values nor their required properties
+	// tell apart.
 	Ambiguous   json.RawMessage                        `json:"ambiguous,omitempty"`
 	Origin      *Point                                 `json:"origin,omitempty"`
 	MaybeKinds  mcp.Nullable[EveryTypeInputMaybeKinds] `json:"maybeKinds,omitzero"`

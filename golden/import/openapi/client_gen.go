@@ -6042,7 +6042,7 @@ func (v *RedirectToURLRedirectToURL) UnmarshalJSON(data []byte) error {
 // Its "type" is "use_stripe_sdk", always: the encoder writes it.
 type PaymentIntentNextActionUseStripeSDK struct {
 	// When confirming a PaymentIntent with Stripe.js, Stripe.js depends on the contents of this
-	// dictionary to invoke authentication flows.
+	// dictionary to invoke authentication flows. Left as json.RawMessage: an object of any properties.
 	UseStripeSDK json.RawMessage `json:"use_stripe_sdk"`
 }
 
