@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
-	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 )
 
 // Client is a connection to one MCP server, over a Transport: a command it starts (stdio),
@@ -99,8 +98,12 @@ type ClientOptions struct {
 
 	// Sampling answers the server's sampling/createMessage requests; setting it declares
 	// the sampling capability. SamplingContext declares that it honours includeContext.
+	// SamplingTools declares sampling.tools (2025-11-25): the handler is given the
+	// request's Tools and ToolChoice, and may answer with ToolUse blocks and StopReason
+	// StopToolUse; without it a request with tools is refused before the handler sees it.
 	Sampling        func(ctx context.Context, req *CreateMessageRequest) (*CreateMessageResult, error)
 	SamplingContext bool
+	SamplingTools   bool
 	// Elicitation answers the server's elicitation/create requests; setting it declares
 	// the elicitation capability, for form mode, and for URL mode if ElicitationURL is
 	// set. A form's defaults are filled into the answer when the user accepts without them.
@@ -484,22 +487,6 @@ func (c *Client) notified(m *jsonrpc.Message) {
 		return
 	}
 	c.unhandled(m)
-}
-
-// declaredCapabilities are the client's capabilities, as JSON: what its options declare,
-// and in a stateless request the extensions it supports.
-func (c *Client) declaredCapabilities(stateless bool) []byte {
-	caps := ClientCapabilities{
-		Sampling: c.opts.Sampling != nil, SamplingContext: c.opts.SamplingContext,
-		Elicitation: c.opts.Elicitation != nil, ElicitationURL: c.opts.ElicitationURL,
-		Roots: c.opts.Roots != nil, RootsListChange: c.opts.Roots != nil,
-		// The client follows the tasks servers make of its tool calls (awaitTask): a
-		// call's caller gets its result either way.
-		Tasks: stateless,
-	}
-	var e jsonwire.Encoder
-	caps.encode(&e)
-	return e.Bytes()
 }
 
 // SetRoots changes the roots the client offers, and tells the server they changed. The

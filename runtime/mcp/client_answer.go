@@ -3,7 +3,11 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
@@ -91,12 +95,38 @@ func withDefaults(content map[string]any, schema json.RawMessage) map[string]any
 	return content
 }
 
+// declaredCapabilities are the client's capabilities, as JSON: what its options declare,
+// and in a stateless request the extensions it supports.
+func (c *Client) declaredCapabilities(stateless bool) []byte {
+	caps := ClientCapabilities{
+		Sampling: c.opts.Sampling != nil, SamplingContext: c.opts.SamplingContext, SamplingTools: c.opts.SamplingTools,
+		Elicitation: c.opts.Elicitation != nil, ElicitationURL: c.opts.ElicitationURL,
+		Roots: c.opts.Roots != nil, RootsListChange: c.opts.Roots != nil,
+		// The client follows the tasks servers make of its tool calls (awaitTask): a
+		// call's caller gets its result either way.
+		Tasks: stateless,
+	}
+	var e jsonwire.Encoder
+	caps.encode(&e)
+	return e.Bytes()
+}
+
 func (c *Client) answerSampling(ctx context.Context, params []byte) ([]byte, error) {
 	req := &CreateMessageRequest{}
 	d := jsonwire.NewDecoder(params)
 	req.decode(d)
 	if d.Finish(); d.Failed() {
 		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "invalid params: sampling/createMessage:\n"+d.Summary())
+	}
+	if req.usesTools() {
+		// The protocol's own errors for a conversation that breaks the rules of tool use
+		// (client/sampling.mdx, Error Handling): -32602, before the user or model sees it.
+		if !c.opts.SamplingTools {
+			return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "invalid params: sampling/createMessage: the request uses tools, and this client did not declare sampling.tools")
+		}
+		if problems := req.problems(); len(problems) > 0 {
+			return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "invalid params: sampling/createMessage: "+strings.Join(problems, "; "))
+		}
 	}
 	res, err := c.opts.Sampling(ctx, req)
 	if err != nil {
@@ -105,8 +135,11 @@ func (c *Client) answerSampling(ctx context.Context, params []byte) ([]byte, err
 	if res.Content == nil && len(res.Contents) > 0 {
 		res.Content = res.Contents[0]
 	}
-	if res.Content == nil {
+	if res.Content == nil || slices.Contains(res.Contents, nil) {
 		return nil, fmt.Errorf("mcp: the sampling handler's result has no content")
+	}
+	if problems := answerProblems(req, res); len(problems) > 0 {
+		return nil, errors.New("mcp: the sampling handler's result: " + strings.Join(problems, "; "))
 	}
 	rev, _ := parseRevision(c.Server().ProtocolVersion)
 	var e jsonwire.Encoder
@@ -194,4 +227,26 @@ func (c *Client) taskChanged(m *jsonrpc.Message) {
 	if !c.taskNotified(m.Params) {
 		c.unhandled(m)
 	}
+}
+
+// answerProblems says what in a sampling handler's result its server could not take: the
+// rules a message keeps (tool uses are the assistant's, ...), and a tool use of a tool the
+// request did not offer, or against its tool choice "none".
+func answerProblems(req *CreateMessageRequest, res *CreateMessageResult) []string {
+	m := SamplingMessage{Role: res.Role, Content: res.Content, Contents: res.Contents}
+	if m.Role == "" {
+		m.Role = RoleAssistant
+	}
+	problems := messageProblems("the result", &m)
+	for _, b := range m.blocks() {
+		u, ok := b.(ToolUse)
+		switch {
+		case !ok:
+		case req.ToolChoice == ToolChoiceNone:
+			problems = append(problems, "it uses tool "+strconv.Quote(u.Name)+", and the request's tool choice is none")
+		case !slices.ContainsFunc(req.Tools, func(t SamplingTool) bool { return t.Name == u.Name }):
+			problems = append(problems, "it uses tool "+strconv.Quote(u.Name)+", which the request does not offer")
+		}
+	}
+	return problems
 }

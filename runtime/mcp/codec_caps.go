@@ -61,18 +61,23 @@ func encodeAbout(info Implementation) []byte {
 	return e.Bytes()
 }
 
-// encode writes the capabilities a client declares: sampling (with context), elicitation
+// encode writes the capabilities a client declares: sampling (with context, tools), elicitation
 // (form, and URL), roots (with listChanged), and with Tasks the tasks extension, which only
 // stateless requests name.
 func (c *ClientCapabilities) encode(e *jsonwire.Encoder) {
 	e.ObjectStart()
 	if c.Sampling {
 		e.Key("sampling")
+		e.ObjectStart()
 		if c.SamplingContext {
-			e.Raw([]byte(`{"context":{}}`))
-		} else {
+			e.Key("context")
 			e.Raw([]byte(`{}`))
 		}
+		if c.SamplingTools {
+			e.Key("tools")
+			e.Raw([]byte(`{}`))
+		}
+		e.ObjectEnd()
 	}
 	if c.Elicitation || c.ElicitationURL {
 		e.Key("elicitation")
@@ -127,6 +132,7 @@ func readCapabilities(d *jsonwire.Decoder, rev revision) (c ClientCapabilities, 
 			c.Sampling = true
 			for key := range d.Members {
 				c.SamplingContext = c.SamplingContext || string(key) == "context"
+				c.SamplingTools = c.SamplingTools || string(key) == "tools"
 				d.Skip()
 			}
 			// Before 2025-11-25, sampling included context without a capability of its own.

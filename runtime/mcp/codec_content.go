@@ -103,7 +103,11 @@ func decodeContent(raw []byte) (Content, error) {
 // readContent reads a content block, or reports why it cannot and returns nil. A block of a
 // type this package does not know is reported too: a receiver cannot pass it on as a block
 // of another type.
-func readContent(d *jsonwire.Decoder) Content {
+func readContent(d *jsonwire.Decoder) Content { return readBlock(d, false) }
+
+// readBlock reads a content block; one of a sampling message or result (sampling) may also
+// be a tool's use or result (2025-11-25).
+func readBlock(d *jsonwire.Decoder, sampling bool) Content {
 	if !d.Expect(jsonwire.Object) {
 		return nil
 	}
@@ -113,11 +117,14 @@ func readContent(d *jsonwire.Decoder) Content {
 		size                                            *int64
 		resource                                        ResourceContents
 		a                                               *Annotations
+		tool                                            toolBlock
 	)
 	for key := range d.Members {
 		switch string(key) {
 		case "type":
 			kind, _ = d.String()
+		case "id", "input", "toolUseId", "content", "structuredContent", "isError", "_meta":
+			tool.read(d, string(key))
 		case "text":
 			text = readString(d)
 		case "data":
@@ -160,6 +167,11 @@ func readContent(d *jsonwire.Decoder) Content {
 		return ResourceLink{URI: uri, Name: name, Title: title, Description: description, MIMEType: mime, Size: size, Annotations: a}
 	case "resource":
 		return EmbeddedResource{Resource: resource, Annotations: a}
+	case "tool_use", "tool_result":
+		if sampling {
+			return tool.block(d, kind, name)
+		}
+		d.Report(`content of type "` + kind + `", which only sampling messages have`)
 	case "":
 		d.ReportMissing("type")
 	default:

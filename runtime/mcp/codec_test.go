@@ -33,9 +33,6 @@ type codec struct {
 	skip map[string]string
 }
 
-// samplingTools is why an example of sampling with tools is skipped.
-const samplingTools = "sampling with tools (tool_use, tool_result): mcpgen does not speak it yet"
-
 // codecs are the wire types with a codec, by the schema's name.
 var codecs = map[string]codec{
 	"TextContent":          {roundTrip: contentRoundTrip},
@@ -65,10 +62,10 @@ var codecs = map[string]codec{
 	})},
 	"ReadResourceResult": {roundTrip: roundTrip[[]ResourceContents](func(c *[]ResourceContents, d *jsonwire.Decoder) { *c = readReadResult(d) },
 		func(c *[]ResourceContents, e *jsonwire.Encoder, _ dialect) { encodeReadResult(e, *c, "", "") })},
-	"CreateMessageRequestParams": {roundTrip: roundTrip[CreateMessageRequest]((*CreateMessageRequest).decode, (*CreateMessageRequest).encode),
-		skip: map[string]string{"follow-up-with-tool-results.json": samplingTools, "request-with-tools.json": samplingTools}},
-	"CreateMessageResult": {roundTrip: roundTrip[CreateMessageResult]((*CreateMessageResult).decode, (*CreateMessageResult).encode),
-		skip: map[string]string{"tool-use-response.json": samplingTools}},
+	"ToolUseContent":             {roundTrip: samplingContentRoundTrip},
+	"ToolResultContent":          {roundTrip: samplingContentRoundTrip},
+	"CreateMessageRequestParams": {roundTrip: roundTrip[CreateMessageRequest]((*CreateMessageRequest).decode, (*CreateMessageRequest).encode)},
+	"CreateMessageResult":        {roundTrip: roundTrip[CreateMessageResult]((*CreateMessageResult).decode, (*CreateMessageResult).encode)},
 	"SamplingMessage": {roundTrip: roundTrip[SamplingMessage](func(m *SamplingMessage, d *jsonwire.Decoder) {
 		r := CreateMessageRequest{}
 		raw := d.Raw()
@@ -81,8 +78,7 @@ var codecs = map[string]codec{
 			return
 		}
 		*m = r.Messages[0]
-	}, func(m *SamplingMessage, e *jsonwire.Encoder, d dialect) { writeMessage(e, d, m.Role, m.Content) }),
-		skip: map[string]string{"multiple-content-blocks.json": samplingTools}},
+	}, (*SamplingMessage).encode)},
 	"ModelPreferences":        {roundTrip: roundTrip[ModelPreferences]((*ModelPreferences).decode, func(p *ModelPreferences, e *jsonwire.Encoder, _ dialect) { p.encode(e) })},
 	"ElicitRequestFormParams": {roundTrip: roundTrip[ElicitRequest]((*ElicitRequest).decode, encodeElicitRequest)},
 	"ElicitRequestURLParams":  {roundTrip: roundTrip[ElicitRequest]((*ElicitRequest).decode, encodeElicitRequest)},
@@ -109,7 +105,6 @@ var codecs = map[string]codec{
 		skip: map[string]string{
 			"elicitation-form-only-implicit.json": `{"elicitation":{}} is form mode: mcpgen's client says so, {"form":{}}`,
 			"extensions-ui-mime-types.json":       "extensions other than tasks: mcpgen's client speaks none",
-			"sampling-tool-use-support.json":      samplingTools,
 		}},
 	"ServerCapabilities": {roundTrip: roundTrip[ServerCapabilities]((*ServerCapabilities).decode, (*ServerCapabilities).encode)},
 	"DiscoverResult": {roundTrip: roundTrip[discoverResult]((*discoverResult).decode, func(r *discoverResult, e *jsonwire.Encoder, _ dialect) { r.encode(e) }),
@@ -205,6 +200,19 @@ func contentRoundTrip(data []byte, d dialect) ([]byte, error) {
 	return e.Bytes(), e.Err()
 }
 
+// samplingContentRoundTrip reads a block as a sampling message's, which may be a tool's use
+// or result, and writes it back.
+func samplingContentRoundTrip(data []byte, dialect dialect) ([]byte, error) {
+	d := jsonwire.NewDecoder(data)
+	c := readBlock(d, true)
+	if d.Finish(); d.Failed() {
+		return nil, errors.New(d.Summary())
+	}
+	var e jsonwire.Encoder
+	c.encodeContent(&e, dialect)
+	return e.Bytes(), e.Err()
+}
+
 func toolRoundTrip(data []byte, dialect dialect) ([]byte, error) {
 	var t Tool
 	d := jsonwire.NewDecoder(data)
@@ -244,7 +252,6 @@ func init() {
 		message  = "a JSON-RPC message: runtime/jsonrpc frames it; what it carries is coded as its params or result type"
 		rpcError = "a JSON-RPC error: runtime/jsonrpc writes and reads it"
 		element  = "an element of an elicitation form's schema: written by the generator from Go types (gen/), read by no one here"
-		tools    = "sampling with tools, which mcpgen does not speak yet"
 		params   = "a request's params: the client writes them from the caller's values, the server reads them where it serves the request; no codec of their own yet"
 		inputs   = "the multi round-trip's: mrtr.go writes them, the client reads them with encoding/json (client_request.go, client_tasks.go); no codec of their own yet"
 	)
@@ -270,7 +277,6 @@ func init() {
 		"UntitledMultiSelectEnumSchema", "UntitledSingleSelectEnumSchema"} {
 		notCoded[name] = element
 	}
-	notCoded["ToolUseContent"], notCoded["ToolResultContent"] = tools, tools
 	for _, name := range []string{"CallToolRequestParams", "CompleteRequestParams",
 		"GetPromptRequestParams", "PaginatedRequestParams"} {
 		notCoded[name] = params

@@ -102,10 +102,10 @@ func (rd *round) missingCapability() *jsonrpc.Error {
 	e.ObjectStart()
 	e.Key("requiredCapabilities")
 	e.ObjectStart()
+	var sampling []string // what sampling lacked (context, tools), said in one member
 	for _, c := range rd.missing {
-		if c == "sampling.context" {
-			e.Key("sampling")
-			e.Raw([]byte(`{"context":{}}`))
+		if sub, ok := strings.CutPrefix(c, "sampling."); ok {
+			sampling = append(sampling, `"`+sub+`":{}`)
 			continue
 		}
 		e.Key(c)
@@ -114,6 +114,10 @@ func (rd *round) missingCapability() *jsonrpc.Error {
 		} else {
 			e.Raw([]byte(`{}`))
 		}
+	}
+	if sampling != nil {
+		e.Key("sampling")
+		e.Raw([]byte("{" + strings.Join(sampling, ",") + "}"))
 	}
 	e.ObjectEnd()
 	e.ObjectEnd()

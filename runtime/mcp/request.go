@@ -161,7 +161,8 @@ func Progress(ctx context.Context, progress, total float64, message string) {
 
 // ErrCapability reports that the client did not declare what a request to it needs.
 type ErrCapability struct {
-	Capability string // "sampling", "elicitation", "roots"
+	Capability string // "sampling", "elicitation", "roots", "sampling.context", "sampling.tools"
+	Revision   string // if set, the client's protocol revision, which has no such capability
 }
 
 func (e *ErrCapability) Error() string {
@@ -170,6 +171,9 @@ func (e *ErrCapability) Error() string {
 		c = "elicitation capability for form mode"
 	} else {
 		c += " capability"
+	}
+	if e.Revision != "" {
+		return "mcp: the client speaks protocol " + e.Revision + ", which has no " + c + ", so the server cannot ask it for that"
 	}
 	return "mcp: the client did not declare the " + c + ", so the server cannot ask it for that"
 }

@@ -76,6 +76,10 @@ func (r revision) elicitationModes() bool { return r >= rev20251125 }
 // includeContext other than "none"; before 2025-11-25 every sampling client took it.
 func (r revision) samplingContextDeclared() bool { return r >= rev20251125 }
 
+// samplingTools: a sampling request may offer the client's model tools, and its messages
+// and result hold tool uses and results, and several blocks (2025-11-25).
+func (r revision) samplingTools() bool { return r >= rev20251125 }
+
 // primingEvents: an SSE stream begins with an event that has an id and no data, so that a
 // client can resume it from the start (2025-11-25).
 func (r revision) primingEvents() bool { return r >= rev20251125 }
@@ -156,7 +160,7 @@ const (
 	dialect20241105 dialect = iota // name, description, inputSchema
 	dialect20250326                // + tool annotations, audio content
 	dialect20250618                // + titles, outputSchema, structuredContent, resource links
-	dialect20251125                // + icons; an Implementation's description and websiteUrl
+	dialect20251125                // + icons; an Implementation's description and websiteUrl; tools in sampling
 	dialect20260728                // the same fields; results get resultType and _meta
 	numDialects
 )
@@ -182,3 +186,4 @@ func (d dialect) toolAnnotations() bool    { return d >= dialect20250326 }
 func (d dialect) titleInAnnotations() bool { return d == dialect20250326 }
 func (d dialect) titles() bool             { return d >= dialect20250618 }
 func (d dialect) icons() bool              { return d >= dialect20251125 }
+func (d dialect) samplingTools() bool      { return d >= dialect20251125 }

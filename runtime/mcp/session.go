@@ -51,6 +51,7 @@ func newSession(srv *Server, conn outbox) *session {
 type ClientCapabilities struct {
 	Sampling        bool
 	SamplingContext bool // includeContext other than "none" (2025-11-25)
+	SamplingTools   bool // tools and toolChoice, tool uses and results (2025-11-25)
 	Elicitation     bool // form mode
 	ElicitationURL  bool
 	Roots           bool
