@@ -1,7 +1,8 @@
 // Drives examples/everything with the official MCP TypeScript SDK client, over stdio,
-// Streamable HTTP, the HTTP+SSE transport of revision 2024-11-05, or WebSocket: the client declares sampling, elicitation and roots and answers them, and
-// calls the tools that ask for them, reads resources, gets prompts and completions, and
-// subscribes to a resource. The SDK validates every message with its own schemas.
+// Streamable HTTP, the HTTP+SSE transport of revision 2024-11-05, or WebSocket: the client declares sampling (with tools), elicitation and roots and answers them, and
+// calls the tools that ask for them (test_sampling_tools runs a tool loop through its model),
+// reads resources, gets prompts and completions, and subscribes to a resource. The SDK
+// validates every message with its own schemas.
 //
 // Usage: node everything.mjs stdio <server command> [args...]
 //        node everything.mjs http <url>
@@ -38,14 +39,42 @@ if (mode === "stdio" && target) {
 
 const client = new Client(
   { name: "mcpgen-e2e", version: "1.0.0" },
-  { capabilities: { sampling: {}, elicitation: { form: {} }, roots: { listChanged: true } } },
+  { capabilities: { sampling: { tools: {} }, elicitation: { form: {} }, roots: { listChanged: true } } },
 );
 const asked = [];
+const toolTurns = [];
 client.setRequestHandler(CreateMessageRequestSchema, async (req) => {
+  if (req.params.tools) return weatherModel(req.params);
   asked.push("sampling");
   assert.equal(req.params.messages[0].content.text, "What is 2+2?");
   return { role: "assistant", content: { type: "text", text: "four" }, model: "test-model", stopReason: "endTurn" };
 });
+
+// weatherModel is a model that uses the server's get_weather for Paris and London, then
+// answers with what the tool said.
+function weatherModel(params) {
+  toolTurns.push(params);
+  assert.deepEqual(params.tools.map((t) => [t.name, t.inputSchema.type, t.inputSchema.required]), [["get_weather", "object", ["city"]]]);
+  const last = params.messages.at(-1);
+  const blocks = Array.isArray(last.content) ? last.content : [last.content];
+  if (blocks[0].type !== "tool_result") {
+    return {
+      role: "assistant",
+      content: [
+        { type: "tool_use", id: "call_paris", name: "get_weather", input: { city: "Paris" }, _meta: { cache: "p" } },
+        { type: "tool_use", id: "call_london", name: "get_weather", input: { city: "London" } },
+      ],
+      model: "test-model",
+      stopReason: "toolUse",
+    };
+  }
+  return {
+    role: "assistant",
+    content: { type: "text", text: blocks.map((b) => b.content[0].text).join("; ") },
+    model: "test-model",
+    stopReason: "endTurn",
+  };
+}
 client.setRequestHandler(ElicitRequestSchema, async (req) => {
   asked.push("elicitation");
   assert.deepEqual(req.params.requestedSchema.required, ["username", "email"]);
@@ -72,6 +101,16 @@ assert.equal(
 assert.equal(text(await client.callTool({ name: "test_roots", arguments: {} })), "1 roots\nfile:///work work");
 assert.deepEqual(asked, ["sampling", "elicitation", "roots"]);
 
+assert.equal(
+  text(await client.callTool({ name: "test_sampling_tools", arguments: { prompt: "What's the weather like in Paris and London?" } })),
+  "LLM response: Weather in Paris: 18°C, partly cloudy; Weather in London: 15°C, rainy",
+);
+// The second turn carries the model's tool uses as it gave them (_meta too) and their results.
+assert.equal(toolTurns.length, 2);
+assert.deepEqual(toolTurns[1].messages.map((m) => m.role), ["user", "assistant", "user"]);
+assert.deepEqual(toolTurns[1].messages[1].content[0], { type: "tool_use", id: "call_paris", name: "get_weather", input: { city: "Paris" }, _meta: { cache: "p" } });
+assert.deepEqual(toolTurns[1].messages[2].content.map((b) => [b.type, b.toolUseId]), [["tool_result", "call_paris"], ["tool_result", "call_london"]]);
+
 await client.setLoggingLevel("info");
 await client.callTool({ name: "test_tool_with_logging", arguments: {} });
 assert.deepEqual(logs, ["Tool execution started", "Tool processing data", "Tool execution completed"]);
@@ -97,4 +136,4 @@ for (let i = 0; i < 50 && updated.length === 0; i++) await new Promise((r) => se
 assert.deepEqual(updated, ["test://watched-resource"]);
 
 await client.close();
-console.log(`ok: TypeScript SDK client over ${mode}: sampling, elicitation, roots, logging, progress, resources, prompts, completions, subscriptions`);
+console.log(`ok: TypeScript SDK client over ${mode}: sampling (with tools), elicitation, roots, logging, progress, resources, prompts, completions, subscriptions`);

@@ -33,6 +33,61 @@ func Sampling(ctx context.Context, in SamplingInput) (string, error) {
 	return "LLM response: " + text.Text, nil
 }
 
+// getWeather is the tool test_sampling_tools offers the client's model.
+var getWeather = mcp.SamplingTool{
+	Name:        "get_weather",
+	Description: "Get current weather for a city",
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"City name"}},"required":["city"]}`),
+}
+
+// weather is what get_weather says of the cities it knows.
+var weather = map[string]string{"Paris": "18°C, partly cloudy", "London": "15°C, rainy"}
+
+// SamplingTools asks the client's model to answer a prompt, offering it get_weather
+// (sampling with tools), which the server runs while the model uses it.
+//
+//mcp:tool test_sampling_tools
+func SamplingTools(ctx context.Context, in SamplingInput) (string, error) {
+	req := &mcp.CreateMessageRequest{
+		Messages:  []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: mcp.Text{Text: in.Prompt}}},
+		Tools:     []mcp.SamplingTool{getWeather},
+		MaxTokens: 1000,
+	}
+	for turn := 1; turn <= 4; turn++ {
+		if turn == 4 {
+			req.ToolChoice = mcp.ToolChoiceNone // the last turn answers in words
+		}
+		res, err := mcp.Sample(ctx, req)
+		if err != nil {
+			return "", err
+		}
+		if res.StopReason != mcp.StopToolUse {
+			return "LLM response: " + mcp.TextOf(res.Contents), nil
+		}
+		var results []mcp.Content
+		for _, b := range res.Contents {
+			use, ok := b.(mcp.ToolUse)
+			if !ok {
+				continue
+			}
+			var args struct {
+				City string `json:"city"`
+			}
+			result := mcp.ToolResult{ToolUseID: use.ID}
+			if err := json.Unmarshal(use.Input, &args); err != nil || weather[args.City] == "" {
+				result.IsError, result.Content = true, []mcp.Content{mcp.Text{Text: "no weather for " + string(use.Input)}}
+			} else {
+				result.Content = []mcp.Content{mcp.Text{Text: "Weather in " + args.City + ": " + weather[args.City]}}
+			}
+			results = append(results, result)
+		}
+		req.Messages = append(req.Messages,
+			mcp.SamplingMessage{Role: mcp.RoleAssistant, Contents: res.Contents},
+			mcp.SamplingMessage{Role: mcp.RoleUser, Contents: results})
+	}
+	return "", fmt.Errorf("the model still used tools when told to use none")
+}
+
 // ElicitationInput is the message shown to the user.
 type ElicitationInput struct {
 	// Message to show the user.

@@ -209,6 +209,12 @@ func RegisterMCP(s *mcp.Server, lists *Lists, watched *Watched) {
 		Handler:     mcpgenCallSampling,
 	})
 	s.AddTool(mcp.Tool{
+		Name:        "test_sampling_tools",
+		Description: "Asks the client's model to answer a prompt, offering it get_weather (sampling with tools), which the server runs while the model uses it.",
+		InputSchema: mcpgenSamplingToolsInput,
+		Handler:     mcpgenCallSamplingTools,
+	})
+	s.AddTool(mcp.Tool{
 		Name:        "test_simple_text",
 		Description: "Returns a fixed text.",
 		InputSchema: mcpgenSimpleTextInput,
@@ -1170,6 +1176,42 @@ func mcpgenCallSampling(ctx context.Context, c *mcp.ToolCall) {
 		return
 	}
 	out, err := Sampling(ctx, in)
+	if err != nil {
+		c.ReturnError(err)
+		return
+	}
+	c.ReturnText(out)
+}
+
+// JSON Schemas of tool test_sampling_tools.
+const (
+	mcpgenSamplingToolsInput = `{
+  "type": "object",
+  "description": "The prompt for the client's model.",
+  "properties": {
+    "prompt": {
+      "type": "string",
+      "description": "Prompt to send to the model.",
+      "minLength": 1
+    }
+  },
+  "required": [
+    "prompt"
+  ],
+  "additionalProperties": false
+}`
+)
+
+// mcpgenCallSamplingTools serves tool test_sampling_tools.
+func mcpgenCallSamplingTools(ctx context.Context, c *mcp.ToolCall) {
+	args := c.Arguments()
+	var in SamplingInput
+	mcpgenDecodeSamplingInput(mcpgen.Decoder(args), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
+		return
+	}
+	out, err := SamplingTools(ctx, in)
 	if err != nil {
 		c.ReturnError(err)
 		return

@@ -532,6 +532,28 @@ func (c *Client) TestSampling(ctx context.Context, in TestSamplingInput) ([]mcp.
 	return res.Content, nil
 }
 
+// TestSamplingTools calls the tool test_sampling_tools: Asks the client's model to answer a
+// prompt, offering it get_weather (sampling with tools), which the server runs while the model
+// uses it.
+//
+// The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
+// text). A result the tool marked as an error is returned as a *mcp.ToolError with its text.
+func (c *Client) TestSamplingTools(ctx context.Context, in TestSamplingToolsInput) ([]mcp.Content, error) {
+	var e jsonwire.Encoder
+	in.encode(&e)
+	if err := e.Err(); err != nil {
+		return nil, fmt.Errorf("tools/call test_sampling_tools: arguments: %w", err)
+	}
+	res, err := c.MCP.CallTool(ctx, "test_sampling_tools", json.RawMessage(e.Bytes()))
+	if err != nil {
+		return nil, err
+	}
+	if err := res.Err(); err != nil {
+		return nil, err
+	}
+	return res.Content, nil
+}
+
 // TestSimpleText calls the tool test_simple_text: Returns a fixed text.
 //
 // The tool declares no output schema: the result is its content blocks (mcp.TextOf gives their
@@ -1165,6 +1187,43 @@ func (v TestSamplingInput) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes the value from JSON of the server's schema.
 func (v *TestSamplingInput) UnmarshalJSON(data []byte) error {
+	return decodeJSON(data, v.decode)
+}
+
+// The prompt for the client's model.
+type TestSamplingToolsInput struct {
+	// Prompt to send to the model.
+	Prompt string `json:"prompt"`
+}
+
+func (v *TestSamplingToolsInput) encode(e *jsonwire.Encoder) {
+	e.ObjectStart()
+	e.Key("prompt")
+	e.String(v.Prompt)
+	e.ObjectEnd()
+}
+func (v *TestSamplingToolsInput) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "prompt":
+			if s, ok := d.String(); ok {
+				v.Prompt = s
+			}
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// MarshalJSON encodes the value as the server's schema has it.
+func (v TestSamplingToolsInput) MarshalJSON() ([]byte, error) {
+	var e jsonwire.Encoder
+	v.encode(&e)
+	return e.Bytes(), e.Err()
+}
+
+// UnmarshalJSON decodes the value from JSON of the server's schema.
+func (v *TestSamplingToolsInput) UnmarshalJSON(data []byte) error {
 	return decodeJSON(data, v.decode)
 }
 
