@@ -238,15 +238,18 @@ func answerProblems(req *CreateMessageRequest, res *CreateMessageResult) []strin
 		m.Role = RoleAssistant
 	}
 	problems := messageProblems("the result", &m)
+	var named []string // each tool said once
 	for _, b := range m.blocks() {
 		u, ok := b.(ToolUse)
 		switch {
-		case !ok:
+		case !ok || slices.Contains(named, u.Name):
+			continue
 		case req.ToolChoice == ToolChoiceNone:
 			problems = append(problems, "it uses tool "+strconv.Quote(u.Name)+", and the request's tool choice is none")
 		case !slices.ContainsFunc(req.Tools, func(t SamplingTool) bool { return t.Name == u.Name }):
 			problems = append(problems, "it uses tool "+strconv.Quote(u.Name)+", which the request does not offer")
 		}
+		named = append(named, u.Name)
 	}
 	return problems
 }

@@ -9,7 +9,8 @@ import (
 
 // Content is one block of a tool result: Text, Image, Audio, ResourceLink or
 // EmbeddedResource. A tool returns one of them, a []Content, or a *CallToolResult when it
-// needs several blocks or full control.
+// needs several blocks or full control. ToolUse and ToolResult are blocks of sampling
+// messages only (sampling_tools.go).
 type Content interface {
 	// encodeContent writes the block for a client of dialect d. A block of a kind the
 	// client's revision does not have (audio before 2025-03-26, resource links before

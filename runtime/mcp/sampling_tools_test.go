@@ -330,7 +330,8 @@ func TestClientAnswersOfSamplingWithTools(t *testing.T) {
 		{Messages: []SamplingMessage{q}, Tools: []SamplingTool{{Name: "other"}}, MaxTokens: 10},
 		{Messages: []SamplingMessage{q}, Tools: []SamplingTool{getWeather}, ToolChoice: ToolChoiceNone, MaxTokens: 10},
 	} {
-		if _, err := client(true).answerSampling(t.Context(), encode(req)); err == nil || !strings.Contains(err.Error(), `mcp: the sampling handler's result: it uses tool "get_weather"`) {
+		if _, err := client(true).answerSampling(t.Context(), encode(req)); err == nil || !strings.HasPrefix(err.Error(), `mcp: the sampling handler's result: it uses tool "get_weather"`) ||
+			strings.Count(err.Error(), "get_weather") != 1 {
 			t.Errorf("a tool use the request does not allow (%+v): %v", req, err)
 		}
 	}
