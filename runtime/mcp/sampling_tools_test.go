@@ -378,3 +378,38 @@ func TestReadToolBlocks(t *testing.T) {
 		t.Errorf("a tool use in a tool's result: %v", err)
 	}
 }
+
+// In a task (the tasks extension, 2026-07-28) the body waits for each answer: the model's
+// tool uses and the second turn travel as the task's inputRequests, answered by tasks/update.
+func TestSamplingWithToolsInATask(t *testing.T) {
+	srv := quietServer(nil)
+	tool := forecastTool()
+	tool.Task = TaskRequired
+	srv.AddTool(tool)
+	t.Cleanup(func() { srv.Shutdown(context.Background()) })
+	model := &weatherModel{}
+	var mu sync.Mutex
+	updates := 0
+	trace := func(fromServer bool, msg []byte) {
+		if !fromServer && strings.Contains(string(msg), `"method":"tasks/update"`) {
+			mu.Lock()
+			updates++
+			mu.Unlock()
+		}
+	}
+	c, err := Connect(t.Context(), &MemoryTransport{Server: srv}, &ClientOptions{Logger: quietLogger(), Sampling: model.sample, SamplingTools: true, Trace: trace})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	res, err := c.CallTool(t.Context(), "forecast", nil)
+	if err != nil || res.IsError || TextOf(res.Content) != "Paris: 18°C, partly cloudy; London: 15°C, rainy" {
+		t.Fatalf("forecast as a task: %+v %v", res, err)
+	}
+	checkWeatherTurns(t, model.seen)
+	mu.Lock()
+	defer mu.Unlock()
+	if updates != 2 {
+		t.Errorf("the client answered with %d tasks/update, want 2", updates)
+	}
+}
