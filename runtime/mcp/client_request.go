@@ -432,47 +432,33 @@ func isInputRequired(raw []byte) bool {
 // handlers, and returns the members its retry adds: inputResponses, and the requestState
 // the server gave, unchanged.
 func (c *Client) answerInputs(ctx context.Context, raw []byte) ([]byte, error) {
-	var ir struct {
-		InputRequests map[string]struct {
-			Method string          `json:"method"`
-			Params json.RawMessage `json:"params"`
-		} `json:"inputRequests"`
-		RequestState *string `json:"requestState"`
+	var ir inputRequiredResult
+	d := jsonwire.NewDecoder(raw)
+	if ir.decode(d); d.Failed() {
+		return nil, errors.New("the server's InputRequiredResult does not read:\n" + d.Summary())
 	}
-	if err := json.Unmarshal(raw, &ir); err != nil {
-		return nil, fmt.Errorf("the server's InputRequiredResult: %w", err)
-	}
-	keys := make([]string, 0, len(ir.InputRequests))
-	for k := range ir.InputRequests {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	out := []byte(`"inputResponses":{`)
-	for i, k := range keys {
-		in := ir.InputRequests[k]
+	responses := make(inputResponses, len(ir.requests))
+	for _, in := range ir.requests {
 		var answer []byte
 		var err error
 		if c.mw != nil {
-			answer, err = c.answerThroughMiddleware(ctx, in.Method, "", in.Params)
+			answer, err = c.answerThroughMiddleware(ctx, in.method, "", in.params)
 		} else {
-			answer, err = c.answer(ctx, in.Method, in.Params)
+			answer, err = c.answer(ctx, in.method, in.params)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("answering input request %s (%s): %w", k, in.Method, err)
+			return nil, fmt.Errorf("answering input request %s (%s): %w", in.key, in.method, err)
 		}
-		if i > 0 {
-			out = append(out, ',')
-		}
-		out = jsonwire.AppendString(out, k)
-		out = append(out, ':')
-		out = append(out, answer...)
+		responses[in.key] = answer
 	}
-	out = append(out, '}')
-	if ir.RequestState != nil {
-		out = append(out, `,"requestState":`...)
-		out = jsonwire.AppendString(out, *ir.RequestState)
+	var e jsonwire.Encoder
+	e.Key("inputResponses")
+	responses.encode(&e)
+	if ir.hasState {
+		e.Key("requestState")
+		e.String(ir.state)
 	}
-	return out, nil
+	return e.Bytes(), nil
 }
 
 // ProgressNotice is one notifications/progress of a request of the client's, or a new

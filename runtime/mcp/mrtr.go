@@ -62,7 +62,7 @@ type round struct {
 	mu        sync.Mutex
 	answers   map[string]json.RawMessage // by input request key: earlier rounds' and this one's
 	used      map[string]string          // keys the body asked for in this run, with its question's digest
-	asked     []inputRequest             // unanswered, in this run, in order
+	asked     inputRequestList           // unanswered, in this run, in order
 	missing   []string                   // capabilities a request to the client lacked
 	caller    string                     // the callerKey the state is bound to: it opens for that caller only
 	anonymous *jsonrpc.Error             // errAnonymousCaller: the caller may have no state
@@ -132,11 +132,6 @@ func (rd *round) lacked() bool {
 	return len(rd.missing) > 0 && len(rd.asked) == 0
 }
 
-type inputRequest struct {
-	key, method string
-	params      []byte
-}
-
 // begin reads the answers a retry carries: the sealed ones of earlier rounds and the
 // client's new ones. Only answers to what was asked count; others are ignored.
 func (rd *round) begin(s *Server, meta *requestMeta, m *jsonrpc.Message) *jsonrpc.Error {
@@ -156,16 +151,14 @@ func (rd *round) begin(s *Server, meta *requestMeta, m *jsonrpc.Message) *jsonrp
 		}
 	}
 	if meta.inputResponses != nil {
-		var responses map[string]json.RawMessage
-		if err := json.Unmarshal(meta.inputResponses, &responses); err != nil {
-			return invalidParams("inputResponses: %v", err)
+		var responses inputResponses
+		d := jsonwire.NewDecoder(meta.inputResponses)
+		if responses.decode(d); d.Failed() {
+			return invalidParams("%s", problemsUnder("/inputResponses", d))
 		}
 		// Answers come from the client either way: the sealed state keeps earlier rounds'
 		// and binds them to this request. Keys the body never asks for are ignored.
 		for k, v := range responses {
-			if len(bytes.TrimSpace(v)) == 0 || bytes.TrimSpace(v)[0] != '{' {
-				return invalidParams("inputResponses: %s must be an object (the result of the request it answers)", k)
-			}
 			if _, done := rd.answers[k]; !done {
 				rd.answers[k] = v
 			}
@@ -238,36 +231,16 @@ func (rd *round) inputRequiredResponse(s *Server, m *jsonrpc.Message) ([]byte, *
 			st.Answers[k] = a
 		}
 	}
-	var e jsonwire.Encoder
-	e.ObjectStart()
-	e.Key("resultType")
-	e.String("input_required")
-	e.Key("inputRequests")
-	e.ObjectStart()
-	for _, a := range rd.asked {
-		e.Key(a.key)
-		e.ObjectStart()
-		e.Key("method")
-		e.String(a.method)
-		e.Key("params")
-		e.Raw(a.params)
-		e.ObjectEnd()
-	}
+	res := inputRequiredResult{requests: rd.asked}
 	rd.mu.Unlock()
-	e.ObjectEnd()
 	state, err := s.sealState(&st, m)
 	if err != nil {
 		return nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "internal error: "+err.Error())
 	}
-	e.Key("requestState")
-	e.String(state)
-	e.Key("_meta")
-	e.ObjectStart()
-	e.Key(metaServerInfo)
-	e.Raw(s.infoJSON)
-	e.ObjectEnd()
-	e.ObjectEnd()
-	return jsonrpc.AppendResult(nil, m.ID, e.Bytes()), nil
+	res.state, res.hasState = state, true
+	var e jsonwire.Encoder
+	res.encode(&e)
+	return appendResult(nil, m.ID, "input_required", e.Bytes(), nil, nil, s.infoJSON), nil
 }
 
 // sealedState is what requestState holds, sealed.
