@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -155,21 +154,19 @@ func (s *Server) resourceScopes(uri string) []string {
 // completionScopes are the scopes of the prompt or template whose argument a
 // completion/complete asks values for.
 func (s *Server) completionScopes(params []byte) []string {
-	var p struct {
-		Ref struct{ Type, Name, URI string } `json:"ref"`
-	}
-	if params == nil || json.Unmarshal(params, &p) != nil {
+	p, err := readCompleteParams(params)
+	if err != nil {
 		return nil // complete answers invalid params
 	}
-	switch p.Ref.Type {
+	switch p.refType {
 	case "ref/prompt":
-		if pr := s.lookupPrompt(p.Ref.Name); pr != nil {
+		if pr := s.lookupPrompt(p.refName); pr != nil {
 			return pr.Scopes
 		}
 	case "ref/resource":
 		s.mu.RLock()
 		defer s.mu.RUnlock()
-		if i := search(s.templates, []byte(p.Ref.URI), templateURI); i >= 0 {
+		if i := search(s.templates, []byte(p.refURI), templateURI); i >= 0 {
 			return s.templates[i].Scopes
 		}
 	}

@@ -38,7 +38,7 @@ func paginate[T any](c *Client, ctx context.Context, method, field string, read 
 		for {
 			var params any
 			if cursor != "" {
-				params = map[string]string{"cursor": cursor}
+				params = listParams(cursor)
 			}
 			var page rawResult
 			if err := c.request(ctx, method, params, &page); err != nil {
@@ -149,11 +149,8 @@ func (c *Client) CallTool(ctx context.Context, name string, arguments any) (*Cal
 	if err != nil {
 		return nil, fmt.Errorf("mcp: tools/call %s: arguments: %w", name, err)
 	}
-	params := make([]byte, 0, len(name)+len(args)+24)
-	params = jsonwire.AppendString(append(params, `{"name":`...), name)
-	params = append(append(append(params, `,"arguments":`...), args...), '}')
 	res := &CallToolResult{}
-	if err := c.callTool(ctx, name, args, params, res); err != nil {
+	if err := c.callTool(ctx, name, args, res); err != nil {
 		return nil, err
 	}
 	if res.StructuredContent != nil {
@@ -167,15 +164,20 @@ func (c *Client) CallTool(ctx context.Context, name string, arguments any) (*Cal
 // callTool sends tools/call with the Mcp-Param headers the tool's schema asks for. A server
 // that finds them wrong (HeaderMismatch) may have changed the tool: the client lists the
 // tools again and retries once, as the transport page says.
-func (c *Client) callTool(ctx context.Context, name string, args, params []byte, result any) error {
+func (c *Client) callTool(ctx context.Context, name string, args []byte, result any) error {
 	task, err := c.augments(ctx, name)
 	if err != nil {
 		return err
 	}
-	if task {
-		// Revision 2025-11-25: the call asks for a task (task-augmented execution).
-		params = append(params[:len(params)-1:len(params)-1], `,"task":{}}`...)
-	}
+	// One allocation holds the name's bytes, and after them the params written.
+	buf := make([]byte, len(name), 2*len(name)+len(args)+36)
+	copy(buf, name)
+	// task: revision 2025-11-25's call asks for a task (task-augmented execution).
+	p := callToolParams{name: buf[:len(name):len(name)], arguments: args, task: task}
+	var e jsonwire.Encoder
+	e.Reset(buf[len(name):])
+	p.encode(&e)
+	params := e.Bytes()
 	for attempt := 0; ; attempt++ {
 		rq := &outgoing{name: name, task: task}
 		if c.carriesHeaders() && c.Server().Stateless {
@@ -291,12 +293,16 @@ func (c *Client) ListPrompts(ctx context.Context) ([]*Prompt, error) { return co
 
 // GetPrompt renders a prompt with arguments.
 func (c *Client) GetPrompt(ctx context.Context, name string, arguments map[string]string) (*GetPromptResult, error) {
-	params := map[string]any{"name": name}
+	p := getPromptParams{name: name}
 	if arguments != nil {
-		params["arguments"] = arguments
+		var args jsonwire.Encoder
+		writeValue(&args, arguments)
+		p.arguments = args.Bytes()
 	}
+	var e jsonwire.Encoder
+	p.encode(&e)
 	out := &GetPromptResult{}
-	if err := c.request(ctx, methodPromptsGet, params, codecResult("GetPromptResult", out.decode)); err != nil {
+	if err := c.request(ctx, methodPromptsGet, json.RawMessage(e.Bytes()), codecResult("GetPromptResult", out.decode)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -319,16 +325,16 @@ type CompleteResult struct {
 // Complete asks for values that complete an argument's partial value. context holds the
 // values of other arguments already given, or is nil.
 func (c *Client) Complete(ctx context.Context, ref CompletionRef, argument, value string, context map[string]string) (*CompleteResult, error) {
-	r := map[string]string{"type": "ref/prompt", "name": ref.Prompt}
+	p := completeParams{refType: "ref/prompt", refName: ref.Prompt, argument: argument, value: value,
+		hasContext: context != nil, context: context}
 	if ref.Prompt == "" {
-		r = map[string]string{"type": "ref/resource", "uri": ref.ResourceTemplate}
+		p.refType, p.refURI = "ref/resource", ref.ResourceTemplate
 	}
-	params := map[string]any{"ref": r, "argument": map[string]string{"name": argument, "value": value}}
-	if context != nil {
-		params["context"] = map[string]any{"arguments": context}
-	}
+	rev, _ := parseRevision(c.Server().ProtocolVersion)
+	var e jsonwire.Encoder
+	p.encode(&e, rev.dialect())
 	out := &CompleteResult{}
-	if err := c.request(ctx, methodComplete, params, codecResult("CompleteResult", out.decode)); err != nil {
+	if err := c.request(ctx, methodComplete, json.RawMessage(e.Bytes()), codecResult("CompleteResult", out.decode)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -358,6 +364,13 @@ func (c *Client) Request(ctx context.Context, method string, params any) (json.R
 		return nil, err
 	}
 	return raw, nil
+}
+
+// listParams are the params of a list request for the page after cursor.
+func listParams(cursor string) json.RawMessage {
+	var e jsonwire.Encoder
+	(&paginatedParams{cursor: cursor, hasCursor: true}).encode(&e)
+	return e.Bytes()
 }
 
 // quote is s as a JSON string.

@@ -221,7 +221,7 @@ func (c *Client) listDigest(ctx context.Context, method string) ([sha256.Size]by
 	for {
 		var params any
 		if cursor != "" {
-			params = map[string]string{"cursor": cursor}
+			params = listParams(cursor)
 		}
 		var res map[string]json.RawMessage
 		if err := c.request(ctx, method, params, &res); err != nil {

@@ -151,6 +151,16 @@ var codecs = map[string]codec{
 	"InputResponses": {roundTrip: roundTrip[inputResponses]((*inputResponses).decode, func(r *inputResponses, e *jsonwire.Encoder, _ dialect) {
 		r.encode(e)
 	}), stateless: true},
+	"CallToolRequestParams": {roundTrip: roundTrip[callToolParams]((*callToolParams).decode, func(p *callToolParams, e *jsonwire.Encoder, _ dialect) {
+		p.encode(e)
+	})},
+	"GetPromptRequestParams": {roundTrip: roundTrip[getPromptParams]((*getPromptParams).decode, func(p *getPromptParams, e *jsonwire.Encoder, _ dialect) {
+		p.encode(e)
+	})},
+	"CompleteRequestParams": {roundTrip: roundTrip[completeParams]((*completeParams).decode, (*completeParams).encode)},
+	"PaginatedRequestParams": {roundTrip: roundTrip[paginatedParams]((*paginatedParams).decode, func(p *paginatedParams, e *jsonwire.Encoder, _ dialect) {
+		p.encode(e)
+	})},
 	"CallToolResult": {roundTrip: roundTrip[CallToolResult]((*CallToolResult).decode, func(r *CallToolResult, e *jsonwire.Encoder, d dialect) {
 		encodeToolResult(e, d, r.Content, r.StructuredContent, r.IsError)
 	}), defaults: []string{"/isError"}},
@@ -264,7 +274,6 @@ func init() {
 		message  = "a JSON-RPC message: runtime/jsonrpc frames it; what it carries is coded as its params or result type"
 		rpcError = "a JSON-RPC error: runtime/jsonrpc writes and reads it"
 		element  = "an element of an elicitation form's schema: written by the generator from Go types (gen/), read by no one here"
-		params   = "a request's params: the client writes them from the caller's values, the server reads them where it serves the request; no codec of their own yet"
 	)
 	for _, name := range []string{"CallToolRequest", "CallToolResultResponse", "CancelledNotification",
 		"CompleteRequest", "CompleteResultResponse", "CreateMessageRequest", "DiscoverRequest",
@@ -287,10 +296,6 @@ func init() {
 		"TitledMultiSelectEnumSchema", "TitledSingleSelectEnumSchema",
 		"UntitledMultiSelectEnumSchema", "UntitledSingleSelectEnumSchema"} {
 		notCoded[name] = element
-	}
-	for _, name := range []string{"CallToolRequestParams", "CompleteRequestParams",
-		"GetPromptRequestParams", "PaginatedRequestParams"} {
-		notCoded[name] = params
 	}
 	notCoded["SubscriptionsListenResult"] = "an empty result: what it says (the subscription's id) is in its _meta, the envelope"
 }

@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -57,49 +56,50 @@ func (k completionKey) kind() string {
 	return "resource template"
 }
 
+// readCompleteParams reads the params of completion/complete, or says what is wrong with
+// them, each problem at its JSON Pointer.
+func readCompleteParams(params []byte) (completeParams, *jsonrpc.Error) {
+	var p completeParams
+	if params == nil {
+		return p, invalidParams("completion/complete: params need a ref and an argument with a name and a value")
+	}
+	d := jsonwire.NewDecoder(params)
+	p.decode(d)
+	if d.Finish(); d.Failed() {
+		return p, invalidParams("completion/complete: %s", d.Summary())
+	}
+	return p, nil
+}
+
 // maxCompletionValues is the protocol's limit on the values of one completion result.
 const maxCompletionValues = 100
 
 // complete answers completion/complete. A reference to a prompt or template the server does
 // not have is invalid params; an argument without a completion gets no suggestions.
 func complete(ctx context.Context, req *Request, params []byte) ([]byte, *jsonrpc.Error) {
-	var p struct {
-		Ref struct {
-			Type string `json:"type"`
-			Name string `json:"name"`
-			URI  string `json:"uri"`
-		} `json:"ref"`
-		Argument struct {
-			Name  string `json:"name"`
-			Value string `json:"value"`
-		} `json:"argument"`
-		Context struct {
-			Arguments map[string]string `json:"arguments"`
-		} `json:"context"`
+	p, perr := readCompleteParams(params)
+	if perr != nil {
+		return nil, perr
 	}
-	// Completions are not on the hot path of tool calls: encoding/json keeps this plain.
-	if params == nil || json.Unmarshal(params, &p) != nil {
-		return nil, invalidParams("completion/complete: params need a ref and an argument with a name and a value")
-	}
-	if p.Argument.Name == "" {
+	if p.argument == "" {
 		return nil, invalidParams("completion/complete: argument.name is required")
 	}
 	srv := req.srv
 	var key completionKey
-	switch p.Ref.Type {
+	switch p.refType {
 	case "ref/prompt":
-		if srv.lookupPrompt(p.Ref.Name) == nil {
-			return nil, invalidParams("completion/complete: unknown prompt %q", p.Ref.Name)
+		if srv.lookupPrompt(p.refName) == nil {
+			return nil, invalidParams("completion/complete: unknown prompt %q", p.refName)
 		}
-		key = completionKey{prompt: true, name: p.Ref.Name, argument: p.Argument.Name}
+		key = completionKey{prompt: true, name: p.refName, argument: p.argument}
 	case "ref/resource":
 		srv.mu.RLock()
-		known := search(srv.templates, []byte(p.Ref.URI), templateURI) >= 0
+		known := search(srv.templates, []byte(p.refURI), templateURI) >= 0
 		srv.mu.RUnlock()
 		if !known {
-			return nil, invalidParams("completion/complete: unknown resource template %q", p.Ref.URI)
+			return nil, invalidParams("completion/complete: unknown resource template %q", p.refURI)
 		}
-		key = completionKey{name: p.Ref.URI, argument: p.Argument.Name}
+		key = completionKey{name: p.refURI, argument: p.argument}
 	default:
 		return nil, invalidParams("completion/complete: ref.type must be \"ref/prompt\" or \"ref/resource\"")
 	}
@@ -110,7 +110,7 @@ func complete(ctx context.Context, req *Request, params []byte) ([]byte, *jsonrp
 	var values []string
 	if c != nil {
 		var err error
-		values, err = c.Complete(ctx, CompletionRequest{Argument: p.Argument.Name, Value: p.Argument.Value, Context: p.Context.Arguments})
+		values, err = c.Complete(ctx, CompletionRequest{Argument: p.argument, Value: p.value, Context: p.context})
 		if err != nil {
 			var rpcErr *jsonrpc.Error
 			if errors.As(err, &rpcErr) {

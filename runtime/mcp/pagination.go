@@ -32,20 +32,17 @@ func decodeCursor(c string) (string, bool) {
 func page[T any](method string, list []T, key func(T) string, params []byte, size int) (start, end int, next string, err *jsonrpc.Error) {
 	after := ""
 	if params != nil {
+		var p paginatedParams
 		d := jsonwire.NewDecoder(params)
+		p.decode(d)
 		ok := true
-		for k := range d.Members {
-			if string(k) != "cursor" {
-				d.Skip()
-				continue
-			}
-			var cursor string
-			if cursor, ok = d.String(); ok {
-				after, ok = decodeCursor(cursor)
-			}
+		if p.hasCursor {
+			after, ok = decodeCursor(p.cursor)
 		}
-		d.Finish()
-		if d.Failed() || !ok {
+		switch d.Finish(); {
+		case d.Failed():
+			return 0, 0, "", invalidParams("%s: %s", method, d.Summary())
+		case !ok:
 			return 0, 0, "", invalidParams("%s: invalid cursor", method)
 		}
 	}

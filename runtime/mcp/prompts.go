@@ -94,33 +94,18 @@ func listPrompts(ctx context.Context, req *Request, params []byte) ([]byte, *jso
 // protocol errors (invalid params); an error the prompt's function returns is an internal
 // error, unless it is a *jsonrpc.Error of its own choosing.
 func getPrompt(ctx context.Context, req *Request, params []byte) ([]byte, *jsonrpc.Error) {
-	var (
-		name  string
-		named bool
-		args  []byte
-	)
+	var q getPromptParams
 	if params != nil {
 		d := jsonwire.NewDecoder(params)
-		for key := range d.Members {
-			switch {
-			case string(key) == "name" && d.Peek() == jsonwire.String:
-				name, named = d.String()
-			case string(key) == "arguments" && d.Peek() == jsonwire.Object:
-				args = d.Raw()
-			case string(key) == "arguments" && d.Peek() != jsonwire.Null:
-				d.Skip()
-				return nil, invalidParams("prompts/get: arguments must be an object of strings")
-			default:
-				d.Skip()
-			}
-		}
+		q.decode(d)
 		if d.Finish(); d.Failed() {
 			return nil, invalidParams("prompts/get: %s", d.Summary())
 		}
 	}
-	if !named {
+	if !q.hasName {
 		return nil, invalidParams("prompts/get: a prompt name is required")
 	}
+	name, args := q.name, q.arguments
 	p := req.srv.lookupPrompt(name)
 	if p == nil {
 		return nil, invalidParams("unknown prompt %q", name)

@@ -187,3 +187,6 @@ func (d dialect) titleInAnnotations() bool { return d == dialect20250326 }
 func (d dialect) titles() bool             { return d >= dialect20250618 }
 func (d dialect) icons() bool              { return d >= dialect20251125 }
 func (d dialect) samplingTools() bool      { return d >= dialect20251125 }
+
+// completionContext: completion/complete carries the values of the other arguments.
+func (d dialect) completionContext() bool { return d >= dialect20250618 }

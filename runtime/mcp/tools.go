@@ -162,49 +162,20 @@ func callTool(ctx context.Context, req *Request, params []byte) ([]byte, *jsonrp
 	if params == nil {
 		return nil, invalidParams("tools/call: params with a tool name are required")
 	}
-	var (
-		t       *toolEntry
-		named   bool
-		unknown string
-		args    []byte
-		argsOK  = true
-	)
+	var p callToolParams
 	var d jsonwire.Decoder
 	d.Reset(params)
-	for key := range d.Members {
-		switch string(key) {
-		case "name":
-			if d.Peek() != jsonwire.String {
-				d.Skip()
-				continue
-			}
-			name, _ := d.Text() // valid until the next read: look it up now
-			named = true
-			if t = req.srv.lookupTool(name); t == nil {
-				unknown = string(name)
-			}
-		case "arguments":
-			switch d.Peek() {
-			case jsonwire.Object:
-				args = d.Raw()
-			case jsonwire.Null:
-				d.Skip()
-			default:
-				d.Skip()
-				argsOK = false
-			}
-		default:
-			d.Skip()
-		}
+	if p.decode(&d); d.Failed() {
+		return nil, invalidParams("tools/call: %s", d.Summary())
 	}
-	switch {
-	case !named:
+	if !p.hasName {
 		return nil, invalidParams("tools/call: a tool name is required")
-	case t == nil:
-		return nil, invalidParams("unknown tool %q", unknown)
-	case !argsOK:
-		return nil, invalidParams("tools/call: arguments must be an object")
 	}
+	t := req.srv.lookupTool(p.name)
+	if t == nil {
+		return nil, invalidParams("unknown tool %q", string(p.name))
+	}
+	args := p.arguments
 	if t.Task != TaskNever && req.client.revision().tasks() {
 		switch {
 		case req.ClientCapabilities().Tasks:
