@@ -372,6 +372,3 @@ func listParams(cursor string) json.RawMessage {
 	(&paginatedParams{cursor: cursor, hasCursor: true}).encode(&e)
 	return e.Bytes()
 }
-
-// quote is s as a JSON string.
-func quote(s string) []byte { return jsonwire.AppendString(nil, s) }

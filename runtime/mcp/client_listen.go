@@ -3,14 +3,16 @@ package mcp
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 )
 
 // In the stateless revision a server tells a client of changes only on the stream of a
@@ -223,22 +225,44 @@ func (c *Client) listDigest(ctx context.Context, method string) ([sha256.Size]by
 		if cursor != "" {
 			params = listParams(cursor)
 		}
-		var res map[string]json.RawMessage
-		if err := c.request(ctx, method, params, &res); err != nil {
+		var page rawResult
+		if err := c.request(ctx, method, params, &page); err != nil {
 			return [sha256.Size]byte{}, err
 		}
-		next := ""
-		json.Unmarshal(res["nextCursor"], &next)
-		delete(res, "nextCursor")
-		delete(res, "_meta")
-		b, _ := json.Marshal(res) // in the order of the keys
-		h.Write(b)
+		next := digestPage(h, page)
 		seen[cursor] = true
 		if next == "" || seen[next] {
 			return [sha256.Size]byte(h.Sum(nil)), nil
 		}
 		cursor = next
 	}
+}
+
+// digestPage writes the members of a page of a list to h, in the order of their keys,
+// each canonical, all but nextCursor and _meta; it returns the cursor of the next page.
+func digestPage(h hash.Hash, page []byte) (next string) {
+	type member struct {
+		key   string
+		value []byte
+	}
+	var members []member
+	d := jsonwire.NewDecoder(page)
+	for key := range d.Members {
+		switch string(key) {
+		case "nextCursor":
+			next = readString(d)
+		case "_meta":
+			d.Skip()
+		default:
+			members = append(members, member{string(key), canonicalJSON(d.Raw())})
+		}
+	}
+	slices.SortFunc(members, func(a, b member) int { return strings.Compare(a.key, b.key) })
+	for _, m := range members {
+		h.Write(jsonwire.AppendString(nil, m.key))
+		h.Write(m.value)
+	}
+	return next
 }
 
 // setListenErr records why the client does not listen (ListenErr).

@@ -150,11 +150,7 @@ wait:
 		}
 		return p, err
 	case errors.As(err, &rpcErr) && rpcErr.Code == CodeUnsupportedProtocolVersion:
-		var data struct {
-			Supported []string `json:"supported"`
-		}
-		json.Unmarshal(rpcErr.Data, &data)
-		p, err := pick(data.Supported)
+		p, err := pick(supportedVersions(rpcErr.Data))
 		p.how = "named by the server when it refused server/discover in " + version
 		if !p.stateless {
 			p.how = "initialize, as the server named no stateless revision this client speaks"
@@ -407,16 +403,31 @@ func (c *Client) otherVersion(err error, stateless bool) (string, bool) {
 	if !errors.As(err, &rpcErr) || rpcErr.Code != CodeUnsupportedProtocolVersion {
 		return "", false
 	}
-	var data struct {
-		Supported []string `json:"supported"`
-	}
-	json.Unmarshal(rpcErr.Data, &data)
+	supported := supportedVersions(rpcErr.Data)
 	for _, v := range statelessVersions {
-		if slices.Contains(data.Supported, v) {
+		if slices.Contains(supported, v) {
 			return v, true
 		}
 	}
 	return "", false
+}
+
+// supportedVersions reads the versions an UnsupportedProtocolVersionError's data lists
+// (data.supported, as unsupportedVersion writes it); none if it lists none it can read.
+func supportedVersions(data []byte) []string {
+	var versions []string
+	d := jsonwire.NewDecoder(data)
+	for key := range d.Members {
+		switch {
+		case string(key) != "supported":
+			d.Skip()
+		case !d.Null():
+			for range d.Elements {
+				versions = append(versions, readString(d))
+			}
+		}
+	}
+	return versions
 }
 
 // isInputRequired reports whether a stateless result is an InputRequiredResult.

@@ -6,12 +6,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"slices"
 	"sync"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 )
 
 // The client's side of tasks: a tools/call the server runs as a task is followed until it
@@ -41,20 +40,6 @@ const (
 // taskBackstop is how often the client polls a task whose changes it hears of through a
 // subscription: a notification lost on the way delays the end by this much at most.
 const taskBackstop = 5 * time.Second
-
-// taskState is what tasks/get, a task handle or a notification says of a task, in either
-// revision's words (pollIntervalMs, or pollInterval at 2025-11-25).
-type taskState struct {
-	TaskID         string                     `json:"taskId"`
-	Status         TaskStatus                 `json:"status"`
-	StatusMessage  string                     `json:"statusMessage"`
-	LastUpdatedAt  string                     `json:"lastUpdatedAt"`
-	PollIntervalMs *int64                     `json:"pollIntervalMs"`
-	PollInterval   *int64                     `json:"pollInterval"`
-	Result         json.RawMessage            `json:"result"`
-	Error          *jsonrpc.Error             `json:"error"`
-	InputRequests  map[string]json.RawMessage `json:"inputRequests"`
-}
 
 // poll is how long to wait before asking for the task again.
 func (t *taskState) poll() time.Duration {
@@ -126,7 +111,9 @@ func (c *Client) watchTask(id string) (w *taskWatch, stop func()) {
 // follows the task, and reports whether one does.
 func (c *Client) taskNotified(params []byte) bool {
 	var t taskState
-	if json.Unmarshal(params, &t) != nil || t.TaskID == "" {
+	d := jsonwire.NewDecoder(params)
+	t.decode(d)
+	if d.Finish(); d.Failed() || t.TaskID == "" {
 		return false
 	}
 	c.mu.Lock()
@@ -158,14 +145,8 @@ func (c *Client) listenToTask(id string) *taskSubscription {
 	go func() {
 		defer close(s.ended)
 		err := c.listenRequest(ctx, map[string]any{"taskIds": []string{id}}, func(params []byte) {
-			var ack struct {
-				Notifications struct {
-					TaskIDs []string `json:"taskIds"`
-				} `json:"notifications"`
-			}
-			json.Unmarshal(params, &ack)
 			select {
-			case s.agreed <- slices.Contains(ack.Notifications.TaskIDs, id):
+			case s.agreed <- slices.Contains(acknowledgedTasks(params), id):
 			default:
 			}
 		})
@@ -194,7 +175,11 @@ func isTaskHandle(raw []byte) bool {
 // and cancels the task (tasks/cancel) when ctx ends first.
 func (c *Client) awaitTask(ctx context.Context, version string, handle []byte) ([]byte, error) {
 	var t taskState
-	if err := json.Unmarshal(handle, &t); err != nil || t.TaskID == "" {
+	d := jsonwire.NewDecoder(handle)
+	switch t.decode(d); {
+	case d.Failed():
+		return nil, fmt.Errorf("the server's task handle does not read:\n%s", d.Summary())
+	case t.TaskID == "":
 		return nil, fmt.Errorf("the server's task handle has no taskId: %.200s", handle)
 	}
 	progress, _ := ctx.Value(progressKey{}).(func(ProgressNotice))
@@ -263,14 +248,14 @@ func (c *Client) awaitTask(ctx context.Context, version string, handle []byte) (
 			timer.Stop()
 			// The caller gave up: so does the server, as far as it can.
 			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-			c.call(cctx, version, true, methodTasksCancel, map[string]string{"taskId": t.TaskID}, nil, nil)
+			c.call(cctx, version, true, methodTasksCancel, json.RawMessage(taskIDParams(t.TaskID)), nil, nil)
 			cancel()
 			return nil, ctx.Err()
 		}
 		timer.Stop()
 		if pollNow {
 			var next taskState
-			if err := c.call(ctx, version, true, methodTasksGet, map[string]string{"taskId": t.TaskID}, &next, nil); err != nil {
+			if err := c.call(ctx, version, true, methodTasksGet, json.RawMessage(taskIDParams(t.TaskID)), codecResult("Task", next.decode), nil); err != nil {
 				if ctx.Err() != nil {
 					continue // cancelled while polling: the select above says so
 				}
@@ -283,29 +268,22 @@ func (c *Client) awaitTask(ctx context.Context, version string, handle []byte) (
 
 // answerTask answers the input requests of a task the client has not answered yet.
 func (c *Client) answerTask(ctx context.Context, version string, t taskState, answered map[string]bool) error {
-	responses := map[string]json.RawMessage{}
-	for _, k := range slices.Sorted(maps.Keys(t.InputRequests)) {
-		if answered[k] {
+	responses := inputResponses{}
+	for _, in := range t.InputRequests { // by key
+		if answered[in.key] {
 			continue
 		}
-		var in struct {
-			Method string          `json:"method"`
-			Params json.RawMessage `json:"params"`
-		}
-		if err := json.Unmarshal(t.InputRequests[k], &in); err != nil {
-			return fmt.Errorf("task %s: input request %s: %w", t.TaskID, k, err)
-		}
-		answer, err := c.answer(ctx, in.Method, in.Params)
+		answer, err := c.answer(ctx, in.method, in.params)
 		if err != nil {
-			return fmt.Errorf("task %s: answering input request %s (%s): %w", t.TaskID, k, in.Method, err)
+			return fmt.Errorf("task %s: answering input request %s (%s): %w", t.TaskID, in.key, in.method, err)
 		}
-		responses[k] = answer
-		answered[k] = true
+		responses[in.key] = answer
+		answered[in.key] = true
 	}
 	if len(responses) == 0 {
 		return nil
 	}
-	return c.call(ctx, version, true, methodTasksUpdate, map[string]any{"taskId": t.TaskID, "inputResponses": responses}, nil, nil)
+	return c.call(ctx, version, true, methodTasksUpdate, json.RawMessage(taskUpdate(t.TaskID, responses)), nil, nil)
 }
 
 // Revision 2025-11-25.
@@ -349,13 +327,15 @@ func (c *Client) augments(ctx context.Context, name string) (bool, error) {
 
 // legacyTaskHandle reads a CreateTaskResult of revision 2025-11-25: {"task": {...}}.
 func legacyTaskHandle(raw []byte) (taskState, error) {
-	var res struct {
-		Task *taskState `json:"task"`
+	var t taskState
+	d := jsonwire.NewDecoder(raw)
+	switch t.decodeHandle(d); {
+	case d.Failed():
+		return taskState{}, fmt.Errorf("the server's answer to a task-augmented call is not a CreateTaskResult:\n%s", d.Summary())
+	case t.TaskID == "":
+		return taskState{}, fmt.Errorf("the server's answer to a task-augmented call is not a CreateTaskResult (it has no task.taskId): %.200s", raw)
 	}
-	if err := json.Unmarshal(raw, &res); err != nil || res.Task == nil || res.Task.TaskID == "" {
-		return taskState{}, fmt.Errorf("the server's answer to a task-augmented call is not a CreateTaskResult: %.200s", raw)
-	}
-	return *res.Task, nil
+	return t, nil
 }
 
 // awaitLegacyTask follows a task of revision 2025-11-25 until it ends, and returns its
@@ -385,7 +365,7 @@ func (c *Client) awaitLegacyTask(ctx context.Context, version string, t taskStat
 		err error
 	}
 	got := make(chan answer, 1)
-	params := fmt.Appendf(nil, `{"taskId":%s}`, quote(t.TaskID))
+	params := taskIDParams(t.TaskID)
 	go func() {
 		rq := &outgoing{method: methodTasksResult, version: version, id: c.p.newID()}
 		var raw []byte
@@ -425,7 +405,7 @@ func (c *Client) awaitLegacyTask(ctx context.Context, version string, t taskStat
 			if a.err != nil && ctx.Err() != nil {
 				if c.Server().Capabilities.TasksCancel {
 					cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-					c.request(cctx, methodTasksCancel, map[string]string{"taskId": t.TaskID}, nil)
+					c.request(cctx, methodTasksCancel, json.RawMessage(taskIDParams(t.TaskID)), nil)
 					cancel()
 				}
 				return nil, ctx.Err()
@@ -440,7 +420,7 @@ func (c *Client) awaitLegacyTask(ctx context.Context, version string, t taskStat
 			}
 		case <-poll:
 			var next taskState
-			if err := c.request(ctx, methodTasksGet, map[string]string{"taskId": t.TaskID}, &next); err == nil {
+			if err := c.request(ctx, methodTasksGet, json.RawMessage(taskIDParams(t.TaskID)), codecResult("Task", next.decode)); err == nil {
 				see(next)
 			}
 		}

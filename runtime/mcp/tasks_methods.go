@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"maps"
-	"slices"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
@@ -30,66 +28,41 @@ func (tr *taskRunner) update(ctx context.Context, id string, change func(*TaskRe
 	return rec, err
 }
 
-// writeTask writes a task's members; detailed adds what its status carries (inputRequests,
-// result, error), as tasks/get answers.
-func writeTask(e *jsonwire.Encoder, t *TaskRecord, detailed bool) {
-	e.Key("taskId")
-	e.String(t.ID)
-	e.Key("status")
-	e.String(string(t.Status))
-	optionalString(e, "statusMessage", t.StatusMessage)
-	e.Key("createdAt")
-	e.String(t.CreatedAt.UTC().Format(time.RFC3339Nano))
-	e.Key("lastUpdatedAt")
-	e.String(t.UpdatedAt.UTC().Format(time.RFC3339Nano))
-	e.Key("ttlMs")
-	if t.TTL > 0 {
-		e.Int(t.TTL.Milliseconds())
-	} else {
-		e.Null()
-	}
-	if t.PollInterval > 0 {
-		e.Key("pollIntervalMs")
-		e.Int(t.PollInterval.Milliseconds())
-	}
-	if !detailed {
-		return
-	}
-	switch t.Status {
-	case TaskInputRequired:
-		e.Key("inputRequests")
-		e.ObjectStart()
-		for _, k := range slices.Sorted(maps.Keys(t.InputRequests)) {
-			e.Key(k)
-			e.Raw(t.InputRequests[k])
-		}
-		e.ObjectEnd()
-	case TaskCompleted:
-		e.Key("result")
-		e.Raw(t.Result)
-	case TaskFailed:
-		e.Key("error")
-		e.Raw(t.Error)
-	}
-}
-
 // taskParams reads the taskId of a tasks/ request, after checking that the client declared
 // the extension.
 func taskParams(r *Request, params []byte) (id string, responses map[string]json.RawMessage, err *jsonrpc.Error) {
 	if !r.ClientCapabilities().Tasks {
 		return "", nil, missingTasksCapability
 	}
-	var p struct {
-		TaskID         *string                    `json:"taskId"`
-		InputResponses map[string]json.RawMessage `json:"inputResponses"`
-	}
-	if params == nil || json.Unmarshal(params, &p) != nil {
+	d := jsonwire.NewDecoder(params)
+	if params == nil || d.Peek() != jsonwire.Object {
 		return "", nil, invalidParams("%s: params must be an object with a taskId string", r.Method())
 	}
-	if p.TaskID == nil {
+	hasID := false
+	for key := range d.Members {
+		switch string(key) {
+		case "taskId":
+			id, hasID = d.String()
+		case "inputResponses":
+			// Each answer as it came, whatever its shape: the task's body reads it, and
+			// says in its result what is wrong with it.
+			if !d.Null() && d.Expect(jsonwire.Object) {
+				responses = map[string]json.RawMessage{}
+				for k := range d.Members {
+					responses[string(k)] = d.RawCopy()
+				}
+			}
+		default:
+			d.Skip()
+		}
+	}
+	switch d.Finish(); {
+	case d.Failed():
+		return "", nil, invalidParams("%s: %s", r.Method(), d.Summary())
+	case !hasID:
 		return "", nil, invalidParams("%s: taskId is required", r.Method())
 	}
-	return *p.TaskID, p.InputResponses, nil
+	return id, responses, nil
 }
 
 // taskNotFound is the error for a task the store does not have, or that is another
