@@ -353,7 +353,7 @@ func (c *Client) SetLogLevel(ctx context.Context, level LogLevel) error {
 		c.mu.Unlock()
 		return nil
 	}
-	return c.request(ctx, methodSetLevel, map[string]string{"level": string(level)}, nil)
+	return c.request(ctx, methodSetLevel, json.RawMessage(appendSetLevelParams(level)), nil)
 }
 
 // Request sends any request and returns its raw result: for methods this client has no

@@ -207,9 +207,11 @@ func (c *Client) adopt(res *discoverResult, version, how string) {
 
 // initialize begins a session: the server answers with the revision it speaks.
 func (c *Client) initialize(ctx context.Context, version, how string) error {
-	params := fmt.Appendf(nil, `{"protocolVersion":%q,"capabilities":%s,"clientInfo":%s}`, version, c.declaredCapabilities(false), c.info)
+	rev, _ := parseRevision(version)
+	var e jsonwire.Encoder
+	(&initializeParams{version: version, caps: c.declaredCapabilities(false), info: c.opts.Info}).encode(&e, rev.dialect())
 	var res initializeResult
-	if err := c.call(ctx, version, false, methodInitialize, json.RawMessage(params), codecResult("InitializeResult", res.decode), nil); err != nil {
+	if err := c.call(ctx, version, false, methodInitialize, json.RawMessage(e.Bytes()), codecResult("InitializeResult", res.decode), nil); err != nil {
 		return err
 	}
 	if !isStateful(res.ProtocolVersion) {

@@ -386,3 +386,44 @@ func (r *discoverResult) decode(d *jsonwire.Decoder) {
 		}
 	}
 }
+
+// initializeParams are initialize's params: the revision a client of a session asks for,
+// the capabilities it declares and what it says of itself.
+type initializeParams struct {
+	version string
+	caps    []byte // the capabilities object, raw: read once the revision is settled
+	info    Implementation
+}
+
+// encode writes the params; the client's info as the revision asked for has it.
+func (p *initializeParams) encode(e *jsonwire.Encoder, d dialect) {
+	e.ObjectStart()
+	e.Key("protocolVersion")
+	e.String(p.version)
+	e.Key("capabilities")
+	e.Raw(p.caps)
+	e.Key("clientInfo")
+	p.info.encode(e, d)
+	e.ObjectEnd()
+}
+
+// decode reads the params; null reads as absent. The capabilities are left raw, for
+// readCapabilities with the negotiated revision.
+func (p *initializeParams) decode(d *jsonwire.Decoder) {
+	for key := range d.Members {
+		switch string(key) {
+		case "protocolVersion":
+			p.version = readString(d)
+		case "capabilities":
+			if !d.Null() && d.Expect(jsonwire.Object) {
+				p.caps = d.Raw()
+			}
+		case "clientInfo":
+			if !d.Null() && d.Expect(jsonwire.Object) {
+				p.info.decode(d)
+			}
+		default:
+			d.Skip()
+		}
+	}
+}

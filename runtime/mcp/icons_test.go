@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"reflect"
 	"strings"
@@ -108,6 +109,33 @@ func TestIconsOnlyWhereTheServerIntroducesItself(t *testing.T) {
 		}
 		if !strings.Contains(string(got), tc.want) {
 			t.Errorf("%s: %s\nwant it to hold %s", tc.method, got, tc.want)
+		}
+	}
+}
+
+// A session's server learns what the client says of itself in initialize, as the
+// revision has it: its title from 2025-06-18, its icons, description and website from
+// 2025-11-25 (Request.ClientInfo). It learned the name and version alone before.
+func TestServerLearnsTheClientsInfo(t *testing.T) {
+	icons := []Icon{{Src: "https://client.example/icon.png", Sizes: []string{"32x32"}}}
+	srv := NewServer(Implementation{Name: "s", Version: "1"}, &ServerOptions{Logger: slog.New(slog.DiscardHandler)})
+	srv.AddTool(Tool{Name: "who", InputSchema: `{"type":"object"}`, Handler: func(ctx context.Context, c *ToolCall) {
+		info := RequestFrom(ctx).ClientInfo()
+		c.ReturnText(info.Name + "|" + info.Title + "|" + info.Version + "|" + info.Description + "|" + info.WebsiteURL + "|" + fmt.Sprint(info.Icons))
+	}})
+	info := Implementation{Name: "c", Title: "The Client", Version: "2", Description: "Asks.", Icons: icons, WebsiteURL: "https://client.example"}
+	for version, want := range map[string]string{
+		"2025-11-25": "c|The Client|2|Asks.|https://client.example|[{https://client.example/icon.png  [32x32] }]",
+		"2025-06-18": "c|The Client|2|||[]",
+		"2025-03-26": "c||2|||[]",
+	} {
+		c := connect(t, &MemoryTransport{Server: srv}, &ClientOptions{ProtocolVersion: version, Info: info, Logger: slog.New(slog.DiscardHandler)})
+		res, err := c.CallTool(context.Background(), "who", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := TextOf(res.Content); got != want {
+			t.Errorf("%s: the server learned %q, want %q", version, got, want)
 		}
 	}
 }

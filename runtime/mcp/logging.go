@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"encoding/json"
 	"slices"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
@@ -30,15 +29,13 @@ func (l LogLevel) rank() int { return slices.Index(levels, l) }
 
 // setLevel answers logging/setLevel: from now on, log messages below the level are not sent.
 func setLevel(ctx context.Context, req *Request, params []byte) ([]byte, *jsonrpc.Error) {
-	var p struct {
-		Level LogLevel `json:"level"`
-	}
-	if err := json.Unmarshal(params, &p); err != nil || p.Level.rank() < 0 {
+	level, ok := readSetLevelParams(params)
+	if !ok || level.rank() < 0 {
 		return nil, invalidParams("logging/setLevel: level must be one of debug, info, notice, warning, error, critical, alert, emergency")
 	}
 	ss := req.client.(*session) // a stateful method: its client is a session
 	ss.mu.Lock()
-	ss.level = p.Level
+	ss.level = level
 	ss.mu.Unlock()
 	return []byte("{}"), nil
 }
@@ -57,4 +54,29 @@ func Log(ctx context.Context, level LogLevel, logger string, data any) {
 	var e jsonwire.Encoder
 	(&LogMessage{Level: level, Logger: logger}).encode(&e, data)
 	r.notify(ctx, notificationMessage, e.Bytes())
+}
+
+// The codec of logging/setLevel's params, {"level": ...}: the client writes them, the
+// server reads them (ok false for params that are not such an object).
+
+func appendSetLevelParams(level LogLevel) []byte {
+	var e jsonwire.Encoder
+	e.ObjectStart()
+	e.Key("level")
+	e.String(string(level))
+	e.ObjectEnd()
+	return e.Bytes()
+}
+
+func readSetLevelParams(params []byte) (level LogLevel, ok bool) {
+	d := jsonwire.NewDecoder(params)
+	for key := range d.Members {
+		if string(key) == "level" {
+			level = LogLevel(readString(d))
+		} else {
+			d.Skip()
+		}
+	}
+	d.Finish()
+	return level, !d.Failed()
 }

@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"sync"
 	"time"
@@ -196,32 +195,22 @@ func (e *ClientError) Error() string {
 // capabilities, and says what the server offers.
 func initialize(ctx context.Context, r *Request, params []byte) ([]byte, *jsonrpc.Error) {
 	ss := r.client.(*session) // a stateful method: its client is a session
-	var p struct {
-		ProtocolVersion string `json:"protocolVersion"`
-		ClientInfo      struct {
-			Name    string `json:"name"`
-			Version string `json:"version"`
-		} `json:"clientInfo"`
-		Capabilities json.RawMessage `json:"capabilities"`
-	}
-	// initialize happens once per session: encoding/json is simplest here.
+	var p initializeParams
 	if params != nil {
-		if err := json.Unmarshal(params, &p); err != nil {
-			return nil, invalidParams("initialize: %v", err)
+		d := jsonwire.NewDecoder(params)
+		p.decode(d)
+		if d.Finish(); d.Failed() {
+			return nil, invalidParams("initialize: %s", d.Summary())
 		}
 	}
-	if p.ProtocolVersion == "" {
+	if p.version == "" {
 		return nil, invalidParams("initialize: protocolVersion is required")
 	}
-	rev := negotiate(p.ProtocolVersion)
+	rev := negotiate(p.version)
 	var caps ClientCapabilities
-	switch d := jsonwire.NewDecoder(p.Capabilities); {
-	case p.Capabilities == nil || d.Peek() == jsonwire.Null:
-	case d.Peek() != jsonwire.Object:
-		return nil, invalidParams("initialize: capabilities must be an object")
-	default:
+	if p.caps != nil {
 		var problem string
-		if caps, problem = readCapabilities(d, rev); problem != "" {
+		if caps, problem = readCapabilities(jsonwire.NewDecoder(p.caps), rev); problem != "" {
 			return nil, invalidParams("initialize: %s", problem)
 		}
 	}
@@ -232,7 +221,7 @@ func initialize(ctx context.Context, r *Request, params []byte) ([]byte, *jsonrp
 		ss.initialized = true
 		ss.began = time.Now()
 		ss.rev = rev
-		ss.client = Implementation{Name: p.ClientInfo.Name, Version: p.ClientInfo.Version}
+		ss.client = p.info
 		ss.caps = caps
 	}
 	ss.mu.Unlock()
