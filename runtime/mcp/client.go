@@ -195,7 +195,7 @@ func Connect(ctx context.Context, t Transport, opts *ClientOptions) (*Client, er
 	c.roots = slices.Clone(c.opts.Roots)
 	c.label, c.lines = transportLabel(t)
 	c.ctx, c.cancel = context.WithCancel(context.Background())
-	c.p = newPeer(c, clientOut{c}, c.logger)
+	c.p = newPeer(c, nil, c.logger)
 	c.transport, c.peerAddr = transportOf(t)
 	if c.mw = middlewareChain(c.opts.Middleware); c.mw != nil {
 		c.p.mw, c.p.describe = c.mw, c.describe
@@ -276,7 +276,6 @@ type clientOut struct{ c *Client }
 
 func (o clientOut) send(msg []byte) error  { return o.c.send(o.c.ctx, msg, nil) }
 func (o clientOut) reply(msg []byte) error { return o.c.send(o.c.ctx, msg, nil) }
-func (o clientOut) queue(msg []byte)       { o.c.send(o.c.ctx, msg, nil) }
 
 // readLoop reads what the server sends and hands it to the client, until the connection
 // ends: then every call waiting fails, with why, unless the client was closing it.

@@ -114,8 +114,8 @@ type loggerTaker interface {
 	takeLogger(l *slog.Logger)
 }
 
-// outbox is where messages about one request go; a connection's main outbox takes those
-// about none (list changes, resource updates).
+// outbox is where messages about one request go. (Messages about none go through the
+// conversation's notifier.)
 type outbox interface {
 	// send writes one message about the request (a notification, a request to the other
 	// side). It may block while the other side does not read: that is backpressure on the
@@ -124,10 +124,6 @@ type outbox interface {
 	// reply writes the response to the request the outbox belongs to, the last message
 	// about it.
 	reply(msg []byte) error
-	// queue writes a message without blocking its caller, which is not the request's:
-	// AddTool or NotifyResourceUpdated must not wait for a client that does not read.
-	// Queued messages keep their order.
-	queue(msg []byte)
 }
 
 // endingOutbox is an outbox that is told when the request it was handed with is over:
@@ -170,8 +166,8 @@ var errTooLarge = ErrMessageTooLarge
 // and returns nil) or ctx ends (it cancels them, waits, and returns ctx's cause). cancel
 // ends ctx: a transport that fails to write calls it with its error, and serveStream does
 // with a read error.
-func (s *Server) serveStream(ctx context.Context, cancel context.CancelCauseFunc, r messageReader, out outbox, transport string) error {
-	ss := newSession(s, out)
+func (s *Server) serveStream(ctx context.Context, cancel context.CancelCauseFunc, r messageReader, out outbox, notes *notifier, transport string) error {
+	ss := newSession(s, notes)
 	ss.transport = transport
 	ss.concurrent = true
 	ss.maxConcurrent = max(s.opts.MaxConcurrentRequests, 0)
@@ -277,7 +273,13 @@ func (c *memoryServerConn) Close() error {
 	return nil
 }
 
-func (c *memoryServerConn) serverOutbox(func(error)) closingOutbox { return (*memoryOut)(c.out) }
+func (c *memoryServerConn) serverOutbox(func(error)) outbox { return (*memoryOut)(c.out) }
+
+// unread is how many bytes the client has yet to read.
+func (c *memoryServerConn) unread() int { return c.out.unread() }
+
+// neverBlocks: the queue holds what the client has not read, up to memoryQueueBytes.
+func (c *memoryServerConn) neverBlocks() {}
 
 // Send sends one message to the server. It fails for a message larger than the server
 // takes (ServerOptions.MaxMessageSize), and once the connection is closed.
@@ -312,12 +314,9 @@ type memoryOut messageQueue
 
 func (o *memoryOut) send(msg []byte) error  { return (*messageQueue)(o).put(msg) }
 func (o *memoryOut) reply(msg []byte) error { return (*messageQueue)(o).put(msg) }
-func (o *memoryOut) queue(msg []byte)       { (*messageQueue)(o).put(msg) }
-func (o *memoryOut) close()                 {} // queue writes at once
 
-// unread is how many bytes the client has yet to read.
-func (o *memoryOut) unread() int {
-	q := (*messageQueue)(o)
+// unread is how many bytes the reader has yet to read.
+func (q *messageQueue) unread() int {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	return q.size

@@ -133,7 +133,7 @@ func TestServeMemoryStopsWithItsContext(t *testing.T) {
 func TestPeerCallProgressAndCancel(t *testing.T) {
 	out := &collector{}
 	var notified []string
-	p := newPeer(sideFunc(func(m *jsonrpc.Message) { notified = append(notified, m.Method) }), out, quietServer(nil).logger)
+	p := newPeer(sideFunc(func(m *jsonrpc.Message) { notified = append(notified, m.Method) }), nil, quietServer(nil).logger)
 	var progress []string
 	var wg sync.WaitGroup
 	wg.Add(1)

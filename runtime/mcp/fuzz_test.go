@@ -33,7 +33,10 @@ func (c *collector) all() [][]byte {
 	defer c.mu.Unlock()
 	return append([][]byte(nil), c.msgs...)
 }
-func (c *collector) queue(msg []byte) { c.send(msg) }
+
+// Write is send, for a collector that is a messageWriter, which never blocks.
+func (c *collector) Write(_ context.Context, msg []byte) error { return c.send(msg) }
+func (c *collector) neverBlocks()                              {}
 
 // panicSpotter counts the panics the server recovers from: each is a bug.
 type panicSpotter struct{ panics atomic.Int32 }
@@ -136,11 +139,13 @@ func FuzzSessionMessage(f *testing.F) {
 	srv := fuzzServer(spotter)
 	f.Fuzz(func(t *testing.T, msg []byte) {
 		out := &collector{}
-		ss := newSession(srv, out)
-		ss.concurrent = true
 		// A subscription lasts until its context ends: the deadline ends it.
 		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 		defer cancel()
+		notes := newNotifier(ctx, out, srv.logger)
+		defer notes.close()
+		ss := newSession(srv, notes)
+		ss.concurrent = true
 		ss.receive(ctx, []byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"roots":{}}}}`), out)
 		ss.receive(ctx, msg, out)
 		ss.wait()

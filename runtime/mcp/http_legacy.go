@@ -67,7 +67,7 @@ func (h *HTTPHandler) openSSE(w http.ResponseWriter, r *http.Request) {
 	st := &stream{standalone: true, next: 1}
 	ss := &sseSession{st: st, owner: owner}
 	ss.ctx, ss.cancel = context.WithCancel(context.Background())
-	ss.session = newSession(h.srv, st)
+	ss.session = newSession(h.srv, newNotifier(ss.ctx, st, h.srv.logger))
 	ss.session.id = newSessionID()
 	ss.session.transport, ss.session.peerAddr = TransportSSE, r.RemoteAddr
 	ss.concurrent = true
@@ -113,6 +113,7 @@ func (h *HTTPHandler) endSSE(ss *sseSession) {
 		h.mu.Unlock()
 		ss.cancel()
 		ss.session.close()
+		ss.notes.close()
 		ss.st.end()
 	})
 }

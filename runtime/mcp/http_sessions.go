@@ -95,7 +95,6 @@ type captured struct{ msg []byte }
 
 func (c *captured) send(msg []byte) error  { return nil }
 func (c *captured) reply(msg []byte) error { c.msg = append([]byte(nil), msg...); return nil }
-func (c *captured) queue(msg []byte)       {}
 
 // serveRequest runs a request on its own goroutine and writes its stream to the response:
 // as plain JSON if the response is all there is to send, else as SSE from the first
@@ -164,7 +163,6 @@ type splitOutbox struct {
 
 func (s *splitOutbox) send(msg []byte) error  { return s.messages.send(msg) }
 func (s *splitOutbox) reply(msg []byte) error { return s.response.reply(msg) }
-func (s *splitOutbox) queue(msg []byte)       { s.messages.queue(msg) }
 
 // get opens the standalone stream, or resumes a stream with Last-Event-ID.
 func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {

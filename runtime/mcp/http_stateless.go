@@ -161,10 +161,17 @@ func (h *HTTPHandler) postStateless(w http.ResponseWriter, r *http.Request, p *p
 		cancel()
 		st.finish()
 	}
+	var notes *notifier
+	if long {
+		notes = newNotifier(ctx, st, h.srv.logger) // for the subscription's notifications
+	}
 	go func() {
 		defer h.requests.Done()
 		defer cancel()
-		resp, code := h.srv.serveStateless(ctx, m, meta, st)
+		resp, code := h.srv.serveStateless(ctx, m, meta, st, notes)
+		if notes != nil {
+			notes.close() // what it queued goes before the response
+		}
 		st.respond(resp, statelessStatus(code))
 	}()
 	h.writeStream(w, r, st, 0, p.acceptJSON, p.acceptSSE, nil)

@@ -97,23 +97,27 @@ func (st *stream) addEvent(name string, data []byte) {
 
 func (st *stream) send(msg []byte) error { return st.add(msg, false, 0) }
 
-// queue adds a message about no request: what queue carries is a change (a list changed, a
-// resource was updated), so one the same as a message still unread on the standalone stream
-// is left out. The client learns of the change either way, and a session whose client never
-// opens the stream holds one of each, not one per change.
-func (st *stream) queue(msg []byte) {
-	if st.standalone {
+// Write adds a message, as the writer of its session's or request's notifier (a
+// subscription's). A message about no request (RequestFrom(ctx) is nil) is a change (a list
+// changed, a resource was updated), so one the same as a message still unread on the
+// standalone stream is left out. The client learns of the change either way, and a session
+// whose client never opens the stream holds one of each, not one per change.
+func (st *stream) Write(ctx context.Context, msg []byte) error {
+	if st.standalone && RequestFrom(ctx) == nil {
 		st.mu.Lock()
 		pending := slices.ContainsFunc(st.events, func(ev event) bool { return ev.seq > st.delivered && bytes.Equal(ev.data, msg) })
 		st.mu.Unlock()
 		if pending {
-			return
+			return nil
 		}
 	}
-	st.add(msg, false, 0)
+	return st.add(msg, false, 0)
 }
 
 func (st *stream) reply(msg []byte) error { return st.add(msg, true, http.StatusOK) }
+
+// neverBlocks: a stream keeps what its client has not read, within its bounds.
+func (st *stream) neverBlocks() {}
 
 // unread is how many bytes of events no connection has been handed yet: what a client that
 // does not read leaves behind (a subscription is ended past a bound).

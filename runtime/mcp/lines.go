@@ -70,12 +70,11 @@ func (lr *lineReader) readMessage() ([]byte, error) {
 // load, many answers go out in one system call; a lone answer goes out at once, on its
 // sender's goroutine.
 //
-// Messages about requests (send, reply) wait while more than maxUnwritten bytes are queued
-// behind a write that has not finished: a client that does not read slows its requests
-// down (backpressure), and a server never holds more than that for it. Notifications that
-// belong to no request, from AddTool or NotifyResourceUpdated, never wait (queue): a
-// goroutine of the writer's writes them, so that no registration or update waits for a
-// client to read.
+// Messages wait while more than maxUnwritten bytes are queued behind a write that has not
+// finished: a client that does not read slows its requests down (backpressure), and a
+// server never holds more than that for it. (Notifications that belong to no request, from
+// AddTool or NotifyResourceUpdated, wait in the conversation's notifier, whose goroutine
+// writes them.)
 type lineWriter struct {
 	w      io.Writer
 	failed func(error)
@@ -86,8 +85,6 @@ type lineWriter struct {
 	spare     []byte    // the buffer of the last write, for reuse
 	writing   bool      // a goroutine is writing, and writes unwritten before it stops
 	err       error     // the write that failed; nothing is written after it
-	closed    bool      // nothing more is queued
-	drained   sync.WaitGroup
 }
 
 // maxUnwritten is how many bytes of messages about requests may wait behind a write in
@@ -150,6 +147,19 @@ func (lw *lineWriter) buffer(msg []byte) error {
 	return err
 }
 
+// noteLater adds a notification that belongs to no request to the next write, unless
+// maxUnwritten bytes wait already (then the notifier keeps it, within its bounds); it never
+// waits. The notifier's drainer flushes.
+func (lw *lineWriter) noteLater(msg []byte) bool {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	if lw.err != nil || len(lw.unwritten) >= maxUnwritten {
+		return false
+	}
+	lw.unwritten = append(append(lw.unwritten, msg...), '\n')
+	return true
+}
+
 // flush writes what is buffered, unless a write in progress will.
 func (lw *lineWriter) flush() error {
 	lw.mu.Lock()
@@ -186,27 +196,6 @@ func (lw *lineWriter) writeAll() error {
 	return lw.err
 }
 
-// queue queues a notification that belongs to no request and returns at once: the write in
-// progress writes it, or a goroutine of the writer's.
-func (lw *lineWriter) queue(msg []byte) {
-	lw.mu.Lock()
-	defer lw.mu.Unlock()
-	if lw.closed || lw.err != nil {
-		return
-	}
-	lw.unwritten = append(append(lw.unwritten, msg...), '\n')
-	if !lw.writing {
-		lw.writing = true
-		lw.drained.Add(1)
-		go func() {
-			defer lw.drained.Done()
-			lw.mu.Lock()
-			lw.writeAll()
-			lw.mu.Unlock()
-		}()
-	}
-}
-
 // stop makes every later message fail to be sent, and reports whether a write is in
 // progress (which its caller then abandons: interruptWrite).
 func (lw *lineWriter) stop() bool {
@@ -226,15 +215,6 @@ func (lw *lineWriter) unread() int {
 	lw.mu.Lock()
 	defer lw.mu.Unlock()
 	return len(lw.unwritten)
-}
-
-// close waits for the queued notifications to be written; nothing is queued after it.
-// Messages about requests are written by their senders, who have returned by then.
-func (lw *lineWriter) close() {
-	lw.mu.Lock()
-	lw.closed = true
-	lw.mu.Unlock()
-	lw.drained.Wait()
 }
 
 // interruptWrite makes a blocked Write to w, and every later one, fail, if w offers a way:

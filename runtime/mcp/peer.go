@@ -23,7 +23,7 @@ var parser *jsonrpc.Parser
 // it is sent is its peerSide's business: a server's session (session.go) or a client.
 type peer struct {
 	side   peerSide
-	conn   outbox // for messages about no request in particular
+	notes  *notifier // writes messages about no request in particular; nil on a client
 	logger *slog.Logger
 	nextID atomic.Int64 // of the requests this side sends
 
@@ -114,8 +114,8 @@ type callResult struct {
 	err error
 }
 
-func newPeer(side peerSide, conn outbox, logger *slog.Logger) *peer {
-	return &peer{side: side, conn: conn, logger: logger,
+func newPeer(side peerSide, notes *notifier, logger *slog.Logger) *peer {
+	return &peer{side: side, notes: notes, logger: logger,
 		inflight: map[string]*inflight{}, pending: map[string]*call{}}
 }
 
@@ -412,12 +412,12 @@ func (p *peer) write(out outbox, msg []byte) {
 func (p *peer) notify(method string, params []byte) {
 	if p.mw != nil {
 		p.sendThroughMiddleware(context.Background(), method, params, func(msg []byte) error {
-			p.conn.queue(msg)
+			p.notes.add(msg, noteKindOf(method))
 			return nil
 		})
 		return
 	}
-	p.conn.queue(jsonrpc.AppendNotification(nil, method, params))
+	p.notes.add(jsonrpc.AppendNotification(nil, method, params), noteKindOf(method))
 }
 
 // ErrSessionClosed is returned by requests to the other side once the session has ended.

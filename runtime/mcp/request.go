@@ -19,6 +19,7 @@ type Request struct {
 	client        clientSide       // the session it belongs to, or the stateless request itself
 	msg           *jsonrpc.Message // the request as it was read
 	out           outbox           // where messages about this request go
+	notes         *notifier        // the conversation's, for a subscription's notifications
 	progressToken []byte
 	row           *method      // its method's row, once found
 	tool          *ToolCall    // the call a tools/call holds until its response is written

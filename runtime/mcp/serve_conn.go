@@ -25,8 +25,9 @@ import (
 //
 // Answers and requests to the client are written as they come, with c's Write, under the
 // conversation's context; notifications about no request in particular (list changes,
-// resource updates) are written by a goroutine of the server's, so that AddTool and
-// NotifyResourceUpdated never wait for a client that does not read.
+// resource updates) are queued, and written by a goroutine of the server's, so that AddTool
+// and NotifyResourceUpdated never wait for a client that does not read (notifier.go: the
+// queue is bounded; past it the oldest resource updates go).
 func (s *Server) ServeConn(ctx context.Context, c Connection) error {
 	auth := AuthInfoFrom(ctx)
 	if auth != nil && !auth.Expiry.IsZero() {
@@ -36,12 +37,15 @@ func (s *Server) ServeConn(ctx context.Context, c Connection) error {
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	var out closingOutbox
-	if w, ok := c.(ownWriter); ok {
-		out = w.serverOutbox(cancel)
+	var out outbox
+	var w messageWriter
+	if own, ok := c.(ownWriter); ok {
+		out, w = own.serverOutbox(cancel), c
 	} else {
-		out = &connOutbox{ctx: ctx, c: c, failed: cancel}
+		co := &connOutbox{ctx: ctx, c: c, failed: cancel}
+		out, w = co, co
 	}
+	notes := newNotifier(ctx, w, s.logger)
 	// Once ctx ends, what is in progress has ShutdownTimeout to end (a client that does not
 	// read its answers holds their writes); then Close ends the writes that wait.
 	var mu sync.Mutex
@@ -70,12 +74,12 @@ func (s *Server) ServeConn(ctx context.Context, c Connection) error {
 		}
 		mu.Unlock()
 	}()
-	err := s.serveStream(ctx, cancel, &connReader{ctx: ctx, c: c, s: s, auth: auth, out: out}, out, transportName(c))
+	err := s.serveStream(ctx, cancel, &connReader{ctx: ctx, c: c, s: s, auth: auth, out: out}, out, notes, transportName(c))
 	// The notifications queued are written, if the client reads them within the
 	// ShutdownTimeout; then Close ends a write that waits.
 	drained := make(chan struct{})
 	go func() {
-		out.close()
+		notes.close()
 		close(drained)
 	}()
 	t := time.NewTimer(s.opts.ShutdownTimeout)
@@ -92,18 +96,11 @@ func (s *Server) ServeConn(ctx context.Context, c Connection) error {
 }
 
 // ownWriter is a Connection of this package's that writes the server's messages its own
-// way: stdio's combining line writer (answers of requests served inline batched, a
-// goroutine for queued notifications), memory's queue, which never blocks. ServeConn
-// writes through serverOutbox instead of Write; failed is told when a write fails.
+// way: stdio's combining line writer (answers of requests served inline batched), memory's
+// queue, which never blocks. ServeConn writes through serverOutbox instead of Write;
+// failed is told when a write fails.
 type ownWriter interface {
-	serverOutbox(failed func(error)) closingOutbox
-}
-
-// closingOutbox is a conversation's outbox, whose close waits until the notifications
-// queued are written (or cannot be); nothing is queued after it.
-type closingOutbox interface {
-	outbox
-	close()
+	serverOutbox(failed func(error)) outbox
 }
 
 // ErrTokenExpired is the cause ServeConn returns when the access token of a protected
@@ -155,76 +152,20 @@ type connOutbox struct {
 	ctx    context.Context
 	c      Connection
 	failed func(error) // a write failed: the conversation is over
-
-	mu       sync.Mutex
-	queued   [][]byte // notifications about no request, waiting for the writing goroutine
-	size     int
-	draining bool
-	drained  sync.WaitGroup
-	closed   bool
 }
 
-func (o *connOutbox) send(msg []byte) error {
-	err := o.c.Write(o.ctx, msg)
-	if err != nil && o.ctx.Err() == nil {
+func (o *connOutbox) send(msg []byte) error { return o.Write(o.ctx, msg) }
+
+// Write writes msg with ctx; a failed write ends the conversation.
+func (o *connOutbox) Write(ctx context.Context, msg []byte) error {
+	err := o.c.Write(ctx, msg)
+	if err != nil && o.ctx.Err() == nil && ctx.Err() == nil {
 		o.failed(err)
 	}
 	return err
 }
 
 func (o *connOutbox) reply(msg []byte) error { return o.send(msg) }
-
-// queue writes msg on a goroutine of the outbox's, in the order queued, and returns at once.
-func (o *connOutbox) queue(msg []byte) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if o.closed {
-		return
-	}
-	o.queued = append(o.queued, msg)
-	o.size += len(msg)
-	if o.draining {
-		return
-	}
-	o.draining = true
-	o.drained.Add(1)
-	go func() {
-		defer o.drained.Done()
-		for {
-			o.mu.Lock()
-			if len(o.queued) == 0 || o.ctx.Err() != nil {
-				o.queued, o.size, o.draining = nil, 0, false
-				o.mu.Unlock()
-				return
-			}
-			msg := o.queued[0]
-			o.queued[0] = nil
-			o.queued = o.queued[1:]
-			o.mu.Unlock()
-			o.send(msg)
-			o.mu.Lock()
-			o.size -= len(msg)
-			o.mu.Unlock()
-		}
-	}()
-}
-
-// unread is how many bytes of queued notifications are not written yet: a subscription
-// whose client leaves too many is ended.
-func (o *connOutbox) unread() int {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.size
-}
-
-// close waits for the queued notifications to be written (or for the conversation's
-// context to end); nothing is queued after it.
-func (o *connOutbox) close() {
-	o.mu.Lock()
-	o.closed = true
-	o.mu.Unlock()
-	o.drained.Wait()
-}
 
 // transportName is what a Message says of c's transport (Message.Transport): what c says,
 // if it has a method TransportName (the WebSocket transport's "websocket"), else nothing.

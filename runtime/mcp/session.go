@@ -37,9 +37,10 @@ type session struct {
 	endOnce sync.Once
 }
 
-func newSession(srv *Server, conn outbox) *session {
+// newSession starts a session whose messages about no request in particular notes writes.
+func newSession(srv *Server, notes *notifier) *session {
 	ss := &session{srv: srv, subscriptions: map[string]bool{}}
-	ss.peer = newPeer(ss, conn, srv.logger)
+	ss.peer = newPeer(ss, notes, srv.logger)
 	if srv.mw != nil {
 		ss.peer.mw, ss.peer.describe, ss.peer.server = srv.mw, ss.describe, true
 	}
@@ -97,10 +98,10 @@ func (ss *session) handleRequest(ctx context.Context, m *jsonrpc.Message, meta *
 func (ss *session) serve(ctx context.Context, m *jsonrpc.Message, state any, out outbox) []byte {
 	if meta, ok := state.(*requestMeta); ok {
 		meta.transport, meta.peer = ss.transport, ss.peerAddr
-		resp, _ := ss.srv.serveStateless(ctx, m, meta, out)
+		resp, _ := ss.srv.serveStateless(ctx, m, meta, out, ss.notes)
 		return resp
 	}
-	r := &Request{srv: ss.srv, client: ss, msg: m, out: out, progressToken: progressToken(m.Params)}
+	r := &Request{srv: ss.srv, client: ss, msg: m, out: out, notes: ss.notes, progressToken: progressToken(m.Params)}
 	return ss.srv.serve(context.WithValue(ctx, requestKey{}, r), r, m)
 }
 

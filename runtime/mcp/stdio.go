@@ -77,12 +77,18 @@ func (c *stdioConn) TransportName() string { return TransportStdio }
 
 // serverOutbox makes the line writer the conversation's outbox; failed is told when a
 // write fails.
-func (c *stdioConn) serverOutbox(failed func(error)) closingOutbox {
+func (c *stdioConn) serverOutbox(failed func(error)) outbox {
 	c.lw.mu.Lock()
 	c.lw.failed = failed
 	c.lw.mu.Unlock()
 	return c.lw
 }
+
+func (c *stdioConn) noteLater(msg []byte) bool { return c.lw.noteLater(msg) }
+func (c *stdioConn) flush() error              { return c.lw.flush() }
+
+// unread is how many bytes wait behind the write in progress.
+func (c *stdioConn) unread() int { return c.lw.unread() }
 
 // Read reads the next line. When ctx ends, the read in progress is interrupted, if r
 // takes read deadlines or closes (interruptRead).

@@ -20,7 +20,8 @@ type listener struct {
 	id     []byte     // the request's id, raw JSON: the subscription id
 	caller string     // the callerKey of its request: it hears of that caller's tasks only
 	mu     sync.Mutex // held while acknowledging: nothing of the subscription goes first
-	out    outbox
+	out    outbox     // its request's: the acknowledgement goes there
+	notes  *notifier  // its conversation's: its notifications go there, without waiting
 	client clientSide // of its request, for what middleware are told of its notifications
 	// dropped is closed when the subscription is ended for its client not reading it;
 	// unread is how many bytes it left unread then.
@@ -54,7 +55,7 @@ func listen(ctx context.Context, r *Request, params []byte) ([]byte, *jsonrpc.Er
 	if perr != nil {
 		return nil, perr
 	}
-	l.id, l.done, l.out, l.caller, l.client = append([]byte(nil), r.msg.ID...), ctx.Done(), r.out, caller, r.client
+	l.id, l.done, l.out, l.notes, l.caller, l.client = append([]byte(nil), r.msg.ID...), ctx.Done(), r.out, r.notes, caller, r.client
 	l.dropped = make(chan struct{})
 	if l.tasks != nil {
 		if !r.ClientCapabilities().Tasks {
@@ -347,14 +348,14 @@ func encodeMembers(write func(e *jsonwire.Encoder)) []byte {
 // deliver queues msg on the subscription, unless its client leaves more than the server's
 // MaxSubscriptionBacklog unread: then the subscription is ended instead (listen answers
 // why), and the notifications stop piling up. l.mu is held.
-func (s *Server) deliver(l *listener, msg []byte) {
+func (s *Server) deliver(l *listener, msg []byte, kind noteKind) {
 	select {
 	case <-l.dropped:
 		return
 	default:
 	}
-	if b, ok := l.out.(backlogged); ok && s.opts.MaxSubscriptionBacklog >= 0 {
-		if n := b.unread(); n > s.opts.MaxSubscriptionBacklog {
+	if s.opts.MaxSubscriptionBacklog >= 0 {
+		if n := l.notes.unread(); n > s.opts.MaxSubscriptionBacklog {
 			l.unread = n
 			close(l.dropped)
 			return
@@ -363,13 +364,13 @@ func (s *Server) deliver(l *listener, msg []byte) {
 	if s.mw != nil {
 		if m, err := parser.Parse(msg); err == nil {
 			s.notifyThroughMiddleware(context.Background(), l.client, m.Method, m.Params, func(msg []byte) error {
-				l.out.queue(msg)
+				l.notes.add(msg, noteKindOf(m.Method))
 				return nil
 			})
 			return
 		}
 	}
-	l.out.queue(msg)
+	l.notes.add(msg, kind)
 }
 
 // notifyThroughMiddleware sends a notification to the client of a request (a
@@ -384,7 +385,7 @@ func (s *Server) notifyThroughMiddleware(ctx context.Context, client clientSide,
 	return err
 }
 
-// backlogged is an outbox that can tell how many bytes of what it was given its client has
+// backlogged is a writer that can tell how many bytes of what it was given its client has
 // not been sent yet, because the client does not read.
 type backlogged interface {
 	unread() int
@@ -414,7 +415,7 @@ func (s *Server) notifyListeners(method, uri string) {
 	n := newNotice(method, rest)
 	for _, l := range to {
 		l.mu.Lock()
-		s.deliver(l, n.to(l))
+		s.deliver(l, n.to(l), noteKindOf(method))
 		l.mu.Unlock()
 	}
 }
@@ -443,7 +444,7 @@ func (s *Server) notifyTask(t *TaskRecord) {
 				l.sent = map[string]time.Time{}
 			}
 			l.sent[t.ID] = t.UpdatedAt
-			s.deliver(l, n.to(l))
+			s.deliver(l, n.to(l), noteOther)
 		}
 		l.mu.Unlock()
 	}

@@ -380,8 +380,11 @@ func TestUnreadTaskListenersDropped(t *testing.T) {
 func TestNotificationsEncodedOnce(t *testing.T) {
 	srv := quietServer(&ServerOptions{Tasks: TaskOptions{MaxListenersPerTask: -1}})
 	out := &countingOut{}
+	var notes []*notifier
 	for i := range 1000 {
-		srv.register(&listener{id: []byte(fmt.Sprint(i)), out: out, tools: true, tasks: map[string]bool{"t": true}, taskOrder: []string{"t"}})
+		n := newNotifier(context.Background(), out, srv.logger) // each its own, as over HTTP
+		notes = append(notes, n)
+		srv.register(&listener{id: []byte(fmt.Sprint(i)), out: out, notes: n, tools: true, tasks: map[string]bool{"t": true}, taskOrder: []string{"t"}})
 	}
 	task := &TaskRecord{ID: "t", Status: TaskWorking, StatusMessage: strings.Repeat("é", 10000), CreatedAt: time.Now()}
 	allocs := testing.AllocsPerRun(5, func() {
@@ -395,14 +398,18 @@ func TestNotificationsEncodedOnce(t *testing.T) {
 	if allocs > 1000+50 {
 		t.Errorf("a list change to 1000 subscriptions: %.0f allocations", allocs)
 	}
+	for _, n := range notes {
+		n.close()
+	}
 	if out.n.Load() != 1000*(5+1)*2 {
 		t.Errorf("%d messages, want %d", out.n.Load(), 1000*6*2)
 	}
 }
 
-// countingOut counts the messages queued to it, and keeps none.
+// countingOut counts the messages written to it, and keeps none.
 type countingOut struct{ n atomic.Int64 }
 
-func (c *countingOut) send([]byte) error  { c.n.Add(1); return nil }
-func (c *countingOut) reply([]byte) error { c.n.Add(1); return nil }
-func (c *countingOut) queue([]byte)       { c.n.Add(1) }
+func (c *countingOut) send([]byte) error                   { c.n.Add(1); return nil }
+func (c *countingOut) reply([]byte) error                  { c.n.Add(1); return nil }
+func (c *countingOut) Write(context.Context, []byte) error { c.n.Add(1); return nil }
+func (c *countingOut) neverBlocks()                        {}
