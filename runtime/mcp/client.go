@@ -195,7 +195,7 @@ func Connect(ctx context.Context, t Transport, opts *ClientOptions) (*Client, er
 	c.roots = slices.Clone(c.opts.Roots)
 	c.label, c.lines = transportLabel(t)
 	c.ctx, c.cancel = context.WithCancel(context.Background())
-	c.p = newPeer(c, nil, c.logger)
+	c.p = newPeer(c, clientOut{c}, nil, c.logger)
 	c.transport, c.peerAddr = transportOf(t)
 	if c.mw = middlewareChain(c.opts.Middleware); c.mw != nil {
 		c.p.mw, c.p.describe = c.mw, c.describe
@@ -274,8 +274,7 @@ const maxServerRequests = 1000
 // long as the connection lasts: Close does not wait for a server that does not read them.
 type clientOut struct{ c *Client }
 
-func (o clientOut) send(msg []byte) error  { return o.c.send(o.c.ctx, msg, nil) }
-func (o clientOut) reply(msg []byte) error { return o.c.send(o.c.ctx, msg, nil) }
+func (o clientOut) Write(_ context.Context, msg []byte) error { return o.c.send(o.c.ctx, msg, nil) }
 
 // readLoop reads what the server sends and hands it to the client, until the connection
 // ends: then every call waiting fails, with why, unless the client was closing it.
@@ -326,7 +325,7 @@ func (c *Client) deliver(msg []byte) {
 	}
 	c.unreadable.readable()
 	if perr != nil {
-		c.p.receive(c.ctx, msg, clientOut{c}) // answers the error
+		c.p.receive(c.ctx, msg) // answers the error
 		return
 	}
 	c.p.handle(c.ctx, &m, clientOut{c})
@@ -437,7 +436,7 @@ func (c *Client) admit(m *jsonrpc.Message) admission {
 	return admission{}
 }
 
-func (c *Client) serve(ctx context.Context, m *jsonrpc.Message, _ any, _ outbox) []byte {
+func (c *Client) serve(ctx context.Context, m *jsonrpc.Message, _ any, _ messageWriter) []byte {
 	var result []byte
 	var err error
 	if c.mw != nil {

@@ -16,20 +16,18 @@ import (
 // JSON-RPC messages of one conversation both ways. The client runs on it for every
 // transport; transports outside this package (runtime/mcp/ws) implement it.
 //
-// Inside, the server side still meets its transports in two places:
-//
-//   - Incoming: the transport hands each message it reads to peer.receive, with the outbox
-//     that messages about it go to (its response, and any progress, log message or request
-//     to the other side made while serving it).
-//   - Outgoing: the peer writes through outboxes, and through its connection for messages
-//     about no request in particular, without learning what carries them.
-//
-// Stdio, the in-memory pair and the Connections of other packages carry one stream of
-// messages each way, so one outbox serves everything: each is a Connection that
-// Server.ServeConn serves (stdioConn, memoryServerConn), stdio's and memory's writing
-// through outboxes of their own (ownWriter). A Streamable HTTP session gives each POSTed
-// request a stream of its own, and its connection is the stream the client reads with
-// GET. A stateless HTTP request is its own outbox and needs no connection.
+// On the server, every transport writes through one write half, a messageWriter: a
+// Connection's Write(ctx, msg), where ctx is the writer's and RequestFrom(ctx) the request
+// a message is about. Stdio, the in-memory pair and the Connections of other packages carry
+// one stream of messages each way: Server.ServeConn serves them (stdioConn,
+// memoryServerConn), reading with Read and writing every message with Write (servedConn);
+// stdio holds the answers of requests served inline for its next write through the
+// optional laterWriter. The HTTP transports receive messages as calls, each POST handing
+// its message to the session (or, stateless, serving it) with the writer of its request: a
+// Streamable HTTP request's stream (or, for a client that takes JSON only, the session's
+// GET stream for all but the response), the HTTP+SSE session's one stream. Messages about
+// no request in particular (list changes, resource updates) go through the conversation's
+// notifier (notifier.go), which never makes their sender wait.
 
 // A Transport opens connections to a server: CommandTransport (a command it starts, over
 // stdio), IOTransport, StreamableHTTPTransport, SSETransport (the HTTP+SSE transport of
@@ -114,43 +112,26 @@ type loggerTaker interface {
 	takeLogger(l *slog.Logger)
 }
 
-// outbox is where messages about one request go. (Messages about none go through the
-// conversation's notifier.)
-type outbox interface {
-	// send writes one message about the request (a notification, a request to the other
-	// side). It may block while the other side does not read: that is backpressure on the
-	// request. The outbox owns msg from then on.
-	send(msg []byte) error
-	// reply writes the response to the request the outbox belongs to, the last message
-	// about it.
-	reply(msg []byte) error
+// What the server learns of the writers of its transports, by type assertion:
+
+// answerWriter is the writer of one request that takes its response apart from its other
+// messages (a Streamable HTTP request's stream, which the response ends).
+type answerWriter interface {
+	answer(msg []byte) error
 }
 
-// endingOutbox is an outbox that is told when the request it was handed with is over:
+// endingWriter is the writer of one request that is told when the request is over:
 // answered, refused, or cancelled by the other side (and then not answered). The HTTP+SSE
 // transport holds a request's body in its budget until then.
-type endingOutbox interface {
-	outbox
+type endingWriter interface {
 	ended()
 }
 
-// ended tells out that its request is over, if it wants to know.
-func ended(out outbox) {
-	if e, ok := out.(endingOutbox); ok {
+// ended tells w that its request is over, if it wants to know.
+func ended(w messageWriter) {
+	if e, ok := w.(endingWriter); ok {
 		e.ended()
 	}
-}
-
-// batchingOutbox is an outbox that can hold answers back to write many at once: a stream's
-// reader serves requests inline and buffers their answers until it has read all the input
-// there is (turns.go).
-type batchingOutbox interface {
-	outbox
-	// buffer adds the response to what the next write writes; it writes at once only when
-	// too much is waiting.
-	buffer(msg []byte) error
-	// flush writes what is buffered.
-	flush() error
 }
 
 // messageReader reads the messages of a stream transport, one at a time; io.EOF ends them.
@@ -166,8 +147,12 @@ var errTooLarge = ErrMessageTooLarge
 // and returns nil) or ctx ends (it cancels them, waits, and returns ctx's cause). cancel
 // ends ctx: a transport that fails to write calls it with its error, and serveStream does
 // with a read error.
-func (s *Server) serveStream(ctx context.Context, cancel context.CancelCauseFunc, r messageReader, out outbox, notes *notifier, transport string) error {
-	ss := newSession(s, notes)
+func (s *Server) serveStream(ctx context.Context, cancel context.CancelCauseFunc, r messageReader, w *servedConn, notes *notifier, transport string) error {
+	ss := newSession(s, w, notes)
+	ss.peer.ctx = context.WithoutCancel(ctx)
+	if w.later != nil {
+		ss.peer.later = w
+	}
 	ss.transport = transport
 	ss.concurrent = true
 	ss.maxConcurrent = max(s.opts.MaxConcurrentRequests, 0)
@@ -183,12 +168,12 @@ func (s *Server) serveStream(ctx context.Context, cancel context.CancelCauseFunc
 		for {
 			msg, err := r.readMessage()
 			if err == errTooLarge {
-				ss.write(out, jsonrpc.AppendError(nil, nil, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
+				ss.write(jsonrpc.AppendError(nil, nil, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
 					"invalid request: message larger than "+strconv.Itoa(s.opts.MaxMessageSize)+" bytes")))
 				continue
 			}
 			if len(msg) > 0 && ctx.Err() == nil {
-				ss.receive(ctx, msg, out)
+				ss.receive(ctx, msg)
 				if t.state.Load() == turnPassed {
 					return // the next reader reads err again
 				}
@@ -196,8 +181,8 @@ func (s *Server) serveStream(ctx context.Context, cancel context.CancelCauseFunc
 			if err != nil {
 				// A last message without a newline was served with the end: its answer
 				// goes out now, as no read will flush it.
-				if b, ok := out.(batchingOutbox); ok {
-					b.flush()
+				if ss.later != nil {
+					ss.later.flush()
 				}
 				// Said here, not by serveStream's goroutine: that may be serving a request
 				// that waits for the client, which hanging up releases.
@@ -273,8 +258,6 @@ func (c *memoryServerConn) Close() error {
 	return nil
 }
 
-func (c *memoryServerConn) serverOutbox(func(error)) outbox { return (*memoryOut)(c.out) }
-
 // unread is how many bytes the client has yet to read.
 func (c *memoryServerConn) unread() int { return c.out.unread() }
 
@@ -308,12 +291,6 @@ func (c *MemoryConn) Err() error {
 	<-c.done
 	return c.err
 }
-
-// memoryOut is the server's outbox of an in-memory session.
-type memoryOut messageQueue
-
-func (o *memoryOut) send(msg []byte) error  { return (*messageQueue)(o).put(msg) }
-func (o *memoryOut) reply(msg []byte) error { return (*messageQueue)(o).put(msg) }
 
 // unread is how many bytes the reader has yet to read.
 func (q *messageQueue) unread() int {

@@ -133,7 +133,7 @@ func TestServeMemoryStopsWithItsContext(t *testing.T) {
 func TestPeerCallProgressAndCancel(t *testing.T) {
 	out := &collector{}
 	var notified []string
-	p := newPeer(sideFunc(func(m *jsonrpc.Message) { notified = append(notified, m.Method) }), nil, quietServer(nil).logger)
+	p := newPeer(sideFunc(func(m *jsonrpc.Message) { notified = append(notified, m.Method) }), out, nil, quietServer(nil).logger)
 	var progress []string
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -147,9 +147,9 @@ func TestPeerCallProgressAndCancel(t *testing.T) {
 	for len(out.all()) == 0 {
 		time.Sleep(time.Millisecond)
 	}
-	p.receive(context.Background(), []byte(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t1","progress":1}}`), out)
-	p.receive(context.Background(), []byte(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"other","progress":1}}`), out)
-	p.receive(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"result":{"done":true}}`), out)
+	p.receive(context.Background(), []byte(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t1","progress":1}}`))
+	p.receive(context.Background(), []byte(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"other","progress":1}}`))
+	p.receive(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"result":{"done":true}}`))
 	wg.Wait()
 	if callErr != nil || string(result) != `{"done":true}` {
 		t.Fatalf("call: %s, %v", result, callErr)
@@ -164,15 +164,15 @@ func TestPeerCallProgressAndCancel(t *testing.T) {
 		for len(out.all()) == sent { // the request has gone out: answer it
 			time.Sleep(time.Millisecond)
 		}
-		p.receive(context.Background(), []byte(`{"jsonrpc":"2.0","id":2,"error":{"code":-32000,"message":"no"}}`), out)
+		p.receive(context.Background(), []byte(`{"jsonrpc":"2.0","id":2,"error":{"code":-32000,"message":"no"}}`))
 	}()
 	var rpcErr *jsonrpc.Error
-	if _, err := p.call(context.Background(), out, "things/fail", nil); !errors.As(err, &rpcErr) || rpcErr.Code != -32000 {
+	if _, err := p.call(context.Background(), "things/fail", nil); !errors.As(err, &rpcErr) || rpcErr.Code != -32000 {
 		t.Errorf("error response: %v", err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
-	if _, err := p.call(ctx, out, "things/slow", nil); !errors.Is(err, context.DeadlineExceeded) {
+	if _, err := p.call(ctx, "things/slow", nil); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("call past its deadline: %v", err)
 	}
 	msgs := out.all()
@@ -180,7 +180,7 @@ func TestPeerCallProgressAndCancel(t *testing.T) {
 		t.Errorf("the other side was not told: %s", last)
 	}
 	p.close()
-	if _, err := p.call(context.Background(), out, "things/late", nil); !errors.Is(err, ErrSessionClosed) {
+	if _, err := p.call(context.Background(), "things/late", nil); !errors.Is(err, ErrSessionClosed) {
 		t.Errorf("call after close: %v", err)
 	}
 }
@@ -191,8 +191,8 @@ type sideFunc func(m *jsonrpc.Message)
 func (f sideFunc) admit(m *jsonrpc.Message) admission {
 	return admission{refuse: jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "no")}
 }
-func (f sideFunc) serve(context.Context, *jsonrpc.Message, any, outbox) []byte { return nil }
-func (f sideFunc) notified(m *jsonrpc.Message)                                 { f(m) }
+func (f sideFunc) serve(context.Context, *jsonrpc.Message, any, messageWriter) []byte { return nil }
+func (f sideFunc) notified(m *jsonrpc.Message)                                        { f(m) }
 
 func toJSON(v any) string {
 	b, _ := json.Marshal(v)

@@ -144,10 +144,10 @@ func FuzzSessionMessage(f *testing.F) {
 		defer cancel()
 		notes := newNotifier(ctx, out, srv.logger)
 		defer notes.close()
-		ss := newSession(srv, notes)
+		ss := newSession(srv, out, notes)
 		ss.concurrent = true
-		ss.receive(ctx, []byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"roots":{}}}}`), out)
-		ss.receive(ctx, msg, out)
+		ss.receive(ctx, []byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"roots":{}}}}`))
+		ss.receive(ctx, msg)
 		ss.wait()
 		ss.close()
 		if n := spotter.panics.Swap(0); n > 0 {

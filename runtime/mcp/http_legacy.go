@@ -67,7 +67,7 @@ func (h *HTTPHandler) openSSE(w http.ResponseWriter, r *http.Request) {
 	st := &stream{standalone: true, next: 1}
 	ss := &sseSession{st: st, owner: owner}
 	ss.ctx, ss.cancel = context.WithCancel(context.Background())
-	ss.session = newSession(h.srv, newNotifier(ss.ctx, st, h.srv.logger))
+	ss.session = newSession(h.srv, st, newNotifier(ss.ctx, st, h.srv.logger))
 	ss.session.id = newSessionID()
 	ss.session.transport, ss.session.peerAddr = TransportSSE, r.RemoteAddr
 	ss.concurrent = true
@@ -161,7 +161,7 @@ func (h *HTTPHandler) postLegacy(w http.ResponseWriter, r *http.Request, p *post
 	w.WriteHeader(http.StatusAccepted)
 }
 
-// sseRequest is the outbox of a request of the HTTP+SSE transport: the session's stream,
+// sseRequest is the writer of a request of the HTTP+SSE transport: the session's stream,
 // which holds the request's body in MaxBodyBytesInFlight until the request is over, as the
 // Streamable HTTP endpoint does until it answers. (A request served on after its POST was
 // answered would otherwise let a client hold any number of bodies.)

@@ -90,11 +90,11 @@ func (h *HTTPHandler) initialize(w http.ResponseWriter, m *jsonrpc.Message, acce
 	sw.flush()
 }
 
-// captured is an outbox that keeps the one response of a request handled inline.
+// captured is the writer of a request handled inline that keeps its one response.
 type captured struct{ msg []byte }
 
-func (c *captured) send(msg []byte) error  { return nil }
-func (c *captured) reply(msg []byte) error { c.msg = append([]byte(nil), msg...); return nil }
+func (c *captured) Write(context.Context, []byte) error { return nil }
+func (c *captured) answer(msg []byte) error             { c.msg = append([]byte(nil), msg...); return nil }
 
 // serveRequest runs a request on its own goroutine and writes its stream to the response:
 // as plain JSON if the response is all there is to send, else as SSE from the first
@@ -119,13 +119,13 @@ func (h *HTTPHandler) serveRequest(w http.ResponseWriter, r *http.Request, hs *h
 	}
 	st := hs.newRequestStream(cancel)
 	inUse := hs.use() // until answered, though the client may go away before
-	var out outbox = st
+	var to messageWriter = st
 	if !acceptSSE {
 		// A client that takes JSON only hears the request's notifications and requests on
 		// its GET stream; the response comes back here.
-		out = &splitOutbox{messages: hs.standalone, response: st}
+		to = &splitWriter{messages: hs.standalone, response: st}
 	}
-	h.workers.run(&requestJob{hs: hs, ctx: ctx, cancel: cancel, m: m, out: out, st: st, done: func() { inUse(); h.requests.Done() }})
+	h.workers.run(&requestJob{hs: hs, ctx: ctx, cancel: cancel, m: m, w: to, st: st, done: func() { inUse(); h.requests.Done() }})
 	if h.writeStream(w, r, st, 0, acceptJSON, acceptSSE, hs.ctx.Done()) == writeNothingWritten {
 		// The session ended or the server is shutting down before anything was sent.
 		if h.isClosing() {
@@ -143,7 +143,7 @@ type requestJob struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	m      *jsonrpc.Message
-	out    outbox
+	w      messageWriter
 	st     *stream
 	done   func()
 }
@@ -152,17 +152,17 @@ func (j *requestJob) work() {
 	defer j.done()
 	defer j.hs.endRequest()
 	defer j.cancel()
-	j.hs.handleRequest(j.ctx, j.m, nil, j.out) // of the session's era: decided by the router
+	j.hs.handleRequest(j.ctx, j.m, nil, j.w) // of the session's era: decided by the router
 	j.st.finish()
 }
 
-// splitOutbox sends a request's messages on one stream and its response on another.
-type splitOutbox struct {
-	messages, response outbox
+// splitWriter writes a request's messages to one stream and its response to another.
+type splitWriter struct {
+	messages, response *stream
 }
 
-func (s *splitOutbox) send(msg []byte) error  { return s.messages.send(msg) }
-func (s *splitOutbox) reply(msg []byte) error { return s.response.reply(msg) }
+func (s *splitWriter) Write(ctx context.Context, msg []byte) error { return s.messages.Write(ctx, msg) }
+func (s *splitWriter) answer(msg []byte) error                     { return s.response.answer(msg) }
 
 // get opens the standalone stream, or resumes a stream with Last-Event-ID.
 func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {

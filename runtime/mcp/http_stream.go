@@ -95,10 +95,8 @@ func (st *stream) addEvent(name string, data []byte) {
 	st.mu.Unlock()
 }
 
-func (st *stream) send(msg []byte) error { return st.add(msg, false, 0) }
-
-// Write adds a message, as the writer of its session's or request's notifier (a
-// subscription's). A message about no request (RequestFrom(ctx) is nil) is a change (a list
+// Write adds a message: one about a request, or, as the writer of its session's or request's
+// notifier (a subscription's), about none. A message about no request (RequestFrom(ctx) is nil) is a change (a list
 // changed, a resource was updated), so one the same as a message still unread on the
 // standalone stream is left out. The client learns of the change either way, and a session
 // whose client never opens the stream holds one of each, not one per change.
@@ -114,7 +112,9 @@ func (st *stream) Write(ctx context.Context, msg []byte) error {
 	return st.add(msg, false, 0)
 }
 
-func (st *stream) reply(msg []byte) error { return st.add(msg, true, http.StatusOK) }
+// answer adds the response to a request, the stream's last message (but the standalone
+// stream's, which carries the responses of the HTTP+SSE transport).
+func (st *stream) answer(msg []byte) error { return st.add(msg, true, http.StatusOK) }
 
 // neverBlocks: a stream keeps what its client has not read, within its bounds.
 func (st *stream) neverBlocks() {}
@@ -327,7 +327,7 @@ func (st *stream) closeConnection() {
 // stateless request, which cannot be resumed, it does nothing.
 func CloseSSEStream(ctx context.Context) {
 	if r := RequestFrom(ctx); r != nil {
-		if st, ok := r.out.(*stream); ok {
+		if st, ok := r.w.(*stream); ok {
 			st.closeConnection()
 		}
 	}

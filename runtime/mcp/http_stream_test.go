@@ -242,7 +242,7 @@ func TestHTTPStreamTakeoverNeitherLosesNorDuplicates(t *testing.T) {
 		h := srv.HTTPHandler(nil)
 		hs := h.newSession()
 		st := hs.newRequestStream(func() {})
-		st.send([]byte(`{"n":1}`))
+		st.Write(context.Background(), []byte(`{"n":1}`))
 		wa := &blockingWriter{h: http.Header{}, inside: make(chan struct{}, 1)}
 		ra := httptest.NewRequest("GET", "/", nil)
 		aDone := make(chan writeResult, 1)
@@ -255,7 +255,7 @@ func TestHTTPStreamTakeoverNeitherLosesNorDuplicates(t *testing.T) {
 		wa.mu.Lock()
 		wa.hold = hold
 		wa.mu.Unlock()
-		st.send([]byte(`{"n":2}`))
+		st.Write(context.Background(), []byte(`{"n":2}`))
 		<-wa.inside // A is stuck writing event 2
 		// The client gives up on A and resumes from event 2 on a new connection B.
 		wb := &blockingWriter{h: http.Header{}}
@@ -267,7 +267,7 @@ func TestHTTPStreamTakeoverNeitherLosesNorDuplicates(t *testing.T) {
 			time.Sleep(time.Millisecond)
 		}
 		time.Sleep(2 * time.Millisecond) // B waits on wake
-		st.reply([]byte(`{"resp":true}`))
+		st.answer([]byte(`{"resp":true}`))
 		st.finish()
 		close(hold) // A's write completes
 		<-aDone
@@ -334,7 +334,7 @@ func TestHTTPPumpEndsACompleteStream(t *testing.T) {
 	hs := h.newSession()
 	defer hs.end()
 	st := hs.newRequestStream(func() {})
-	st.send([]byte(`{"n":1}`))
+	st.Write(context.Background(), []byte(`{"n":1}`))
 	// The connection is slow: its first write (the priming event) waits.
 	hold := make(chan struct{})
 	w := &blockingWriter{h: http.Header{}, hold: hold, inside: make(chan struct{}, 1)}
@@ -345,7 +345,7 @@ func TestHTTPPumpEndsACompleteStream(t *testing.T) {
 	<-w.inside
 	// Meanwhile the response comes and the stream ends; the wake-up pending from the
 	// connection's start stands for all of it.
-	st.reply([]byte(`{"resp":true}`))
+	st.answer([]byte(`{"resp":true}`))
 	st.finish()
 	w.mu.Lock()
 	w.hold = nil

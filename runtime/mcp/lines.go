@@ -18,14 +18,17 @@ import (
 // caller's context.
 
 // flushFirst writes the answers buffered in out before each read of r: the reader has
-// handled everything it read by then.
+// handled everything it read by then. A write that fails is the error of the read: the
+// connection has failed.
 type flushFirst struct {
 	r   io.Reader
 	out *lineWriter
 }
 
 func (f flushFirst) Read(p []byte) (int, error) {
-	f.out.flush()
+	if err := f.out.flush(); err != nil {
+		return 0, err
+	}
 	return f.r.Read(p)
 }
 
@@ -76,8 +79,7 @@ func (lr *lineReader) readMessage() ([]byte, error) {
 // AddTool or NotifyResourceUpdated, wait in the conversation's notifier, whose goroutine
 // writes them.)
 type lineWriter struct {
-	w      io.Writer
-	failed func(error)
+	w io.Writer
 
 	mu        sync.Mutex
 	room      sync.Cond // broadcast when a write ends
@@ -94,8 +96,8 @@ const maxUnwritten = 1 << 20
 // maxSpare is the largest write buffer kept for reuse.
 const maxSpare = 256 << 10
 
-func newLineWriter(w io.Writer, failed func(error)) *lineWriter {
-	lw := &lineWriter{w: w, failed: failed}
+func newLineWriter(w io.Writer) *lineWriter {
+	lw := &lineWriter{w: w}
 	lw.room.L = &lw.mu
 	return lw
 }
@@ -188,7 +190,6 @@ func (lw *lineWriter) writeAll() error {
 		if err != nil {
 			lw.err = err
 			lw.unwritten = nil
-			lw.failed(err)
 		}
 		lw.room.Broadcast()
 	}

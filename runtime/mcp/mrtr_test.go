@@ -256,9 +256,9 @@ func TestResponseStreamIsBounded(t *testing.T) {
 	st := newStatelessStream()
 	note := []byte(`{"jsonrpc":"2.0","method":"notifications/progress","params":{}}`)
 	for range 3 * maxStreamEvents {
-		st.send(note)
+		st.Write(context.Background(), note)
 	}
-	st.reply([]byte(`{"jsonrpc":"2.0","id":1,"result":{}}`))
+	st.answer([]byte(`{"jsonrpc":"2.0","id":1,"result":{}}`))
 	msgs, final, _ := st.pending(nil, 0, false) // no connection writes it: nil is its owner
 	if !final || len(msgs) > maxStreamEvents || !strings.Contains(string(msgs[len(msgs)-1].data), `"result"`) {
 		t.Errorf("%d messages kept, final %v", len(msgs), final)

@@ -113,7 +113,7 @@ func (n *notifier) startDraining() {
 	n.draining = true
 	n.drained.Add(1)
 	n.mu.Unlock()
-	if _, ok := n.w.(neverBlocks); ok {
+	if neverBlocking(n.w) {
 		// Nothing to wait for: the sender writes, without the cost of a goroutine (a
 		// change told to a thousand subscriptions over HTTP).
 		n.drain()
@@ -131,10 +131,25 @@ type neverBlocks interface {
 // laterWriter is a writer that can add a message to its next write, without writing now
 // (stdio's line writer, which gathers many messages into one write).
 type laterWriter interface {
+	// writeLater adds msg, the answer of a request served inline (turns.go), to the next
+	// write; it writes at once only when too much waits. The connection's Read writes what
+	// waits before it waits for input.
+	writeLater(msg []byte) error
 	// noteLater adds msg to the next write, unless too much waits already; it never waits.
 	noteLater(msg []byte) bool
 	// flush writes what waits.
 	flush() error
+}
+
+// neverBlocking reports whether w's Write never waits for the other side: w is a
+// neverBlocks, or ServeConn's writer of a Connection that is.
+func neverBlocking(w messageWriter) bool {
+	if s, ok := w.(*servedConn); ok {
+		_, ok = s.c.(neverBlocks)
+		return ok
+	}
+	_, ok := w.(neverBlocks)
+	return ok
 }
 
 // has reports whether msg is queued already, as a change. n.mu is held.

@@ -219,8 +219,8 @@ func TestTaskNotificationsOnlyToItsCaller(t *testing.T) {
 	srv := quietServer(nil)
 	ada, bob := &collector{}, &collector{}
 	notes := func(c *collector) *notifier { return newNotifier(context.Background(), c, srv.logger) }
-	srv.register(&listener{id: []byte(`1`), caller: `"i""ada"""`, out: ada, notes: notes(ada), tasks: map[string]bool{"t": true}, taskOrder: []string{"t"}})
-	srv.register(&listener{id: []byte(`2`), caller: `"i""bob"""`, out: bob, notes: notes(bob), tasks: map[string]bool{"t": true}, taskOrder: []string{"t"}})
+	srv.register(&listener{id: []byte(`1`), caller: `"i""ada"""`, w: ada, notes: notes(ada), tasks: map[string]bool{"t": true}, taskOrder: []string{"t"}})
+	srv.register(&listener{id: []byte(`2`), caller: `"i""bob"""`, w: bob, notes: notes(bob), tasks: map[string]bool{"t": true}, taskOrder: []string{"t"}})
 	srv.notifyTask(&TaskRecord{ID: "t", Caller: `"i""ada"""`, Status: TaskWorking, UpdatedAt: time.Now()})
 	if len(ada.all()) != 1 || len(bob.all()) != 0 {
 		t.Errorf("Ada's subscription got %d notifications, Bob's %d; want 1 and 0", len(ada.all()), len(bob.all()))

@@ -2,8 +2,6 @@ package mcp
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"log/slog"
 	"strconv"
 	"sync"
@@ -22,7 +20,15 @@ var parser *jsonrpc.Parser
 // cancellation both ways and the progress of its own requests. What the side does with what
 // it is sent is its peerSide's business: a server's session (session.go) or a client.
 type peer struct {
-	side   peerSide
+	side peerSide
+	// w is the conversation's write half: the answers to the other side's requests, and
+	// this side's requests about none of them. ctx is what answers are written with: the
+	// conversation's values, never cancelled, so that an answer is written whole as the
+	// conversation stops (ServeConn bounds that by ShutdownTimeout). later is w, where it
+	// holds answers back to write many at once (stdio); nil elsewhere.
+	w      messageWriter
+	ctx    context.Context
+	later  laterWriter
 	notes  *notifier // writes messages about no request in particular; nil on a client
 	logger *slog.Logger
 	nextID atomic.Int64 // of the requests this side sends
@@ -67,8 +73,8 @@ type peerSide interface {
 	// read), or on its own goroutine. state is handed back to serve.
 	admit(m *jsonrpc.Message) (a admission)
 	// serve serves an admitted request and returns its response message; state is what
-	// admit read of it, and out is where messages about the request go.
-	serve(ctx context.Context, m *jsonrpc.Message, state any, out outbox) []byte
+	// admit read of it, and w is what messages about the request are written to.
+	serve(ctx context.Context, m *jsonrpc.Message, state any, w messageWriter) []byte
 	// notified handles a notification other than cancellation and progress.
 	notified(m *jsonrpc.Message)
 }
@@ -89,9 +95,9 @@ type inflight struct {
 	cancel    context.CancelFunc
 	m         *jsonrpc.Message // its id is its key in p.inflight
 	state     any              // what the side's admit read of it
-	out       outbox
+	w         messageWriter    // what messages about it, and its response, are written to
 	long      bool
-	buffered  bool // served inline: the response goes to the outbox's buffer
+	buffered  bool // served inline: the response goes to the writer's next write (later)
 	cancelled bool // by the other side, under p.mu: the response must not be sent
 	// begun, for a subscription read from a stream, is closed once it has taken effect (or
 	// ended): the reader waits for it before it reads the next message.
@@ -114,8 +120,8 @@ type callResult struct {
 	err error
 }
 
-func newPeer(side peerSide, notes *notifier, logger *slog.Logger) *peer {
-	return &peer{side: side, notes: notes, logger: logger,
+func newPeer(side peerSide, w messageWriter, notes *notifier, logger *slog.Logger) *peer {
+	return &peer{side: side, w: w, ctx: context.Background(), notes: notes, logger: logger,
 		inflight: map[string]*inflight{}, pending: map[string]*call{}}
 }
 
@@ -128,8 +134,9 @@ func errServerBusy(max int) *jsonrpc.Error {
 	return jsonrpc.NewError(codeServerBusy, "server busy: "+strconv.Itoa(max)+" requests of this session are in progress; wait for their answers, then send more")
 }
 
-// receive handles one message the transport read; messages about it go to out.
-func (p *peer) receive(ctx context.Context, data []byte, out outbox) {
+// receive handles one message the transport read; messages about it are written to the
+// conversation's writer.
+func (p *peer) receive(ctx context.Context, data []byte) {
 	m, perr := parser.Parse(data)
 	if perr != nil {
 		if m.IsMalformedResponse() {
@@ -138,14 +145,15 @@ func (p *peer) receive(ctx context.Context, data []byte, out outbox) {
 			p.logger.Warn("mcp: dropped a malformed response", "error", perr.Message)
 			return
 		}
-		p.reply(out, jsonrpc.AppendError(nil, m.ID, perr))
+		p.reply(p.w, jsonrpc.AppendError(nil, m.ID, perr))
 		return
 	}
-	p.handle(ctx, &m, out)
+	p.handle(ctx, &m, p.w)
 }
 
-// handle handles a message a transport has parsed already (to see which era it is of).
-func (p *peer) handle(ctx context.Context, m *jsonrpc.Message, out outbox) {
+// handle handles a message a transport has parsed already (to see which era it is of);
+// messages about it are written to w.
+func (p *peer) handle(ctx context.Context, m *jsonrpc.Message, w messageWriter) {
 	switch {
 	case m.IsResponse():
 		p.deliver(m)
@@ -156,7 +164,7 @@ func (p *peer) handle(ctx context.Context, m *jsonrpc.Message, out outbox) {
 		}
 		p.notified(m)
 	default:
-		p.request(ctx, m, out)
+		p.request(ctx, m, w)
 	}
 }
 
@@ -203,20 +211,20 @@ func (p *peer) sendThroughMiddleware(ctx context.Context, method string, params 
 }
 
 // request serves a request from the other side, as its side admits it.
-func (p *peer) request(ctx context.Context, m *jsonrpc.Message, out outbox) {
-	p.admitted(ctx, m, out, p.side.admit(m))
+func (p *peer) request(ctx context.Context, m *jsonrpc.Message, w messageWriter) {
+	p.admitted(ctx, m, w, p.side.admit(m))
 }
 
 // admitted serves a request from the other side that its side has admitted (a).
-func (p *peer) admitted(ctx context.Context, m *jsonrpc.Message, out outbox, a admission) {
+func (p *peer) admitted(ctx context.Context, m *jsonrpc.Message, w messageWriter, a admission) {
 	if a.refuse != nil {
-		p.reply(out, jsonrpc.AppendError(nil, m.ID, a.refuse))
-		ended(out)
+		p.reply(w, jsonrpc.AppendError(nil, m.ID, a.refuse))
+		ended(w)
 		return
 	}
 	// Recorded in the order messages are read, so that a cancellation read right after the
 	// request finds it.
-	r := &inflight{p: p, m: m, state: a.state, out: out, long: a.long}
+	r := &inflight{p: p, m: m, state: a.state, w: w, long: a.long}
 	r.ctx, r.cancel = context.WithCancel(ctx)
 	p.mu.Lock()
 	_, dup := p.inflight[string(m.ID)]
@@ -232,21 +240,21 @@ func (p *peer) admitted(ctx context.Context, m *jsonrpc.Message, out outbox, a a
 		p.stopWorkers = make(chan struct{})
 		p.workers = newWorkers(p.stopWorkers)
 	}
-	w := p.workers
+	workers := p.workers
 	p.mu.Unlock()
 	if busy {
 		// Written by the reading goroutine: a client that does not read its answers stops
 		// being read, and holds nothing more.
 		r.cancel()
-		p.reply(out, jsonrpc.AppendError(nil, m.ID, errServerBusy(p.maxConcurrent)))
-		ended(out)
+		p.reply(w, jsonrpc.AppendError(nil, m.ID, errServerBusy(p.maxConcurrent)))
+		ended(w)
 		return
 	}
 	if dup {
 		r.cancel()
-		p.reply(out, jsonrpc.AppendError(nil, m.ID, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
+		p.reply(w, jsonrpc.AppendError(nil, m.ID, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
 			"invalid request: id "+string(m.ID)+" is already in use by a request in progress")))
-		ended(out)
+		ended(w)
 		return
 	}
 	if a.inline || !p.concurrent {
@@ -264,11 +272,11 @@ func (p *peer) admitted(ctx context.Context, m *jsonrpc.Message, out outbox, a a
 		// the call makes reaches it. The messages of a stream take effect in the order read.
 		r.begun = make(chan struct{})
 		r.ctx = context.WithValue(r.ctx, begunKey{}, r)
-		w.run(r)
+		workers.run(r)
 		<-r.begun
 		return
 	}
-	w.run(r)
+	workers.run(r)
 }
 
 type begunKey struct{}
@@ -289,8 +297,8 @@ func (p *peer) serveInline(r *inflight) {
 	if !kept {
 		// The turn passed while r ran: its answer may be waiting for a reader's write
 		// that will not come before the next message arrives.
-		if b, ok := r.out.(batchingOutbox); ok {
-			b.flush()
+		if p.later != nil {
+			p.later.flush()
 		}
 		defer p.running.Done()
 	}
@@ -315,14 +323,14 @@ func (r *inflight) work() {
 
 // run serves the request and sends its response, unless the other side cancelled it.
 func (r *inflight) run() {
-	defer ended(r.out)
+	defer ended(r.w)
 	defer r.cancel()
 	if r.begun != nil {
 		// A subscription refused, or one that ended before it began, has taken effect too.
 		defer r.beginOnce.Do(func() { close(r.begun) })
 	}
 	p := r.p
-	resp := p.side.serve(r.ctx, r.m, r.state, r.out)
+	resp := p.side.serve(r.ctx, r.m, r.state, r.w)
 	p.mu.Lock()
 	delete(p.inflight, string(r.m.ID))
 	cancelled := r.cancelled
@@ -330,13 +338,13 @@ func (r *inflight) run() {
 	if cancelled {
 		return
 	}
-	if b, ok := r.out.(batchingOutbox); r.buffered && ok {
-		if err := b.buffer(resp); err != nil {
-			p.logger.LogAttrs(r.ctx, slog.LevelDebug, "mcp: cannot send response", messageAttrs(r.m, "", slog.Any("error", err))...)
-		}
-		return
+	var err error
+	if r.buffered && p.later != nil {
+		err = p.later.writeLater(resp)
+	} else {
+		err = p.answer(r.w, resp)
 	}
-	if err := r.out.reply(resp); err != nil {
+	if err != nil {
 		p.logger.LogAttrs(r.ctx, slog.LevelDebug, "mcp: cannot send response", messageAttrs(r.m, "", slog.Any("error", err))...)
 	}
 }
@@ -395,14 +403,23 @@ func rawParam(params []byte, name string) []byte {
 	return raw
 }
 
-func (p *peer) reply(out outbox, msg []byte) {
-	if err := out.reply(msg); err != nil {
+// answer writes the response to a request to w, the last message about it.
+func (p *peer) answer(w messageWriter, msg []byte) error {
+	if a, ok := w.(answerWriter); ok {
+		return a.answer(msg)
+	}
+	return w.Write(p.ctx, msg)
+}
+
+func (p *peer) reply(w messageWriter, msg []byte) {
+	if err := p.answer(w, msg); err != nil {
 		p.logger.Debug("mcp: cannot send response", "error", err)
 	}
 }
 
-func (p *peer) write(out outbox, msg []byte) {
-	if err := out.send(msg); err != nil {
+// write writes a message about no request of the other side's to the conversation.
+func (p *peer) write(msg []byte) {
+	if err := p.w.Write(p.ctx, msg); err != nil {
 		p.logger.Debug("mcp: cannot send message", "error", err)
 	}
 }
@@ -418,139 +435,6 @@ func (p *peer) notify(method string, params []byte) {
 		return
 	}
 	p.notes.add(jsonrpc.AppendNotification(nil, method, params), noteKindOf(method))
-}
-
-// ErrSessionClosed is returned by requests to the other side once the session has ended.
-var ErrSessionClosed = errors.New("mcp: the session has ended")
-
-// call sends a request to the other side on out and waits for its response, or for ctx to
-// end (then it tells the other side the request is cancelled). It returns the raw result; an
-// error response is a *jsonrpc.Error.
-func (p *peer) call(ctx context.Context, out outbox, method string, params []byte) ([]byte, error) {
-	id := p.newID()
-	if p.mw != nil {
-		msg := p.message(method, params, true)
-		msg.ID = string(id)
-		return runMiddleware(ctx, p.mw, msg, func(ctx context.Context, msg *Message) ([]byte, error) {
-			return p.roundTrip(ctx, id, method, msg.Params, nil, nil,
-				func(msg []byte) error { return out.send(msg) },
-				func(note []byte) { p.cancelNote(ctx, note, out.send) })
-		}, p.logger)
-	}
-	return p.roundTrip(ctx, id, method, params, nil, nil,
-		func(msg []byte) error { return out.send(msg) },
-		func(note []byte) { out.send(note) })
-}
-
-// cancelNote sends the notifications/cancelled of a request through the side's middleware.
-func (p *peer) cancelNote(ctx context.Context, note []byte, write func([]byte) error) {
-	m, err := parser.Parse(note)
-	if err != nil {
-		write(note)
-		return
-	}
-	p.sendThroughMiddleware(context.WithoutCancel(ctx), m.Method, m.Params, write)
-}
-
-// newID returns the id of this side's next request, as raw JSON.
-func (p *peer) newID() []byte { return strconv.AppendInt(nil, p.nextID.Add(1), 10) }
-
-// roundTrip sends request id with send and waits for its response, or for ctx to end: then,
-// if cancelled is set, it gives it the notifications/cancelled that tells the other side.
-// It returns the raw result; an error response is a *jsonrpc.Error. progress, if set,
-// receives the params of the notifications/progress that name token (raw JSON), which
-// params carry.
-func (p *peer) roundTrip(ctx context.Context, id []byte, method string, params []byte, token []byte, progress func([]byte),
-	send func(msg []byte) error, cancelled func(note []byte)) ([]byte, error) {
-	c := &call{done: make(chan callResult, 1), method: method, progress: progress, token: string(token)}
-	p.mu.Lock()
-	if p.closed != nil {
-		err := p.closed
-		p.mu.Unlock()
-		return nil, err
-	}
-	p.pending[string(id)] = c
-	p.mu.Unlock()
-	defer func() {
-		p.mu.Lock()
-		delete(p.pending, string(id))
-		p.mu.Unlock()
-	}()
-	// Sized once: appending the params to a growing buffer took a copy per doubling.
-	msg := jsonrpc.AppendRequest(make([]byte, 0, len(params)+len(method)+len(id)+48), id, method, params)
-	if err := send(msg); err != nil {
-		return nil, fmt.Errorf("mcp: sending %s: %w", method, err)
-	}
-	if p.reading != nil {
-		// The answer comes on the stream: if this request holds the turn at reading, it
-		// passes it now, or nobody would read the answer.
-		p.reading.yield()
-	}
-	select {
-	case r := <-c.done:
-		switch {
-		case r.err != nil:
-			return nil, r.err
-		case r.m.Error != nil:
-			return nil, r.m.Error
-		}
-		return r.m.Result, nil
-	case <-ctx.Done():
-		if cancelled != nil {
-			cancelled(jsonrpc.AppendNotification(nil, notificationCancelled, cancelledParams(id, context.Cause(ctx).Error())))
-		}
-		return nil, ctx.Err()
-	}
-}
-
-// fail ends the call with this id, if it waits, with err: no response will come for it.
-func (p *peer) fail(id []byte, err error) {
-	p.mu.Lock()
-	c := p.pending[string(id)]
-	delete(p.pending, string(id))
-	p.mu.Unlock()
-	if c != nil {
-		c.done <- callResult{err: err}
-	}
-}
-
-// unreadable ends the call with this id, if one waits, with the error why makes of its
-// method: its response came and could not be read. It reports whether a call waited.
-func (p *peer) unreadable(id []byte, why func(method string) error) bool {
-	p.mu.Lock()
-	c := p.pending[string(id)]
-	delete(p.pending, string(id))
-	p.mu.Unlock()
-	if c == nil {
-		return false
-	}
-	c.done <- callResult{err: why(c.method)}
-	return true
-}
-
-// deliver hands a response to the call it answers.
-func (p *peer) deliver(m *jsonrpc.Message) {
-	p.mu.Lock()
-	c := p.pending[string(m.ID)]
-	delete(p.pending, string(m.ID))
-	p.mu.Unlock()
-	if c == nil {
-		p.logger.Debug("mcp: a response to no request of ours", "id", string(m.ID))
-		return
-	}
-	if p.ownsMessages {
-		c.done <- callResult{m: m}
-		return
-	}
-	// The message aliases the transport's buffer: keep copies.
-	copied := *m
-	copied.Result = append([]byte(nil), m.Result...)
-	if m.Error != nil {
-		e := *m.Error
-		e.Data = append([]byte(nil), m.Error.Data...)
-		copied.Error = &e
-	}
-	c.done <- callResult{m: &copied}
 }
 
 // hangUp records that the other side will send nothing more: calls waiting for its answers

@@ -18,7 +18,7 @@ type Request struct {
 	srv           *Server
 	client        clientSide       // the session it belongs to, or the stateless request itself
 	msg           *jsonrpc.Message // the request as it was read
-	out           outbox           // where messages about this request go
+	w             messageWriter    // what messages about this request are written to, with its ctx
 	notes         *notifier        // the conversation's, for a subscription's notifications
 	progressToken []byte
 	row           *method      // its method's row, once found
@@ -105,7 +105,7 @@ func (r *Request) logAttrs(extra ...slog.Attr) []slog.Attr {
 // notifyThroughMiddleware sends a notification about this request inside the server's
 // middleware.
 func (r *Request) notifyThroughMiddleware(ctx context.Context, method string, params []byte) {
-	if err := r.srv.notifyThroughMiddleware(ctx, r.client, method, params, r.out.send); err != nil {
+	if err := r.srv.notifyThroughMiddleware(ctx, r.client, method, params, func(msg []byte) error { return r.w.Write(ctx, msg) }); err != nil {
 		r.srv.logger.LogAttrs(ctx, slog.LevelDebug, "mcp: cannot send "+method, r.logAttrs(slog.Any("error", err))...)
 	}
 }
@@ -131,7 +131,7 @@ func (r *Request) notify(ctx context.Context, method string, params []byte) {
 		r.notifyThroughMiddleware(ctx, method, params)
 		return
 	}
-	if err := r.out.send(jsonrpc.AppendNotification(nil, method, params)); err != nil {
+	if err := r.w.Write(ctx, jsonrpc.AppendNotification(nil, method, params)); err != nil {
 		r.srv.logger.LogAttrs(context.Background(), slog.LevelDebug, "mcp: cannot send "+method, r.logAttrs(slog.Any("error", err))...)
 	}
 }

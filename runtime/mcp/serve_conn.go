@@ -37,14 +37,8 @@ func (s *Server) ServeConn(ctx context.Context, c Connection) error {
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	var out outbox
-	var w messageWriter
-	if own, ok := c.(ownWriter); ok {
-		out, w = own.serverOutbox(cancel), c
-	} else {
-		co := &connOutbox{ctx: ctx, c: c, failed: cancel}
-		out, w = co, co
-	}
+	w := &servedConn{c: c, ctx: ctx, failed: cancel}
+	w.later, _ = c.(laterWriter)
 	notes := newNotifier(ctx, w, s.logger)
 	// Once ctx ends, what is in progress has ShutdownTimeout to end (a client that does not
 	// read its answers holds their writes); then Close ends the writes that wait.
@@ -74,7 +68,7 @@ func (s *Server) ServeConn(ctx context.Context, c Connection) error {
 		}
 		mu.Unlock()
 	}()
-	err := s.serveStream(ctx, cancel, &connReader{ctx: ctx, c: c, s: s, auth: auth, out: out}, out, notes, transportName(c))
+	err := s.serveStream(ctx, cancel, &connReader{ctx: ctx, c: c, s: s, auth: auth, w: w}, w, notes, transportName(c))
 	// The notifications queued are written, if the client reads them within the
 	// ShutdownTimeout; then Close ends a write that waits.
 	drained := make(chan struct{})
@@ -95,14 +89,6 @@ func (s *Server) ServeConn(ctx context.Context, c Connection) error {
 	return err
 }
 
-// ownWriter is a Connection of this package's that writes the server's messages its own
-// way: stdio's combining line writer (answers of requests served inline batched), memory's
-// queue, which never blocks. ServeConn writes through serverOutbox instead of Write;
-// failed is told when a write fails.
-type ownWriter interface {
-	serverOutbox(failed func(error)) outbox
-}
-
 // ErrTokenExpired is the cause ServeConn returns when the access token of a protected
 // conversation (AuthInfo.Expiry) expires: a conversation lasts no longer than its token.
 var ErrTokenExpired = errors.New("mcp: the access token of the conversation expired")
@@ -116,7 +102,7 @@ type connReader struct {
 	c    Connection
 	s    *Server
 	auth *AuthInfo
-	out  outbox
+	w    messageWriter
 }
 
 func (r *connReader) readMessage() ([]byte, error) {
@@ -142,30 +128,56 @@ func (r *connReader) allowed(msg []byte) bool {
 	if len(need) == 0 || r.auth.HasScopes(need) {
 		return true
 	}
-	r.out.send(jsonrpc.AppendError(nil, m.ID, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
+	r.w.Write(r.ctx, jsonrpc.AppendError(nil, m.ID, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
 		"insufficient_scope: "+m.Method+" needs the scopes "+strings.Join(need, " "))))
 	return false
 }
 
-// connOutbox writes a served conversation's messages to its Connection.
-type connOutbox struct {
-	ctx    context.Context
+// servedConn is the write half of a conversation ServeConn serves: c's Write, and, where c
+// has them (stdio), its ways to hold messages back for its next write (laterWriter). A
+// write that fails ends the conversation: failed is told, unless it failed because ctx (the
+// conversation's, or the writer's) ended.
+type servedConn struct {
 	c      Connection
-	failed func(error) // a write failed: the conversation is over
+	ctx    context.Context
+	failed func(error)
+	later  laterWriter // c's, or nil
 }
 
-func (o *connOutbox) send(msg []byte) error { return o.Write(o.ctx, msg) }
+func (w *servedConn) Write(ctx context.Context, msg []byte) error {
+	return w.check(ctx, w.c.Write(ctx, msg))
+}
 
-// Write writes msg with ctx; a failed write ends the conversation.
-func (o *connOutbox) Write(ctx context.Context, msg []byte) error {
-	err := o.c.Write(ctx, msg)
-	if err != nil && o.ctx.Err() == nil && ctx.Err() == nil {
-		o.failed(err)
+func (w *servedConn) writeLater(msg []byte) error {
+	if w.later == nil {
+		return w.Write(context.WithoutCancel(w.ctx), msg)
+	}
+	return w.check(w.ctx, w.later.writeLater(msg))
+}
+
+func (w *servedConn) noteLater(msg []byte) bool { return w.later != nil && w.later.noteLater(msg) }
+
+func (w *servedConn) flush() error {
+	if w.later == nil {
+		return nil
+	}
+	return w.check(w.ctx, w.later.flush())
+}
+
+// unread is what c holds that its client has not read, where c says.
+func (w *servedConn) unread() int {
+	if b, ok := w.c.(backlogged); ok {
+		return b.unread()
+	}
+	return 0
+}
+
+func (w *servedConn) check(ctx context.Context, err error) error {
+	if err != nil && w.ctx.Err() == nil && ctx.Err() == nil {
+		w.failed(err)
 	}
 	return err
 }
-
-func (o *connOutbox) reply(msg []byte) error { return o.send(msg) }
 
 // transportName is what a Message says of c's transport (Message.Transport): what c says,
 // if it has a method TransportName (the WebSocket transport's "websocket"), else nothing.

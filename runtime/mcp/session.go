@@ -37,10 +37,11 @@ type session struct {
 	endOnce sync.Once
 }
 
-// newSession starts a session whose messages about no request in particular notes writes.
-func newSession(srv *Server, notes *notifier) *session {
+// newSession starts a session that writes to w, and its messages about no request in
+// particular through notes.
+func newSession(srv *Server, w messageWriter, notes *notifier) *session {
 	ss := &session{srv: srv, subscriptions: map[string]bool{}}
-	ss.peer = newPeer(ss, notes, srv.logger)
+	ss.peer = newPeer(ss, w, notes, srv.logger)
 	if srv.mw != nil {
 		ss.peer.mw, ss.peer.describe, ss.peer.server = srv.mw, ss.describe, true
 	}
@@ -90,18 +91,18 @@ func (ss *session) admitEra(m *jsonrpc.Message, meta *requestMeta) admission {
 // handleRequest serves a request whose era its transport decided already (HTTP reads the
 // _meta before it finds the endpoint), so that admit does not read it again: meta is its
 // _meta if it is of the stateless revision, nil if it is the session's.
-func (ss *session) handleRequest(ctx context.Context, m *jsonrpc.Message, meta *requestMeta, out outbox) {
-	ss.admitted(ctx, m, out, ss.admitEra(m, meta))
+func (ss *session) handleRequest(ctx context.Context, m *jsonrpc.Message, meta *requestMeta, w messageWriter) {
+	ss.admitted(ctx, m, w, ss.admitEra(m, meta))
 }
 
 // serve serves an admitted request (peerSide).
-func (ss *session) serve(ctx context.Context, m *jsonrpc.Message, state any, out outbox) []byte {
+func (ss *session) serve(ctx context.Context, m *jsonrpc.Message, state any, w messageWriter) []byte {
 	if meta, ok := state.(*requestMeta); ok {
 		meta.transport, meta.peer = ss.transport, ss.peerAddr
-		resp, _ := ss.srv.serveStateless(ctx, m, meta, out, ss.notes)
+		resp, _ := ss.srv.serveStateless(ctx, m, meta, w, ss.notes)
 		return resp
 	}
-	r := &Request{srv: ss.srv, client: ss, msg: m, out: out, notes: ss.notes, progressToken: progressToken(m.Params)}
+	r := &Request{srv: ss.srv, client: ss, msg: m, w: w, notes: ss.notes, progressToken: progressToken(m.Params)}
 	return ss.srv.serve(context.WithValue(ctx, requestKey{}, r), r, m)
 }
 
@@ -161,7 +162,7 @@ func (ss *session) logLevel() LogLevel {
 }
 
 func (ss *session) ask(ctx context.Context, r *Request, method string, params []byte) ([]byte, error) {
-	raw, err := ss.call(ctx, r.out, method, params)
+	raw, err := ss.call(ctx, method, params)
 	if e, ok := err.(*jsonrpc.Error); ok {
 		return nil, &ClientError{Method: method, Code: e.Code, Message: e.Message}
 	}

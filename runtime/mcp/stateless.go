@@ -190,9 +190,9 @@ type statelessRequest struct {
 
 // serveStateless serves one request of the stateless revision and returns its response
 // message, and the code of the error it holds (0 for a result), from which HTTP takes its
-// status. out receives the messages about the request (progress, log messages); notes, for
-// subscriptions/listen, the notifications of the subscription.
-func (s *Server) serveStateless(ctx context.Context, m *jsonrpc.Message, meta *requestMeta, out outbox, notes *notifier) ([]byte, int) {
+// status. The messages about the request (progress, log messages) are written to w; notes
+// writes, for subscriptions/listen, the notifications of the subscription.
+func (s *Server) serveStateless(ctx context.Context, m *jsonrpc.Message, meta *requestMeta, w messageWriter, notes *notifier) ([]byte, int) {
 	var err *jsonrpc.Error
 	switch {
 	case meta.problem != "":
@@ -216,7 +216,7 @@ func (s *Server) serveStateless(ctx context.Context, m *jsonrpc.Message, meta *r
 			return jsonrpc.AppendError(nil, m.ID, err), err.Code
 		}
 	}
-	q.req = Request{srv: s, client: q, msg: m, out: out, notes: notes, progressToken: meta.progressToken}
+	q.req = Request{srv: s, client: q, msg: m, w: w, notes: notes, progressToken: meta.progressToken}
 	r := &q.req
 	resp := s.serve(context.WithValue(ctx, requestKey{}, r), r, m)
 	return resp, q.code

@@ -69,23 +69,15 @@ type stdioConn struct {
 }
 
 func newStdioConn(r io.Reader, w io.Writer, max int, own bool) *stdioConn {
-	lw := newLineWriter(w, func(error) {})
+	lw := newLineWriter(w)
 	return &stdioConn{r: r, w: w, lr: newLineReader(flushFirst{r, lw}, max), lw: lw, own: own}
 }
 
 func (c *stdioConn) TransportName() string { return TransportStdio }
 
-// serverOutbox makes the line writer the conversation's outbox; failed is told when a
-// write fails.
-func (c *stdioConn) serverOutbox(failed func(error)) outbox {
-	c.lw.mu.Lock()
-	c.lw.failed = failed
-	c.lw.mu.Unlock()
-	return c.lw
-}
-
-func (c *stdioConn) noteLater(msg []byte) bool { return c.lw.noteLater(msg) }
-func (c *stdioConn) flush() error              { return c.lw.flush() }
+func (c *stdioConn) writeLater(msg []byte) error { return c.lw.buffer(msg) }
+func (c *stdioConn) noteLater(msg []byte) bool   { return c.lw.noteLater(msg) }
+func (c *stdioConn) flush() error                { return c.lw.flush() }
 
 // unread is how many bytes wait behind the write in progress.
 func (c *stdioConn) unread() int { return c.lw.unread() }

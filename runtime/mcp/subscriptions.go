@@ -17,12 +17,12 @@ import (
 
 // listener is one open subscriptions/listen request.
 type listener struct {
-	id     []byte     // the request's id, raw JSON: the subscription id
-	caller string     // the callerKey of its request: it hears of that caller's tasks only
-	mu     sync.Mutex // held while acknowledging: nothing of the subscription goes first
-	out    outbox     // its request's: the acknowledgement goes there
-	notes  *notifier  // its conversation's: its notifications go there, without waiting
-	client clientSide // of its request, for what middleware are told of its notifications
+	id     []byte        // the request's id, raw JSON: the subscription id
+	caller string        // the callerKey of its request: it hears of that caller's tasks only
+	mu     sync.Mutex    // held while acknowledging: nothing of the subscription goes first
+	w      messageWriter // its request's: the acknowledgement is written to it
+	notes  *notifier     // its conversation's: its notifications go there, without waiting
+	client clientSide    // of its request, for what middleware are told of its notifications
 	// dropped is closed when the subscription is ended for its client not reading it;
 	// unread is how many bytes it left unread then.
 	dropped   chan struct{}
@@ -55,7 +55,7 @@ func listen(ctx context.Context, r *Request, params []byte) ([]byte, *jsonrpc.Er
 	if perr != nil {
 		return nil, perr
 	}
-	l.id, l.done, l.out, l.notes, l.caller, l.client = append([]byte(nil), r.msg.ID...), ctx.Done(), r.out, r.notes, caller, r.client
+	l.id, l.done, l.w, l.notes, l.caller, l.client = append([]byte(nil), r.msg.ID...), ctx.Done(), r.w, r.notes, caller, r.client
 	l.dropped = make(chan struct{})
 	if l.tasks != nil {
 		if !r.ClientCapabilities().Tasks {
@@ -91,9 +91,9 @@ func listen(ctx context.Context, r *Request, params []byte) ([]byte, *jsonrpc.Er
 	s.register(l)
 	var err error
 	if s.mw != nil {
-		err = s.notifyThroughMiddleware(ctx, l.client, notificationAcknowledged, l.acknowledgement(), l.out.send)
+		err = s.notifyThroughMiddleware(ctx, l.client, notificationAcknowledged, l.acknowledgement(), func(msg []byte) error { return l.w.Write(ctx, msg) })
 	} else {
-		err = l.out.send(jsonrpc.AppendNotification(nil, notificationAcknowledged, l.acknowledgement()))
+		err = l.w.Write(ctx, jsonrpc.AppendNotification(nil, notificationAcknowledged, l.acknowledgement()))
 	}
 	l.mu.Unlock()
 	begin(ctx) // the stream's next message may be read now: it finds the subscription

@@ -385,7 +385,7 @@ func (tr *taskRunner) start(ctx context.Context, req *Request, tool string) (*Ta
 	}
 	tr.mu.Unlock()
 	tc := &taskClient{tr: tr, rt: rt, rev: req.client.revision(), caps: req.client.capabilities(), who: req.client.info()}
-	r := &Request{srv: tr.s, client: tc, msg: &jsonrpc.Message{Method: methodToolsCall}, out: tc, row: methods[methodToolsCall], task: rt}
+	r := &Request{srv: tr.s, client: tc, msg: &jsonrpc.Message{Method: methodToolsCall}, w: tc, row: methods[methodToolsCall], task: rt}
 	return rec, context.WithValue(taskCtx, requestKey{}, r), rt, nil
 }
 

@@ -79,9 +79,7 @@ func (tc *taskClient) respond(r *Request, m *jsonrpc.Message, result []byte, err
 
 // A task's body sends no messages: progress becomes its statusMessage, log messages are
 // not part of tasks.
-func (tc *taskClient) send([]byte) error  { return nil }
-func (tc *taskClient) reply([]byte) error { return nil }
-func (tc *taskClient) queue([]byte)       {}
+func (tc *taskClient) Write(context.Context, []byte) error { return nil }
 
 // ask puts a question to the client in the task's inputRequests, and waits for the answer
 // tasks/update brings, or for the task's end.

@@ -384,7 +384,7 @@ func TestNotificationsEncodedOnce(t *testing.T) {
 	for i := range 1000 {
 		n := newNotifier(context.Background(), out, srv.logger) // each its own, as over HTTP
 		notes = append(notes, n)
-		srv.register(&listener{id: []byte(fmt.Sprint(i)), out: out, notes: n, tools: true, tasks: map[string]bool{"t": true}, taskOrder: []string{"t"}})
+		srv.register(&listener{id: []byte(fmt.Sprint(i)), w: out, notes: n, tools: true, tasks: map[string]bool{"t": true}, taskOrder: []string{"t"}})
 	}
 	task := &TaskRecord{ID: "t", Status: TaskWorking, StatusMessage: strings.Repeat("é", 10000), CreatedAt: time.Now()}
 	allocs := testing.AllocsPerRun(5, func() {
@@ -409,7 +409,5 @@ func TestNotificationsEncodedOnce(t *testing.T) {
 // countingOut counts the messages written to it, and keeps none.
 type countingOut struct{ n atomic.Int64 }
 
-func (c *countingOut) send([]byte) error                   { c.n.Add(1); return nil }
-func (c *countingOut) reply([]byte) error                  { c.n.Add(1); return nil }
 func (c *countingOut) Write(context.Context, []byte) error { c.n.Add(1); return nil }
 func (c *countingOut) neverBlocks()                        {}
