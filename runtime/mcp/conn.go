@@ -22,10 +22,13 @@ import (
 // one stream of messages each way: Server.ServeConn serves them (stdioConn,
 // memoryServerConn), reading with Read and writing every message with Write (servedConn);
 // stdio holds the answers of requests served inline for its next write through the
-// optional laterWriter. The HTTP transports receive messages as calls, each POST handing
-// its message to the session (or, stateless, serving it) with the writer of its request: a
-// Streamable HTTP request's stream (or, for a client that takes JSON only, the session's
-// GET stream for all but the response), the HTTP+SSE session's one stream. Messages about
+// optional laterWriter. HTTP pushes reads through exchange: its messages arrive as calls,
+// each POST handing its message to the session's peer (peer.exchange; or, stateless,
+// serving it), which serves a request on the POST's goroutine or a worker and returns its
+// response, for the POST to write. The session's writer routes by the request a message is
+// about: a Streamable HTTP session's (sessionConn) to the request's POST stream while its
+// client takes SSE there, else to the session's GET stream; the HTTP+SSE session's to its
+// one stream. Messages about
 // no request in particular (list changes, resource updates) go through the conversation's
 // notifier (notifier.go), which never makes their sender wait.
 
@@ -110,28 +113,6 @@ type answerTaker interface {
 // command's stderr).
 type loggerTaker interface {
 	takeLogger(l *slog.Logger)
-}
-
-// What the server learns of the writers of its transports, by type assertion:
-
-// answerWriter is the writer of one request that takes its response apart from its other
-// messages (a Streamable HTTP request's stream, which the response ends).
-type answerWriter interface {
-	answer(msg []byte) error
-}
-
-// endingWriter is the writer of one request that is told when the request is over:
-// answered, refused, or cancelled by the other side (and then not answered). The HTTP+SSE
-// transport holds a request's body in its budget until then.
-type endingWriter interface {
-	ended()
-}
-
-// ended tells w that its request is over, if it wants to know.
-func ended(w messageWriter) {
-	if e, ok := w.(endingWriter); ok {
-		e.ended()
-	}
 }
 
 // messageReader reads the messages of a stream transport, one at a time; io.EOF ends them.

@@ -264,16 +264,7 @@ func (h *HTTPHandler) Shutdown(ctx context.Context) error {
 	h.srv.Shutdown(ctx)
 	done := make(chan struct{})
 	go func() {
-		h.requests.Wait()
-		h.mu.Lock()
-		sse := make([]*sseSession, 0, len(h.sseSessions))
-		for _, ss := range h.sseSessions {
-			sse = append(sse, ss)
-		}
-		h.mu.Unlock()
-		for _, ss := range sse {
-			ss.wait() // the requests the HTTP+SSE sessions serve on goroutines of their own
-		}
+		h.requests.Wait() // the requests of every session, HTTP+SSE's too, until answered
 		close(done)
 	}()
 	var err error

@@ -28,6 +28,10 @@ type sseSession struct {
 	cancel context.CancelFunc
 	once   sync.Once
 	owner  string // the callerKey of the token that opened it ("" unprotected)
+
+	maxRequests int // served on workers at once (MaxConcurrentRequests; 0: no bound)
+	requestsMu  sync.Mutex
+	requests    int // served on workers, until answered
 }
 
 // sseMessagePath is where the clients of SSEPath POST their messages.
@@ -70,8 +74,7 @@ func (h *HTTPHandler) openSSE(w http.ResponseWriter, r *http.Request) {
 	ss.session = newSession(h.srv, st, newNotifier(ss.ctx, st, h.srv.logger))
 	ss.session.id = newSessionID()
 	ss.session.transport, ss.session.peerAddr = TransportSSE, r.RemoteAddr
-	ss.concurrent = true
-	ss.maxConcurrent = max(h.srv.opts.MaxConcurrentRequests, 0)
+	ss.maxRequests = max(h.srv.opts.MaxConcurrentRequests, 0)
 	h.mu.Lock()
 	var shed *httpSession
 	switch {
@@ -133,9 +136,13 @@ func (h *HTTPHandler) legacySession(w http.ResponseWriter, r *http.Request) *sse
 }
 
 // postLegacy hands a message that passed the preamble to its session; the answer goes on
-// the session's stream.
+// the session's stream. A request is served on a worker, counted in MaxConcurrentRequests
+// and holding its body in MaxBodyBytesInFlight until it is answered, as the Streamable HTTP
+// endpoint does (a request served on after its POST was answered would otherwise let a
+// client hold any number of bodies); what the next messages depend on (initialize, a
+// subscription, the log level) is served before the POST is answered.
 func (h *HTTPHandler) postLegacy(w http.ResponseWriter, r *http.Request, p *post) {
-	handed := false // to a request, which gives the body's bytes back once answered
+	handed := false // to a worker, which gives the body's bytes back once answered
 	defer func() {
 		if !handed {
 			p.release()
@@ -145,29 +152,81 @@ func (h *HTTPHandler) postLegacy(w http.ResponseWriter, r *http.Request, p *post
 		shuttingDown(w)
 		return
 	}
-	defer h.requests.Done()
-	// The session serves requests on goroutines of its own; the answer goes on the stream.
 	ss := p.ss
 	ctx := ss.ctx
 	if a := AuthInfoFrom(r.Context()); a != nil {
 		ctx = WithAuthInfo(ctx, a) // the caller is the message's
 	}
-	if p.m.IsRequest() {
+	if !p.m.IsRequest() {
+		ss.peer.exchange(ctx, &p.m, admission{})
+		h.requests.Done()
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	a := ss.admitEra(&p.m, p.meta)
+	counted := !a.inline && a.refuse == nil
+	if counted && !ss.startRequest() {
+		ss.respond(jsonrpc.AppendError(nil, p.m.ID, errServerBusy(ss.maxRequests)))
+		h.requests.Done()
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	// Recorded here, in the order the POSTs arrive: a cancellation POSTed once this one is
+	// answered finds the request.
+	rq, refusal := ss.peer.enter(ctx, &p.m, a)
+	switch {
+	case rq == nil:
+		ss.respond(refusal)
+		if counted {
+			ss.endRequest()
+		}
+		h.requests.Done()
+	case !counted:
+		ss.respond(rq.exchange())
+		h.requests.Done()
+	default:
 		handed = true
-		ss.handleRequest(ctx, &p.m, p.meta, &sseRequest{stream: ss.st, release: p.release})
-	} else {
-		ss.handle(ctx, &p.m, ss.st)
+		h.workers.run(&legacyJob{ss: ss, rq: rq, release: p.release, done: h.requests.Done})
 	}
 	w.WriteHeader(http.StatusAccepted)
 }
 
-// sseRequest is the writer of a request of the HTTP+SSE transport: the session's stream,
-// which holds the request's body in MaxBodyBytesInFlight until the request is over, as the
-// Streamable HTTP endpoint does until it answers. (A request served on after its POST was
-// answered would otherwise let a client hold any number of bodies.)
-type sseRequest struct {
-	*stream
-	release func()
+// legacyJob is a request of an HTTP+SSE session being served on a worker.
+type legacyJob struct {
+	ss      *sseSession
+	rq      *inflight
+	release func() // gives the body's bytes back
+	done    func() // the request is answered
 }
 
-func (r *sseRequest) ended() { r.release() }
+func (j *legacyJob) work() {
+	defer j.done()
+	resp := j.rq.exchange()
+	j.release()
+	j.ss.respond(resp)
+	j.ss.endRequest()
+}
+
+// respond writes a response on the session's stream; nil is none.
+func (ss *sseSession) respond(resp []byte) {
+	if resp != nil {
+		ss.st.respond(resp, http.StatusOK)
+	}
+}
+
+// startRequest counts a request served on a worker, unless maxRequests are already.
+func (ss *sseSession) startRequest() bool {
+	ss.requestsMu.Lock()
+	defer ss.requestsMu.Unlock()
+	if ss.maxRequests > 0 && ss.requests >= ss.maxRequests {
+		return false
+	}
+	ss.requests++
+	return true
+}
+
+func (ss *sseSession) endRequest() {
+	ss.requestsMu.Lock()
+	ss.requests--
+	ss.requestsMu.Unlock()
+}

@@ -48,7 +48,7 @@ func (h *HTTPHandler) newSession() *httpSession {
 	standalone := newSessionStream(0)
 	hs := &httpSession{h: h, ctx: ctx, cancel: cancel, standalone: standalone,
 		streams: map[int64]*stream{0: standalone}, nextNum: 1, lastUsed: time.Now()}
-	hs.session = newSession(h.srv, standalone, newNotifier(ctx, standalone, h.srv.logger))
+	hs.session = newSession(h.srv, sessionConn{standalone}, newNotifier(ctx, standalone, h.srv.logger))
 	hs.session.id = newSessionID()
 	hs.session.transport = TransportHTTP
 	standalone.session = hs

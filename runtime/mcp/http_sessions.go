@@ -36,7 +36,7 @@ func (h *HTTPHandler) postSession(w http.ResponseWriter, r *http.Request, p *pos
 	defer done()
 	if !m.IsRequest() {
 		// Notifications and responses are handled at once; they get no answer of their own.
-		hs.handle(hs.ctx, m, hs.standalone)
+		hs.exchange(hs.ctx, m, nil)
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
@@ -48,16 +48,15 @@ func (h *HTTPHandler) initialize(w http.ResponseWriter, m *jsonrpc.Message, acce
 	hs := h.newSession()
 	hs.owner = owner
 	hs.session.peerAddr = remote
-	var out captured
-	hs.handleRequest(hs.ctx, m, nil, &out)
+	resp := hs.exchange(hs.ctx, m, nil)
 	registered, full := false, false
 	var shed *httpSession
 	if hs.ready() {
 		h.mu.Lock()
 		if h.closing {
-			out.msg = nil
+			resp = nil
 		} else if shed, registered = h.registerLocked(hs); !registered {
-			out.msg, full = nil, true
+			resp, full = nil, true
 		}
 		h.mu.Unlock()
 	}
@@ -71,7 +70,7 @@ func (h *HTTPHandler) initialize(w http.ResponseWriter, m *jsonrpc.Message, acce
 			httpError(w, http.StatusServiceUnavailable, jsonrpc.CodeInternalError, "too many sessions ("+strconv.Itoa(h.opts.MaxSessions)+"); try again later")
 			return
 		}
-		if out.msg == nil {
+		if resp == nil {
 			shuttingDown(w)
 			return
 		}
@@ -81,20 +80,14 @@ func (h *HTTPHandler) initialize(w http.ResponseWriter, m *jsonrpc.Message, acce
 		w.Header().Set("Mcp-Session-Id", hs.id)
 	}
 	if acceptJSON {
-		writeJSON(w, http.StatusOK, out.msg)
+		writeJSON(w, http.StatusOK, resp)
 		return
 	}
 	sw := newSSEWriter(w, h.opts.WriteTimeout)
 	sw.start("", h.opts.RetryInterval.Milliseconds())
-	sw.event("", "", out.msg)
+	sw.event("", "", resp)
 	sw.flush()
 }
-
-// captured is the writer of a request handled inline that keeps its one response.
-type captured struct{ msg []byte }
-
-func (c *captured) Write(context.Context, []byte) error { return nil }
-func (c *captured) answer(msg []byte) error             { c.msg = append([]byte(nil), msg...); return nil }
 
 // serveRequest runs a request on its own goroutine and writes its stream to the response:
 // as plain JSON if the response is all there is to send, else as SSE from the first
@@ -118,14 +111,13 @@ func (h *HTTPHandler) serveRequest(w http.ResponseWriter, r *http.Request, hs *h
 		ctx = WithAuthInfo(ctx, AuthInfoFrom(r.Context())) // the session outlives the request; the caller is the request's
 	}
 	st := hs.newRequestStream(cancel)
-	inUse := hs.use() // until answered, though the client may go away before
-	var to messageWriter = st
-	if !acceptSSE {
-		// A client that takes JSON only hears the request's notifications and requests on
-		// its GET stream; the response comes back here.
-		to = &splitWriter{messages: hs.standalone, response: st}
+	if acceptSSE {
+		// The request's notifications and requests go on its stream (sessionConn); a client
+		// that takes JSON only hears them on its GET stream, and the response comes back here.
+		ctx = context.WithValue(ctx, postStreamKey{}, st)
 	}
-	h.workers.run(&requestJob{hs: hs, ctx: ctx, cancel: cancel, m: m, w: to, st: st, done: func() { inUse(); h.requests.Done() }})
+	inUse := hs.use() // until answered, though the client may go away before
+	h.workers.run(&requestJob{hs: hs, ctx: ctx, cancel: cancel, m: m, st: st, done: func() { inUse(); h.requests.Done() }})
 	if h.writeStream(w, r, st, 0, acceptJSON, acceptSSE, hs.ctx.Done()) == writeNothingWritten {
 		// The session ended or the server is shutting down before anything was sent.
 		if h.isClosing() {
@@ -143,7 +135,6 @@ type requestJob struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	m      *jsonrpc.Message
-	w      messageWriter
 	st     *stream
 	done   func()
 }
@@ -152,17 +143,35 @@ func (j *requestJob) work() {
 	defer j.done()
 	defer j.hs.endRequest()
 	defer j.cancel()
-	j.hs.handleRequest(j.ctx, j.m, nil, j.w) // of the session's era: decided by the router
+	if resp := j.hs.exchange(j.ctx, j.m, nil); resp != nil { // of the session's era: decided by the router
+		j.st.respond(resp, http.StatusOK)
+	}
 	j.st.finish()
 }
 
-// splitWriter writes a request's messages to one stream and its response to another.
-type splitWriter struct {
-	messages, response *stream
+// postStreamKey is the ctx value that names the stream of the POST a request came in: there
+// its messages go (sessionConn), while its client takes SSE there.
+type postStreamKey struct{}
+
+// postStream is the stream of the POST of the request ctx belongs to, if its client takes
+// SSE there; nil otherwise.
+func postStream(ctx context.Context) *stream {
+	st, _ := ctx.Value(postStreamKey{}).(*stream)
+	return st
 }
 
-func (s *splitWriter) Write(ctx context.Context, msg []byte) error { return s.messages.Write(ctx, msg) }
-func (s *splitWriter) answer(msg []byte) error                     { return s.response.answer(msg) }
+// sessionConn is the write half of a session of Streamable HTTP (its peer's writer): a
+// message about a request goes to the stream of the POST that request came in, while its
+// client takes SSE there; any other (about no request, or about one of a client that takes
+// JSON only) to the session's standalone stream, read with GET. Neither blocks.
+type sessionConn struct{ standalone *stream }
+
+func (c sessionConn) Write(ctx context.Context, msg []byte) error {
+	if st := postStream(ctx); st != nil {
+		return st.Write(ctx, msg)
+	}
+	return c.standalone.Write(ctx, msg)
+}
 
 // get opens the standalone stream, or resumes a stream with Last-Event-ID.
 func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {

@@ -112,10 +112,6 @@ func (st *stream) Write(ctx context.Context, msg []byte) error {
 	return st.add(msg, false, 0)
 }
 
-// answer adds the response to a request, the stream's last message (but the standalone
-// stream's, which carries the responses of the HTTP+SSE transport).
-func (st *stream) answer(msg []byte) error { return st.add(msg, true, http.StatusOK) }
-
 // neverBlocks: a stream keeps what its client has not read, within its bounds.
 func (st *stream) neverBlocks() {}
 
@@ -131,7 +127,9 @@ func (st *stream) unread() int {
 	return n
 }
 
-// respond adds the response, which goes with status when it goes as JSON.
+// respond adds the response to a request, with the status it goes with as JSON: the
+// stream's last message (but the standalone stream's, which carries the responses of the
+// HTTP+SSE transport).
 func (st *stream) respond(msg []byte, status int) error { return st.add(msg, true, status) }
 
 func (st *stream) add(msg []byte, final bool, status int) error {
@@ -326,10 +324,8 @@ func (st *stream) closeConnection() {
 // uses it to avoid holding a connection open through a long call. Over stdio, and for a
 // stateless request, which cannot be resumed, it does nothing.
 func CloseSSEStream(ctx context.Context) {
-	if r := RequestFrom(ctx); r != nil {
-		if st, ok := r.w.(*stream); ok {
-			st.closeConnection()
-		}
+	if st := postStream(ctx); st != nil {
+		st.closeConnection()
 	}
 }
 

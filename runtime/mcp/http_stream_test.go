@@ -267,7 +267,7 @@ func TestHTTPStreamTakeoverNeitherLosesNorDuplicates(t *testing.T) {
 			time.Sleep(time.Millisecond)
 		}
 		time.Sleep(2 * time.Millisecond) // B waits on wake
-		st.answer([]byte(`{"resp":true}`))
+		st.respond([]byte(`{"resp":true}`), http.StatusOK)
 		st.finish()
 		close(hold) // A's write completes
 		<-aDone
@@ -345,7 +345,7 @@ func TestHTTPPumpEndsACompleteStream(t *testing.T) {
 	<-w.inside
 	// Meanwhile the response comes and the stream ends; the wake-up pending from the
 	// connection's start stands for all of it.
-	st.answer([]byte(`{"resp":true}`))
+	st.respond([]byte(`{"resp":true}`), http.StatusOK)
 	st.finish()
 	w.mu.Lock()
 	w.hold = nil

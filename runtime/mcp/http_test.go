@@ -352,7 +352,7 @@ func TestHTTPShutdownRacingRequests(t *testing.T) {
 		srv.AddTool(echoTool("echo"))
 		h := srv.HTTPHandler(nil)
 		hs := h.newSession()
-		hs.handle(hs.ctx, mustParse(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}`), &captured{})
+		hs.exchange(hs.ctx, mustParse(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}`), nil)
 		h.sessions[hs.id] = hs
 		var wg sync.WaitGroup
 		wg.Add(2)

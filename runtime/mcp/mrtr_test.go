@@ -258,7 +258,7 @@ func TestResponseStreamIsBounded(t *testing.T) {
 	for range 3 * maxStreamEvents {
 		st.Write(context.Background(), note)
 	}
-	st.answer([]byte(`{"jsonrpc":"2.0","id":1,"result":{}}`))
+	st.respond([]byte(`{"jsonrpc":"2.0","id":1,"result":{}}`), http.StatusOK)
 	msgs, final, _ := st.pending(nil, 0, false) // no connection writes it: nil is its owner
 	if !final || len(msgs) > maxStreamEvents || !strings.Contains(string(msgs[len(msgs)-1].data), `"result"`) {
 		t.Errorf("%d messages kept, final %v", len(msgs), final)

@@ -219,7 +219,6 @@ func (p *peer) request(ctx context.Context, m *jsonrpc.Message, w messageWriter)
 func (p *peer) admitted(ctx context.Context, m *jsonrpc.Message, w messageWriter, a admission) {
 	if a.refuse != nil {
 		p.reply(w, jsonrpc.AppendError(nil, m.ID, a.refuse))
-		ended(w)
 		return
 	}
 	// Recorded in the order messages are read, so that a cancellation read right after the
@@ -247,14 +246,11 @@ func (p *peer) admitted(ctx context.Context, m *jsonrpc.Message, w messageWriter
 		// being read, and holds nothing more.
 		r.cancel()
 		p.reply(w, jsonrpc.AppendError(nil, m.ID, errServerBusy(p.maxConcurrent)))
-		ended(w)
 		return
 	}
 	if dup {
 		r.cancel()
-		p.reply(w, jsonrpc.AppendError(nil, m.ID, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
-			"invalid request: id "+string(m.ID)+" is already in use by a request in progress")))
-		ended(w)
+		p.reply(w, errIDInUse(m.ID))
 		return
 	}
 	if a.inline || !p.concurrent {
@@ -323,19 +319,14 @@ func (r *inflight) work() {
 
 // run serves the request and sends its response, unless the other side cancelled it.
 func (r *inflight) run() {
-	defer ended(r.w)
 	defer r.cancel()
 	if r.begun != nil {
 		// A subscription refused, or one that ended before it began, has taken effect too.
 		defer r.beginOnce.Do(func() { close(r.begun) })
 	}
 	p := r.p
-	resp := p.side.serve(r.ctx, r.m, r.state, r.w)
-	p.mu.Lock()
-	delete(p.inflight, string(r.m.ID))
-	cancelled := r.cancelled
-	p.mu.Unlock()
-	if cancelled {
+	resp := r.serve()
+	if resp == nil {
 		return
 	}
 	var err error
@@ -347,6 +338,75 @@ func (r *inflight) run() {
 	if err != nil {
 		p.logger.LogAttrs(r.ctx, slog.LevelDebug, "mcp: cannot send response", messageAttrs(r.m, "", slog.Any("error", err))...)
 	}
+}
+
+// serve serves the request and returns its response: nil if the other side cancelled it,
+// then no response must be sent.
+func (r *inflight) serve() []byte {
+	p := r.p
+	resp := p.side.serve(r.ctx, r.m, r.state, r.w)
+	p.mu.Lock()
+	delete(p.inflight, string(r.m.ID))
+	cancelled := r.cancelled
+	p.mu.Unlock()
+	if cancelled {
+		return nil
+	}
+	return resp
+}
+
+// exchange is the push entry, for transports whose messages arrive as calls (HTTP): the
+// message is handled on the caller's goroutine. A request, admitted as a says, is served
+// there, and its response returned, not written (nil if the other side cancelled it);
+// messages about it are written to the conversation's writer with its ctx, which names the
+// request (RequestFrom), for the writer to route. Notifications and responses are handled
+// and return nil.
+func (p *peer) exchange(ctx context.Context, m *jsonrpc.Message, a admission) []byte {
+	if !m.IsRequest() {
+		p.handle(ctx, m, p.w)
+		return nil
+	}
+	r, refusal := p.enter(ctx, m, a)
+	if r == nil {
+		return refusal
+	}
+	return r.exchange()
+}
+
+// enter is the first half of exchange, for a transport that serves the request elsewhere
+// than where it arrives: it records the request in the order messages arrive, so that a
+// cancellation that comes right after finds it, and returns it for its exchange. A request
+// refused, or whose id is in use, is not recorded: its answer is returned instead.
+func (p *peer) enter(ctx context.Context, m *jsonrpc.Message, a admission) (*inflight, []byte) {
+	if a.refuse != nil {
+		return nil, jsonrpc.AppendError(nil, m.ID, a.refuse)
+	}
+	r := &inflight{p: p, m: m, state: a.state, w: p.w, long: a.long}
+	r.ctx, r.cancel = context.WithCancel(ctx)
+	p.mu.Lock()
+	_, dup := p.inflight[string(m.ID)]
+	if !dup {
+		p.inflight[string(m.ID)] = r
+	}
+	p.mu.Unlock()
+	if dup {
+		r.cancel()
+		return nil, errIDInUse(m.ID)
+	}
+	return r, nil
+}
+
+// exchange is the second half of the peer's: it serves a request enter recorded and
+// returns its response.
+func (r *inflight) exchange() []byte {
+	defer r.cancel()
+	return r.serve()
+}
+
+// errIDInUse answers a request whose id is that of a request in progress.
+func errIDInUse(id []byte) []byte {
+	return jsonrpc.AppendError(nil, id, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
+		"invalid request: id "+string(id)+" is already in use by a request in progress"))
 }
 
 // cancelled cancels the request a notifications/cancelled names; its response is not sent.
@@ -403,13 +463,9 @@ func rawParam(params []byte, name string) []byte {
 	return raw
 }
 
-// answer writes the response to a request to w, the last message about it.
-func (p *peer) answer(w messageWriter, msg []byte) error {
-	if a, ok := w.(answerWriter); ok {
-		return a.answer(msg)
-	}
-	return w.Write(p.ctx, msg)
-}
+// answer writes the response to a request to w, the last message about it, with the
+// conversation's values and no cancellation.
+func (p *peer) answer(w messageWriter, msg []byte) error { return w.Write(p.ctx, msg) }
 
 func (p *peer) reply(w messageWriter, msg []byte) {
 	if err := p.answer(w, msg); err != nil {

@@ -88,11 +88,15 @@ func (ss *session) admitEra(m *jsonrpc.Message, meta *requestMeta) admission {
 	return admission{inline: row != nil && row.inline}
 }
 
-// handleRequest serves a request whose era its transport decided already (HTTP reads the
-// _meta before it finds the endpoint), so that admit does not read it again: meta is its
-// _meta if it is of the stateless revision, nil if it is the session's.
-func (ss *session) handleRequest(ctx context.Context, m *jsonrpc.Message, meta *requestMeta, w messageWriter) {
-	ss.admitted(ctx, m, w, ss.admitEra(m, meta))
+// exchange is the peer's exchange for a message whose era its transport decided already
+// (HTTP reads the _meta before it finds the endpoint), so that admit does not read it again:
+// meta is a request's _meta if it is of the stateless revision, nil if it is the session's.
+func (ss *session) exchange(ctx context.Context, m *jsonrpc.Message, meta *requestMeta) []byte {
+	var a admission
+	if m.IsRequest() {
+		a = ss.admitEra(m, meta)
+	}
+	return ss.peer.exchange(ctx, m, a)
 }
 
 // serve serves an admitted request (peerSide).
