@@ -138,7 +138,7 @@ func (st *stream) add(msg []byte, final bool, status int) error {
 	if st.finished {
 		return errStreamFinished
 	}
-	st.events = append(st.events, event{seq: st.next, data: msg}) // the outbox owns msg
+	st.events = append(st.events, event{seq: st.next, data: msg}) // handed over for good (messageWriter)
 	st.size += len(msg)
 	st.next++
 	if final && !st.standalone {

@@ -11,7 +11,9 @@ import (
 // messageWriter is the write half of a conversation: what a request's messages, a
 // listener's notifications and the notifier write through. A Connection is one. ctx is the
 // writer's: its end stops a write not yet handed over, and, on a server, RequestFrom(ctx) is
-// the request the message is about (nil for none), which a transport may route by.
+// the request the message is about (nil for none), which a transport may route by. The
+// server hands each message over for good, a slice nothing else writes to: this package's
+// writers (an HTTP stream) keep it; a Connection need not, as its contract says.
 type messageWriter interface {
 	Write(ctx context.Context, msg []byte) error
 }

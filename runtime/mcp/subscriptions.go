@@ -329,7 +329,7 @@ func newNotice(method string, members []byte) notice {
 	return notice{head: head, tail: tail}
 }
 
-// to returns the notice's message to l, a slice of its own (its outbox owns it).
+// to returns the notice's message to l, a slice of its own (its writer may keep it).
 func (n notice) to(l *listener) []byte {
 	msg := make([]byte, 0, len(n.head)+len(l.id)+len(n.tail))
 	return append(append(append(msg, n.head...), l.id...), n.tail...)

@@ -12,7 +12,7 @@ import (
 // Handing every request of a stdio session to a goroutine of its own costs more than a
 // small tool call itself: the hand-over, the wake-ups of the scheduler, and one write per
 // answer. So the goroutine that reads a stream serves each request itself, in the order
-// read, and its answers gather in the outbox until it runs out of input and would wait for
+// read, and its answers gather in the connection (writeLater) until it runs out of input and would wait for
 // more; then they go out with one write.
 //
 // A slow request must not hold up the others, so the reading goroutine does not keep the
