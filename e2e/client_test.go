@@ -9,8 +9,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -143,25 +141,7 @@ func (tr *httpTransport) interrupt() error {
 // the returned buffer.
 func launch(t *testing.T, bin string, args ...string) (*exec.Cmd, string, *lockedBuffer) {
 	t.Helper()
-	cmd := exec.Command(bin, append([]string{"-http", "127.0.0.1:0"}, args...)...)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	r := bufio.NewReader(stderr)
-	line, err := r.ReadString('\n')
-	_, url, found := strings.Cut(line, "serving MCP at ")
-	if err != nil || !found {
-		cmd.Process.Kill()
-		cmd.Wait()
-		t.Fatalf("%s did not say where it listens: %q %v", filepath.Base(bin), line, err)
-	}
-	buf := &lockedBuffer{}
-	go io.Copy(buf, r)
-	return cmd, strings.TrimSpace(url), buf
+	return launchEnv(t, nil, bin, args...) // a nil Env is the process's environment
 }
 
 func startHTTP(t *testing.T, bin string, args ...string) *httpTransport {

@@ -259,7 +259,7 @@ func TestPrometheusScrapesEverything(t *testing.T) {
 	}
 }
 
-// launchEnv is launch with the process's environment.
+// launchEnv is launch with env as the process's environment (nil: this process's).
 func launchEnv(t *testing.T, env []string, bin string, args ...string) (*exec.Cmd, string, *lockedBuffer) {
 	t.Helper()
 	cmd := exec.Command(bin, append([]string{"-http", "127.0.0.1:0"}, args...)...)

@@ -50,7 +50,6 @@ type goType struct {
 	why       string    // kRaw: why the schema fell back to it, for the field's comment; "" when it did not
 	defs      []string  // declared kinds: the definitions ($defs/X) it is the type of, in the order met
 	input     string    // a tool's input struct: its name (it is the tool's own, never shared)
-	marks     []*goType // kStruct: the interfaces it is a branch of
 	seq       int       // declared kinds: the order of creation, for determinism
 }
 

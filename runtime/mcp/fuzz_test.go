@@ -25,8 +25,6 @@ func (c *collector) send(msg []byte) error {
 	return nil
 }
 
-func (c *collector) reply(msg []byte) error { return c.send(msg) }
-
 // all returns the messages so far.
 func (c *collector) all() [][]byte {
 	c.mu.Lock()

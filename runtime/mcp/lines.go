@@ -104,15 +104,10 @@ func newLineWriter(w io.Writer) *lineWriter {
 
 func (lw *lineWriter) send(msg []byte) error {
 	lw.mu.Lock()
-	for lw.writing && lw.err == nil && len(lw.unwritten) >= maxUnwritten {
-		lw.room.Wait()
-	}
-	if lw.err != nil {
-		err := lw.err
+	if err := lw.add(msg); err != nil {
 		lw.mu.Unlock()
 		return err
 	}
-	lw.unwritten = append(append(lw.unwritten, msg...), '\n')
 	if lw.writing {
 		lw.mu.Unlock()
 		return nil // the goroutine writing writes it
@@ -123,22 +118,15 @@ func (lw *lineWriter) send(msg []byte) error {
 	return err
 }
 
-func (lw *lineWriter) reply(msg []byte) error { return lw.send(msg) }
-
 // buffer adds an answer to the next write, without writing unless too much waits. Like
 // send, it waits while a write in progress has maxUnwritten bytes behind it: a client that
 // does not read stops the reader that serves it.
 func (lw *lineWriter) buffer(msg []byte) error {
 	lw.mu.Lock()
-	for lw.writing && lw.err == nil && len(lw.unwritten) >= maxUnwritten {
-		lw.room.Wait()
-	}
-	if lw.err != nil {
-		err := lw.err
+	if err := lw.add(msg); err != nil {
 		lw.mu.Unlock()
 		return err
 	}
-	lw.unwritten = append(append(lw.unwritten, msg...), '\n')
 	if lw.writing || len(lw.unwritten) < maxUnwritten {
 		lw.mu.Unlock()
 		return nil
@@ -147,6 +135,20 @@ func (lw *lineWriter) buffer(msg []byte) error {
 	err := lw.writeAll()
 	lw.mu.Unlock()
 	return err
+}
+
+// add appends msg as a line to what the next write writes, once a write in progress has
+// fewer than maxUnwritten bytes behind it (backpressure), or returns the writer's error.
+// lw.mu is held.
+func (lw *lineWriter) add(msg []byte) error {
+	for lw.writing && lw.err == nil && len(lw.unwritten) >= maxUnwritten {
+		lw.room.Wait()
+	}
+	if lw.err != nil {
+		return lw.err
+	}
+	lw.unwritten = append(append(lw.unwritten, msg...), '\n')
+	return nil
 }
 
 // noteLater adds a notification that belongs to no request to the next write, unless
