@@ -196,7 +196,7 @@ func (r *GetPromptResult) encode(e *jsonwire.Encoder, d dialect) {
 	e.ArrayStart()
 	for _, m := range r.Messages {
 		e.Elem()
-		writeMessage(e, d, m.Role, m.Content)
+		writeMessage(e, d, m.Role, []Content{m.Content})
 	}
 	e.ArrayEnd()
 	e.ObjectEnd()
@@ -224,8 +224,9 @@ func (r *GetPromptResult) decode(d *jsonwire.Decoder) {
 }
 
 // writeMessage writes a message of a prompt or of a sampling request, for a client of
-// dialect d: its role (the user's when unset) and its content.
-func writeMessage(e *jsonwire.Encoder, d dialect, role Role, c Content) {
+// dialect d: its role (the user's when unset) and its content, one block as itself or
+// several as an array (writeBlocks).
+func writeMessage(e *jsonwire.Encoder, d dialect, role Role, blocks []Content) {
 	if role == "" {
 		role = RoleUser
 	}
@@ -233,7 +234,7 @@ func writeMessage(e *jsonwire.Encoder, d dialect, role Role, c Content) {
 	e.Key("role")
 	e.String(string(role))
 	e.Key("content")
-	c.encodeContent(e, d)
+	writeBlocks(e, d, blocks)
 	e.ObjectEnd()
 }
 

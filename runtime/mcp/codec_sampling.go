@@ -247,16 +247,7 @@ func readAnyMessage(d *jsonwire.Decoder, sampling bool) (m SamplingMessage) {
 
 // encode writes the message as dialect d has it; a message without a role is the user's.
 func (m *SamplingMessage) encode(e *jsonwire.Encoder, d dialect) {
-	role := m.Role
-	if role == "" {
-		role = RoleUser
-	}
-	e.ObjectStart()
-	e.Key("role")
-	e.String(string(role))
-	e.Key("content")
-	writeBlocks(e, d, m.blocks())
-	e.ObjectEnd()
+	writeMessage(e, d, m.Role, m.blocks())
 }
 
 // writeBlocks writes a sampling message's content: one block as itself, several as an
