@@ -29,6 +29,10 @@ type notifier struct {
 	ctx    context.Context // the conversation's
 	w      messageWriter
 	logger *slog.Logger
+	// What w can do, found once: add to its next write (stdio's line writer), or write
+	// without waiting for the other side, so that the sender writes.
+	later  laterWriter
+	direct bool
 
 	mu       sync.Mutex
 	queued   []note // from head on
@@ -75,7 +79,8 @@ func noteKindOf(method string) noteKind {
 }
 
 func newNotifier(ctx context.Context, w messageWriter, logger *slog.Logger) *notifier {
-	return &notifier{ctx: ctx, w: w, logger: logger}
+	later, _ := w.(laterWriter)
+	return &notifier{ctx: ctx, w: w, logger: logger, later: later, direct: neverBlocking(w)}
 }
 
 // add queues msg, which the notifier owns from then on, and returns at once.
@@ -85,7 +90,7 @@ func (n *notifier) add(msg []byte, kind noteKind) {
 		n.mu.Unlock()
 		return
 	}
-	if lw, ok := n.w.(laterWriter); ok && n.head == len(n.queued) && !n.writing && lw.noteLater(msg) {
+	if n.later != nil && n.head == len(n.queued) && !n.writing && n.later.noteLater(msg) {
 		// In the writer's buffer, it goes before anything written after it (the answer of
 		// the call that made the change); the drainer sees that it is written.
 		n.unflushed = true
@@ -115,7 +120,7 @@ func (n *notifier) startDraining() {
 	n.draining = true
 	n.drained.Add(1)
 	n.mu.Unlock()
-	if neverBlocking(n.w) {
+	if n.direct {
 		// Nothing to wait for: the sender writes, without the cost of a goroutine (a
 		// change told to a thousand subscriptions over HTTP).
 		n.drain()
@@ -193,7 +198,7 @@ func (n *notifier) drain() {
 		if n.unflushed && n.ctx.Err() == nil {
 			n.unflushed = false
 			n.mu.Unlock()
-			if err := n.w.(laterWriter).flush(); err != nil {
+			if err := n.later.flush(); err != nil {
 				n.logger.Debug("mcp: cannot send a notification", "error", err)
 			}
 			continue
