@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/mcpgen/mcpgen/examples/codesearch/internal/chunk"
 	"github.com/mcpgen/mcpgen/examples/codesearch/internal/safepath"
@@ -23,6 +25,10 @@ type FileChunks struct {
 	// files none of them knows).
 	Chunker string      `json:"chunker"`
 	Chunks  []CodeChunk `json:"chunks"`
+	// ContentCut says what the chunks' content leaves out, if anything: lines longer than
+	// 4000 bytes are cut, and past 1 MiB of content in one answer the chunks come without it
+	// (read_file with offset and limit reads them).
+	ContentCut string `json:"content_cut,omitempty"`
 }
 
 // CodeChunk is one piece of a file: a function, method, type, class or section with its doc
@@ -45,22 +51,85 @@ type CodeChunk struct {
 //
 //mcp:tool chunk_file title="Chunk a file" readonly idempotent openworld=false
 func (c *Codebase) ChunkFile(ctx context.Context, in ChunkFileInput) (FileChunks, error) {
-	return c.chunk(ctx, in.FilePath)
+	out, _, err := c.chunk(ctx, in.FilePath, maxChunkContent)
+	return out, err
 }
 
-func (c *Codebase) chunk(ctx context.Context, p string) (FileChunks, error) {
+// maxChunkContent bounds the content of the chunks of one answer of chunk_file.
+const maxChunkContent = maxReadBytes
+
+// chunk cuts the file at p, with at most budget bytes of content in all, and returns the
+// bytes of content it gave.
+func (c *Codebase) chunk(ctx context.Context, p string, budget int) (FileChunks, int, error) {
 	data, err := c.readText(ctx, "file_path", p)
 	if err != nil {
-		return FileChunks{}, err
+		return FileChunks{}, 0, err
 	}
 	clean, _ := safepath.Clean("file_path", p)
 	r := chunk.File(clean, data)
 	out := FileChunks{FilePath: clean, Language: r.Language, Chunker: r.Chunker}
+	lines := lineStarts(data)
+	used, linesCut, without := 0, 0, 0
 	for _, ch := range r.Chunks {
-		out.Chunks = append(out.Chunks, CodeChunk{FilePath: clean, Kind: ch.Kind, Name: ch.Name, StartLine: ch.StartLine, EndLine: ch.EndLine,
-			Content: validText(chunk.Text(data, ch))})
+		cc := CodeChunk{FilePath: clean, Kind: ch.Kind, Name: ch.Name, StartLine: ch.StartLine, EndLine: ch.EndLine}
+		if without == 0 {
+			text, cut := chunkText(data, lines, ch.StartLine, ch.EndLine)
+			if used+len(text) > budget {
+				without++
+			} else {
+				cc.Content, used, linesCut = text, used+len(text), linesCut+cut
+			}
+		} else {
+			without++
+		}
+		out.Chunks = append(out.Chunks, cc)
 	}
-	return out, nil
+	var notes []string
+	if linesCut > 0 {
+		notes = append(notes, fmt.Sprintf("%d lines longer than %d bytes cut", linesCut, maxReadLine))
+	}
+	if without > 0 {
+		notes = append(notes, fmt.Sprintf("the last %d chunks without content, past the %d bytes of content one answer holds: read them with read_file (offset and limit)", without, budget))
+	}
+	out.ContentCut = strings.Join(notes, "; ")
+	return out, used, nil
+}
+
+// lineStarts returns where each line of data starts, and one more: where a line after the
+// last would start (past its newline, real or not).
+func lineStarts(data []byte) []int {
+	starts := []int{0}
+	for i, b := range data {
+		if b == '\n' && i+1 < len(data) {
+			starts = append(starts, i+1)
+		}
+	}
+	if len(data) > 0 && data[len(data)-1] == '\n' {
+		return append(starts, len(data))
+	}
+	return append(starts, len(data)+1)
+}
+
+// chunkText returns lines [from, to] of data (1-based), valid UTF-8, each cut to
+// maxReadLine bytes as read_file cuts it, and how many were cut.
+func chunkText(data []byte, starts []int, from, to int) (string, int) {
+	var b strings.Builder
+	cut := 0
+	for l := max(from, 1); l <= to && l < len(starts); l++ {
+		line := data[starts[l-1] : starts[l]-1]
+		line = bytes.TrimSuffix(line, []byte{'\r'})
+		if len(line) > maxReadLine {
+			cut++
+			b.Write(line[:maxReadLine])
+			fmt.Fprintf(&b, " … (line cut: %d bytes)", len(line))
+		} else {
+			b.Write(line)
+		}
+		if l < to && l+1 < len(starts) {
+			b.WriteByte('\n')
+		}
+	}
+	return validText(b.String()), cut
 }
 
 // ChunkFilesInput names files.
@@ -97,11 +166,11 @@ func (c *Codebase) ChunkFiles(ctx context.Context, in ChunkFilesInput) (ChunkFil
 	var out ChunkFilesResult
 	size := 0
 	for _, p := range in.FilePaths {
-		if size > maxChunkBytes {
+		if size >= maxChunkBytes {
 			out.Errors = append(out.Errors, FileError{FilePath: p, Error: "not cut: this result reached its size limit; ask for fewer files at a time"})
 			continue
 		}
-		fc, err := c.chunk(ctx, p)
+		fc, used, err := c.chunk(ctx, p, min(maxChunkContent, maxChunkBytes-size))
 		if err != nil {
 			if ctx.Err() != nil {
 				return ChunkFilesResult{}, ctx.Err()
@@ -109,9 +178,7 @@ func (c *Codebase) ChunkFiles(ctx context.Context, in ChunkFilesInput) (ChunkFil
 			out.Errors = append(out.Errors, FileError{FilePath: p, Error: err.Error()})
 			continue
 		}
-		for _, ch := range fc.Chunks {
-			size += len(ch.Content)
-		}
+		size += used
 		out.Files = append(out.Files, fc)
 	}
 	return out, nil

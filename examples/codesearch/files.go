@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -40,8 +41,12 @@ type DirEntry struct {
 	Note string `json:"note,omitempty"`
 }
 
-// maxEntries bounds a listing.
-const maxEntries = 5000
+// maxEntries bounds a listing; maxDirRead what is read of a directory to make it (sorted,
+// directories first).
+const (
+	maxEntries = 5000
+	maxDirRead = 100_000
+)
 
 // ListDirectory lists the files and directories in a directory of the codebase.
 //
@@ -51,19 +56,14 @@ func (c *Codebase) ListDirectory(ctx context.Context, in ListDirectoryInput) (Di
 	if err != nil {
 		return DirectoryListing{}, err
 	}
-	f, err := c.ix.FS().Open(dir)
-	if err != nil {
-		return DirectoryListing{}, safepath.Explain("path", in.Path, err)
-	}
-	defer f.Close()
-	info, err := f.Stat()
+	info, err := c.ix.Stat(dir)
 	if err != nil {
 		return DirectoryListing{}, safepath.Explain("path", in.Path, err)
 	}
 	if !info.IsDir() {
 		return DirectoryListing{}, fmt.Errorf("path %q is a file, not a directory: use read_file to read it", in.Path)
 	}
-	entries, err := f.ReadDir(-1)
+	entries, more, err := c.ix.ReadDir(dir, maxDirRead)
 	if err != nil {
 		return DirectoryListing{}, safepath.Explain("path", in.Path, err)
 	}
@@ -77,7 +77,7 @@ func (c *Codebase) ListDirectory(ctx context.Context, in ListDirectoryInput) (Di
 		switch t := e.Type(); {
 		case t.IsDir():
 			de.Type = "directory"
-			if index.Ignored(c.ix.Root(), rel, true) {
+			if c.ix.Ignored(rel, true) {
 				de.Note = "ignored"
 			} else if index.Vendored(rel + "/x") {
 				de.Note = "vendored"
@@ -104,8 +104,8 @@ func (c *Codebase) ListDirectory(ctx context.Context, in ListDirectoryInput) (Di
 		}
 		return strings.Compare(a.Name, b.Name)
 	})
-	if len(out.Entries) > maxEntries {
-		out.Entries, out.Truncated = out.Entries[:maxEntries], true
+	if len(out.Entries) > maxEntries || more {
+		out.Entries, out.Truncated = out.Entries[:min(len(out.Entries), maxEntries)], true
 	}
 	return out, nil
 }
@@ -117,7 +117,7 @@ func (c *Codebase) fileNote(rel string) string {
 	case !ok:
 		select {
 		case <-c.ix.Ready():
-			if index.Ignored(c.ix.Root(), rel, false) {
+			if c.ix.Ignored(rel, false) {
 				return "ignored"
 			}
 		default:
@@ -213,21 +213,26 @@ func (c *Codebase) readText(ctx context.Context, what, p string) ([]byte, error)
 	if err != nil {
 		return nil, err
 	}
-	info, err := c.ix.FS().Stat(clean)
+	data, err := c.ix.ReadFile(clean, maxReadFile)
 	if err != nil {
-		return nil, safepath.Explain(what, p, err)
-	}
-	if info.Size() > maxReadFile {
-		return nil, fmt.Errorf("%s %q is too large to read (%d bytes; the limit is %d)", what, p, info.Size(), maxReadFile)
-	}
-	data, err := c.ix.FS().ReadFile(clean)
-	if err != nil {
-		return nil, safepath.Explain(what, p, err)
+		return nil, readError(what, p, err)
 	}
 	if bytes.IndexByte(data, 0) >= 0 {
 		return nil, fmt.Errorf("%s %q is a binary file (%d bytes), not text", what, p, len(data))
 	}
 	return data, nil
+}
+
+// readError explains an error of reading the file p named for the argument what.
+func readError(what, p string, err error) error {
+	var tl *index.TooLargeError
+	switch {
+	case errors.As(err, &tl):
+		return fmt.Errorf("%s %q is too large to read (%d bytes; the limit is %d)", what, p, tl.Size, tl.Limit)
+	case errors.Is(err, index.ErrNotRegular):
+		return fmt.Errorf("%s %q is not a regular file (a FIFO, a device or a socket): it is never read", what, p)
+	}
+	return safepath.Explain(what, p, err)
 }
 
 func validText(s string) string { return strings.ToValidUTF8(s, "\uFFFD") }

@@ -191,6 +191,10 @@ const (
         ],
         "additionalProperties": false
       }
+    },
+    "content_cut": {
+      "type": "string",
+      "description": "Says what the chunks' content leaves out, if anything: lines longer than 4000 bytes are cut, and past 1 MiB of content in one answer the chunks come without it (read_file with offset and limit reads them)."
     }
   },
   "required": [
@@ -296,6 +300,10 @@ const (
               ],
               "additionalProperties": false
             }
+          },
+          "content_cut": {
+            "type": "string",
+            "description": "Says what the chunks' content leaves out, if anything: lines longer than 4000 bytes are cut, and past 1 MiB of content in one answer the chunks come without it (read_file with offset and limit reads them)."
           }
         },
         "required": [
@@ -1357,6 +1365,10 @@ func mcpgenEncodeFileChunks(e *jsonwire.Encoder, v *FileChunks) {
 		mcpgenEncodeCodeChunk(e, &v.Chunks[i])
 	}
 	e.ArrayEnd()
+	if v.ContentCut != "" {
+		e.Key("content_cut")
+		e.String(v.ContentCut)
+	}
 	e.ObjectEnd()
 }
 

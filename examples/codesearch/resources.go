@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"strings"
 
-	"github.com/mcpgen/mcpgen/examples/codesearch/internal/safepath"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
 
@@ -80,9 +79,9 @@ func (c *Codebase) File(ctx context.Context, ref FileRef) ([]mcp.ResourceContent
 		}
 		return nil, err
 	}
-	data, err := c.ix.FS().ReadFile(clean)
+	data, err := c.ix.ReadFile(clean, maxReadFile)
 	if err != nil {
-		return nil, safepath.Explain("path", ref.Path, err)
+		return nil, readError("path", ref.Path, err)
 	}
 	uri := "codebase://file/" + clean
 	if bytes.IndexByte(data, 0) >= 0 {

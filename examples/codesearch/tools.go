@@ -179,7 +179,7 @@ func (c *Codebase) checkPath(ctx context.Context, what, p string, mayBeDir bool)
 	if err != nil {
 		return "", err
 	}
-	info, err := c.ix.FS().Stat(clean)
+	info, err := c.ix.Stat(clean)
 	if err != nil {
 		return "", safepath.Explain(what, p, err)
 	}
@@ -252,7 +252,7 @@ func (c *Codebase) SearchByEmbedding(ctx context.Context, in EmbeddingSearchInpu
 	for _, h := range ans.Hits {
 		if h.Path != file {
 			file = h.Path
-			src, _ = c.ix.FS().ReadFile(h.Path)
+			src, _ = c.ix.ReadFile(h.Path, maxReadFile)
 		}
 		end := min(h.End, h.Start+maxChunkPreview-1)
 		out.Results = append(out.Results, ChunkMatch{FilePath: h.Path, Kind: h.Kind, Name: h.Name, StartLine: h.Start, EndLine: h.End,

@@ -15,6 +15,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -58,6 +59,7 @@ type Index struct {
 	watch     watcher
 	dirty     bool // changed since saved
 	listeners []func(paths []string)
+	logged    map[string]bool // problems logged already
 }
 
 // view is one state of the index: a segment, which of its files are gone or changed, and the
@@ -114,8 +116,9 @@ func (ix *Index) Close() error { return ix.fsroot.Close() }
 // Root returns the absolute path of the tree.
 func (ix *Index) Root() string { return ix.root }
 
-// FS returns the tree, confined to it: symbolic links that lead outside are refused.
-func (ix *Index) FS() *os.Root { return ix.fsroot }
+// Stat describes the file or directory at rel within the root (following links that stay
+// within it); a link that leads outside is an error.
+func (ix *Index) Stat(rel string) (fs.FileInfo, error) { return ix.fsroot.Stat(rel) }
 
 // Ready is closed once the index can answer searches.
 func (ix *Index) Ready() <-chan struct{} { return ix.ready }
@@ -212,10 +215,11 @@ func (ix *Index) Sync() {
 
 // build walks the tree and indexes every file in it.
 func (ix *Index) build(ctx context.Context) error {
-	w, err := walk(ix.root)
+	w, err := walk(ix.fsroot)
 	if err != nil {
 		return err
 	}
+	ix.logProblems(w)
 	files := w.files
 	ix.walked.Store(&files)
 	ix.opts.Logf("index: reading %d files below %s", len(files), ix.root)
@@ -288,8 +292,13 @@ func (ix *Index) readFile(f *File, ex *extractor) []trigram {
 		f.Kind = TooLarge
 		return nil
 	}
-	data, err := ix.fsroot.ReadFile(f.Path)
+	data, err := readRegular(ix.fsroot, f.Path, ix.opts.MaxFileSize, nil)
 	if err != nil {
+		var tl *TooLargeError
+		if errors.As(err, &tl) { // it grew since it was listed
+			f.Kind, f.Size = TooLarge, tl.Size
+			return nil
+		}
 		f.Kind = Binary // unreadable: nothing to search
 		return nil
 	}
@@ -303,14 +312,30 @@ func (ix *Index) readFile(f *File, ex *extractor) []trigram {
 	return ex.trigrams(data)
 }
 
+// logProblems logs what a walk left unread, once per problem.
+func (ix *Index) logProblems(w *walkResult) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if ix.logged == nil {
+		ix.logged = map[string]bool{}
+	}
+	for _, p := range w.problems {
+		if !ix.logged[p] {
+			ix.logged[p] = true
+			ix.opts.Logf("index: %s", p)
+		}
+	}
+}
+
 // refresh walks the tree and takes in every file added, changed or removed since the
 // index last saw it; it returns how many.
 func (ix *Index) refresh(ctx context.Context) int {
-	w, err := walk(ix.root)
+	w, err := walk(ix.fsroot)
 	if err != nil {
 		ix.opts.Logf("index: %v", err)
 		return 0
 	}
+	ix.logProblems(w)
 	cur := ix.view.Load().allFiles()
 	var changed []string
 	i, j := 0, 0
@@ -347,8 +372,8 @@ func (ix *Index) update(paths []string) {
 	ex := newExtractor()
 	var fresh []*deltaFile
 	for _, p := range paths {
-		f, ok := statFile(ix.root, p)
-		if !ok || ignoredPath(ix.root, p, false) {
+		f, ok := statFile(ix.fsroot, p)
+		if !ok || ignoredPath(ix.fsroot, p, false) {
 			continue
 		}
 		d := &deltaFile{File: f}

@@ -223,7 +223,7 @@ func TestIgnoreRules(t *testing.T) {
 		want  bool
 	}{{"x.log", false, true}, {"keep.log", false, false}, {"build", true, true}, {"build/out.go", false, true},
 		{"sub/notes.txt", false, true}, {"sub/tmp/new.go", false, true}, {".git/HEAD", false, true}, {"a.go", false, false}} {
-		if got := Ignored(ix.Root(), c.path, c.isDir); got != c.want {
+		if got := ix.Ignored(c.path, c.isDir); got != c.want {
 			t.Errorf("Ignored(%q) = %v, want %v", c.path, got, c.want)
 		}
 	}
@@ -401,7 +401,7 @@ func TestSearchBeforeReady(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ix.Close()
-	w, err := walk(root)
+	w, err := walk(ix.fsroot)
 	if err != nil {
 		t.Fatal(err)
 	}

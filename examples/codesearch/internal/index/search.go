@@ -6,7 +6,6 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"io"
 	"runtime"
 	"strconv"
 	"strings"
@@ -322,7 +321,7 @@ func (ix *Index) verify(ctx context.Context, s *Search, after cursor, cands []ca
 // matchFile reads one candidate (into buf, reused) and returns up to want of its matching
 // lines.
 func (ix *Index) matchFile(s *Search, after cursor, c candidate, want int, buf *[]byte) fileHits {
-	data, err := ix.readInto(c.path, buf)
+	data, err := readRegular(ix.fsroot, c.path, ix.opts.MaxFileSize, buf)
 	if err != nil {
 		return fileHits{} // gone since it was indexed
 	}
@@ -345,42 +344,6 @@ func (ix *Index) matchFile(s *Search, after cursor, c candidate, want int, buf *
 		return len(fh.hits) < want
 	})
 	return fh
-}
-
-// readInto reads the file at rel, within the root, into *buf (grown as needed).
-func (ix *Index) readInto(rel string, buf *[]byte) ([]byte, error) {
-	f, err := ix.fsroot.Open(rel)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, errors.New("not a regular file")
-	}
-	size := int(info.Size()) + 1 // one more, to see the end of a file that grew
-	if cap(*buf) < size {
-		*buf = make([]byte, size)
-	}
-	b := (*buf)[:cap(*buf)]
-	n := 0
-	for {
-		k, err := f.Read(b[n:])
-		n += k
-		if err == io.EOF {
-			return b[:n], nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		if n == len(b) { // it grew
-			b = append(b, 0)[:cap(b)]
-			*buf = b
-		}
-	}
 }
 
 // contextLines returns up to n lines before and after the line at [start, end).

@@ -2,9 +2,9 @@ package index
 
 import (
 	"bytes"
+	"io/fs"
 	"os"
 	"path"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -83,16 +83,23 @@ func isGenerated(rel string, data []byte) bool {
 type walkResult struct {
 	files []File   // sorted by path; Kind and Generated not yet known
 	dirs  []string // every directory walked, "." first
+	// problems are the ignore files the walk did not read, and why.
+	problems []string
 }
 
 // walk lists the files of the tree below root that are not ignored: .git is skipped,
 // .gitignore files (and .git/info/exclude) are honoured as git does, and symbolic links are
-// not followed (as ripgrep and git grep do not), so nothing outside root is ever read.
-func walk(root string) (*walkResult, error) {
+// not followed (as ripgrep and git grep do not). Directories are read through root, so
+// nothing outside it is ever read, even if a directory is replaced by a link meanwhile.
+func walk(root *os.Root) (*walkResult, error) {
 	w := &walkResult{}
 	base := ignoreStack{}
-	if data, err := os.ReadFile(filepath.Join(root, ".git", "info", "exclude")); err == nil {
+	data, problem := readIgnoreFile(root, ".git/info/exclude")
+	if data != nil {
 		base = append(base, parseIgnore(".", data))
+	}
+	if problem != "" {
+		w.problems = append(w.problems, problem)
 	}
 	if err := walkDir(root, ".", base, w); err != nil {
 		return nil, err
@@ -101,9 +108,18 @@ func walk(root string) (*walkResult, error) {
 	return w, nil
 }
 
-func walkDir(root, rel string, ign ignoreStack, w *walkResult) error {
-	dir := filepath.Join(root, filepath.FromSlash(rel))
-	entries, err := os.ReadDir(dir)
+// readDir lists the directory at rel within root.
+func readDir(root *os.Root, rel string) ([]fs.DirEntry, error) {
+	d, err := root.Open(rel)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	return d.ReadDir(-1)
+}
+
+func walkDir(root *os.Root, rel string, ign ignoreStack, w *walkResult) error {
+	entries, err := readDir(root, rel)
 	if err != nil {
 		if rel == "." {
 			return err
@@ -112,9 +128,13 @@ func walkDir(root, rel string, ign ignoreStack, w *walkResult) error {
 	}
 	w.dirs = append(w.dirs, rel)
 	for _, e := range entries {
-		if e.Name() == ".gitignore" && e.Type().IsRegular() {
-			if data, err := os.ReadFile(filepath.Join(dir, ".gitignore")); err == nil {
+		if e.Name() == ".gitignore" {
+			data, problem := readIgnoreFile(root, path.Join(rel, ".gitignore"))
+			if data != nil {
 				ign = append(ign[:len(ign):len(ign)], parseIgnore(rel, data))
+			}
+			if problem != "" {
+				w.problems = append(w.problems, problem)
 			}
 			break
 		}
@@ -149,9 +169,10 @@ func walkDir(root, rel string, ign ignoreStack, w *walkResult) error {
 
 // ignoredPath reports whether rel, a path below root, is left out of the index: under .git,
 // under an ignored directory, or ignored itself. The watcher asks it of paths it hears of.
-func ignoredPath(root, rel string, isDir bool) bool {
+// It reads the ignore files as walk does.
+func ignoredPath(root *os.Root, rel string, isDir bool) bool {
 	ign := ignoreStack{}
-	if data, err := os.ReadFile(filepath.Join(root, ".git", "info", "exclude")); err == nil {
+	if data, _ := readIgnoreFile(root, ".git/info/exclude"); data != nil {
 		ign = append(ign, parseIgnore(".", data))
 	}
 	parts := strings.Split(rel, "/")
@@ -160,7 +181,7 @@ func ignoredPath(root, rel string, isDir bool) bool {
 		if part == ".git" {
 			return true
 		}
-		if data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(dir), ".gitignore")); err == nil {
+		if data, _ := readIgnoreFile(root, path.Join(dir, ".gitignore")); data != nil {
 			ign = append(ign, parseIgnore(dir, data))
 		}
 		child := path.Join(dir, part)
@@ -174,17 +195,17 @@ func ignoredPath(root, rel string, isDir bool) bool {
 }
 
 // statFile returns the File for rel as it is on disk now, and whether it is a regular file.
-func statFile(root, rel string) (File, bool) {
-	info, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel)))
+func statFile(root *os.Root, rel string) (File, bool) {
+	info, err := root.Lstat(rel)
 	if err != nil || !info.Mode().IsRegular() {
 		return File{}, false
 	}
 	return File{Path: rel, Size: info.Size(), ModTime: info.ModTime().UnixNano(), Vendored: isVendored(rel)}, true
 }
 
-// Ignored reports whether rel, a path below root (absolute), is left out by .gitignore, or
-// lies under .git.
-func Ignored(root, rel string, isDir bool) bool { return ignoredPath(root, rel, isDir) }
+// Ignored reports whether rel, a path below the root, is left out by .gitignore, or lies
+// under .git.
+func (ix *Index) Ignored(rel string, isDir bool) bool { return ignoredPath(ix.fsroot, rel, isDir) }
 
 // Vendored reports whether rel lies under a directory of third-party code.
 func Vendored(rel string) bool { return isVendored(rel) }

@@ -214,7 +214,7 @@ func (s *Index) embedMissing(ctx context.Context, limit int, progress func(done,
 		for i, j := range batch {
 			lines, ok := files[j.path]
 			if !ok {
-				src, err := s.src.FS().ReadFile(j.path)
+				src, err := s.src.ReadFile(j.path, s.opts.MaxFileSize)
 				if err != nil {
 					continue
 				}

@@ -209,7 +209,7 @@ type cutFile struct {
 
 // cut reads one file and cuts it into chunks with their words.
 func (s *Index) cut(f index.File) *cutFile {
-	src, err := s.src.FS().ReadFile(f.Path)
+	src, err := s.src.ReadFile(f.Path, s.opts.MaxFileSize)
 	if err != nil {
 		return nil
 	}
