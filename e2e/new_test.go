@@ -3,7 +3,9 @@ package e2e
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"io"
+	"io/fs"
 	"net/http"
 	"os"
 	"os/exec"
@@ -13,16 +15,23 @@ import (
 	"testing"
 )
 
-// TestNewProject does what a new user does: build mcpgen, scaffold a project, add the second
-// tool the project's README shows in a new file, regenerate, vet, test, and run the server
-// over stdio and HTTP, calling both tools. Then it changes a tool without regenerating:
+// TestNewProject does what a new user does, as the README's Quickstart says and with the go
+// command's defaults (GOFLAGS=-buildvcs=auto: mcpgen's build carries a version stamped from
+// git, which no module proxy has): build mcpgen, scaffold a project, add the greet tool of
+// the Quickstart and the second tool the project's README shows, each in a new file,
+// regenerate, vet, test, call greet with go tool mcpgen as the Quickstart does, and run the
+// server over stdio and HTTP, calling the tools. Then it changes a tool without regenerating:
 // check mode and go test fail with a diff until go generate runs. Last, it gives the server
 // a command-line argument as the README shows.
 func TestNewProject(t *testing.T) {
 	t.Parallel()
 	work := t.TempDir()
+	root := userClone(t)
 	mcpgen := filepath.Join(work, "mcpgen")
-	runCmd(t, "..", "go", "build", "-o", mcpgen, "./cmd/mcpgen")
+	runCmd(t, root, "go", "build", "-o", mcpgen, "./cmd/mcpgen") // the Quickstart's "build it first"
+	if out := runCmd(t, work, "go", "version", "-m", mcpgen); !strings.Contains(out, "\tmod\tgithub.com/mcpgen/mcpgen\tv0.0.0-") {
+		t.Fatalf("mcpgen's build carries no version stamped from git:\n%s", out)
+	}
 
 	out := runCmd(t, work, mcpgen, "new", "hello")
 	if !strings.Contains(out, "Created hello, module hello, server hello") || !strings.Contains(out, `README.md
@@ -36,7 +45,6 @@ func TestNewProject(t *testing.T) {
 		}
 	}
 	gomod, _ := os.ReadFile(filepath.Join(dir, "go.mod"))
-	root, _ := filepath.Abs("..")
 	if !bytes.Contains(gomod, []byte("tool github.com/mcpgen/mcpgen/cmd/mcpgen")) || !bytes.Contains(gomod, []byte("replace github.com/mcpgen/mcpgen => "+root)) {
 		t.Errorf("go.mod does not use this checkout of mcpgen as a tool:\n%s", gomod)
 	}
@@ -60,13 +68,25 @@ func TestNewProject(t *testing.T) {
 	bin := filepath.Join(dir, "hello")
 	runCmd(t, dir, "go", "build", "-o", bin, ".")
 
+	// The README's Quickstart: greet.go, generated, built, and called with go tool mcpgen.
+	quick, _ := os.ReadFile("../README.md")
+	write(t, filepath.Join(dir, "greet.go"), readmeExample(t, string(quick), "## Quickstart"))
+	runCmd(t, dir, "go", "generate", "./...")
+	runCmd(t, dir, "go", "build", "-o", bin, ".")
+	if out, errOut, code := runStatus(t, dir, "go", "tool", "mcpgen", "call", "--stdio", "./hello", "greet", "name=Ada", "excited=true"); code != 0 || out != "Hello, Ada!\n" {
+		t.Errorf("go tool mcpgen call greet: exit %d %q %s", code, out, errOut)
+	}
+	if out, errOut, code := runStatus(t, dir, "go", "tool", "mcpgen", "call", "--stdio", "./hello", "greet"); code != 1 || !strings.Contains(out+errOut, "/name: missing required property") {
+		t.Errorf("go tool mcpgen call greet without a name: exit %d %q %q", code, out, errOut)
+	}
+
 	for _, tc := range transportsOf(bin) {
 		t.Run(tc.name, func(t *testing.T) {
 			c := newClient(t, tc.start(t), "2025-11-25", nil)
 			if name := c.initialize(map[string]any{})["serverInfo"].(map[string]any)["name"]; name != "hello" {
 				t.Errorf("server name %v", name)
 			}
-			if got := names(c.must("tools/list", nil)["tools"].([]any), "name"); !slices.Equal(got, []string{"add", "count_words"}) {
+			if got := names(c.must("tools/list", nil)["tools"].([]any), "name"); !slices.Equal(got, []string{"add", "count_words", "greet"}) {
 				t.Errorf("tools %v", got)
 			}
 			sum := c.must("tools/call", map[string]any{"name": "add", "arguments": map[string]any{"a": 2, "b": 0.5}})
@@ -157,6 +177,33 @@ func TestNewProject(t *testing.T) {
 	}
 }
 
+// userClone returns a copy of this checkout as a user's clone of it is: its files (those git
+// tracks and those it would, as they are now) in a git repository of their own, with one
+// commit, whose .git is a directory. The go command stamps what it builds there with a
+// version from git; it does not in a git worktree, whose .git is a file.
+func userClone(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "mcpgen")
+	for _, name := range strings.Fields(runCmd(t, "..", "git", "ls-files", "--cached", "--others", "--exclude-standard")) {
+		fi, err := os.Lstat(filepath.Join("..", name))
+		if errors.Is(err, fs.ErrNotExist) || err == nil && !fi.Mode().IsRegular() {
+			continue // deleted and not yet committed, or a link (.cache)
+		}
+		data, err := os.ReadFile(filepath.Join("..", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, name), data, fi.Mode().Perm()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runCmd(t, dir, "git", "init", "-q")
+	runCmd(t, dir, "git", "add", "-A")
+	runCmd(t, dir, "git", "-c", "user.name=e2e", "-c", "user.email=e2e@example.com", "commit", "-q", "-m", "clone")
+	return dir
+}
+
 // replaceIn replaces, in a file, the text from the first start up to and including the
 // first end after it, with repl.
 func replaceIn(t *testing.T, path, start, end, repl string) {
@@ -210,11 +257,13 @@ func write(t *testing.T, path, text string) {
 	}
 }
 
-// command is a command run in dir. The project stands alone: no go.work applies.
+// command is a command run in dir as a user runs it: the project stands alone (no go.work
+// applies), and the go command stamps builds from git (-buildvcs=auto, its default, which
+// this repository's machines turn off).
 func command(dir, name string, args ...string) *exec.Cmd {
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOWORK=off")
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-buildvcs=auto")
 	return cmd
 }
 

@@ -59,7 +59,11 @@ func run(m *testing.M) int {
 	for bin, pkg := range map[string]string{weatherBin: "../examples/weather", everythingBin: "../examples/everything",
 		clientBin: "../examples/client", mcpgenBin: "../cmd/mcpgen", hostBin: "../examples/host",
 		fsclientBin: "../examples/fsclient", notesBin: "../examples/notes/cmd/notes", protectedBin: "../examples/protected"} {
-		if out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
+		build := exec.Command("go", "build", "-o", bin, pkg)
+		if bin == mcpgenBin { // built as a user builds it: mcpgen new must work from it
+			build.Env = append(os.Environ(), "GOFLAGS=-buildvcs=auto")
+		}
+		if out, err := build.CombinedOutput(); err != nil {
 			fmt.Fprintf(os.Stderr, "building %s: %v\n%s", pkg, err, out)
 			return 1
 		}

@@ -263,8 +263,8 @@ func listFiles(dir string) ([]string, error) {
 }
 
 // Local returns the mcpgen this program was built from: a released version, or, for a
-// development build, the checkout it was built from (found through this source file's
-// path, which builds without -trimpath record).
+// development build, the checkout it was built from (found through a replace directive, or
+// through this source file's path, which builds without -trimpath record).
 func Local() (Source, error) {
 	var mod *debug.Module
 	if info, ok := debug.ReadBuildInfo(); ok {
@@ -277,16 +277,34 @@ func Local() (Source, error) {
 			}
 		}
 	}
-	if mod != nil && mod.Replace == nil && mod.Version != "" && mod.Version != "(devel)" {
+	src := ""
+	if _, file, _, ok := runtime.Caller(0); ok && filepath.IsAbs(file) {
+		src = filepath.Dir(file)
+	}
+	return local(mod, src)
+}
+
+// local decides which mcpgen a program whose build recorded mod (nil if none), and whose
+// source file is in the directory src ("" if unknown), was built from. A version is a
+// release only when it has a checksum: the go command then took mcpgen's module from the
+// module proxy (or its cache) and checked it against go.sum. A checkout's build carries a
+// version too (the go command stamps one from git, v0.0.0-20260102150405-abcdef123456,
+// "+dirty" when files changed, or a tag), but no checksum, and the proxy may have never seen
+// that commit: the checkout is used, as a replace directive's is.
+func local(mod *debug.Module, src string) (Source, error) {
+	if mod != nil && mod.Replace != nil {
+		if filepath.IsAbs(mod.Replace.Path) {
+			if dir, ok := moduleRoot(mod.Replace.Path); ok {
+				return Source{Version: "v0.0.0", Dir: dir}, nil
+			}
+		}
+	} else if mod != nil && mod.Sum != "" && mod.Version != "" && mod.Version != "(devel)" {
 		return Source{Version: mod.Version}, nil
 	}
-	if _, file, _, ok := runtime.Caller(0); ok && filepath.IsAbs(file) {
-		if dir, ok := moduleRoot(filepath.Dir(file)); ok {
+	if src != "" {
+		if dir, ok := moduleRoot(src); ok {
 			return Source{Version: "v0.0.0", Dir: dir}, nil
 		}
-	}
-	if mod != nil && mod.Replace != nil && filepath.IsAbs(mod.Replace.Path) {
-		return Source{Version: "v0.0.0", Dir: mod.Replace.Path}, nil
 	}
 	return Source{}, errors.New("this mcpgen is a development build that does not know where its source is (built with -trimpath?); give the mcpgen checkout with --mcpgen-dir")
 }

@@ -6,6 +6,7 @@ import (
 	"go/format"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -36,6 +37,45 @@ func TestLocalFindsThisCheckout(t *testing.T) {
 	root, _ := filepath.Abs("..")
 	if src.Dir != root || src.Version != "v0.0.0" {
 		t.Errorf("Local() = %+v, want the checkout at %s", src, root)
+	}
+}
+
+// What a build recorded decides the mcpgen a new project uses: a version with a checksum
+// (from the module proxy) is a release; a version the go command stamped from git in a
+// checkout is not, "+dirty" or not, tagged or not, and the checkout (a replace directive's,
+// or this source file's) is used instead.
+func TestLocalTellsACheckoutFromARelease(t *testing.T) {
+	root, _ := filepath.Abs("..")
+	src := filepath.Join(root, "scaffold")
+	checkout := Source{Version: "v0.0.0", Dir: root}
+	for _, tc := range []struct {
+		name string
+		mod  *debug.Module
+		src  string
+		want Source
+	}{
+		{"release", &debug.Module{Path: ModulePath, Version: "v1.2.3", Sum: "h1:abc="}, "/home/u/go/pkg/mod/github.com/mcpgen/mcpgen@v1.2.3/scaffold", Source{Version: "v1.2.3"}},
+		{"pseudo-version from the proxy", &debug.Module{Path: ModulePath, Version: "v0.0.0-20261126141354-459582db7a29", Sum: "h1:abc="}, "", Source{Version: "v0.0.0-20261126141354-459582db7a29"}},
+		{"stamped from git", &debug.Module{Path: ModulePath, Version: "v0.0.0-20261126141354-459582db7a29"}, src, checkout},
+		{"stamped from git, dirty", &debug.Module{Path: ModulePath, Version: "v0.0.0-20261126141354-459582db7a29+dirty"}, src, checkout},
+		{"stamped from a tag", &debug.Module{Path: ModulePath, Version: "v1.2.3"}, src, checkout},
+		{"devel", &debug.Module{Path: ModulePath, Version: "(devel)"}, src, checkout},
+		{"no build info", nil, src, checkout},
+		{"replaced", &debug.Module{Path: ModulePath, Version: "v1.2.3", Replace: &debug.Module{Path: root}}, "", checkout},
+		{"replaced relatively", &debug.Module{Path: ModulePath, Version: "v1.2.3", Replace: &debug.Module{Path: "../mcpgen"}}, src, checkout},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := local(tc.mod, tc.src)
+			if err != nil || got != tc.want {
+				t.Errorf("local = %+v, %v; want %+v", got, err, tc.want)
+			}
+		})
+	}
+	// A checkout's build without its source path (-trimpath) cannot tell where it is.
+	for _, mod := range []*debug.Module{{Path: ModulePath, Version: "v0.0.0-20261126141354-459582db7a29"}, {Path: ModulePath, Version: "v1.2.3"}} {
+		if got, err := local(mod, ""); err == nil || !strings.Contains(err.Error(), "--mcpgen-dir") {
+			t.Errorf("local(%s, no source) = %+v, %v; want an error that names --mcpgen-dir", mod.Version, got, err)
+		}
 	}
 }
 
