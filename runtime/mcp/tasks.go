@@ -130,8 +130,9 @@ type taskRunner struct {
 	byCaller map[string]int          // ... of each caller (a protected server's)
 	wg       sync.WaitGroup
 	stopped  bool
-	owner    string // this process, in the tasks it runs
-	shared   bool   // the store is not this process's alone: leases and watching
+	drained  chan struct{} // closed when the last task ends, while shutdown waits for it
+	owner    string        // this process, in the tasks it runs
+	shared   bool          // the store is not this process's alone: leases and watching
 	watching sync.Once
 	unwatch  context.CancelFunc // ends the watch of other processes' changes
 }

@@ -42,6 +42,10 @@ func (tr *taskRunner) forget(rt *runningTask) {
 	rt.cancel()
 	tr.mu.Lock()
 	delete(tr.running, rt.id)
+	if tr.drained != nil && len(tr.running) == 0 {
+		close(tr.drained) // shutdown waits no longer
+		tr.drained = nil
+	}
 	tr.mu.Unlock()
 	tr.release(rt.caller)
 }
@@ -111,23 +115,49 @@ func (tr *taskRunner) watchOthers() {
 	})
 }
 
-// Shutdown ends what the server runs beyond its conversations: the tasks it runs are
-// failed (nobody will finish them), their bodies cancelled, and the watch of the task store
-// stopped; it waits for the bodies to end, or for ctx, whose error it then returns. Tasks
-// are the server's, not a conversation's, so the end of ServeConn or Serve leaves them
-// running: HTTPHandler.Shutdown, ws.Handler.Shutdown and ServeStdio call Shutdown; a program
-// that serves through ServeConn or Serve calls it once it has stopped serving. A task
-// asked for after it fails at once.
+// Shutdown ends what the server runs beyond its conversations: the tasks it runs, the
+// watch of the task store. With a store other processes share (TaskOptions.Store, Redis),
+// where a client goes on polling through another replica, running tasks first get
+// ServerOptions.ShutdownTimeout (or until shortly before ctx's deadline, if that comes
+// sooner) to end by themselves; those still running then are failed ("The server stopped
+// before the task ended.") and their bodies cancelled. With the server's own store, which
+// nobody can read once the process stops, they are failed at once. Shutdown waits for the
+// bodies to end, or for ctx, whose error it then returns. Tasks are the server's, not a
+// conversation's, so the end of ServeConn or Serve leaves them running:
+// HTTPHandler.Shutdown, ws.Handler.Shutdown and ServeStdio call Shutdown; a program that
+// serves through ServeConn or Serve calls it once it has stopped serving. A task asked for
+// after Shutdown began fails at once.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.tasks.shutdown(ctx)
 	return ctx.Err()
 }
 
-// shutdown fails the tasks this process runs, since nobody will finish them, cancels their
-// bodies, and waits for them to end, or for ctx.
+// shutdown lets the tasks this process runs finish, when their store outlives it, for
+// the grace Shutdown says; then fails those still running, since nobody will finish them,
+// cancels their bodies, and waits for them to end, or for ctx.
 func (tr *taskRunner) shutdown(ctx context.Context) {
 	tr.mu.Lock()
 	tr.stopped = true
+	if tr.shared && len(tr.running) > 0 {
+		tr.drained = make(chan struct{})
+		drained := tr.drained
+		tr.mu.Unlock()
+		end := time.Now().Add(tr.s.opts.ShutdownTimeout)
+		if deadline, ok := ctx.Deadline(); ok {
+			// Some of what is left is kept to fail the tasks that do not end in time.
+			if keep := deadline.Add(-min(time.Second, time.Until(deadline)/4)); keep.Before(end) {
+				end = keep
+			}
+		}
+		grace := time.NewTimer(time.Until(end))
+		select {
+		case <-drained:
+		case <-grace.C:
+		case <-ctx.Done():
+		}
+		grace.Stop()
+		tr.mu.Lock()
+	}
 	if tr.unwatch != nil {
 		tr.unwatch()
 	}
