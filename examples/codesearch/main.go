@@ -23,6 +23,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"syscall"
 	"time"
@@ -59,6 +60,9 @@ func main() {
 	noWatch := flag.Bool("no-watch", false, "do not watch the tree for changes")
 	maxFile := flag.Int64("max-file-size", 16<<20, "index files up to this many `bytes`; larger ones are listed, not searched")
 	wait := flag.Duration("wait", 20*time.Second, "how long a search waits for the first build of the index before it reads the files directly")
+	searchTime := flag.Duration("search-timeout", 10*time.Second, "how long one search_code may take: past it, it returns the matches found so far and a cursor to go on")
+	maxSearches := flag.Int("max-searches", runtime.GOMAXPROCS(0), "how many searches run at once")
+	searchQueue := flag.Int("search-queue", 32, "how many more searches wait for one to end (each at most --search-timeout); past that they are refused")
 	embedURL := flag.String("embed-url", os.Getenv("CODESEARCH_EMBED_URL"), "OpenAI-compatible embeddings `URL` (base, as http://localhost:11434/v1, or .../embeddings)")
 	embedModel := flag.String("embed-model", os.Getenv("CODESEARCH_EMBED_MODEL"), "embedding `model` name for --embed-url")
 	version := flag.Bool("version", false, "print the version and exit")
@@ -105,7 +109,8 @@ func main() {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	srv, cb, err := newServer(root, config{indexDir: dir, watch: !*noWatch, maxFileSize: *maxFile, wait: *wait, embedder: embedder, logf: log.Printf})
+	srv, cb, err := newServer(root, config{indexDir: dir, watch: !*noWatch, maxFileSize: *maxFile, wait: *wait, embedder: embedder, logf: log.Printf,
+		searchTime: *searchTime, maxSearches: *maxSearches, searchQueue: *searchQueue})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "codesearch:", err)
 		os.Exit(2)
@@ -129,6 +134,10 @@ type config struct {
 	wait        time.Duration
 	embedder    semantic.Embedder
 	logf        func(string, ...any)
+	// searchTime bounds one search_code (0: 10 s); maxSearches (0: GOMAXPROCS) run at
+	// once and searchQueue more wait, each at most searchTime.
+	searchTime               time.Duration
+	maxSearches, searchQueue int
 }
 
 // newServer returns the MCP server for the tree at root and the codebase behind it.
@@ -138,7 +147,13 @@ func newServer(root string, cfg config) (*mcp.Server, *Codebase, error) {
 		return nil, nil, err
 	}
 	sem := semantic.New(ix, semantic.Options{Dir: cfg.indexDir, Embedder: cfg.embedder, Logf: cfg.logf})
-	cb := &Codebase{ix: ix, sem: sem, wait: cfg.wait}
+	if cfg.searchTime <= 0 {
+		cfg.searchTime = 10 * time.Second
+	}
+	if cfg.maxSearches <= 0 {
+		cfg.maxSearches = runtime.GOMAXPROCS(0)
+	}
+	cb := &Codebase{ix: ix, sem: sem, wait: cfg.wait, searchTime: cfg.searchTime, searches: newLimiter(cfg.maxSearches, cfg.searchQueue, cfg.searchTime)}
 	srv := mcp.NewServer(info, &mcp.ServerOptions{
 		Instructions: "Searches and reads the codebase at " + ix.Root() + ". Use search_code for exact text or a regular expression " +
 			"(fast: an index narrows the files), search_by_embedding for a question in words, and list_directory, read_file, " +

@@ -121,7 +121,7 @@ func connect(t *testing.T, transport, root string, extra ...string) (*mcp.Client
 	var base string
 	switch transport {
 	case "memory":
-		cfg := config{indexDir: args[1], watch: true, maxFileSize: 16 << 20, wait: 20 * time.Second, logf: t.Logf}
+		cfg := config{indexDir: args[1], watch: true, maxFileSize: 16 << 20, wait: 20 * time.Second, logf: t.Logf, searchQueue: 32}
 		for i := 0; i+1 < len(extra); i += 2 {
 			if extra[i] == "--embed-url" {
 				cfg.embedder = &semantic.OpenAI{URL: extra[i+1], Model: extra[i+3]}

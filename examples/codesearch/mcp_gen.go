@@ -783,6 +783,10 @@ const (
     "index": {
       "type": "string",
       "description": "How the search ran: \"ready\" (through the index), or, while the index was still being built, by reading the files."
+    },
+    "partial": {
+      "type": "string",
+      "description": "Says that the search ran out of its time before it was done, and how far it got: the matches are those it found before, in order, and next_cursor goes on."
     }
   },
   "required": [
@@ -1411,6 +1415,10 @@ func mcpgenEncodeSearchCodeResult(e *jsonwire.Encoder, v *SearchCodeResult) {
 	}
 	e.Key("index")
 	e.String(v.Index)
+	if v.Partial != "" {
+		e.Key("partial")
+		e.String(v.Partial)
+	}
 	e.ObjectEnd()
 }
 

@@ -89,6 +89,9 @@ func (r *SearchCodeResult) AppendMCPText(b []byte) []byte {
 	if r.Index != "ready" {
 		b = append(append(append(b, "Index: "...), r.Index...), ".\n"...)
 	}
+	if r.Partial != "" {
+		b = append(append(append(b, "Partial: "...), r.Partial...), ".\n"...)
+	}
 	if r.Truncated {
 		b = append(b, "There are more matches: call search_code again with cursor "...)
 		b = strconv.AppendQuote(b, r.NextCursor)

@@ -21,6 +21,9 @@ type Codebase struct {
 	// wait is how long a search waits for the first build of the index, telling the client
 	// its progress, before it reads the files directly instead.
 	wait time.Duration
+	// searchTime bounds one search_code; searches bounds how many searches run at once.
+	searchTime time.Duration
+	searches   *limiter
 }
 
 // SearchCodeInput is a text or pattern search.
@@ -67,6 +70,9 @@ type SearchCodeResult struct {
 	// How the search ran: "ready" (through the index), or, while the index was still
 	// being built, by reading the files.
 	Index string `json:"index"`
+	// Partial says that the search ran out of its time before it was done, and how far it
+	// got: the matches are those it found before, in order, and next_cursor goes on.
+	Partial string `json:"partial,omitempty"`
 }
 
 // CodeMatch is one matching line.
@@ -116,14 +122,24 @@ func (c *Codebase) SearchCode(ctx context.Context, in SearchCodeInput) (SearchCo
 		}
 	}
 	c.waitForIndex(ctx)
+	leave, err := c.searches.enter(ctx, "search")
+	if err != nil {
+		return SearchCodeResult{}, err
+	}
+	defer leave()
 	res, err := c.ix.Search(ctx, &index.Search{
 		Matcher: m, Path: dir, Glob: glob, IncludeVendored: in.IncludeVendored, IncludeGenerated: in.IncludeGenerated,
-		Max: in.MaxResults, Context: in.ContextLines, After: in.Cursor,
+		Max: in.MaxResults, Context: in.ContextLines, After: in.Cursor, Timeout: c.searchTime,
 	})
 	if err != nil {
 		return SearchCodeResult{}, err
 	}
 	out := SearchCodeResult{Truncated: res.More, NextCursor: res.Cursor, FilesSearched: res.FilesRead, Index: "ready"}
+	if res.Stopped {
+		out.Partial = fmt.Sprintf("the search stopped after %v, the time one search may take, having read %d of the %d files that may match: "+
+			"these are the matches before, in order; call again with next_cursor to go on, or narrow it (path, file_glob, a regular expression with a literal string)",
+			c.searchTime, res.FilesRead, res.Candidates)
+	}
 	if res.Scanned {
 		done, total := c.ix.Progress()
 		out.Index = fmt.Sprintf("building (%d of %d files read): this search read the files directly", done, total)
@@ -240,6 +256,11 @@ func (c *Codebase) SearchByEmbedding(ctx context.Context, in EmbeddingSearchInpu
 		return EmbeddingSearchResult{}, err
 	}
 	c.waitForIndex(ctx)
+	leave, err := c.searches.enter(ctx, "search")
+	if err != nil {
+		return EmbeddingSearchResult{}, err
+	}
+	defer leave()
 	ans, err := c.sem.Search(ctx, in.Query, dir, in.MaxResults, func(done, total int) {
 		mcp.Progress(ctx, float64(done), float64(total), fmt.Sprintf("embedding chunks: %d of %d", done, total))
 	})

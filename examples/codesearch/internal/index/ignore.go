@@ -126,6 +126,9 @@ func globRegexp(glob string, braces bool) (string, bool) {
 			case atStart && strings.HasPrefix(rest, "/"):
 				b.WriteString("(?:.*/)?")
 				i += 2
+				for strings.HasPrefix(glob[i+1:], "**/") { // **/**/ is **/, and costs as much again
+					i += 3
+				}
 			default:
 				b.WriteString("[^/]*")
 				i++

@@ -67,11 +67,14 @@ func NewMatcher(query string, isRegexp, caseSensitive bool) (*Matcher, error) {
 	if err := withinLines(re); err != nil {
 		return nil, err
 	}
-	re = re.Simplify()
+	// Compiled from the tree as parsed: its text holds x{1000} once, where the simplified
+	// tree's holds x a thousand times, each a class whose case folding String computes
+	// anew (8 s for [\s\S]{1000}).
 	compiled, err := regexp.Compile(re.String())
 	if err != nil {
 		return nil, fmt.Errorf("query is not a valid RE2 regular expression: %v", err)
 	}
+	re = re.Simplify()
 	m := &Matcher{re: compiled, query: RegexpQuery(re)}
 	needles := requiredNeedles(re, !caseSensitive)
 	if len(needles) > 0 {
@@ -333,26 +336,58 @@ type Line struct {
 	End    int // offset of its end (its newline, or the end of the text)
 }
 
-// Match calls fn for each matching line of text in order, until fn returns false.
-func (m *Matcher) Match(text []byte, fn func(Line) bool) {
+// matchBlock is how much text a regular expression without a literal is run over at a
+// time (whole lines, so no match is cut): between blocks, and every few lines a literal
+// finds, Match asks whether to stop.
+const matchBlock = 4 << 10
+
+// Match calls fn for each matching line of text in order, until fn returns false, or until
+// stop (if not nil) returns true, which it asks often enough that a search stops within
+// milliseconds whatever its regular expression costs, but not before it looked at some of
+// the text. It reports whether it went through the text (or fn ended it), and when stopped,
+// how many lines it looked at.
+func (m *Matcher) Match(text []byte, stop func() bool, fn func(Line) bool) (done bool, lines int) {
 	lineNo, counted := 1, 0 // lines counted up to offset counted
 	pos := 0
-	for pos < len(text) {
+	stopped := func() bool {
+		if stop == nil || !stop() {
+			return false
+		}
+		lines = lineNo - 1 + bytes.Count(text[counted:pos], []byte{'\n'})
+		return true
+	}
+	for n := 0; pos < len(text); n++ {
+		if n%64 == 63 && stopped() {
+			return false, lines
+		}
 		var start int
 		if len(m.lit.b) > 0 {
 			i := m.lit.index(text[pos:])
 			if i < 0 {
-				return
+				return true, 0
 			}
 			start = pos + i
 		} else {
-			loc := m.re.FindIndex(text[pos:])
+			end := len(text)
+			if pos+matchBlock < end {
+				if nl := bytes.IndexByte(text[pos+matchBlock:], '\n'); nl >= 0 {
+					end = pos + matchBlock + nl
+				}
+			}
+			loc := m.re.FindIndex(text[pos:end])
 			if loc == nil {
-				return
+				if end == len(text) {
+					return true, 0
+				}
+				pos = end + 1
+				if stopped() {
+					return false, lines
+				}
+				continue
 			}
 			start = pos + loc[0]
 			if start == len(text) && text[start-1] == '\n' {
-				return // after the last newline there is no line
+				return true, 0 // after the last newline there is no line
 			}
 		}
 		ls := bytes.LastIndexByte(text[:start], '\n') + 1
@@ -379,8 +414,9 @@ func (m *Matcher) Match(text []byte, fn func(Line) bool) {
 		lineNo += bytes.Count(text[counted:ls], []byte{'\n'})
 		counted = ls
 		if !fn(Line{Number: lineNo, Column: col + 1, Start: ls, End: le}) {
-			return
+			return true, 0
 		}
 		pos = le + 1
 	}
+	return true, 0
 }

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 )
 
@@ -25,6 +26,9 @@ type Search struct {
 	Context                           int // lines of context before and after each match
 	// After continues a search after a match it returned (Cursor of its last hit).
 	After string
+	// Timeout bounds the search's time (0: none): past it, the search stops and returns what
+	// it found so far, in order, with Result.Stopped set and a Cursor that goes on.
+	Timeout time.Duration
 }
 
 // Hit is one matching line.
@@ -56,6 +60,9 @@ type Result struct {
 	Skipped               []Skipped
 	// Scanned: the index was still being built, and the files were read directly.
 	Scanned bool
+	// Stopped: the search ran out of its time; Hits are what it found before, More is set
+	// and Cursor goes on from where it stopped.
+	Stopped bool
 }
 
 // maxLineLen bounds the text of a line in a hit: a minified file's line of a megabyte is
@@ -106,25 +113,47 @@ func (ix *Index) Search(ctx context.Context, s *Search) (*Result, error) {
 		s.Max = 1
 	}
 	res := &Result{}
+	// sctx ends at the timeout too; ctx alone says the caller gave up.
+	sctx, cancel := ctx, context.CancelFunc(func() {})
+	if s.Timeout > 0 {
+		sctx, cancel = context.WithTimeout(ctx, s.Timeout)
+	}
+	defer cancel()
 	var cands []candidate
+	var reached string // with the time out before every path was looked at: the path reached
 	select {
 	case <-ix.ready:
 		if ix.err != nil {
 			return nil, ix.err
 		}
 		ix.Sync()
-		cands = ix.candidates(s, after, res)
+		cands, reached = ix.candidates(sctx, s, after, res)
 	default:
 		cands = ix.scanCandidates(s, after, res)
 		res.Scanned = true
 	}
 	res.Candidates = len(cands)
-	return res, ix.verify(ctx, s, after, cands, res)
+	stop, line := ix.verify(sctx, s, after, cands, res)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if stop != "" || reached != "" && !res.More {
+		// Out of time: it goes on in the file it stopped in, after the lines it looked at,
+		// or past the files the candidates were looked for in.
+		c := cursor{Path: stop, Line: line}
+		if stop == "" {
+			c = cursor{Path: reached}
+		}
+		res.Stopped, res.More, res.Cursor = true, true, encodeCursor(c)
+	}
+	return res, nil
 }
 
 // candidates returns the files that may hold a match, in path order, and counts the files
 // skipped.
-func (ix *Index) candidates(s *Search, after cursor, res *Result) []candidate {
+// With ctx done before it looked at every file, it returns those found so far and the path
+// of the file it reached.
+func (ix *Index) candidates(ctx context.Context, s *Search, after cursor, res *Result) (out []candidate, reached string) {
 	v := ix.view.Load()
 	q := s.Matcher.Query()
 	skips := map[string]*Skipped{}
@@ -165,7 +194,6 @@ func (ix *Index) candidates(s *Search, after cursor, res *Result) []candidate {
 			keep(f)
 		}
 	}
-	var out []candidate
 	docs, all := v.base.eval(q, uint32(lo), uint32(hi))
 	next := func(yield func(int)) {
 		if all {
@@ -194,11 +222,16 @@ func (ix *Index) candidates(s *Search, after cursor, res *Result) []candidate {
 			}
 		}
 	}
+	looked := 0
 	next(func(i int) {
-		if v.dead != nil && v.dead[i] {
+		if v.dead != nil && v.dead[i] || reached != "" {
 			return
 		}
 		f := &v.base.files[i]
+		if looked++; looked%256 == 0 && ctx.Err() != nil { // a costly glob
+			reached = f.Path
+			return
+		}
 		if f.Kind != Text || f.Vendored && !s.IncludeVendored || f.Generated && !s.IncludeGenerated {
 			return // counted above
 		}
@@ -207,9 +240,11 @@ func (ix *Index) candidates(s *Search, after cursor, res *Result) []candidate {
 			out = append(out, candidate{path: f.Path, generated: f.Generated})
 		}
 	})
-	addDelta("")
+	if reached == "" {
+		addDelta("")
+	}
 	res.Skipped = sortedSkips(skips)
-	return out
+	return out, reached
 }
 
 func sortedSkips(m map[string]*Skipped) []Skipped {
@@ -257,18 +292,26 @@ func (ix *Index) scanCandidates(s *Search, after cursor, res *Result) []candidat
 type fileHits struct {
 	hits []Hit
 	read bool
+	// stopped: the search's time ran out while the file was read; hits are those before,
+	// in the lines it looked at.
+	stopped bool
+	lines   int
 }
 
 // verify reads the candidates in order, in parallel batches, until Max+1 hits are found
-// (the one past Max tells that there are more).
-func (ix *Index) verify(ctx context.Context, s *Search, after cursor, cands []candidate, res *Result) error {
+// (the one past Max tells that there are more). When ctx ends first, it keeps the hits of
+// the files read through, in order, and of the first file it stopped in, and returns that
+// file's path and how many of its lines it looked at. It looks at some of the first file
+// however soon ctx ends, so that a search continued from where it stopped gets further.
+func (ix *Index) verify(ctx context.Context, s *Search, after cursor, cands []candidate, res *Result) (stopPath string, stopLine int) {
 	want := s.Max + 1
 	workers := runtime.GOMAXPROCS(0)
 	batch := 8
 	var bufs sync.Pool
+	stop := func() bool { return ctx.Err() != nil }
 	for start := 0; start < len(cands) && len(res.Hits) < want; {
-		if err := ctx.Err(); err != nil {
-			return err
+		if start > 0 && stop() {
+			return cands[start].path, 0
 		}
 		end := min(start+batch, len(cands))
 		out := make([]fileHits, end-start)
@@ -292,16 +335,23 @@ func (ix *Index) verify(ctx context.Context, s *Search, after cursor, cands []ca
 					if i >= end {
 						return
 					}
-					out[i-start] = ix.matchFile(s, after, cands[i], want, buf)
+					if i > 0 && stop() {
+						out[i-start].stopped = true
+						continue
+					}
+					out[i-start] = ix.matchFile(s, after, cands[i], want, buf, stop)
 				}
 			}()
 		}
 		wg.Wait()
-		for _, fh := range out {
+		for k, fh := range out {
 			if fh.read {
 				res.FilesRead++
 			}
 			res.Hits = append(res.Hits, fh.hits...)
+			if fh.stopped && len(res.Hits) < want {
+				return cands[start+k].path, fh.lines
+			}
 			if len(res.Hits) >= want {
 				break
 			}
@@ -315,12 +365,12 @@ func (ix *Index) verify(ctx context.Context, s *Search, after cursor, cands []ca
 		last := res.Hits[len(res.Hits)-1]
 		res.Cursor = encodeCursor(cursor{Path: last.Path, Line: last.Line})
 	}
-	return nil
+	return "", 0
 }
 
 // matchFile reads one candidate (into buf, reused) and returns up to want of its matching
 // lines.
-func (ix *Index) matchFile(s *Search, after cursor, c candidate, want int, buf *[]byte) fileHits {
+func (ix *Index) matchFile(s *Search, after cursor, c candidate, want int, buf *[]byte, stop func() bool) fileHits {
 	data, err := readRegular(ix.fsroot, c.path, ix.opts.MaxFileSize, buf)
 	if err != nil {
 		return fileHits{} // gone since it was indexed
@@ -332,10 +382,22 @@ func (ix *Index) matchFile(s *Search, after cursor, c candidate, want int, buf *
 	if c.scan && !s.IncludeGenerated && isGenerated(c.path, data) {
 		return fh
 	}
-	s.Matcher.Match(data, func(l Line) bool {
-		if c.path == after.Path && l.Number <= after.Line {
-			return true
+	// Continuing in this file, it starts after the lines the cursor passed, without looking at
+	// them again.
+	skip, off := 0, 0
+	if c.path == after.Path {
+		for skip < after.Line && off < len(data) {
+			nl := bytes.IndexByte(data[off:], '\n')
+			if nl < 0 {
+				off = len(data)
+				break
+			}
+			off += nl + 1
+			skip++
 		}
+	}
+	done, lines := s.Matcher.Match(data[off:], stop, func(l Line) bool {
+		l.Number, l.Start, l.End = l.Number+skip, l.Start+off, l.End+off
 		h := Hit{Path: c.path, Line: l.Number, Column: l.Column, Text: lineText(data[l.Start:l.End], l.Column-1)}
 		if s.Context > 0 {
 			h.Before, h.After = contextLines(data, l.Start, l.End, s.Context)
@@ -343,6 +405,7 @@ func (ix *Index) matchFile(s *Search, after cursor, c candidate, want int, buf *
 		fh.hits = append(fh.hits, h)
 		return len(fh.hits) < want
 	})
+	fh.stopped, fh.lines = !done, skip+lines
 	return fh
 }
 
