@@ -43,12 +43,19 @@ func TestMain(m *testing.M) {
 // module copies testdata/shapes into a fresh directory (tests change its files).
 func module(t *testing.T) string {
 	t.Helper()
-	dst := filepath.Join(t.TempDir(), "shapes")
-	err := filepath.Walk("testdata/shapes", func(path string, fi os.FileInfo, err error) error {
+	return copyTree(t, "testdata/shapes")
+}
+
+// copyTree copies a directory of testdata into a fresh directory, and returns its path with
+// symbolic links resolved.
+func copyTree(t *testing.T, src string) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), filepath.Base(src))
+	err := filepath.Walk(src, func(path string, fi os.FileInfo, err error) error {
 		if err != nil {
 			return err
 		}
-		rel, _ := filepath.Rel("testdata/shapes", path)
+		rel, _ := filepath.Rel(src, path)
 		if fi.IsDir() {
 			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
 		}

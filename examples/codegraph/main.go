@@ -104,9 +104,11 @@ func main() {
 
 const instructions = `A code graph of Go modules, built by the Go type checker. Index a module with index_repository
 (or start the server with its directory), then ask: find_callers, find_callees, find_implementations,
-find_references and find_call_path answer exactly; get_code_snippet and read_file show source;
-query_code_graph answers other questions by having your model write SQL over graph://schema;
-surgical_replace_code edits a file and reindexes it. Names are qualified: "net/http.Client.Do",
+find_references, find_call_path, find_imports and find_importers answer exactly; search_symbols
+finds names (typos forgiven); get_code_snippet and read_file show source; for other questions,
+write one SQLite SELECT over graph://schema and run it with query_sql (query_code_graph does
+that through sampling, where the client offers it); surgical_replace_code edits a file and
+reindexes it. Names are qualified: "net/http.Client.Do",
 or shorter when unambiguous ("http.Client.Do", "Client.Do").`
 
 // defaultDB is the graph's file in the user's cache directory.

@@ -64,6 +64,26 @@ func RegisterMCP(s *mcp.Server, graph *Graph) {
 		},
 	})
 	s.AddTool(mcp.Tool{
+		Name:         "find_importers",
+		Description:  "Lists the project's packages that import a package (one of the project's, or one outside it such as \"fmt\"), with where.",
+		InputSchema:  mcpgenGraphFindImportersInput,
+		OutputSchema: mcpgenGraphFindImportersOutput,
+		Annotations:  mcp.ToolAnnotations{ReadOnlyHint: mcp.Ptr(true)},
+		Handler: func(ctx context.Context, c *mcp.ToolCall) {
+			mcpgenCallGraphFindImporters(ctx, c, graph)
+		},
+	})
+	s.AddTool(mcp.Tool{
+		Name:         "find_imports",
+		Description:  "Lists the packages a package imports, tests' imports included (marked test_only when only tests import one), with where each import is.",
+		InputSchema:  mcpgenGraphFindImportsInput,
+		OutputSchema: mcpgenGraphFindImportsOutput,
+		Annotations:  mcp.ToolAnnotations{ReadOnlyHint: mcp.Ptr(true)},
+		Handler: func(ctx context.Context, c *mcp.ToolCall) {
+			mcpgenCallGraphFindImports(ctx, c, graph)
+		},
+	})
+	s.AddTool(mcp.Tool{
 		Name:         "find_references",
 		Description:  "Lists every use of a symbol in the project, tests included, as gopls's references does: for a method, also the uses of the methods that correspond to it through interface satisfaction (marked with via).",
 		InputSchema:  mcpgenGraphFindReferencesInput,
@@ -106,12 +126,22 @@ func RegisterMCP(s *mcp.Server, graph *Graph) {
 	})
 	s.AddTool(mcp.Tool{
 		Name:         "query_code_graph",
-		Description:  "Answers a question about the indexed code. The server asks the client's own model (through MCP sampling) to write a SQL query over the graph's schema (graph://schema), runs it on a read-only connection with a time and row limit, and returns the query, its rows and a summary. Without sampling it answers the questions it can parse itself: who calls X, what does X call, what implements X, references to X, types whose name contains X.",
+		Description:  "Answers a question about the indexed code. The server asks the client's own model (through MCP sampling) to write a SQL query over the graph's schema (graph://schema), runs it on a read-only connection with a time and row limit, and returns the query, its rows and a summary. Without sampling it answers the questions it can parse itself: who calls X, what does X call, what implements X, references to X, what does package X import, what imports X, classes (functions, methods...) whose name contains X, classes in module X; for others, write SQL for query_sql.",
 		InputSchema:  mcpgenGraphQueryCodeGraphInput,
 		OutputSchema: mcpgenGraphQueryCodeGraphOutput,
 		Annotations:  mcp.ToolAnnotations{ReadOnlyHint: mcp.Ptr(true)},
 		Handler: func(ctx context.Context, c *mcp.ToolCall) {
 			mcpgenCallGraphQueryCodeGraph(ctx, c, graph)
+		},
+	})
+	s.AddTool(mcp.Tool{
+		Name:         "query_sql",
+		Description:  "Runs one read-only SQLite SELECT over the code graph and returns its rows. The schema, with a comment on every table and column, is the resource graph://schema; in short: nodes (declarations: kind, name, qualified_name, file_id, line, signature, doc), edges (kind calls, references, implements, embeds, imports or defines, from src to dst, both symbols.id, at file_id, line, col), symbols (qualified_name), files (path), packages (path, name), and the view edge_names (kind, src, dst, file, line, col as names). Example: SELECT src, file, line FROM edge_names WHERE kind = 'calls' AND dst = 'net/http.Serve'. It runs on a connection SQLite opened read-only, in a time limit.",
+		InputSchema:  mcpgenGraphQuerySQLInput,
+		OutputSchema: mcpgenGraphQuerySQLOutput,
+		Annotations:  mcp.ToolAnnotations{ReadOnlyHint: mcp.Ptr(true)},
+		Handler: func(ctx context.Context, c *mcp.ToolCall) {
+			mcpgenCallGraphQuerySQL(ctx, c, graph)
 		},
 	})
 	s.AddTool(mcp.Tool{
@@ -121,6 +151,16 @@ func RegisterMCP(s *mcp.Server, graph *Graph) {
 		Annotations: mcp.ToolAnnotations{ReadOnlyHint: mcp.Ptr(true)},
 		Handler: func(ctx context.Context, c *mcp.ToolCall) {
 			mcpgenCallGraphReadFile(ctx, c, graph)
+		},
+	})
+	s.AddTool(mcp.Tool{
+		Name:         "search_symbols",
+		Description:  "Finds declarations by name, best first: the name exactly, then but for case, then names that begin with it, contain it, or are a typo or two away from it (\"packages.Lod\" finds golang.org/x/tools/go/packages.Load). A qualified query ranks first the declarations whose package (and type) match its qualifier.",
+		InputSchema:  mcpgenGraphSearchSymbolsInput,
+		OutputSchema: mcpgenGraphSearchSymbolsOutput,
+		Annotations:  mcp.ToolAnnotations{ReadOnlyHint: mcp.Ptr(true)},
+		Handler: func(ctx context.Context, c *mcp.ToolCall) {
+			mcpgenCallGraphSearchSymbols(ctx, c, graph)
 		},
 	})
 	s.AddTool(mcp.Tool{
@@ -623,6 +663,216 @@ func mcpgenCallGraphFindImplementations(ctx context.Context, c *mcp.ToolCall, re
 	mcpgenEncodeImplementationsResult(mcpgen.Structured(c), &out)
 }
 
+// JSON Schemas of tool find_importers.
+const (
+	mcpgenGraphFindImportersInput = `{
+  "type": "object",
+  "description": "Names a package.",
+  "properties": {
+    "package": {
+      "type": "string",
+      "description": "Import path of a package (\"net/http\"), or its end (\"http\"), or its name.",
+      "minLength": 1
+    },
+    "project": {
+      "type": "string",
+      "description": "Project to look in (its name or root), when several are indexed."
+    }
+  },
+  "required": [
+    "package"
+  ],
+  "additionalProperties": false
+}`
+	mcpgenGraphFindImportersOutput = `{
+  "type": "object",
+  "description": "Lists a package's imports or importers.",
+  "properties": {
+    "package": {
+      "type": "string"
+    },
+    "imports": {
+      "type": "array",
+      "description": "What the package imports (find_imports) or the packages that import it (find_importers), each with the import declarations.",
+      "items": {
+        "type": "object",
+        "description": "A package one package imports (or, for Importers, one that imports it).",
+        "properties": {
+          "package": {
+            "type": "string"
+          },
+          "in_project": {
+            "type": "boolean",
+            "description": "Says the package is one of the project's own (else only its name is known)."
+          },
+          "test_only": {
+            "type": "boolean",
+            "description": "Says only test files import it."
+          },
+          "sites": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "description": "An import declaration.",
+              "properties": {
+                "file": {
+                  "type": "string"
+                },
+                "line": {
+                  "type": "integer"
+                }
+              },
+              "required": [
+                "file",
+                "line"
+              ],
+              "additionalProperties": false
+            }
+          }
+        },
+        "required": [
+          "package",
+          "in_project",
+          "sites"
+        ],
+        "additionalProperties": false
+      }
+    },
+    "count": {
+      "type": "integer"
+    }
+  },
+  "required": [
+    "package",
+    "imports",
+    "count"
+  ],
+  "additionalProperties": false
+}`
+)
+
+// mcpgenCallGraphFindImporters serves tool find_importers.
+func mcpgenCallGraphFindImporters(ctx context.Context, c *mcp.ToolCall, recv *Graph) {
+	args := c.Arguments()
+	var in PackageInput
+	mcpgenDecodePackageInput(mcpgen.Decoder(args), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
+		return
+	}
+	out, err := recv.FindImporters(ctx, in)
+	if err != nil {
+		c.ReturnError(err)
+		return
+	}
+	mcpgenEncodeImportsResult(mcpgen.Structured(c), &out)
+}
+
+// JSON Schemas of tool find_imports.
+const (
+	mcpgenGraphFindImportsInput = `{
+  "type": "object",
+  "description": "Names a package.",
+  "properties": {
+    "package": {
+      "type": "string",
+      "description": "Import path of a package (\"net/http\"), or its end (\"http\"), or its name.",
+      "minLength": 1
+    },
+    "project": {
+      "type": "string",
+      "description": "Project to look in (its name or root), when several are indexed."
+    }
+  },
+  "required": [
+    "package"
+  ],
+  "additionalProperties": false
+}`
+	mcpgenGraphFindImportsOutput = `{
+  "type": "object",
+  "description": "Lists a package's imports or importers.",
+  "properties": {
+    "package": {
+      "type": "string"
+    },
+    "imports": {
+      "type": "array",
+      "description": "What the package imports (find_imports) or the packages that import it (find_importers), each with the import declarations.",
+      "items": {
+        "type": "object",
+        "description": "A package one package imports (or, for Importers, one that imports it).",
+        "properties": {
+          "package": {
+            "type": "string"
+          },
+          "in_project": {
+            "type": "boolean",
+            "description": "Says the package is one of the project's own (else only its name is known)."
+          },
+          "test_only": {
+            "type": "boolean",
+            "description": "Says only test files import it."
+          },
+          "sites": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "description": "An import declaration.",
+              "properties": {
+                "file": {
+                  "type": "string"
+                },
+                "line": {
+                  "type": "integer"
+                }
+              },
+              "required": [
+                "file",
+                "line"
+              ],
+              "additionalProperties": false
+            }
+          }
+        },
+        "required": [
+          "package",
+          "in_project",
+          "sites"
+        ],
+        "additionalProperties": false
+      }
+    },
+    "count": {
+      "type": "integer"
+    }
+  },
+  "required": [
+    "package",
+    "imports",
+    "count"
+  ],
+  "additionalProperties": false
+}`
+)
+
+// mcpgenCallGraphFindImports serves tool find_imports.
+func mcpgenCallGraphFindImports(ctx context.Context, c *mcp.ToolCall, recv *Graph) {
+	args := c.Arguments()
+	var in PackageInput
+	mcpgenDecodePackageInput(mcpgen.Decoder(args), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
+		return
+	}
+	out, err := recv.FindImports(ctx, in)
+	if err != nil {
+		c.ReturnError(err)
+		return
+	}
+	mcpgenEncodeImportsResult(mcpgen.Structured(c), &out)
+}
+
 // JSON Schemas of tool find_references.
 const (
 	mcpgenGraphFindReferencesInput = `{
@@ -1058,6 +1308,82 @@ func mcpgenCallGraphQueryCodeGraph(ctx context.Context, c *mcp.ToolCall, recv *G
 	mcpgenEncodeQueryResult(mcpgen.Structured(c), &out)
 }
 
+// JSON Schemas of tool query_sql.
+const (
+	mcpgenGraphQuerySQLInput = `{
+  "type": "object",
+  "description": "A query over the graph.",
+  "properties": {
+    "sql": {
+      "type": "string",
+      "description": "One SQLite SELECT (WITH ... SELECT and VALUES too) over the tables of graph://schema: projects, packages, files, symbols, nodes, edges, method_sets, and the view edge_names (edges with qualified names and file paths). Read-only; stopped after the server's time limit.",
+      "minLength": 1
+    },
+    "max_rows": {
+      "type": "integer",
+      "description": "Bounds the rows returned.",
+      "minimum": 1,
+      "maximum": 1000,
+      "default": 200
+    }
+  },
+  "required": [
+    "sql"
+  ],
+  "additionalProperties": false
+}`
+	mcpgenGraphQuerySQLOutput = `{
+  "type": "object",
+  "description": "What a query returned.",
+  "properties": {
+    "columns": {
+      "type": "array",
+      "items": {
+        "type": "string"
+      }
+    },
+    "rows": {
+      "type": "array",
+      "description": "Holds each row's values in the order of columns.",
+      "items": {
+        "type": "array",
+        "items": {}
+      }
+    },
+    "truncated": {
+      "type": "boolean",
+      "description": "Says that more rows matched than were returned."
+    },
+    "summary": {
+      "type": "string"
+    }
+  },
+  "required": [
+    "columns",
+    "rows",
+    "summary"
+  ],
+  "additionalProperties": false
+}`
+)
+
+// mcpgenCallGraphQuerySQL serves tool query_sql.
+func mcpgenCallGraphQuerySQL(ctx context.Context, c *mcp.ToolCall, recv *Graph) {
+	args := c.Arguments()
+	var in SQLInput
+	mcpgenDecodeSQLInput(mcpgen.Decoder(args), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
+		return
+	}
+	out, err := recv.QuerySQL(ctx, in)
+	if err != nil {
+		c.ReturnError(err)
+		return
+	}
+	mcpgenEncodeSQLResult(mcpgen.Structured(c), &out)
+}
+
 // JSON Schemas of tool read_file.
 const (
 	mcpgenGraphReadFileInput = `{
@@ -1108,6 +1434,108 @@ func mcpgenCallGraphReadFile(ctx context.Context, c *mcp.ToolCall, recv *Graph) 
 		return
 	}
 	c.ReturnText(out)
+}
+
+// JSON Schemas of tool search_symbols.
+const (
+	mcpgenGraphSearchSymbolsInput = `{
+  "type": "object",
+  "description": "A name to look for.",
+  "properties": {
+    "query": {
+      "type": "string",
+      "description": "A name or part of one, qualified or not: \"Load\", \"packages.Lod\", \"http.Client.Do\", \"user\". Case does not matter; a typo or two is forgiven.",
+      "minLength": 1
+    },
+    "kind": {
+      "type": "string",
+      "description": "Kind of declaration to keep: func, method, struct, interface, type, alias, field, var, const, package, or class (any kind of type) and the other languages' kinds."
+    },
+    "project": {
+      "type": "string",
+      "description": "Project to look in (its name or root), when several are indexed."
+    },
+    "limit": {
+      "type": "integer",
+      "minimum": 1,
+      "maximum": 200,
+      "default": 20
+    }
+  },
+  "required": [
+    "query"
+  ],
+  "additionalProperties": false
+}`
+	mcpgenGraphSearchSymbolsOutput = `{
+  "type": "object",
+  "description": "What a search found, best first.",
+  "properties": {
+    "query": {
+      "type": "string"
+    },
+    "matches": {
+      "type": "array",
+      "items": {
+        "type": "object",
+        "description": "A declaration a search found, and how well it matched.",
+        "properties": {
+          "qualified_name": {
+            "type": "string"
+          },
+          "kind": {
+            "type": "string"
+          },
+          "file": {
+            "type": "string"
+          },
+          "line": {
+            "type": "integer"
+          },
+          "signature": {
+            "type": "string"
+          },
+          "match": {
+            "type": "string",
+            "description": "How the name matched: \"exact\", \"case\" (but for case), \"prefix\", \"contains\", or \"fuzzy\" (a few letters differ: a typo)."
+          }
+        },
+        "required": [
+          "qualified_name",
+          "kind",
+          "match"
+        ],
+        "additionalProperties": false
+      }
+    },
+    "count": {
+      "type": "integer"
+    }
+  },
+  "required": [
+    "query",
+    "matches",
+    "count"
+  ],
+  "additionalProperties": false
+}`
+)
+
+// mcpgenCallGraphSearchSymbols serves tool search_symbols.
+func mcpgenCallGraphSearchSymbols(ctx context.Context, c *mcp.ToolCall, recv *Graph) {
+	args := c.Arguments()
+	var in SearchInput
+	mcpgenDecodeSearchInput(mcpgen.Decoder(args), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
+		return
+	}
+	out, err := recv.SearchSymbols(ctx, in)
+	if err != nil {
+		c.ReturnError(err)
+		return
+	}
+	mcpgenEncodeSearchResult(mcpgen.Structured(c), &out)
 }
 
 // JSON Schemas of tool surgical_replace_code.
@@ -1324,6 +1752,40 @@ func mcpgenDecodeIndexInput(d *jsonwire.Decoder, v *IndexInput) {
 	}
 }
 
+// mcpgenDecodePackageInput decodes a value of type PackageInput and checks it against its schema.
+func mcpgenDecodePackageInput(d *jsonwire.Decoder, v *PackageInput) {
+	if !d.Expect(jsonwire.Object) {
+		return
+	}
+	var hasPackage bool
+	for key := range d.Members {
+		switch string(key) {
+		case "package":
+			hasPackage = true
+			if s, ok := d.String(); ok {
+				if length := utf8.RuneCountInString(s); length < 1 {
+					d.Report("must be at least 1 character long")
+				}
+				v.Package = s
+			}
+		case "project":
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
+			if s, ok := d.String(); ok {
+				v.Project = s
+			}
+		default:
+			d.Report("unknown property; expected one of \"package\", \"project\"")
+			d.Skip()
+		}
+	}
+	if !hasPackage {
+		d.ReportMissing("package")
+	}
+}
+
 // mcpgenDecodePathInput decodes a value of type PathInput and checks it against its schema.
 func mcpgenDecodePathInput(d *jsonwire.Decoder, v *PathInput) {
 	if !d.Expect(jsonwire.Object) {
@@ -1519,6 +1981,98 @@ func mcpgenDecodeReplaceInput(d *jsonwire.Decoder, v *ReplaceInput) {
 	}
 	if !hasReplacementCode {
 		d.ReportMissing("replacement_code")
+	}
+}
+
+// mcpgenDecodeSQLInput decodes a value of type SQLInput and checks it against its schema.
+func mcpgenDecodeSQLInput(d *jsonwire.Decoder, v *SQLInput) {
+	if !d.Expect(jsonwire.Object) {
+		return
+	}
+	var hasSQL, hasMaxRows bool
+	for key := range d.Members {
+		switch string(key) {
+		case "sql":
+			hasSQL = true
+			if s, ok := d.String(); ok {
+				if length := utf8.RuneCountInString(s); length < 1 {
+					d.Report("must be at least 1 character long")
+				}
+				v.SQL = s
+			}
+		case "max_rows":
+			hasMaxRows = true
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
+			if n, ok := d.IntRange(1, 1000, "must be >= 1", "must be <= 1000"); ok {
+				v.MaxRows = int(n)
+			}
+		default:
+			d.Report("unknown property; expected one of \"sql\", \"max_rows\"")
+			d.Skip()
+		}
+	}
+	if !hasSQL {
+		d.ReportMissing("sql")
+	}
+	if !hasMaxRows {
+		v.MaxRows = 200
+	}
+}
+
+// mcpgenDecodeSearchInput decodes a value of type SearchInput and checks it against its schema.
+func mcpgenDecodeSearchInput(d *jsonwire.Decoder, v *SearchInput) {
+	if !d.Expect(jsonwire.Object) {
+		return
+	}
+	var hasQuery, hasLimit bool
+	for key := range d.Members {
+		switch string(key) {
+		case "query":
+			hasQuery = true
+			if s, ok := d.String(); ok {
+				if length := utf8.RuneCountInString(s); length < 1 {
+					d.Report("must be at least 1 character long")
+				}
+				v.Query = s
+			}
+		case "kind":
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
+			if s, ok := d.String(); ok {
+				v.Kind = s
+			}
+		case "project":
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
+			if s, ok := d.String(); ok {
+				v.Project = s
+			}
+		case "limit":
+			hasLimit = true
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
+			if n, ok := d.IntRange(1, 200, "must be >= 1", "must be <= 200"); ok {
+				v.Limit = int(n)
+			}
+		default:
+			d.Report("unknown property; expected one of \"query\", \"kind\", \"project\", \"limit\"")
+			d.Skip()
+		}
+	}
+	if !hasQuery {
+		d.ReportMissing("query")
+	}
+	if !hasLimit {
+		v.Limit = 20
 	}
 }
 
@@ -1747,6 +2301,54 @@ func mcpgenEncodeImplementationsResult(e *jsonwire.Encoder, v *ImplementationsRe
 	e.ObjectEnd()
 }
 
+// mcpgenEncodeImport writes a value of type Import as JSON.
+func mcpgenEncodeImport(e *jsonwire.Encoder, v *graph.Import) {
+	e.ObjectStart()
+	e.Key("package")
+	e.String(v.Package)
+	e.Key("in_project")
+	e.Bool(v.InProject)
+	if v.TestOnly {
+		e.Key("test_only")
+		e.Bool(v.TestOnly)
+	}
+	e.Key("sites")
+	e.ArrayStart()
+	for i := range v.Sites {
+		e.Elem()
+		mcpgenEncodeImportSite(e, &v.Sites[i])
+	}
+	e.ArrayEnd()
+	e.ObjectEnd()
+}
+
+// mcpgenEncodeImportSite writes a value of type ImportSite as JSON.
+func mcpgenEncodeImportSite(e *jsonwire.Encoder, v *graph.ImportSite) {
+	e.ObjectStart()
+	e.Key("file")
+	e.String(v.File)
+	e.Key("line")
+	e.Int(int64(v.Line))
+	e.ObjectEnd()
+}
+
+// mcpgenEncodeImportsResult writes a value of type ImportsResult as JSON.
+func mcpgenEncodeImportsResult(e *jsonwire.Encoder, v *ImportsResult) {
+	e.ObjectStart()
+	e.Key("package")
+	e.String(v.Package)
+	e.Key("imports")
+	e.ArrayStart()
+	for i := range v.Imports {
+		e.Elem()
+		mcpgenEncodeImport(e, &v.Imports[i])
+	}
+	e.ArrayEnd()
+	e.Key("count")
+	e.Int(int64(v.Count))
+	e.ObjectEnd()
+}
+
 // mcpgenEncodeIndexReport writes a value of type IndexReport as JSON.
 func mcpgenEncodeIndexReport(e *jsonwire.Encoder, v *IndexReport) {
 	e.ObjectStart()
@@ -1780,6 +2382,30 @@ func mcpgenEncodeIndexReport(e *jsonwire.Encoder, v *IndexReport) {
 	e.Float(v.Seconds, 64)
 	e.Key("message")
 	e.String(v.Message)
+	e.ObjectEnd()
+}
+
+// mcpgenEncodeMatch writes a value of type Match as JSON.
+func mcpgenEncodeMatch(e *jsonwire.Encoder, v *graph.Match) {
+	e.ObjectStart()
+	e.Key("qualified_name")
+	e.String(v.QName)
+	e.Key("kind")
+	e.String(v.Kind)
+	if v.File != "" {
+		e.Key("file")
+		e.String(v.File)
+	}
+	if v.Line != 0 {
+		e.Key("line")
+		e.Int(int64(v.Line))
+	}
+	if v.Signature != "" {
+		e.Key("signature")
+		e.String(v.Signature)
+	}
+	e.Key("match")
+	e.String(v.How)
 	e.ObjectEnd()
 }
 
@@ -1897,6 +2523,54 @@ func mcpgenEncodeReplaceReport(e *jsonwire.Encoder, v *ReplaceReport) {
 		}
 		e.ArrayEnd()
 	}
+	e.ObjectEnd()
+}
+
+// mcpgenEncodeSQLResult writes a value of type SQLResult as JSON.
+func mcpgenEncodeSQLResult(e *jsonwire.Encoder, v *SQLResult) {
+	e.ObjectStart()
+	e.Key("columns")
+	e.ArrayStart()
+	for i := range v.Columns {
+		e.Elem()
+		e.String(v.Columns[i])
+	}
+	e.ArrayEnd()
+	e.Key("rows")
+	e.ArrayStart()
+	for i := range v.Rows {
+		e.Elem()
+		e.ArrayStart()
+		for i1 := range v.Rows[i] {
+			e.Elem()
+			e.Any(v.Rows[i][i1])
+		}
+		e.ArrayEnd()
+	}
+	e.ArrayEnd()
+	if v.Truncated {
+		e.Key("truncated")
+		e.Bool(v.Truncated)
+	}
+	e.Key("summary")
+	e.String(v.Summary)
+	e.ObjectEnd()
+}
+
+// mcpgenEncodeSearchResult writes a value of type SearchResult as JSON.
+func mcpgenEncodeSearchResult(e *jsonwire.Encoder, v *SearchResult) {
+	e.ObjectStart()
+	e.Key("query")
+	e.String(v.Query)
+	e.Key("matches")
+	e.ArrayStart()
+	for i := range v.Matches {
+		e.Elem()
+		mcpgenEncodeMatch(e, &v.Matches[i])
+	}
+	e.ArrayEnd()
+	e.Key("count")
+	e.Int(int64(v.Count))
 	e.ObjectEnd()
 }
 

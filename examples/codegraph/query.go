@@ -38,8 +38,9 @@ type QueryResult struct {
 // model (through MCP sampling) to write a SQL query over the graph's schema
 // (graph://schema), runs it on a read-only connection with a time and row limit, and returns
 // the query, its rows and a summary. Without sampling it answers the questions it can parse
-// itself: who calls X, what does X call, what implements X, references to X, types whose name
-// contains X.
+// itself: who calls X, what does X call, what implements X, references to X, what does
+// package X import, what imports X, classes (functions, methods...) whose name contains X,
+// classes in module X; for others, write SQL for query_sql.
 //
 //mcp:tool query_code_graph readonly
 func (g *Graph) QueryCodeGraph(ctx context.Context, in QueryInput) (QueryResult, error) {
@@ -62,9 +63,14 @@ func (g *Graph) QueryCodeGraph(ctx context.Context, in QueryInput) (QueryResult,
 		},
 	})
 	var noSampling *mcp.ErrCapability
+	var refused *mcp.ClientError
 	switch {
 	case errors.As(err, &noSampling):
-		return g.parseAndAnswer(ctx, in, project)
+		return g.parseAndAnswer(ctx, in, project, "The client offers no sampling")
+	case errors.As(err, &refused):
+		// Some clients declare sampling and answer it with an error (-32601, or a refusal
+		// when no one is there to approve the request).
+		return g.parseAndAnswer(ctx, in, project, fmt.Sprintf("The client did not sample (it answered %d: %s)", refused.Code, refused.Message))
 	case errors.Is(err, mcp.ErrInputRequired):
 		return QueryResult{}, err // a 2026-07-28 request: the client answers, and the body runs again
 	case err != nil && sctx.Err() != nil && ctx.Err() == nil:
@@ -82,8 +88,8 @@ func (g *Graph) QueryCodeGraph(ctx context.Context, in QueryInput) (QueryResult,
 		return QueryResult{}, fmt.Errorf("the query the model wrote failed: %v\nquery_used: %s", err, sql)
 	}
 	return QueryResult{
-		QueryUsed: sql, Results: rows.Rows, Method: "sampling", Truncated: rows.Truncated,
-		Summary: summary(len(rows.Rows), rows.Truncated, rows.Columns),
+		QueryUsed: sql, Results: rows.Maps(), Method: "sampling", Truncated: rows.Truncated,
+		Summary: summary(len(rows.Values), rows.Truncated, rows.Columns),
 	}, nil
 }
 
@@ -186,101 +192,15 @@ WITH RECURSIVE walk(name, depth, path) AS (
 SELECT path, depth FROM walk WHERE name = 'os.Exit' ORDER BY depth LIMIT 10
 ` + "```"
 
-// The questions the server understands without a model.
-var forms = []struct {
-	re   *regexp.Regexp
-	kind string
-}{
-	{regexp.MustCompile(`(?i)\b(?:who|what|which\s+(?:functions?|methods?))\s+calls?\s+(\S+)`), "callers"},
-	{regexp.MustCompile(`(?i)\bcallers\s+of\s+(\S+)`), "callers"},
-	{regexp.MustCompile(`(?i)\bwhat\s+(?:functions\s+)?(?:does|do)\s+(\S+)\s+call\b`), "callees"},
-	{regexp.MustCompile(`(?i)\bcallees\s+of\s+(\S+)`), "callees"},
-	{regexp.MustCompile(`(?i)\b(?:what|which(?:\s+types?)?|who)\s+implements?\s+(\S+)`), "implementations"},
-	{regexp.MustCompile(`(?i)\bimplementations?\s+of\s+(\S+)`), "implementations"},
-	{regexp.MustCompile(`(?i)\b(?:references\s+to|uses\s+of|usages\s+of)\s+(\S+)`), "references"},
-	{regexp.MustCompile(`(?i)\bwhere\s+is\s+(\S+)\s+used\b`), "references"},
-	{regexp.MustCompile(`(?i)\btypes?\s+(?:whose\s+names?\s+)?contains?\s+(\S+)`), "types"},
-	{regexp.MustCompile(`(?i)\btypes?\s+(?:with|containing)\s+(\S+)\s+in\s+(?:their|the)\s+names?`), "types"},
-}
-
-const formsHelp = `who calls X, what does X call, what implements X, references to X, types whose name contains X`
-
-// parseAndAnswer answers the questions it can parse, for a client without sampling.
-func (g *Graph) parseAndAnswer(ctx context.Context, in QueryInput, project int64) (QueryResult, error) {
-	note := " (The client offers no sampling, so the server parsed the question itself; it understands: " + formsHelp + ".)"
-	for _, f := range forms {
-		m := f.re.FindStringSubmatch(in.NaturalLanguageQuery)
-		if m == nil {
-			continue
-		}
-		name := strings.Trim(m[1], "\"'`?.,;:!")
-		r := QueryResult{Method: "parser", Results: []map[string]any{}}
-		if f.kind == "types" {
-			sql := fmt.Sprintf(`SELECT qualified_name, kind FROM nodes WHERE kind IN ('struct', 'interface', 'type', 'alias') AND name LIKE '%%%s%%'%s ORDER BY qualified_name`,
-				strings.ReplaceAll(name, "'", "''"), projectFilter(project))
-			rows, err := g.store.Guarded(ctx, sql, g.MaxRows, g.QueryTimeout)
-			if err != nil {
-				return QueryResult{}, err
-			}
-			r.QueryUsed, r.Results, r.Truncated = sql, rows.Rows, rows.Truncated
-			r.Summary = summary(len(rows.Rows), rows.Truncated, rows.Columns) + note
-			return r, nil
-		}
-		sym, err := g.store.Resolve(ctx, project, name)
-		if err != nil {
-			return QueryResult{}, fmt.Errorf("%v%s", g.whileIndexing(err), note)
-		}
-		r.QueryUsed = fmt.Sprintf("find_%s(%q)", f.kind, sym.QName)
-		switch f.kind {
-		case "callers":
-			callers, more, err := g.store.Callers(ctx, sym, 1, maxSites)
-			if err != nil {
-				return QueryResult{}, err
-			}
-			for _, c := range callers {
-				for _, s := range c.Sites {
-					r.Results = append(r.Results, map[string]any{"caller": c.Caller, "file": s.File, "line": s.Line, "col": s.Col, "kind": s.Kind})
-				}
-			}
-			r.Truncated = more
-		case "callees":
-			r.QueryUsed = fmt.Sprintf("find_callees(%q)", sym.QName)
-			callees, more, err := g.store.Callees(ctx, sym, 1, maxSites)
-			if err != nil {
-				return QueryResult{}, err
-			}
-			for _, c := range callees {
-				r.Results = append(r.Results, map[string]any{"callee": c.Callee, "calls": len(c.Sites), "dynamic": c.Dynamic})
-			}
-			r.Truncated = more
-		case "implementations":
-			impls, err := g.store.Implementations(ctx, sym)
-			if err != nil {
-				return QueryResult{}, err
-			}
-			for _, t := range impls {
-				r.Results = append(r.Results, map[string]any{"qualified_name": t.QName, "kind": t.Kind, "file": t.File, "line": t.Line})
-			}
-		case "references":
-			sites, more, err := g.store.References(ctx, sym, maxSites)
-			if err != nil {
-				return QueryResult{}, err
-			}
-			for _, s := range sites {
-				r.Results = append(r.Results, map[string]any{"in": s.In, "file": s.File, "line": s.Line, "col": s.Col, "kind": s.Kind})
-			}
-			r.Truncated = more
-		}
-		r.Summary = fmt.Sprintf("Found %d %s of %s.%s", len(r.Results), f.kind, sym.QName, note)
-		return r, nil
+// parseAndAnswer answers the questions it can parse, for a client that cannot sample: why
+// says what the client did.
+func (g *Graph) parseAndAnswer(ctx context.Context, in QueryInput, project int64, why string) (QueryResult, error) {
+	p, ok := parseQuestion(in.NaturalLanguageQuery)
+	if !ok {
+		return QueryResult{}, fmt.Errorf("%s, so the server must parse the question itself, and it does not understand %q; it understands: %s. "+
+			"Otherwise write the SQL yourself for query_sql (the schema is graph://schema), or use search_symbols, find_callers, find_callees, find_implementations, find_references, find_imports, find_importers",
+			why, in.NaturalLanguageQuery, formsHelp)
 	}
-	return QueryResult{}, fmt.Errorf("the client offers no sampling, so the server must parse the question itself, and it does not understand %q; it understands: %s (or use find_callers, find_callees, find_implementations, find_references)",
-		in.NaturalLanguageQuery, formsHelp)
-}
-
-func projectFilter(project int64) string {
-	if project == 0 {
-		return ""
-	}
-	return fmt.Sprintf(" AND project_id = %d", project)
+	note := " (" + why + ", so the server parsed the question itself; query_sql runs SQL you write over graph://schema for other questions.)"
+	return g.answerParsed(ctx, p, project, note)
 }

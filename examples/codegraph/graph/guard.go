@@ -7,14 +7,36 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"modernc.org/sqlite"
 )
 
-// Rows is the result of a query: its columns, and each row as a map from column to value.
+// Rows is the result of a query: its columns, and each row's values in their order.
 type Rows struct {
 	Columns   []string
-	Rows      []map[string]any
+	Values    [][]any
 	Truncated bool // more rows matched than the limit
 }
+
+// Maps is each row as a map from column to value.
+func (r *Rows) Maps() []map[string]any {
+	out := make([]map[string]any, len(r.Values))
+	for i, vals := range r.Values {
+		row := make(map[string]any, len(r.Columns))
+		for j, c := range r.Columns {
+			row[c] = vals[j]
+		}
+		out[i] = row
+	}
+	return out
+}
+
+// The bounds on what a guarded query makes and returns.
+const (
+	maxValueBytes     = 16 << 20
+	maxResultBytes    = 8 << 20
+	sqliteLimitLength = 0 // SQLITE_LIMIT_LENGTH
+)
 
 // ErrNotReadOnly is what Guarded returns for SQL that is not one read-only statement.
 var ErrNotReadOnly = errors.New("only one SELECT statement (or WITH ... SELECT) may run")
@@ -24,14 +46,26 @@ var ErrNotReadOnly = errors.New("only one SELECT statement (or WITH ... SELECT) 
 // PRAGMA, ATTACH or DETACH anywhere (they could lift the next lock or reach other files);
 // it runs on a connection that SQLite opened read-only with query_only set, so the engine
 // refuses a write even if the check missed one; and it is stopped after timeout, with at
-// most maxRows rows read.
+// most maxRows rows and maxResultBytes of text read. Its memory is bounded too: no string
+// or blob it makes may exceed maxValueBytes (SQLite's length limit on the connection; a
+// string doubled in a recursive query would take gigabytes before the time ran out), and
+// its sorts and temporary tables spill to disk (the read-only connections keep SQLite's
+// default temp_store, files).
 func (s *Store) Guarded(ctx context.Context, query string, maxRows int, timeout time.Duration) (*Rows, error) {
 	if err := checkReadOnly(query); err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	rows, err := s.ro.QueryContext(ctx, query)
+	conn, err := s.ro.Conn(ctx)
+	if err != nil {
+		return nil, queryError(ctx, err, timeout)
+	}
+	defer conn.Close()
+	if _, err := sqlite.Limit(conn, sqliteLimitLength, maxValueBytes); err != nil {
+		return nil, err
+	}
+	rows, err := conn.QueryContext(ctx, query)
 	if err != nil {
 		return nil, queryError(ctx, err, timeout)
 	}
@@ -40,9 +74,10 @@ func (s *Store) Guarded(ctx context.Context, query string, maxRows int, timeout 
 	if err != nil {
 		return nil, err
 	}
-	out := &Rows{Columns: cols, Rows: []map[string]any{}}
+	out := &Rows{Columns: cols, Values: [][]any{}}
+	size := 0
 	for rows.Next() {
-		if len(out.Rows) == maxRows {
+		if len(out.Values) == maxRows {
 			out.Truncated = true
 			break
 		}
@@ -54,14 +89,22 @@ func (s *Store) Guarded(ctx context.Context, query string, maxRows int, timeout 
 		if err := rows.Scan(ptrs...); err != nil {
 			return nil, queryError(ctx, err, timeout)
 		}
-		row := make(map[string]any, len(cols))
-		for i, c := range cols {
-			if b, ok := vals[i].([]byte); ok {
-				vals[i] = string(b)
+		for i := range vals {
+			switch v := vals[i].(type) {
+			case []byte:
+				vals[i] = string(v)
+				size += len(v)
+			case string:
+				size += len(v)
+			default:
+				size += 8
 			}
-			row[c] = vals[i]
 		}
-		out.Rows = append(out.Rows, row)
+		if size > maxResultBytes {
+			out.Truncated = true
+			break
+		}
+		out.Values = append(out.Values, vals)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, queryError(ctx, err, timeout)
@@ -179,4 +222,24 @@ func sqlWords(q string) ([]sqlWord, int) {
 		}
 	}
 	return words, statements
+}
+
+// Columns lists the graph's tables and views with their columns, one a line:
+// "nodes: id, symbol_id, ...".
+func (s *Store) Columns(ctx context.Context) (string, error) {
+	rows, err := s.ro.QueryContext(ctx, `SELECT m.name, group_concat(p.name, ', ') FROM sqlite_master m, pragma_table_info(m.name) p
+		WHERE m.type IN ('table', 'view') AND m.name NOT LIKE 'sqlite_%' GROUP BY m.name ORDER BY m.type, m.name`)
+	if err != nil {
+		return "", err
+	}
+	defer rows.Close()
+	var b strings.Builder
+	for rows.Next() {
+		var table, cols string
+		if err := rows.Scan(&table, &cols); err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&b, "%s: %s\n", table, cols)
+	}
+	return b.String(), rows.Err()
 }

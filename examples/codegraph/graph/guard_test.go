@@ -115,7 +115,7 @@ func TestGuardedLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows.Rows) != 4 || !rows.Truncated || rows.Rows[3]["n"] != int64(4) || rows.Rows[0]["s"] != "x" || strings.Join(rows.Columns, ",") != "n,s" {
+	if m := rows.Maps(); len(m) != 4 || !rows.Truncated || m[3]["n"] != int64(4) || m[0]["s"] != "x" || strings.Join(rows.Columns, ",") != "n,s" {
 		t.Errorf("rows = %+v", rows)
 	}
 	start := time.Now()
@@ -129,5 +129,28 @@ func TestGuardedLimits(t *testing.T) {
 	// The store still answers afterwards.
 	if _, err := s.Guarded(ctx, "SELECT 1", 1, time.Second); err != nil {
 		t.Error(err)
+	}
+}
+
+// A guarded query's memory is bounded: a string doubled in a recursive query stops at the
+// length limit (before, it grew past a gigabyte until the time limit stopped it), and rows
+// past the bytes a result may hold are left out.
+func TestGuardedMemory(t *testing.T) {
+	s := open(t)
+	ctx := context.Background()
+	start := time.Now()
+	_, err := s.Guarded(ctx, "WITH RECURSIVE r(s, n) AS (SELECT 'xxxxxxxx', 0 UNION ALL SELECT s || s, n + 1 FROM r WHERE n < 40) SELECT length(s) FROM r ORDER BY 1 DESC LIMIT 1", 10, 30*time.Second)
+	if err == nil || !strings.Contains(err.Error(), "string or blob too big") {
+		t.Errorf("a string doubled 40 times: %v", err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("the doubled string took %v to be refused", d)
+	}
+	rows, err := s.Guarded(ctx, "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 1000) SELECT n, printf('%.100000c', 'x') AS s FROM r", 1000, 30*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(rows.Values); !rows.Truncated || n < 50 || n > 90 {
+		t.Errorf("1000 rows of 100 kB: %d returned, truncated %v", n, rows.Truncated)
 	}
 }

@@ -30,14 +30,21 @@ type Symbol struct {
 // ErrNotFound is what Resolve returns for a name the graph does not know.
 type ErrNotFound struct {
 	Name     string
+	What     string   // "package" for ResolvePackage; "" for a symbol
 	Projects int      // how many projects were searched
-	Similar  []string // names that contain it
+	Similar  []string // declarations whose names are like it: the same but for case, longer, or a typo away
 }
 
 func (e *ErrNotFound) Error() string {
-	msg := fmt.Sprintf("no symbol %q in the %d indexed project(s)", e.Name, e.Projects)
+	what := e.What
+	if what == "" {
+		what = "symbol"
+	}
+	msg := fmt.Sprintf("no %s %q in the %d indexed project(s)", what, e.Name, e.Projects)
 	if len(e.Similar) > 0 {
-		msg += "; similar names: " + strings.Join(e.Similar, ", ")
+		msg += "; did you mean " + strings.Join(e.Similar, ", ") + "?"
+	} else if e.What == "package" {
+		msg += "; give an import path such as \"net/http\", or its end (\"http\")"
 	} else {
 		msg += "; give a qualified name such as \"net/http.Client.Do\", \"http.Client.Do\" or \"Client.Do\", or index the project first (index_repository)"
 	}
@@ -144,15 +151,10 @@ func (s *Store) Resolve(ctx context.Context, project int64, name string) (Symbol
 	case 0:
 		nf := &ErrNotFound{Name: name}
 		s.ro.QueryRowContext(ctx, "SELECT count(*) FROM projects").Scan(&nf.Projects)
-		rows, err := s.ro.QueryContext(ctx, "SELECT DISTINCT qualified_name FROM nodes WHERE qualified_name LIKE '%' || ?1 || '%' AND (?2 = 0 OR project_id = ?2) ORDER BY length(qualified_name) LIMIT 10", last, project)
-		if err == nil {
-			for rows.Next() {
-				var q string
-				if rows.Scan(&q) == nil {
-					nf.Similar = append(nf.Similar, q)
-				}
+		if similar, err := s.Search(ctx, project, name, nil, 10); err == nil {
+			for _, m := range similar {
+				nf.Similar = append(nf.Similar, m.QName)
 			}
-			rows.Close()
 		}
 		return Symbol{}, nf
 	}

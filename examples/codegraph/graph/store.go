@@ -57,7 +57,7 @@ func Open(path string) (*Store, error) {
 	}
 	// mode=ro opens the file read-only at the operating system's level; query_only makes
 	// SQLite refuse every write on the connection too (also to attached databases).
-	ro, err := sql.Open("sqlite", dsn(abs, "ro", "query_only(1)", "busy_timeout(10000)", "temp_store(MEMORY)"))
+	ro, err := sql.Open("sqlite", dsn(abs, "ro", "query_only(1)", "busy_timeout(10000)"))
 	if err != nil {
 		rw.Close()
 		return nil, err
