@@ -12,8 +12,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 
+	"github.com/mcpgen/mcpgen/internal/termtext"
 	"github.com/mcpgen/mcpgen/internal/waitread"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
@@ -175,7 +175,7 @@ func (t *terminal) sample(ctx context.Context, req *mcp.CreateMessageRequest) (*
 
 // message shows one message of a conversation, each line of it indented under the role.
 func (t *terminal) message(role, text string) {
-	fmt.Fprintf(t.out, "  %s: %s\n", role, strings.ReplaceAll(safeText(text), "\n", "\n"+strings.Repeat(" ", len(role)+4)))
+	fmt.Fprintf(t.out, "  %s: %s\n", role, strings.ReplaceAll(termtext.Text(text), "\n", "\n"+strings.Repeat(" ", len(role)+4)))
 }
 
 // samplingDetails are the request's wishes other than the messages, as a person reads them.
@@ -192,10 +192,10 @@ func samplingDetails(req *mcp.CreateMessageRequest) string {
 		parts = append(parts, "stop at "+strings.Join(quoted, " or "))
 	}
 	if p := req.ModelPreferences; p != nil && len(p.Hints) > 0 {
-		parts = append(parts, "model like "+safeText(strings.Join(p.Hints, " or ")))
+		parts = append(parts, "model like "+termtext.Text(strings.Join(p.Hints, " or ")))
 	}
 	if req.IncludeContext != "" && req.IncludeContext != "none" {
-		parts = append(parts, "context of "+safeText(req.IncludeContext)+" asked for, none given")
+		parts = append(parts, "context of "+termtext.Text(req.IncludeContext)+" asked for, none given")
 	}
 	return strings.Join(parts, "; ")
 }
@@ -209,7 +209,7 @@ func (t *terminal) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Eli
 	var res *mcp.ElicitResult
 	err := t.ask(ctx, func() (err error) {
 		if req.Mode == "url" {
-			fmt.Fprintf(t.out, "\n%s asks you to open this URL:\n  %s\n%s\nDone? [y = accept, n = decline, c = cancel] ", upperFirst(t.who()), safeText(req.URL), safeText(req.Message))
+			fmt.Fprintf(t.out, "\n%s asks you to open this URL:\n  %s\n%s\nDone? [y = accept, n = decline, c = cancel] ", upperFirst(t.who()), termtext.Text(req.URL), termtext.Text(req.Message))
 			res, err = t.action()
 			return err
 		}
@@ -246,7 +246,7 @@ func (t *terminal) form(req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 	if err := json.Unmarshal(req.RequestedSchema, &form); err != nil {
 		return nil, fmt.Errorf("the form's schema: %w", err)
 	}
-	fmt.Fprintf(t.out, "\n%s asks: %s\n", upperFirst(t.who()), safeText(req.Message))
+	fmt.Fprintf(t.out, "\n%s asks: %s\n", upperFirst(t.who()), termtext.Text(req.Message))
 	names := slices.Clone(form.Required) // required fields first, in the form's order
 	for _, n := range slices.Sorted(maps.Keys(form.Properties)) {
 		if !slices.Contains(names, n) {
@@ -271,10 +271,10 @@ func (t *terminal) form(req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			hint += ", optional"
 		}
 		if p.Description != "" {
-			fmt.Fprintf(t.out, "  %s\n", safeText(p.Description))
+			fmt.Fprintf(t.out, "  %s\n", termtext.Text(p.Description))
 		}
 		for {
-			fmt.Fprintf(t.out, "  %s (%s): ", safeText(label), safeText(hint))
+			fmt.Fprintf(t.out, "  %s (%s): ", termtext.Text(label), termtext.Text(hint))
 			line, err := t.readLine()
 			if errors.Is(err, io.EOF) {
 				fmt.Fprintln(t.out)
@@ -310,22 +310,6 @@ func (t *terminal) form(req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 		res.Content = content
 	}
 	return res, err
-}
-
-// safeText is text from a server as it may be shown at a terminal: every control
-// character but newlines and tabs escaped, so that none moves the cursor, recolours the
-// screen or hides what mcpgen writes.
-func safeText(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if r == '\n' || r == '\t' || unicode.IsGraphic(r) {
-			b.WriteRune(r)
-			continue
-		}
-		q := strconv.QuoteRuneToGraphic(r)
-		b.WriteString(q[1 : len(q)-1])
-	}
-	return b.String()
 }
 
 func upperFirst(s string) string {

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/termtext"
 	"github.com/mcpgen/mcpgen/runtime/host"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 	"github.com/mcpgen/mcpgen/runtime/mcp/ws"
@@ -163,6 +164,13 @@ func reachCommands(code *int, stdout, stderr io.Writer, usage cli.OnUsageErrorFu
 func reachAction(name string, do func(ctx context.Context, r *reach) error, code *int, stdout, stderr io.Writer) cli.ActionFunc {
 	return func(ctx context.Context, cmd *cli.Command) error {
 		con := newConsole(stderr)
+		if isTerminal(stdout) {
+			// What servers return (a tool's text, a resource, a prompt) is shown as text at a
+			// terminal, as on stderr; into a pipe or a file it goes as it is.
+			tw := termtext.NewWriter(stdout)
+			defer tw.Flush()
+			stdout = tw
+		}
 		r := &reach{cmd: cmd, stdout: stdout, stderr: con, console: con, stdin: os.Stdin}
 		r.term = newTerminal(r.stdin, con)
 		err := do(ctx, r)
@@ -304,10 +312,16 @@ func (r *reach) connect(ctx context.Context, names []string, client mcp.ClientOp
 func (r *reach) event(e host.Event) {
 	switch {
 	case e.Kind == host.EventLog:
-		fmt.Fprintf(r.stderr, "[%s] %s: %s\n", e.Server, e.Log.Level, logText(e.Log))
+		fmt.Fprintf(r.stderr, "[%s] %s: %s\n", e.Server, termtext.Line(string(e.Log.Level)), indented(logText(e.Log)))
 	case r.cmd.Bool("verbose"):
 		fmt.Fprintln(r.stderr, e.String())
 	}
+}
+
+// indented is a server's text of several lines as mcpgen shows it in a line of its own: its
+// later lines indented, so that none passes for a line of mcpgen's.
+func indented(s string) string {
+	return strings.ReplaceAll(strings.TrimRight(termtext.Text(s), "\n"), "\n", "\n    ")
 }
 
 // logText is a log message's data: a string as itself, anything else as JSON.
@@ -374,18 +388,21 @@ func (r *reach) ready(ctx context.Context, name string) error {
 	return nil
 }
 
-// failedServer says why a server is not ready, with the last lines of its stderr.
+// failedServer says why a server is not ready, with the last lines of its stderr, which
+// are the server's text.
 func failedServer(st host.ServerStatus) string {
-	s := fmt.Sprintf("server %s %s", st.Name, st.State)
+	s := fmt.Sprintf("server %s %s", termtext.Line(st.Name), st.State)
 	if st.Err != nil {
-		s += ": " + strings.ReplaceAll(st.Err.Error(), "\n", "\n    ")
+		s += ": " + indented(st.Err.Error())
 	}
 	if errors.Is(st.Err, host.ErrConnectTimeout) {
 		s += "; a server that starts slowly may need a longer --connect-timeout"
 	}
 	if n := len(st.Stderr); n > 0 && (st.Err == nil || !strings.Contains(st.Err.Error(), st.Stderr[n-1])) {
-		tail := st.Stderr[max(0, n-5):]
-		s += "\n  its stderr ended:\n    " + strings.Join(tail, "\n    ")
+		s += "\n  its stderr ended:"
+		for _, line := range st.Stderr[max(0, n-5):] {
+			s += "\n    " + termtext.Line(line)
+		}
 	}
 	return s
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/internal/spelling"
+	"github.com/mcpgen/mcpgen/internal/termtext"
 
 	"github.com/mcpgen/mcpgen/runtime/host"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
@@ -37,10 +38,10 @@ func runServers(ctx context.Context, r *reach) error {
 		fmt.Fprintln(tw, "NAME\tTRANSPORT\tSTATE\tREVISION\tTOOLS\tPROMPTS\tRESOURCES\tCONNECT")
 		for _, st := range servers {
 			if st.State != host.Ready {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t-\t-\t-\t-\t-\n", st.Name, st.Transport, st.State)
+				fmt.Fprintf(tw, "%s\t%s\t%s\t-\t-\t-\t-\t-\n", termtext.Line(st.Name), st.Transport, st.State)
 				continue
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", st.Name, st.Transport, st.State, st.Info.ProtocolVersion,
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", termtext.Line(st.Name), st.Transport, st.State, termtext.Line(st.Info.ProtocolVersion),
 				listCount(st, "tools/list", st.Tools), listCount(st, "prompts/list", st.Prompts), listCount(st, "resources/list", st.Resources),
 				st.ConnectTime.Round(time.Millisecond))
 		}
@@ -49,12 +50,12 @@ func runServers(ctx context.Context, r *reach) error {
 		var notes []string
 		for _, st := range servers {
 			for _, e := range st.ListErrors {
-				notes = append(notes, fmt.Sprintf("server %s: %s failed: %s", st.Name, e.Method, firstLine(e.Err.Error())))
+				notes = append(notes, termtext.Line(fmt.Sprintf("server %s: %s failed: %s", st.Name, e.Method, firstLine(e.Err.Error()))))
 			}
 		}
 		for _, st := range servers {
 			if r.cmd.Bool("verbose") && st.Info.Negotiation != "" {
-				notes = append(notes, fmt.Sprintf("server %s speaks %s: %s", st.Name, st.Info.ProtocolVersion, st.Info.Negotiation))
+				notes = append(notes, termtext.Line(fmt.Sprintf("server %s speaks %s: %s", st.Name, st.Info.ProtocolVersion, st.Info.Negotiation)))
 			}
 		}
 		if len(notes) > 0 {
@@ -122,12 +123,13 @@ func runTools(ctx context.Context, r *reach) error {
 	} else {
 		tw := tabwriter.NewWriter(r.stdout, 0, 4, 2, ' ', 0)
 		for _, t := range tools {
-			fmt.Fprintf(tw, "%s\t%s\n", t.Name, clip(firstLine(t.Description()), 100))
+			// A tool's name and description are the server's: one line of text each.
+			fmt.Fprintf(tw, "%s\t%s\n", termtext.Line(t.Name), termtext.Line(clip(firstLine(t.Description()), 100)))
 		}
 		tw.Flush()
 	}
 	for _, c := range h.Collisions() {
-		fmt.Fprintf(r.stderr, "mcpgen tools: note: %s\n", c)
+		fmt.Fprintf(r.stderr, "mcpgen tools: note: %s\n", termtext.Line(c.String()))
 	}
 	var failed []string
 	for _, st := range h.Servers() {
@@ -136,7 +138,7 @@ func runTools(ctx context.Context, r *reach) error {
 			failed = append(failed, st.Name)
 		}
 		for _, e := range st.ListErrors {
-			fmt.Fprintf(r.stderr, "mcpgen tools: server %s: %s failed: %s\n", st.Name, e.Method, firstLine(e.Err.Error()))
+			fmt.Fprintf(r.stderr, "mcpgen tools: server %s: %s failed: %s\n", st.Name, e.Method, termtext.Line(firstLine(e.Err.Error())))
 			failed = append(failed, st.Name)
 		}
 	}

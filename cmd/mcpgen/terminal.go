@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpgen/mcpgen/internal/termtext"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 	"golang.org/x/term"
 )
@@ -15,8 +16,11 @@ import (
 // isTerminal says whether w is a terminal: not merely a character device, which /dev/null
 // is too (a service's or a CI job's stdin), for there is nobody to ask there.
 func isTerminal(w any) bool {
-	if c, ok := w.(*console); ok {
-		return c.tty
+	switch w := w.(type) {
+	case *console:
+		return w.tty
+	case *termtext.Writer:
+		return isTerminal(w.W)
 	}
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
@@ -25,10 +29,14 @@ func isTerminal(w any) bool {
 // console is stderr, which the progress bar shares with every other line mcpgen writes
 // there: log messages, events, questions. The bar is the last line, redrawn in place; a
 // line written while it is drawn takes its place and the bar is drawn again below it, so
-// that the two never share a line.
+// that the two never share a line. Everything written to it is shown as text
+// (termtext): what servers say reaches stderr in mcpgen's lines, and none of it may move
+// the cursor, redraw the screen, set the clipboard or make a link while a question waits
+// for its answer. Only the bar's own redrawing writes escape sequences.
 type console struct {
-	w   io.Writer
-	tty bool // w is a terminal
+	w    io.Writer
+	text *termtext.Writer // w, escaped
+	tty  bool             // w is a terminal
 
 	mu      sync.Mutex
 	bar     string // the bar's line; "" before its first update and once finished
@@ -38,14 +46,14 @@ type console struct {
 }
 
 func newConsole(w io.Writer) *console {
-	return &console{w: w, tty: isTerminal(w)}
+	return &console{w: w, text: termtext.NewWriter(w), tty: isTerminal(w)}
 }
 
 func (c *console) Write(p []byte) (int, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.hideLocked()
-	n, err := c.w.Write(p)
+	n, err := c.text.Write(p)
 	if n > 0 {
 		c.midLine = p[n-1] != '\n'
 	}
@@ -53,11 +61,12 @@ func (c *console) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// status sets the bar's line and draws it, in place of the last one.
+// status sets the bar's line and draws it, in place of the last one. The line is shown as
+// one line of text: it holds what a server said (a progress or task-status message).
 func (c *console) status(line string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.bar = line
+	c.bar = termtext.Line(line)
 	c.shown = false // it is redrawn from the line's start, over the last one
 	c.drawLocked()
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mcpgen/mcpgen/internal/termtext"
 )
 
 // flightRecorder prints the messages between mcpgen and its servers as they go (--trace),
@@ -110,7 +112,9 @@ func (f *flightRecorder) one(now time.Time, server string, fromServer bool, msg 
 			what += ": " + clip(m.Error.Message, 80)
 		}
 	}
-	fmt.Fprintf(f.w, "%8.3fs %s %s  %s  (%s%s)\n", now.Sub(f.start).Seconds(), arrow, server, what, byteSize(size), rtt)
+	// What a message names (a method, a tool, an error's message) is the other side's: one
+	// line of text.
+	fmt.Fprintf(f.w, "%8.3fs %s %s  %s  (%s%s)\n", now.Sub(f.start).Seconds(), arrow, server, termtext.Line(what), byteSize(size), rtt)
 }
 
 // pendingKey identifies a request by its server, the way its response comes, and its id.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/termtext"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
 
@@ -64,7 +65,10 @@ type Event struct {
 	Detail string // EventRegistry, EventState: more words
 }
 
-// String writes the event as a log line.
+// String writes the event as one log line. What a server chose (its stderr, its log
+// messages, the errors it answered with, a tool's name) is shown as text (internal/termtext):
+// printed at a terminal, no part of it moves the cursor, redraws the screen or begins a line
+// of its own.
 func (e Event) String() string {
 	s := e.Time.Format("15:04:05.000") + " " + e.Server + " "
 	switch e.Kind {
@@ -88,7 +92,7 @@ func (e Event) String() string {
 	default:
 		s += string(e.Kind) + ": " + e.Detail
 	}
-	return s
+	return termtext.Line(s)
 }
 
 // emit hands an event to the subscriber. Events come from the servers' goroutines and the
