@@ -57,6 +57,9 @@ type Config struct {
 	BuildTags []string // extra build tags to load with, besides mcpgen
 	FileName  string   // the generated file's name; "" means DefaultFileName
 	Env       []string // the go command's environment; nil means the process's
+	// Overlay are files read in place of what the disk has, by absolute path (files not
+	// written yet: mcpgen openapi generates from its own before writing them).
+	Overlay map[string][]byte
 }
 
 // File is the generated file of one package. Content nil means that a previously generated
@@ -98,7 +101,7 @@ func Generate(cfg Config) (*Result, error) {
 		return nil, fmt.Errorf("output file name %q %s", cfg.FileName, why)
 	}
 	fset := token.NewFileSet()
-	pkgs, err := load.Packages(load.Config{Dir: cfg.Dir, Patterns: cfg.Patterns, BuildTags: cfg.BuildTags, Env: cfg.Env}, fset)
+	pkgs, err := load.Packages(load.Config{Dir: cfg.Dir, Patterns: cfg.Patterns, BuildTags: cfg.BuildTags, Env: cfg.Env, Overlay: cfg.Overlay}, fset)
 	if err != nil {
 		return nil, err
 	}

@@ -136,7 +136,7 @@ func newApp(code *int, stdout, stderr io.Writer) *cli.Command {
 				},
 				OnUsageError: usage,
 			},
-		}, append(reachCommands(code, stdout, stderr, usage), importCommand(code, stdout, stderr, usage), trustCommand(code, stdout, stderr, usage))...),
+		}, append(reachCommands(code, stdout, stderr, usage), importCommand(code, stdout, stderr, usage), openapiCommand(code, stdout, stderr, usage), trustCommand(code, stdout, stderr, usage))...),
 	}
 }
 
@@ -165,6 +165,7 @@ mcpgen call [--args JSON|@FILE|-] SERVER TOOL [key=value ...]
 mcpgen read SERVER URI
 mcpgen prompt SERVER NAME [key=value ...]
 mcpgen import [-o DIR] [-p NAME] [--check] [--from FILE] [--save FILE] [SERVER | ./PACKAGE]
+mcpgen openapi [-o DIR] [-p NAME] [--main] [--include SEL] [--exclude SEL] [--check] SPEC
 mcpgen trust [--list | --forget FILE | --forget-all]
 mcpgen version | --version
 mcpgen help [COMMAND] | --help`

@@ -42,8 +42,9 @@ func (e *emitter) structCodec(t *goType) {
 			jen.Switch(jen.String().Parens(jen.Id("key"))).Block(cases...),
 		),
 	)
-
-	e.jsonMethods(t)
+	if !e.openapi { // mcpgen's generator reads a struct with MarshalJSON as a type of its own
+		e.jsonMethods(t)
+	}
 }
 
 // encodeExtra writes the members of a struct's additionalProperties map, in order; one that
@@ -133,7 +134,7 @@ func encodeValue(x *jen.Statement, t *goType, depth int) []jen.Code {
 		return []jen.Code{e.Dot("RawJSON").Call(x)}
 	case kEnum:
 		return []jen.Code{e.Dot("String").Call(jen.String().Parens(x))}
-	case kStruct, kUnion:
+	case kStruct, kUnion, kOneOf:
 		return []jen.Code{operand(x).Dot("encode").Call(e)}
 	case kIface:
 		return []jen.Code{jen.Id("encode"+t.name).Call(e, x)}
@@ -271,7 +272,7 @@ func decodeValue(x *jen.Statement, t *goType, depth int) []jen.Code {
 		)}
 	case kRaw:
 		return []jen.Code{x.Clone().Op("=").Add(d.Clone().Dot("RawCopy").Call())}
-	case kStruct, kUnion:
+	case kStruct, kUnion, kOneOf:
 		return []jen.Code{operand(x).Dot("decode").Call(d)}
 	case kIface:
 		return []jen.Code{x.Clone().Op("=").Id("decode" + t.name).Call(d)}

@@ -178,3 +178,79 @@ func joinLast(words []string, last string) string {
 	}
 	return strings.Join(words[:len(words)-1], ", ") + last + words[len(words)-1]
 }
+
+// oneOfCodec writes encode, decode, MarshalJSON and UnmarshalJSON of a kOneOf: the branch
+// set is encoded; decoding sets the branch the object's tag or properties choose.
+func (e *emitter) oneOfCodec(t *goType) {
+	f := e.file
+	v := jen.Id("v")
+	var names []string
+	count := []jen.Code{jen.Id("n").Op(":=").Lit(0)}
+	var cases []jen.Code
+	for _, b := range t.branches {
+		names = append(names, b.t.name)
+		sel := v.Clone().Dot(b.t.name)
+		count = append(count, jen.If(sel.Clone().Op("!=").Nil()).Block(jen.Id("n").Op("++")))
+		cases = append(cases, jen.Case(sel.Clone().Op("!=").Nil()).Block(sel.Clone().Dot("encode").Call(jen.Id("e"))))
+	}
+	f.Func().Params(v.Clone().Op("*").Id(t.name)).Id("encode").Params(jen.Id("e").Op("*").Qual(jsonwirePkg, "Encoder")).Block(append(count,
+		jen.If(jen.Id("n").Op("!=").Lit(1)).Block(
+			jen.Id("e").Dot("Fail").Call(jen.Qual("fmt", "Errorf").Call(jen.Lit(t.name+": %d of its fields are set: set one of "+strings.Join(names, ", ")), jen.Id("n"))),
+			jen.Id("e").Dot("Null").Call(),
+			jen.Return(),
+		),
+		jen.Switch().Block(cases...),
+	)...)
+
+	branchDecode := func(b *branch) []jen.Code {
+		return []jen.Code{jen.Id("x").Op(":=").New(jen.Id(b.t.name)), jen.Id("x").Dot("decode").Call(jen.Id("d")), v.Clone().Dot(b.t.name).Op("=").Id("x"), jen.Return()}
+	}
+	body := []jen.Code{
+		jen.Op("*").Id("v").Op("=").Id(t.name).Values(),
+		jen.If(jen.Op("!").Id("d").Dot("Expect").Call(jen.Qual(jsonwirePkg, "Object"))).Block(jen.Return()),
+	}
+	if t.tag != "" {
+		var dcases []jen.Code
+		var all []string
+		for _, b := range t.branches {
+			var vals []jen.Code
+			for _, val := range b.values {
+				vals = append(vals, jen.Lit(val))
+				all = append(all, strconv.Quote(val))
+			}
+			dcases = append(dcases, jen.Case(vals...).Block(branchDecode(b)...))
+		}
+		body = append(body,
+			jen.List(jen.Id("tag"), jen.Id("ok")).Op(":=").Id("d").Dot("PeekString").Call(jen.Lit(t.tag)),
+			jen.Switch(jen.Id("tag")).Block(dcases...),
+			jen.Id("got").Op(":=").Lit("none"),
+			jen.If(jen.Id("ok")).Block(jen.Id("got").Op("=").Qual("strconv", "Quote").Call(jen.Id("tag"))),
+			jen.Id("d").Dot("Report").Call(jen.Lit(fmt.Sprintf("%q must be %s, got ", t.tag, orList(all))).Op("+").Id("got")),
+		)
+	} else {
+		var dcases []jen.Code
+		var sets []string
+		for _, b := range t.branches {
+			var cond *jen.Statement
+			var quoted []string
+			for _, k := range b.required {
+				has := jen.Id("d").Dot("PeekMember").Call(jen.Lit(k)).Op("!=").Nil()
+				if cond == nil {
+					cond = has
+				} else {
+					cond = cond.Op("&&").Add(has)
+				}
+				quoted = append(quoted, strconv.Quote(k))
+			}
+			sets = append(sets, andList(quoted))
+			dcases = append(dcases, jen.Case(cond).Block(branchDecode(b)...))
+		}
+		body = append(body,
+			jen.Switch().Block(dcases...),
+			jen.Id("d").Dot("Report").Call(jen.Lit("expected an object with "+strings.Join(sets, ", or with "))),
+		)
+	}
+	body = append(body, jen.Id("d").Dot("Skip").Call())
+	f.Func().Params(v.Clone().Op("*").Id(t.name)).Id("decode").Params(jen.Id("d").Op("*").Qual(jsonwirePkg, "Decoder")).Block(body...)
+	e.jsonMethods(t)
+}

@@ -50,6 +50,7 @@ type converter struct {
 	refs      map[string]refType
 	resolving map[string]bool // pointers being converted for a $ref: a cycle that meets no object
 	fallbacks *[]string
+	rules     bool // read the validation keywords of properties (field.rules)
 }
 
 // refType is the type of the schema at a pointer.
@@ -246,6 +247,9 @@ func (c *converter) fields(t *goType, s *schema, path string) namer {
 		}
 		f.name = names.unique(exported(key))
 		f.t, f.nullable = c.convert(raw, path+"/properties/"+escapeToken(key))
+		if c.rules {
+			f.rules = c.tagRules(raw, f.t, f.optional)
+		}
 		t.fields = append(t.fields, f)
 	}
 	return names

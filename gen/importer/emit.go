@@ -194,6 +194,9 @@ func packageDoc(snap *Snapshot, opts Options) string {
 type emitter struct {
 	file *jen.File
 	pkg  *pkgTypes
+	// openapi: a Mapping's types, which mcpgen's generator reads: validation keywords in
+	// jsonschema tags, unions with declared schemas, no MarshalJSON on structs.
+	openapi bool
 }
 
 // goTypeOf is the Go type expression of t.
@@ -240,6 +243,11 @@ func fieldValueType(fl *field) jen.Code {
 func (e *emitter) decl(t *goType) {
 	f := e.file
 	f.Add(comment(typeDoc(t)))
+	if e.openapi && (t.kind == kUnion || t.kind == kOneOf) {
+		// Its own JSON form, so mcpgen's generator takes the schema declared.
+		f.Comment("//")
+		f.Comment("//mcp:schema " + declaredSchema(t))
+	}
 	switch t.kind {
 	case kEnum:
 		f.Type().Id(t.name).String()
@@ -269,7 +277,13 @@ func (e *emitter) decl(t *goType) {
 			if doc := docAnd(fl.doc, fallbackDoc(fl.t)); doc != "" {
 				fields = append(fields, comment(doc))
 			}
-			fields = append(fields, jen.Id(fl.name).Add(typ).Tag(map[string]string{"json": tag}))
+			tags := map[string]string{"json": tag}
+			if e.openapi {
+				if s := schemaTag(fl); s != "" {
+					tags["jsonschema"] = s
+				}
+			}
+			fields = append(fields, jen.Id(fl.name).Add(typ).Tag(tags))
 		}
 		if t.extra != nil {
 			fields = append(fields, comment(t.extraName+" are the members besides those above (additionalProperties)."),
@@ -277,6 +291,13 @@ func (e *emitter) decl(t *goType) {
 		}
 		f.Type().Id(t.name).Struct(fields...)
 		e.structCodec(t)
+	case kOneOf:
+		var fields []jen.Code
+		for _, b := range t.branches {
+			fields = append(fields, jen.Id(b.t.name).Op("*").Id(b.t.name))
+		}
+		f.Type().Id(t.name).Struct(fields...)
+		e.oneOfCodec(t)
 	case kUnion:
 		var fields []jen.Code
 		for _, m := range t.members {
@@ -335,6 +356,18 @@ func typeDoc(t *goType) string {
 			text += " (a whole number: Integer)"
 		}
 		doc = append(doc, text+".")
+	case kOneOf:
+		var names []string
+		for _, b := range t.branches {
+			names = append(names, b.t.name)
+		}
+		text := t.name + " is one of " + orList(names) + ": set one of its fields. Decoding tells them apart by "
+		if t.tag != "" {
+			text += fmt.Sprintf("the value of %q.", t.tag)
+		} else {
+			text += "the properties each requires; when an object has those of several, the first listed wins."
+		}
+		doc = append(doc, text)
 	case kIface:
 		var names []string
 		for _, b := range t.branches {
@@ -357,4 +390,20 @@ func article(kind string) string {
 		return "an " + kind
 	}
 	return "a " + kind
+}
+
+// schemaTag is the jsonschema tag of a Mapping's field: its validation keywords, and
+// whether it may be null, and is required though a pointer.
+func schemaTag(fl *field) string {
+	items := []string{}
+	if fl.rules != "" {
+		items = append(items, fl.rules)
+	}
+	if fl.nullable && fl.t.kind != kRaw {
+		items = append(items, "nullable")
+	}
+	if !fl.optional && fl.pointer() {
+		items = append(items, "required")
+	}
+	return strings.Join(items, ",")
 }

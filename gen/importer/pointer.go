@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // $ref within the document: a URI fragment holding a JSON Pointer (RFC 6901) from the
@@ -50,10 +52,21 @@ func escapeToken(t string) string {
 	return strings.NewReplacer("~", "~0", "/", "~1").Replace(t)
 }
 
-// resolvePointer is the schema at the reference tokens within root.
+// resolvePointer is the schema at the reference tokens within root. In a large root (an
+// OpenAPI document: GitHub's is 13 MB) the objects on the way are kept, so that resolving
+// the next pointer into #/components/schemas does not read the document again.
 func resolvePointer(root json.RawMessage, tokens []string) (json.RawMessage, error) {
-	cur := root
-	for i, t := range tokens {
+	if len(root) >= 1<<16 && len(tokens) > 0 {
+		return bigRoots.resolve(root, tokens)
+	}
+	return resolveFrom(root, nil, tokens)
+}
+
+// resolveFrom resolves rest from cur, which is at the pointer of done within its root.
+func resolveFrom(cur json.RawMessage, done, rest []string) (json.RawMessage, error) {
+	tokens := append(slices.Clone(done), rest...)
+	for i := len(done); i < len(tokens); i++ {
+		t := tokens[i]
 		var obj map[string]json.RawMessage
 		if json.Unmarshal(cur, &obj) == nil {
 			next, ok := obj[t]
@@ -83,5 +96,54 @@ func defName(tokens []string) string {
 	if len(tokens) == 2 && (tokens[0] == "$defs" || tokens[0] == "definitions") {
 		return exported(tokens[1])
 	}
+	if len(tokens) == 3 && tokens[0] == "components" && tokens[1] == "schemas" {
+		return exported(tokens[2]) // an OpenAPI document's
+	}
 	return ""
+}
+
+// ResolvePointer is the value at a local $ref (#/components/schemas/Pet) within root.
+func ResolvePointer(root json.RawMessage, ref string) (json.RawMessage, error) {
+	tokens, err := pointerTokens(ref)
+	if err != nil {
+		return nil, err
+	}
+	return resolvePointer(root, tokens)
+}
+
+// bigRoots keeps the members of the objects met on the way to pointers within the last
+// large root resolved in: one root at a time, so that nothing is kept past its use.
+var bigRoots rootCache
+
+type rootCache struct {
+	mu      sync.Mutex
+	root    *byte
+	size    int
+	members map[string]map[string]json.RawMessage // by the pointer of an object: its members
+}
+
+func (c *rootCache) resolve(root json.RawMessage, tokens []string) (json.RawMessage, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.root != &root[0] || c.size != len(root) {
+		c.root, c.size, c.members = &root[0], len(root), map[string]map[string]json.RawMessage{}
+	}
+	cur := root
+	for i, t := range tokens {
+		at := pointerOf(tokens[:i])
+		obj, ok := c.members[at]
+		if !ok {
+			if json.Unmarshal(cur, &obj) != nil {
+				// An array, or neither: resolved as usual from here.
+				return resolveFrom(cur, tokens[:i], tokens[i:])
+			}
+			c.members[at] = obj
+		}
+		next, ok := obj[t]
+		if !ok {
+			return nil, fmt.Errorf("%s has no member %q", orRoot(at[1:]), t)
+		}
+		cur = next
+	}
+	return cur, nil
 }

@@ -197,6 +197,9 @@ func signature(t *goType, class map[*goType]int) string {
 				b.WriteString("|null")
 			}
 			b.WriteString(":" + typeSig(f.t, class))
+			if f.rules != "" {
+				b.WriteString(" " + strconv.Quote(f.rules))
+			}
 		}
 		if t.extra != nil {
 			b.WriteString(" +:" + typeSig(t.extraMap(), class))

@@ -17,11 +17,15 @@ const (
 	kEnum
 	kUnion // a struct of one pointer per JSON kind: a union of distinct JSON types
 	kIface // an interface of one struct per branch: a union of objects
+	// kOneOf is a union of objects as a struct of a pointer per branch, the one set chosen
+	// as a kIface's is: a kIface becomes one in a Mapping, whose types mcpgen's generator
+	// reads (it takes no interface fields).
+	kOneOf
 )
 
 // declared says whether the kind is a type the package declares.
 func (k kind) declared() bool {
-	return k == kStruct || k == kEnum || k == kUnion || k == kIface
+	return k == kStruct || k == kEnum || k == kUnion || k == kIface || k == kOneOf
 }
 
 // nilable says whether a value of the kind is nil when unset, so that it needs no pointer to
@@ -76,6 +80,8 @@ type field struct {
 	fixed     bool // a required property of one allowed string (value): no Go field, always written
 	value     string
 	doc       string
+	rules     string // a Mapping's: the jsonschema tag of its validation keywords
+	oneState  bool   // a Mapping's: optional and nullable is a pointer too, not an mcp.Nullable
 }
 
 // pointer says whether the field is *T: optional or nullable scalars, structs, enums and unions
@@ -92,7 +98,7 @@ func (f *field) pointer() bool {
 // "milestone": null removes the milestone; no "milestone" keeps it). json.RawMessage holds
 // null itself.
 func (f *field) threeStates() bool {
-	return f.optional && f.nullable && !f.fixed && f.t.kind != kRaw
+	return f.optional && f.nullable && !f.fixed && f.t.kind != kRaw && !f.oneState
 }
 
 // member is one JSON type of a kUnion: a field of the union's struct.
@@ -141,7 +147,7 @@ func jsonKind(t *goType) string {
 		return "boolean"
 	case kSlice:
 		return "array"
-	case kMap, kStruct, kIface:
+	case kMap, kStruct, kIface, kOneOf:
 		return "object"
 	case kRaw:
 		return t.rawKind

@@ -22,6 +22,9 @@ type Config struct {
 	Patterns  []string // package patterns as the go command takes them
 	BuildTags []string // extra build tags, besides mcpgen's
 	Env       []string // the go command's environment; nil means the process's
+	// Overlay are files read in place of what the disk has (or does not have), by absolute
+	// path: mcpgen openapi's, before they are written.
+	Overlay map[string][]byte
 }
 
 // Packages type-checks the packages matching cfg.Patterns, from source, with the mcpgen
@@ -34,6 +37,7 @@ func Packages(cfg Config, fset *token.FileSet) ([]*packages.Package, error) {
 		Dir:        cfg.Dir,
 		Env:        cfg.Env,
 		Fset:       fset,
+		Overlay:    cfg.Overlay,
 		BuildFlags: []string{"-tags=" + strings.Join(tags, ",")},
 		Tests:      false,
 	}

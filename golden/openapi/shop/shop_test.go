@@ -1,0 +1,153 @@
+package shop
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/mcptest"
+)
+
+// api is a fake of the shop's API: it records what it was sent and answers as the document says.
+type api struct {
+	t    *testing.T
+	got  []string // method, path, query, and body of each request
+	auth []string
+}
+
+func (a *api) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	a.got = append(a.got, r.Method+" "+r.URL.RequestURI()+" "+string(body))
+	a.auth = append(a.auth, r.Header.Get("X-API-Key")+r.Header.Get("Authorization"))
+	product := `{"id":"p_1","name":"Dune","price":9.5,"category":"books","offer":{"kind":"discount","percent":10},"unknown":"skipped"}`
+	switch {
+	case r.Method == "GET" && r.URL.Path == "/products":
+		w.Header().Set("Link", `<https://shop.example.com/v1/products?page=3&per_page=2>; rel="next", <https://shop.example.com/v1/products?page=9>; rel="last"`)
+		w.Write([]byte("[" + product + "," + strings.Replace(product, "p_1", "p_2", 1) + "]"))
+	case r.Method == "POST" && r.URL.Path == "/products":
+		w.WriteHeader(201)
+		w.Write([]byte(product))
+	case r.URL.Path == "/products/p_404":
+		w.Header().Set("Content-Type", "application/problem+json")
+		w.WriteHeader(404)
+		w.Write([]byte(`{"title":"Not Found","detail":"no product p_404"}`))
+	case r.Method == "GET" && strings.HasPrefix(r.URL.Path, "/products/"):
+		w.Write([]byte(product))
+	case r.Method == "DELETE":
+		w.WriteHeader(204)
+	case r.Method == "PUT":
+		w.Header().Set("Content-Type", "image/png")
+		w.Write(body)
+	case r.URL.Path == "/orders":
+		w.Header().Set("Content-Type", "text/plain")
+		w.Write([]byte("order o_1 placed"))
+	default:
+		w.WriteHeader(500)
+	}
+}
+
+func connect(t *testing.T, creds map[string]string) (*mcptest.Client, *api, *Client) {
+	a := &api{t: t}
+	ts := httptest.NewServer(a)
+	t.Cleanup(ts.Close)
+	c := NewClient(ts.URL)
+	c.Credentials = creds
+	srv := mcp.NewServer(mcp.Implementation{Name: "shop", Version: "1.2.0"}, nil)
+	RegisterMCP(srv, Tools{API: c})
+	return mcptest.Connect(t, srv), a, c
+}
+
+func TestCallsTheAPI(t *testing.T) {
+	c, a, _ := connect(t, map[string]string{"apiKey": "k1", "bearer": "t1"})
+
+	// A GET with query parameters: a list, its next page from the Link header.
+	res := c.CallTool("listProducts", map[string]any{"category": "books", "tags": []string{"a", "b"}, "page": 2})
+	if res.IsError {
+		t.Fatal(res.Text())
+	}
+	var list struct {
+		Items []struct{ ID, Name string }
+		Next  map[string]string
+	}
+	if err := json.Unmarshal(res.StructuredContent, &list); err != nil || len(list.Items) != 2 || list.Items[1].ID != "p_2" || list.Next["page"] != "3" || list.Next["per_page"] != "2" {
+		t.Errorf("listProducts: %s (%v)", res.StructuredContent, err)
+	}
+	if want := "GET /products?category=books&page=2&per_page=30&tags=a%2Cb "; a.got[0] != want {
+		t.Errorf("sent %q, want %q (the default of per_page applied, tags joined)", a.got[0], want)
+	}
+	if a.auth[0] != "k1" {
+		t.Errorf("X-API-Key: %q", a.auth[0])
+	}
+
+	// A POST with a JSON body: the body's properties are the tool's arguments.
+	res = c.CallTool("createProduct", map[string]any{"name": "Dune", "price": 9.5, "category": "books", "dimensions": nil, "price_or_quote": "ask"})
+	if res.IsError {
+		t.Fatal(res.Text())
+	}
+	if want := `POST /products {"name":"Dune","price":9.5,"category":"books","price_or_quote":"ask"}`; a.got[1] != want {
+		t.Errorf("sent %q, want %q", a.got[1], want)
+	}
+	if !strings.Contains(string(res.StructuredContent), `"offer":{"kind":"discount","percent":10}`) {
+		t.Errorf("createProduct: %s", res.StructuredContent)
+	}
+
+	// Path and header parameters.
+	res = c.CallTool("getProduct", map[string]any{"productId": "p_1", "X-Request-Id": "8e1f"})
+	if res.IsError || a.got[2] != "GET /products/p_1 " {
+		t.Errorf("getProduct: %s, sent %q", res.Text(), a.got[2])
+	}
+
+	// A form body, an operation that needs no credential.
+	res = c.CallTool("placeOrder", map[string]any{"productId": "p_1", "quantity": 2})
+	if res.IsError || res.Text() != "order o_1 placed" || a.got[3] != "POST /orders productId=p_1&quantity=2" {
+		t.Errorf("placeOrder: %s, sent %q", res.Text(), a.got[3])
+	}
+
+	// A binary body, in base64, and a binary answer: an image.
+	png := base64.StdEncoding.EncodeToString([]byte("\x89PNG"))
+	res = c.CallTool("setPicture", map[string]any{"productId": "p_1", "body": png})
+	if res.IsError || a.auth[4] != "Bearer t1" || !strings.HasSuffix(a.got[4], "\x89PNG") {
+		t.Errorf("setPicture: %s, sent %q with %q", res.Text(), a.got[4], a.auth[4])
+	}
+}
+
+// A 4xx from the API, an invalid argument and a missing credential are each a tool error
+// that says what happened.
+func TestToolErrors(t *testing.T) {
+	c, a, _ := connect(t, map[string]string{"apiKey": "k1"})
+	res := c.CallTool("getProduct", map[string]any{"productId": "p_404"})
+	if !res.IsError || !strings.Contains(res.Text(), "404 Not Found") || !strings.Contains(res.Text(), "no product p_404") {
+		t.Errorf("a 404: %v %s", res.IsError, res.Text())
+	}
+	res = c.CallTool("getProduct", map[string]any{"productId": "P-1"})
+	if !res.IsError || !strings.Contains(res.Text(), "/productId") || len(a.got) != 1 {
+		t.Errorf("an invalid argument: %v %s (the API was called %d times)", res.IsError, res.Text(), len(a.got))
+	}
+	res = c.CallTool("createProduct", map[string]any{"name": "", "price": -1, "category": "food"})
+	if !res.IsError || !strings.Contains(res.Text(), "/name") || !strings.Contains(res.Text(), "/price") || !strings.Contains(res.Text(), "/category") {
+		t.Errorf("invalid arguments: %s", res.Text())
+	}
+	res = c.CallTool("setPicture", map[string]any{"productId": "p_1", "body": "aGk="})
+	if !res.IsError || !strings.Contains(res.Text(), "SHOP_BEARER") || !strings.Contains(res.Text(), "--bearer") || len(a.got) != 1 {
+		t.Errorf("a missing credential: %s", res.Text())
+	}
+}
+
+// A list longer than the result may hold is cut, and the result says so.
+func TestLongListIsCut(t *testing.T) {
+	c, _, client := connect(t, map[string]string{"apiKey": "k1"})
+	client.MaxResultBytes = 200
+	res := c.CallTool("listProducts", map[string]any{})
+	var list struct {
+		Items     []json.RawMessage
+		Truncated string
+	}
+	if err := json.Unmarshal(res.StructuredContent, &list); err != nil || len(list.Items) != 1 || !strings.Contains(list.Truncated, "1 of 2 items") {
+		t.Errorf("%s", res.StructuredContent)
+	}
+}
