@@ -221,7 +221,11 @@ func paramInto(a *Arg, fl *importer.Field, query string) []jen.Code {
 	}
 	switch {
 	case fl.Pointer:
-		return []jen.Code{jen.If(v.Clone().Op("!=").Nil()).Block(set(text(jen.Op("*").Add(v.Clone()), fl.Kind), false))}
+		x := jen.Op("*").Add(v.Clone())
+		if fl.Kind != "string" && fl.Kind != "enum" && fl.Kind != "int" && fl.Kind != "float" && fl.Kind != "bool" {
+			x = jen.Parens(x) // a selector follows: (*in.Since).Format
+		}
+		return []jen.Code{jen.If(v.Clone().Op("!=").Nil()).Block(set(text(x, fl.Kind), false))}
 	case fl.Kind == "raw" || fl.Kind == "map" || fl.Kind == "slice":
 		return []jen.Code{jen.If(v.Clone().Op("!=").Nil()).Block(set(text(v.Clone(), fl.Kind), false))}
 	}

@@ -44,7 +44,7 @@ type writer struct {
 
 // reserved are the package-level names the generated files declare besides the types.
 var reserved = []string{"API", "Tools", "Client", "NewClient", "Operations", "Operation", "DocumentDigest", "DocumentSource",
-	"Schemes", "RegisterMCP", "decodeJSON", "main", "ServerName"}
+	"Schemes", "RegisterMCP", "decodeJSON", "jsonText", "main", "ServerName", "DefaultBaseURL", "headerFlag"}
 
 func newGen(doc *Document, tools []*Tool, opts *Options) *writer {
 	g := &writer{doc: doc, opts: opts, mapping: importer.NewMapping(doc.Root, reserved), envs: map[string]string{}, flags: map[string]string{}}
@@ -316,6 +316,12 @@ func (g *writer) typesFile() *jen.File {
 	f.ImportName(jsonwirePkg, "jsonwire")
 	f.ImportName(mcpPkg, "mcp")
 	g.mapping.Declare(f)
+	f.Comment("jsonText is the JSON a codec writes, as text: a parameter that is an object or a union.")
+	f.Func().Id("jsonText").Params(jen.Id("write").Func().Params(jen.Op("*").Qual(jsonwirePkg, "Encoder"))).String().Block(
+		jen.Var().Id("e").Qual(jsonwirePkg, "Encoder"),
+		jen.Id("write").Call(jen.Op("&").Id("e")),
+		jen.Return(jen.String().Parens(jen.Id("e").Dot("Bytes").Call())),
+	)
 	for _, t := range g.tools {
 		if b := t.Op.Body; b != nil && b.Schema != nil && t.m.InputName() != "" {
 			if t.BodyFlat {

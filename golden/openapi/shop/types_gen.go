@@ -779,6 +779,13 @@ func decodeJSON(data []byte, decode func(*jsonwire.Decoder)) error {
 	}
 	return nil
 }
+
+// jsonText is the JSON a codec writes, as text: a parameter that is an object or a union.
+func jsonText(write func(*jsonwire.Encoder)) string {
+	var e jsonwire.Encoder
+	write(&e)
+	return string(e.Bytes())
+}
 func (v *CreateProductInput) encodeBody(e *jsonwire.Encoder) {
 	e.ObjectStart()
 	e.Key("name")
