@@ -158,7 +158,7 @@ async function exercise(mode) {
     "sample.go-12-}",
     "",
     `5 matching lines; ${r.files_searched} files searched.`,
-    "Not searched: 1 binary file (data.bin); 1 vendored file (vendor/v.go: set include_vendored to search them).",
+    "Not searched: 1 binary file (data.bin); 1 vendored file that may match (vendor/v.go: set include_vendored to search them).",
     "",
   ].join("\n"));
   // Paging: two at a time, with the cursor.

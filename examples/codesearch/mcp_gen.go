@@ -66,7 +66,7 @@ func RegisterMCP(s *mcp.Server, codebase *Codebase) {
 	s.AddTool(mcp.Tool{
 		Name:         "search_by_embedding",
 		Title:        "Semantic code search",
-		Description:  "Finds the functions, methods, types and sections that best answer a question in words, with a similarity score each. With an embedding model configured it compares vectors; without one it ranks with BM25 over identifiers, comments and paths, and its result says so.",
+		Description:  "Finds the functions, methods, types and sections that best answer a question in words, with a score each: ranked by an embedding model's vectors and by BM25 over identifiers, comments and paths, the two rankings fused (without a model, BM25 alone, and the result says so). Generated files rank below hand-written code.",
 		InputSchema:  mcpgenCodebaseSearchByEmbeddingInput,
 		OutputSchema: mcpgenCodebaseSearchByEmbeddingOutput,
 		Annotations:  mcp.ToolAnnotations{ReadOnlyHint: mcp.Ptr(true), IdempotentHint: mcp.Ptr(true), OpenWorldHint: mcp.Ptr(false)},
@@ -530,6 +530,11 @@ const (
       "type": "string",
       "description": "Limits the search to a directory or a file, relative to the root.",
       "maxLength": 4096
+    },
+    "include_generated": {
+      "type": "boolean",
+      "description": "Ranks the chunks of generated files too (\"Code generated ... DO NOT EDIT.\", @generated), below hand-written code that answers as well; false leaves them out, and the result says which would have been given.",
+      "default": true
     }
   },
   "required": [
@@ -564,7 +569,11 @@ const (
           },
           "score": {
             "type": "number",
-            "description": "The cosine similarity with an embedding model, the BM25 score without one: higher is closer."
+            "description": "Higher for a closer chunk: the fused score of its ranks by BM25 and by vectors (the sum of 1/(60+rank)) with an embedding model, the BM25 score without one; a chunk of a generated file scores 0.7 of that."
+          },
+          "generated": {
+            "type": "boolean",
+            "description": "Generated: the chunk is of a generated file."
           },
           "content": {
             "type": "string",
@@ -593,6 +602,10 @@ const (
     "chunks_embedded": {
       "type": "integer",
       "description": "How many of them had a vector (with an embedding model)."
+    },
+    "left_out": {
+      "type": "string",
+      "description": "Says what the ranking left out that would have been among the results: chunks of generated files, with include_generated false. Vendored code is never ranked."
     }
   },
   "required": [
@@ -671,7 +684,7 @@ const (
     },
     "include_generated": {
       "type": "boolean",
-      "description": "Searches generated files too (marked \"Code generated ... DO NOT EDIT.\" or @generated, lock files, minified bundles)."
+      "description": "Searches generated files too (marked \"Code generated ... DO NOT EDIT.\" or @generated, lock files, minified bundles); without it, the result counts those that may hold a match."
     },
     "cursor": {
       "type": "string",
@@ -761,7 +774,8 @@ const (
             ]
           },
           "files": {
-            "type": "integer"
+            "type": "integer",
+            "description": "How many: every binary and too large file, and the vendored and generated files that the index says may hold a match."
           },
           "example": {
             "type": "string",
@@ -928,7 +942,7 @@ func mcpgenDecodeEmbeddingSearchInput(d *jsonwire.Decoder, v *EmbeddingSearchInp
 	if !d.Expect(jsonwire.Object) {
 		return
 	}
-	var hasQuery, hasMaxResults bool
+	var hasQuery, hasMaxResults, hasIncludeGenerated bool
 	for key := range d.Members {
 		switch string(key) {
 		case "query":
@@ -961,8 +975,18 @@ func mcpgenDecodeEmbeddingSearchInput(d *jsonwire.Decoder, v *EmbeddingSearchInp
 				}
 				v.Path = s
 			}
+		case "include_generated":
+			hasIncludeGenerated = true
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
+			v.IncludeGenerated = new(bool)
+			if b1, ok := d.Bool(); ok {
+				*v.IncludeGenerated = b1
+			}
 		default:
-			d.Report("unknown property; expected one of \"query\", \"max_results\", \"path\"")
+			d.Report("unknown property; expected one of \"query\", \"max_results\", \"path\", \"include_generated\"")
 			d.Skip()
 		}
 	}
@@ -971,6 +995,10 @@ func mcpgenDecodeEmbeddingSearchInput(d *jsonwire.Decoder, v *EmbeddingSearchInp
 	}
 	if !hasMaxResults {
 		v.MaxResults = 10
+	}
+	if !hasIncludeGenerated {
+		v.IncludeGenerated = new(bool)
+		*v.IncludeGenerated = true
 	}
 }
 
@@ -1234,6 +1262,10 @@ func mcpgenEncodeChunkMatch(e *jsonwire.Encoder, v *ChunkMatch) {
 	e.Int(int64(v.EndLine))
 	e.Key("score")
 	e.Float(v.Score, 64)
+	if v.Generated {
+		e.Key("generated")
+		e.Bool(v.Generated)
+	}
 	e.Key("content")
 	e.String(v.Content)
 	e.ObjectEnd()
@@ -1347,6 +1379,10 @@ func mcpgenEncodeEmbeddingSearchResult(e *jsonwire.Encoder, v *EmbeddingSearchRe
 	if v.ChunksEmbedded != 0 {
 		e.Key("chunks_embedded")
 		e.Int(int64(v.ChunksEmbedded))
+	}
+	if v.LeftOut != "" {
+		e.Key("left_out")
+		e.String(v.LeftOut)
 	}
 	e.ObjectEnd()
 }

@@ -68,9 +68,12 @@ func (r *SearchCodeResult) AppendMCPText(b []byte) []byte {
 		} else {
 			b = append(b, "; "...)
 		}
-		if s.Reason == "too large" {
+		switch s.Reason {
+		case "too large":
 			b = append(appendCount(b, s.Files, "file"), " too large"...)
-		} else {
+		case "vendored", "generated":
+			b = append(appendCount(b, s.Files, s.Reason+" file"), " that may match"...)
+		default:
 			b = appendCount(b, s.Files, s.Reason+" file")
 		}
 		b = append(b, " ("...)

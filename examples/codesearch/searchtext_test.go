@@ -59,13 +59,13 @@ func TestSearchCodeText(t *testing.T) {
 			}},
 		want: "a:1:1:x\n" +
 			"\n1 matching line; 1 file searched.\n" +
-			"Not searched: 1 binary file (data.bin); 2 files too large (such as big.sql); 3 vendored files (such as vendor/v.go: set include_vendored to search them).\n" +
+			"Not searched: 1 binary file (data.bin); 2 files too large (such as big.sql); 3 vendored files that may match (such as vendor/v.go: set include_vendored to search them).\n" +
 			"Index: building (3 of 10 files read): this search read the files directly.\n" +
 			"There are more matches: call search_code again with cursor \"eyJwIjoiYSJ9\" for the next ones.\n",
 	}, {
 		name: "nothing found",
 		r:    SearchCodeResult{Index: "ready", Skipped: []SkippedFiles{{Reason: "generated", Files: 1, Example: "gen.go", Hint: "set include_generated to search them"}}},
-		want: "No matches; 0 files searched.\nNot searched: 1 generated file (gen.go: set include_generated to search them).\n",
+		want: "No matches; 0 files searched.\nNot searched: 1 generated file that may match (gen.go: set include_generated to search them).\n",
 	}} {
 		if got := string(tt.r.AppendMCPText([]byte("kept"))); got != "kept"+tt.want {
 			t.Errorf("%s:\n%s\nwant\n%s", tt.name, got, "kept"+tt.want)

@@ -49,7 +49,8 @@ type SearchCodeInput struct {
 	// IncludeVendored searches third-party code too (vendor, node_modules, third_party).
 	IncludeVendored bool `json:"include_vendored,omitempty"`
 	// IncludeGenerated searches generated files too (marked "Code generated ... DO NOT
-	// EDIT." or @generated, lock files, minified bundles).
+	// EDIT." or @generated, lock files, minified bundles); without it, the result counts
+	// those that may hold a match.
 	IncludeGenerated bool `json:"include_generated,omitempty"`
 	// Cursor continues a search where the previous result stopped: its next_cursor.
 	Cursor string `json:"cursor,omitempty" jsonschema:"maxLength=8192"`
@@ -93,7 +94,9 @@ type CodeMatch struct {
 type SkippedFiles struct {
 	// Why they were left out.
 	Reason string `json:"reason" jsonschema:"enum=binary,enum=too large,enum=vendored,enum=generated"`
-	Files  int    `json:"files"`
+	// How many: every binary and too large file, and the vendored and generated files that
+	// the index says may hold a match.
+	Files int `json:"files"`
 	// One of the files, as an example.
 	Example string `json:"example"`
 	// How to search them, where that is possible.
@@ -213,6 +216,10 @@ type EmbeddingSearchInput struct {
 	MaxResults int `json:"max_results,omitempty" jsonschema:"minimum=1,maximum=50,default=10"`
 	// Path limits the search to a directory or a file, relative to the root.
 	Path string `json:"path,omitempty" jsonschema:"maxLength=4096"`
+	// IncludeGenerated ranks the chunks of generated files too ("Code generated ... DO NOT
+	// EDIT.", @generated), below hand-written code that answers as well; false leaves them
+	// out, and the result says which would have been given.
+	IncludeGenerated *bool `json:"include_generated,omitempty" jsonschema:"default=true"`
 }
 
 // EmbeddingSearchResult holds the chunks that answer a question best.
@@ -225,6 +232,10 @@ type EmbeddingSearchResult struct {
 	ChunksRanked int `json:"chunks_ranked"`
 	// How many of them had a vector (with an embedding model).
 	ChunksEmbedded int `json:"chunks_embedded,omitempty"`
+	// LeftOut says what the ranking left out that would have been among the results:
+	// chunks of generated files, with include_generated false. Vendored code is never
+	// ranked.
+	LeftOut string `json:"left_out,omitempty"`
 }
 
 // ChunkMatch is one chunk of code and how well it answers.
@@ -234,9 +245,12 @@ type ChunkMatch struct {
 	Name      string `json:"name,omitempty"`
 	StartLine int    `json:"start_line"`
 	EndLine   int    `json:"end_line"`
-	// Score is the cosine similarity with an embedding model, the BM25 score without one:
-	// higher is closer.
+	// Score is higher for a closer chunk: the fused score of its ranks by BM25 and by
+	// vectors (the sum of 1/(60+rank)) with an embedding model, the BM25 score without one;
+	// a chunk of a generated file scores 0.7 of that.
 	Score float64 `json:"score"`
+	// Generated: the chunk is of a generated file.
+	Generated bool `json:"generated,omitempty"`
 	// Content is the chunk's text (its first 40 lines).
 	Content string `json:"content"`
 }
@@ -245,9 +259,9 @@ type ChunkMatch struct {
 const maxChunkPreview = 40
 
 // SearchByEmbedding finds the functions, methods, types and sections that best answer a
-// question in words, with a similarity score each. With an embedding model configured it
-// compares vectors; without one it ranks with BM25 over identifiers, comments and paths,
-// and its result says so.
+// question in words, with a score each: ranked by an embedding model's vectors and by BM25
+// over identifiers, comments and paths, the two rankings fused (without a model, BM25
+// alone, and the result says so). Generated files rank below hand-written code.
 //
 //mcp:tool search_by_embedding title="Semantic code search" readonly idempotent openworld=false
 func (c *Codebase) SearchByEmbedding(ctx context.Context, in EmbeddingSearchInput) (EmbeddingSearchResult, error) {
@@ -261,13 +275,21 @@ func (c *Codebase) SearchByEmbedding(ctx context.Context, in EmbeddingSearchInpu
 		return EmbeddingSearchResult{}, err
 	}
 	defer leave()
-	ans, err := c.sem.Search(ctx, in.Query, dir, in.MaxResults, func(done, total int) {
-		mcp.Progress(ctx, float64(done), float64(total), fmt.Sprintf("embedding chunks: %d of %d", done, total))
-	})
+	ans, err := c.sem.Search(ctx, semantic.Query{Text: in.Query, Dir: dir, Max: in.MaxResults, IncludeGenerated: in.IncludeGenerated == nil || *in.IncludeGenerated,
+		Progress: func(done, total int) {
+			mcp.Progress(ctx, float64(done), float64(total), fmt.Sprintf("embedding chunks: %d of %d", done, total))
+		}})
 	if err != nil {
 		return EmbeddingSearchResult{}, err
 	}
 	out := EmbeddingSearchResult{Method: ans.Method, ChunksRanked: ans.Chunks, ChunksEmbedded: ans.Embedded}
+	if n := len(ans.LeftOut); n > 0 {
+		ex := ans.LeftOut[0]
+		out.LeftOut = fmt.Sprintf("%d chunks of generated files that rank among the best %d (such as %s %s): set include_generated to see them", n, in.MaxResults, ex.Path, ex.Name)
+		if n == 1 {
+			out.LeftOut = fmt.Sprintf("1 chunk of a generated file that ranks among the best %d (%s %s): set include_generated to see it", in.MaxResults, ex.Path, ex.Name)
+		}
+	}
 	var file string
 	var src []byte
 	for _, h := range ans.Hits {
@@ -277,7 +299,7 @@ func (c *Codebase) SearchByEmbedding(ctx context.Context, in EmbeddingSearchInpu
 		}
 		end := min(h.End, h.Start+maxChunkPreview-1)
 		out.Results = append(out.Results, ChunkMatch{FilePath: h.Path, Kind: h.Kind, Name: h.Name, StartLine: h.Start, EndLine: h.End,
-			Score: h.Score, Content: validText(chunk.Text(src, chunk.Chunk{StartLine: h.Start, EndLine: end}))})
+			Score: h.Score, Generated: h.Generated, Content: validText(chunk.Text(src, chunk.Chunk{StartLine: h.Start, EndLine: end}))})
 	}
 	return out, nil
 }

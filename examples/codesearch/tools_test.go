@@ -96,7 +96,7 @@ func exercise(t *testing.T, c *mcp.Client, root string) {
 			"web/app.ts:2:11:  return `hello, ${name}`;\n" +
 			"web/app.ts-3-}\n" +
 			"\n7 matching lines; 4 files searched.\n" +
-			"Not searched: 1 binary file (data.bin); 1 vendored file (vendor/lib/lib.go: set include_vendored to search them); 1 generated file (gen/gen.go: set include_generated to search them).\n"
+			"Not searched: 1 binary file (data.bin); 1 vendored file that may match (vendor/lib/lib.go: set include_vendored to search them); 1 generated file that may match (gen/gen.go: set include_generated to search them).\n"
 		if text := res.Content[0].(mcp.Text).Text; text != wantText {
 			t.Errorf("the text block of hello:\n%s\nwant\n%s", text, wantText)
 		}
@@ -289,6 +289,15 @@ func exercise(t *testing.T, c *mcp.Client, root string) {
 		}
 		if r.Results[0].Content == "" || r.Results[0].Score <= 0 {
 			t.Errorf("a result without content or score: %+v", r.Results[0])
+		}
+		// Generated files are ranked, marked, and left out on request, saying so.
+		must(t, call(t, c, "search_by_embedding", map[string]any{"query": "hello from generated code", "max_results": 3}, &r))
+		if len(r.Results) == 0 || r.Results[0].FilePath != "gen/gen.go" || !r.Results[0].Generated || r.LeftOut != "" {
+			t.Errorf("generated code: %+v", r)
+		}
+		must(t, call(t, c, "search_by_embedding", map[string]any{"query": "hello from generated code", "max_results": 3, "include_generated": false}, &r))
+		if len(r.Results) > 0 && r.Results[0].FilePath == "gen/gen.go" || !strings.HasPrefix(r.LeftOut, "1 chunk of a generated file that ranks among the best 3 (gen/gen.go gen)") {
+			t.Errorf("generated code left out: %+v", r)
 		}
 	})
 

@@ -41,7 +41,9 @@ type Hit struct {
 	After  []string
 }
 
-// Skipped counts the files below the searched path that the search did not read, by why.
+// Skipped counts the files below the searched path that the search did not read, by why:
+// every binary and too large one, and the vendored and generated ones that the index says
+// may hold a match.
 type Skipped struct {
 	Reason  string // "binary", "too large", "vendored", "generated"
 	Files   int
@@ -183,18 +185,23 @@ func (ix *Index) candidates(ctx context.Context, s *Search, after cursor, res *R
 		}
 		return f.Path >= after.Path && s.Glob.Match(f.Path)
 	}
-	// Count what is skipped over the whole range, whatever the trigrams say.
+	// Count what is skipped: binary and large files over the whole range, as nothing says
+	// whether they match; vendored and generated ones where the trigrams say they may.
 	lo, hi := pathRange(v.base.files, s.Path)
-	for i := lo; i < hi; i++ {
+	docs, all := v.base.eval(q, uint32(lo), uint32(hi))
+	for i, d := lo, 0; i < hi; i++ {
+		for !all && d < len(docs) && int(docs[d]) < i {
+			d++
+		}
 		if v.dead != nil && v.dead[i] {
 			continue
 		}
 		f := &v.base.files[i]
-		if f.Kind != Text || f.Vendored && !s.IncludeVendored || f.Generated && !s.IncludeGenerated {
+		mayMatch := all || d < len(docs) && int(docs[d]) == i
+		if f.Kind != Text || mayMatch && (f.Vendored && !s.IncludeVendored || f.Generated && !s.IncludeGenerated) {
 			keep(f)
 		}
 	}
-	docs, all := v.base.eval(q, uint32(lo), uint32(hi))
 	next := func(yield func(int)) {
 		if all {
 			for i := lo; i < hi; i++ {
@@ -214,7 +221,9 @@ func (ix *Index) candidates(ctx context.Context, s *Search, after cursor, res *R
 				continue
 			}
 			if d.Kind != Text || d.Vendored && !s.IncludeVendored || d.Generated && !s.IncludeGenerated {
-				keep(&d.File)
+				if d.Kind != Text || matchSet(q, d.tris) {
+					keep(&d.File)
+				}
 				continue
 			}
 			if matchSet(q, d.tris) && keep(&d.File) {

@@ -13,7 +13,7 @@ import (
 
 const (
 	chunksFile    = "chunks.gob"
-	formatVersion = 1
+	formatVersion = 2 // 2: generated files too
 )
 
 type savedChunks struct {

@@ -2,6 +2,7 @@ package semantic
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"slices"
 	"sort"
@@ -16,20 +17,62 @@ type Hit struct {
 	Kind, Name string
 	Start, End int
 	Score      float64
+	Generated  bool // of a generated file
+}
+
+// Method is a way of ranking.
+type Method string
+
+const (
+	// Default is Fusion with an embedding model, BM25 without one.
+	Default Method = ""
+	BM25    Method = "bm25"
+	Vectors Method = "vectors"
+	// Fusion ranks by BM25 and by vectors, and fuses the two rankings by reciprocal rank
+	// (each chunk scores the sum of 1/(60+rank) over the rankings it is in).
+	Fusion Method = "fusion"
+)
+
+// GeneratedWeight is what the score of a chunk of a generated file is multiplied by, so that
+// it ranks below hand-written code that answers as well.
+const GeneratedWeight = 0.7
+
+// rrfK is reciprocal rank fusion's constant: the 60 of its authors (Cormack, Clarke and
+// Büttcher, 2009), which keeps the top of each ranking from dominating.
+const rrfK = 60
+
+// fuseDepth is how much of each ranking the fusion reads.
+const fuseDepth = 1000
+
+// Query is a question to rank the chunks against.
+type Query struct {
+	Text string
+	// Dir limits the chunks to a directory or file ("." for all).
+	Dir string
+	// Max is how many hits to return.
+	Max int
+	// IncludeGenerated ranks the chunks of generated files too (below hand-written code);
+	// without it they are left out, and the answer counts those that would have been given.
+	IncludeGenerated bool
+	Method           Method
+	// Progress, if not nil, is told of the chunks embedded while the query waits for them.
+	Progress func(done, total int)
 }
 
 // Answer is what a query found, and how.
 type Answer struct {
 	Hits   []Hit
 	Method string
-	// Chunks is how many chunks were ranked; Embedded how many had a vector (embeddings
-	// only).
+	// Chunks is how many chunks were ranked; Embedded how many had a vector (with a
+	// model).
 	Chunks, Embedded int
+	// LeftOut are the chunks of generated files that would have been among the hits,
+	// without IncludeGenerated.
+	LeftOut []Hit
 }
 
-// Search ranks the chunks below dir ("." for all) against query and returns the best max.
-// progress, if not nil, is told of the chunks embedded while it waits.
-func (s *Index) Search(ctx context.Context, query, dir string, max int, progress func(done, total int)) (*Answer, error) {
+// Search ranks the chunks below q.Dir against q.Text and returns the best q.Max.
+func (s *Index) Search(ctx context.Context, q Query) (*Answer, error) {
 	select {
 	case <-s.ready:
 	case <-ctx.Done():
@@ -46,14 +89,89 @@ func (s *Index) Search(ctx context.Context, query, dir string, max int, progress
 	if len(stale) > 0 {
 		s.refresh(ctx, stale)
 	}
-	if s.opts.Embedder != nil {
-		return s.searchVectors(ctx, query, dir, max, progress)
+	method := q.Method
+	if method == Default {
+		method = BM25
+		if s.opts.Embedder != nil {
+			method = Fusion
+		}
 	}
-	return s.searchBM25(query, dir, max), nil
+	if method != BM25 && s.opts.Embedder == nil {
+		return nil, fmt.Errorf("ranking by %s needs an embedding model", method)
+	}
+	var ans *Answer
+	switch method {
+	case BM25:
+		ans = s.searchBM25(q.Text, q.Dir)
+	case Vectors:
+		var err error
+		if ans, err = s.searchVectors(ctx, q.Text, q.Dir, q.Progress); err != nil {
+			return nil, err
+		}
+	case Fusion:
+		lex := s.searchBM25(q.Text, q.Dir)
+		vec, err := s.searchVectors(ctx, q.Text, q.Dir, q.Progress)
+		if err != nil {
+			return nil, err
+		}
+		ans = fuse(lex, vec)
+		ans.Method = "fusion of BM25 and " + vec.Method + " (reciprocal rank)"
+	default:
+		return nil, fmt.Errorf("no ranking %q: bm25, vectors or fusion", method)
+	}
+	for i := range ans.Hits {
+		if ans.Hits[i].Generated {
+			ans.Hits[i].Score = math.Round(ans.Hits[i].Score*GeneratedWeight*1e6) / 1e6
+		}
+	}
+	sortHits(ans.Hits)
+	if !q.IncludeGenerated {
+		kept := ans.Hits[:0]
+		for _, h := range ans.Hits {
+			switch {
+			case !h.Generated:
+				kept = append(kept, h)
+			case len(kept) < q.Max:
+				ans.LeftOut = append(ans.LeftOut, h)
+			}
+		}
+		ans.Hits = kept
+	}
+	if len(ans.Hits) > q.Max {
+		ans.Hits = ans.Hits[:q.Max]
+	}
+	return ans, nil
 }
 
-// searchBM25 ranks with Okapi BM25 (k1 = 1.2, b = 0.75).
-func (s *Index) searchBM25(query, dir string, max int) *Answer {
+// fuse ranks by reciprocal rank fusion of two rankings (each sorted, best first).
+func fuse(a, b *Answer) *Answer {
+	type key struct {
+		path  string
+		start int
+	}
+	out := &Answer{Chunks: a.Chunks, Embedded: b.Embedded}
+	at := map[key]int{}
+	for _, ranking := range []*Answer{a, b} {
+		for r, h := range ranking.Hits[:min(len(ranking.Hits), fuseDepth)] {
+			k := key{h.Path, h.Start}
+			i, ok := at[k]
+			if !ok {
+				i = len(out.Hits)
+				at[k] = i
+				h.Score = 0
+				out.Hits = append(out.Hits, h)
+			}
+			out.Hits[i].Score += 1 / float64(rrfK+r+1)
+		}
+	}
+	for i := range out.Hits {
+		out.Hits[i].Score = math.Round(out.Hits[i].Score*1e6) / 1e6
+	}
+	return out
+}
+
+// searchBM25 ranks with Okapi BM25 (k1 = 1.2, b = 0.75), best first.
+func (s *Index) searchBM25(query, dir string) *Answer {
 	const k1, b = 1.2, 0.75
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -109,14 +227,17 @@ func (s *Index) searchBM25(query, dir string, max int) *Answer {
 			f := float64(tf)
 			score += idf * f * (k1 + 1) / (f + k1*(1-b+b*float64(cd.c.Len)/avg))
 		}
-		ans.Hits = append(ans.Hits, Hit{Path: cd.f.Path, Kind: cd.c.Kind, Name: cd.c.Name, Start: cd.c.Start, End: cd.c.End, Score: round(score)})
+		ans.Hits = append(ans.Hits, Hit{Path: cd.f.Path, Kind: cd.c.Kind, Name: cd.c.Name, Start: cd.c.Start, End: cd.c.End,
+			Score: round(score), Generated: cd.f.Generated})
 	}
-	return top(ans, max)
+	sortHits(ans.Hits)
+	return ans
 }
 
-func top(ans *Answer, max int) *Answer {
-	sort.Slice(ans.Hits, func(i, j int) bool {
-		a, b := ans.Hits[i], ans.Hits[j]
+// sortHits sorts best first, then by path and line.
+func sortHits(hits []Hit) {
+	sort.Slice(hits, func(i, j int) bool {
+		a, b := hits[i], hits[j]
 		if a.Score != b.Score {
 			return a.Score > b.Score
 		}
@@ -125,10 +246,6 @@ func top(ans *Answer, max int) *Answer {
 		}
 		return a.Start < b.Start
 	})
-	if len(ans.Hits) > max {
-		ans.Hits = ans.Hits[:max]
-	}
-	return ans
 }
 
 func round(x float64) float64 { return math.Round(x*10000) / 10000 }
@@ -144,7 +261,8 @@ const maxEmbedOnQuery = 512
 // embedBatch is how many texts go in one request to the endpoint.
 const embedBatch = 32
 
-func (s *Index) searchVectors(ctx context.Context, query, dir string, max int, progress func(done, total int)) (*Answer, error) {
+// searchVectors ranks by cosine similarity with the query's vector, best first.
+func (s *Index) searchVectors(ctx context.Context, query, dir string, progress func(done, total int)) (*Answer, error) {
 	qv, err := s.opts.Embedder.Embed(ctx, []string{query})
 	if err != nil {
 		return nil, err
@@ -154,7 +272,7 @@ func (s *Index) searchVectors(ctx context.Context, query, dir string, max int, p
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ans := &Answer{Method: s.Method()}
+	ans := &Answer{Method: "embeddings: cosine similarity, " + s.opts.Embedder.Name()}
 	for _, f := range s.files {
 		for k := range f.Chunks {
 			c := &f.Chunks[k]
@@ -171,10 +289,11 @@ func (s *Index) searchVectors(ctx context.Context, query, dir string, max int, p
 			for i, x := range v {
 				dot += x * qv[0][i]
 			}
-			ans.Hits = append(ans.Hits, Hit{Path: f.Path, Kind: c.Kind, Name: c.Name, Start: c.Start, End: c.End, Score: round(float64(dot))})
+			ans.Hits = append(ans.Hits, Hit{Path: f.Path, Kind: c.Kind, Name: c.Name, Start: c.Start, End: c.End, Score: round(float64(dot)), Generated: f.Generated})
 		}
 	}
-	return top(ans, max), nil
+	sortHits(ans.Hits)
+	return ans, nil
 }
 
 // embedMissing computes the vectors chunks lack, in batches; with limit > 0 it does nothing

@@ -33,7 +33,8 @@ type Options struct {
 // BM25Name is the ranking used without an embedding model, as results name it.
 const BM25Name = "bm25: lexical ranking over identifiers split at camelCase/snake_case, comments and paths (no embedding model configured)"
 
-// Index holds the chunks of every text file (not vendored, not generated) of a tree.
+// Index holds the chunks of every text file of a tree that is not vendored: hand-written and
+// generated (marked as such, and ranked below hand-written code).
 type Index struct {
 	src  *index.Index
 	opts Options
@@ -53,10 +54,11 @@ type Index struct {
 }
 
 type fileChunks struct {
-	Path    string
-	Size    int64
-	ModTime int64
-	Chunks  []chunkData
+	Path      string
+	Size      int64
+	ModTime   int64
+	Generated bool
+	Chunks    []chunkData
 }
 
 type chunkData struct {
@@ -88,10 +90,10 @@ func New(src *index.Index, opts Options) *Index {
 	return s
 }
 
-// Method names the ranking: BM25, or the embedding model.
+// Method names the default ranking: BM25 and the embedding model fused, or BM25 alone.
 func (s *Index) Method() string {
 	if s.opts.Embedder != nil {
-		return "embeddings: cosine similarity, " + s.opts.Embedder.Name()
+		return "fusion of BM25 and embeddings (" + s.opts.Embedder.Name() + ") by reciprocal rank"
 	}
 	return BM25Name
 }
@@ -143,7 +145,7 @@ func (s *Index) Run(ctx context.Context) error {
 func (s *Index) refresh(ctx context.Context, paths map[string]bool) int {
 	var want []index.File
 	for _, f := range s.src.Files() {
-		if f.Kind == index.Text && !f.Vendored && !f.Generated && f.Size <= s.opts.MaxFileSize {
+		if f.Kind == index.Text && !f.Vendored && f.Size <= s.opts.MaxFileSize {
 			want = append(want, f)
 		}
 	}
@@ -153,7 +155,7 @@ func (s *Index) refresh(ctx context.Context, paths map[string]bool) int {
 	for _, f := range want {
 		present[f.Path] = true
 		old := s.files[f.Path]
-		if old == nil || old.Size != f.Size || old.ModTime != f.ModTime || paths[f.Path] {
+		if old == nil || old.Size != f.Size || old.ModTime != f.ModTime || old.Generated != f.Generated || paths[f.Path] {
 			todo = append(todo, f)
 		}
 	}
@@ -225,7 +227,7 @@ func (s *Index) cut(f index.File) *cutFile {
 	if starts[len(starts)-1] != len(text) {
 		starts = append(starts, len(text)+1)
 	}
-	out := &cutFile{fc: &fileChunks{Path: f.Path, Size: f.Size, ModTime: f.ModTime}}
+	out := &cutFile{fc: &fileChunks{Path: f.Path, Size: f.Size, ModTime: f.ModTime, Generated: f.Generated}}
 	pathWords := map[string]int{}
 	Tokens(f.Path, func(w string) { pathWords[w]++ })
 	for _, c := range r.Chunks {
