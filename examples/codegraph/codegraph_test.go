@@ -118,7 +118,7 @@ func model(ctx context.Context, req *mcp.CreateMessageRequest) (*mcp.CreateMessa
 // server starts codegraph on a fresh database and connects to it. http chooses Streamable
 // HTTP (at revision 2025-11-25, with sessions) over stdio (at the newest revision, 2026-07-28,
 // where index_repository runs as a task).
-func server(t *testing.T, http bool, sampling bool, trace func(bool, []byte), dirs ...string) *mcp.Client {
+func server(t *testing.T, http bool, sampling bool, trace func(bool, []byte), extra ...string) *mcp.Client {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -126,7 +126,7 @@ func server(t *testing.T, http bool, sampling bool, trace func(bool, []byte), di
 	if http {
 		args = append(args, "-http", "127.0.0.1:0")
 	}
-	args = append(args, dirs...) // after the flags
+	args = append(args, extra...) // flags, then directories
 	opts := &mcp.ClientOptions{Info: mcp.Implementation{Name: "codegraph-test", Version: "1"}, Trace: trace}
 	if sampling {
 		opts.Sampling = model
@@ -220,14 +220,14 @@ func toolError(t *testing.T, c *mcp.Client, tool string, args map[string]any) st
 func TestStdio(t *testing.T) {
 	var mu sync.Mutex
 	var polls int
+	dir := module(t)
 	c := server(t, false, true, func(fromServer bool, msg []byte) {
 		if !fromServer && strings.Contains(string(msg), `"tasks/get"`) {
 			mu.Lock()
 			polls++
 			mu.Unlock()
 		}
-	})
-	dir := module(t)
+	}, "-write", "-root", dir)
 	progress := indexWithProgress(t, c, dir)
 	mu.Lock()
 	defer mu.Unlock()
@@ -241,8 +241,8 @@ func TestStdio(t *testing.T) {
 }
 
 func TestHTTP(t *testing.T) {
-	c := server(t, true, true, nil)
 	dir := module(t)
+	c := server(t, true, true, nil, "-write", "-root", dir)
 	progress := indexWithProgress(t, c, dir)
 	if !slices.ContainsFunc(progress, func(m string) bool { return strings.HasPrefix(m, "indexed "+pkg) }) {
 		t.Errorf("no progress notification named a package: %q", progress)
@@ -283,8 +283,8 @@ func indexWithProgress(t *testing.T, c *mcp.Client, dir string) []string {
 }
 
 func TestWithoutSampling(t *testing.T) {
-	c := server(t, false, false, nil)
 	dir := module(t)
+	c := server(t, false, false, nil, "-root", dir)
 	call[IndexReport](t, c, "index_repository", map[string]any{"path": dir})
 	r := call[QueryResult](t, c, "query_code_graph", map[string]any{"natural_language_query": "Who calls shapes.Total?"})
 	if r.Method != "parser" || r.QueryUsed != `find_callers("example.com/shapes.Total")` || len(r.Results) != 4 ||

@@ -29,6 +29,7 @@ func inProcessAt(t *testing.T, revision string, sampling func(context.Context, *
 	}
 	t.Cleanup(func() { store.Close() })
 	g := NewGraph(store)
+	g.Policy.IndexAny = true // the tests' modules are in temporary directories
 	srv := mcp.NewServer(mcp.Implementation{Name: "codegraph", Version: "1"}, &mcp.ServerOptions{Instructions: instructions})
 	RegisterMCP(srv, g)
 	c, err := mcp.Connect(t.Context(), &mcp.MemoryTransport{Server: srv}, &mcp.ClientOptions{

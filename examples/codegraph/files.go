@@ -121,14 +121,19 @@ type ReplaceReport struct {
 	Errors []string `json:"errors,omitempty"`
 }
 
-// SurgicalReplaceCode replaces one exact occurrence of a block of code in a file of an indexed
-// project, writes the file atomically, reindexes the package, and reports whether it still
-// type-checks. Zero or several occurrences change nothing and are reported.
+// SurgicalReplaceCode replaces one exact occurrence of a block of code in a source file of an
+// indexed project, writes the file atomically, reindexes the package, and reports whether it
+// still type-checks. Zero or several occurrences change nothing and are reported. Only the
+// files the server's operator allows are written: source files inside the directories it
+// was started with, outside hidden directories.
 //
 //mcp:tool surgical_replace_code destructive
 func (g *Graph) SurgicalReplaceCode(ctx context.Context, in ReplaceInput) (ReplaceReport, error) {
 	path, err := g.file(ctx, in.Project, in.FilePath)
 	if err != nil {
+		return ReplaceReport{}, err
+	}
+	if err := g.Policy.canWrite(path); err != nil {
 		return ReplaceReport{}, err
 	}
 	b, err := os.ReadFile(path)

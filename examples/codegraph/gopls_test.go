@@ -52,7 +52,7 @@ func TestGoplsAgreement(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	c := server(t, false, false, nil)
+	c := server(t, false, false, nil, "-root", dir)
 	call[IndexReport](t, c, "index_repository", map[string]any{"path": dir})
 
 	for _, s := range agreementSymbols {

@@ -165,7 +165,7 @@ func RegisterMCP(s *mcp.Server, graph *Graph) {
 	})
 	s.AddTool(mcp.Tool{
 		Name:         "surgical_replace_code",
-		Description:  "Replaces one exact occurrence of a block of code in a file of an indexed project, writes the file atomically, reindexes the package, and reports whether it still type-checks. Zero or several occurrences change nothing and are reported.",
+		Description:  "Replaces one exact occurrence of a block of code in a source file of an indexed project, writes the file atomically, reindexes the package, and reports whether it still type-checks. Zero or several occurrences change nothing and are reported. Only the files the server's operator allows are written: source files inside the directories it was started with, outside hidden directories.",
 		InputSchema:  mcpgenGraphSurgicalReplaceCodeInput,
 		OutputSchema: mcpgenGraphSurgicalReplaceCodeOutput,
 		Annotations:  mcp.ToolAnnotations{DestructiveHint: mcp.Ptr(true)},

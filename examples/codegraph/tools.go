@@ -30,6 +30,8 @@ type Graph struct {
 	MaxRows      int
 	// SampleTimeout bounds the wait for the client's model.
 	SampleTimeout time.Duration
+	// Policy is what clients may have indexed and written; the zero Policy allows neither.
+	Policy Policy
 }
 
 // NewGraph serves the graph in store.
@@ -142,6 +144,9 @@ type IndexReport struct {
 //
 //mcp:tool index_repository task idempotent
 func (g *Graph) IndexRepository(ctx context.Context, in IndexInput) (IndexReport, error) {
+	if err := g.Policy.canIndex(in.Path); err != nil {
+		return IndexReport{}, err
+	}
 	res, err := g.reindex(ctx, in.Path, func(done, total int, msg string) {
 		mcp.Progress(ctx, float64(done), float64(total), msg)
 	})
