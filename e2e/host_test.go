@@ -128,14 +128,20 @@ func TestHostCommands(t *testing.T) {
 	})
 
 	t.Run("tools", func(t *testing.T) {
-		out, errOut, code := trusted(t, dir, "tools")
+		// Without a terminal mcpgen declares neither sampling nor elicitation, and
+		// server-everything lists the tools that ask for them only to clients that do.
+		out, errOut, code := trusted(t, dir, "tools", "everything")
+		if code != 0 || strings.Contains(out, "trigger-sampling-request") || strings.Contains(out, "trigger-elicitation-request") || !strings.HasPrefix(out, "mcp_everything_echo  ") {
+			t.Errorf("without a terminal: exit %d\n%s%s", code, out, errOut)
+		}
+		out, errOut, code = trusted(t, dir, "tools", "--sampling", "decline", "--elicitation", "decline")
 		if code != 0 {
 			t.Fatalf("exit %d\n%s%s", code, out, errOut)
 		}
 		for _, want := range []string{
 			"\nmcp_weather_get_weather  ", "\nmcp_filesystem_read_text_file  ", "\nmcp_memory_create_entities  ",
 			"\nmcp_everything_echo  ", "\nmcp_everything-http_get-sum  ", "\nmcp_gothings_test_simple_text  ",
-			// Listed only to clients that answer sampling and elicitation, as call does.
+			// Listed only to clients that declare sampling and elicitation.
 			"\nmcp_everything_trigger-sampling-request  ", "\nmcp_everything_trigger-elicitation-request  ",
 			"mcp_collide_report_daily  ", "The daily report (dotted).", "Returns the current weather and a three-day forecast for a city.\n",
 		} {
@@ -230,23 +236,29 @@ func TestHostCommands(t *testing.T) {
 		if code != 0 || !strings.Contains(errOut, "[gothings] info: ") {
 			t.Errorf("logging: exit %d\n%s", code, errOut)
 		}
-		// An elicitation with no terminal to ask at is declined.
-		out, errOut, code = trusted(t, dir, "call", "gothings", "test_elicitation", "message=Who are you?")
-		if code != 0 || !strings.Contains(errOut, `server gothings asked "Who are you?"; declined`) || !strings.Contains(out, "action=decline") {
+		// --elicitation decline declines a question.
+		out, errOut, code = trusted(t, dir, "call", "gothings", "test_elicitation", "message=Who are you?", "--elicitation", "decline")
+		if code != 0 || !strings.Contains(errOut, `server gothings asked "Who are you?"; declined (--elicitation decline)`) || !strings.Contains(out, "action=decline") {
 			t.Errorf("elicitation: exit %d\n%s%s", code, out, errOut)
 		}
-		// A sampling request with no terminal to write the reply at is declined: a server
-		// with sessions (npm's server-everything) gets the rejection and answers the call
-		// with an error result; one of the stateless revision (examples/everything) asked in
-		// its result, and the call ends without one.
-		const declined = "asked for a message from a model (sampling); declined, as there is no terminal to write it at\n"
-		out, errOut, code = trusted(t, dir, "call", "everything", "trigger-sampling-request", "prompt=Say hi")
+		// --sampling decline declines a sampling request: a server with sessions (npm's
+		// server-everything) gets the rejection and answers the call with an error result;
+		// one of the stateless revision (examples/everything) asked in its result, and the
+		// call ends without one.
+		const declined = "asked for a message from a model (sampling); declined (--sampling decline)\n"
+		out, errOut, code = trusted(t, dir, "call", "everything", "trigger-sampling-request", "prompt=Say hi", "--sampling", "decline")
 		if code != 1 || !strings.Contains(out, "User rejected sampling request") || !strings.HasPrefix(errOut, "mcpgen: server everything "+declined) {
 			t.Errorf("sampling, 2025-11-25: exit %d\n%s%s", code, out, errOut)
 		}
-		out, errOut, code = trusted(t, dir, "call", "gothings", "test_sampling", "prompt=Say hi")
+		out, errOut, code = trusted(t, dir, "call", "gothings", "test_sampling", "prompt=Say hi", "--sampling", "decline")
 		if code != 1 || out != "" || errOut != "mcpgen: server gothings "+declined+"mcpgen call: gothings/test_sampling ended without a result: its request for a model's message was declined\n" {
 			t.Errorf("sampling, 2026-07-28: exit %d\n%s%s", code, out, errOut)
+		}
+		// Without a terminal, and without --sampling, sampling is not declared: the server
+		// of the stateless revision refuses the call, and mcpgen says how to declare it.
+		out, errOut, code = trusted(t, dir, "call", "gothings", "test_sampling", "prompt=Say hi")
+		if code != 2 || out != "" || !strings.Contains(errOut, "-32021") || !strings.Contains(errOut, "--sampling decline") {
+			t.Errorf("sampling, not declared: exit %d\n%s%s", code, out, errOut)
 		}
 	})
 

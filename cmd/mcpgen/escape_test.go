@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/ptytest"
 	"github.com/mcpgen/mcpgen/internal/scripted"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
@@ -102,18 +103,17 @@ func TestResultAtATerminalIsShownAsText(t *testing.T) {
 	configHome(t)
 	dir := t.TempDir()
 	path := writeConfig(t, dir, map[string]any{"hostile": testServer("hostile")})
-	p := openPTY(t)
+	p := ptytest.Open(t)
 	list, _ := json.Marshal([]string{"call", "hostile", "work", "--trust", "--config", path})
 	cmd := exec.Command(os.Args[0])
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "MCPGEN_TEST_CLI="+string(list))
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = p.slave, p.slave, p.slave
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = p.Slave, p.Slave, p.Slave
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("%v\n%s", err, p.output())
+		t.Fatalf("%v\n%s", err, p.Output())
 	}
-	p.slave.Close()
-	<-p.done
-	if c := reachesTerminal(p.output()); c != "" || !strings.Contains(p.output(), "result "+escapedText+"\r\n") {
-		t.Errorf("%s reaches the terminal:\n%q", c, p.output())
+	p.Closed()
+	if c := reachesTerminal(p.Output()); c != "" || !strings.Contains(p.Output(), "result "+escapedText+"\r\n") {
+		t.Errorf("%s reaches the terminal:\n%q", c, p.Output())
 	}
 }

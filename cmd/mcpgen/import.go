@@ -8,7 +8,6 @@ import (
 	"go/parser"
 	"go/token"
 	"io"
-	"net/url"
 	"os"
 	"path"
 	"path/filepath"
@@ -122,7 +121,8 @@ func runImport(ctx context.Context, r *reach) error {
 	case live:
 		// importer.Take lists what the client is made of (tools, prompts, resource
 		// templates) itself; the host lists nothing.
-		server, h, err := r.connectOne(ctx, server, everythingClient(), host.Lists{Tools: true, Prompts: true, Resources: true})
+		client := everythingClient()
+		server, h, err := r.connectOne(ctx, server, &client, host.Lists{Tools: true, Prompts: true, Resources: true})
 		if err != nil {
 			return err
 		}
@@ -310,6 +310,6 @@ func everythingClient() mcp.ClientOptions {
 	return mcp.ClientOptions{
 		Sampling:    func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) { return nil, refuse },
 		Elicitation: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) { return nil, refuse },
-		Roots:       []mcp.Root{{URI: (&url.URL{Scheme: "file", Path: filepath.ToSlash(cwd)}).String(), Name: filepath.Base(cwd)}},
+		Roots:       []mcp.Root{fileRoot(cwd)},
 	}
 }

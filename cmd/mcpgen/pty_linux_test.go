@@ -3,97 +3,26 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
-	"time"
 
-	"golang.org/x/sys/unix"
+	"github.com/mcpgen/mcpgen/internal/ptytest"
 )
-
-// pty is a pseudo-terminal whose other end a child process has as its terminal.
-type pty struct {
-	master, slave *os.File
-	mu            sync.Mutex
-	out           bytes.Buffer // what the child wrote to the terminal
-	done          chan struct{}
-}
-
-func openPTY(t *testing.T) *pty {
-	t.Helper()
-	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
-	if err != nil {
-		t.Skipf("no pseudo-terminal here: %v", err)
-	}
-	fd := int(m.Fd())
-	if err := unix.IoctlSetPointerInt(fd, unix.TIOCSPTLCK, 0); err != nil {
-		t.Fatal(err)
-	}
-	n, err := unix.IoctlGetInt(fd, unix.TIOCGPTN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|syscall.O_NOCTTY, 0)
-	if err != nil {
-		m.Close()
-		t.Skipf("no pseudo-terminal here: %v", err)
-	}
-	p := &pty{master: m, slave: s, done: make(chan struct{})}
-	go func() { // until every end of the slave is closed: the child exited
-		defer close(p.done)
-		buf := make([]byte, 4096)
-		for {
-			n, err := m.Read(buf)
-			p.mu.Lock()
-			p.out.Write(buf[:n])
-			p.mu.Unlock()
-			if err != nil {
-				return
-			}
-		}
-	}()
-	t.Cleanup(func() {
-		s.Close()
-		<-p.done
-		m.Close()
-	})
-	return p
-}
-
-func (p *pty) output() string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.out.String()
-}
-
-// waitFor waits until the terminal shows s.
-func (p *pty) waitFor(t *testing.T, s string) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !strings.Contains(p.output(), s) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the terminal never showed %q:\n%s", s, p.output())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
 
 // mcpgenAt starts mcpgen (the test binary, as childProcess) in dir with stdin and stderr
 // on the terminal's slave (stdin on stdin, when given) and stdout in a buffer; wait waits
 // for it to exit.
-func mcpgenAt(t *testing.T, p *pty, stdin *os.File, dir string, args ...string) (wait func() (int, string)) {
+func mcpgenAt(t *testing.T, p *ptytest.PTY, stdin *os.File, dir string, args ...string) (wait func() (int, string)) {
 	t.Helper()
 	list, _ := json.Marshal(args)
 	cmd := exec.Command(os.Args[0])
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "MCPGEN_TEST_CLI="+string(list))
 	var stdout bytes.Buffer
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = p.slave, &stdout, p.slave
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = p.Slave, &stdout, p.Slave
 	if stdin != nil {
 		cmd.Stdin = stdin
 	}
@@ -111,8 +40,7 @@ func mcpgenAt(t *testing.T, p *pty, stdin *os.File, dir string, args ...string) 
 	return func() (int, string) {
 		err := cmd.Wait()
 		waited = true
-		p.slave.Close()
-		<-p.done
+		p.Closed()
 		if ee, ok := err.(*exec.ExitError); ok {
 			return ee.ExitCode(), stdout.String()
 		} else if err != nil {
@@ -130,32 +58,32 @@ func TestApprovalAtTheTerminal(t *testing.T) {
 	marker := filepath.Join(dir, "started")
 	path := writeConfig(t, dir, map[string]any{"local": markerServer(marker)})
 
-	p := openPTY(t)
+	p := ptytest.Open(t)
 	wait := mcpgenAt(t, p, nil, dir, "tools")
-	p.waitFor(t, "Start it? [y/N] ")
+	p.WaitFor(t, "Start it? [y/N] ")
 	for _, want := range []string{
 		path + " asks to start 1 MCP server:\r\n",
 		"  local (stdio)\r\n    runs    " + os.Args[0] + "\r\n",
 		"    env     MCPGEN_TEST_MARKER=" + marker + "\r\n    env     MCPGEN_TEST_SERVER=marker\r\n",
 		"approve it only if you trust where the project came from.",
 	} {
-		if !strings.Contains(p.output(), want) {
-			t.Errorf("the review lacks %q:\n%s", want, p.output())
+		if !strings.Contains(p.Output(), want) {
+			t.Errorf("the review lacks %q:\n%s", want, p.Output())
 		}
 	}
-	p.master.WriteString("n\n")
+	p.Master.WriteString("n\n")
 	code, out := wait()
-	if code != 2 || out != "" || !strings.Contains(p.output(), "mcpgen tools: .mcp.json was not approved; nothing was started") || started(marker) {
-		t.Fatalf("declined: exit %d, started %v\n%s%s", code, started(marker), out, p.output())
+	if code != 2 || out != "" || !strings.Contains(p.Output(), "mcpgen tools: .mcp.json was not approved; nothing was started") || started(marker) {
+		t.Fatalf("declined: exit %d, started %v\n%s%s", code, started(marker), out, p.Output())
 	}
 
-	p = openPTY(t)
+	p = ptytest.Open(t)
 	wait = mcpgenAt(t, p, nil, dir, "tools")
-	p.waitFor(t, "Start it? [y/N] ")
-	p.master.WriteString("y\n")
+	p.WaitFor(t, "Start it? [y/N] ")
+	p.Master.WriteString("y\n")
 	code, out = wait()
 	if code != 0 || out != "mcp_local_hello  Says hello.\n" || !started(marker) {
-		t.Fatalf("approved: exit %d, started %v\n%s%s", code, started(marker), out, p.output())
+		t.Fatalf("approved: exit %d, started %v\n%s%s", code, started(marker), out, p.Output())
 	}
 	var approvals map[string]struct{ SHA256 string }
 	b, _ := os.ReadFile(filepath.Join(home, "mcpgen", "approvals.json"))
@@ -173,15 +101,15 @@ func TestApprovalAtTheTerminal(t *testing.T) {
 	if code != 2 || !strings.HasPrefix(errOut, "mcpgen tools: "+path+" changed since you approved it; nothing was started.\n") {
 		t.Errorf("changed file: exit %d\n%s", code, errOut)
 	}
-	p = openPTY(t)
+	p = ptytest.Open(t)
 	wait = mcpgenAt(t, p, nil, dir, "servers")
-	p.waitFor(t, "Start it? [y/N] ")
-	if !strings.Contains(p.output(), path+" changed since you approved it; it now asks to start 1 MCP server:") {
-		t.Errorf("the review does not say the file changed:\n%s", p.output())
+	p.WaitFor(t, "Start it? [y/N] ")
+	if !strings.Contains(p.Output(), path+" changed since you approved it; it now asks to start 1 MCP server:") {
+		t.Errorf("the review does not say the file changed:\n%s", p.Output())
 	}
-	p.master.WriteString("\n") // no answer is no
+	p.Master.WriteString("\n") // no answer is no
 	if code, _ := wait(); code != 2 {
-		t.Errorf("no answer: exit %d\n%s", code, p.output())
+		t.Errorf("no answer: exit %d\n%s", code, p.Output())
 	}
 }
 
@@ -197,10 +125,10 @@ func TestNoPromptWithoutATerminal(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer null.Close()
-	p := openPTY(t)
+	p := ptytest.Open(t)
 	code, _ := mcpgenAt(t, p, null, dir, "tools")()
-	if code != 2 || strings.Contains(p.output(), "[y/N]") || !strings.Contains(p.output(), "add --trust to start its servers this once") || started(marker) {
-		t.Errorf("exit %d, started %v:\n%s", code, started(marker), p.output())
+	if code != 2 || strings.Contains(p.Output(), "[y/N]") || !strings.Contains(p.Output(), "add --trust to start its servers this once") || started(marker) {
+		t.Errorf("exit %d, started %v:\n%s", code, started(marker), p.Output())
 	}
 }
 
@@ -211,32 +139,53 @@ func TestSamplingAtARealTerminal(t *testing.T) {
 	dir := t.TempDir()
 	path := writeConfig(t, dir, map[string]any{"sampler": testServer("sampler")})
 
-	p := openPTY(t)
+	p := ptytest.Open(t)
 	wait := mcpgenAt(t, p, nil, dir, "call", "sampler", "ask", "question=What is the capital of France?", "--trust", "--config", path)
-	p.waitFor(t, "(a \".\" at once declines):\r\n> ")
+	p.WaitFor(t, "(a \".\" at once declines):\r\n> ")
 	for _, want := range []string{
 		"Server sampler asks for a message from a model (sampling), in at most 50 tokens:\r\n",
 		"  system: Answer in one sentence.\r\n",
 		"  user: What is the capital of France?\r\n",
 	} {
-		if !strings.Contains(p.output(), want) {
-			t.Errorf("the terminal lacks %q:\n%s", want, p.output())
+		if !strings.Contains(p.Output(), want) {
+			t.Errorf("the terminal lacks %q:\n%s", want, p.Output())
 		}
 	}
-	p.master.WriteString("Paris.\n.\n")
-	p.waitFor(t, "Send it? [y = send, e = write it again, n = decline] ")
-	p.master.WriteString("y\n")
+	p.Master.WriteString("Paris.\n.\n")
+	p.WaitFor(t, "Send it? [y = send, e = write it again, n = decline] ")
+	p.Master.WriteString("y\n")
 	code, out := wait()
 	if code != 0 || out != "human says: Paris.\n" {
-		t.Fatalf("exit %d, stdout %q\n%s", code, out, p.output())
+		t.Fatalf("exit %d, stdout %q\n%s", code, out, p.Output())
 	}
 
-	p = openPTY(t)
+	p = ptytest.Open(t)
 	wait = mcpgenAt(t, p, nil, dir, "call", "sampler", "ask", "question=Why?", "--trust", "--config", path)
-	p.waitFor(t, "(a \".\" at once declines):\r\n> ")
-	p.master.WriteString(".\n")
+	p.WaitFor(t, "(a \".\" at once declines):\r\n> ")
+	p.Master.WriteString(".\n")
 	code, out = wait()
-	if code != 1 || out != "" || !strings.Contains(p.output(), "Declined.\r\nmcpgen call: sampler/ask ended without a result: its request for a model's message was declined\r\n") {
-		t.Errorf("declined: exit %d, stdout %q\n%s", code, out, p.output())
+	if code != 1 || out != "" || !strings.Contains(p.Output(), "Declined.\r\nmcpgen call: sampler/ask ended without a result: its request for a model's message was declined\r\n") {
+		t.Errorf("declined: exit %d, stdout %q\n%s", code, out, p.Output())
+	}
+}
+
+// At a terminal mcpgen declares sampling (with tools) and elicitation (with URLs), which it
+// asks there; --sampling and --elicitation say otherwise. The root is the current directory.
+func TestCapabilitiesAtATerminal(t *testing.T) {
+	configHome(t)
+	dir := t.TempDir()
+	path := writeConfig(t, dir, map[string]any{"caps": testServer("caps")})
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "sampling sampling.tools elicitation elicitation.url roots " + fileRoot(dir).URI + "\n"},
+		{[]string{"--sampling", "off", "--elicitation", "decline"}, "elicitation elicitation.url roots " + fileRoot(dir).URI + "\n"},
+	} {
+		p := ptytest.Open(t)
+		code, out := mcpgenAt(t, p, nil, dir, append([]string{"call", "caps", "caps", "--trust", "--config", path}, c.args...)...)()
+		if code != 0 || out != c.want {
+			t.Errorf("mcpgen call %s: exit %d %q, want %q\n%s", strings.Join(c.args, " "), code, out, c.want, p.Output())
+		}
 	}
 }

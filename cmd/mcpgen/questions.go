@@ -10,7 +10,6 @@ import (
 	"maps"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/internal/termtext"
@@ -36,13 +35,6 @@ type terminal struct {
 func newTerminal(stdin *os.File, stderr *console) *terminal {
 	w := &waitread.Reader{R: stdin}
 	return &terminal{in: bufio.NewReader(w), wait: w, out: stderr, tty: isTerminal(stdin) && stderr.tty, turn: make(chan struct{}, 1)}
-}
-
-// options are the client's answers to what servers ask: the same for every command, so
-// that servers list the same tools to tools as to call (some list a tool only to clients
-// that can answer its sampling or elicitation requests).
-func (t *terminal) options() mcp.ClientOptions {
-	return mcp.ClientOptions{Sampling: t.sample, Elicitation: t.elicit, ElicitationURL: true}
 }
 
 // errSamplingDeclined is the answer to a sampling request the person declined, or that
@@ -108,104 +100,8 @@ func (t *terminal) who() string {
 	return "server " + t.server
 }
 
-// sample shows the messages a server wants a model to continue, and sends back the reply
-// the person writes, or declines.
-func (t *terminal) sample(ctx context.Context, req *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
-	if !t.tty {
-		fmt.Fprintf(t.out, "mcpgen: %s asked for a message from a model (sampling); declined, as there is no terminal to write it at\n", t.who())
-		return nil, errSamplingDeclined
-	}
-	var reply string
-	err := t.ask(ctx, func() error {
-		fmt.Fprintf(t.out, "\n%s asks for a message from a model (sampling), in at most %d tokens:\n", upperFirst(t.who()), req.MaxTokens)
-		if req.SystemPrompt != "" {
-			t.message("system", req.SystemPrompt)
-		}
-		for _, m := range req.Messages {
-			role := string(m.Role)
-			if role == "" {
-				role = string(mcp.RoleUser)
-			}
-			t.message(role, contentText(m.Content))
-		}
-		if details := samplingDetails(req); details != "" {
-			fmt.Fprintf(t.out, "  (%s)\n", details)
-		}
-		for {
-			fmt.Fprintln(t.out, `Write the model's reply, ending with a line of only "." (a "." at once declines):`)
-			var lines []string
-			for {
-				fmt.Fprint(t.out, "> ")
-				line, err := t.readLine()
-				if errors.Is(err, io.EOF) {
-					fmt.Fprintln(t.out)
-					break
-				}
-				if err != nil {
-					return err
-				}
-				if line == "." {
-					break
-				}
-				lines = append(lines, line)
-			}
-			if len(lines) == 0 {
-				fmt.Fprintln(t.out, "Declined.")
-				return errSamplingDeclined
-			}
-			fmt.Fprint(t.out, "Send it? [y = send, e = write it again, n = decline] ")
-			choice, err := t.choose("y", "e", "n")
-			switch {
-			case errors.Is(err, io.EOF) || choice == "n":
-				fmt.Fprintln(t.out, "Declined.")
-				return errSamplingDeclined
-			case err != nil:
-				return err
-			case choice == "y":
-				reply = strings.Join(lines, "\n")
-				return nil
-			}
-		}
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &mcp.CreateMessageResult{Role: mcp.RoleAssistant, Content: mcp.Text{Text: reply}, Model: "human", StopReason: "endTurn"}, nil
-}
-
-// message shows one message of a conversation, each line of it indented under the role.
-func (t *terminal) message(role, text string) {
-	fmt.Fprintf(t.out, "  %s: %s\n", role, strings.ReplaceAll(termtext.Text(text), "\n", "\n"+strings.Repeat(" ", len(role)+4)))
-}
-
-// samplingDetails are the request's wishes other than the messages, as a person reads them.
-func samplingDetails(req *mcp.CreateMessageRequest) string {
-	var parts []string
-	if req.Temperature != nil {
-		parts = append(parts, "temperature "+number(*req.Temperature))
-	}
-	if len(req.StopSequences) > 0 {
-		quoted := make([]string, len(req.StopSequences))
-		for i, s := range req.StopSequences {
-			quoted[i] = strconv.QuoteToGraphic(s)
-		}
-		parts = append(parts, "stop at "+strings.Join(quoted, " or "))
-	}
-	if p := req.ModelPreferences; p != nil && len(p.Hints) > 0 {
-		parts = append(parts, "model like "+termtext.Text(strings.Join(p.Hints, " or ")))
-	}
-	if req.IncludeContext != "" && req.IncludeContext != "none" {
-		parts = append(parts, "context of "+termtext.Text(req.IncludeContext)+" asked for, none given")
-	}
-	return strings.Join(parts, "; ")
-}
-
 // elicit asks the person to fill in a form or to open a URL.
 func (t *terminal) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-	if !t.tty {
-		fmt.Fprintf(t.out, "mcpgen: %s asked %q; declined, as there is no terminal to ask at\n", t.who(), req.Message)
-		return &mcp.ElicitResult{Action: mcp.Decline}, nil
-	}
 	var res *mcp.ElicitResult
 	err := t.ask(ctx, func() (err error) {
 		if req.Mode == "url" {

@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -87,13 +89,89 @@ Write the model's reply, ending with a line of only "." (a "." at once declines)
 	}
 }
 
-// Without a terminal, sampling is declined with a note, not asked.
-func TestSamplingWithoutATerminal(t *testing.T) {
+// weatherQuestion offers the model get_weather.
+func weatherQuestion(choice mcp.ToolChoice) *mcp.CreateMessageRequest {
+	return &mcp.CreateMessageRequest{
+		Messages: []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: mcp.Text{Text: "Weather in Paris?"}}},
+		Tools: []mcp.SamplingTool{{Name: "get_weather", Description: "Get current weather for a city\nMore.",
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"units":{"type":"string"},"city":{"type":"string"}},"required":["city"]}`)}},
+		ToolChoice: choice,
+		MaxTokens:  100,
+	}
+}
+
+// Sampling with tools at the terminal: the tools offered are shown, and a line "use NAME
+// {input}" of the reply is a use of one, with an id of its own; the conversation shows the
+// uses and their results.
+func TestSamplingWithToolsAtTheTerminal(t *testing.T) {
+	term, out := scriptedTerminal("Let me look.\nuse get_weather {\"city\": \"Paris\"}\nuse get_weather\n.\ny\n")
+	res, err := term.sample(context.Background(), weatherQuestion(""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `
+Server sampler asks for a message from a model (sampling), in at most 100 tokens:
+  user: Weather in Paris?
+  tools the model may use:
+    get_weather {"city": string, "units"?: string}: Get current weather for a city
+Write the model's reply, ending with a line of only "." (a "." at once declines); a line "use NAME {input}" uses a tool:
+> > > > Send it? [y = send, e = write it again, n = decline] `
+	if out.String() != want {
+		t.Errorf("the terminal shows\n%s\nwant\n%s", out, want)
+	}
+	if len(res.Contents) != 3 || res.StopReason != mcp.StopToolUse || res.Content != res.Contents[0] {
+		t.Fatalf("result %+v", res)
+	}
+	first, second := res.Contents[1].(mcp.ToolUse), res.Contents[2].(mcp.ToolUse)
+	if text := res.Contents[0].(mcp.Text).Text; text != "Let me look." || first.Name != "get_weather" || string(first.Input) != `{"city":"Paris"}` ||
+		string(second.Input) != "{}" || first.ID == "" || first.ID == second.ID {
+		t.Errorf("result %+v", res.Contents)
+	}
+
+	// The next turn shows the use and its result, and, told to use none, takes the same line
+	// as words.
+	req := weatherQuestion(mcp.ToolChoiceNone)
+	req.Messages = append(req.Messages,
+		mcp.SamplingMessage{Role: mcp.RoleAssistant, Contents: []mcp.Content{first}},
+		mcp.SamplingMessage{Role: mcp.RoleUser, Contents: []mcp.Content{mcp.ToolResult{ToolUseID: first.ID, Content: []mcp.Content{mcp.Text{Text: "18°C"}}}}})
+	term, out = scriptedTerminal("use get_weather {}\n.\ny\n")
+	res, err = term.sample(context.Background(), req)
+	if err != nil || res.StopReason != "endTurn" || res.Content.(mcp.Text).Text != "use get_weather {}" {
+		t.Fatalf("%+v %v", res, err)
+	}
+	for _, want := range []string{"  assistant: [use of get_weather {\"city\":\"Paris\"}]\n  user: [result of get_weather] 18°C\n",
+		"  tools (the model may use none of them now):\n", `(a "." at once declines):` + "\n"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the terminal lacks %q:\n%s", want, out)
+		}
+	}
+
+	// Input that is not an object, or no use when one is required, is written again.
+	term, out = scriptedTerminal("use get_weather [1]\n.\nuse get_weather {\"city\":\n.\nSunny.\n.\nuse get_weather {\"city\":\"Oslo\"}\n.\ny\n")
+	res, err = term.sample(context.Background(), weatherQuestion(mcp.ToolChoiceRequired))
+	if err != nil || len(res.Contents) != 1 || string(res.Contents[0].(mcp.ToolUse).Input) != `{"city":"Oslo"}` {
+		t.Fatalf("%+v %v\n%s", res, err, out)
+	}
+	for _, want := range []string{"  tools (the model must use one):\n", "the input of get_weather is not a JSON object; write it again.\n",
+		"the input of get_weather is not JSON (unexpected end of JSON input); write it again.\n",
+		"the server asks the model to use a tool (its tool choice is required): write a line \"use NAME {input}\"; write it again.\n"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the terminal lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// --sampling decline and --elicitation decline decline, each with a note.
+func TestDeclining(t *testing.T) {
 	term, out := scriptedTerminal("Paris\n.\ny\n")
-	term.tty = false
-	_, err := term.sample(context.Background(), question)
-	if !errors.Is(err, errSamplingDeclined) || out.String() != "mcpgen: server sampler asked for a message from a model (sampling); declined, as there is no terminal to write it at\n" {
+	_, err := term.declineSampling(context.Background(), question)
+	if !errors.Is(err, errSamplingDeclined) || out.String() != "mcpgen: server sampler asked for a message from a model (sampling); declined (--sampling decline)\n" {
 		t.Errorf("%v\n%s", err, out)
+	}
+	term, out = scriptedTerminal("y\n")
+	res, err := term.declineElicitation(context.Background(), &mcp.ElicitRequest{Message: "Who\x1b[2J?"})
+	if err != nil || res.Action != mcp.Decline || out.String() != "mcpgen: server sampler asked \"Who\\x1b[2J?\"; declined (--elicitation decline)\n" {
+		t.Errorf("%+v, %v\n%s", res, err, out)
 	}
 }
 
@@ -141,17 +219,65 @@ func TestQuestionEndsWithItsContext(t *testing.T) {
 	}
 }
 
-// mcpgen call answers a server's sampling request: declined without a terminal. A server
-// of the stateless revision asks in its result, which the client does not call again after
-// a decline: the call ends without a result, exit 1, not 2: nothing failed. (A server of a
-// revision with sessions gets the rejection and decides: e2e's TestHostCommands.)
+// Without a terminal mcpgen call declares no sampling: a server of the stateless revision
+// refuses the call (-32021), and mcpgen says how to declare it. With --sampling decline it
+// is declared and declined: the server asked in its result, which the client does not call
+// again after a decline, so the call ends without a result, exit 1, not 2: nothing failed.
+// (A server of a revision with sessions gets the rejection and decides: e2e's
+// TestHostCommands.)
 func TestCallSamplingWithoutATerminal(t *testing.T) {
 	configHome(t)
 	dir := t.TempDir()
 	path := writeConfig(t, dir, map[string]any{"sampler": testServer("sampler")})
-	const note = "mcpgen: server sampler asked for a message from a model (sampling); declined, as there is no terminal to write it at\n"
 	code, out, errOut := mcpgen(t, "call", "sampler", "ask", "question=Capital of France?", "--trust", "--config", path)
-	if code != 1 || out != "" || errOut != note+"mcpgen call: sampler/ask ended without a result: its request for a model's message was declined\n" {
-		t.Errorf("2026-07-28: exit %d\n%s%s", code, out, errOut)
+	if code != 2 || out != "" || errOut != "mcpgen call: sampler: jsonrpc error -32021: Missing required client capability: sampling\n"+
+		"  mcpgen declares sampling when it can ask you at a terminal, or with --sampling decline (to decline)\n" {
+		t.Errorf("no terminal: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = mcpgen(t, "call", "sampler", "ask", "question=Capital of France?", "--sampling", "decline", "--trust", "--config", path)
+	if code != 1 || out != "" || errOut != "mcpgen: server sampler asked for a message from a model (sampling); declined (--sampling decline)\n"+
+		"mcpgen call: sampler/ask ended without a result: its request for a model's message was declined\n" {
+		t.Errorf("--sampling decline: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// What the client declares follows the terminal and the flags: without a terminal no
+// sampling or elicitation, with decline both (and sampling.tools, so that a request with
+// tools reaches the decline), and the roots are the current directory or --root's.
+func TestCapabilitiesWithoutATerminal(t *testing.T) {
+	configHome(t)
+	dir := t.TempDir()
+	path := writeConfig(t, dir, map[string]any{"caps": testServer("caps")})
+	a, b := t.TempDir(), t.TempDir()
+	cwd, _ := os.Getwd()
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "roots " + fileRoot(cwd).URI},
+		{[]string{"--sampling", "off", "--elicitation", "off"}, "roots " + fileRoot(cwd).URI},
+		{[]string{"--sampling", "decline"}, "sampling sampling.tools roots " + fileRoot(cwd).URI},
+		{[]string{"--elicitation", "decline"}, "elicitation elicitation.url roots " + fileRoot(cwd).URI},
+		{[]string{"--root", a, "--root", b}, "roots " + fileRoot(a).URI + " " + fileRoot(b).URI},
+	} {
+		args := append([]string{"call", "caps", "caps", "--trust", "--config", path}, c.args...)
+		code, out, errOut := mcpgen(t, args...)
+		if code != 0 || out != c.want+"\n" {
+			t.Errorf("mcpgen %s: exit %d %q, want %q\n%s", strings.Join(c.args, " "), code, out, c.want, errOut)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--sampling", "terminal"}, "mcpgen call: --sampling terminal: stdin and stderr are not a terminal, so there is nobody to ask; give decline or off\n"},
+		{[]string{"--elicitation", "always"}, "mcpgen call: --elicitation \"always\": give terminal, decline, off or auto\n"},
+		{[]string{"--root", filepath.Join(a, "nope")}, "mcpgen call: --root " + filepath.Join(a, "nope") + ": stat " + filepath.Join(a, "nope") + ": no such file or directory\n"},
+		{[]string{"--root", path}, "mcpgen call: --root " + path + ": not a directory\n"},
+	} {
+		args := append([]string{"call", "caps", "caps", "--trust", "--config", path}, c.args...)
+		if code, out, errOut := mcpgen(t, args...); code != 2 || errOut != c.want {
+			t.Errorf("mcpgen %s: exit %d %q, want 2 and %q\n%s", strings.Join(c.args, " "), code, errOut, c.want, out)
+		}
 	}
 }

@@ -66,6 +66,12 @@ func reachFlags(extra ...cli.Flag) []cli.Flag {
 	}, extra...)
 }
 
+// askingFlags are reachFlags and askFlags: the flags of a command whose client is the
+// person's, who answers what servers ask.
+func askingFlags(extra ...cli.Flag) []cli.Flag {
+	return reachFlags(append(askFlags(), extra...)...)
+}
+
 // approvalHelp says when the servers of a configuration file start.
 const approvalHelp = "A project's configuration (any file but your own " + "mcpgen/mcp.json in your configuration\n" +
 	"directory) is code: its servers start once you approved the file as it is. At a\n" +
@@ -93,7 +99,7 @@ func reachCommands(code *int, stdout, stderr io.Writer, usage cli.OnUsageErrorFu
 				approvalHelp +
 				"Exit status: 0 when every server is ready (a list one could not give does not count),\n" +
 				"1 when one failed, 2 for usage and configuration errors.",
-			Flags:        reachFlags(),
+			Flags:        askingFlags(),
 			Action:       action("servers", runServers),
 			OnUsageError: usage,
 		},
@@ -103,12 +109,12 @@ func reachCommands(code *int, stdout, stderr io.Writer, usage cli.OnUsageErrorFu
 			ArgsUsage: "[SERVER...]",
 			Description: "Prints each tool's name and the first line of its description; --json prints the\n" +
 				"full definitions (with the Anthropic and OpenAI shapes), --schema NAME one input schema.\n" +
-				"They are the tools a server lists to a client that answers sampling and elicitation,\n" +
-				"as call does: some servers list a tool only to such clients.\n\n" +
+				"They are the tools a server lists to the client call is: some servers list a tool\n" +
+				"only to clients that declare sampling or elicitation (--sampling, --elicitation).\n\n" +
 				"Exit status: 0 when every server is ready and listed its tools, 1 when one failed or\n" +
 				"could not list its tools (the others' tools are still listed), 2 for usage and\n" +
 				"configuration errors.",
-			Flags: reachFlags(
+			Flags: askingFlags(
 				&cli.StringFlag{Name: "schema", Usage: "print the input schema of the tool `NAME` (mcp_{server}_{tool}, or the tool's own name)"},
 			),
 			Action:       action("tools", runTools),
@@ -126,12 +132,14 @@ func reachCommands(code *int, stdout, stderr io.Writer, usage cli.OnUsageErrorFu
 				"messages go to stderr, each on a line of its own.\n\n" +
 				"What the server asks of its client is asked at the terminal: a question (elicitation:\n" +
 				"a form to fill in, or a URL to open), or a message from a model (sampling: the\n" +
-				"conversation is shown, you write the reply or decline). Without a terminal both are\n" +
-				"declined. --timeout bounds the call, the time you take to answer included.\n\n" +
+				"conversation and the tools offered are shown; you write the reply, a tool's use, or\n" +
+				"decline). Without a terminal neither is declared (--sampling and --elicitation say\n" +
+				"otherwise). The roots offered are the current directory, or each --root.\n" +
+				"--timeout bounds the call, the time you take to answer included.\n\n" +
 				"Exit status: 0 on success, 1 when the tool returned an error (isError) or the call\n" +
 				"ended without a result (its sampling request declined), 2 for usage, connection and\n" +
 				"protocol errors.",
-			Flags: reachFlags(
+			Flags: askingFlags(
 				&cli.StringFlag{Name: "args", Usage: "the arguments: a `JSON` object, @FILE or - for standard input"},
 				&cli.StringFlag{Name: "progress", Value: "auto", Usage: "`WHEN` to draw progress on stderr: auto (when it is a terminal), always or never"},
 			),
@@ -143,7 +151,7 @@ func reachCommands(code *int, stdout, stderr io.Writer, usage cli.OnUsageErrorFu
 			Usage:        "read a resource",
 			ArgsUsage:    "SERVER URI",
 			Description:  "Prints text contents as text; binary contents go to stdout as bytes when it is not a\nterminal. --json prints the contents as JSON. Exit status: 0 on success, 2 on errors.",
-			Flags:        reachFlags(),
+			Flags:        askingFlags(),
 			Action:       action("read", runRead),
 			OnUsageError: usage,
 		},
@@ -152,7 +160,7 @@ func reachCommands(code *int, stdout, stderr io.Writer, usage cli.OnUsageErrorFu
 			Usage:        "get a prompt",
 			ArgsUsage:    "SERVER NAME [key=value ...]",
 			Description:  "Prints each message as role: text. --json prints the result as JSON. Exit status: 0 on\nsuccess, 2 on errors.",
-			Flags:        reachFlags(),
+			Flags:        askingFlags(),
 			Action:       action("prompt", runPrompt),
 			OnUsageError: usage,
 		},
@@ -234,11 +242,17 @@ func (r *reach) oneServer() bool {
 }
 
 // connect starts a host of the servers named (all when none are) and waits until each is
-// ready or has failed. skip names the lists the command does not use: they are not asked
-// for.
-func (r *reach) connect(ctx context.Context, names []string, client mcp.ClientOptions, skip host.Lists) (*host.Host, error) {
+// ready or has failed. The host's client is client, or when nil the person's
+// (clientOptions). skip names the lists the command does not use: they are not asked for.
+func (r *reach) connect(ctx context.Context, names []string, answers *mcp.ClientOptions, skip host.Lists) (*host.Host, error) {
 	cfg, err := r.config()
 	if err != nil {
+		return nil, err
+	}
+	var client mcp.ClientOptions
+	if answers != nil {
+		client = *answers
+	} else if client, err = r.clientOptions(); err != nil {
 		return nil, err
 	}
 	if r.single != "" {
@@ -348,7 +362,7 @@ var transports = map[string]host.TransportFunc{
 
 // connectOne connects to one server: server of the configuration, or the one of --stdio,
 // --url, --sse or --ws when server is "". It returns the server's name once it is ready.
-func (r *reach) connectOne(ctx context.Context, server string, client mcp.ClientOptions, skip host.Lists) (string, *host.Host, error) {
+func (r *reach) connectOne(ctx context.Context, server string, client *mcp.ClientOptions, skip host.Lists) (string, *host.Host, error) {
 	h, err := r.connect(ctx, []string{server}, client, skip)
 	if err != nil {
 		return "", nil, err

@@ -24,7 +24,7 @@ func runServers(ctx context.Context, r *reach) error {
 	if r.oneServer() && r.cmd.Args().Len() > 0 {
 		return fail(exitError, "--stdio, --url, --sse and --ws name the server: give no SERVER")
 	}
-	h, err := r.connect(ctx, r.cmd.Args().Slice(), r.term.options(), host.Lists{})
+	h, err := r.connect(ctx, r.cmd.Args().Slice(), nil, host.Lists{})
 	if err != nil {
 		return err
 	}
@@ -100,7 +100,7 @@ func runTools(ctx context.Context, r *reach) error {
 	if r.oneServer() && r.cmd.Args().Len() > 0 {
 		return fail(exitError, "--stdio, --url, --sse and --ws name the server: give no SERVER")
 	}
-	h, err := r.connect(ctx, r.cmd.Args().Slice(), r.term.options(), host.Lists{Prompts: true, Resources: true})
+	h, err := r.connect(ctx, r.cmd.Args().Slice(), nil, host.Lists{Prompts: true, Resources: true})
 	if err != nil {
 		return err
 	}
@@ -233,7 +233,7 @@ func runCall(ctx context.Context, r *reach) error {
 	if !slices.Contains([]string{"auto", "always", "never"}, progress) {
 		return fail(exitError, "--progress %q: give auto, always or never", progress)
 	}
-	server, h, err := r.connectOne(ctx, server, r.term.options(), host.Lists{Prompts: true, Resources: true})
+	server, h, err := r.connectOne(ctx, server, nil, host.Lists{Prompts: true, Resources: true})
 	if err != nil {
 		return err
 	}
@@ -276,7 +276,7 @@ func runCall(ctx context.Context, r *reach) error {
 		return fail(exitToolError, "%s/%s ended without a result: its request for a model's message was declined", server, t.Tool.Name)
 	}
 	if err != nil {
-		return fail(exitError, "%v", err)
+		return requestFailed(err)
 	}
 	if r.cmd.Bool("json") {
 		if err := printJSON(r.stdout, res); err != nil {
@@ -299,13 +299,13 @@ func runRead(ctx context.Context, r *reach) error {
 	if len(rest) != 1 {
 		return fail(exitError, "give one URI: mcpgen read %sURI", map[bool]string{true: "", false: "SERVER "}[r.oneServer()])
 	}
-	server, h, err := r.connectOne(ctx, server, r.term.options(), host.Lists{Tools: true, Prompts: true, Resources: true})
+	server, h, err := r.connectOne(ctx, server, nil, host.Lists{Tools: true, Prompts: true, Resources: true})
 	if err != nil {
 		return err
 	}
 	contents, err := h.ReadResource(ctx, server, rest[0])
 	if err != nil {
-		return fail(exitError, "%v", err)
+		return requestFailed(err)
 	}
 	if r.cmd.Bool("json") {
 		return printJSON(r.stdout, map[string]any{"contents": contents})
@@ -341,13 +341,13 @@ func runPrompt(ctx context.Context, r *reach) error {
 		}
 		arguments[k] = v
 	}
-	server, h, err := r.connectOne(ctx, server, r.term.options(), host.Lists{Tools: true, Prompts: true, Resources: true})
+	server, h, err := r.connectOne(ctx, server, nil, host.Lists{Tools: true, Prompts: true, Resources: true})
 	if err != nil {
 		return err
 	}
 	res, err := h.GetPrompt(ctx, server, rest[0], arguments)
 	if err != nil {
-		return fail(exitError, "%v", err)
+		return requestFailed(err)
 	}
 	if r.cmd.Bool("json") {
 		return printJSON(r.stdout, res)

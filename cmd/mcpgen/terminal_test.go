@@ -145,6 +145,7 @@ var testServers = map[string]func(s *mcp.Server){
 			c.ReturnText("done")
 		}})
 	},
+	"caps": capsServer,
 	// sampler: ask asks the client's model the question, and says what it answered.
 	"sampler": func(s *mcp.Server) {
 		s.AddTool(mcp.Tool{Name: "ask", InputSchema: `{"type":"object","properties":{"question":{"type":"string"}}}`, Handler: func(ctx context.Context, c *mcp.ToolCall) {
@@ -161,6 +162,34 @@ var testServers = map[string]func(s *mcp.Server){
 			c.ReturnText(fmt.Sprintf("%s says: %s", res.Model, text.Text))
 		}})
 	},
+}
+
+// capsServer adds caps, which says what the client declared and the roots it lists:
+// "sampling sampling.tools elicitation elicitation.url roots file:///a file:///b".
+func capsServer(s *mcp.Server) {
+	s.AddTool(mcp.Tool{Name: "caps", InputSchema: `{"type":"object"}`, Handler: func(ctx context.Context, c *mcp.ToolCall) {
+		caps := mcp.RequestFrom(ctx).ClientCapabilities()
+		var words []string
+		for _, w := range []struct {
+			on   bool
+			name string
+		}{{caps.Sampling, "sampling"}, {caps.SamplingTools, "sampling.tools"}, {caps.Elicitation, "elicitation"}, {caps.ElicitationURL, "elicitation.url"}, {caps.Roots, "roots"}} {
+			if w.on {
+				words = append(words, w.name)
+			}
+		}
+		if caps.Roots {
+			roots, err := mcp.Roots(ctx)
+			if err != nil {
+				c.ReturnError(err)
+				return
+			}
+			for _, r := range roots {
+				words = append(words, r.URI)
+			}
+		}
+		c.ReturnText(strings.Join(words, " "))
+	}})
 }
 
 var (
