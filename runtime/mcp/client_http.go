@@ -97,7 +97,7 @@ func (t *StreamableHTTPTransport) Connect(ctx context.Context) (Connection, erro
 	if c.max <= 0 {
 		c.max = 64 << 20
 	}
-	c.in = newInbox(4 * c.max)
+	c.in = newInbox(inboxBytes)
 	c.ctx, c.stop = context.WithCancel(context.Background())
 	return c, nil
 }

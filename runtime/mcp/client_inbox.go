@@ -8,9 +8,13 @@ import (
 // inbox is the reading half of a client Connection whose transport is handed what it reads
 // rather than reading it (the HTTP transports: each POST's answer and each stream's events
 // come on goroutines of their own): a queue that Read takes from in the order things were
-// handed in. It holds at most about limit bytes: past that, the goroutines that hand it
-// messages wait (the server's streams are read no faster than the client reads them),
-// until Read takes some or the connection closes.
+// handed in. It holds at most about inboxBytes, each message counted with what holding it
+// costs besides its bytes (inboxItemCost): past that, the goroutines that hand it messages
+// wait (the server's streams are read no faster than the client reads them), until Read
+// takes some or the connection closes. A message larger than the bound is taken when the
+// queue is below it. A server that floods its client with notifications thus makes it hold
+// a few MiB, not hundreds (the bound was four times MaxMessageSize, 256 MiB of message
+// bytes, and about three times that in memory for small messages).
 type inbox struct {
 	mu     sync.Mutex
 	room   sync.Cond // broadcast when Read takes a message or the inbox closes
@@ -31,6 +35,11 @@ type inboxItem struct {
 	err      error
 }
 
+const (
+	inboxBytes    = 4 << 20 // what an inbox holds before its senders wait
+	inboxItemCost = 160     // what holding a message costs besides its bytes: its item, its allocation
+)
+
 func newInbox(limit int) *inbox {
 	b := &inbox{limit: limit, wake: make(chan struct{}, 1)}
 	b.room.L = &b.mu
@@ -44,7 +53,7 @@ func (b *inbox) deliver(msg []byte) {
 		b.room.Wait()
 	}
 	b.put(inboxItem{msg: msg})
-	b.size += len(msg)
+	b.size += len(msg) + inboxItemCost
 	b.mu.Unlock()
 }
 
@@ -123,7 +132,7 @@ func (b *inbox) Read(ctx context.Context) ([]byte, error) {
 			if b.size > b.limit {
 				b.room.Broadcast()
 			}
-			b.size -= len(it.msg)
+			b.size -= len(it.msg) + inboxItemCost
 			b.mu.Unlock()
 			return it.msg, nil
 		}

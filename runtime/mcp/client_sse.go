@@ -40,7 +40,7 @@ func (t *SSETransport) Connect(ctx context.Context) (Connection, error) {
 	if max <= 0 {
 		max = 64 << 20
 	}
-	in := newInbox(4 * max)
+	in := newInbox(inboxBytes)
 	l, err := openLegacy(ctx, t.URL, hc, t.Header, in, max)
 	if err != nil {
 		return nil, err
