@@ -179,12 +179,13 @@ func reachAction(name string, do func(ctx context.Context, r *reach) error, code
 			defer tw.Flush()
 			stdout = tw
 		}
-		r := &reach{cmd: cmd, stdout: stdout, stderr: con, console: con, stdin: os.Stdin}
+		r := &reach{cmd: cmd, stdout: stdout, stderr: con, console: con, stdin: os.Stdin, lines: newServerLines(con)}
 		r.term = newTerminal(r.stdin, con)
 		err := do(ctx, r)
 		if r.host != nil {
 			r.host.Close()
 		}
+		r.lines.close() // what the servers said, before what mcpgen says of the outcome
 		if r.tel != nil {
 			// The spans of a command that lasts a moment go out before it exits.
 			shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -216,7 +217,8 @@ type reach struct {
 	cmd            *cli.Command
 	stdout, stderr io.Writer // stderr is console
 	console        *console
-	term           *terminal // answers what the servers ask
+	lines          *serverLines // what the servers say, on stderr
+	term           *terminal    // answers what the servers ask
 	stdin          *os.File
 	host           *host.Host
 	single         string // the server of --stdio, --url, --sse or --ws
@@ -322,13 +324,19 @@ func (r *reach) connect(ctx context.Context, names []string, answers *mcp.Client
 	return r.host, nil
 }
 
-// event prints what a person asked to see: log messages always, the rest with -v.
+// event prints what a person asked to see: log messages always, the rest with -v. The
+// host's events come on the goroutines that read the servers: they are queued (or dropped
+// and counted), never waited on.
 func (r *reach) event(e host.Event) {
 	switch {
 	case e.Kind == host.EventLog:
-		fmt.Fprintf(r.stderr, "[%s] %s: %s\n", e.Server, termtext.Line(string(e.Log.Level)), indented(logText(e.Log)))
+		r.lines.add(e.Server, "log messages", fmt.Sprintf("[%s] %s: %s\n", e.Server, termtext.Line(string(e.Log.Level)), indented(logText(e.Log))))
 	case r.cmd.Bool("verbose"):
-		fmt.Fprintln(r.stderr, e.String())
+		kind := "events"
+		if e.Kind == host.EventStderr {
+			kind = "lines of its stderr"
+		}
+		r.lines.add(e.Server, kind, e.String()+"\n")
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/mcpgen/mcpgen/internal/termtext"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
@@ -39,10 +40,12 @@ type console struct {
 	tty  bool             // w is a terminal
 
 	mu      sync.Mutex
-	bar     string // the bar's line; "" before its first update and once finished
-	shown   bool   // the bar is drawn on the cursor's line
-	midLine bool   // the last text written did not end its line: the bar waits for it
-	held    int    // questions being asked: the bar waits for their answers
+	bar     string      // the bar's line; "" before its first update and once finished
+	drawnAt time.Time   // when the bar was last drawn
+	redraw  *time.Timer // draws the bar's latest line, when it changed too soon after a draw
+	shown   bool        // the bar is drawn on the cursor's line
+	midLine bool        // the last text written did not end its line: the bar waits for it
+	held    int         // questions being asked: the bar waits for their answers
 }
 
 func newConsole(w io.Writer) *console {
@@ -61,13 +64,42 @@ func (c *console) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// status sets the bar's line and draws it, in place of the last one. The line is shown as
-// one line of text: it holds what a server said (a progress or task-status message).
+// barInterval is the least time between two draws of the bar: a server that sends progress
+// notifications without pause must not make mcpgen write to the terminal as fast, nor wait
+// on it while the notifications queue up.
+const barInterval = 50 * time.Millisecond
+
+// status sets the bar's line and draws it, in place of the last one, or once barInterval
+// has passed since the last draw. The line is shown as one line of text: it holds what a
+// server said (a progress or task-status message).
 func (c *console) status(line string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.bar = termtext.Line(line)
+	if wait := barInterval - time.Since(c.drawnAt); wait > 0 {
+		if c.redraw == nil {
+			c.redraw = time.AfterFunc(wait, c.drawLatest)
+		}
+		return
+	}
 	c.shown = false // it is redrawn from the line's start, over the last one
+	c.drawLocked()
+}
+
+// drawLatest draws the bar's latest line, which came too soon after the last draw.
+func (c *console) drawLatest() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.drawLatestLocked()
+}
+
+func (c *console) drawLatestLocked() {
+	if c.redraw == nil {
+		return // finished meanwhile
+	}
+	c.redraw.Stop()
+	c.redraw = nil
+	c.shown = false
 	c.drawLocked()
 }
 
@@ -75,6 +107,7 @@ func (c *console) status(line string) {
 func (c *console) finish() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.drawLatestLocked()
 	if c.shown {
 		io.WriteString(c.w, "\n")
 	}
@@ -108,7 +141,7 @@ func (c *console) hideLocked() {
 func (c *console) drawLocked() {
 	if c.bar != "" && !c.shown && !c.midLine && c.held == 0 {
 		io.WriteString(c.w, "\r\033[K"+c.bar)
-		c.shown = true
+		c.shown, c.drawnAt = true, time.Now()
 	}
 }
 
