@@ -14,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpgen/mcpgen/examples/codegraph/graph"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
 
@@ -326,17 +325,13 @@ func TestIndexAtStart(t *testing.T) {
 	}
 }
 
-// A name not found while a directory is being indexed (as those given at start are, while
-// the server already answers) says so, rather than only that the graph lacks it; once the
-// run ends, the name is found.
-func TestNotFoundWhileIndexing(t *testing.T) {
+// A query that arrives while a directory is being indexed (as those given at start are,
+// while the server already answers) waits for the run, telling the client how it goes, and
+// answers from the whole graph; one whose request ends first says why. Before, it answered
+// at once that the name was not found.
+func TestQueryWaitsForIndex(t *testing.T) {
 	dir := module(t)
-	store, err := graph.Open(filepath.Join(t.TempDir(), "graph.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	g := NewGraph(store)
+	c, g := inProcess(t, nil)
 	ctx := t.Context()
 	started, release := make(chan struct{}), make(chan struct{})
 	var once sync.Once
@@ -348,20 +343,64 @@ func TestNotFoundWhileIndexing(t *testing.T) {
 		done <- err
 	}()
 	<-started
-	_, err = g.FindCallers(ctx, DepthInput{QualifiedName: "Report"})
-	close(release)
-	var nf *graph.ErrNotFound
-	if !errors.As(err, &nf) || !strings.Contains(err.Error(), dir+" is being indexed now") {
-		t.Errorf("find_callers while %s is indexed: %v", dir, err)
+	// A request that ends while the run goes on.
+	short, cancel := context.WithTimeout(ctx, 1500*time.Millisecond)
+	res, err := c.CallTool(short, "find_callers", map[string]any{"qualified_name": "Report"})
+	cancel()
+	if err == nil && !res.IsError {
+		t.Errorf("find_callers answered while %s was being indexed: %s", dir, res.StructuredContent)
 	}
+	// One that waits, hearing progress, until the run ends.
+	var mu sync.Mutex
+	var heard []string
+	pctx := mcp.WithProgress(ctx, func(p mcp.ProgressNotice) {
+		mu.Lock()
+		heard = append(heard, p.Message)
+		mu.Unlock()
+	})
+	answered := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		res, err := c.CallTool(pctx, "find_callers", map[string]any{"qualified_name": "Report"})
+		if err != nil {
+			t.Error(err)
+		}
+		answered <- res
+	}()
+	time.Sleep(2500 * time.Millisecond)
+	select {
+	case r := <-answered:
+		t.Fatalf("find_callers answered before the index run ended: %+v", r)
+	default:
+	}
+	if l := call[ProjectList](t, c, "list_projects", nil); len(l.Indexing) != 1 || l.Indexing[0].Dir != dir {
+		t.Errorf("list_projects while indexing: %+v", l)
+	}
+	close(release)
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	r, err := g.FindCallers(ctx, DepthInput{QualifiedName: "Report"})
-	if err != nil || r.Count != 1 {
-		t.Errorf("find_callers once indexed = %+v, %v", r, err)
+	var r CallersResult
+	if res := <-answered; res == nil || res.Err() != nil || json.Unmarshal(res.StructuredContent, &r) != nil || r.Count != 1 || r.Callers[0].Caller != pkg+"/cmd/shapes.main" {
+		t.Errorf("find_callers once indexed = %+v", res)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !slices.ContainsFunc(heard, func(m string) bool { return strings.HasPrefix(m, "waiting for the index of "+dir) }) {
+		t.Errorf("no progress while waiting: %q", heard)
 	}
 	if _, err := g.FindCallers(ctx, DepthInput{QualifiedName: "NoSuchThing"}); err == nil || strings.Contains(err.Error(), "being indexed") {
 		t.Errorf("find_callers of a name not found, with no index run: %v", err)
+	}
+}
+
+// One-shot use (mcpgen call --stdio "codegraph DIR" find_callers ...): the call arrives as
+// the server starts indexing DIR, waits for it, and answers. Before, it answered that the
+// symbol was being indexed, and the process ended before the index did.
+func TestOneShotCall(t *testing.T) {
+	dir := module(t)
+	c := server(t, false, false, nil, dir)
+	r := call[CallersResult](t, c, "find_callers", map[string]any{"qualified_name": "Report"})
+	if r.Count != 1 || r.Callers[0].Caller != pkg+"/cmd/shapes.main" {
+		t.Errorf("find_callers at once = %+v", r)
 	}
 }

@@ -49,6 +49,9 @@ func (g *Graph) QuerySQL(ctx context.Context, in SQLInput) (SQLResult, error) {
 	if limit == 0 {
 		limit = g.MaxRows
 	}
+	if err := g.waitForIndex(ctx); err != nil {
+		return SQLResult{}, err
+	}
 	rows, err := g.store.Guarded(ctx, in.SQL, min(limit, 1000), g.QueryTimeout)
 	if err != nil {
 		return SQLResult{}, fmt.Errorf("%v%s", err, g.schemaHint(ctx, err))

@@ -39,6 +39,7 @@ func main() {
 	dbPath := flag.String("db", defaultDB(), "the graph database `file`")
 	queryTimeout := flag.Duration("query-timeout", 10*time.Second, "how long a query the model writes may run")
 	sampleTimeout := flag.Duration("sample-timeout", 2*time.Minute, "how long to wait for the client's model to write a query")
+	indexWait := flag.Duration("index-wait", 10*time.Minute, "how long a query waits for an index run going on")
 	indexOnly := flag.Bool("index", false, "index the DIRs, print what was done, and exit without serving")
 	var roots, writePaths listFlag
 	flag.Var(&roots, "root", "a `directory` index_repository may index (with its subdirectories), besides the DIRs (repeat; with neither, the current directory)")
@@ -70,7 +71,7 @@ func main() {
 	}
 	defer store.Close()
 	g := NewGraph(store)
-	g.QueryTimeout, g.SampleTimeout, g.Policy = *queryTimeout, *sampleTimeout, policy
+	g.QueryTimeout, g.SampleTimeout, g.IndexWait, g.Policy = *queryTimeout, *sampleTimeout, *indexWait, policy
 
 	if *indexOnly {
 		for _, dir := range flag.Args() {
@@ -92,16 +93,22 @@ func main() {
 		srv.RemoveTool("surgical_replace_code") // a client sees no tool it may not use
 	}
 
-	// Index the directories given while serving: queries see each project once its run ends.
+	// Index the directories given while serving. Their runs are recorded before the server
+	// answers anything, so that a query waits for them (a one-shot client asks at once).
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	indexCtx, cancelIndex := context.WithCancel(ctx)
 	defer cancelIndex()
+	var runs []*indexRun
+	for _, dir := range flag.Args() {
+		runs = append(runs, g.enqueue(dir))
+	}
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		for _, dir := range flag.Args() {
-			res, err := g.reindex(indexCtx, dir, nil)
+		for _, run := range runs {
+			dir := run.dir
+			res, err := g.runIndex(indexCtx, run, nil)
 			if err != nil {
 				if indexCtx.Err() == nil {
 					log.Printf("codegraph: indexing %s: %v", dir, err)

@@ -1208,6 +1208,35 @@ const (
     },
     "count": {
       "type": "integer"
+    },
+    "indexing": {
+      "type": "array",
+      "description": "Lists the index runs going on, or waiting for their turn: queries wait for them.",
+      "items": {
+        "type": "object",
+        "description": "An index run going on, or waiting for its turn.",
+        "properties": {
+          "dir": {
+            "type": "string"
+          },
+          "packages": {
+            "type": "integer",
+            "description": "Packages indexed so far, of how many (0 of 0 while it lists and type-checks)."
+          },
+          "of": {
+            "type": "integer"
+          },
+          "message": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "dir",
+          "packages",
+          "of"
+        ],
+        "additionalProperties": false
+      }
     }
   },
   "required": [
@@ -2385,6 +2414,22 @@ func mcpgenEncodeIndexReport(e *jsonwire.Encoder, v *IndexReport) {
 	e.ObjectEnd()
 }
 
+// mcpgenEncodeIndexState writes a value of type IndexState as JSON.
+func mcpgenEncodeIndexState(e *jsonwire.Encoder, v *IndexState) {
+	e.ObjectStart()
+	e.Key("dir")
+	e.String(v.Dir)
+	e.Key("packages")
+	e.Int(int64(v.Packages))
+	e.Key("of")
+	e.Int(int64(v.Of))
+	if v.Message != "" {
+		e.Key("message")
+		e.String(v.Message)
+	}
+	e.ObjectEnd()
+}
+
 // mcpgenEncodeMatch writes a value of type Match as JSON.
 func mcpgenEncodeMatch(e *jsonwire.Encoder, v *graph.Match) {
 	e.ObjectStart()
@@ -2443,6 +2488,15 @@ func mcpgenEncodeProjectList(e *jsonwire.Encoder, v *ProjectList) {
 	e.ArrayEnd()
 	e.Key("count")
 	e.Int(int64(v.Count))
+	if len(v.Indexing) != 0 {
+		e.Key("indexing")
+		e.ArrayStart()
+		for i := range v.Indexing {
+			e.Elem()
+			mcpgenEncodeIndexState(e, &v.Indexing[i])
+		}
+		e.ArrayEnd()
+	}
 	e.ObjectEnd()
 }
 

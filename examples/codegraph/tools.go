@@ -2,15 +2,13 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
+	"sync"
 	"time"
 
 	"github.com/mcpgen/mcpgen/examples/codegraph/graph"
-	"github.com/mcpgen/mcpgen/examples/codegraph/index"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
 
@@ -22,9 +20,12 @@ type Graph struct {
 	// indexing holds a token while an index run goes on: one at a time, since they share the
 	// store's one writer; a run waits for the one before as long as its context allows.
 	indexing chan struct{}
-	// running is the index run going on, if any, so that a name not found while it runs
-	// (the directories given at start are indexed while the server already answers) says so.
-	running atomic.Pointer[indexRun]
+	// runs are the index runs going on or waiting for their turn (runs.go): a query waits
+	// for them, so that it answers from a whole graph.
+	mu   sync.Mutex
+	runs []*indexRun
+	// IndexWait bounds how long a query waits for an index run.
+	IndexWait time.Duration
 	// QueryTimeout bounds each query the model writes; MaxRows, the rows it returns.
 	QueryTimeout time.Duration
 	MaxRows      int
@@ -36,38 +37,8 @@ type Graph struct {
 
 // NewGraph serves the graph in store.
 func NewGraph(store *graph.Store) *Graph {
-	return &Graph{store: store, indexing: make(chan struct{}, 1), QueryTimeout: 10 * time.Second, MaxRows: 200, SampleTimeout: 2 * time.Minute}
-}
-
-// reindex runs an index run on dir once the one before has ended.
-func (g *Graph) reindex(ctx context.Context, dir string, progress index.Progress) (*index.Result, error) {
-	select {
-	case g.indexing <- struct{}{}:
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-	defer func() { <-g.indexing }()
-	g.running.Store(&indexRun{dir: dir})
-	defer g.running.Store(nil)
-	return index.Run(ctx, g.store, dir, progress)
-}
-
-// indexRun is an index run in progress.
-type indexRun struct {
-	dir string
-}
-
-// whileIndexing adds to a name not found that an index run is going on, whose symbols the
-// graph does not have yet: without it, a call made just after the server started says the
-// name is not in the graph and to index the project, which is being done.
-func (g *Graph) whileIndexing(err error) error {
-	var nf *graph.ErrNotFound
-	run := g.running.Load()
-	if run == nil || !errors.As(err, &nf) {
-		return err
-	}
-	return fmt.Errorf("%w; %s is being indexed now: its symbols are found once that ends, which list_projects shows",
-		err, run.dir)
+	return &Graph{store: store, indexing: make(chan struct{}, 1), QueryTimeout: 10 * time.Second, MaxRows: 200, SampleTimeout: 2 * time.Minute,
+		IndexWait: 10 * time.Minute}
 }
 
 // ProjectInfo is an indexed project.
@@ -87,6 +58,9 @@ type ProjectInfo struct {
 type ProjectList struct {
 	Projects []ProjectInfo `json:"projects"`
 	Count    int           `json:"count"`
+	// Indexing lists the index runs going on, or waiting for their turn: queries wait for
+	// them.
+	Indexing []IndexState `json:"indexing,omitempty"`
 }
 
 // ListProjects lists the indexed projects (Go modules or workspaces) with the sizes of their
@@ -111,6 +85,7 @@ func (g *Graph) ListProjects(ctx context.Context) (ProjectList, error) {
 		out.Projects = append(out.Projects, info)
 	}
 	out.Count = len(out.Projects)
+	out.Indexing = g.indexingState()
 	return out, nil
 }
 
@@ -164,8 +139,12 @@ func (g *Graph) IndexRepository(ctx context.Context, in IndexInput) (IndexReport
 	return r, nil
 }
 
-// project is the id of the project a tool's project argument names (0 for every project).
+// project is the id of the project a tool's project argument names (0 for every project),
+// once no index run goes on.
 func (g *Graph) project(ctx context.Context, name string) (int64, error) {
+	if err := g.waitForIndex(ctx); err != nil {
+		return 0, err
+	}
 	if name == "" {
 		return 0, nil
 	}

@@ -60,6 +60,7 @@ type MethodRow struct {
 // readers see when Commit ends it.
 type Writer struct {
 	ctx     context.Context
+	db      *sql.DB
 	tx      *sql.Tx
 	project int64
 	symbols map[string]int64
@@ -78,12 +79,32 @@ func (s *Store) BeginIndex(ctx context.Context, root, name string) (*Writer, err
 	if err != nil {
 		return nil, err
 	}
-	w := &Writer{ctx: ctx, tx: tx, symbols: map[string]int64{}}
+	w := &Writer{ctx: ctx, db: s.rw, tx: tx, symbols: map[string]int64{}}
 	if err := w.begin(root, name); err != nil {
 		tx.Rollback()
 		return nil, err
 	}
 	return w, nil
+}
+
+// Checkpoint commits what the run wrote so far and goes on in a new transaction: readers see
+// it, and a run stopped later keeps it. The implements relation is recomputed at Commit only.
+func (w *Writer) Checkpoint() error {
+	if err := w.flush(); err != nil {
+		return err
+	}
+	if err := w.tx.Commit(); err != nil {
+		return err
+	}
+	tx, err := w.db.BeginTx(w.ctx, nil)
+	if err != nil {
+		return err
+	}
+	w.tx = tx
+	for _, b := range []*batch{w.nodes, w.edges, w.msets} {
+		b.full = nil // prepared in the transaction that ended
+	}
+	return w.prepare()
 }
 
 func (w *Writer) begin(root, name string) error {
@@ -114,19 +135,22 @@ func (w *Writer) begin(root, name string) error {
 	if err := rows.Err(); err != nil {
 		return err
 	}
+	w.nodes = newBatch(w, "nodes", "symbol_id, project_id, package_id, kind, name, qualified_name, parent_id, file_id, line, col, end_line, exported, signature, doc")
+	w.edges = newBatch(w, "edges", "project_id, package_id, kind, src, dst, file_id, line, col")
+	w.msets = newBatch(w, "method_sets", "project_id, package_id, type_id, is_interface, external, method, fingerprint, method_id")
+	return w.prepare()
+}
+
+// prepare prepares the run's statements in its transaction.
+func (w *Writer) prepare() (err error) {
 	if w.newSym, err = w.tx.PrepareContext(w.ctx, "INSERT INTO symbols (project_id, qualified_name) VALUES (?, ?)"); err != nil {
 		return err
 	}
 	if w.files, err = w.tx.PrepareContext(w.ctx, "INSERT INTO files (package_id, path, lines, is_test) VALUES (?, ?, ?, ?)"); err != nil {
 		return err
 	}
-	if w.pkg, err = w.tx.PrepareContext(w.ctx, "INSERT INTO packages (project_id, path, name, dir, hash, errors) VALUES (?, ?, ?, ?, ?, ?)"); err != nil {
-		return err
-	}
-	w.nodes = newBatch(w, "nodes", "symbol_id, project_id, package_id, kind, name, qualified_name, parent_id, file_id, line, col, end_line, exported, signature, doc")
-	w.edges = newBatch(w, "edges", "project_id, package_id, kind, src, dst, file_id, line, col")
-	w.msets = newBatch(w, "method_sets", "project_id, package_id, type_id, is_interface, external, method, fingerprint, method_id")
-	return nil
+	w.pkg, err = w.tx.PrepareContext(w.ctx, "INSERT INTO packages (project_id, path, name, dir, hash, errors) VALUES (?, ?, ?, ?, ?, ?)")
+	return err
 }
 
 // uniqueName is name, or name with a number when another project has it already.

@@ -249,8 +249,12 @@ func (w *walker) structFields(typ string, st *ast.StructType) {
 		if len(names) == 0 {
 			if id := embeddedIdent(field.Type); id != nil {
 				names = []*ast.Ident{id}
-				if t := typeName(info.TypeOf(field.Type)); t != nil {
-					w.edge("embeds", typ, w.x.qname(t), id.Pos())
+				// The embedded field is the object its type's name defines (the checker
+				// records no expression types: Info.Types is the largest of its maps).
+				if v, ok := info.Defs[id].(*types.Var); ok {
+					if t := typeName(v.Type()); t != nil {
+						w.edge("embeds", typ, w.x.qname(t), id.Pos())
+					}
 				}
 			}
 		}
@@ -296,8 +300,12 @@ func (w *walker) interfaceMethods(typ string, it *ast.InterfaceType) {
 			doc = field.Comment
 		}
 		if len(field.Names) == 0 {
-			if t := typeName(info.TypeOf(field.Type)); t != nil && types.IsInterface(t.Type()) {
-				w.edge("embeds", typ, w.x.qname(t), field.Type.Pos())
+			if id := embeddedIdent(field.Type); id != nil {
+				if tn, ok := info.Uses[id].(*types.TypeName); ok {
+					if t := typeName(tn.Type()); t != nil && types.IsInterface(t.Type()) {
+						w.edge("embeds", typ, w.x.qname(t), field.Type.Pos())
+					}
+				}
 			}
 			continue
 		}

@@ -11,11 +11,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"go/ast"
-	"go/parser"
-	"go/token"
+	"go/types"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -45,7 +42,7 @@ type Result struct {
 }
 
 const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports |
-	packages.NeedDeps | packages.NeedModule
+	packages.NeedDeps | packages.NeedModule | packages.NeedTypesSizes
 
 // Run indexes the module or workspace in dir into the store: from scratch the first time,
 // then only what changed.
@@ -74,61 +71,43 @@ func Run(ctx context.Context, store *graph.Store, dir string, progress Progress)
 
 	progress(0, 0, "listing packages in "+root)
 	files := &fileCache{root: root, sums: map[string]fileSum{}}
-	var meta *loaded
-	if len(old) > 0 {
-		// Incremental: list the packages (cheap), hash them, and load only those that changed.
-		pkgs, err := load(ctx, root, loadMode, nil, "./...")
-		if err != nil {
-			return nil, err
-		}
-		meta = units(pkgs, files)
+	pkgs, err := load(ctx, root, loadMode, "./...")
+	if err != nil {
+		return nil, err
 	}
+	meta := units(pkgs, files)
 	var changed []string
-	if meta != nil {
-		for path, u := range meta.units {
-			if old[path] != u.hash {
-				changed = append(changed, path)
-			}
-		}
-		sort.Strings(changed)
-	}
-	var full *loaded
-	switch {
-	case meta == nil:
-		progress(0, 0, "loading and type-checking every package")
-		pkgs, err := load(ctx, root, loadMode|packages.NeedSyntax|packages.NeedTypes|packages.NeedTypesInfo, keepRoot(root), "./...")
-		if err != nil {
-			return nil, err
-		}
-		full = units(pkgs, files)
-		meta = full
-		for path := range full.units {
+	for path, u := range meta.units {
+		if old[path] != u.hash {
 			changed = append(changed, path)
 		}
-		sort.Strings(changed)
-	case len(changed) > 0:
-		progress(0, len(changed), fmt.Sprintf("loading and type-checking %d changed packages", len(changed)))
-		dirs := map[string]bool{}
-		var patterns []string
-		seen := map[string]bool{}
-		for _, path := range changed {
-			u := meta.units[path]
-			for _, f := range u.pkg.GoFiles {
-				dirs[filepath.Dir(f)] = true
-			}
-			if !seen[u.importPath] {
-				seen[u.importPath] = true
-				patterns = append(patterns, u.importPath)
-			}
+	}
+	sort.Strings(changed)
+	res.Packages = len(meta.units)
+
+	var todo []*unit
+	for _, path := range changed {
+		todo = append(todo, meta.units[path])
+	}
+	var sizes types.Sizes
+	for _, p := range pkgs {
+		if p.TypesSizes != nil {
+			sizes = p.TypesSizes
+			break
 		}
-		pkgs, err := load(ctx, root, loadMode|packages.NeedSyntax|packages.NeedTypes|packages.NeedTypesInfo, keepDirs(dirs), patterns...)
-		if err != nil {
+	}
+	c := newChecker(sizes)
+	if len(todo) > 0 {
+		progress(0, len(todo), fmt.Sprintf("type-checking what the %d packages to index import", len(todo)))
+		roots := make([]*packages.Package, len(todo))
+		for i, u := range todo {
+			roots[i] = u.pkg
+		}
+		if err := c.buildAPIs(ctx, roots); err != nil {
 			return nil, err
 		}
-		full = units(pkgs, files)
 	}
 	res.Load = time.Since(start)
-	res.Packages = len(meta.units)
 
 	w, err := store.BeginIndex(ctx, root, res.Project)
 	if err != nil {
@@ -145,64 +124,9 @@ func Run(ctx context.Context, store *graph.Store, dir string, progress Progress)
 	}
 	sort.Strings(res.Removed)
 
-	if full != nil {
-		x := &extractor{root: root, workspace: meta.workspace, files: files}
-		var todo []*unit
-		for _, path := range changed {
-			if u, ok := full.units[path]; ok {
-				u.hash = meta.units[path].hash // the hash of the listing that chose it
-				todo = append(todo, u)
-			}
-		}
-		// Extract in parallel, write in order (one connection writes).
-		facts := make([]chan *graph.PackageFacts, len(todo))
-		for i := range facts {
-			facts[i] = make(chan *graph.PackageFacts, 1)
-		}
-		next := make(chan int)
-		var wg sync.WaitGroup
-		for range runtime.GOMAXPROCS(0) {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := range next {
-					facts[i] <- x.unitFacts(todo[i].pkg, todo[i].path, todo[i].hash)
-				}
-			}()
-		}
-		go func() {
-			defer close(next)
-			for i := range todo {
-				select {
-				case next <- i:
-				case <-ctx.Done():
-					return
-				}
-			}
-		}()
-		err := func() error {
-			for i, u := range todo {
-				var f *graph.PackageFacts
-				select {
-				case f = <-facts[i]:
-				case <-ctx.Done():
-					return ctx.Err()
-				}
-				if err := w.WritePackage(f); err != nil {
-					return fmt.Errorf("writing %s: %w", u.path, err)
-				}
-				res.Indexed = append(res.Indexed, u.path)
-				if len(f.Errors) > 0 {
-					res.Broken = append(res.Broken, u.path)
-				}
-				progress(i+1, len(todo), "indexed "+u.path)
-			}
-			return nil
-		}()
-		wg.Wait()
-		if err != nil {
-			return nil, err
-		}
+	x := &extractor{root: root, workspace: meta.workspace, files: files}
+	if err := x.run(ctx, c, todo, w, res, progress); err != nil {
+		return nil, err
 	}
 	progress(len(res.Indexed), len(res.Indexed), "computing which types implement which interfaces")
 	if err := w.Commit(); err != nil {
@@ -212,27 +136,91 @@ func Run(ctx context.Context, store *graph.Store, dir string, progress Progress)
 	return res, nil
 }
 
-// load runs go/packages in root, with the project's tests. keep says which files keep their
-// function bodies: the others only declare (their bodies are dropped before type-checking,
-// which costs far less), since only the packages being indexed need what bodies hold.
-func load(ctx context.Context, root string, mode packages.LoadMode, keep func(string) bool, patterns ...string) ([]*packages.Package, error) {
-	cfg := &packages.Config{Context: ctx, Dir: root, Mode: mode, Tests: true}
-	if keep != nil {
-		cfg.ParseFile = func(fset *token.FileSet, filename string, src []byte) (*ast.File, error) {
-			if keep(filename) {
-				return parser.ParseFile(fset, filename, src, parser.AllErrors|parser.ParseComments|parser.SkipObjectResolution)
+// checkpointEvery is how often a run commits what it wrote: a run stopped midway (the
+// process ended, the client cancelled) keeps the packages it committed, and the next run
+// indexes only the rest.
+var checkpointEvery = 2 * time.Second
+
+// run type-checks and extracts the packages to index on every CPU, and writes their facts
+// in order (one connection writes). At most a few packages are in flight at once: each
+// holds its syntax and type information only until its facts are made.
+func (x *extractor) run(ctx context.Context, c *checker, todo []*unit, w *graph.Writer, res *Result, progress Progress) error {
+	workers := runtime.GOMAXPROCS(0)
+	facts := make([]chan *graph.PackageFacts, len(todo))
+	for i := range facts {
+		facts[i] = make(chan *graph.PackageFacts, 1)
+	}
+	next := make(chan int)
+	written := make(chan struct{}, len(todo)) // a token per package written, for the window
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				u := todo[i]
+				pkg := c.checkBodies(ctx, u.pkg)
+				f := x.unitFacts(pkg, u.path, u.hash)
+				x.fields.forget(pkg.Types)
+				facts[i] <- f
 			}
-			f, err := parser.ParseFile(fset, filename, src, parser.SkipObjectResolution)
-			if f != nil {
-				for _, d := range f.Decls {
-					if fd, ok := d.(*ast.FuncDecl); ok {
-						fd.Body = nil
-					}
+		}()
+	}
+	go func() {
+		defer close(next)
+		for i := range todo {
+			if i >= 2*workers { // a window: no more than 2 per worker ahead of the writer
+				select {
+				case <-written:
+				case <-ctx.Done():
+					return
 				}
 			}
-			return f, err
+			select {
+			case next <- i:
+			case <-ctx.Done():
+				return
+			}
 		}
-	}
+	}()
+	err := func() error {
+		last := time.Now()
+		for i, u := range todo {
+			var f *graph.PackageFacts
+			select {
+			case f = <-facts[i]:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+			if err := w.WritePackage(f); err != nil {
+				return fmt.Errorf("writing %s: %w", u.path, err)
+			}
+			written <- struct{}{}
+			res.Indexed = append(res.Indexed, u.path)
+			if len(f.Errors) > 0 {
+				res.Broken = append(res.Broken, u.path)
+			}
+			progress(i+1, len(todo), "indexed "+u.path)
+			if time.Since(last) > checkpointEvery {
+				if err := w.Checkpoint(); err != nil {
+					return err
+				}
+				last = time.Now()
+			}
+		}
+		return nil
+	}()
+	cancel()
+	wg.Wait()
+	return err
+}
+
+// load lists the packages of root with go/packages, with the project's tests, without
+// type-checking them (the checker does, in check.go).
+func load(ctx context.Context, root string, mode packages.LoadMode, patterns ...string) ([]*packages.Package, error) {
+	cfg := &packages.Config{Context: ctx, Dir: root, Mode: mode, Tests: true}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -250,30 +238,6 @@ func load(ctx context.Context, root string, mode packages.LoadMode, keep func(st
 		}
 	}
 	return pkgs, nil
-}
-
-var goCache = sync.OnceValue(func() string {
-	out, err := exec.Command("go", "env", "GOCACHE").Output()
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSpace(string(out))
-})
-
-// generated reports files go list generates (cgo's), which stand for a package's own files.
-func generated(name string) bool {
-	c := goCache()
-	return c != "" && strings.HasPrefix(name, c+string(filepath.Separator))
-}
-
-func keepRoot(root string) func(string) bool {
-	return func(name string) bool {
-		return strings.HasPrefix(name, root+string(filepath.Separator)) || generated(name)
-	}
-}
-
-func keepDirs(dirs map[string]bool) func(string) bool {
-	return func(name string) bool { return dirs[filepath.Dir(name)] || generated(name) }
 }
 
 // inModule reports whether dir is in a module or workspace.

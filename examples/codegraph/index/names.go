@@ -69,6 +69,13 @@ type fieldOwners struct {
 	byPkg map[*types.Package]map[*types.Var]string
 }
 
+// forget drops what the cache holds of a package, once its facts are made.
+func (f *fieldOwners) forget(p *types.Package) {
+	f.mu.Lock()
+	delete(f.byPkg, p)
+	f.mu.Unlock()
+}
+
 func (f *fieldOwners) owner(v *types.Var) string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
