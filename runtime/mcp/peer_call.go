@@ -83,6 +83,12 @@ func (p *peer) roundTrip(ctx context.Context, id []byte, method string, params [
 	// Sized once: appending the params to a growing buffer took a copy per doubling.
 	msg := jsonrpc.AppendRequest(make([]byte, 0, len(params)+len(method)+len(id)+48), id, method, params)
 	if err := send(msg); err != nil {
+		if ctx.Err() != nil && cancelled != nil {
+			// Given up while it was sent: it may have reached the other side all the same
+			// (an HTTP+SSE POST whose 202 had not come, whose request the server serves
+			// beyond the POST), which is told, as of any request it was sent.
+			cancelled(jsonrpc.AppendNotification(nil, notificationCancelled, cancelledParams(id, context.Cause(ctx).Error())))
+		}
 		return nil, fmt.Errorf("mcp: sending %s: %w", method, err)
 	}
 	if p.reading != nil {
