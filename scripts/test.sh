@@ -37,6 +37,9 @@ gopls_version=v0.23.0
 say "go test -race ./...   (unit, golden, end-to-end over stdio and HTTP, the client against real servers, fuzz seed corpora)"
 go test -race -count=1 ./...
 
+say "allocation budgets per tools/call of each transport, without the race detector (which changes allocation counts)"
+go test -count=1 -run '^TestAllocsPerCall$' -v ./runtime/mcp/internal/matrix | grep -E 'allocations per call|^(---|ok|FAIL|PASS)|allocs_test'
+
 say "bench module: current and vetted; go-sdk's and mcp-go's clients against examples/everything (stdio, Streamable HTTP, SSE); each benchmark run briefly"
 (cd bench && go tool mcpgen check ./... && go vet ./... && go test -race -count=1 ./... && go test -run '^$' -bench . -benchtime 10x ./... >/dev/null)
 

@@ -1,0 +1,5 @@
+//go:build !race
+
+package matrix_test
+
+const raceEnabled = false
