@@ -9,9 +9,23 @@
 #         When the OpenTelemetry Collector of the tests is built (.cache/otelcol, which
 #         test.sh builds), examples/weather runs again as "mcpgen traced": every call a span
 #         (OTEL_TRACES_SAMPLER=always_on) and the durations histograms, exported over OTLP to
-#         that collector, which counts and drops them. BASE=REV (a commit, branch or tag)
-#         runs examples/weather as it was at REV too, as "mcpgen at REV": the same work
-#         before and after a change, in the same run.
+#         that collector, which counts and drops them. With BASE=REV (a commit, branch or
+#         tag) the table is followed by the paired comparison below (PAIRS pairs, 12 by
+#         default).
+#   paired
+#         BASE=REV only: examples/weather as it is (the work tree) against itself as it was
+#         at REV, both built alike (-trimpath, from this module), run by run in turns: a run
+#         of one, then a run of the other over the same transport, the order swapped every
+#         pair, over stdio, Streamable HTTP with sessions (2025-06-18) and Streamable HTTP
+#         stateless (2026-07-28); 12 pairs by default. The report gives, per transport, the
+#         median of the per-pair ratios (now / REV) of server CPU per call and of calls/s,
+#         how many pairs went against now, and a sign test's p, such as
+#           HTTP server CPU/call: 1.03x (worse in 8 of 12 pairs, p = 0.39); calls/s: ...
+#         Pairs, not rounds of medians: on 2 shared cores the same binary's CPU per call
+#         moves by 30% from one minute to the next, which a pair's two runs, seconds apart,
+#         share. A median ratio near 1.00x with the pairs split near evenly is no change; a
+#         split of 10 or more of 12 (p < 0.04) is one. Quote it in every closing note that
+#         touches a hot path: BASE=main before landing, or the commit before the change.
 #   go    in-process go test -bench of the servers (one raw client drives each) and of the
 #         clients (each against mcpgen's server), compared with benchstat, COUNT runs each.
 #
@@ -28,7 +42,8 @@
 #         and size, warm restart time, 20 fixed queries each, RUNS times (see
 #         bench/codesearch). Not part of the default run.
 #
-# Usage: [BASE=REV] scripts/bench.sh [load|go] [ROUNDS|COUNT]   (both by default; 5 rounds, 10 runs).
+# Usage: [BASE=REV [PAIRS=N]] scripts/bench.sh [load|go] [ROUNDS|COUNT]   (both by default; 5 rounds, 10 runs).
+#        BASE=REV scripts/bench.sh paired [PAIRS]      (12 pairs; about 4 minutes)
 #        scripts/bench.sh codesearch [RUNS]           (10 runs)
 #        scripts/bench.sh codegraph [ROUNDS]          (5 rounds)
 # Run it on a quiet machine.
@@ -38,7 +53,7 @@ cd "$ROOT/bench"
 
 what=all
 case "${1:-}" in
-  load | go | codesearch | codegraph) what=$1; shift ;;
+  load | go | codesearch | codegraph | paired) what=$1; shift ;;
 esac
 out="$CACHE/bench"
 mkdir -p "$out"
@@ -89,18 +104,49 @@ if [ "$what" = codesearch ]; then
   exit 0
 fi
 
+# paired_load runs examples/weather now and at $BASE in pairs (see the header) and prints
+# the paired report.
+paired_load() {
+  local pairs=$1 bin="$out/bin" base_src pair era first second
+  go build -o "$bin/" ./load ./loadtable
+  (cd "$ROOT" && go build -trimpath -o "$bin/weather-now" ./examples/weather)
+  base_src=$(mktemp -d)
+  git -C "$ROOT" archive "$BASE" | tar -x -C "$base_src"
+  (cd "$base_src" && go build -trimpath -o "$bin/weather-base" ./examples/weather)
+  rm -rf "$base_src"
+  if cmp -s "$bin/weather-now" "$bin/weather-base"; then
+    say "the two binaries are identical: what follows is the noise of pairs"
+  fi
+  say "paired: mcpgen (the work tree) against mcpgen at $BASE, $pairs pairs (load average before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores)"
+  : > "$out/paired.jsonl"
+  for pair in $(seq "$pairs"); do
+    first=("mcpgen" "$bin/weather-now") second=("mcpgen at $BASE" "$bin/weather-base")
+    if [ $((pair % 2)) = 0 ]; then
+      first=("mcpgen at $BASE" "$bin/weather-base") second=("mcpgen" "$bin/weather-now")
+    fi
+    for era in "" "-http" "-http -stateless"; do
+      # shellcheck disable=SC2086 # era is flags, split on purpose
+      "$bin/load" -json -name "${first[0]}" $era -- "${first[1]}" >> "$out/paired.jsonl"
+      # shellcheck disable=SC2086
+      "$bin/load" -json -name "${second[0]}" $era -- "${second[1]}" >> "$out/paired.jsonl"
+    done
+    printf 'pair %d of %d\n' "$pair" "$pairs"
+  done
+  say "paired: load average after: $(cut -d' ' -f1-3 /proc/loadavg); runs in $out/paired.jsonl"
+  "$bin/loadtable" -paired "mcpgen at $BASE" < "$out/paired.jsonl" | tee "$out/paired.txt"
+}
+
+if [ "$what" = paired ]; then
+  [ -n "${BASE:-}" ] || { echo "paired needs BASE=REV, the commit to compare with" >&2; exit 2; }
+  paired_load "${1:-12}"
+  exit 0
+fi
+
 if [ "$what" != go ]; then
   rounds=${1:-5}
   bin="$out/bin"
   go build -o "$bin/" ./load ./loadtable ./servers/floor ./servers/gosdk ./servers/mcpgo github.com/mcpgen/mcpgen/examples/weather
   servers=("floor=$bin/floor" "mcpgen=$bin/weather" "mcp-go=$bin/mcpgo" "go-sdk=$bin/gosdk")
-  if [ -n "${BASE:-}" ]; then
-    base_src=$(mktemp -d)
-    git -C "$ROOT" archive "$BASE" | tar -x -C "$base_src"
-    (cd "$base_src" && go build -o "$bin/weather-base" ./examples/weather)
-    rm -rf "$base_src"
-    servers+=("mcpgen at $BASE=$bin/weather-base")
-  fi
   traced=()
   collector=$(ls "$CACHE"/otelcol/*/otelcol 2>/dev/null | head -1 || true)
   if [ -n "$collector" ]; then
@@ -136,6 +182,7 @@ if [ "$what" != go ]; then
     # above): the spans the SDK dropped, if its queue overflowed, are missing from them.
     say "mcpgen traced: the collector received $spans spans, from $((rounds * 2)) runs of 20,000 calls (and each run's initialize and initialized)"
   fi
+  [ -n "${BASE:-}" ] && paired_load "${PAIRS:-12}"
   [ "$what" = load ] && exit 0
 fi
 

@@ -12,6 +12,11 @@
 // clients, each with a session of its own and one request at a time, on keep-alive
 // connections. Every answer is checked to be a result, not an error.
 //
+// By default it speaks revision 2025-06-18, with initialize and a session, which every
+// server compared speaks. With -stateless it speaks 2026-07-28 instead: no initialize, every
+// request carries its revision, client info and capabilities in _meta (and, over HTTP, the
+// Mcp-Protocol-Version, Mcp-Method and Mcp-Name headers), each POST on its own.
+//
 // The same driver runs every server of scripts/bench.sh, so that only the servers differ.
 package main
 
@@ -42,6 +47,7 @@ func main() {
 	warmup := flag.Int("warmup", 2000, "tools/call requests before measuring")
 	inflight := flag.Int("inflight", 16, "requests in flight at once (over HTTP: clients, each with a session)")
 	useHTTP := flag.Bool("http", false, "start the server with --http 127.0.0.1:0 and drive it over Streamable HTTP")
+	stateless := flag.Bool("stateless", false, "speak revision "+statelessVersion+" (no session) instead of "+protocolVersion)
 	name := flag.String("name", "", "the name to report (default: the command's base name)")
 	asJSON := flag.Bool("json", false, "print the result as one JSON object")
 	timeout := flag.Duration("timeout", 2*time.Minute, "give up after this long")
@@ -60,7 +66,7 @@ func main() {
 	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
 	defer cancel()
 
-	cfg := config{calls: *calls, warmup: *warmup, inflight: *inflight}
+	cfg := config{calls: *calls, warmup: *warmup, inflight: *inflight, stateless: *stateless}
 	var res result
 	var err error
 	if *useHTTP {
@@ -72,24 +78,39 @@ func main() {
 		fmt.Fprintf(os.Stderr, "load: %s: %v\n", *name, err)
 		os.Exit(1)
 	}
-	res.Name, res.Transport = *name, "stdio"
+	res.Name, res.Transport, res.Revision = *name, "stdio", protocolVersion
 	if *useHTTP {
 		res.Transport = "http"
+	}
+	if *stateless {
+		res.Revision = statelessVersion
 	}
 	if *asJSON {
 		json.NewEncoder(os.Stdout).Encode(res)
 		return
 	}
-	fmt.Printf("%-12s %-5s %8.1fk calls/s  %7.2f µs server CPU/call  (%d calls, %d in flight, %.2fs)\n",
-		res.Name, res.Transport, res.CallsPerSec/1000, res.CPUPerCallMicros, res.Calls, res.InFlight, res.Seconds)
+	fmt.Printf("%-12s %-5s %s %8.1fk calls/s  %7.2f µs server CPU/call  (%d calls, %d in flight, %.2fs)\n",
+		res.Name, res.Transport, res.Revision, res.CallsPerSec/1000, res.CPUPerCallMicros, res.Calls, res.InFlight, res.Seconds)
 }
 
-type config struct{ calls, warmup, inflight int }
+type config struct {
+	calls, warmup, inflight int
+	stateless               bool
+}
+
+// call returns the tools/call request of the configured revision.
+func (c config) call(b []byte, id int) []byte {
+	if c.stateless {
+		return appendStatelessCall(b, id)
+	}
+	return appendCall(b, id)
+}
 
 // result is what one run measured.
 type result struct {
 	Name             string  `json:"name"`
 	Transport        string  `json:"transport"`
+	Revision         string  `json:"revision"`
 	Calls            int     `json:"calls"`
 	InFlight         int     `json:"inflight"`
 	Seconds          float64 `json:"seconds"`
@@ -103,12 +124,23 @@ const (
 	initialized     = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
 	callPrefix      = `{"jsonrpc":"2.0","id":`
 	callSuffix      = `,"method":"tools/call","params":{"name":"get_weather","arguments":{"city":"Oslo"}}}`
+
+	// The stateless revision: every request stands alone, with what initialize said in _meta.
+	statelessVersion = "2026-07-28"
+	statelessSuffix  = `,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"` + statelessVersion +
+		`","io.modelcontextprotocol/clientInfo":{"name":"load","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}},"name":"get_weather","arguments":{"city":"Oslo"}}}`
 )
 
 func appendCall(b []byte, id int) []byte {
 	b = append(b, callPrefix...)
 	b = strconv.AppendInt(b, int64(id), 10)
 	return append(b, callSuffix...)
+}
+
+func appendStatelessCall(b []byte, id int) []byte {
+	b = append(b, callPrefix...)
+	b = strconv.AppendInt(b, int64(id), 10)
+	return append(b, statelessSuffix...)
 }
 
 // checkAnswer reports an answer that is not a successful tool result.
@@ -258,23 +290,25 @@ func runStdio(ctx context.Context, cfg config, argv []string) (result, error) {
 	defer s.stop(stdin)
 	r := bufio.NewReaderSize(stdout, 1<<20)
 
-	if _, err := io.WriteString(stdin, initialize+"\n"); err != nil {
-		return result{}, s.failure(err)
-	}
-	line, err := readLine(r)
-	if err != nil {
-		return result{}, s.failure(fmt.Errorf("initialize: %w", err))
-	}
-	if !bytes.Contains(line, []byte(`"result"`)) {
-		return result{}, s.failure(fmt.Errorf("initialize: %s", line))
-	}
-	if _, err := io.WriteString(stdin, initialized+"\n"); err != nil {
-		return result{}, s.failure(err)
+	if !cfg.stateless {
+		if _, err := io.WriteString(stdin, initialize+"\n"); err != nil {
+			return result{}, s.failure(err)
+		}
+		line, err := readLine(r)
+		if err != nil {
+			return result{}, s.failure(fmt.Errorf("initialize: %w", err))
+		}
+		if !bytes.Contains(line, []byte(`"result"`)) {
+			return result{}, s.failure(fmt.Errorf("initialize: %s", line))
+		}
+		if _, err := io.WriteString(stdin, initialized+"\n"); err != nil {
+			return result{}, s.failure(err)
+		}
 	}
 
 	next := 1
 	batch := func(n int) error {
-		err := pump(stdin, r, cfg.inflight, next, n)
+		err := pump(stdin, r, cfg, next, n)
 		next += n
 		return err
 	}
@@ -291,11 +325,11 @@ func runStdio(ctx context.Context, cfg config, argv []string) (result, error) {
 
 // pump sends n calls with ids from first on, keeping at most inflight unanswered, and reads
 // their answers.
-func pump(w io.Writer, r *bufio.Reader, inflight, first, n int) error {
+func pump(w io.Writer, r *bufio.Reader, cfg config, first, n int) error {
 	if n == 0 {
 		return nil
 	}
-	slots := make(chan struct{}, inflight)
+	slots := make(chan struct{}, cfg.inflight)
 	readErr := make(chan error, 1)
 	go func() {
 		for range n {
@@ -321,7 +355,7 @@ func pump(w io.Writer, r *bufio.Reader, inflight, first, n int) error {
 			}
 			return err
 		}
-		buf = append(appendCall(buf[:0], first+i), '\n')
+		buf = append(cfg.call(buf[:0], first+i), '\n')
 		if _, err := w.Write(buf); err != nil {
 			return err
 		}
@@ -380,9 +414,11 @@ func runHTTP(ctx context.Context, cfg config, argv []string) (result, error) {
 	hc := &http.Client{Transport: transport, Timeout: 30 * time.Second}
 	clients := make([]*httpClient, cfg.inflight)
 	for i := range clients {
-		c := &httpClient{hc: hc, url: endpoint}
-		if err := c.connect(ctx); err != nil {
-			return result{}, s.failure(err)
+		c := &httpClient{hc: hc, url: endpoint, stateless: cfg.stateless}
+		if !cfg.stateless {
+			if err := c.connect(ctx); err != nil {
+				return result{}, s.failure(err)
+			}
 		}
 		clients[i] = c
 	}
@@ -395,7 +431,7 @@ func runHTTP(ctx context.Context, cfg config, argv []string) (result, error) {
 			go func() {
 				var body []byte
 				for left.Add(-1) >= 0 {
-					body = appendCall(body[:0], int(nextID.Add(1)))
+					body = cfg.call(body[:0], int(nextID.Add(1)))
 					answer, err := c.post(ctx, body)
 					if err == nil {
 						err = checkAnswer(answer)
@@ -431,11 +467,12 @@ func runHTTP(ctx context.Context, cfg config, argv []string) (result, error) {
 	return res, nil
 }
 
-// httpClient is one session over Streamable HTTP.
+// httpClient is one session over Streamable HTTP, or a stateless client.
 type httpClient struct {
-	hc      *http.Client
-	url     string
-	session string
+	hc        *http.Client
+	url       string
+	session   string
+	stateless bool
 }
 
 func (c *httpClient) connect(ctx context.Context) error {
@@ -462,6 +499,11 @@ func (c *httpClient) post(ctx context.Context, body []byte) ([]byte, error) {
 	if c.session != "" {
 		req.Header.Set("Mcp-Session-Id", c.session)
 		req.Header.Set("Mcp-Protocol-Version", protocolVersion)
+	}
+	if c.stateless { // the request's metadata, mirrored as the revision asks
+		req.Header.Set("Mcp-Protocol-Version", statelessVersion)
+		req.Header.Set("Mcp-Method", "tools/call")
+		req.Header.Set("Mcp-Name", "get_weather")
 	}
 	resp, err := c.hc.Do(req)
 	if err != nil {

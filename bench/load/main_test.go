@@ -8,9 +8,9 @@ import (
 	"testing"
 )
 
-// The driver, built, against the floor and examples/weather over both transports: every
-// run reports the calls it made and the server's CPU time; a server whose answers are not
-// tool results fails the run.
+// The driver, built, against the floor and examples/weather over both transports (and
+// examples/weather stateless over HTTP): every run reports the calls it made and the
+// server's CPU time; a server whose answers are not tool results fails the run.
 func TestLoad(t *testing.T) {
 	dir := t.TempDir()
 	build := exec.Command("go", "build", "-o", dir+string(filepath.Separator),
@@ -22,25 +22,34 @@ func TestLoad(t *testing.T) {
 	}
 	load := filepath.Join(dir, "load")
 	for _, server := range []string{"floor", "weather"} {
-		for _, transport := range []string{"stdio", "http"} {
-			t.Run(server+"/"+transport, func(t *testing.T) {
+		for _, mode := range []string{"stdio", "http", "http -stateless"} {
+			if server == "floor" && mode == "http -stateless" {
+				continue // the floor answers with a canned session's result
+			}
+			t.Run(server+"/"+mode, func(t *testing.T) {
 				args := []string{"-calls", "500", "-warmup", "20", "-inflight", "4", "-json", "-name", server}
-				if transport == "http" {
+				transport, revision := mode, "2025-06-18"
+				if mode != "stdio" {
 					args = append(args, "-http")
+					transport = "http"
+				}
+				if strings.HasSuffix(mode, "-stateless") {
+					args = append(args, "-stateless")
+					revision = "2026-07-28"
 				}
 				out, err := exec.Command(load, append(args, "--", filepath.Join(dir, server))...).Output()
 				if err != nil {
 					t.Fatalf("load: %v\n%s", err, stderr(err))
 				}
 				var res struct {
-					Name, Transport               string
+					Name, Transport, Revision     string
 					Calls, InFlight               int
 					CallsPerSec, CPUPerCallMicros float64
 				}
 				if err := json.Unmarshal(out, &res); err != nil {
 					t.Fatalf("%v: %s", err, out)
 				}
-				if res.Name != server || res.Transport != transport || res.Calls != 500 || res.InFlight != 4 {
+				if res.Name != server || res.Transport != transport || res.Revision != revision || res.Calls != 500 || res.InFlight != 4 {
 					t.Errorf("reported %+v", res)
 				}
 				if res.CallsPerSec <= 0 || res.CPUPerCallMicros <= 0 || res.CPUPerCallMicros > 100000 {

@@ -7,11 +7,17 @@
 //
 // The medians make a few disturbed runs of a shared machine harmless; scripts/bench.sh runs
 // every server several times, in turns, so that a slow minute hurts all of them alike.
+//
+// With -paired BASE it reads runs of two servers, "mcpgen" and BASE, made in turns (run by
+// run: one of each is a pair), and reports, for each transport and revision, the median of
+// the per-pair ratios mcpgen / BASE of server CPU per call and of calls per second, and in how
+// many pairs each went against mcpgen, with a sign test's p (see paired.go).
 package main
 
 import (
 	"bufio"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -23,6 +29,7 @@ import (
 type result struct {
 	Name             string  `json:"name"`
 	Transport        string  `json:"transport"`
+	Revision         string  `json:"revision"`
 	CallsPerSec      float64 `json:"callsPerSec"`
 	CPUPerCallMicros float64 `json:"cpuPerCallMicros"`
 }
@@ -36,7 +43,15 @@ const (
 var transports = []string{"stdio", "http"}
 
 func main() {
-	if err := run(os.Stdin, os.Stdout); err != nil {
+	base := flag.String("paired", "", "compare mcpgen with this server, run by run in pairs, instead of printing the table")
+	flag.Parse()
+	var err error
+	if *base != "" {
+		err = paired(os.Stdin, os.Stdout, mcpgenName, *base)
+	} else {
+		err = run(os.Stdin, os.Stdout)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "loadtable:", err)
 		os.Exit(1)
 	}
@@ -48,10 +63,9 @@ type figures struct {
 	cpuPerCallUS float64
 }
 
-func run(in io.Reader, out io.Writer) error {
-	type key struct{ name, transport string }
-	runs := map[key][]result{}
-	var names []string // in the order first seen
+// read reads load -json's results, one a line, in order.
+func read(in io.Reader) ([]result, error) {
+	var rs []result
 	sc := bufio.NewScanner(in)
 	for line := 1; sc.Scan(); line++ {
 		text := strings.TrimSpace(sc.Text())
@@ -60,19 +74,33 @@ func run(in io.Reader, out io.Writer) error {
 		}
 		var r result
 		if err := json.Unmarshal([]byte(text), &r); err != nil {
-			return fmt.Errorf("line %d: %v", line, err)
+			return nil, fmt.Errorf("line %d: %v", line, err)
 		}
+		rs = append(rs, r)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	if len(rs) == 0 {
+		return nil, fmt.Errorf("no results on stdin")
+	}
+	return rs, nil
+}
+
+func run(in io.Reader, out io.Writer) error {
+	type key struct{ name, transport string }
+	runs := map[key][]result{}
+	var names []string // in the order first seen
+	all, err := read(in)
+	if err != nil {
+		return err
+	}
+	for _, r := range all {
 		k := key{r.Name, r.Transport}
 		if !slices.Contains(names, r.Name) {
 			names = append(names, r.Name)
 		}
 		runs[k] = append(runs[k], r)
-	}
-	if err := sc.Err(); err != nil {
-		return err
-	}
-	if len(runs) == 0 {
-		return fmt.Errorf("no results on stdin")
 	}
 
 	med := map[key]figures{}
@@ -136,6 +164,11 @@ func median(rs []result, f func(result) float64) float64 {
 	for i, r := range rs {
 		v[i] = f(r)
 	}
+	return medianOf(v)
+}
+
+func medianOf(v []float64) float64 {
+	v = slices.Clone(v)
 	slices.Sort(v)
 	n := len(v)
 	if n%2 == 1 {
