@@ -404,3 +404,44 @@ func TestOneShotCall(t *testing.T) {
 		t.Errorf("find_callers at once = %+v", r)
 	}
 }
+
+// An edit made outside codegraph's tools (an editor, git) is indexed within seconds: the
+// server watches the trees it indexed. Before, the caller count stayed where it was until
+// index_repository ran again.
+func TestFollowsOutsideEdits(t *testing.T) {
+	dir := module(t)
+	c := server(t, false, false, nil, dir)
+	callers := func() int {
+		return call[CallersResult](t, c, "find_callers", map[string]any{"qualified_name": "shapes.Total"}).Count
+	}
+	if n := callers(); n != 4 {
+		t.Fatalf("callers of Total: %d, want 4", n)
+	}
+	f := filepath.Join(dir, "shapes.go")
+	b, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(f, append(b, "\n// Twice is twice the total.\nfunc Twice(s []Shape) float64 { return 2 * Total(s) }\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	for callers() != 5 {
+		if time.Since(start) > 60*time.Second {
+			t.Fatalf("the edit was not indexed within 60 s")
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	t.Logf("the edit was indexed in %v", time.Since(start).Round(10*time.Millisecond))
+	// A file removed: its callers go.
+	if err := os.Remove(filepath.Join(dir, "cmd", "shapes", "main.go")); err != nil {
+		t.Fatal(err)
+	}
+	start = time.Now()
+	for callers() != 4 {
+		if time.Since(start) > 60*time.Second {
+			t.Fatalf("the removal was not indexed within 60 s")
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}

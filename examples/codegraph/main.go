@@ -40,6 +40,7 @@ func main() {
 	queryTimeout := flag.Duration("query-timeout", 10*time.Second, "how long a query the model writes may run")
 	sampleTimeout := flag.Duration("sample-timeout", 2*time.Minute, "how long to wait for the client's model to write a query")
 	indexWait := flag.Duration("index-wait", 10*time.Minute, "how long a query waits for an index run going on")
+	noWatch := flag.Bool("no-watch", false, "do not watch the indexed trees for changes made outside codegraph")
 	indexOnly := flag.Bool("index", false, "index the DIRs, print what was done, and exit without serving")
 	var roots, writePaths listFlag
 	flag.Var(&roots, "root", "a `directory` index_repository may index (with its subdirectories), besides the DIRs (repeat; with neither, the current directory)")
@@ -99,6 +100,10 @@ func main() {
 	defer wg.Wait()
 	indexCtx, cancelIndex := context.WithCancel(ctx)
 	defer cancelIndex()
+	if !*noWatch {
+		stopFollowing := g.startFollowing(ctx)
+		defer stopFollowing()
+	}
 	var runs []*indexRun
 	for _, dir := range flag.Args() {
 		runs = append(runs, g.enqueue(dir))

@@ -4,12 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log"
+	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/mcpgen/mcpgen/examples/codegraph/graph"
 	"github.com/mcpgen/mcpgen/examples/codegraph/index"
+	"github.com/mcpgen/mcpgen/examples/codegraph/watch"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
 
@@ -68,12 +72,16 @@ func (g *Graph) runIndex(ctx context.Context, r *indexRun, progress index.Progre
 		return nil, ctx.Err()
 	}
 	defer func() { <-g.indexing }()
-	return index.Run(ctx, g.store, r.dir, func(done, total int, msg string) {
+	res, err := index.Run(ctx, g.store, r.dir, func(done, total int, msg string) {
 		r.report(done, total, msg)
 		if progress != nil {
 			progress(done, total, msg)
 		}
 	})
+	if err == nil {
+		g.follow(res.Root)
+	}
+	return res, err
 }
 
 // reindex runs an index run on dir once the one before has ended.
@@ -135,4 +143,61 @@ func (g *Graph) whileIndexing(err error) error {
 	}
 	return fmt.Errorf("%w; %s is being indexed now: its symbols are found once that ends, which list_projects shows",
 		err, runs[0].Dir)
+}
+
+// Following edits made outside codegraph: every project the server indexed is watched, and
+// indexed again (only what changed) once its files are still.
+
+// startFollowing lets follow watch trees until ctx ends; stop waits for the watchers.
+func (g *Graph) startFollowing(ctx context.Context) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	g.mu.Lock()
+	g.followCtx = ctx
+	g.mu.Unlock()
+	return func() {
+		cancel()
+		g.followers.Wait()
+	}
+}
+
+// follow watches root, once, if following was started.
+func (g *Graph) follow(root string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.followCtx == nil || g.followCtx.Err() != nil || g.followed[root] {
+		return
+	}
+	if g.followed == nil {
+		g.followed = map[string]bool{}
+	}
+	g.followed[root] = true
+	ctx := g.followCtx
+	g.followers.Add(1)
+	go func() {
+		defer g.followers.Done()
+		watch.Watch(ctx, root, watch.Options{Relevant: relevantFile, Logf: log.Printf}, func() {
+			res, err := g.reindex(ctx, root, nil)
+			switch {
+			case err != nil && ctx.Err() == nil:
+				log.Printf("codegraph: indexing %s after a change: %v", root, err)
+			case err == nil && len(res.Indexed)+len(res.Removed) > 0:
+				log.Printf("codegraph: %s changed: %d packages indexed, %d removed, in %v", root, len(res.Indexed), len(res.Removed), res.Total.Round(time.Millisecond))
+			}
+		})
+	}()
+}
+
+// relevantFile says whether a change of a file may change the graph: a source file of an
+// indexed language, or what says which packages and modules there are.
+func relevantFile(path string) bool {
+	switch filepath.Base(path) {
+	case "go.mod", "go.sum", "go.work", "go.work.sum":
+		return true
+	}
+	for _, ext := range sourceExtensions {
+		if strings.HasSuffix(path, ext) {
+			return true
+		}
+	}
+	return false
 }

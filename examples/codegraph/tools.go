@@ -24,6 +24,10 @@ type Graph struct {
 	// for them, so that it answers from a whole graph.
 	mu   sync.Mutex
 	runs []*indexRun
+	// followCtx, once set, has every project indexed watched (followed) until it ends.
+	followCtx context.Context
+	followed  map[string]bool
+	followers sync.WaitGroup
 	// IndexWait bounds how long a query waits for an index run.
 	IndexWait time.Duration
 	// QueryTimeout bounds each query the model writes; MaxRows, the rows it returns.
