@@ -98,7 +98,7 @@ func TestHostCommands(t *testing.T) {
 			t.Fatalf("exit %d\n%s%s", code, out, errOut)
 		}
 		lines := strings.Split(strings.TrimSpace(out), "\n")
-		if len(lines) != 1+len(servers) || !regexp.MustCompile(`^NAME +TRANSPORT +STATE +REVISION +TOOLS +PROMPTS +RESOURCES +CONNECT$`).MatchString(lines[0]) {
+		if len(lines) != 1+len(servers) || !regexp.MustCompile(`^NAME +TRANSPORT +STATE +REVISION +TOOLS +PROMPTS +RESOURCES +TEMPLATES +CONNECT$`).MatchString(lines[0]) {
 			t.Fatalf("table:\n%s", out)
 		}
 		for i, name := range servers {
@@ -109,7 +109,7 @@ func TestHostCommands(t *testing.T) {
 			case "weather", "gothings", "collide":
 				revision = "2026-07-28"
 			}
-			re := regexp.MustCompile(`^` + name + ` +` + transport + ` +ready +` + revision + ` +[1-9][0-9]* +[0-9]+ +[0-9]+ +[0-9.]+m?s$`)
+			re := regexp.MustCompile(`^` + name + ` +` + transport + ` +ready +` + revision + ` +[1-9][0-9]* +[0-9]+ +[0-9]+ +[0-9]+ +[0-9.]+m?s$`)
 			if !re.MatchString(lines[1+i]) {
 				t.Errorf("row %q does not match %s", lines[1+i], re)
 			}
@@ -131,38 +131,46 @@ func TestHostCommands(t *testing.T) {
 		// Without a terminal mcpgen declares neither sampling nor elicitation, and
 		// server-everything lists the tools that ask for them only to clients that do.
 		out, errOut, code := trusted(t, dir, "tools", "everything")
-		if code != 0 || strings.Contains(out, "trigger-sampling-request") || strings.Contains(out, "trigger-elicitation-request") || !strings.HasPrefix(out, "mcp_everything_echo  ") {
+		if code != 0 || strings.Contains(out, "trigger-sampling-request") || strings.Contains(out, "trigger-elicitation-request") || !regexp.MustCompile(`(?m)^everything +echo +Echoes`).MatchString(out) {
 			t.Errorf("without a terminal: exit %d\n%s%s", code, out, errOut)
 		}
 		out, errOut, code = trusted(t, dir, "tools", "--sampling", "decline", "--elicitation", "decline")
-		if code != 0 {
+		if code != 0 || !regexp.MustCompile(`^SERVER +TOOL +DESCRIPTION\n`).MatchString(out) {
 			t.Fatalf("exit %d\n%s%s", code, out, errOut)
 		}
+		// The server's and the tool's own name: what mcpgen call takes.
 		for _, want := range []string{
-			"\nmcp_weather_get_weather  ", "\nmcp_filesystem_read_text_file  ", "\nmcp_memory_create_entities  ",
-			"\nmcp_everything_echo  ", "\nmcp_everything-http_get-sum  ", "\nmcp_gothings_test_simple_text  ",
+			`weather +get_weather +Returns the current weather and a three-day forecast for a city\.`, `filesystem +read_text_file `, `memory +create_entities `,
+			`everything +echo `, `everything-http +get-sum `, `gothings +test_simple_text `,
 			// Listed only to clients that declare sampling and elicitation.
-			"\nmcp_everything_trigger-sampling-request  ", "\nmcp_everything_trigger-elicitation-request  ",
-			"mcp_collide_report_daily  ", "The daily report (dotted).", "Returns the current weather and a three-day forecast for a city.\n",
+			`everything +trigger-sampling-request `, `everything +trigger-elicitation-request `,
+			`collide +report\.daily +The daily report \(dotted\)\.`, `collide +report_daily +The daily report \(underscored\)\.`,
 		} {
-			if !strings.Contains("\n"+out, want) {
-				t.Errorf("tools lacks %q", want)
+			if !regexp.MustCompile(`(?m)^` + want).MatchString(out) {
+				t.Errorf("tools lacks a line matching %s", want)
 			}
 		}
-		// report.daily and report_daily of collide both make mcp_collide_report_daily:
-		// the first keeps it, the second gets a hash, and the note says so.
-		renamed := regexp.MustCompile(`(?m)^(mcp_collide_report_daily_[0-9a-f]{6}) +The daily report \(underscored\)\.$`).FindStringSubmatch(out)
-		if renamed == nil || !regexp.MustCompile(`(?m)^mcp_collide_report_daily +The daily report \(dotted\)\.$`).MatchString(out) {
-			t.Fatalf("the colliding tools:\n%s", out)
+		// A host's names, in --json: report.daily and report_daily of collide both make
+		// mcp_collide_report_daily; the first keeps it, the second gets a hash, and the note
+		// says so. Every name is safe for model APIs.
+		out, errOut, _ = trusted(t, dir, "tools", "--json", "--sampling", "decline", "--elicitation", "decline")
+		var all []struct{ Name, Server, Tool string }
+		if err := json.Unmarshal([]byte(out), &all); err != nil || len(all) < 20 {
+			t.Fatalf("tools --json: %v\n%s", err, out)
 		}
-		if !strings.Contains(errOut, "note: collide/report.daily and collide/report_daily both make mcp_collide_report_daily; collide/report_daily is "+renamed[1]) {
+		names := map[string]string{}
+		for _, d := range all {
+			names[d.Server+"/"+d.Tool] = d.Name
+			if len(d.Name) > 64 || !regexp.MustCompile(`^mcp_[A-Za-z0-9_-]+$`).MatchString(d.Name) {
+				t.Errorf("tool name %q is not safe for model APIs", d.Name)
+			}
+		}
+		renamed := names["collide/report_daily"]
+		if names["collide/report.daily"] != "mcp_collide_report_daily" || !regexp.MustCompile(`^mcp_collide_report_daily_[0-9a-f]{6}$`).MatchString(renamed) {
+			t.Fatalf("the colliding tools: %v", names)
+		}
+		if !strings.Contains(errOut, "note: collide/report.daily and collide/report_daily both make mcp_collide_report_daily; collide/report_daily is "+renamed) {
 			t.Errorf("no note of the collision on stderr:\n%s", errOut)
-		}
-		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-			name := strings.Fields(line)[0]
-			if len(name) > 64 || !regexp.MustCompile(`^mcp_[A-Za-z0-9_-]+$`).MatchString(name) {
-				t.Errorf("tool name %q is not safe for model APIs", name)
-			}
 		}
 
 		out, _, code = trusted(t, dir, "tools", "--json", "weather")
@@ -308,13 +316,18 @@ func TestHostOneServer(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	out, errOut, code := mcpgen(t, dir, "tools", "--stdio", weatherBin)
-	if code != 0 || !strings.HasPrefix(out, "mcp_weather_get_weather  ") {
+	if code != 0 || !strings.HasPrefix(out, "SERVER   TOOL         DESCRIPTION\nweather  get_weather  ") {
 		t.Errorf("tools --stdio: exit %d\n%s%s", code, out, errOut)
 	}
 	srv := startHTTP(t, weatherBin)
 	out, errOut, code = mcpgen(t, dir, "call", "--url", srv.url, "get_weather", "city=Oslo")
 	if code != 0 || !strings.Contains(out, `"city": "Oslo"`) {
 		t.Errorf("call --url: exit %d\n%s%s", code, out, errOut)
+	}
+	// Named by the name it gives itself, not by the URL's host.
+	out, errOut, code = mcpgen(t, dir, "servers", "--url", srv.url)
+	if code != 0 || !regexp.MustCompile(`\nweather +http +ready +2026-07-28 +1 `).MatchString(out) {
+		t.Errorf("servers --url: exit %d\n%s%s", code, out, errOut)
 	}
 	base := startNodeServer(t, serverScript(t, "server-everything"), "sse")
 	out, errOut, code = mcpgen(t, dir, "call", "--sse", base+"/sse", "--name", "legacy", "echo", "message=over SSE")
@@ -361,7 +374,7 @@ func TestHostBrokenServers(t *testing.T) {
 	}
 	// The working server's tools are listed anyway; the failed ones are reported.
 	out, errOut, code = trusted(t, dir, "tools", "--connect-timeout", "2s")
-	if code != 1 || out != "mcp_weather_get_weather  Returns the current weather and a three-day forecast for a city.\n" || !strings.Contains(errOut, "server broken failed") {
+	if code != 1 || out != "SERVER   TOOL         DESCRIPTION\nweather  get_weather  Returns the current weather and a three-day forecast for a city.\n" || !strings.Contains(errOut, "server broken failed") {
 		t.Errorf("tools: exit %d\n%s%s", code, out, errOut)
 	}
 	// A call to a server that did not start says why, at once.

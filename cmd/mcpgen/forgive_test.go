@@ -37,9 +37,9 @@ func TestCommandsForgiveServers(t *testing.T) {
 		t.Fatalf("servers: exit %d, want 0 and nothing on stderr\n%s%s", code, out, errOut)
 	}
 	for _, re := range []string{
-		`\nnodb +stdio +ready +2025-11-25 +1 +0 +failed +[0-9.]+m?s\n`,
-		`\nnotemplates +stdio +ready +2025-11-25 +1 +0 +1 `,
-		`\nstingy +stdio +ready +2026-07-28 +1 +0 +0 `,
+		`\nnodb +stdio +ready +2025-11-25 +1 +0 +failed +0 +[0-9.]+m?s\n`,
+		`\nnotemplates +stdio +ready +2025-11-25 +1 +0 +1 +0 `,
+		`\nstingy +stdio +ready +2026-07-28 +1 +0 +0 +0 `,
 		`\n\nserver nodb: resources/list failed: jsonrpc error -32603: no database\n$`,
 	} {
 		if !regexp.MustCompile(re).MatchString(out) {
@@ -58,7 +58,7 @@ func TestCommandsForgiveServers(t *testing.T) {
 
 	// tools asks for no resources: nodb's failing resources/list is not its concern.
 	code, out, errOut = mcpgen(t, "tools", "--trust", "--config", path)
-	if code != 0 || errOut != "" || out != "mcp_nodb_two         The tool two.\nmcp_notemplates_one  The tool one.\nmcp_stingy_three     The tool three.\n" {
+	if code != 0 || errOut != "" || out != "SERVER       TOOL   DESCRIPTION\nnodb         two    The tool two.\nnotemplates  one    The tool one.\nstingy       three  The tool three.\n" {
 		t.Errorf("tools: exit %d\n%s%s", code, out, errOut)
 	}
 

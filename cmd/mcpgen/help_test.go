@@ -15,7 +15,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the expected help texts in testdata/help")
 
 // commands are mcpgen's commands, as --help lists them.
-var commands = []string{"generate", "check", "new", "version", "servers", "tools", "call", "read", "prompt", "import", "openapi", "trust"}
+var commands = []string{"generate", "check", "new", "version", "servers", "tools", "resources", "prompts", "call", "read", "prompt", "import", "openapi", "trust"}
 
 // The help of mcpgen and of each command, word for word: testdata/help/NAME.txt (-update
 // rewrites them). Each command lists its own flags only: call has no --check, --tags, -o

@@ -73,28 +73,30 @@ func runImport(ctx context.Context, r *reach) error {
 	if from != "" && (live || goPkg != "") {
 		return fail(exitError, "--from reads a snapshot: give no SERVER, package, --stdio, --url, --sse or --ws with it")
 	}
-	dir := cmd.String("output")
-	if dir == "" && cmd.String("save") == "" || dir == "" && cmd.Bool("check") {
+	dir, pkg := cmd.String("output"), "client" // --save alone generates no package
+	needDir := dir == "" && cmd.String("save") == "" || dir == "" && cmd.Bool("check")
+	// place settles the package's directory (by default named after the server or Go
+	// package name) and name.
+	place := func(name string) error {
+		if needDir {
+			if name == "" {
+				return fail(exitError, "give the package's directory: -o DIR")
+			}
+			dir = strings.ToLower(strings.NewReplacer("-", "", "_", "", ".", "").Replace(name)) + "client"
+		}
+		if dir != "" {
+			var err error
+			pkg, err = packageName(cmd.String("package"), dir)
+			return err
+		}
+		return nil
+	}
+	if !live || !r.oneServer() { // else the server says its name once connected
 		name := server
 		if goPkg != "" {
 			name = path.Base(strings.TrimSuffix(filepath.ToSlash(goPkg), "/"))
 		}
-		if name == "" && r.oneServer() {
-			if _, err := r.config(); err != nil {
-				return err
-			}
-			name = r.single
-		}
-		if name == "" {
-			return fail(exitError, "give the package's directory: -o DIR")
-		}
-		dir = strings.ToLower(strings.NewReplacer("-", "", "_", "", ".", "").Replace(name)) + "client"
-	}
-
-	pkg := "client" // --save alone generates no package
-	if dir != "" {
-		var err error
-		if pkg, err = packageName(cmd.String("package"), dir); err != nil {
+		if err := place(name); err != nil {
 			return err
 		}
 	}
@@ -125,6 +127,11 @@ func runImport(ctx context.Context, r *reach) error {
 		server, h, err := r.connectOne(ctx, server, &client, host.Lists{Tools: true, Prompts: true, Resources: true})
 		if err != nil {
 			return err
+		}
+		if r.oneServer() {
+			if err := place(server); err != nil {
+				return err
+			}
 		}
 		c, err := h.Client(server)
 		if err != nil {

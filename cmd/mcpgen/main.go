@@ -161,6 +161,8 @@ mcpgen check [--tags t1,t2] [-o name.go] [packages]
 mcpgen new [--module path] [--name name] [--mcpgen-dir dir] <dir>
 mcpgen servers [SERVER...]
 mcpgen tools [--schema NAME] [SERVER...]
+mcpgen resources [SERVER...]
+mcpgen prompts [SERVER...]
 mcpgen call [--args JSON|@FILE|-] SERVER TOOL [key=value ...]
 mcpgen read SERVER URI
 mcpgen prompt SERVER NAME [key=value ...]

@@ -82,7 +82,7 @@ func TestApprovalAtTheTerminal(t *testing.T) {
 	p.WaitFor(t, "Start it? [y/N] ")
 	p.Master.WriteString("y\n")
 	code, out = wait()
-	if code != 0 || out != "mcp_local_hello  Says hello.\n" || !started(marker) {
+	if code != 0 || out != "SERVER  TOOL   DESCRIPTION\nlocal   hello  Says hello.\n" || !started(marker) {
 		t.Fatalf("approved: exit %d, started %v\n%s%s", code, started(marker), out, p.Output())
 	}
 	var approvals map[string]struct{ SHA256 string }
@@ -92,7 +92,7 @@ func TestApprovalAtTheTerminal(t *testing.T) {
 	}
 
 	// Remembered: no terminal needed now; a changed file is asked about again.
-	if code, out, errOut := mcpgen(t, "tools", "--config", path); code != 0 || out != "mcp_local_hello  Says hello.\n" {
+	if code, out, errOut := mcpgen(t, "tools", "--config", path); code != 0 || out != "SERVER  TOOL   DESCRIPTION\nlocal   hello  Says hello.\n" {
 		t.Errorf("after approval: exit %d\n%s%s", code, out, errOut)
 	}
 	data, _ := os.ReadFile(path)

@@ -105,10 +105,12 @@ func reachCommands(code *int, stdout, stderr io.Writer, usage cli.OnUsageErrorFu
 		},
 		{
 			Name:      "tools",
-			Usage:     "list the tools of every server, named as a host names them (mcp_{server}_{tool})",
+			Usage:     "list the tools of every server",
 			ArgsUsage: "[SERVER...]",
-			Description: "Prints each tool's name and the first line of its description; --json prints the\n" +
-				"full definitions (with the Anthropic and OpenAI shapes), --schema NAME one input schema.\n" +
+			Description: "Prints each tool's server, name and the first line of its description: the names\n" +
+				"mcpgen call SERVER TOOL takes. --json prints the full definitions, with the name a host\n" +
+				"gives a model (mcp_{server}_{tool}) and the Anthropic and OpenAI shapes; --schema NAME\n" +
+				"one input schema.\n" +
 				"They are the tools a server lists to the client call is: some servers list a tool\n" +
 				"only to clients that declare sampling or elicitation (--sampling, --elicitation).\n\n" +
 				"Exit status: 0 when every server is ready and listed its tools, 1 when one failed or\n" +
@@ -121,14 +123,43 @@ func reachCommands(code *int, stdout, stderr io.Writer, usage cli.OnUsageErrorFu
 			OnUsageError: usage,
 		},
 		{
+			Name:      "resources",
+			Usage:     "list the resources and resource templates of every server",
+			ArgsUsage: "[SERVER...]",
+			Description: "Prints each resource's server, URI, name and description, then each resource\n" +
+				"template's, with its variables; a server that completes them (completion/complete)\n" +
+				"gives the first values of each, shown in parentheses. mcpgen read SERVER URI reads\n" +
+				"one (a template's URI with its variables filled in). --json prints them all.\n\n" +
+				"Exit status: 0 when every server is ready and listed them, 1 when one failed or could\n" +
+				"not list them (the others' are still listed), 2 for usage and configuration errors.",
+			Flags:        askingFlags(),
+			Action:       action("resources", runResources),
+			OnUsageError: usage,
+		},
+		{
+			Name:      "prompts",
+			Usage:     "list the prompts of every server",
+			ArgsUsage: "[SERVER...]",
+			Description: "Prints each prompt's server, name, arguments (an optional one marked ?) and\n" +
+				"description; a server that completes arguments (completion/complete) gives the\n" +
+				"first values of each, shown in parentheses. mcpgen prompt SERVER PROMPT [key=value\n" +
+				"...] gets one. --json prints them all.\n\n" +
+				"Exit status: 0 when every server is ready and listed them, 1 when one failed or could\n" +
+				"not list them (the others' are still listed), 2 for usage and configuration errors.",
+			Flags:        askingFlags(),
+			Action:       action("prompts", runPrompts),
+			OnUsageError: usage,
+		},
+		{
 			Name:      "call",
 			Usage:     "call a tool",
 			ArgsUsage: "SERVER TOOL [key=value ...]",
 			Description: "Arguments are key=value, typed by the tool's input schema (numbers, booleans, JSON for\n" +
 				"arrays and objects), or --args JSON, --args @file, --args - (stdin); key=value pairs\n" +
 				"override --args. SERVER is left out with --stdio, --url, --sse and --ws.\n\n" +
-				"Text content is printed as text, structured content as indented JSON (--json prints the\n" +
-				"whole result). Progress is drawn on stderr when it is a terminal (--progress), and log\n" +
+				"The result is printed once: its text (a line for each other block), or its structured\n" +
+				"content as indented JSON when it has no text of its own; --json prints the whole\n" +
+				"result. Progress is drawn on stderr when it is a terminal (--progress), and log\n" +
 				"messages go to stderr, each on a line of its own.\n\n" +
 				"What the server asks of its client is asked at the terminal: a question (elicitation:\n" +
 				"a form to fill in, or a URL to open), or a message from a model (sampling: the\n" +
@@ -317,11 +348,42 @@ func (r *reach) connect(ctx context.Context, names []string, answers *mcp.Client
 	if r.cmd.Bool("trace") {
 		opts.Trace = newFlightRecorder(r.stderr).record
 	}
+	if failed, err := r.nameByServer(ctx, cfg, opts); err != nil || failed != nil {
+		r.host = failed
+		return failed, err
+	}
 	r.host = host.Start(cfg, opts)
 	if err := r.host.Ready(ctx); err != nil {
 		return nil, fail(exitError, "%v", err)
 	}
 	return r.host, nil
+}
+
+// nameByServer names the one server of --url, --sse or --ws, when --name does not, by the
+// name it gives itself (serverInfo.name, made safe for tool names): the URL's host says
+// little (127_0_0_1). It asks the server in a connection of its own, which lists nothing.
+// A server that cannot be reached keeps the host's name, and failed is the host that says
+// why: there is no point in trying again.
+func (r *reach) nameByServer(ctx context.Context, cfg *host.Config, opts *host.Options) (failed *host.Host, err error) {
+	if r.single == "" || r.cmd.String("name") != "" || cfg.Servers[0].Transport == host.Stdio {
+		return nil, nil
+	}
+	probe := *opts
+	probe.Events, probe.Trace, probe.Skip = nil, nil, host.Lists{Tools: true, Prompts: true, Resources: true}
+	h := host.Start(cfg, &probe)
+	if err := h.Ready(ctx); err != nil {
+		h.Close()
+		return nil, fail(exitError, "%v", err)
+	}
+	st, _ := h.Server(r.single)
+	if st.State != host.Ready {
+		return h, nil
+	}
+	h.Close()
+	if name := host.SafeName(st.Info.Name); name != "" {
+		cfg.Servers[0].Name, r.single, r.term.server = name, name, name
+	}
+	return nil, nil
 }
 
 // event prints what a person asked to see: log messages always, the rest with -v. The

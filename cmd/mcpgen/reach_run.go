@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/mcpgen/mcpgen/internal/spelling"
@@ -34,16 +33,16 @@ func runServers(ctx context.Context, r *reach) error {
 			return err
 		}
 	} else {
-		tw := tabwriter.NewWriter(r.stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "NAME\tTRANSPORT\tSTATE\tREVISION\tTOOLS\tPROMPTS\tRESOURCES\tCONNECT")
+		tw := newTable(r.stdout)
+		fmt.Fprintln(tw, "NAME\tTRANSPORT\tSTATE\tREVISION\tTOOLS\tPROMPTS\tRESOURCES\tTEMPLATES\tCONNECT")
 		for _, st := range servers {
 			if st.State != host.Ready {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t-\t-\t-\t-\t-\n", termtext.Line(st.Name), st.Transport, st.State)
+				fmt.Fprintf(tw, "%s\t%s\t%s\t-\t-\t-\t-\t-\t-\n", termtext.Line(st.Name), st.Transport, st.State)
 				continue
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", termtext.Line(st.Name), st.Transport, st.State, termtext.Line(st.Info.ProtocolVersion),
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", termtext.Line(st.Name), st.Transport, st.State, termtext.Line(st.Info.ProtocolVersion),
 				listCount(st, "tools/list", st.Tools), listCount(st, "prompts/list", st.Prompts), listCount(st, "resources/list", st.Resources),
-				st.ConnectTime.Round(time.Millisecond))
+				listCount(st, "resources/templates/list", st.Templates), st.ConnectTime.Round(time.Millisecond))
 		}
 		tw.Flush()
 		// A list a ready server could not give, and (-v) how each revision was chosen.
@@ -121,12 +120,17 @@ func runTools(ctx context.Context, r *reach) error {
 			return err
 		}
 	} else {
-		tw := tabwriter.NewWriter(r.stdout, 0, 4, 2, ' ', 0)
-		for _, t := range tools {
-			// A tool's name and description are the server's: one line of text each.
-			fmt.Fprintf(tw, "%s\t%s\n", termtext.Line(t.Name), termtext.Line(clip(firstLine(t.Description()), 100)))
+		// The names mcpgen call takes: the server's and the tool's own (a host gives a model
+		// mcp_{server}_{tool}, which --json shows).
+		if len(tools) > 0 {
+			tw := newTable(r.stdout)
+			fmt.Fprintln(tw, "SERVER\tTOOL\tDESCRIPTION")
+			for _, t := range tools {
+				// A tool's name and description are the server's: one line of text each.
+				fmt.Fprintf(tw, "%s\t%s\t%s\n", termtext.Line(t.Server), termtext.Line(t.Tool.Name), termtext.Line(clip(firstLine(t.Description()), 100)))
+			}
+			tw.Flush()
 		}
-		tw.Flush()
 	}
 	for _, c := range h.Collisions() {
 		fmt.Fprintf(r.stderr, "mcpgen tools: note: %s\n", termtext.Line(c.String()))
@@ -362,9 +366,10 @@ func runPrompt(ctx context.Context, r *reach) error {
 	return nil
 }
 
-// printResult prints a tool's result for a person: text blocks as text, structured
-// content as indented JSON (a text block that only repeats it is left out), and a line
-// for each other block.
+// printResult prints a tool's result for a person, once: its content blocks (text as
+// text, a line for each other block) or, when they hold nothing but the same JSON (or there
+// are none), its structured content as indented JSON. A tool that gives both says the same
+// thing twice, for a model and for a program; --json prints the whole result.
 func printResult(w io.Writer, res *mcp.CallToolResult) error {
 	var structured any
 	if res.StructuredContent != nil {
@@ -372,14 +377,18 @@ func printResult(w io.Writer, res *mcp.CallToolResult) error {
 			structured = nil
 		}
 	}
+	var blocks []mcp.Content
 	for _, c := range res.Content {
 		if t, ok := c.(mcp.Text); ok && structured != nil && sameJSON(t.Text, structured) {
 			continue
 		}
-		fmt.Fprint(w, withNewline(contentText(c)))
+		blocks = append(blocks, c)
 	}
-	if res.StructuredContent != nil {
+	if len(blocks) == 0 && res.StructuredContent != nil {
 		return printJSON(w, json.RawMessage(res.StructuredContent))
+	}
+	for _, c := range blocks {
+		fmt.Fprint(w, withNewline(contentText(c)))
 	}
 	return nil
 }

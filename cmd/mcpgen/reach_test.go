@@ -120,14 +120,29 @@ func TestProgressBar(t *testing.T) {
 	}
 }
 
+// A result is printed once: its text when it has some, else its structured content, as
+// indented JSON.
 func TestPrintResult(t *testing.T) {
-	var b bytes.Buffer
-	printResult(&b, &mcp.CallToolResult{
-		Content:           []mcp.Content{mcp.Text{Text: `{"a": 1}`}, mcp.Image{Data: []byte{1, 2}, MIMEType: "image/png"}, mcp.Text{Text: "more"}},
-		StructuredContent: []byte(`{"a":1}`),
-	})
-	want := "[image: image/png, 2 bytes]\nmore\n{\n  \"a\": 1\n}\n"
-	if b.String() != want {
-		t.Errorf("printed %q, want %q", b.String(), want)
+	for _, c := range []struct {
+		name string
+		res  *mcp.CallToolResult
+		want string
+	}{
+		{"text and structured", &mcp.CallToolResult{
+			Content:           []mcp.Content{mcp.Text{Text: "main.go:3: func main()"}, mcp.Image{Data: []byte{1, 2}, MIMEType: "image/png"}},
+			StructuredContent: []byte(`{"matches":[{"file":"main.go","line":3}]}`),
+		}, "main.go:3: func main()\n[image: image/png, 2 bytes]\n"},
+		{"text that repeats structured", &mcp.CallToolResult{
+			Content:           []mcp.Content{mcp.Text{Text: `{"a": 1}`}},
+			StructuredContent: []byte(`{"a":1}`),
+		}, "{\n  \"a\": 1\n}\n"},
+		{"structured alone", &mcp.CallToolResult{StructuredContent: []byte(`[1,2]`)}, "[\n  1,\n  2\n]\n"},
+		{"text alone", &mcp.CallToolResult{Content: []mcp.Content{mcp.Text{Text: "a"}, mcp.Text{Text: "b\n"}}}, "a\nb\n"},
+	} {
+		var b bytes.Buffer
+		printResult(&b, c.res)
+		if b.String() != c.want {
+			t.Errorf("%s: printed %q, want %q", c.name, b.String(), c.want)
+		}
 	}
 }

@@ -145,7 +145,8 @@ var testServers = map[string]func(s *mcp.Server){
 			c.ReturnText("done")
 		}})
 	},
-	"caps": capsServer,
+	"caps":    capsServer,
+	"catalog": catalogServer,
 	// sampler: ask asks the client's model the question, and says what it answered.
 	"sampler": func(s *mcp.Server) {
 		s.AddTool(mcp.Tool{Name: "ask", InputSchema: `{"type":"object","properties":{"question":{"type":"string"}}}`, Handler: func(ctx context.Context, c *mcp.ToolCall) {
@@ -190,6 +191,36 @@ func capsServer(s *mcp.Server) {
 		}
 		c.ReturnText(strings.Join(words, " "))
 	}})
+}
+
+// catalogServer offers a resource, two templates and two prompts, completing a template's
+// variable and a prompt's argument.
+func catalogServer(s *mcp.Server) {
+	text := func(ctx context.Context, uri string) ([]mcp.ResourceContents, error) {
+		return []mcp.ResourceContents{{URI: uri, Text: "x"}}, nil
+	}
+	s.AddResource(mcp.Resource{URI: "docs://readme", Name: "readme", Title: "The README", Description: "What this is.\nMore.", MIMEType: "text/markdown", Read: text})
+	s.AddResourceTemplate(mcp.ResourceTemplate{URITemplate: "docs://{lang}/{+path}", Name: "doc", Description: "A page of the docs.",
+		Read: func(ctx context.Context, uri string, vars map[string]string) ([]mcp.ResourceContents, error) {
+			return text(ctx, uri)
+		}})
+	s.AddResourceTemplate(mcp.ResourceTemplate{URITemplate: "notes://{id}", Name: "note",
+		Read: func(ctx context.Context, uri string, vars map[string]string) ([]mcp.ResourceContents, error) {
+			return text(ctx, uri)
+		}})
+	s.AddCompletion(mcp.Completion{ResourceTemplate: "docs://{lang}/{+path}", Argument: "lang",
+		Complete: func(ctx context.Context, req mcp.CompletionRequest) ([]string, error) {
+			return []string{"en", "fr", "pt", "de"}, nil
+		}})
+	get := func(ctx context.Context, args *mcp.Input) (*mcp.GetPromptResult, error) {
+		return &mcp.GetPromptResult{}, nil
+	}
+	s.AddPrompt(mcp.Prompt{Name: "review", Description: "Reviews code.", Arguments: []mcp.PromptArgument{{Name: "file", Required: true}, {Name: "style"}}, Get: get})
+	s.AddPrompt(mcp.Prompt{Name: "hello", Get: get})
+	s.AddCompletion(mcp.Completion{Prompt: "review", Argument: "style",
+		Complete: func(ctx context.Context, req mcp.CompletionRequest) ([]string, error) {
+			return []string{"brief", "thorough"}, nil
+		}})
 }
 
 var (

@@ -159,7 +159,7 @@ func TestTrustAndAllowEnv(t *testing.T) {
 	path := writeConfig(t, dir, map[string]any{"local": markerServer(marker)})
 
 	code, out, errOut := mcpgen(t, "tools", "--trust", "--config", path)
-	if code != 0 || !strings.HasPrefix(out, "mcp_local_hello  Says hello.") || !started(marker) {
+	if code != 0 || !strings.HasPrefix(out, "SERVER  TOOL   DESCRIPTION\nlocal   hello  Says hello.") || !started(marker) {
 		t.Fatalf("--trust: exit %d, started %v\n%s%s", code, started(marker), out, errOut)
 	}
 	if _, err := os.Stat(filepath.Join(home, "mcpgen", "approvals.json")); err == nil {
@@ -229,7 +229,7 @@ func TestUserConfigTrusted(t *testing.T) {
 		t.Fatal("this test runs where there is no .mcp.json")
 	}
 	code, out, errOut := mcpgen(t, "tools")
-	if code != 0 || out != "mcp_mine_hello  Says hello.\n" || !started(marker) {
+	if code != 0 || out != "SERVER  TOOL   DESCRIPTION\nmine    hello  Says hello.\n" || !started(marker) {
 		t.Errorf("the user's own configuration: exit %d\n%s%s", code, out, errOut)
 	}
 }

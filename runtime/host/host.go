@@ -108,7 +108,8 @@ type Options struct {
 // hc is Options.HTTPClient, or net/http's default client.
 type TransportFunc func(cfg ServerConfig, hc *http.Client) (mcp.Transport, error)
 
-// Lists names some of the lists a host fetches from each server (Options.Skip).
+// Lists names some of the lists a host fetches from each server (Options.Skip). Resources
+// are resources/list and resources/templates/list.
 type Lists struct {
 	Tools, Prompts, Resources bool
 }
@@ -352,6 +353,10 @@ func (h *Host) Prompt(name string) (*Prompt, bool) {
 
 // Resources is every ready server's resources, by server and URI.
 func (h *Host) Resources() []*Resource { return slices.Clone(h.reg.Load().resources) }
+
+// ResourceTemplates is every ready server's resource templates, in the order each server
+// listed them.
+func (h *Host) ResourceTemplates() []*ResourceTemplate { return slices.Clone(h.reg.Load().templates) }
 
 // Collisions is the names two tools or prompts would both have had, and what the second
 // one is called instead.

@@ -151,7 +151,7 @@ func TestStartsEveryServerAtOnce(t *testing.T) {
 		t.Errorf("hang: %s, %v; want failed by the connect timeout", hang.State, hang.Err)
 	}
 	work := status(t, h, "work")
-	if work.Info.Name != "host-test" || work.Info.ProtocolVersion == "" || work.Tools != 8 || work.Prompts != 1 || work.Resources != 1 || work.PID == 0 {
+	if work.Info.Name != "host-test" || work.Info.ProtocolVersion == "" || work.Tools != 8 || work.Prompts != 1 || work.Resources != 1 || work.Templates != 1 || work.PID == 0 {
 		t.Errorf("work: %+v", work)
 	}
 
@@ -253,6 +253,9 @@ func TestRegistry(t *testing.T) {
 	res2 := h.Resources()
 	if len(res2) != 2 || res2[0].Server != "a" || res2[0].Resource.URI != "test://hello" {
 		t.Fatalf("resources %+v", res2)
+	}
+	if tpl := h.ResourceTemplates(); len(tpl) != 2 || tpl[0].Server != "a" || tpl[0].Template.URITemplate != "test://greeting/{name}" {
+		t.Errorf("resource templates %+v", tpl)
 	}
 	contents, err := res2[0].Read(context.Background())
 	if err != nil || len(contents) != 1 || contents[0].Text != "hello" {

@@ -99,6 +99,12 @@ func (r *Resource) Read(ctx context.Context) ([]mcp.ResourceContents, error) {
 	return r.srv.readResource(ctx, r.Resource.URI)
 }
 
+// ResourceTemplate is one resource template of one server.
+type ResourceTemplate struct {
+	Server   string
+	Template *mcp.ResourceTemplate
+}
+
 // Collision is a name two tools (or prompts) of different servers would both have had: the
 // first, in the order of server and name, keeps it; the other gets Renamed.
 type Collision struct {
@@ -124,6 +130,7 @@ type registry struct {
 	prompts    []*Prompt
 	byPrompt   map[string]*Prompt
 	resources  []*Resource
+	templates  []*ResourceTemplate
 	collisions []Collision
 }
 
@@ -150,6 +157,9 @@ func buildRegistry(servers []*server) *registry {
 		if isReady {
 			for _, res := range lists.resources {
 				r.resources = append(r.resources, &Resource{Server: s.cfg.Name, Resource: res, srv: s})
+			}
+			for _, t := range lists.templates {
+				r.templates = append(r.templates, &ResourceTemplate{Server: s.cfg.Name, Template: t})
 			}
 		}
 	}
@@ -181,7 +191,7 @@ func buildRegistry(servers []*server) *registry {
 }
 
 // names is every name the registry offers (of the servers that are ready): tools, prompts,
-// then resources by server and URI. Two registries with the same names offer the same
+// then resources by server and URI, then resource templates. Two registries with the same names offer the same
 // things under the same names.
 func (r *registry) names() []string {
 	out := make([]string, 0, len(r.tools)+len(r.prompts)+len(r.resources))
@@ -193,6 +203,9 @@ func (r *registry) names() []string {
 	}
 	for _, res := range r.resources {
 		out = append(out, "resource "+res.Server+" "+res.Resource.URI)
+	}
+	for _, t := range r.templates {
+		out = append(out, "template "+t.Server+" "+t.Template.URITemplate)
 	}
 	return out
 }

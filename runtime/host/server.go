@@ -37,8 +37,9 @@ type ServerStatus struct {
 	// chosen), capabilities. It is the zero value until the server was first ready.
 	Info                      mcp.ServerInfo
 	Tools, Prompts, Resources int
+	Templates                 int // resource templates
 	// ListErrors are the lists a ready server could not give (tools/list, prompts/list,
-	// resources/list), each with why. The server is ready all the same, with what it did
+	// resources/list, resources/templates/list), each with why. The server is ready all the same, with what it did
 	// list: a database server with no database may list its tools but not its resources.
 	ListErrors []*ListError
 	// ConnectTime is how long the last successful connection took, lists included.
@@ -51,7 +52,7 @@ type ServerStatus struct {
 
 // ListError is a list a server could not give, and why.
 type ListError struct {
-	Method string // tools/list, prompts/list or resources/list
+	Method string // tools/list, prompts/list, resources/list or resources/templates/list
 	Err    error
 }
 
@@ -63,6 +64,7 @@ type lists struct {
 	tools     []*mcp.Tool
 	prompts   []*mcp.Prompt
 	resources []*mcp.Resource
+	templates []*mcp.ResourceTemplate
 	errs      []*ListError // the lists it could not give, in the order of the fields
 }
 
@@ -110,6 +112,7 @@ func (s *server) statusLocked() ServerStatus {
 		Name: s.cfg.Name, Transport: s.cfg.Transport, State: s.state, Err: s.err,
 		Stderr: append([]string(nil), s.stderr...), Info: s.info,
 		Tools: len(s.offered.tools), Prompts: len(s.offered.prompts), Resources: len(s.offered.resources),
+		Templates:   len(s.offered.templates),
 		ListErrors:  slices.Clone(s.offered.errs),
 		ConnectTime: s.connectTime, Since: s.since, Retry: s.retry, Restarts: s.restarts, PID: s.pid,
 	}
@@ -242,7 +245,7 @@ func (s *server) load(ctx context.Context, c *mcp.Client, old lists) lists {
 	defer cancel()
 	caps, skip := c.Server().Capabilities, s.h.opts.Skip
 	var l lists
-	var errs [3]*ListError
+	var errs [4]*ListError
 	var wg sync.WaitGroup
 	fetch := func(i int, method string, list func() error) {
 		wg.Go(func() {
@@ -262,6 +265,7 @@ func (s *server) load(ctx context.Context, c *mcp.Client, old lists) lists {
 	}
 	if caps.Resources && !skip.Resources {
 		fetch(2, "resources/list", func() (err error) { l.resources, err = c.ListResources(ctx); return })
+		fetch(3, "resources/templates/list", func() (err error) { l.templates, err = c.ListResourceTemplates(ctx); return })
 	}
 	wg.Wait()
 	for i, e := range errs {
@@ -276,6 +280,8 @@ func (s *server) load(ctx context.Context, c *mcp.Client, old lists) lists {
 			l.prompts = old.prompts
 		case 2:
 			l.resources = old.resources
+		case 3:
+			l.templates = old.templates
 		}
 	}
 	return l
@@ -532,6 +538,7 @@ func (st ServerStatus) MarshalJSON() ([]byte, error) {
 		Tools           int        `json:"tools"`
 		Prompts         int        `json:"prompts"`
 		Resources       int        `json:"resources"`
+		Templates       int        `json:"resourceTemplates"`
 		ListErrors      []listJSON `json:"listErrors,omitempty"`
 		ConnectMillis   float64    `json:"connectMs,omitempty"`
 		Since           time.Time  `json:"since"`
@@ -541,7 +548,7 @@ func (st ServerStatus) MarshalJSON() ([]byte, error) {
 	}{
 		Name: st.Name, Transport: st.Transport, State: st.State, Stderr: st.Stderr,
 		ServerName: st.Info.Name, ServerVersion: st.Info.Version, ProtocolVersion: st.Info.ProtocolVersion, Negotiation: st.Info.Negotiation,
-		Tools: st.Tools, Prompts: st.Prompts, Resources: st.Resources,
+		Tools: st.Tools, Prompts: st.Prompts, Resources: st.Resources, Templates: st.Templates,
 		ConnectMillis: float64(st.ConnectTime.Microseconds()) / 1000, Since: st.Since, Restarts: st.Restarts, PID: st.PID,
 	}
 	if st.Err != nil {

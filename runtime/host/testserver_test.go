@@ -110,5 +110,9 @@ func testServer() *mcp.Server {
 		Read: func(ctx context.Context, uri string) ([]mcp.ResourceContents, error) {
 			return []mcp.ResourceContents{{URI: uri, MIMEType: "text/plain", Text: "hello"}}, nil
 		}})
+	s.AddResourceTemplate(mcp.ResourceTemplate{URITemplate: "test://greeting/{name}", Name: "greeting",
+		Read: func(ctx context.Context, uri string, vars map[string]string) ([]mcp.ResourceContents, error) {
+			return []mcp.ResourceContents{{URI: uri, Text: "hello " + vars["name"]}}, nil
+		}})
 	return s
 }
