@@ -8,10 +8,8 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"maps"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/go-jose/go-jose/v4"
@@ -26,10 +24,10 @@ import (
 // asymmetric algorithm by the public key in its header, whose SHA-256 thumbprint is the
 // token's cnf.jkt; for this request's method (htm) and URL (htu, compared normalized,
 // without query), issued within a minute of now (iat), for this token (ath, its SHA-256),
-// and never seen before (jti, remembered until the proof would be too old anyway). The
-// memory of proofs is this process's, shared by its verifiers: replicas behind a load
-// balancer each have their own, so a proof replayed to another replica within the minute
-// is not caught there.
+// and never seen before (jti, remembered until the proof would be too old anyway, per key:
+// proofMemory). The memory of proofs is this process's, shared by its verifiers: replicas
+// behind a load balancer each have their own, so a proof replayed to another replica within
+// the minute is not caught there.
 
 var (
 	_ mcp.DPoPVerifier = (*JWT)(nil)
@@ -43,12 +41,11 @@ var proofAlgorithms = []jose.SignatureAlgorithm{jose.ES256, jose.ES384, jose.ES5
 
 const (
 	proofWindow = time.Minute // how far from now a proof's iat may be
-	maxProofs   = 1 << 16     // proofs remembered at most
 	maxJTI      = 256         // bytes of a proof's jti
 )
 
 // seenProofs are the proofs the verifiers of this process took.
-var seenProofs proofs
+var seenProofs = proofs{memory: newProofMemory(proofsPerKey, proofsSoft, proofsHard)}
 
 // DPoPAlgorithms are the algorithms a proof may be signed with (mcp.DPoPVerifier), which
 // the server advertises.
@@ -98,8 +95,7 @@ func notBound(info *mcp.AuthInfo, err error) (*mcp.AuthInfo, error) {
 
 // proofs checks DPoP proofs and remembers those it took, so that each is taken once.
 type proofs struct {
-	mu   sync.Mutex
-	seen map[string]time.Time // the key's thumbprint and the jti -> until when the proof is good
+	memory *proofMemory
 }
 
 // proofClaims are the claims of a DPoP proof.
@@ -159,28 +155,7 @@ func (p *proofs) check(proof mcp.DPoPProof, token string, claims map[string]any,
 	case subtle.ConstantTimeCompare([]byte(c.ATH), []byte(base64.RawURLEncoding.EncodeToString(sum[:]))) != 1:
 		return errors.New("the DPoP proof is not for this token (ath)")
 	}
-	return p.remember(jkt+" "+c.JTI, c.IAT.Time().Add(proofWindow+leeway), now)
-}
-
-// remember takes a proof once: the second time, or when the memory is full of proofs that
-// are still good (so that one could not be told from a replay), it refuses it.
-func (p *proofs) remember(id string, until, now time.Time) error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.seen == nil {
-		p.seen = map[string]time.Time{}
-	}
-	if t, ok := p.seen[id]; ok && now.Before(t) {
-		return errors.New("the DPoP proof was used before (its jti): refused as a replay")
-	}
-	if len(p.seen) >= maxProofs {
-		maps.DeleteFunc(p.seen, func(_ string, t time.Time) bool { return !now.Before(t) })
-		if len(p.seen) >= maxProofs {
-			return fmt.Errorf("%w: %d DPoP proofs of the last minute are remembered, the most a verifier keeps", mcp.ErrVerifierUnavailable, maxProofs)
-		}
-	}
-	p.seen[id] = until
-	return nil
+	return p.memory.remember(jkt, c.JTI, c.IAT.Time().Add(proofWindow+leeway), now)
 }
 
 // sameTarget reports whether a proof's htu is the request's URL, both normalized as RFC

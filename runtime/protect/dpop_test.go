@@ -9,10 +9,8 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"net/http"
 	"net/http/httptest"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -177,29 +175,5 @@ func TestDPoPProofChecks(t *testing.T) {
 		if err := verify(tc.token, tc.proof); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want an error about %q", name, err, tc.want)
 		}
-	}
-}
-
-// The memory of proofs is bounded: full of proofs still good, it refuses the next one as
-// an outage (the server answers 503), since it could not tell it from a replay; proofs too
-// old to be taken anyway are forgotten to make room.
-func TestDPoPProofMemoryIsBounded(t *testing.T) {
-	var p proofs
-	now := time.Now()
-	for i := range maxProofs {
-		if err := p.remember(strconv.Itoa(i)+"-old", now.Add(time.Duration(i%2)*time.Minute), now); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// Half of them (i odd) are good for another minute; the others expire now.
-	if err := p.remember("next", now.Add(time.Minute), now.Add(time.Second)); err != nil {
-		t.Fatalf("with room made: %v", err)
-	}
-	for i := 0; len(p.seen) < maxProofs; i++ {
-		p.remember(strconv.Itoa(i)+"-more", now.Add(time.Minute), now.Add(time.Second))
-	}
-	err := p.remember("one too many", now.Add(time.Minute), now.Add(time.Second))
-	if !errors.Is(err, mcp.ErrVerifierUnavailable) {
-		t.Errorf("a full memory of good proofs: %v, want ErrVerifierUnavailable", err)
 	}
 }
