@@ -102,4 +102,15 @@ func TestCommandsForgiveServers(t *testing.T) {
 	if code != 1 || !strings.Contains(out, "server slow failed: no answer within 300ms (the connect timeout); a server that starts slowly may need a longer --connect-timeout") {
 		t.Errorf("slow server: exit %d\n%s%s", code, out, errOut)
 	}
+	// --schema of a tool of a server that failed, or could not list its tools, says so: it
+	// said only "no tool t" (issue 36, item 11: a server slow to start looked like one
+	// without the tool).
+	code, out, errOut = mcpgen(t, "tools", "--schema", "t", "--trust", "--config", slow, "--connect-timeout", "300ms")
+	if code != 2 || out != "" || !strings.HasPrefix(errOut, "mcpgen tools: no tool t is known, and server slow failed: no answer within 300ms (the connect timeout)") {
+		t.Errorf("--schema of a slow server's tool: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = mcpgen(t, "tools", "--schema", "t", "--trust", "--config", notools)
+	if code != 2 || out != "" || errOut != "mcpgen tools: no tool t is known, and server notools could not list its tools: jsonrpc error -32603: no schema cache\n" {
+		t.Errorf("--schema of a tool of a server that cannot list them: exit %d\n%s%s", code, out, errOut)
+	}
 }

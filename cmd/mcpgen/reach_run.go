@@ -167,6 +167,20 @@ func findTool(h *host.Host, name string) (*host.Tool, error) {
 	case 1:
 		return found[0], nil
 	case 0:
+		// A server that failed, or could not list its tools, may well have it: say so, not
+		// only that the tool is not known (a server slow to start, past the connect timeout,
+		// looked like one without the tool).
+		var why []string
+		for _, st := range h.Servers() {
+			if st.State != host.Ready {
+				why = append(why, failedServer(st))
+			} else if err := listFailed(st, "tools/list"); err != nil {
+				why = append(why, termtext.Line(fmt.Sprintf("server %s could not list its tools: %v", st.Name, err)))
+			}
+		}
+		if len(why) > 0 {
+			return nil, fail(exitError, "no tool %s is known, and %s", name, strings.Join(why, "\n"))
+		}
 		return nil, fail(exitError, "no tool %s%s", name, suggest(name, h.Tools()))
 	}
 	names := make([]string, len(found))
