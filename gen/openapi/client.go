@@ -234,10 +234,7 @@ func paramInto(a *Arg, fl *importer.Field, query string) []jen.Code {
 
 // bodyCode sets the request body.
 func (g *writer) bodyCode(t *emitted, b *Body) []jen.Code {
-	fail := jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit(t.Name+": its "+b.MediaType+" body is not one mcpgen openapi can send")))
-	if r := g.resultOf(t); r.kind == "text" || r.kind == "done" {
-		fail = jen.Return(jen.Lit(""), jen.Qual("fmt", "Errorf").Call(jen.Lit(t.Name+": its "+b.MediaType+" body is not one mcpgen openapi can send")))
-	}
+	fail := jen.Id("r").Dot("Refuse").Call(jen.Lit("its " + b.MediaType + " body is not one mcpgen openapi can send (a form of no properties)"))
 	jsonBody := []jen.Code{
 		jen.Var().Id("e").Qual(jsonwirePkg, "Encoder"),
 		jen.Id("in").Dot("encodeBody").Call(jen.Op("&").Id("e")),

@@ -101,7 +101,7 @@ func Generate(doc *Document, opts Options) (*Result, error) {
 	// mcpgen's generator reads the files as they will be.
 	stage, err := gen.Generate(gen.Config{Dir: dir, Patterns: []string{"."}, Overlay: overlay, Env: opts.Env})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w (is %s in a Go module that requires github.com/mcpgen/mcpgen, with go mod tidy run? go build there says why)", err, opts.Dir)
 	}
 	if len(stage.Diagnostics) > 0 {
 		var lines []string

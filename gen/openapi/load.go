@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -78,6 +79,19 @@ func fetch(ctx context.Context, url string) ([]byte, error) {
 // toJSON is the document as JSON, with the members of every object in the order written:
 // JSON as it is (less a byte order mark), YAML converted.
 func toJSON(location string, data []byte) ([]byte, error) {
+	if bytes.HasPrefix(data, []byte{0x1f, 0x8b}) { // gzip: as some packages ship documents
+		z, err := gzip.NewReader(bytes.NewReader(data))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", location, err)
+		}
+		data, err = io.ReadAll(io.LimitReader(z, MaxDocumentSize+1))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", location, err)
+		}
+		if len(data) > MaxDocumentSize {
+			return nil, fmt.Errorf("%s: larger than %d MiB uncompressed", location, MaxDocumentSize>>20)
+		}
+	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) > 0 && trimmed[0] == '{' {

@@ -140,6 +140,9 @@ func (r *Request) Base64(contentType, data string) {
 	r.Raw(contentType, b)
 }
 
+// Refuse makes the call fail with what it cannot do, before anything is sent.
+func (r *Request) Refuse(why string) { r.errs = append(r.errs, why) }
+
 // FormField adds a field of a form body, once per value.
 func (r *Request) FormField(name string, values ...string) {
 	if r.form == nil {
