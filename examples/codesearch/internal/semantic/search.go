@@ -28,14 +28,23 @@ const (
 	Default Method = ""
 	BM25    Method = "bm25"
 	Vectors Method = "vectors"
-	// Fusion ranks by BM25 and by vectors, and fuses the two rankings by reciprocal rank
-	// (each chunk scores the sum of 1/(60+rank) over the rankings it is in).
+	// Fusion ranks by BM25 and by vectors, and fuses the two rankings by reciprocal rank:
+	// each chunk scores the sum of w/(60+rank) over the rankings it is in, w 1 for BM25 and
+	// the model's FusionWeight (1 unless it says otherwise) for the vectors.
 	Fusion Method = "fusion"
 )
 
 // GeneratedWeight is what the score of a chunk of a generated file is multiplied by, so that
 // it ranks below hand-written code that answers as well.
 const GeneratedWeight = 0.7
+
+// vectorWeight is what the ranks by vectors count in the fusion.
+func (s *Index) vectorWeight() float64 {
+	if w, ok := s.opts.Embedder.(interface{ FusionWeight() float64 }); ok {
+		return w.FusionWeight()
+	}
+	return 1
+}
 
 // rrfK is reciprocal rank fusion's constant: the 60 of its authors (Cormack, Clarke and
 // Büttcher, 2009), which keeps the top of each ranking from dominating.
@@ -114,7 +123,7 @@ func (s *Index) Search(ctx context.Context, q Query) (*Answer, error) {
 		if err != nil {
 			return nil, err
 		}
-		ans = fuse(lex, vec)
+		ans = fuse(lex, vec, s.vectorWeight())
 		ans.Method = "fusion of BM25 and " + vec.Method + " (reciprocal rank)"
 	default:
 		return nil, fmt.Errorf("no ranking %q: bm25, vectors or fusion", method)
@@ -143,15 +152,20 @@ func (s *Index) Search(ctx context.Context, q Query) (*Answer, error) {
 	return ans, nil
 }
 
-// fuse ranks by reciprocal rank fusion of two rankings (each sorted, best first).
-func fuse(a, b *Answer) *Answer {
+// fuse ranks by reciprocal rank fusion of two rankings (each sorted, best first), the
+// second's ranks counting vectorWeight.
+func fuse(a, b *Answer, vectorWeight float64) *Answer {
 	type key struct {
 		path  string
 		start int
 	}
 	out := &Answer{Chunks: a.Chunks, Embedded: b.Embedded}
 	at := map[key]int{}
-	for _, ranking := range []*Answer{a, b} {
+	for li, ranking := range []*Answer{a, b} {
+		w := 1.0
+		if li == 1 {
+			w = vectorWeight
+		}
 		for r, h := range ranking.Hits[:min(len(ranking.Hits), fuseDepth)] {
 			k := key{h.Path, h.Start}
 			i, ok := at[k]
@@ -161,7 +175,7 @@ func fuse(a, b *Answer) *Answer {
 				h.Score = 0
 				out.Hits = append(out.Hits, h)
 			}
-			out.Hits[i].Score += 1 / float64(rrfK+r+1)
+			out.Hits[i].Score += w / float64(rrfK+r+1)
 		}
 	}
 	for i := range out.Hits {

@@ -278,18 +278,41 @@ func (s *Index) intern(cf *cutFile) {
 	}
 }
 
-// embedText is what a chunk's vector is computed from: its path and name, then its text,
-// cut to what small embedding models take.
+// embedText is what a chunk's vector is computed from: its path, kind and name, then the
+// head of its text, its doc comment and first line of code (the signature), cut to what
+// small embedding models take. The head says what the chunk is for; the body adds words
+// that say how, which blur that (with the built-in word vectors, on the evaluation's subset:
+// vectors alone answered 8 of 25 questions from whole chunks, 15 from their heads), and
+// costs a model that reads every token far more.
 func embedText(p string, c chunk.Chunk, text string) string {
 	head := p
 	if c.Name != "" {
 		head += ": " + c.Kind + " " + c.Name
 	}
-	out := head + "\n" + text
+	out := head + "\n" + chunkHead(text)
 	if len(out) > 6000 {
 		out = out[:6000]
 	}
 	return out
+}
+
+// chunkHead returns the comment lines that start a chunk and its first line of code.
+func chunkHead(text string) string {
+	end := 0
+	for end < len(text) {
+		nl := strings.IndexByte(text[end:], '\n')
+		line := text[end:]
+		if nl >= 0 {
+			line = text[end : end+nl]
+		}
+		t := strings.TrimSpace(line)
+		end += len(line) + 1
+		comment := strings.HasPrefix(t, "//") || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "/*") || strings.HasPrefix(t, "*") || t == ""
+		if !comment {
+			break
+		}
+	}
+	return text[:min(end, len(text))]
 }
 
 func sha256Of(s string) [16]byte {
@@ -297,6 +320,14 @@ func sha256Of(s string) [16]byte {
 	var h [16]byte
 	copy(h[:], sum[:16])
 	return h
+}
+
+// EmbedAll computes the vectors every chunk lacks, and waits for them.
+func (s *Index) EmbedAll(ctx context.Context, progress func(done, total int)) error {
+	if s.opts.Embedder == nil {
+		return nil
+	}
+	return s.embedMissing(ctx, 0, progress)
 }
 
 // Chunks returns how many chunks the index holds.

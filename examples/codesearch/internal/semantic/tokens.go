@@ -13,6 +13,9 @@ var stopWords = map[string]bool{
 	"that": true, "be": true, "on": true, "as": true, "by": true, "with": true, "at": true, "are": true, "nil": true,
 	"null": true, "err": true, "else": true, "true": true, "false": true, "self": true, "def": true, "new": true,
 	"int": true, "string": true, "type": true, "import": true, "package": true, "from": true, "we": true, "not": true,
+	// The words of a question, which say nothing of what it asks for.
+	"where": true, "how": true, "what": true, "when": true, "which": true, "why": true, "who": true, "does": true,
+	"do": true, "can": true, "some": true, "its": true, "into": true, "there": true, "their": true,
 }
 
 // Tokens splits text into the words the ranking compares: identifiers are split at
