@@ -107,7 +107,7 @@ func runOpenAPI(ctx context.Context, cmd *cli.Command, stdout, stderr io.Writer)
 	if len(opts.Include)+len(opts.Exclude) > 0 {
 		sel = "the operations selected"
 	}
-	fmt.Fprintf(stdout, "%s: %d tools (%s of %d), OpenAPI %s, in %s (%.1fs)", relative(cwd, dir), len(res.Tools), sel, len(doc.Operations), doc.Version, relative(cwd, dir), time.Since(start).Seconds())
+	fmt.Fprintf(stdout, "%s: %d tools (%s of %d), OpenAPI %s (%.1fs)", relative(cwd, dir), len(res.Tools), sel, len(doc.Operations), doc.Version, time.Since(start).Seconds())
 	if len(res.Notes) > 0 {
 		fmt.Fprintf(stdout, "; %d notes (-v lists them)", len(res.Notes))
 	}
