@@ -98,6 +98,8 @@ type Message struct {
 	// name and uri are read from Params once asked for; parsed says they were.
 	name, uri string
 	parsed    bool
+	// srv is the server a request was received by, whose tools and prompts Known checks.
+	srv *Server
 	// inner is what the runtime does with the message once the middleware hand it on.
 	inner Handler
 }
@@ -156,6 +158,33 @@ func (m *Message) Name() string {
 func (m *Message) URI() string {
 	m.parse()
 	return m.uri
+}
+
+// Known reports whether what a message received names is known to this side: its method
+// is one of MCP's, and on a server the tool of a tools/call and the prompt of a prompts/get
+// (when it names one) are ones the server has. The other side chooses what it sends: a
+// middleware that labels metrics with the method or the name (otelmcp does) labels a
+// message that is not known with one fixed value instead, so that a client calling ever
+// new names makes no new series. A message this side sends is its own: always known.
+func (m *Message) Known() bool {
+	if m.Outgoing {
+		return true
+	}
+	if methods[m.Method] == nil {
+		return false
+	}
+	if m.srv == nil {
+		return true
+	}
+	switch name := m.Name(); {
+	case name == "":
+		return true
+	case m.Method == methodToolsCall:
+		return m.srv.lookupTool([]byte(name)) != nil
+	case m.Method == methodPromptsGet:
+		return m.srv.lookupPrompt(name) != nil
+	}
+	return true
 }
 
 func (m *Message) parse() {

@@ -112,7 +112,7 @@ func (r *Request) notifyThroughMiddleware(ctx context.Context, method string, pa
 
 // message is the request as the server's middleware sees it.
 func (r *Request) message() *Message {
-	m := &Message{Method: r.msg.Method, ID: string(r.msg.ID), Params: r.msg.Params, Server: true}
+	m := &Message{Method: r.msg.Method, ID: string(r.msg.ID), Params: r.msg.Params, Server: true, srv: r.srv}
 	r.client.describe(m)
 	return m
 }
