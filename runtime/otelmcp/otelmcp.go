@@ -128,6 +128,15 @@ func (t *Telemetry) Middleware() mcp.Middleware {
 func (t *Telemetry) handle(ctx context.Context, m *mcp.Message, next mcp.Handler) ([]byte, error) {
 	start := time.Now()
 	key := opKey{outgoing: m.Outgoing, method: m.Method, target: m.Name(), version: m.ProtocolVersion, transport: m.Transport}
+	if !m.Known() {
+		// A method, tool or prompt the other side made up is named as one value, so that
+		// names without end make no series (nor span names) without end.
+		if key.target != "" {
+			key.target = other
+		} else {
+			key.method = other
+		}
+	}
 	if m.Outgoing {
 		key.peer = m.Peer // server.address and server.port, which a client's span starts with
 	}
@@ -167,7 +176,7 @@ func (t *Telemetry) handle(ctx context.Context, m *mcp.Message, next mcp.Handler
 			}
 			span.SetStatus(codes.Error, desc)
 		}
-		key.errorType = et
+		key.errorType = boundedErrorType(et)
 		o = t.ops.get(key)
 	}
 	span.End()
@@ -293,6 +302,20 @@ func requestID(raw string) string {
 		}
 	}
 	return raw
+}
+
+// other is the value of an attribute whose value the other side chose and this side does
+// not know, as the conventions write an HTTP method the instrumentation does not know.
+const other = "_OTHER"
+
+// boundedErrorType is an error.type as the histograms label it: a JSON-RPC error code the
+// other side chose outside the range JSON-RPC and MCP reserve (-32768 to -32000) is
+// other, so that a server answering with ever new codes makes no new series.
+func boundedErrorType(errorType string) string {
+	if code, err := strconv.Atoi(errorType); err == nil && (code < -32768 || code > -32000) {
+		return other
+	}
+	return errorType
 }
 
 // rpcCode reports whether an error.type is a JSON-RPC error code.
