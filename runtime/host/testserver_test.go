@@ -39,6 +39,13 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "starting")
 		fmt.Fprintln(os.Stderr, "boom: cannot open the database")
 		os.Exit(3)
+	case "env": // env says what its process has of OTEL_SERVICE_NAME
+		s := mcp.NewServer(mcp.Implementation{Name: "env", Version: "1"}, nil)
+		s.AddTool(mcp.Tool{Name: "env", InputSchema: `{"type":"object"}`, Handler: func(ctx context.Context, c *mcp.ToolCall) {
+			v, ok := os.LookupEnv("OTEL_SERVICE_NAME")
+			c.ReturnText(fmt.Sprintf("%q %v", v, ok))
+		}})
+		s.ServeStdio(context.Background())
 	case "hang": // reads, never answers
 		io.Copy(io.Discard, os.Stdin)
 	}

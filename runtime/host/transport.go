@@ -6,6 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/mcp"
@@ -75,6 +78,17 @@ func (e *connectTimeout) Error() string {
 func (e *connectTimeout) Unwrap() error        { return e.err }
 func (e *connectTimeout) Is(target error) bool { return target == ErrConnectTimeout }
 
+// childEnv is what a stdio server's process gets added to the host's environment: the
+// configuration's env, and OTEL_SERVICE_NAME emptied (OpenTelemetry's SDKs take an empty
+// variable as unset) when the host has one and the configuration does not set it: it
+// names the host's service, and the server's spans would carry the host's name.
+func childEnv(env []string, getenv func(string) string) []string {
+	if getenv("OTEL_SERVICE_NAME") == "" || slices.ContainsFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "OTEL_SERVICE_NAME=") }) {
+		return env
+	}
+	return append(slices.Clip(env), "OTEL_SERVICE_NAME=")
+}
+
 // transport is the transport to the server, by its type.
 func (s *server) transport() (mcp.Transport, error) {
 	switch s.cfg.Transport {
@@ -84,7 +98,7 @@ func (s *server) transport() (mcp.Transport, error) {
 		return &mcp.SSETransport{URL: s.cfg.URL, Header: s.cfg.Header(), HTTPClient: s.h.opts.HTTPClient}, nil
 	case Stdio:
 		return &mcp.CommandTransport{
-			Command: s.cfg.Command, Args: s.cfg.Args, Env: s.cfg.Env, Dir: s.cfg.Dir, Name: s.cfg.Name,
+			Command: s.cfg.Command, Args: s.cfg.Args, Env: childEnv(s.cfg.Env, os.Getenv), Dir: s.cfg.Dir, Name: s.cfg.Name,
 			ShutdownGrace: s.h.opts.ShutdownGrace,
 			Stderr:        s.stderrLine,
 			Started: func(pid int) {

@@ -49,3 +49,23 @@ func TestAServerOfATypeWithoutATransportFails(t *testing.T) {
 		t.Errorf("the server's error: %v; want it to say %q", err, want)
 	}
 }
+
+// A stdio server does not inherit the host's OTEL_SERVICE_NAME, which names the host (its
+// spans carried the host's name): it gets it empty, which OpenTelemetry's SDKs take as
+// unset, unless its configuration sets it.
+func TestChildEnvironment(t *testing.T) {
+	t.Setenv("OTEL_SERVICE_NAME", "the-host")
+	plain, named := testCommand("env"), testCommand("env")
+	plain.Name, named.Name = "plain", "named"
+	named.Env = append(named.Env, "OTEL_SERVICE_NAME=its-own")
+	h, _ := start(t, Options{}, plain, named)
+	ready(t, h)
+	for server, want := range map[string]string{"plain": `"" true`, "named": `"its-own" true`} {
+		if got := text(t)(h.CallTool(context.Background(), "mcp_"+server+"_env", nil)); got != want {
+			t.Errorf("%s: OTEL_SERVICE_NAME %s, want %s", server, got, want)
+		}
+	}
+	if env := childEnv([]string{"A=1"}, func(string) string { return "" }); len(env) != 1 {
+		t.Errorf("without a service name of the host's: %v", env)
+	}
+}
