@@ -92,6 +92,14 @@ func TestTelemetryAcrossProcesses(t *testing.T) {
 	if out, err := cli.CombinedOutput(); err == nil {
 		t.Errorf("mcpgen call of a failing tool succeeded:\n%s", out)
 	}
+	// mcpgen call of a stdio server, its service named and its telemetry sent as OTLP/JSON:
+	// the server (weather) does not take the CLI's name, and both send their metrics as
+	// JSON, as their spans.
+	cli = exec.Command(mcpgenBin, "call", "--stdio", weatherBin, "get_weather", "city=Oslo")
+	cli.Env = append(env, "XDG_CONFIG_HOME="+dir, "OTEL_SERVICE_NAME=cli-json", "OTEL_EXPORTER_OTLP_PROTOCOL=http/json")
+	if out, err := cli.CombinedOutput(); err != nil {
+		t.Errorf("mcpgen call --stdio: %v\n%s", err, out)
+	}
 	stopProcess(t, hostCmd, &hostErr) // SIGTERM: the host flushes its spans, and stops weather, which flushes its own
 
 	service := func(s otelcoltest.Span) string { v, _ := s.Resource["service.name"].(string); return v }
@@ -112,6 +120,7 @@ func TestTelemetryAcrossProcesses(t *testing.T) {
 		{"weather", "server", "tools/call get_weather", bad},
 		{"mcpgen", "client", "tools/call test_error_handling", ""},
 		{"mcpgen-everything", "server", "tools/call test_error_handling", ""},
+		{"cli-json", "client", "tools/call get_weather", ""},
 	}
 	spans := col.WaitForSpans(t, 20*time.Second, func(spans []otelcoltest.Span) bool {
 		for _, w := range want {
@@ -172,7 +181,16 @@ func TestTelemetryAcrossProcesses(t *testing.T) {
 		t.Errorf("mcpgen call: %s/%s %v, served %s/%s (parent %s) %v", cliCall.TraceID, cliCall.SpanID, cliCall.Attributes, served.TraceID, served.SpanID, served.ParentSpanID, served.Attributes)
 	}
 
-	// The servers' durations, by tool, with the conventions' buckets; the host's too.
+	cliJSON := get("cli-json", "client", "tools/call get_weather", "")
+	if _, ok := find(spans, "weather", "server", "tools/call get_weather", cliJSON.TraceID); !ok {
+		t.Errorf("the stdio server of mcpgen call --stdio has no span in the CLI's trace %s under its own name", cliJSON.TraceID)
+	}
+	if s, ok := find(spans, "cli-json", "server", "tools/call get_weather", ""); ok {
+		t.Errorf("the server's span of the call carries the CLI's service name: %+v", s)
+	}
+
+	// The servers' durations, by tool, with the conventions' buckets; the host's too, and
+	// the CLI's, sent as JSON.
 	servedTools := func(metrics []otelcoltest.Metric) map[string]bool {
 		tools := map[string]bool{}
 		for _, m := range metrics {
@@ -192,12 +210,16 @@ func TestTelemetryAcrossProcesses(t *testing.T) {
 	col.WaitForMetrics(t, 10*time.Second, func(ms []otelcoltest.Metric) bool {
 		tools := servedTools(ms)
 		_, client := otelcoltest.LastMetric(ms, "mcp.client.operation.duration")
+		cliJSON := false
+		for _, m := range ms {
+			cliJSON = cliJSON || m.Name == "mcp.client.operation.duration" && m.Resource["service.name"] == "cli-json"
+		}
 		for _, w := range wantTools {
 			if !tools[w] {
 				return false
 			}
 		}
-		return client
+		return client && cliJSON
 	})
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -33,6 +34,8 @@ type SetupOptions struct {
 	// /metrics handler (the text exposition format, names in Prometheus's style:
 	// mcp_server_operation_duration_seconds).
 	Prometheus bool
+	// Console is where OTEL_TRACES_EXPORTER=console writes spans; nil is stderr.
+	Console io.Writer
 }
 
 // Setup configures OpenTelemetry from the standard environment variables, as operators set
@@ -42,9 +45,12 @@ type SetupOptions struct {
 // Traces and metrics are exported with OTLP over HTTP when OTEL_EXPORTER_OTLP_ENDPOINT (or
 // OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, OTEL_EXPORTER_OTLP_METRICS_ENDPOINT) is set, and
 // OTEL_TRACES_EXPORTER or OTEL_METRICS_EXPORTER is not "none"; the exporters read the rest
-// of the OTEL_EXPORTER_OTLP_* variables themselves (headers, TLS, timeouts, compression,
-// http/json), the SDK OTEL_TRACES_SAMPLER, OTEL_BSP_* and OTEL_METRIC_EXPORT_INTERVAL,
-// and the resource OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES. OTEL_PROPAGATORS may
+// of the OTEL_EXPORTER_OTLP_* variables themselves (headers, TLS, timeouts, compression),
+// and both follow OTEL_EXPORTER_OTLP_PROTOCOL (or its _TRACES_ and _METRICS_ variants):
+// http/protobuf or http/json. The SDK reads OTEL_TRACES_SAMPLER, OTEL_BSP_* and
+// OTEL_METRIC_EXPORT_INTERVAL, the resource OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES.
+// OTEL_TRACES_EXPORTER=console (alone or beside otlp) writes each span to stderr as it
+// ends, for a person to read, with no collector. OTEL_PROPAGATORS may
 // name tracecontext, baggage or none (the default is the first two). OTEL_SDK_DISABLED=true
 // turns off what the environment would turn on.
 //
@@ -60,7 +66,7 @@ func Setup(ctx context.Context, opts SetupOptions) (*Telemetry, error) {
 	if err := env.check(); err != nil {
 		return nil, err
 	}
-	if !env.traces && !env.metrics && !opts.Prometheus {
+	if !env.traces && !env.console && !env.metrics && !opts.Prometheus {
 		return &Telemetry{off: true}, nil
 	}
 	res, err := newResource(ctx, opts)
@@ -73,19 +79,38 @@ func Setup(ctx context.Context, opts SetupOptions) (*Telemetry, error) {
 		return nil, err
 	}
 	var tracing Options
-	if env.traces {
-		exp, err := otlptracehttp.New(ctx)
-		if err != nil {
-			return fail(fmt.Errorf("otelmcp: the OTLP trace exporter: %w", err))
+	if env.traces || env.console {
+		spans := []sdktrace.TracerProviderOption{sdktrace.WithResource(res)}
+		if env.traces {
+			exp, err := otlptracehttp.New(ctx)
+			if err != nil {
+				return fail(fmt.Errorf("otelmcp: the OTLP trace exporter: %w", err))
+			}
+			spans = append(spans, sdktrace.WithBatcher(exp))
 		}
-		tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(exp), sdktrace.WithResource(res))
+		if env.console {
+			w := opts.Console
+			if w == nil {
+				w = os.Stderr
+			}
+			spans = append(spans, sdktrace.WithSyncer(&consoleExporter{w: w}))
+		}
+		tp := sdktrace.NewTracerProvider(spans...)
 		t.shutdown = append(t.shutdown, tp.Shutdown)
 		otel.SetTracerProvider(tp)
 		tracing.TracerProvider = tp
 	}
 	var readers []sdkmetric.Option
 	if env.metrics {
-		exp, err := otlpmetrichttp.New(ctx)
+		var metricOpts []otlpmetrichttp.Option
+		if metricsProtocol(os.Getenv) == "http/json" {
+			hc, err := jsonMetricsClient(os.Getenv)
+			if err != nil {
+				return fail(err)
+			}
+			metricOpts = append(metricOpts, otlpmetrichttp.WithHTTPClient(hc))
+		}
+		exp, err := otlpmetrichttp.New(ctx, metricOpts...)
 		if err != nil {
 			return fail(fmt.Errorf("otelmcp: the OTLP metric exporter: %w", err))
 		}
@@ -162,7 +187,8 @@ func newResource(ctx context.Context, opts SetupOptions) (*resource.Resource, er
 
 // setupEnv is what Setup reads of the environment.
 type setupEnv struct {
-	traces, metrics bool
+	traces, metrics bool // exported with OTLP
+	console         bool // spans written for a person (OTEL_TRACES_EXPORTER=console)
 	propagator      propagation.TextMapPropagator
 	problems        []string
 }
@@ -174,8 +200,10 @@ func readEnv(getenv func(string) string) setupEnv {
 		return e
 	}
 	endpoint := getenv("OTEL_EXPORTER_OTLP_ENDPOINT") != ""
-	e.traces = e.exporter(getenv, "OTEL_TRACES_EXPORTER") && (endpoint || getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") != "")
-	e.metrics = e.exporter(getenv, "OTEL_METRICS_EXPORTER") && (endpoint || getenv("OTEL_EXPORTER_OTLP_METRICS_ENDPOINT") != "")
+	otlpTraces, console := e.exporter(getenv, "OTEL_TRACES_EXPORTER", true)
+	e.traces, e.console = otlpTraces && (endpoint || getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") != ""), console
+	otlpMetrics, _ := e.exporter(getenv, "OTEL_METRICS_EXPORTER", false)
+	e.metrics = otlpMetrics && (endpoint || getenv("OTEL_EXPORTER_OTLP_METRICS_ENDPOINT") != "")
 	for _, name := range []string{"OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "OTEL_EXPORTER_OTLP_METRICS_PROTOCOL"} {
 		switch p := strings.TrimSpace(getenv(name)); p {
 		case "", "http/protobuf", "http/json":
@@ -189,23 +217,27 @@ func readEnv(getenv func(string) string) setupEnv {
 	return e
 }
 
-// exporter reads OTEL_TRACES_EXPORTER or OTEL_METRICS_EXPORTER: otlp (the default) or none.
-func (e *setupEnv) exporter(getenv func(string) string, name string) bool {
-	on := false
+// exporter reads OTEL_TRACES_EXPORTER or OTEL_METRICS_EXPORTER: otlp (the default), none,
+// and for traces console.
+func (e *setupEnv) exporter(getenv func(string) string, name string, traces bool) (otlp, console bool) {
 	v := getenv(name)
 	if v == "" {
-		return true
+		return true, false
 	}
 	for _, x := range strings.Split(v, ",") {
-		switch x = strings.TrimSpace(x); x {
-		case "otlp":
-			on = true
-		case "none":
+		switch x = strings.TrimSpace(x); {
+		case x == "otlp":
+			otlp = true
+		case x == "console" && traces:
+			console = true
+		case x == "none":
+		case x == "console":
+			e.problems = append(e.problems, name+"=console: mcpgen writes spans to the console (OTEL_TRACES_EXPORTER=console), not metrics; export them with otlp, or serve them to Prometheus")
 		default:
-			e.problems = append(e.problems, fmt.Sprintf("%s=%s: mcpgen exports with otlp only (or none); a console exporter would write to stdout, which a stdio server's messages own", name, x))
+			e.problems = append(e.problems, fmt.Sprintf("%s=%s: mcpgen exports with otlp (or none)", name, x))
 		}
 	}
-	return on
+	return otlp, console
 }
 
 // propagators reads OTEL_PROPAGATORS: tracecontext and baggage by default.

@@ -20,6 +20,7 @@ func TestReadEnv(t *testing.T) {
 	cases := []struct {
 		env             map[string]string
 		traces, metrics bool
+		console         bool
 		problems        []string
 		fields          string // the propagator's fields
 	}{
@@ -28,14 +29,17 @@ func TestReadEnv(t *testing.T) {
 		{env: map[string]string{"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://c:4318/v1/traces"}, traces: true, fields: "baggage,traceparent,tracestate"},
 		{env: map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318", "OTEL_METRICS_EXPORTER": "none", "OTEL_PROPAGATORS": "tracecontext"}, traces: true, fields: "traceparent,tracestate"},
 		{env: map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318", "OTEL_SDK_DISABLED": "TRUE"}},
-		{env: map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4317", "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc", "OTEL_TRACES_EXPORTER": "console", "OTEL_PROPAGATORS": "b3"},
-			traces: false, metrics: true, fields: "",
-			problems: []string{"OTEL_TRACES_EXPORTER=console: mcpgen exports with otlp only", "OTEL_EXPORTER_OTLP_PROTOCOL=grpc: mcpgen exports OTLP over HTTP only; set it to http/protobuf", "OTEL_PROPAGATORS=b3: mcpgen has tracecontext, baggage and none, not b3"}},
+		{env: map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4317", "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc", "OTEL_TRACES_EXPORTER": "zipkin", "OTEL_METRICS_EXPORTER": "console", "OTEL_PROPAGATORS": "b3"},
+			fields:   "",
+			problems: []string{"OTEL_TRACES_EXPORTER=zipkin: mcpgen exports with otlp (or none)", "OTEL_METRICS_EXPORTER=console: mcpgen writes spans to the console", "OTEL_EXPORTER_OTLP_PROTOCOL=grpc: mcpgen exports OTLP over HTTP only; set it to http/protobuf", "OTEL_PROPAGATORS=b3: mcpgen has tracecontext, baggage and none, not b3"}},
+		// Spans on the console need no endpoint; beside otlp, both.
+		{env: map[string]string{"OTEL_TRACES_EXPORTER": "console"}, console: true, fields: "baggage,traceparent,tracestate"},
+		{env: map[string]string{"OTEL_TRACES_EXPORTER": "otlp, console", "OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318"}, traces: true, metrics: true, console: true, fields: "baggage,traceparent,tracestate"},
 	}
 	for _, c := range cases {
 		e := readEnv(func(k string) string { return c.env[k] })
-		if e.traces != c.traces || e.metrics != c.metrics {
-			t.Errorf("%v: traces %v metrics %v, want %v %v", c.env, e.traces, e.metrics, c.traces, c.metrics)
+		if e.traces != c.traces || e.metrics != c.metrics || e.console != c.console {
+			t.Errorf("%v: traces %v metrics %v console %v, want %v %v %v", c.env, e.traces, e.metrics, e.console, c.traces, c.metrics, c.console)
 		}
 		fields := e.propagator.Fields()
 		slices.Sort(fields)
