@@ -109,14 +109,21 @@ func TestOpenAPIRealDocuments(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	for name, n := range want {
-		c, err := mcp.Connect(ctx, &mcp.CommandTransport{Command: filepath.Join(mod, "bin", name)}, nil)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		tools, err := c.ListTools(ctx)
-		c.Close()
-		if err != nil || len(tools) != n || n == 0 {
-			t.Errorf("%s lists %d tools (%v), mcpgen openapi said %d", name, len(tools), err, n)
+		// A tool per operation; by default past 100 operations, a catalog of three.
+		for _, mode := range []string{"all", "auto"} {
+			c, err := mcp.Connect(ctx, &mcp.CommandTransport{Command: filepath.Join(mod, "bin", name), Args: []string{"--tools", mode}}, nil)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			tools, err := c.ListTools(ctx)
+			c.Close()
+			wantN := n
+			if mode == "auto" && n > 100 {
+				wantN = 3
+			}
+			if err != nil || len(tools) != wantN || n == 0 {
+				t.Errorf("%s --tools %s lists %d tools (%v), want %d (mcpgen openapi said %d)", name, mode, len(tools), err, wantN, n)
+			}
 		}
 	}
 }
@@ -231,6 +238,19 @@ func TestOpenAPIThroughPrism(t *testing.T) {
 				t.Errorf("a 4xx from the API (the petstore's addPet answers only 405): %v %s", isErr, text)
 			}
 		})
+	}
+
+	// The catalog: the same operation through call_operation.
+	cat, err := mcp.Connect(ctx, &mcp.CommandTransport{Command: bin, Args: []string{"--base-url", base, "--tools", "catalog"}, Env: creds}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cat.Close()
+	if text, isErr := callTool(t, cat, "call_operation", map[string]any{"name": "getPetById", "arguments": map[string]any{"petId": 1}}); isErr || !strings.Contains(text, `"photoUrls"`) {
+		t.Errorf("call_operation getPetById: %v %s", isErr, text)
+	}
+	if text, isErr := callTool(t, cat, "call_operation", map[string]any{"name": "getOrderById", "arguments": map[string]any{"orderId": 11}}); !isErr || !strings.Contains(text, "/orderId") {
+		t.Errorf("call_operation with an invalid argument: %v %s", isErr, text)
 	}
 
 	bare, err := mcp.Connect(ctx, &mcp.CommandTransport{Command: bin, Args: []string{"--base-url", base}, Env: []string{"PETSTORE_API_KEY="}}, nil)

@@ -112,6 +112,9 @@ func runOpenAPI(ctx context.Context, cmd *cli.Command, stdout, stderr io.Writer)
 		fmt.Fprintf(stdout, "; %d notes (-v lists them)", len(res.Notes))
 	}
 	fmt.Fprintln(stdout)
+	if opts.Main && len(res.Tools) > openapi.CatalogThreshold {
+		fmt.Fprintf(stdout, "More than %d tools: the server serves them through a catalog of three tools (list_operations, describe_operation, call_operation) unless run with --tools all; --include selects fewer.\n", openapi.CatalogThreshold)
+	}
 	return exitOK
 }
 

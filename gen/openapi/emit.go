@@ -15,6 +15,7 @@ const (
 	mcpPkg      = "github.com/mcpgen/mcpgen/runtime/mcp"
 	jsonwirePkg = "github.com/mcpgen/mcpgen/runtime/jsonwire"
 	httpapiPkg  = "github.com/mcpgen/mcpgen/runtime/httpapi"
+	catalogPkg  = "github.com/mcpgen/mcpgen/runtime/catalog"
 )
 
 // The files of a generated package, before mcpgen's generator writes mcp_gen.go from them.
@@ -44,7 +45,7 @@ type writer struct {
 
 // reserved are the package-level names the generated files declare besides the types.
 var reserved = []string{"API", "Tools", "Client", "NewClient", "Operations", "Operation", "DocumentDigest", "DocumentSource",
-	"Schemes", "RegisterMCP", "decodeJSON", "jsonText", "main", "ServerName", "DefaultBaseURL", "headerFlag"}
+	"Schemes", "RegisterMCP", "decodeJSON", "jsonText", "main", "ServerName", "DefaultBaseURL", "headerFlag", "OperationTags", "CatalogThreshold"}
 
 func newGen(doc *Document, tools []*Tool, opts *Options) *writer {
 	g := &writer{doc: doc, opts: opts, mapping: importer.NewMapping(doc.Root, reserved), envs: map[string]string{}, flags: map[string]string{}}
@@ -263,6 +264,18 @@ func (g *writer) operations(f *jen.File) {
 	}
 	f.Comment("Operations are the operations of the document this package serves, each with the digest of what it says (its parameters, body, responses and the schemas they reach): mcpgen openapi --check names those that changed.")
 	f.Var().Id("Operations").Op("=").Index().Id("Operation").Values(rows...)
+	tags := []jen.Code{}
+	for _, t := range g.tools {
+		if len(t.Op.Tags) > 0 {
+			var ts []jen.Code
+			for _, x := range t.Op.Tags {
+				ts = append(ts, jen.Lit(x))
+			}
+			tags = append(tags, jen.Lit(t.Name).Op(":").Values(ts...))
+		}
+	}
+	f.Comment("OperationTags are the tags of the document's operations, by tool: what a catalog's list_operations finds by tag.")
+	f.Var().Id("OperationTags").Op("=").Map(jen.String()).Index().String().Values(tags...)
 	f.Comment("Operation is one row of Operations.")
 	f.Type().Id("Operation").Struct(jen.Id("Tool").String(), jen.Id("Route").String(), jen.Id("Digest").String())
 }

@@ -7,6 +7,10 @@ import (
 	"github.com/dave/jennifer/jen"
 )
 
+// CatalogThreshold is the most operations a generated server serves as a tool each unless
+// told otherwise (--tools): past it, three tools list, describe and call them.
+const CatalogThreshold = 100
+
 // mainFile writes the server program: flags for the API's address and credentials (each
 // also read from the environment, which --help names), then the tools over stdio or
 // Streamable HTTP.
@@ -19,6 +23,8 @@ func (g *writer) mainFile() *jen.File {
 	prefix := strings.ToUpper(envWord(g.opts.EnvPrefix))
 	f.Comment("ServerName is the name the server gives itself.")
 	f.Const().Id("ServerName").Op("=").Lit(name)
+	f.Comment("CatalogThreshold is the most operations --tools auto serves a tool each: past it, a model is better served by a catalog of three tools.")
+	f.Const().Id("CatalogThreshold").Op("=").Lit(CatalogThreshold)
 
 	var creds []jen.Code
 	for _, s := range g.schemes {
@@ -29,6 +35,7 @@ func (g *writer) mainFile() *jen.File {
 		jen.Id("httpAddr").Op(":=").Qual("flag", "String").Call(jen.Lit("http"), jen.Lit(""), jen.Lit("serve Streamable HTTP at http://`host:port`/mcp instead of stdio (port 0 picks a free one)")),
 		jen.Id("baseURL").Op(":=").Qual("flag", "String").Call(jen.Lit("base-url"), jen.Lit(""), jen.Lit("the API's base `URL`; default: $"+prefix+"_BASE_URL, else DefaultBaseURL ("+g.defaultServer()+")")),
 		jen.Id("maxResult").Op(":=").Qual("flag", "Int").Call(jen.Lit("max-result-bytes"), jen.Qual(httpapiPkg, "DefaultMaxResultBytes"), jen.Lit("cut a list result past this many bytes of JSON, saying so in the result")),
+		jen.Id("mode").Op(":=").Qual("flag", "String").Call(jen.Lit("tools"), jen.Lit("auto"), jen.Lit(fmt.Sprintf("`all`: a tool per operation; catalog: three tools that list, describe and call them; auto: all up to %d operations, else catalog", CatalogThreshold))),
 		jen.Var().Id("headers").Id("headerFlag"),
 		jen.Qual("flag", "Var").Call(jen.Op("&").Id("headers"), jen.Lit("header"), jen.Lit("add `Name: value` to every request to the API (repeatable): a token the document names no scheme for")),
 		jen.Id("creds").Op(":=").Map(jen.String()).Op("*").String().Values(creds...),
@@ -48,7 +55,26 @@ func (g *writer) mainFile() *jen.File {
 		jen.Defer().Id("stop").Call(),
 		jen.Id("srv").Op(":=").Qual(mcpPkg, "NewServer").Call(jen.Qual(mcpPkg, "Implementation").Values(jen.Dict{
 			jen.Id("Name"): jen.Id("ServerName"), jen.Id("Title"): jen.Lit(g.doc.Title), jen.Id("Version"): jen.Lit(g.doc.APIVersion)}), jen.Nil()),
-		jen.Id("RegisterMCP").Call(jen.Id("srv"), jen.Id("Tools").Values(jen.Dict{jen.Id("API"): jen.Id("client")})),
+		jen.Id("tools").Op(":=").Id("Tools").Values(jen.Dict{jen.Id("API"): jen.Id("client")}),
+		jen.If(jen.Op("*").Id("mode").Op("==").Lit("auto")).Block(
+			jen.Op("*").Id("mode").Op("=").Lit("all"),
+			jen.If(jen.Len(jen.Id("Operations")).Op(">").Id("CatalogThreshold")).Block(jen.Op("*").Id("mode").Op("=").Lit("catalog"))),
+		jen.Switch(jen.Op("*").Id("mode")).Block(
+			jen.Case(jen.Lit("all")).Block(jen.Id("RegisterMCP").Call(jen.Id("srv"), jen.Id("tools"))),
+			jen.Case(jen.Lit("catalog")).Block(
+				jen.Id("inner").Op(":=").Qual(mcpPkg, "NewServer").Call(jen.Qual(mcpPkg, "Implementation").Values(jen.Dict{jen.Id("Name"): jen.Id("ServerName"), jen.Id("Version"): jen.Lit(g.doc.APIVersion)}), jen.Nil()),
+				jen.Id("RegisterMCP").Call(jen.Id("inner"), jen.Id("tools")),
+				jen.List(jen.Id("cat"), jen.Id("cerr")).Op(":=").Qual(catalogPkg, "Register").Call(jen.Id("ctx"), jen.Id("srv"), jen.Id("inner"), jen.Qual(catalogPkg, "Options").Values(jen.Dict{jen.Id("Tags"): jen.Id("OperationTags")})),
+				jen.If(jen.Id("cerr").Op("!=").Nil()).Block(
+					jen.Qual("fmt", "Fprintln").Call(jen.Qual("os", "Stderr"), jen.Lit(name+":"), jen.Id("cerr")),
+					jen.Qual("os", "Exit").Call(jen.Lit(1))),
+				jen.Defer().Id("cat").Dot("Close").Call(),
+				jen.Qual("fmt", "Fprintf").Call(jen.Qual("os", "Stderr"), jen.Lit(name+": %d operations, served through %s, %s and %s (--tools all serves a tool per operation)\n"), jen.Len(jen.Id("Operations")), jen.Qual(catalogPkg, "ListTool"), jen.Qual(catalogPkg, "DescribeTool"), jen.Qual(catalogPkg, "CallTool")),
+			),
+			jen.Default().Block(
+				jen.Qual("fmt", "Fprintf").Call(jen.Qual("os", "Stderr"), jen.Lit(name+": --tools %q: want all, catalog or auto\n"), jen.Op("*").Id("mode")),
+				jen.Qual("os", "Exit").Call(jen.Lit(2))),
+		),
 		jen.Var().Err().Error(),
 		jen.If(jen.Op("*").Id("httpAddr").Op("==").Lit("")).Block(
 			jen.Err().Op("=").Id("srv").Dot("ServeStdio").Call(jen.Id("ctx")),

@@ -85,6 +85,9 @@ func (t Tools) SetPicture(ctx context.Context, in SetPictureInput) (mcp.Content,
 // Operations are the operations of the document this package serves, each with the digest of what it says (its parameters, body, responses and the schemas they reach): mcpgen openapi --check names those that changed.
 var Operations = []Operation{{"createProduct", "POST /products", "055baad300f5d927"}, {"deleteProduct", "DELETE /products/{productId}", "7fbf317efddf805f"}, {"getProduct", "GET /products/{productId}", "e6cfe0e170a5150c"}, {"listProducts", "GET /products", "10757707cf7a3eac"}, {"placeOrder", "POST /orders", "085b82162a1f64c7"}, {"setPicture", "PUT /products/{productId}/picture", "4a1a0d737c53cf46"}}
 
+// OperationTags are the tags of the document's operations, by tool: what a catalog's list_operations finds by tag.
+var OperationTags = map[string][]string{"createProduct": {"products"}, "deleteProduct": {"products"}, "getProduct": {"products"}, "listProducts": {"products"}, "placeOrder": {"orders"}, "setPicture": {"pictures"}}
+
 // Operation is one row of Operations.
 type Operation struct {
 	Tool   string
