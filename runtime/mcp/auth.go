@@ -105,19 +105,29 @@ func resourceMetadataPath(path string) string {
 	return "/.well-known/oauth-protected-resource" + strings.TrimSuffix(path, "/")
 }
 
-// requiredScopes are the scopes a request needs: its row's (methods.go), those of the tool,
-// prompt, resource or template it names (to call, get, read or subscribe to it, or to have
-// its arguments completed: a completer's values may tell what the body would), and for
-// subscriptions/listen those of every resource it subscribes to.
-func (s *Server) requiredScopes(m *jsonrpc.Message) []string {
-	if row := methods[m.Method]; row != nil && row.scopes != nil {
-		return row.scopes(s, m.Params)
+// lacks returns the scopes a request of a protected conversation (ctx carries its caller)
+// needs and its caller's token lacks, or nil. What a request needs is its row's
+// (methods.go): the scopes of the tool, prompt, resource or template it names (to call,
+// get, read or subscribe to it, or to have its arguments completed: a completer's values may
+// tell what the body would), for subscriptions/listen those of every resource it
+// subscribes to, and for the tasks/ methods those of the task's tool. A conversation
+// without a caller is not protected (ServeConn refuses one on a protected server).
+func (s *Server) lacks(ctx context.Context, m *jsonrpc.Message, row *method) []string {
+	if row == nil || row.scopes == nil {
+		return nil
+	}
+	auth := AuthInfoFrom(ctx)
+	if auth == nil {
+		return nil
+	}
+	if need := row.scopes(ctx, s, m.Params); len(need) > 0 && !auth.HasScopes(need) {
+		return need
 	}
 	return nil
 }
 
 // toolScopes are the scopes of the tool a tools/call names.
-func toolScopes(s *Server, params []byte) []string {
+func toolScopes(_ context.Context, s *Server, params []byte) []string {
 	name, _ := stringParam(params, "name")
 	if t := s.lookupTool([]byte(name)); t != nil {
 		return t.Scopes
@@ -126,7 +136,7 @@ func toolScopes(s *Server, params []byte) []string {
 }
 
 // promptScopes are the scopes of the prompt a prompts/get names.
-func promptScopes(s *Server, params []byte) []string {
+func promptScopes(_ context.Context, s *Server, params []byte) []string {
 	name, _ := stringParam(params, "name")
 	if p := s.lookupPrompt(name); p != nil {
 		return p.Scopes
@@ -135,7 +145,7 @@ func promptScopes(s *Server, params []byte) []string {
 }
 
 // uriScopes are the scopes of the resource a resources/read or resources/subscribe names.
-func uriScopes(s *Server, params []byte) []string {
+func uriScopes(_ context.Context, s *Server, params []byte) []string {
 	uri, _ := stringParam(params, "uri")
 	return s.resourceScopes(uri)
 }
@@ -153,7 +163,7 @@ func (s *Server) resourceScopes(uri string) []string {
 
 // completionScopes are the scopes of the prompt or template whose argument a
 // completion/complete asks values for.
-func (s *Server) completionScopes(params []byte) []string {
+func completionScopes(_ context.Context, s *Server, params []byte) []string {
 	p, err := readCompleteParams(params)
 	if err != nil {
 		return nil // complete answers invalid params
@@ -175,7 +185,7 @@ func (s *Server) completionScopes(params []byte) []string {
 
 // subscriptionScopes are the scopes of every resource a subscriptions/listen subscribes to
 // (notifications.resourceSubscriptions), each once, read as listen reads them.
-func (s *Server) subscriptionScopes(params []byte) []string {
+func subscriptionScopes(_ context.Context, s *Server, params []byte) []string {
 	l, err := readFilter(params)
 	if err != nil {
 		return nil // listen answers invalid params
@@ -189,6 +199,22 @@ func (s *Server) subscriptionScopes(params []byte) []string {
 		}
 	}
 	return need
+}
+
+// taskScopes are the scopes of the tool of the task a tasks/get, tasks/update or
+// tasks/cancel names, if the task is the caller's: a task is answered only to a caller who
+// may call its tool, as its tools/call was. Another's task needs nothing here, and is
+// answered as an unknown one.
+func taskScopes(ctx context.Context, s *Server, params []byte) []string {
+	id, _ := stringParam(params, "taskId")
+	rec, err := s.tasks.store.Get(ctx, id)
+	if err != nil || !callerOwns(ctx, rec.Caller) {
+		return nil
+	}
+	if t := s.lookupTool([]byte(rec.Tool)); t != nil {
+		return t.Scopes
+	}
+	return nil
 }
 
 // Every handle a caller gets (a session, a sealed requestState, a task, a subscription)

@@ -198,11 +198,11 @@ func (c *sseTestClient) post(body string) int {
 }
 
 // The message endpoint of the HTTP+SSE transport counts bodies against
-// MaxBodyBytesInFlight as the Streamable HTTP endpoint does: while being read, and while
+// the server's MaxBytesInFlight as the Streamable HTTP endpoint does: while being read, and while
 // their requests run after the 202.
 func TestSSEBodyBytesInFlight(t *testing.T) {
 	release := make(chan struct{})
-	srv := quietServer(nil)
+	srv := quietServer(&ServerOptions{MaxBytesInFlight: 1 << 20})
 	srv.AddTool(Tool{Name: "hold", InputSchema: `{"type":"object"}`, Handler: func(ctx context.Context, c *ToolCall) {
 		select {
 		case <-release:
@@ -210,7 +210,7 @@ func TestSSEBodyBytesInFlight(t *testing.T) {
 		}
 		c.ReturnText("done")
 	}})
-	h := srv.HTTPHandler(&HTTPOptions{MaxBodyBytesInFlight: 1 << 20, BodyTimeout: 500 * time.Millisecond})
+	h := srv.HTTPHandler(&HTTPOptions{BodyTimeout: 500 * time.Millisecond})
 	c := openSSETest(t, h)
 	path := c.endpoint
 
@@ -341,9 +341,9 @@ func (c *httpClient) ping() int {
 	return resp.StatusCode
 }
 
-// Past MaxSessions, a new session sheds the one used least recently.
+// Past MaxConversations, a new session sheds the one used least recently.
 func TestHTTPMaxSessionsShedsLeastRecentlyUsed(t *testing.T) {
-	_, a := serveHTTPTest(t, quietServer(nil), &HTTPOptions{MaxSessions: 3})
+	_, a := serveHTTPTest(t, quietServer(&ServerOptions{MaxConversations: 3}), nil)
 	clients := map[string]*httpClient{"a": a}
 	for _, name := range []string{"b", "c", "d", "e"} {
 		clients[name] = newHTTPClient(t, a.url)
@@ -362,13 +362,13 @@ func TestHTTPMaxSessionsShedsLeastRecentlyUsed(t *testing.T) {
 	}
 }
 
-// A flood of ten times MaxSessions new sessions, never used, neither sheds a session in use
+// A flood of ten times MaxConversations new sessions, never used, neither sheds a session in use
 // (its GET stream open, as clients keep it), even one that sends nothing, nor fails the
 // requests of one that does; the flood's own
 // sessions make room for each other, and what they held is let go.
 func TestHTTPActiveSessionSurvivesASessionFlood(t *testing.T) {
-	srv := quietServer(nil)
-	h, active := serveHTTPTest(t, srv, &HTTPOptions{MaxSessions: 10})
+	srv := quietServer(&ServerOptions{MaxConversations: 10})
+	h, active := serveHTTPTest(t, srv, nil)
 	active.initialize(`{}`)
 	active.do(http.MethodGet, "Accept", "text/event-stream")
 	// A session that only listens on its GET stream, used least recently of all.
@@ -425,7 +425,7 @@ func TestHTTPActiveSessionSurvivesASessionFlood(t *testing.T) {
 	open := len(h.sessions)
 	h.mu.Unlock()
 	if open > 10 {
-		t.Errorf("%d sessions open, MaxSessions 10", open)
+		t.Errorf("%d sessions open, MaxConversations 10", open)
 	}
 	if n := runtime.NumGoroutine(); n > before+20 {
 		t.Errorf("%d goroutines after a flood of 100 sessions (%d before)", n, before)

@@ -302,11 +302,11 @@ func TestHTTPUnreadAnswersAreLetGo(t *testing.T) {
 	}
 }
 
-// Bodies in flight are bounded across clients: beyond MaxBodyBytesInFlight a POST gets 503
+// Bodies in flight are bounded across clients: beyond MaxBytesInFlight a POST gets 503
 // at once, and the room comes back as bodies are served.
 func TestHTTPBodyBytesInFlight(t *testing.T) {
-	srv := quietServer(nil)
-	_, c := serveHTTPTest(t, srv, &HTTPOptions{MaxBodyBytesInFlight: 1 << 20, BodyTimeout: 500 * time.Millisecond})
+	srv := quietServer(&ServerOptions{MaxBytesInFlight: 1 << 20})
+	_, c := serveHTTPTest(t, srv, &HTTPOptions{BodyTimeout: 500 * time.Millisecond})
 	c.initialize(`{}`)
 	head := "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json\r\nMcp-Session-Id: " + c.session +
 		"\r\nMcp-Protocol-Version: 2025-11-25\r\nContent-Length: 600000\r\n\r\n"

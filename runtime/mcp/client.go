@@ -325,10 +325,10 @@ func (c *Client) deliver(msg []byte) {
 	}
 	c.unreadable.readable()
 	if perr != nil {
-		c.p.receive(c.ctx, msg) // answers the error
+		c.p.receive(c.ctx, msg, 0) // answers the error
 		return
 	}
-	c.p.handle(c.ctx, &m, clientOut{c})
+	c.p.handle(c.ctx, &m, clientOut{c}, 0)
 }
 
 // answered hands the client msg, which its connection read on the caller's goroutine, if
@@ -429,14 +429,15 @@ func (c *Client) Err() error {
 
 // admit admits a request from the server that the client answers (its row has an answer)
 // and whose capability it declared; any other is "method not found".
-func (c *Client) admit(m *jsonrpc.Message) admission {
+func (c *Client) admit(_ context.Context, m *jsonrpc.Message) admission {
 	if c.answers(m.Method) == nil {
 		return admission{refuse: methodNotFound(m.Method)}
 	}
 	return admission{}
 }
 
-func (c *Client) serve(ctx context.Context, m *jsonrpc.Message, _ any, _ messageWriter) []byte {
+func (c *Client) serve(ctx context.Context, in *inflight) []byte {
+	m := in.m
 	var result []byte
 	var err error
 	if c.mw != nil {

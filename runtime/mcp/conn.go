@@ -6,10 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"strconv"
 	"sync"
-
-	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
 
 // The connection seam, exported: a Transport opens a Connection, which carries the
@@ -115,81 +112,6 @@ type loggerTaker interface {
 	takeLogger(l *slog.Logger)
 }
 
-// messageReader reads the messages of a stream transport, one at a time; io.EOF ends them.
-type messageReader interface {
-	readMessage() ([]byte, error)
-}
-
-// errTooLarge reports a message over the size limit, which was skipped.
-var errTooLarge = ErrMessageTooLarge
-
-// serveStream serves one session over a stream transport: it hands what r reads to a
-// session whose messages go to out, until EOF (then it waits for the requests in progress
-// and returns nil) or ctx ends (it cancels them, waits, and returns ctx's cause). cancel
-// ends ctx: a transport that fails to write calls it with its error, and serveStream does
-// with a read error.
-func (s *Server) serveStream(ctx context.Context, cancel context.CancelCauseFunc, r messageReader, w *servedConn, notes *notifier, transport string) error {
-	ss := newSession(s, w, notes)
-	ss.peer.ctx = context.WithoutCancel(ctx)
-	if w.later != nil {
-		ss.peer.later = w
-	}
-	ss.transport = transport
-	ss.concurrent = true
-	ss.maxConcurrent = max(s.opts.MaxConcurrentRequests, 0)
-	s.track(ss)
-	defer ss.close()
-
-	// The loop runs on this goroutine until a request served inline passes the turn at
-	// reading to another (turns.go); whichever goroutine reads the end says why it ended.
-	ended := make(chan error, 1)
-	rd := newReading(ss.peer)
-	defer rd.close()
-	rd.loop = func(t *turn) {
-		for {
-			msg, err := r.readMessage()
-			if err == errTooLarge {
-				ss.write(jsonrpc.AppendError(nil, nil, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
-					"invalid request: message larger than "+strconv.Itoa(s.opts.MaxMessageSize)+" bytes")))
-				continue
-			}
-			if len(msg) > 0 && ctx.Err() == nil {
-				ss.receive(ctx, msg)
-				if t.state.Load() == turnPassed {
-					return // the next reader reads err again
-				}
-			}
-			if err != nil {
-				// A last message without a newline was served with the end: its answer
-				// goes out now, as no read will flush it.
-				if ss.later != nil {
-					ss.later.flush()
-				}
-				// Said here, not by serveStream's goroutine: that may be serving a request
-				// that waits for the client, which hanging up releases.
-				switch {
-				case err == io.EOF && ctx.Err() == nil:
-					ss.hangUp() // the client has said all it will
-					err = nil
-				case ctx.Err() == nil:
-					ss.failed(transportFailure(err))
-					cancel(err)
-				}
-				ended <- err
-				return
-			}
-		}
-	}
-	ss.reading = rd
-	rd.loop(rd.newTurn())
-	err := <-ended
-	ss.wait() // answer what the client asked, or let what was cancelled end
-	if err == nil {
-		return nil
-	}
-	return context.Cause(ctx)
-}
-
 // MemoryConn is the client's end of an in-memory connection to a server (ServeMemory): the
 // messages of one session, without encoding them as lines or bytes on a wire. Tests use it
 // (package mcptest does), as do programs that embed a server.
@@ -209,7 +131,7 @@ func (s *Server) ServeMemory(ctx context.Context) *MemoryConn {
 		maxMessage: s.opts.MaxMessageSize, done: make(chan struct{})}
 	go func() {
 		defer close(c.done)
-		c.err = s.ServeConn(ctx, &memoryServerConn{in: c.toServer, out: c.fromServer})
+		c.err = s.serveConn(ctx, &memoryServerConn{in: c.toServer, out: c.fromServer}, false)
 	}()
 	return c
 }

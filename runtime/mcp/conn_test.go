@@ -147,9 +147,9 @@ func TestPeerCallProgressAndCancel(t *testing.T) {
 	for len(out.all()) == 0 {
 		time.Sleep(time.Millisecond)
 	}
-	p.receive(context.Background(), []byte(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t1","progress":1}}`))
-	p.receive(context.Background(), []byte(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"other","progress":1}}`))
-	p.receive(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"result":{"done":true}}`))
+	p.receive(context.Background(), []byte(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t1","progress":1}}`), 0)
+	p.receive(context.Background(), []byte(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"other","progress":1}}`), 0)
+	p.receive(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"result":{"done":true}}`), 0)
 	wg.Wait()
 	if callErr != nil || string(result) != `{"done":true}` {
 		t.Fatalf("call: %s, %v", result, callErr)
@@ -164,7 +164,7 @@ func TestPeerCallProgressAndCancel(t *testing.T) {
 		for len(out.all()) == sent { // the request has gone out: answer it
 			time.Sleep(time.Millisecond)
 		}
-		p.receive(context.Background(), []byte(`{"jsonrpc":"2.0","id":2,"error":{"code":-32000,"message":"no"}}`))
+		p.receive(context.Background(), []byte(`{"jsonrpc":"2.0","id":2,"error":{"code":-32000,"message":"no"}}`), 0)
 	}()
 	var rpcErr *jsonrpc.Error
 	if _, err := p.call(context.Background(), "things/fail", nil); !errors.As(err, &rpcErr) || rpcErr.Code != -32000 {
@@ -188,11 +188,11 @@ func TestPeerCallProgressAndCancel(t *testing.T) {
 // sideFunc is a peerSide that serves nothing and hands notifications to a function.
 type sideFunc func(m *jsonrpc.Message)
 
-func (f sideFunc) admit(m *jsonrpc.Message) admission {
+func (f sideFunc) admit(_ context.Context, m *jsonrpc.Message) admission {
 	return admission{refuse: jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "no")}
 }
-func (f sideFunc) serve(context.Context, *jsonrpc.Message, any, messageWriter) []byte { return nil }
-func (f sideFunc) notified(m *jsonrpc.Message)                                        { f(m) }
+func (f sideFunc) serve(context.Context, *inflight) []byte { return nil }
+func (f sideFunc) notified(m *jsonrpc.Message)             { f(m) }
 
 func toJSON(v any) string {
 	b, _ := json.Marshal(v)

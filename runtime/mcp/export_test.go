@@ -1,6 +1,11 @@
 package mcp
 
-import "io"
+import (
+	"context"
+	"io"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+)
 
 // The server's Connections, for the contract test of package mcp_test (mcptest imports
 // this package).
@@ -15,4 +20,14 @@ func NewStdioConnForTest(r io.Reader, w io.WriteCloser) Connection {
 func NewMemoryConnPairForTest() (Connection, Connection) {
 	q1, q2 := newMessageQueue(memoryQueueBytes), newMessageQueue(memoryQueueBytes)
 	return &memoryServerConn{in: q1, out: q2}, &memoryServerConn{in: q2, out: q1}
+}
+
+// exchange passes a request through the door and serves it on the caller's goroutine, as
+// an HTTP POST is: its response, or its refusal.
+func exchange(ss *session, ctx context.Context, m *jsonrpc.Message) []byte {
+	rq, refused, _ := ss.enter(ctx, m, ss.admitEra(ctx, m, nil), 0)
+	if rq == nil {
+		return refused
+	}
+	return rq.exchange()
 }

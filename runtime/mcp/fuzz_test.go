@@ -144,8 +144,8 @@ func FuzzSessionMessage(f *testing.F) {
 		defer notes.close()
 		ss := newSession(srv, out, notes)
 		ss.concurrent = true
-		ss.receive(ctx, []byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"roots":{}}}}`))
-		ss.receive(ctx, msg)
+		ss.receive(ctx, []byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"roots":{}}}}`), 0)
+		ss.receive(ctx, msg, 0)
 		ss.wait()
 		ss.close()
 		if n := spotter.panics.Swap(0); n > 0 {

@@ -1,13 +1,11 @@
 package mcp
 
 import (
-	"container/list"
 	"context"
 	"net"
 	"net/http"
 	"strconv"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
@@ -29,13 +27,10 @@ type HTTPOptions struct {
 	// are accepted. Browsers on an allowed origin get the CORS headers they need.
 	AllowedOrigins []string
 	// MaxBodySize bounds the body of a POST, in bytes; a larger one gets 413. The default
-	// is 16 MiB.
+	// is 16 MiB. A body's bytes count against the server's ServerOptions.MaxBytesInFlight,
+	// from Content-Length (MaxBodySize when it is not given) until the request is answered:
+	// past it, a POST gets 503 with Retry-After.
 	MaxBodySize int64
-	// MaxBodyBytesInFlight bounds the bytes of the POST bodies being read or served at once,
-	// across clients, counted from Content-Length (MaxBodySize when it is not given) until
-	// the request is answered; a POST beyond it gets 503 with Retry-After. The default is
-	// 256 MiB.
-	MaxBodyBytesInFlight int64
 	// BodyTimeout bounds the wait for a request's body, from when its headers are read: a
 	// client that announces a body and sends it slowly, or never, loses its connection then,
 	// whatever the answer (a POST for an unknown session is answered at once, but its
@@ -46,15 +41,6 @@ type HTTPOptions struct {
 	// that stops reading loses its connection then, and what it held is let go. The default
 	// is 30 seconds.
 	WriteTimeout time.Duration
-	// MaxSessions bounds the sessions open at once (Streamable HTTP and HTTP+SSE). A new
-	// session past it sheds the session idle for longest (one serving no request and with no
-	// stream open, such as its GET stream); when every session is in use, initialize (or
-	// the GET of the HTTP+SSE transport) gets 503 with Retry-After. The default is 10000.
-	MaxSessions int
-	// SessionIdleTimeout ends sessions that have had no request and no open stream for this
-	// long. The default is 30 minutes; a negative value keeps sessions until they are
-	// deleted or the server stops.
-	SessionIdleTimeout time.Duration
 	// ResumeTimeout is how long a request whose client disconnected keeps running, waiting
 	// for the client to resume its stream (GET with Last-Event-ID), before it is cancelled.
 	// The default is 30 seconds.
@@ -77,10 +63,19 @@ type HTTPOptions struct {
 	// both paths; a program that mounts the handler itself mounts them too.
 	SSEPath string
 	// Routes, for ListenAndServeHTTP and ServeHTTPListener, serves every request for a path
-	// other than Path: the program's own routes beside MCP on the same HTTP server (a health
-	// check, metrics), shut down gracefully with it. Without it, other paths get 404. The
-	// host and origin checks above are MCP's, not applied to Routes.
+	// other than Path: the program's own routes beside MCP on the same HTTP server (another
+	// transport such as runtime/mcp/ws, a status page), shut down gracefully with it.
+	// Without it, other paths get 404. Routes pass the same guard as Path: the host and
+	// origin checks and, with Auth, the bearer token, whose caller a handler finds in its
+	// request's context (AuthInfoFrom): a WebSocket handler mounted here serves only the
+	// callers /mcp serves, with their scopes.
 	Routes http.Handler
+	// PublicRoutes, for ListenAndServeHTTP and ServeHTTPListener, serves the paths it has
+	// a pattern for, before Routes and without the guard: what anyone who reaches the port
+	// may read, such as a health check, or /metrics for a scraper. An MCP transport mounted
+	// here on a protected server refuses every conversation (ServeConn returns
+	// ErrUnauthenticated): it has no caller to serve.
+	PublicRoutes *http.ServeMux
 	// Auth protects the server (basic/authorization): every request needs a bearer token
 	// that Auth.Verifier accepts, tools with scopes need them in the token, and the
 	// protected resource metadata is served at /.well-known/oauth-protected-resource. nil:
@@ -101,9 +96,7 @@ type HTTPHandler struct {
 	mu          sync.Mutex
 	sessions    map[string]*httpSession
 	sseSessions map[string]*sseSession
-	idle        list.List // of the sessions idle, for longest first (httpSession.use)
 	closing     bool
-	bodyBytes   atomic.Int64   // of the POST bodies in flight (reserveBody)
 	requests    sync.WaitGroup // requests being served, on their own goroutines
 	// stopping ends when the handler shuts down: subscriptions (subscriptions/listen) end
 	// with it, gracefully, rather than hold the shutdown up.
@@ -120,6 +113,9 @@ func (s *Server) HTTPHandler(opts *HTTPOptions) *HTTPHandler {
 		panic(err)
 	}
 	h := &HTTPHandler{srv: s, opts: withHTTPDefaults(opts), sessions: map[string]*httpSession{}, sseSessions: map[string]*sseSession{}}
+	if h.opts.Auth != nil {
+		s.protect()
+	}
 	h.stopping, h.stop = context.WithCancel(context.Background())
 	h.workers = newWorkers(h.stopping.Done())
 	h.guard = newGuard(&h.opts, s.logger)
@@ -141,20 +137,11 @@ func withHTTPDefaults(opts *HTTPOptions) HTTPOptions {
 	if o.MaxBodySize <= 0 {
 		o.MaxBodySize = 16 << 20
 	}
-	if o.MaxBodyBytesInFlight <= 0 {
-		o.MaxBodyBytesInFlight = 256 << 20
-	}
 	if o.BodyTimeout <= 0 {
 		o.BodyTimeout = 30 * time.Second
 	}
 	if o.WriteTimeout <= 0 {
 		o.WriteTimeout = 30 * time.Second
-	}
-	if o.MaxSessions <= 0 {
-		o.MaxSessions = 10000
-	}
-	if o.SessionIdleTimeout == 0 {
-		o.SessionIdleTimeout = 30 * time.Minute
 	}
 	if o.ResumeTimeout <= 0 {
 		o.ResumeTimeout = 30 * time.Second
@@ -214,8 +201,8 @@ func (s *Server) ServeHTTPListener(ctx context.Context, ln net.Listener, opts *H
 		mux.Handle("/.well-known/oauth-protected-resource", h)
 		mux.Handle("/.well-known/oauth-protected-resource/", h)
 	}
-	if h.opts.Routes != nil {
-		mux.Handle("/", h.opts.Routes)
+	if h.opts.Routes != nil || h.opts.PublicRoutes != nil {
+		mux.Handle("/", h.routes())
 	}
 	hs := &http.Server{
 		// A body must come within BodyTimeout on every path, whoever answers it (the program's
@@ -250,6 +237,27 @@ func (s *Server) ServeHTTPListener(ctx context.Context, ln net.Listener, opts *H
 	}
 	<-served
 	return nil
+}
+
+// routes serves the program's routes: a path PublicRoutes has a pattern for there, without
+// the guard; any other through the guard to Routes (404 without it).
+func (h *HTTPHandler) routes() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if pub := h.opts.PublicRoutes; pub != nil {
+			if _, pattern := pub.Handler(r); pattern != "" {
+				pub.ServeHTTP(w, r)
+				return
+			}
+		}
+		r, ok := h.guard.check(w, r)
+		switch {
+		case !ok:
+		case h.opts.Routes != nil:
+			h.opts.Routes.ServeHTTP(w, r)
+		default:
+			http.NotFound(w, r)
+		}
+	})
 }
 
 // Shutdown stops taking new sessions and requests, waits for the requests in progress to
@@ -289,10 +297,6 @@ func (h *HTTPHandler) Close() {
 	h.closing = true
 	sessions, sse := h.sessions, h.sseSessions
 	h.sessions, h.sseSessions = map[string]*httpSession{}, map[string]*sseSession{}
-	for _, hs := range sessions {
-		hs.idleAt = nil
-	}
-	h.idle.Init()
 	h.mu.Unlock()
 	for _, hs := range sessions {
 		hs.end()
@@ -364,18 +368,20 @@ func (h *HTTPHandler) routePost(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if r.Header.Get("Mcp-Session-Id") != "" && !isStatelessHeader(r.Header.Get("Mcp-Protocol-Version")) {
-		if !protocolVersionOK(w, r) {
+	if !isStatelessHeader(r.Header.Get("Mcp-Protocol-Version")) {
+		if !protocolVersionOK(w, r) { // once, for every POST of a session's era
 			return
 		}
-		if p.hs = h.session(w, r); p.hs == nil {
-			return
+		if r.Header.Get("Mcp-Session-Id") != "" {
+			if p.hs = h.session(w, r); p.hs == nil {
+				return
+			}
 		}
 	}
 	if !h.readPost(w, r, p) {
 		return
 	}
-	defer p.release() // once answered: the endpoints wait for the answer
+	defer p.release() // once answered (the endpoints wait for the answer), what was not handed on
 	if p.stateless {
 		h.postStateless(w, r, p)
 		return

@@ -46,8 +46,8 @@ func newGuard(opts *HTTPOptions, logger *slog.Logger) *guard {
 // challenge, or 503 when the verifier cannot decide), next finds the caller in the
 // request's context (AuthInfoFrom), and the protected resource metadata is served at
 // /.well-known/oauth-protected-resource (a program mounts that path on GuardHTTP's handler
-// too). Scopes are not checked here: they depend on the message, which the transport behind
-// reads; it checks them per message. opts may be nil; bad Auth options panic, as they do in
+// too). Scopes are not checked here: they depend on the message, which the server's door
+// checks per message (ServeConn), whatever the transport. opts may be nil; bad Auth options panic, as they do in
 // HTTPHandler.
 func GuardHTTP(opts *HTTPOptions, next http.Handler) http.Handler {
 	if err := opts.authProblem(); err != nil {
@@ -241,19 +241,6 @@ func (g *guard) challenge(w http.ResponseWriter, r *http.Request, status int, co
 		w.Header().Add("WWW-Authenticate", "DPoP "+params+`, algs="`+strings.Join(g.dpopAlgs, " ")+`"`)
 	}
 	httpError(w, status, jsonrpc.CodeInvalidRequest, msg)
-}
-
-// checkScopes answers a request whose token lacks the scopes need with 403 and returns
-// false. The POST preamble (http_post.go) calls it with the scopes of the message it read.
-func (g *guard) checkScopes(w http.ResponseWriter, r *http.Request, method string, need []string) bool {
-	if len(need) == 0 {
-		return true
-	}
-	if info := AuthInfoFrom(r.Context()); info != nil && info.HasScopes(need) {
-		return true
-	}
-	g.challenge(w, r, http.StatusForbidden, "insufficient_scope", method+" needs the scopes "+strings.Join(need, " "), need)
-	return false
 }
 
 // serveResourceMetadata answers GET of the protected resource metadata.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 	"net/url"
-	"strconv"
 	"sync"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
@@ -28,10 +27,6 @@ type sseSession struct {
 	cancel context.CancelFunc
 	once   sync.Once
 	owner  string // the callerKey of the token that opened it ("" unprotected)
-
-	maxRequests int // served on workers at once (MaxConcurrentRequests; 0: no bound)
-	requestsMu  sync.Mutex
-	requests    int // served on workers, until answered
 }
 
 // sseMessagePath is where the clients of SSEPath POST their messages.
@@ -74,29 +69,26 @@ func (h *HTTPHandler) openSSE(w http.ResponseWriter, r *http.Request) {
 	ss.session = newSession(h.srv, st, newNotifier(ss.ctx, st, h.srv.logger))
 	ss.session.id = newSessionID()
 	ss.session.transport, ss.session.peerAddr = TransportSSE, r.RemoteAddr
-	ss.maxRequests = max(h.srv.opts.MaxConcurrentRequests, 0)
+	ss.session.maxConcurrent = max(h.srv.opts.MaxConcurrentRequests, 0)
+	// One of the server's conversations (door.go), always in use while its stream is open,
+	// as it is while it lasts: never idle, never shed.
+	seat := h.srv.conversations.enter(func(error) { h.endSSE(ss) })
+	if seat == nil {
+		w.Header().Set("Retry-After", "5")
+		httpError(w, http.StatusServiceUnavailable, jsonrpc.CodeInternalError, errTooManyConversations(h.srv.opts.MaxConversations))
+		return
+	}
+	seat.use()
+	ss.session.seat = seat
 	h.mu.Lock()
-	var shed *httpSession
-	switch {
-	case h.closing:
+	if h.closing {
 		h.mu.Unlock()
+		seat.leave()
 		shuttingDown(w)
 		return
-	case len(h.sessions)+len(h.sseSessions) >= h.opts.MaxSessions:
-		// An HTTP+SSE session always has its stream open: only a Streamable HTTP one can
-		// be idle, and shed for it.
-		if shed = h.shedLocked(); shed == nil {
-			h.mu.Unlock()
-			w.Header().Set("Retry-After", "5")
-			httpError(w, http.StatusServiceUnavailable, jsonrpc.CodeInternalError, "too many sessions ("+strconv.Itoa(h.opts.MaxSessions)+"), all in use; try again later")
-			return
-		}
 	}
 	h.sseSessions[ss.id] = ss
 	h.mu.Unlock()
-	if shed != nil {
-		shed.end()
-	}
 	h.srv.track(ss.session)
 	defer h.endSSE(ss)
 
@@ -114,6 +106,7 @@ func (h *HTTPHandler) endSSE(ss *sseSession) {
 			delete(h.sseSessions, ss.id)
 		}
 		h.mu.Unlock()
+		ss.session.seat.leave()
 		ss.cancel()
 		ss.session.close()
 		ss.notes.close()
@@ -137,17 +130,12 @@ func (h *HTTPHandler) legacySession(w http.ResponseWriter, r *http.Request) *sse
 
 // postLegacy hands a message that passed the preamble to its session; the answer goes on
 // the session's stream. A request is served on a worker, counted in MaxConcurrentRequests
-// and holding its body in MaxBodyBytesInFlight until it is answered, as the Streamable HTTP
+// and holding its body in the server's MaxBytesInFlight until it is answered, as the Streamable HTTP
 // endpoint does (a request served on after its POST was answered would otherwise let a
 // client hold any number of bodies); what the next messages depend on (initialize, a
 // subscription, the log level) is served before the POST is answered.
 func (h *HTTPHandler) postLegacy(w http.ResponseWriter, r *http.Request, p *post) {
-	handed := false // to a worker, which gives the body's bytes back once answered
-	defer func() {
-		if !handed {
-			p.release()
-		}
-	}()
+	defer p.release() // what of the body's bytes was not handed to the request
 	if !h.begin() {
 		shuttingDown(w)
 		return
@@ -158,53 +146,43 @@ func (h *HTTPHandler) postLegacy(w http.ResponseWriter, r *http.Request, p *post
 		ctx = WithAuthInfo(ctx, a) // the caller is the message's
 	}
 	if !p.m.IsRequest() {
-		ss.peer.exchange(ctx, &p.m, admission{})
+		ss.handle(ctx, &p.m, ss.w, 0)
 		h.requests.Done()
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
-	a := ss.admitEra(&p.m, p.meta)
-	counted := !a.inline && a.refuse == nil
-	if counted && !ss.startRequest() {
-		ss.respond(jsonrpc.AppendError(nil, p.m.ID, errServerBusy(ss.maxRequests)))
-		h.requests.Done()
-		w.WriteHeader(http.StatusAccepted)
-		return
-	}
-	// Recorded here, in the order the POSTs arrive: a cancellation POSTed once this one is
-	// answered finds the request.
-	rq, refusal := ss.peer.enter(ctx, &p.m, a)
+	// The door (door.go), in the order the POSTs arrive: a cancellation POSTed once this one
+	// is answered finds the request. A refusal for a scope is the POST's 403; any other
+	// answer goes on the stream.
+	a := ss.admitEra(ctx, &p.m, p.meta)
+	rq, refused, why := ss.enter(ctx, &p.m, a, p.take())
 	switch {
-	case rq == nil:
-		ss.respond(refusal)
-		if counted {
-			ss.endRequest()
-		}
+	case rq == nil && a.why == refusedScope:
 		h.requests.Done()
-	case !counted:
+		h.httpRefuse(w, r, &p.m, a, why, refused, 0)
+		return
+	case rq == nil:
+		ss.respond(refused)
+		h.requests.Done()
+	case a.inline:
 		ss.respond(rq.exchange())
 		h.requests.Done()
 	default:
-		handed = true
-		h.workers.run(&legacyJob{ss: ss, rq: rq, release: p.release, done: h.requests.Done})
+		h.workers.run(&legacyJob{ss: ss, rq: rq, done: h.requests.Done})
 	}
 	w.WriteHeader(http.StatusAccepted)
 }
 
 // legacyJob is a request of an HTTP+SSE session being served on a worker.
 type legacyJob struct {
-	ss      *sseSession
-	rq      *inflight
-	release func() // gives the body's bytes back
-	done    func() // the request is answered
+	ss   *sseSession
+	rq   *inflight
+	done func() // the request is answered
 }
 
 func (j *legacyJob) work() {
 	defer j.done()
-	resp := j.rq.exchange()
-	j.release()
-	j.ss.respond(resp)
-	j.ss.endRequest()
+	j.ss.respond(j.rq.exchange()) // which gives the body's bytes back
 }
 
 // respond writes a response on the session's stream; nil is none.
@@ -212,21 +190,4 @@ func (ss *sseSession) respond(resp []byte) {
 	if resp != nil {
 		ss.st.respond(resp, http.StatusOK)
 	}
-}
-
-// startRequest counts a request served on a worker, unless maxRequests are already.
-func (ss *sseSession) startRequest() bool {
-	ss.requestsMu.Lock()
-	defer ss.requestsMu.Unlock()
-	if ss.maxRequests > 0 && ss.requests >= ss.maxRequests {
-		return false
-	}
-	ss.requests++
-	return true
-}
-
-func (ss *sseSession) endRequest() {
-	ss.requestsMu.Lock()
-	ss.requests--
-	ss.requestsMu.Unlock()
 }

@@ -15,9 +15,9 @@ import (
 // stream, and the checks of the MCP endpoint apply.
 func TestHTTPPlusSSETransport(t *testing.T) {
 	before := runtimeGoroutines()
-	srv := quietServer(nil)
+	srv := quietServer(&ServerOptions{MaxConversations: 1})
 	srv.AddTool(echoTool("echo"))
-	h := srv.HTTPHandler(&HTTPOptions{MaxSessions: 1})
+	h := srv.HTTPHandler(nil)
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
 	mux.Handle("/sse", h)
@@ -108,7 +108,7 @@ func TestHTTPPlusSSETransport(t *testing.T) {
 	}
 	req3, _ := http.NewRequest(http.MethodGet, ts.URL+"/sse", nil)
 	if resp, _ := hc.Do(req3); resp.StatusCode != 503 {
-		t.Errorf("a second session beyond MaxSessions 1: %d, want 503", resp.StatusCode)
+		t.Errorf("a second session beyond MaxConversations 1: %d, want 503", resp.StatusCode)
 	} else {
 		resp.Body.Close()
 	}

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
@@ -16,9 +15,11 @@ import (
 // the message endpoint of HTTP+SSE: what the endpoints serve is the message it hands them,
 // so none can skip a check. In order: shutting down (503), Content-Type (415), Accept (406,
 // not for HTTP+SSE, whose answers go on its stream), then the router finds the session the
-// request names, without reading the body (404), then the body's share of
-// MaxBodyBytesInFlight (503 with Retry-After), MaxBodySize (413), the JSON-RPC message (400),
-// the scopes a protected caller's token needs for it (403), and last its era, decided once.
+// request names, without reading the body (404), then the body's share of the server's
+// MaxBytesInFlight (503 with Retry-After), MaxBodySize (413), the JSON-RPC message (400),
+// and last its era, decided once. Then the endpoint hands a request to the server's door
+// (door.go), whose refusals it answers with their status (httpRefuse): a scope the
+// caller's token lacks 403, a bound 503.
 
 // post is a POST's message, with what the preamble and the router decided of it.
 type post struct {
@@ -30,10 +31,22 @@ type post struct {
 	legacy     bool         // to the message endpoint of HTTP+SSE
 	hs         *httpSession // the Streamable HTTP session the POST names, if any
 	ss         *sseSession  // the HTTP+SSE session the POST names
-	// release gives the body's bytes back to MaxBodyBytesInFlight, once the message has been
-	// served (a request of HTTP+SSE is served on after its POST is answered).
-	release func()
+	// held is the body's bytes in the server's budget: handed to the request that serves
+	// the message (take), or given back by release once the POST is answered.
+	held   int64
+	budget *budget
 }
+
+// take hands the body's bytes in the budget to the request that serves the message, which
+// gives them back once answered (a request of HTTP+SSE is served on after its POST is).
+func (p *post) take() int64 {
+	n := p.held
+	p.held = 0
+	return n
+}
+
+// release gives back what of the body's bytes was not handed on.
+func (p *post) release() { p.budget.give(p.take()) }
 
 // startPost checks what a POST's headers say, before the router looks for its session.
 func (h *HTTPHandler) startPost(w http.ResponseWriter, r *http.Request, legacy bool) (*post, bool) {
@@ -61,25 +74,22 @@ func (h *HTTPHandler) startPost(w http.ResponseWriter, r *http.Request, legacy b
 }
 
 // readPost reads and checks the message of a POST that startPost let through, and decides
-// its era. It answers a refusal itself; else the caller calls p.release once the message
-// has been served.
+// its era. It answers a refusal itself; else the caller calls p.release once the POST is
+// answered.
 func (h *HTTPHandler) readPost(w http.ResponseWriter, r *http.Request, p *post) bool {
-	body, release := h.readBody(w, r)
+	body, held := h.readBody(w, r)
 	if body == nil {
 		return false
 	}
+	p.held, p.budget = held, &h.srv.budget
 	m, perr := parser.Parse(body)
 	if perr != nil {
 		// Nothing in a message we cannot read can be answered on a stream.
-		release()
+		p.release()
 		writeJSON(w, http.StatusBadRequest, jsonrpc.AppendError(nil, m.ID, perr))
 		return false
 	}
-	if h.opts.Auth != nil && m.IsRequest() && !h.guard.checkScopes(w, r, m.Method, h.srv.requiredScopes(&m)) {
-		release()
-		return false
-	}
-	p.m, p.release = m, release
+	p.m = m
 	p.meta, p.stateless = eraOf(r.Header.Get("Mcp-Protocol-Version"), &p.m, p.legacy)
 	return true
 }
@@ -102,47 +112,34 @@ func eraOf(header string, m *jsonrpc.Message, legacy bool) (meta *requestMeta, s
 }
 
 // readBody reads the body of a POST within the bounds every endpoint shares: its bytes
-// count against MaxBodyBytesInFlight from before it is read (503 with Retry-After past it),
-// and it may be no larger than MaxBodySize (413). It answers a refusal itself and returns a
-// nil body; else release gives the bytes back.
-func (h *HTTPHandler) readBody(w http.ResponseWriter, r *http.Request) (body []byte, release func()) {
-	reserved, ok := h.reserveBody(r)
-	if !ok {
+// count against the server's MaxBytesInFlight from before it is read (503 with Retry-After
+// past it), and it may be no larger than MaxBodySize (413). It answers a refusal itself and
+// returns a nil body; else the bytes it holds in the budget.
+func (h *HTTPHandler) readBody(w http.ResponseWriter, r *http.Request) (body []byte, held int64) {
+	reserved := r.ContentLength
+	if reserved < 0 || reserved > h.opts.MaxBodySize {
+		reserved = h.opts.MaxBodySize // unknown, or refused with 413 once read
+	}
+	if !h.srv.budget.take(reserved, 0) {
 		w.Header().Set("Retry-After", "1")
 		httpError(w, http.StatusServiceUnavailable, jsonrpc.CodeInternalError, "server busy: too many request bodies in flight; try again later")
-		return nil, nil
+		return nil, 0
 	}
-	var once sync.Once
-	release = func() { once.Do(func() { h.bodyBytes.Add(-reserved) }) }
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodySize))
 	if err != nil {
-		release()
+		h.srv.budget.give(reserved)
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
 			httpError(w, http.StatusRequestEntityTooLarge, jsonrpc.CodeInvalidRequest, "request body too large: the limit is "+strconv.FormatInt(h.opts.MaxBodySize, 10)+" bytes")
-			return nil, nil
+			return nil, 0
 		}
 		httpError(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest, "bad request: cannot read the body: "+err.Error())
-		return nil, nil
+		return nil, 0
 	}
 	if body == nil {
 		body = []byte{} // read, and empty
 	}
-	return body, release
-}
-
-// reserveBody counts the body of a POST against MaxBodyBytesInFlight, or reports that
-// there is no room. A body alone is always let in: MaxBodySize bounds it.
-func (h *HTTPHandler) reserveBody(r *http.Request) (n int64, ok bool) {
-	n = r.ContentLength
-	if n < 0 || n > h.opts.MaxBodySize {
-		n = h.opts.MaxBodySize // unknown, or refused with 413 once read
-	}
-	if total := h.bodyBytes.Add(n); total > h.opts.MaxBodyBytesInFlight && total > n {
-		h.bodyBytes.Add(-n)
-		return 0, false
-	}
-	return n, true
+	return body, reserved
 }
 
 // isJSON reports whether a Content-Type is application/json, with or without parameters.
@@ -192,6 +189,21 @@ func refused(params string) bool {
 		}
 	}
 	return false
+}
+
+// httpRefuse answers a POST whose request the door refused (a): 403 and a challenge for a
+// scope the caller's token lacks; 503 with Retry-After, and its answer, for a bound;
+// otherwise its answer (resp), with status.
+func (h *HTTPHandler) httpRefuse(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message, a admission, why refusal, resp []byte, status int) {
+	switch {
+	case a.why == refusedScope:
+		h.guard.challenge(w, r, http.StatusForbidden, "insufficient_scope", m.Method+" needs the scopes "+strings.Join(a.need, " "), a.need)
+	case why == refusedBusy:
+		w.Header().Set("Retry-After", "1")
+		writeJSON(w, http.StatusServiceUnavailable, resp)
+	default:
+		writeJSON(w, status, resp)
+	}
 }
 
 // httpError answers with an HTTP error status and a JSON-RPC error without an id.

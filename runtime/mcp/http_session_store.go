@@ -1,16 +1,13 @@
 package mcp
 
 import (
-	"container/list"
 	"context"
 	"crypto/rand"
 	"encoding/base64"
-	"fmt"
 	"net/http"
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
@@ -27,30 +24,26 @@ type httpSession struct {
 	cancel     context.CancelFunc
 	standalone *stream
 	owner      string // the callerKey of the token that initialized it ("" unprotected)
+	// seat is the door's record of the session, once registered: it is in use while it
+	// serves a request or its GET stream is open, and the server ends it when it has been
+	// idle too long, or sheds it for a new conversation (door.go).
+	seat *seat
 
-	// Under h.mu: whether the session is in use, and since when it is not. A session is idle
-	// while it serves no request and no connection (a POST, its GET stream): only an idle
-	// session expires, or is shed for a new one when MaxSessions are open.
-	busy     int           // requests and connections in progress
-	lastUsed time.Time     // when the last one ended
-	idleAt   *list.Element // in h.idle, while idle and registered
-
-	mu       sync.Mutex
-	streams  map[int64]*stream // the standalone stream (0) and the streams of requests in progress or unread
-	nextNum  int64
-	ended    bool
-	idle     *time.Timer
-	requests int // requests being served, until answered (MaxConcurrentRequests)
+	mu      sync.Mutex
+	streams map[int64]*stream // the standalone stream (0) and the streams of requests in progress or unread
+	nextNum int64
+	ended   bool
 }
 
 func (h *HTTPHandler) newSession() *httpSession {
 	ctx, cancel := context.WithCancel(context.Background())
 	standalone := newSessionStream(0)
 	hs := &httpSession{h: h, ctx: ctx, cancel: cancel, standalone: standalone,
-		streams: map[int64]*stream{0: standalone}, nextNum: 1, lastUsed: time.Now()}
+		streams: map[int64]*stream{0: standalone}, nextNum: 1}
 	hs.session = newSession(h.srv, sessionConn{standalone}, newNotifier(ctx, standalone, h.srv.logger))
 	hs.session.id = newSessionID()
 	hs.session.transport = TransportHTTP
+	hs.session.maxConcurrent = max(h.srv.opts.MaxConcurrentRequests, 0)
 	standalone.session = hs
 	return hs
 }
@@ -63,87 +56,6 @@ func newSessionID() string {
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
-// use marks the session busy for one request or connection; the returned function ends it.
-// A session is idle only while nothing uses it; its idle timer starts when the last use
-// ends, and it goes to the back of the handler's idle sessions.
-func (hs *httpSession) use() func() {
-	h := hs.h
-	h.mu.Lock()
-	hs.busy++
-	if hs.idleAt != nil {
-		h.idle.Remove(hs.idleAt)
-		hs.idleAt = nil
-	}
-	h.mu.Unlock()
-	return func() {
-		h.mu.Lock()
-		hs.busy--
-		hs.lastUsed = time.Now()
-		idle := hs.busy == 0
-		if idle && h.sessions[hs.id] == hs {
-			hs.idleAt = h.idle.PushBack(hs)
-		}
-		h.mu.Unlock()
-		if idle {
-			hs.mu.Lock()
-			if hs.idle != nil && !hs.ended {
-				hs.idle.Reset(h.opts.SessionIdleTimeout)
-			}
-			hs.mu.Unlock()
-		}
-	}
-}
-
-// startRequest counts a request the session is to serve, unless it serves max already
-// (max 0: no bound); endRequest counts it answered.
-func (hs *httpSession) startRequest(max int) bool {
-	hs.mu.Lock()
-	defer hs.mu.Unlock()
-	if max > 0 && hs.requests >= max {
-		return false
-	}
-	hs.requests++
-	return true
-}
-
-func (hs *httpSession) endRequest() {
-	hs.mu.Lock()
-	hs.requests--
-	hs.mu.Unlock()
-}
-
-// watchIdle ends the session once it has been idle for the timeout.
-func (hs *httpSession) watchIdle() {
-	timeout := hs.h.opts.SessionIdleTimeout
-	if timeout < 0 {
-		return
-	}
-	hs.mu.Lock()
-	defer hs.mu.Unlock()
-	if hs.ended {
-		return
-	}
-	hs.idle = time.AfterFunc(timeout, func() {
-		hs.h.mu.Lock()
-		idleFor := time.Since(hs.lastUsed)
-		busy := hs.busy > 0
-		hs.h.mu.Unlock()
-		expired := !busy && idleFor >= timeout
-		hs.mu.Lock()
-		if hs.ended {
-			expired = false
-		} else if !busy && !expired {
-			hs.idle.Reset(timeout - idleFor)
-		}
-		hs.mu.Unlock()
-		if expired {
-			hs.session.failed(fmt.Errorf("mcp: the session was idle for %v: %w", timeout, context.DeadlineExceeded))
-			hs.h.remove(hs)
-			hs.end()
-		}
-	})
-}
-
 // end ends the session: its requests are cancelled and its streams' connections close.
 func (hs *httpSession) end() {
 	hs.mu.Lock()
@@ -152,12 +64,10 @@ func (hs *httpSession) end() {
 		return
 	}
 	hs.ended = true
-	if hs.idle != nil {
-		hs.idle.Stop()
-	}
 	streams := hs.streams
 	hs.streams = map[int64]*stream{}
 	hs.mu.Unlock()
+	hs.seat.leave()
 	hs.cancel()
 	hs.session.close()
 	hs.notes.close()
@@ -168,45 +78,33 @@ func (hs *httpSession) end() {
 
 func (h *HTTPHandler) remove(hs *httpSession) {
 	h.mu.Lock()
-	h.removeLocked(hs)
-	h.mu.Unlock()
-}
-
-func (h *HTTPHandler) removeLocked(hs *httpSession) {
 	if h.sessions[hs.id] == hs {
 		delete(h.sessions, hs.id)
 	}
-	if hs.idleAt != nil {
-		h.idle.Remove(hs.idleAt)
-		hs.idleAt = nil
-	}
+	h.mu.Unlock()
 }
 
-// registerLocked adds a new session, shedding the session idle for longest if MaxSessions
-// are open; it returns the session shed, for the caller to end, and false if every session
-// is in use. (A flood of sessions never used cannot lock out a client that uses its own.)
-func (h *HTTPHandler) registerLocked(hs *httpSession) (shed *httpSession, ok bool) {
-	if len(h.sessions)+len(h.sseSessions) >= h.opts.MaxSessions {
-		if shed = h.shedLocked(); shed == nil {
-			return nil, false
-		}
+// register adds an initialized session to the handler's and to the server's conversations,
+// shedding the one idle longest if MaxConversations are open (door.go). full reports that
+// every conversation is in use, so it cannot; neither, that the handler is shutting down.
+func (h *HTTPHandler) register(hs *httpSession) (ok, full bool) {
+	seat := h.srv.conversations.enter(func(err error) {
+		hs.session.failed(err)
+		h.remove(hs)
+		hs.end()
+	})
+	if seat == nil {
+		return false, true
 	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closing {
+		seat.leave()
+		return false, false
+	}
+	hs.seat, hs.session.seat = seat, seat
 	h.sessions[hs.id] = hs
-	if hs.busy == 0 {
-		hs.idleAt = h.idle.PushBack(hs)
-	}
-	return shed, true
-}
-
-// shedLocked takes the session idle for longest out, if there is one idle.
-func (h *HTTPHandler) shedLocked() *httpSession {
-	front := h.idle.Front()
-	if front == nil {
-		return nil
-	}
-	hs := front.Value.(*httpSession)
-	h.removeLocked(hs)
-	return hs
+	return true, false
 }
 
 // newRequestStream opens the stream of one request; abandon cancels the request.

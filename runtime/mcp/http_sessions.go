@@ -3,7 +3,6 @@ package mcp
 import (
 	"context"
 	"net/http"
-	"strconv"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
@@ -15,9 +14,6 @@ import (
 
 // postSession serves a POST of a session's era that passed the preamble.
 func (h *HTTPHandler) postSession(w http.ResponseWriter, r *http.Request, p *post) {
-	if !protocolVersionOK(w, r) {
-		return
-	}
 	hs, m := p.hs, &p.m // the router found the session its id names, before the body
 	if hs == nil {
 		if m.Method == methodInitialize && m.IsRequest() {
@@ -26,48 +22,51 @@ func (h *HTTPHandler) postSession(w http.ResponseWriter, r *http.Request, p *pos
 				writeJSON(w, http.StatusForbidden, jsonrpc.AppendError(nil, m.ID, kerr))
 				return
 			}
-			h.initialize(w, m, p.acceptJSON, owner, r.RemoteAddr)
+			h.initialize(w, r, p, owner)
 			return
 		}
 		h.session(w, r) // answers that the session id is missing
 		return
 	}
-	done := hs.use()
-	defer done()
 	if !m.IsRequest() {
 		// Notifications and responses are handled at once; they get no answer of their own.
-		hs.exchange(hs.ctx, m, nil)
+		hs.seat.touch()
+		hs.handle(hs.ctx, m, hs.w, 0)
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
-	h.serveRequest(w, r, hs, m, p.acceptJSON, p.acceptSSE)
+	h.serveRequest(w, r, hs, p)
 }
 
 // initialize starts a session with an initialize request.
-func (h *HTTPHandler) initialize(w http.ResponseWriter, m *jsonrpc.Message, acceptJSON bool, owner, remote string) {
+func (h *HTTPHandler) initialize(w http.ResponseWriter, r *http.Request, p *post, owner string) {
+	m, acceptJSON := &p.m, p.acceptJSON
 	hs := h.newSession()
 	hs.owner = owner
-	hs.session.peerAddr = remote
-	resp := hs.exchange(hs.ctx, m, nil)
-	registered, full := false, false
-	var shed *httpSession
-	if hs.ready() {
-		h.mu.Lock()
-		if h.closing {
-			resp = nil
-		} else if shed, registered = h.registerLocked(hs); !registered {
-			resp, full = nil, true
-		}
-		h.mu.Unlock()
+	hs.session.peerAddr = r.RemoteAddr
+	ctx := hs.ctx
+	if auth := AuthInfoFrom(r.Context()); auth != nil {
+		ctx = WithAuthInfo(ctx, auth)
 	}
-	if shed != nil {
-		shed.end()
+	a := hs.admitEra(ctx, m, nil)
+	rq, resp, why := hs.enter(ctx, m, a, p.take())
+	if rq == nil {
+		hs.end()
+		h.httpRefuse(w, r, m, a, why, resp, http.StatusOK)
+		return
+	}
+	resp = rq.exchange()
+	registered, full := false, false
+	if hs.ready() {
+		if registered, full = h.register(hs); !registered && !full {
+			resp = nil // shutting down
+		}
 	}
 	if !registered { // the handshake failed, or there is no room: no session
 		hs.end()
 		if full {
 			w.Header().Set("Retry-After", "5")
-			httpError(w, http.StatusServiceUnavailable, jsonrpc.CodeInternalError, "too many sessions ("+strconv.Itoa(h.opts.MaxSessions)+"); try again later")
+			httpError(w, http.StatusServiceUnavailable, jsonrpc.CodeInternalError, errTooManyConversations(h.srv.opts.MaxConversations))
 			return
 		}
 		if resp == nil {
@@ -76,7 +75,6 @@ func (h *HTTPHandler) initialize(w http.ResponseWriter, m *jsonrpc.Message, acce
 		}
 	} else {
 		h.srv.track(hs.session)
-		hs.watchIdle()
 		w.Header().Set("Mcp-Session-Id", hs.id)
 	}
 	if acceptJSON {
@@ -93,22 +91,15 @@ func (h *HTTPHandler) initialize(w http.ResponseWriter, m *jsonrpc.Message, acce
 // as plain JSON if the response is all there is to send, else as SSE from the first
 // message on. If the client disconnects before the response, the request goes on for a
 // while, for the client to resume the stream; then it is cancelled.
-func (h *HTTPHandler) serveRequest(w http.ResponseWriter, r *http.Request, hs *httpSession, m *jsonrpc.Message, acceptJSON, acceptSSE bool) {
-	// Counted until answered, as over stdio: requests whose clients went away, kept for
-	// resumption, count too.
-	if max := max(h.srv.opts.MaxConcurrentRequests, 0); !hs.startRequest(max) {
-		w.Header().Set("Retry-After", "1")
-		writeJSON(w, http.StatusServiceUnavailable, jsonrpc.AppendError(nil, m.ID, errServerBusy(max)))
-		return
-	}
+func (h *HTTPHandler) serveRequest(w http.ResponseWriter, r *http.Request, hs *httpSession, p *post) {
+	m, acceptJSON, acceptSSE := &p.m, p.acceptJSON, p.acceptSSE
 	if !h.begin() {
-		hs.endRequest()
 		shuttingDown(w)
 		return
 	}
 	ctx, cancel := context.WithCancel(hs.ctx)
-	if h.opts.Auth != nil {
-		ctx = WithAuthInfo(ctx, AuthInfoFrom(r.Context())) // the session outlives the request; the caller is the request's
+	if auth := AuthInfoFrom(r.Context()); auth != nil {
+		ctx = WithAuthInfo(ctx, auth) // the session outlives the request; the caller is the request's
 	}
 	st := hs.newRequestStream(cancel)
 	if acceptSSE {
@@ -116,8 +107,19 @@ func (h *HTTPHandler) serveRequest(w http.ResponseWriter, r *http.Request, hs *h
 		// that takes JSON only hears them on its GET stream, and the response comes back here.
 		ctx = context.WithValue(ctx, postStreamKey{}, st)
 	}
-	inUse := hs.use() // until answered, though the client may go away before
-	h.workers.run(&requestJob{hs: hs, ctx: ctx, cancel: cancel, m: m, st: st, done: func() { inUse(); h.requests.Done() }})
+	// The door (door.go): the caller's scopes, and MaxConcurrentRequests, counted until
+	// answered, as over stdio (requests whose clients went away, kept for resumption, count
+	// too), while the session is in use.
+	a := hs.admitEra(ctx, m, nil)
+	rq, resp, why := hs.enter(ctx, m, a, p.take())
+	if rq == nil {
+		cancel()
+		hs.dropStream(st)
+		h.requests.Done()
+		h.httpRefuse(w, r, m, a, why, resp, http.StatusOK)
+		return
+	}
+	h.workers.run(&requestJob{rq: rq, cancel: cancel, st: st, done: h.requests.Done})
 	if h.writeStream(w, r, st, 0, acceptJSON, acceptSSE, hs.ctx.Done()) == writeNothingWritten {
 		// The session ended or the server is shutting down before anything was sent.
 		if h.isClosing() {
@@ -131,19 +133,16 @@ func (h *HTTPHandler) serveRequest(w http.ResponseWriter, r *http.Request, hs *h
 // requestJob is a request of a session being served on a worker, while the connection's
 // goroutine writes its stream.
 type requestJob struct {
-	hs     *httpSession
-	ctx    context.Context
+	rq     *inflight
 	cancel context.CancelFunc
-	m      *jsonrpc.Message
 	st     *stream
 	done   func()
 }
 
 func (j *requestJob) work() {
 	defer j.done()
-	defer j.hs.endRequest()
 	defer j.cancel()
-	if resp := j.hs.exchange(j.ctx, j.m, nil); resp != nil { // of the session's era: decided by the router
+	if resp := j.rq.exchange(); resp != nil {
 		j.st.respond(resp, http.StatusOK)
 	}
 	j.st.finish()
@@ -190,8 +189,8 @@ func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 	if hs == nil {
 		return
 	}
-	done := hs.use()
-	defer done()
+	hs.seat.use() // an open stream: the session is not idle
+	defer hs.seat.done()
 	st, after := hs.standalone, int64(-1)
 	if last := r.Header.Get("Last-Event-Id"); last != "" {
 		num, seq, ok := parseEventID(last)

@@ -169,9 +169,9 @@ func TestHTTPCancelledRequestGetsNoResponse(t *testing.T) {
 }
 
 func TestHTTPIdleSessionsEnd(t *testing.T) {
-	srv := quietServer(nil)
+	srv := quietServer(&ServerOptions{IdleTimeout: 300 * time.Millisecond})
 	srv.AddTool(echoTool("echo"))
-	_, c := serveHTTPTest(t, srv, &HTTPOptions{SessionIdleTimeout: 300 * time.Millisecond})
+	_, c := serveHTTPTest(t, srv, nil)
 	c.initialize(`{}`)
 	// A session in use does not idle out: a standalone stream is open past the timeout.
 	sse := readSSE(t, c.do(http.MethodGet, "Accept", "text/event-stream"))
@@ -240,11 +240,11 @@ func TestHTTPInitializeAsANotificationIsRejected(t *testing.T) {
 	}
 }
 
-// Past MaxSessions, with every session in use (its GET stream open), initialize gets 503;
+// Past MaxConversations, with every session in use (its GET stream open), initialize gets 503;
 // a session idle again is shed for a new one, and deleting one makes room.
 func TestHTTPMaxSessions(t *testing.T) {
-	srv := quietServer(nil)
-	_, c := serveHTTPTest(t, srv, &HTTPOptions{MaxSessions: 2})
+	srv := quietServer(&ServerOptions{MaxConversations: 2})
+	_, c := serveHTTPTest(t, srv, nil)
 	c.initialize(`{}`)
 	second := newHTTPClient(t, c.url)
 	second.initialize(`{}`)
@@ -255,7 +255,7 @@ func TestHTTPMaxSessions(t *testing.T) {
 	resp := third.post(initialize)
 	m := jsonBody(t, resp)
 	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Mcp-Session-Id") != "" || m["error"] == nil || resp.Header.Get("Retry-After") == "" {
-		t.Fatalf("a third session beyond MaxSessions 2, both in use: %d %v, want 503 with Retry-After", resp.StatusCode, m)
+		t.Fatalf("a third session beyond MaxConversations 2, both in use: %d %v, want 503 with Retry-After", resp.StatusCode, m)
 	}
 	// The second's stream closes: idle, it is shed for the third.
 	secondStream.Body.Close()

@@ -116,6 +116,14 @@ func (h *HTTPHandler) checkHeaders(r *http.Request, m *jsonrpc.Message, meta *re
 // postStateless serves a POST of the stateless revision that passed the preamble.
 func (h *HTTPHandler) postStateless(w http.ResponseWriter, r *http.Request, p *post) {
 	m, meta := &p.m, p.meta
+	if m.IsRequest() {
+		// The door's check of the caller (door.go): each stateless request is a conversation
+		// of its own, bounded by its body's share of the server's budget.
+		if need := h.srv.lacks(r.Context(), m, methods[m.Method]); need != nil {
+			h.httpRefuse(w, r, m, admission{why: refusedScope, need: need}, refusedScope, nil, 0)
+			return
+		}
+	}
 	if !m.IsRequest() {
 		if m.IsResponse() {
 			httpError(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest, "bad request: in revision "+StatelessProtocolVersion+" a client sends no responses")
@@ -165,10 +173,12 @@ func (h *HTTPHandler) postStateless(w http.ResponseWriter, r *http.Request, p *p
 	if long {
 		notes = newNotifier(ctx, st, h.srv.logger) // for the subscription's notifications
 	}
+	held := p.take() // the request's, until it is answered, though its client may go first
 	go func() {
 		defer h.requests.Done()
 		defer cancel()
-		resp, code := h.srv.serveStateless(ctx, m, meta, st, notes)
+		defer func() { h.srv.budget.give(held) }()
+		resp, code := h.srv.serveStateless(ctx, m, meta, st, notes, &held)
 		if notes != nil {
 			notes.close() // what it queued goes before the response
 		}

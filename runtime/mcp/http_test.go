@@ -352,7 +352,7 @@ func TestHTTPShutdownRacingRequests(t *testing.T) {
 		srv.AddTool(echoTool("echo"))
 		h := srv.HTTPHandler(nil)
 		hs := h.newSession()
-		hs.exchange(hs.ctx, mustParse(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}`), nil)
+		exchange(hs.session, hs.ctx, mustParse(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}`))
 		h.sessions[hs.id] = hs
 		var wg sync.WaitGroup
 		wg.Add(2)
@@ -403,16 +403,17 @@ func TestHTTPShutdownKeepsItsDeadline(t *testing.T) {
 	}
 }
 
-// Routes serve the program's own paths beside MCP on the same server, without MCP's host
-// check, and a request on one of them in progress at shutdown finishes.
+// Routes serve the program's own paths beside MCP on the same server, behind MCP's guard,
+// PublicRoutes without it, and a request on one of them in progress at shutdown finishes.
 func TestServeHTTPListenerServesRoutes(t *testing.T) {
 	srv := quietServer(nil)
 	srv.AddTool(echoTool("echo"))
 	inSlow := make(chan struct{})
-	routes := http.NewServeMux()
-	routes.HandleFunc("GET /health", func(w http.ResponseWriter, r *http.Request) {
+	public := http.NewServeMux()
+	public.HandleFunc("GET /health", func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, `{"status":"ok"}`)
 	})
+	routes := http.NewServeMux()
 	routes.HandleFunc("GET /slow", func(w http.ResponseWriter, r *http.Request) {
 		close(inSlow)
 		time.Sleep(200 * time.Millisecond)
@@ -422,7 +423,7 @@ func TestServeHTTPListenerServesRoutes(t *testing.T) {
 	base := "http://" + ln.Addr().String()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- srv.ServeHTTPListener(ctx, ln, &HTTPOptions{Routes: routes}) }()
+	go func() { done <- srv.ServeHTTPListener(ctx, ln, &HTTPOptions{Routes: routes, PublicRoutes: public}) }()
 
 	c := newHTTPClient(t, base+"/mcp")
 	c.initialize(`{}`) // MCP is still at its path
@@ -434,7 +435,13 @@ func TestServeHTTPListenerServesRoutes(t *testing.T) {
 	}
 	body, _ := io.ReadAll(resp.Body)
 	if resp.StatusCode != 200 || string(body) != `{"status":"ok"}` {
-		t.Errorf("GET /health: %d %q", resp.StatusCode, body)
+		t.Errorf("GET /health, a public route: %d %q", resp.StatusCode, body)
+	}
+	// Routes are guarded as the MCP endpoint is: the same probe of one is refused.
+	req, _ = http.NewRequest(http.MethodGet, base+"/slow", nil)
+	req.Host = "lb.internal:80"
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusForbidden {
+		t.Errorf("GET /slow from a host not allowed: %v %v, want 403 from the guard", resp.StatusCode, err)
 	}
 	if resp, err := http.Get(base + "/nothing"); err != nil || resp.StatusCode != http.StatusNotFound {
 		t.Errorf("GET /nothing: %v %v, want 404 from the routes", resp.StatusCode, err)

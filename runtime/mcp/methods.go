@@ -79,7 +79,7 @@ type method struct {
 	offered func(*Server) bool
 	// scopes are what a protected server's caller needs (its token's scopes) to be served:
 	// those of the tool, prompt or resource the params name. nil: none.
-	scopes func(s *Server, params []byte) []string
+	scopes func(ctx context.Context, s *Server, params []byte) []string
 	// cacheable: a stateless result carries a cache hint (ttlMs, cacheScope).
 	cacheable bool
 	// introduces: a stateless result's _meta carries the server's whole Implementation
@@ -143,12 +143,12 @@ func init() {
 		methodResourcesUnsubscribe:  {serve: unsubscribe, offered: hasResources, revs: sessions, inline: true},
 		methodPromptsList:           {serve: listPrompts, offered: hasPrompts, cacheable: true},
 		methodPromptsGet:            {serve: getPrompt, offered: hasPrompts, scopes: promptScopes, nameParam: "name", asks: true},
-		methodComplete:              {serve: complete, offered: hasCompletions, scopes: (*Server).completionScopes},
+		methodComplete:              {serve: complete, offered: hasCompletions, scopes: completionScopes},
 		methodSetLevel:              {serve: setLevel, revs: sessions, inline: true},
-		methodListen:                {serve: listen, revs: stateless, scopes: (*Server).subscriptionScopes, long: true},
-		methodTasksGet:              {serve: getTask, revs: stateless, offered: hasTasks, nameParam: "taskId"},
-		methodTasksUpdate:           {serve: updateTask, revs: stateless, offered: hasTasks, nameParam: "taskId"},
-		methodTasksCancel:           {serve: cancelTask, revs: stateless, offered: hasTasks, nameParam: "taskId"},
+		methodListen:                {serve: listen, revs: stateless, scopes: subscriptionScopes, long: true},
+		methodTasksGet:              {serve: getTask, revs: stateless, offered: hasTasks, scopes: taskScopes, nameParam: "taskId"},
+		methodTasksUpdate:           {serve: updateTask, revs: stateless, offered: hasTasks, scopes: taskScopes, nameParam: "taskId"},
+		methodTasksCancel:           {serve: cancelTask, revs: stateless, offered: hasTasks, scopes: taskScopes, nameParam: "taskId"},
 		// Sent by mcpgen's client to a server of 2025-11-25's experimental tasks, which the
 		// tasks extension replaced (client_tasks.go); no mcpgen server serves it.
 		methodTasksResult: {revs: only20251125},

@@ -172,7 +172,7 @@ func TestClientAnswersFromTheTable(t *testing.T) {
 		methodToolsCall:     false, // the server's to answer
 		"no/such":           false,
 	} {
-		a := c.admit(&jsonrpc.Message{Method: method})
+		a := c.admit(context.Background(), &jsonrpc.Message{Method: method})
 		if (a.refuse == nil) != want {
 			t.Errorf("admit %s: refused %v, want answered %v", method, a.refuse, want)
 		}

@@ -343,3 +343,41 @@ func TestAnonymousTokensGetNoHandles(t *testing.T) {
 		t.Errorf("a plain call: %v", r.body)
 	}
 }
+
+// A task is answered only to a token with its tool's scope, as its tools/call was (issue
+// 40, finding 5: a token of the same issuer, subject and client without the scope read and
+// answered the task). Without it, tasks/get, tasks/update and tasks/cancel get 403
+// insufficient_scope, and the task is untouched.
+func TestTaskNeedsItsToolsScope(t *testing.T) {
+	srv := quietServer(nil)
+	srv.AddTool(Tool{Name: "report", InputSchema: `{"type":"object"}`, Scopes: []string{"files:read"}, Task: TaskRequired, Handler: func(ctx context.Context, c *ToolCall) {
+		<-ctx.Done()
+		c.ReturnText("the secret report")
+	}})
+	t.Cleanup(func() { srv.tasks.shutdown(context.Background()) })
+	url := serveProtected(t, srv, map[string]*AuthInfo{
+		"ada":        {Issuer: "https://auth.example.com", Subject: "ada", ClientID: "app", Scopes: []string{"files:read"}},
+		"ada-narrow": {Issuer: "https://auth.example.com", Subject: "ada", ClientID: "app"},
+	}) + "/mcp"
+	request := func(method, params string) string {
+		return `{"jsonrpc":"2.0","id":7,"method":"` + method + `","params":{` + params + `,` + taskMeta + `}}`
+	}
+	r := authPost(t, url, "ada", "", request("tools/call", `"name":"report"`))
+	id, _ := result(t, r.body)["taskId"].(string)
+	if id == "" {
+		t.Fatalf("tools/call: %d %v", r.status, r.body)
+	}
+	for _, q := range []struct{ method, params string }{
+		{"tasks/get", ""},
+		{"tasks/update", `,"inputResponses":{}`},
+		{"tasks/cancel", ""},
+	} {
+		r := authPost(t, url, "ada-narrow", "", request(q.method, `"taskId":"`+id+`"`+q.params))
+		if r.status != http.StatusForbidden || !strings.Contains(r.raw(), "files:read") {
+			t.Errorf("%s of a task without its tool's scope: %d %v; want 403 insufficient_scope", q.method, r.status, r.body)
+		}
+	}
+	if task := result(t, authPost(t, url, "ada", "", request("tasks/get", `"taskId":"`+id+`"`)).body); task["status"] != "working" {
+		t.Errorf("the task after the refusals: %v", task)
+	}
+}

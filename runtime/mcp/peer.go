@@ -48,6 +48,11 @@ type peer struct {
 	running       sync.WaitGroup
 	workers       *workers // the goroutines of concurrent requests
 	stopWorkers   chan struct{}
+	// budget, on a server, holds the bytes of the messages being served (door.go); seat is
+	// the door's record of the conversation, in use while a request is served. nil on a
+	// client, and for conversations the door does not count (stdio, memory).
+	budget *budget
+	seat   *seat
 	// reading, for a stream transport, is its read loop, whose goroutine serves requests
 	// inline while they are quick (turns.go); nil where each request has a goroutine of its
 	// own already (HTTP) or a worker (a client's peer).
@@ -70,11 +75,13 @@ type peer struct {
 type peerSide interface {
 	// admit decides, in the order messages arrive, how a request from the other side is
 	// served: refused at once with an error, served inline (before the next message is
-	// read), or on its own goroutine. state is handed back to serve.
-	admit(m *jsonrpc.Message) (a admission)
-	// serve serves an admitted request and returns its response message; state is what
-	// admit read of it, and w is what messages about the request are written to.
-	serve(ctx context.Context, m *jsonrpc.Message, state any, w messageWriter) []byte
+	// read), or on its own goroutine. state is handed back to serve. ctx is the request's,
+	// with the caller it came from (AuthInfoFrom).
+	admit(ctx context.Context, m *jsonrpc.Message) (a admission)
+	// serve serves an admitted request and returns its response message: r.m, with r.state
+	// what admit read of it, r.w what messages about it are written to, and r.held its
+	// bytes in the server's budget (a task that keeps some of them takes them over).
+	serve(ctx context.Context, r *inflight) []byte
 	// notified handles a notification other than cancellation and progress.
 	notified(m *jsonrpc.Message)
 }
@@ -82,6 +89,8 @@ type peerSide interface {
 // admission is a side's decision about a request, made as it arrives.
 type admission struct {
 	refuse *jsonrpc.Error // answer with this error, and serve nothing
+	why    refusal        // what kind of refusal refuse is, for HTTP's status
+	need   []string       // the scopes a refusedScope lacked
 	inline bool           // serve before reading the next message
 	long   bool           // a subscription: it lasts until cancelled or the other side leaves
 	state  any            // what the side read of the request, for serve
@@ -97,8 +106,10 @@ type inflight struct {
 	state     any              // what the side's admit read of it
 	w         messageWriter    // what messages about it, and its response, are written to
 	long      bool
-	buffered  bool // served inline: the response goes to the writer's next write (later)
-	cancelled bool // by the other side, under p.mu: the response must not be sent
+	buffered  bool  // served inline: the response goes to the writer's next write (later)
+	counted   bool  // in p.active, until answered
+	cancelled bool  // by the other side, under p.mu: the response must not be sent
+	held      int64 // the message's bytes in the server's budget, given back once answered
 	// begun, for a subscription read from a stream, is closed once it has taken effect (or
 	// ended): the reader waits for it before it reads the next message.
 	begun     chan struct{}
@@ -134,11 +145,13 @@ func errServerBusy(max int) *jsonrpc.Error {
 	return jsonrpc.NewError(codeServerBusy, "server busy: "+strconv.Itoa(max)+" requests of this session are in progress; wait for their answers, then send more")
 }
 
-// receive handles one message the transport read; messages about it are written to the
-// conversation's writer.
-func (p *peer) receive(ctx context.Context, data []byte) {
+// receive handles one message the transport read, held bytes of which are in the server's
+// budget until it is answered (or handled, if it is no request); messages about it are
+// written to the conversation's writer.
+func (p *peer) receive(ctx context.Context, data []byte, held int64) {
 	m, perr := parser.Parse(data)
 	if perr != nil {
+		p.budget.give(held)
 		if m.IsMalformedResponse() {
 			// A response gets no reply, even a malformed one: the other side would take an
 			// error response for a response to a request of its own.
@@ -148,24 +161,26 @@ func (p *peer) receive(ctx context.Context, data []byte) {
 		p.reply(p.w, jsonrpc.AppendError(nil, m.ID, perr))
 		return
 	}
-	p.handle(ctx, &m, p.w)
+	p.handle(ctx, &m, p.w, held)
 }
 
 // handle handles a message a transport has parsed already (to see which era it is of);
-// messages about it are written to w.
-func (p *peer) handle(ctx context.Context, m *jsonrpc.Message, w messageWriter) {
-	switch {
-	case m.IsResponse():
-		p.deliver(m)
-	case m.IsNotification():
-		if p.mw != nil {
-			p.notifiedThroughMiddleware(ctx, m)
-			return
-		}
-		p.notified(m)
-	default:
-		p.request(ctx, m, w)
+// messages about it are written to w. held is as for receive.
+func (p *peer) handle(ctx context.Context, m *jsonrpc.Message, w messageWriter, held int64) {
+	if m.IsRequest() {
+		p.admitted(ctx, m, w, p.side.admit(ctx, m), held)
+		return
 	}
+	defer p.budget.give(held)
+	if m.IsResponse() {
+		p.deliver(m)
+		return
+	}
+	if p.mw != nil {
+		p.notifiedThroughMiddleware(ctx, m)
+		return
+	}
+	p.notified(m)
 }
 
 // notified handles a notification from the other side.
@@ -210,53 +225,59 @@ func (p *peer) sendThroughMiddleware(ctx context.Context, method string, params 
 	return err
 }
 
-// request serves a request from the other side, as its side admits it.
-func (p *peer) request(ctx context.Context, m *jsonrpc.Message, w messageWriter) {
-	p.admitted(ctx, m, w, p.side.admit(m))
-}
-
-// admitted serves a request from the other side that its side has admitted (a).
-func (p *peer) admitted(ctx context.Context, m *jsonrpc.Message, w messageWriter, a admission) {
+// record records a request the side admitted (a), as it arrives, so that a cancellation
+// that comes right after finds it: the one step every request of the other side's takes,
+// pulled from a stream or pushed by HTTP. It returns the request to serve, or, for one
+// refused (by the side, as a duplicate id, or past maxConcurrent), nil and the response to
+// answer it with, and why it was refused.
+func (p *peer) record(ctx context.Context, m *jsonrpc.Message, w messageWriter, a admission, held int64) (*inflight, []byte, refusal) {
 	if a.refuse != nil {
-		p.reply(w, jsonrpc.AppendError(nil, m.ID, a.refuse))
-		return
+		p.budget.give(held)
+		return nil, jsonrpc.AppendError(nil, m.ID, a.refuse), a.why
 	}
-	// Recorded in the order messages are read, so that a cancellation read right after the
-	// request finds it.
-	r := &inflight{p: p, m: m, state: a.state, w: w, long: a.long}
+	r := &inflight{p: p, m: m, state: a.state, w: w, long: a.long, held: held, counted: !a.inline}
 	r.ctx, r.cancel = context.WithCancel(ctx)
 	p.mu.Lock()
 	_, dup := p.inflight[string(m.ID)]
-	async := p.concurrent && !a.inline
-	busy := !dup && async && p.maxConcurrent > 0 && p.active >= p.maxConcurrent
-	if !dup && !busy {
-		p.inflight[string(m.ID)] = r
-		if async {
-			p.active++
+	busy := !dup && r.counted && p.maxConcurrent > 0 && p.active >= p.maxConcurrent
+	if dup || busy {
+		p.mu.Unlock()
+		r.cancel()
+		p.budget.give(held)
+		if dup {
+			return nil, errIDInUse(m.ID), refusedOther
 		}
+		return nil, jsonrpc.AppendError(nil, m.ID, errServerBusy(p.maxConcurrent)), refusedBusy
 	}
-	if p.workers == nil && p.concurrent {
-		p.stopWorkers = make(chan struct{})
-		p.workers = newWorkers(p.stopWorkers)
+	p.inflight[string(m.ID)] = r
+	if r.counted {
+		p.active++
 	}
-	workers := p.workers
 	p.mu.Unlock()
-	if busy {
+	p.seat.use()
+	return r, nil, refusedOther
+}
+
+// admitted serves a request from the other side that its side has admitted (a).
+func (p *peer) admitted(ctx context.Context, m *jsonrpc.Message, w messageWriter, a admission, held int64) {
+	r, refused, _ := p.record(ctx, m, w, a, held)
+	if r == nil {
 		// Written by the reading goroutine: a client that does not read its answers stops
 		// being read, and holds nothing more.
-		r.cancel()
-		p.reply(w, jsonrpc.AppendError(nil, m.ID, errServerBusy(p.maxConcurrent)))
-		return
-	}
-	if dup {
-		r.cancel()
-		p.reply(w, errIDInUse(m.ID))
+		p.reply(w, refused)
 		return
 	}
 	if a.inline || !p.concurrent {
 		r.run()
 		return
 	}
+	p.mu.Lock()
+	if p.workers == nil {
+		p.stopWorkers = make(chan struct{})
+		p.workers = newWorkers(p.stopWorkers)
+	}
+	workers := p.workers
+	p.mu.Unlock()
 	if p.reading != nil && !a.long {
 		p.serveInline(r)
 		return
@@ -298,9 +319,6 @@ func (p *peer) serveInline(r *inflight) {
 		}
 		defer p.running.Done()
 	}
-	p.mu.Lock()
-	p.active--
-	p.mu.Unlock()
 }
 
 // wait waits for the requests being served on goroutines of their own.
@@ -310,15 +328,25 @@ func (p *peer) wait() { p.running.Wait() }
 func (r *inflight) work() {
 	defer r.p.running.Done()
 	r.run()
-	// Counted until answered: a request whose answer the client does not read still holds
-	// its goroutine.
-	r.p.mu.Lock()
-	r.p.active--
-	r.p.mu.Unlock()
+}
+
+// answered lets go of what the request held until answered (or refused): its count in
+// p.active, its bytes in the budget, its use of the conversation. A request whose answer
+// the client does not read still holds them, as it holds its goroutine.
+func (r *inflight) answered() {
+	p := r.p
+	if r.counted {
+		p.mu.Lock()
+		p.active--
+		p.mu.Unlock()
+	}
+	p.budget.give(r.held)
+	p.seat.done()
 }
 
 // run serves the request and sends its response, unless the other side cancelled it.
 func (r *inflight) run() {
+	defer r.answered()
 	defer r.cancel()
 	if r.begun != nil {
 		// A subscription refused, or one that ended before it began, has taken effect too.
@@ -344,7 +372,7 @@ func (r *inflight) run() {
 // then no response must be sent.
 func (r *inflight) serve() []byte {
 	p := r.p
-	resp := p.side.serve(r.ctx, r.m, r.state, r.w)
+	resp := p.side.serve(r.ctx, r)
 	p.mu.Lock()
 	delete(p.inflight, string(r.m.ID))
 	cancelled := r.cancelled
@@ -355,50 +383,20 @@ func (r *inflight) serve() []byte {
 	return resp
 }
 
-// exchange is the push entry, for transports whose messages arrive as calls (HTTP): the
-// message is handled on the caller's goroutine. A request, admitted as a says, is served
-// there, and its response returned, not written (nil if the other side cancelled it);
-// messages about it are written to the conversation's writer with its ctx, which names the
-// request (RequestFrom), for the writer to route. Notifications and responses are handled
-// and return nil.
-func (p *peer) exchange(ctx context.Context, m *jsonrpc.Message, a admission) []byte {
-	if !m.IsRequest() {
-		p.handle(ctx, m, p.w)
-		return nil
-	}
-	r, refusal := p.enter(ctx, m, a)
-	if r == nil {
-		return refusal
-	}
-	return r.exchange()
+// enter is the push entry, for transports whose messages arrive as calls (HTTP): it
+// records a request the side admitted (a), in the order messages arrive, and returns it for
+// its exchange, on the caller's goroutine or a worker. A request refused is not recorded:
+// its answer is returned instead, with why it was refused. Notifications and responses go
+// to handle.
+func (p *peer) enter(ctx context.Context, m *jsonrpc.Message, a admission, held int64) (*inflight, []byte, refusal) {
+	return p.record(ctx, m, p.w, a, held)
 }
 
-// enter is the first half of exchange, for a transport that serves the request elsewhere
-// than where it arrives: it records the request in the order messages arrive, so that a
-// cancellation that comes right after finds it, and returns it for its exchange. A request
-// refused, or whose id is in use, is not recorded: its answer is returned instead.
-func (p *peer) enter(ctx context.Context, m *jsonrpc.Message, a admission) (*inflight, []byte) {
-	if a.refuse != nil {
-		return nil, jsonrpc.AppendError(nil, m.ID, a.refuse)
-	}
-	r := &inflight{p: p, m: m, state: a.state, w: p.w, long: a.long}
-	r.ctx, r.cancel = context.WithCancel(ctx)
-	p.mu.Lock()
-	_, dup := p.inflight[string(m.ID)]
-	if !dup {
-		p.inflight[string(m.ID)] = r
-	}
-	p.mu.Unlock()
-	if dup {
-		r.cancel()
-		return nil, errIDInUse(m.ID)
-	}
-	return r, nil
-}
-
-// exchange is the second half of the peer's: it serves a request enter recorded and
-// returns its response.
+// exchange serves a request enter recorded and returns its response (nil if the other side
+// cancelled it), not writing it: messages about it are written to the conversation's writer
+// with its ctx, which names the request (RequestFrom), for the writer to route.
 func (r *inflight) exchange() []byte {
+	defer r.answered()
 	defer r.cancel()
 	return r.serve()
 }

@@ -24,6 +24,20 @@ type Request struct {
 	row           *method      // its method's row, once found
 	tool          *ToolCall    // the call a tools/call holds until its response is written
 	task          *runningTask // the task whose body this is, if it is one
+	// held is the request's bytes in the server's budget, given back once it is answered;
+	// nil where none are (a task's body).
+	held *int64
+}
+
+// keep takes over up to n of the request's bytes in the server's budget, for what outlives
+// it (a task's arguments), and returns how many it took: those are the taker's to give back.
+func (r *Request) keep(n int64) int64 {
+	if r.held == nil {
+		return 0
+	}
+	k := min(*r.held, n)
+	*r.held -= k
+	return k
 }
 
 // clientSide is the client of a request, as the server sees it: a session of a revision

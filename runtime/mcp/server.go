@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -33,8 +34,26 @@ type ServerOptions struct {
 	// The default, 1000, keeps the lists of most servers on one page, as many clients
 	// never ask for a second.
 	PageSize int
-	// MaxMessageSize bounds one incoming message, in bytes. The default is 64 MiB.
+	// MaxMessageSize bounds one incoming message, in bytes, over every transport (over
+	// Streamable HTTP a POST's body has HTTPOptions.MaxBodySize besides). The default is 64
+	// MiB.
 	MaxMessageSize int
+	// MaxBytesInFlight bounds the bytes of the messages the server holds at once, across
+	// every conversation and transport, from when they are read until they are answered:
+	// request bodies, messages over stdio and WebSocket, and the arguments of tasks while
+	// they run. A message past it is refused with error -32000, "server busy" (over HTTP,
+	// 503 with Retry-After); a message alone in flight is always taken. The default is 256
+	// MiB; a negative value sets no bound.
+	MaxBytesInFlight int64
+	// MaxConversations bounds the conversations served at once over the transports that
+	// accept them (sessions of Streamable HTTP and HTTP+SSE, WebSocket and other Connections
+	// served by ServeConn; not stdio). A new one past it sheds the conversation idle for
+	// longest (one serving no request and holding no stream open); when every one is in
+	// use, the new one is refused (over HTTP, 503 with Retry-After). The default is 10000.
+	MaxConversations int
+	// IdleTimeout ends conversations that have served no request and held no stream open
+	// for this long. The default is 30 minutes; a negative value keeps them until they end.
+	IdleTimeout time.Duration
 	// MaxConcurrentRequests bounds the requests one session serves at once, over every
 	// transport (stdio, in memory, Streamable HTTP, HTTP+SSE), counted until answered;
 	// beyond it a request is answered at once with error -32000 ("server busy"; over
@@ -144,6 +163,11 @@ type Server struct {
 	tasks      *taskRunner
 	// mw is the middleware around the server's handling of its messages; nil without.
 	mw Handler
+	// The door's (door.go): the bytes in flight, the conversations open, and whether the
+	// server is protected, so that every conversation must carry its caller.
+	budget        budget
+	conversations *conversations
+	protected     atomic.Bool
 
 	mu         sync.RWMutex
 	tools      []*toolEntry // sorted by name, the order of tools/list
@@ -175,6 +199,17 @@ func NewServer(info Implementation, opts *ServerOptions) *Server {
 	if s.opts.MaxMessageSize <= 0 {
 		s.opts.MaxMessageSize = 64 << 20
 	}
+	if s.opts.MaxBytesInFlight == 0 {
+		s.opts.MaxBytesInFlight = 256 << 20
+	}
+	if s.opts.MaxConversations <= 0 {
+		s.opts.MaxConversations = 10000
+	}
+	if s.opts.IdleTimeout == 0 {
+		s.opts.IdleTimeout = 30 * time.Minute
+	}
+	s.budget.limit = s.opts.MaxBytesInFlight
+	s.conversations = newConversations(s.opts.MaxConversations, s.opts.IdleTimeout)
 	if s.opts.ShutdownTimeout <= 0 {
 		s.opts.ShutdownTimeout = 10 * time.Second
 	}

@@ -42,6 +42,7 @@ type session struct {
 func newSession(srv *Server, w messageWriter, notes *notifier) *session {
 	ss := &session{srv: srv, subscriptions: map[string]bool{}}
 	ss.peer = newPeer(ss, w, notes, srv.logger)
+	ss.peer.budget = &srv.budget
 	if srv.mw != nil {
 		ss.peer.mw, ss.peer.describe, ss.peer.server = srv.mw, ss.describe, true
 	}
@@ -62,20 +63,26 @@ type ClientCapabilities struct {
 
 var errNotInitialized = jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "invalid request: the session is not initialized; send initialize first")
 
-// admit decides how a request is served, in the order requests arrive (peerSide): one of the
-// stateless revision on its own, anything else but ping only once the session is
-// initialized, and initialize and what the next messages depend on (a subscription, the log
-// level) inline, before the next message is read. Decided here, not on the request's own goroutine, where an
-// initialize read later could already have been handled.
-func (ss *session) admit(m *jsonrpc.Message) admission {
+// admit is the door's admission of a request (door.go), in the order requests arrive
+// (peerSide), whatever carried it: refused if the caller's token lacks the scopes it needs;
+// one of the stateless revision served on its own; anything else but ping only once the
+// session is initialized; initialize and what the next messages depend on (a
+// subscription, the log level) inline, before the next message is read. Decided here, not
+// on the request's own goroutine, where an initialize read later could already have been
+// handled.
+func (ss *session) admit(ctx context.Context, m *jsonrpc.Message) admission {
 	meta, _ := statelessMeta(m)
-	return ss.admitEra(m, meta)
+	return ss.admitEra(ctx, m, meta)
 }
 
-// admitEra is admit for a request whose era is known: meta is its _meta if it is of the
-// stateless revision, nil if it is the session's.
-func (ss *session) admitEra(m *jsonrpc.Message, meta *requestMeta) admission {
+// admitEra is admit for a request whose era its transport decided already (HTTP reads the
+// _meta before it finds the endpoint), so that it is not read again: meta is its _meta if
+// it is of the stateless revision, nil if it is the session's.
+func (ss *session) admitEra(ctx context.Context, m *jsonrpc.Message, meta *requestMeta) admission {
 	row := methods[m.Method]
+	if need := ss.srv.lacks(ctx, m, row); need != nil {
+		return admission{refuse: insufficientScope(m.Method, need), why: refusedScope, need: need}
+	}
 	if meta != nil {
 		return admission{long: row != nil && row.long, state: meta}
 	}
@@ -88,25 +95,15 @@ func (ss *session) admitEra(m *jsonrpc.Message, meta *requestMeta) admission {
 	return admission{inline: row != nil && row.inline}
 }
 
-// exchange is the peer's exchange for a message whose era its transport decided already
-// (HTTP reads the _meta before it finds the endpoint), so that admit does not read it again:
-// meta is a request's _meta if it is of the stateless revision, nil if it is the session's.
-func (ss *session) exchange(ctx context.Context, m *jsonrpc.Message, meta *requestMeta) []byte {
-	var a admission
-	if m.IsRequest() {
-		a = ss.admitEra(m, meta)
-	}
-	return ss.peer.exchange(ctx, m, a)
-}
-
 // serve serves an admitted request (peerSide).
-func (ss *session) serve(ctx context.Context, m *jsonrpc.Message, state any, w messageWriter) []byte {
-	if meta, ok := state.(*requestMeta); ok {
+func (ss *session) serve(ctx context.Context, in *inflight) []byte {
+	m := in.m
+	if meta, ok := in.state.(*requestMeta); ok {
 		meta.transport, meta.peer = ss.transport, ss.peerAddr
-		resp, _ := ss.srv.serveStateless(ctx, m, meta, w, ss.notes)
+		resp, _ := ss.srv.serveStateless(ctx, m, meta, in.w, ss.notes, &in.held)
 		return resp
 	}
-	r := &Request{srv: ss.srv, client: ss, msg: m, w: w, notes: ss.notes, progressToken: progressToken(m.Params)}
+	r := &Request{srv: ss.srv, client: ss, msg: m, w: in.w, notes: ss.notes, progressToken: progressToken(m.Params), held: &in.held}
 	return ss.srv.serve(context.WithValue(ctx, requestKey{}, r), r, m)
 }
 

@@ -46,7 +46,7 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 // when r reaches EOF are written within ShutdownTimeout, or abandoned. r and w are the
 // caller's, left open. Serve is ServeConn on a Connection of lines over r and w.
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
-	return s.ServeConn(ctx, newStdioConn(r, w, s.opts.MaxMessageSize, false))
+	return s.serveConn(ctx, newStdioConn(r, w, s.opts.MaxMessageSize, false), false)
 }
 
 // stdioConn is the server's Connection over a pair of byte streams of newline-delimited

@@ -219,23 +219,33 @@ var missingTasksCapability = &jsonrpc.Error{
 // callAsTask answers a tools/call of a tool that may run as a task, from a client that
 // declared the extension.
 func (tr *taskRunner) callAsTask(ctx context.Context, req *Request, t *toolEntry, args []byte) ([]byte, *jsonrpc.Error) {
-	args = append([]byte(nil), args...) // the body outlives the request's buffer
+	// The body outlives the request's buffer: its arguments are copied, and count in the
+	// server's budget of bytes in flight until it ends (door.go), taken over from the
+	// request's own share where it has one.
+	held := int64(len(args))
+	kept := req.keep(held)
+	if !tr.s.budget.take(held-kept, kept) {
+		tr.s.budget.give(kept)
+		return nil, errBudget
+	}
+	args = append([]byte(nil), args...)
 	if t.Task == TaskDeferred {
-		return tr.callDeferred(ctx, req, t, args)
+		return tr.callDeferred(ctx, req, t, args, held)
 	}
 	if !tr.enter() {
+		tr.s.budget.give(held)
 		return nil, errShuttingDown
 	}
 	rec, taskCtx, rt, err := tr.start(ctx, req, t.Name)
 	if err != nil {
 		tr.wg.Done()
+		tr.s.budget.give(held)
 		return nil, err
 	}
 	go func() {
 		defer tr.wg.Done()
-		c := tr.s.runTool(taskCtx, t, args, rev20260728.dialect())
-		tr.finish(rt, c)
-		putToolCall(c)
+		defer tr.s.budget.give(held)
+		tr.finish(rt, tr.s.runTool(taskCtx, t, args, rev20260728.dialect()))
 	}()
 	return tr.created(req, rec), nil
 }
@@ -269,14 +279,16 @@ type starterKey struct{}
 
 // callDeferred runs a TaskDeferred tool's body on a goroutine of its own and answers with
 // what comes first: its result, if it ends without calling StartTask, or the task.
-func (tr *taskRunner) callDeferred(ctx context.Context, req *Request, t *toolEntry, args []byte) ([]byte, *jsonrpc.Error) {
+func (tr *taskRunner) callDeferred(ctx context.Context, req *Request, t *toolEntry, args []byte, held int64) ([]byte, *jsonrpc.Error) {
 	st := &starter{tr: tr, req: req, tool: t.Name, started: make(chan *TaskRecord, 1)}
 	ended := make(chan *ToolCall, 1)
 	if !tr.enter() {
+		tr.s.budget.give(held)
 		return nil, errShuttingDown
 	}
 	go func() {
 		defer tr.wg.Done()
+		defer tr.s.budget.give(held)
 		c := tr.s.runTool(context.WithValue(ctx, starterKey{}, st), t, args, rev20260728.dialect())
 		st.mu.Lock()
 		rt := st.task
@@ -286,7 +298,6 @@ func (tr *taskRunner) callDeferred(ctx context.Context, req *Request, t *toolEnt
 			return
 		}
 		tr.finish(rt, c)
-		putToolCall(c)
 	}()
 	select {
 	case c := <-ended:
@@ -438,35 +449,42 @@ func (tr *taskRunner) created(req *Request, rec *TaskRecord) []byte {
 func (tr *taskRunner) finish(rt *runningTask, c *ToolCall) {
 	defer tr.forget(rt)
 	out := c.finish()
+	panicked, name, size := c.panicked, c.name, len(out)
 	var result json.RawMessage
-	if len(out) <= tr.maxBytes {
+	if size <= tr.maxBytes {
 		result = append(json.RawMessage(nil), out...)
 	}
+	putToolCall(c) // what the call built the result with goes before the store copies it
+	out = nil
 	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 	defer cancel()
+	// The result counts in the server's budget until it is stored: results finishing at
+	// once wait for room rather than be copied all together.
+	held := tr.s.budget.wait(ctx, int64(len(result)))
+	defer tr.s.budget.give(held)
 	tooLarge := false
 	end := func(t *TaskRecord) error {
 		switch {
 		case t.Status.Terminal():
-		case c.panicked:
-			t.fail("The tool failed unexpectedly.", "internal error: tool "+c.name+" failed unexpectedly")
+		case panicked:
+			t.fail("The tool failed unexpectedly.", "internal error: tool "+name+" failed unexpectedly")
 		default:
 			t.Status, t.Result = TaskCompleted, result
 			t.InputRequests, t.Answers, t.UpdatedAt = nil, nil, time.Now().UTC()
 			if tooLarge = result == nil || t.Size() > tr.maxBytes; tooLarge {
-				t.fail("The result was too large to keep.", fmt.Sprintf("internal error: the tool's result is %d bytes, more than the %d this server keeps for a task", len(out), tr.maxBytes))
+				t.fail("The result was too large to keep.", fmt.Sprintf("internal error: the tool's result is %d bytes, more than the %d this server keeps for a task", size, tr.maxBytes))
 			}
 		}
 		return nil
 	}
 	_, err := tr.update(ctx, rt.id, end)
 	if err == nil && tooLarge {
-		tr.s.logger.WarnContext(ctx, "mcp: a task's result is larger than a task may keep (TaskOptions.MaxTaskBytes): the task failed", "task", rt.id, "tool", c.name, "bytes", len(out))
+		tr.s.logger.WarnContext(ctx, "mcp: a task's result is larger than a task may keep (TaskOptions.MaxTaskBytes): the task failed", "task", rt.id, "tool", name, "bytes", size)
 	}
 	if errors.Is(err, ErrTaskStoreFull) {
-		why := fmt.Sprintf("internal error: the server's task store is full: it has no room for the tool's result (%d bytes) until other tasks expire", len(out))
+		why := fmt.Sprintf("internal error: the server's task store is full: it has no room for the tool's result (%d bytes) until other tasks expire", size)
 		if errors.Is(err, ErrTaskCallerFull) {
-			why = fmt.Sprintf("internal error: your tasks keep as many bytes as the server keeps for one caller: no room for the tool's result (%d bytes) until some of them expire", len(out))
+			why = fmt.Sprintf("internal error: your tasks keep as many bytes as the server keeps for one caller: no room for the tool's result (%d bytes) until some of them expire", size)
 		}
 		_, err = tr.update(ctx, rt.id, func(t *TaskRecord) error {
 			if !t.Status.Terminal() {

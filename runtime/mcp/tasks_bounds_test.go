@@ -411,3 +411,27 @@ type countingOut struct{ n atomic.Int64 }
 
 func (c *countingOut) Write(context.Context, []byte) error { c.n.Add(1); return nil }
 func (c *countingOut) neverBlocks()                        {}
+
+// A running task's arguments count in the server's one budget of bytes in flight for as
+// long as its body runs (issue 40, finding 4: 100 tasks of 8 MB arguments held 6.6 GB,
+// outside every bound, once their requests were answered): past the budget a call is
+// refused with "server busy", and once the task ends there is room again.
+func TestTaskArgumentsInTheBudget(t *testing.T) {
+	h, srv := taskServerWith(t, &ServerOptions{MaxBytesInFlight: 1 << 20}, foreverTask)
+	args := `{"pad":"` + strings.Repeat("a", 600<<10) + `"}`
+	first := h.task("forever", args)
+	if used := srv.budget.used.Load(); used < 600<<10 {
+		t.Errorf("%d bytes in flight while a task holds 600 KiB of arguments", used)
+	}
+	m := h.call("tools/call", `"name":"forever","arguments":`+args+`,`+taskMeta)
+	if e, _ := m["error"].(map[string]any); e == nil || e["code"] != -32000.0 || !strings.Contains(e["message"].(string), "server busy") {
+		t.Fatalf("a second task past the budget: %v; want -32000 server busy", m)
+	}
+	h.call("tasks/cancel", `"taskId":"`+first+`",`+taskMeta)
+	for deadline := time.Now().Add(5 * time.Second); srv.budget.used.Load() > 0; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d bytes still in flight 5s after the task was cancelled", srv.budget.used.Load())
+		}
+	}
+	h.call("tasks/cancel", `"taskId":"`+h.task("forever", args)+`",`+taskMeta) // room again
+}

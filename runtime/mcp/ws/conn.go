@@ -48,8 +48,11 @@ type conn struct {
 	closeErr  error
 }
 
+// newConn is a connection over ws. max bounds a message from the other side (the client's
+// connections); a server's have none of their own (max < 0): its door bounds what it reads,
+// and skips a message too large without closing the connection.
 func newConn(ws *websocket.Conn, max int, writeTimeout time.Duration) *conn {
-	if max <= 0 {
+	if max == 0 {
 		max = DefaultMaxMessageSize
 	}
 	if writeTimeout <= 0 {
@@ -64,25 +67,69 @@ func newConn(ws *websocket.Conn, max int, writeTimeout time.Duration) *conn {
 // does): either is an error that wraps mcp.ErrTransport.
 func (c *conn) Read(ctx context.Context) ([]byte, error) {
 	typ, msg, err := c.ws.Read(ctx)
+	if err != nil {
+		return nil, c.readError(ctx, err)
+	}
+	if err := c.text(typ); err != nil {
+		return nil, err
+	}
+	return msg, nil
+}
+
+// NextMessage returns a reader of the next text message (mcp.MessageStreamer): the server
+// counts its bytes against its budget as they arrive, rather than after the whole of it.
+func (c *conn) NextMessage(ctx context.Context) (io.Reader, error) {
+	typ, r, err := c.ws.Reader(ctx)
+	if err != nil {
+		return nil, c.readError(ctx, err)
+	}
+	if err := c.text(typ); err != nil {
+		return nil, err
+	}
+	return readerOf{c, ctx, r}, nil
+}
+
+// readerOf reads one message, its errors as Read's.
+type readerOf struct {
+	c   *conn
+	ctx context.Context
+	r   io.Reader
+}
+
+func (r readerOf) Read(p []byte) (int, error) {
+	n, err := r.r.Read(p)
+	if err != nil && err != io.EOF {
+		err = r.c.readError(r.ctx, err)
+	}
+	return n, err
+}
+
+// text fails a message that is not text: the connection is closed (1003).
+func (c *conn) text(typ websocket.MessageType) error {
+	if typ == websocket.MessageText {
+		return nil
+	}
+	c.ws.Close(websocket.StatusUnsupportedData, "MCP messages are text")
+	return failure(errors.New("the other side sent a binary message; MCP messages are text"))
+}
+
+// readError is what a read that failed with err returns: io.EOF for the other side's normal
+// closure, ctx's error once it ended, else an error that wraps mcp.ErrTransport.
+func (c *conn) readError(ctx context.Context, err error) error {
 	switch {
-	case err == nil && typ == websocket.MessageText:
-		return msg, nil
-	case err == nil:
-		c.ws.Close(websocket.StatusUnsupportedData, "MCP messages are text")
-		return nil, failure(errors.New("the other side sent a binary message; MCP messages are text"))
 	case ctx.Err() != nil:
-		return nil, ctx.Err()
+		return ctx.Err()
 	case websocket.CloseStatus(err) == websocket.StatusNormalClosure, websocket.CloseStatus(err) == websocket.StatusGoingAway:
-		return nil, io.EOF
+		return io.EOF
 	case errors.Is(err, websocket.ErrMessageTooBig):
-		return nil, failure(fmt.Errorf("a message larger than %d bytes (the connection is closed): %w", c.max, err))
+		return failure(fmt.Errorf("a message larger than %d bytes (the connection is closed): %w", c.max, err))
 	}
 	select {
 	case <-c.closed:
-		return nil, failure(errClosed)
+		return failure(errClosed)
 	default:
 	}
-	return nil, failure(err)
+	return failure(err)
 }
 
 // Write writes msg as one text message. It waits for its turn as long as ctx lets it, then

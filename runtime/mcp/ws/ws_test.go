@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 	"github.com/mcpgen/mcpgen/runtime/mcptest"
 	"go.uber.org/goleak"
@@ -122,12 +123,12 @@ func TestClientAndServer(t *testing.T) {
 	}
 }
 
-// A message over the server's limit ends the connection (close 1009), and the client's
-// call fails with an error that wraps mcp.ErrTransport; one under it is served.
+// A message over the server's MaxMessageSize is refused, as over every transport: the call
+// that sent it fails with -32600, and the conversation goes on; one under it is served.
 func TestMessageSizeBounded(t *testing.T) {
-	srv := mcp.NewServer(mcp.Implementation{Name: "ws-test", Version: "1"}, &mcp.ServerOptions{Logger: quiet()})
+	srv := mcp.NewServer(mcp.Implementation{Name: "ws-test", Version: "1"}, &mcp.ServerOptions{Logger: quiet(), MaxMessageSize: 64 << 10})
 	srv.AddTool(greet)
-	s, _ := serve(t, srv, &Options{MaxMessageSize: 64 << 10})
+	s, _ := serve(t, srv, nil)
 	c, err := mcp.Connect(t.Context(), &Transport{URL: wsURL(s)}, &mcp.ClientOptions{Logger: quiet()})
 	if err != nil {
 		t.Fatal(err)
@@ -137,13 +138,12 @@ func TestMessageSizeBounded(t *testing.T) {
 		t.Fatalf("a call under the limit: %v", err)
 	}
 	_, err = c.CallTool(t.Context(), "greet", map[string]any{"name": strings.Repeat("a", 128<<10)})
-	if !errors.Is(err, mcp.ErrTransport) {
-		t.Fatalf("a call over the limit failed with %v; want an error that wraps mcp.ErrTransport", err)
+	var rpcErr *jsonrpc.Error
+	if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeInvalidRequest || !strings.Contains(rpcErr.Message, "larger than 65536 bytes") {
+		t.Fatalf("a call over the limit failed with %v; want -32600, larger than 65536 bytes", err)
 	}
-	select {
-	case <-c.Done():
-	case <-time.After(10 * time.Second):
-		t.Fatal("the connection did not end")
+	if _, err := c.CallTool(t.Context(), "greet", map[string]any{"name": "Ada"}); err != nil {
+		t.Fatalf("a call after the one refused: %v", err)
 	}
 }
 
