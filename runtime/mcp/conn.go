@@ -49,7 +49,8 @@ type Transport interface {
 // ends, Read returns, and the connection may be unusable after. Read returns io.EOF once
 // the other side has said all it will, and another error when the connection failed; then
 // it is not called again. One exception: an error that wraps ErrMessageTooLarge reports a
-// message skipped for its size, and reading may go on.
+// message skipped for its size, and reading may go on; Read may return the message's start
+// with it, from which the server reads its id to refuse it to its caller.
 //
 // Write writes one message whole: concurrent Writes never interleave, and one goroutine's
 // messages arrive in order. It may block while the other side does not read

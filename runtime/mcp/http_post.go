@@ -116,21 +116,23 @@ func eraOf(header string, m *jsonrpc.Message, legacy bool) (meta *requestMeta, s
 // past it), and it may be no larger than MaxBodySize (413). It answers a refusal itself and
 // returns a nil body; else the bytes it holds in the budget.
 func (h *HTTPHandler) readBody(w http.ResponseWriter, r *http.Request) (body []byte, held int64) {
+	// A body is one message: the server's MaxMessageSize bounds it too, as every transport's.
+	limit := min(h.opts.MaxBodySize, int64(h.srv.opts.MaxMessageSize))
 	reserved := r.ContentLength
-	if reserved < 0 || reserved > h.opts.MaxBodySize {
-		reserved = h.opts.MaxBodySize // unknown, or refused with 413 once read
+	if reserved < 0 || reserved > limit {
+		reserved = limit // unknown, or refused with 413 once read
 	}
 	if !h.srv.budget.take(reserved, 0) {
 		w.Header().Set("Retry-After", "1")
 		httpError(w, http.StatusServiceUnavailable, jsonrpc.CodeInternalError, "server busy: too many request bodies in flight; try again later")
 		return nil, 0
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodySize))
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	if err != nil {
 		h.srv.budget.give(reserved)
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			httpError(w, http.StatusRequestEntityTooLarge, jsonrpc.CodeInvalidRequest, "request body too large: the limit is "+strconv.FormatInt(h.opts.MaxBodySize, 10)+" bytes")
+			httpError(w, http.StatusRequestEntityTooLarge, jsonrpc.CodeInvalidRequest, "request body too large: the limit is "+strconv.FormatInt(limit, 10)+" bytes")
 			return nil, 0
 		}
 		httpError(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest, "bad request: cannot read the body: "+err.Error())

@@ -45,14 +45,16 @@ func newLineReader(r io.Reader, max int) *lineReader {
 
 // readMessage reads one line into a new slice (requests outlive the read buffer), without
 // the white space around it. A line longer than max is consumed and reported as
-// errTooLarge.
+// errTooLarge, with its start (idPrefix bytes at most), which names its id.
 func (lr *lineReader) readMessage() ([]byte, error) {
 	var line []byte
 	tooLarge := false
 	for {
 		chunk, err := lr.br.ReadSlice('\n')
 		if !tooLarge && len(line)+len(chunk) > lr.max {
-			tooLarge, line = true, nil
+			tooLarge = true
+			line = append(line, chunk...)
+			line = append([]byte(nil), line[:min(len(line), idPrefix)]...)
 		}
 		if !tooLarge {
 			line = append(line, chunk...)
@@ -60,8 +62,11 @@ func (lr *lineReader) readMessage() ([]byte, error) {
 		if err == bufio.ErrBufferFull {
 			continue
 		}
-		if tooLarge && err == nil {
-			return nil, errTooLarge
+		switch {
+		case tooLarge && err == nil:
+			return line, errTooLarge
+		case tooLarge:
+			return nil, err // the end, in the middle of a line too long: nothing to answer
 		}
 		return bytes.TrimSpace(line), err
 	}

@@ -7,8 +7,8 @@ import (
 )
 
 // Both sides read lines with lineReader: white space around a message goes, a line over
-// the limit is skipped whole (and said), the reading goes on after it, and a last line
-// without a newline comes with the end.
+// the limit is skipped whole (and said, with its start, which names its id), the reading
+// goes on after it, and a last line without a newline comes with the end.
 func TestLineReader(t *testing.T) {
 	long := strings.Repeat("x", 200<<10) // longer than the reader's buffer, and than max
 	in := "{\"a\":1}\n  {\"b\":2}\r\n\n" + long + "\n{\"c\":3}\n" + long + "{\"d\":4}"
@@ -17,7 +17,7 @@ func TestLineReader(t *testing.T) {
 		msg string
 		err error
 	}
-	want := []read{{`{"a":1}`, nil}, {`{"b":2}`, nil}, {"", nil}, {"", errTooLarge}, {`{"c":3}`, nil}, {"", io.EOF}}
+	want := []read{{`{"a":1}`, nil}, {`{"b":2}`, nil}, {"", nil}, {long[:idPrefix], errTooLarge}, {`{"c":3}`, nil}, {"", io.EOF}}
 	for i, w := range want {
 		msg, err := lr.readMessage()
 		if string(msg) != w.msg || err != w.err {

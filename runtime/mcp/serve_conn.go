@@ -240,11 +240,11 @@ func (r *connReader) read() (msg []byte, held int64, err error) {
 	msg, err = r.c.Read(r.ctx)
 	switch {
 	case err != nil && errors.Is(err, ErrMessageTooLarge):
-		return nil, 0, errTooLarge
+		return msg[:min(len(msg), idPrefix)], 0, errTooLarge
 	case len(msg) > r.max:
-		return msg[:min(len(msg), 512)], 0, errTooLarge
+		return msg[:min(len(msg), idPrefix)], 0, errTooLarge
 	case len(msg) > 0 && !r.budget.take(int64(cap(msg)), 0):
-		return msg[:min(len(msg), 512)], 0, errOverBudget
+		return msg[:min(len(msg), idPrefix)], 0, errOverBudget
 	}
 	return msg, int64(cap(msg)), err
 }

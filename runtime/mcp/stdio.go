@@ -111,7 +111,7 @@ func (c *stdioConn) Read(ctx context.Context) ([]byte, error) {
 	case err == nil, err == io.EOF && len(msg) > 0: // a last line without a newline
 		return msg, nil
 	case err == errTooLarge:
-		return nil, fmt.Errorf("mcp: a line longer than %d bytes was skipped: %w", c.lr.max, ErrMessageTooLarge)
+		return msg, fmt.Errorf("mcp: a line longer than %d bytes was skipped: %w", c.lr.max, ErrMessageTooLarge)
 	case err != io.EOF && ctx.Err() != nil:
 		return nil, context.Cause(ctx)
 	}
