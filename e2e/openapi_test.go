@@ -276,8 +276,11 @@ func TestOpenAPICheckCatchesAChangedDocument(t *testing.T) {
 		t.Fatal(err)
 	}
 	generateAPI(t, mod, "-o", "petstore", "petstore.yaml")
-	check := func() (string, int) {
-		cmd := exec.Command(mcpgenBin, "openapi", "--check", "-o", "petstore", "petstore.yaml")
+	check := func(args ...string) (string, int) {
+		if len(args) == 0 {
+			args = []string{"openapi", "--check", "-o", "petstore", "petstore.yaml"}
+		}
+		cmd := exec.Command(mcpgenBin, args...)
 		cmd.Dir = mod
 		out, err := cmd.CombinedOutput()
 		code := 0
@@ -291,13 +294,19 @@ func TestOpenAPICheckCatchesAChangedDocument(t *testing.T) {
 	if out, code := check(); code != 0 {
 		t.Fatalf("--check of a current package: exit %d\n%s", code, out)
 	}
+	if out, code := check("check", "./petstore"); code != 0 {
+		t.Fatalf("mcpgen check of a current package: exit %d\n%s", code, out)
+	}
 	changed := strings.Replace(string(data), "Returns a single pet", "Returns one pet", 1)
 	changed = strings.Replace(changed, "  '/user/logout':", "  /user/ping:\n    get:\n      operationId: ping\n      responses:\n        '204':\n          description: pong\n  '/user/logout':", 1)
 	if err := os.WriteFile(doc, []byte(changed), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, code := check()
-	if code != 1 || !strings.Contains(out, "changed: getPetById (GET /pet/{petId})") || !strings.Contains(out, "added: ping (GET /user/ping)") || strings.Contains(out, "changed: addPet") {
-		t.Errorf("--check of a changed document: exit %d\n%s", code, out)
+	for _, args := range [][]string{nil, {"check", "./petstore"}} {
+		// mcpgen check generates the package again from the document it records.
+		out, code := check(args...)
+		if code != 1 || !strings.Contains(out, "changed: getPetById (GET /pet/{petId})") || !strings.Contains(out, "added: ping (GET /user/ping)") || strings.Contains(out, "changed: addPet") {
+			t.Errorf("%v of a changed document: exit %d\n%s", args, code, out)
+		}
 	}
 }

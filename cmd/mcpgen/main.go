@@ -332,6 +332,13 @@ func runCheck(files []gen.File, cwd string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "mcpgen: note: the tools of %s changed compatibly since %s; 'mcpgen --snapshot' records it\n", f.Package, rel)
 		}
 	}
+	// A package mcpgen openapi generated is held to its document too.
+	switch checkOpenAPIPackages(files, cwd, stdout, stderr) {
+	case exitError:
+		return exitError
+	case exitStale:
+		stale++
+	}
 	if stale > 0 || breaking > 0 {
 		return exitStale
 	}

@@ -164,3 +164,53 @@ func checkOpenAPI(res *openapi.Result, dir, cwd string, stdout, stderr io.Writer
 	fmt.Fprintf(stderr, "mcpgen openapi: %s is not what the document generates now; run mcpgen openapi again to update it\n", relative(cwd, dir))
 	return exitStale
 }
+
+// checkOpenAPIPackages generates again, from its document, each package among files that
+// mcpgen openapi generated and records how, and compares: exitStale naming the operations
+// that changed when one is not current. A document at a URL is not fetched: a note says so.
+func checkOpenAPIPackages(files []gen.File, cwd string, stdout, stderr io.Writer) int {
+	code := exitOK
+	seen := map[string]bool{}
+	for _, f := range files {
+		dir := filepath.Dir(f.Path)
+		if seen[dir] {
+			continue
+		}
+		seen[dir] = true
+		rec, pkg, main, ok, err := openapi.ReadRecord(dir)
+		if err != nil {
+			fmt.Fprintf(stderr, "mcpgen: %v\n", err)
+			return exitError
+		}
+		if !ok {
+			continue
+		}
+		if strings.Contains(rec.Spec, "://") {
+			fmt.Fprintf(stderr, "mcpgen: note: %s was generated from %s, which check does not fetch: mcpgen openapi --check -o %s %s compares it\n",
+				relative(cwd, dir), rec.Spec, relative(cwd, dir), rec.Spec)
+			continue
+		}
+		src, err := openapi.Read(context.Background(), filepath.Join(dir, filepath.FromSlash(rec.Spec)))
+		if err != nil {
+			fmt.Fprintf(stderr, "mcpgen: %s was generated from %s: %v\n", relative(cwd, dir), rec.Spec, err)
+			return exitError
+		}
+		doc, err := openapi.Parse(src)
+		if err != nil {
+			fmt.Fprintf(stderr, "mcpgen: %v\n", err)
+			return exitError
+		}
+		res, err := openapi.Generate(doc, rec.Options(dir, pkg, main, src.Digest))
+		if err != nil {
+			fmt.Fprintf(stderr, "mcpgen: %s: %v\n", relative(cwd, dir), err)
+			return exitError
+		}
+		switch checkOpenAPI(res, dir, cwd, stdout, stderr) {
+		case exitError:
+			return exitError
+		case exitStale:
+			code = exitStale
+		}
+	}
+	return code
+}

@@ -1,6 +1,7 @@
 package shop
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"io"
@@ -149,5 +150,35 @@ func TestLongListIsCut(t *testing.T) {
 	}
 	if err := json.Unmarshal(res.StructuredContent, &list); err != nil || len(list.Items) != 1 || !strings.Contains(list.Truncated, "1 of 2 items") {
 		t.Errorf("%s", res.StructuredContent)
+	}
+}
+
+// own serves the shop from Go instead of calling it: API implemented by a type of one's own
+// (here one operation; the others are left to the nil API it embeds).
+type own struct{ API }
+
+func (own) GetProduct(ctx context.Context, in *GetProductInput) (*Product, error) {
+	price := 12.5
+	if in.ProductID == "p_negative" {
+		price = -1 // breaks the document's minimum: the generated result check refuses it
+	}
+	return &Product{ID: &in.ProductID, Name: "Made here", Price: price, Category: CategoryGames,
+		Offer: &ProductOffer{Bundle: &Bundle{With: []string{"p_2"}}}}, nil
+}
+
+func TestServedFromGo(t *testing.T) {
+	srv := mcp.NewServer(mcp.Implementation{Name: "shop", Version: "1.2.0"}, nil)
+	RegisterMCP(srv, Tools{API: own{}})
+	c := mcptest.Connect(t, srv)
+	res := c.CallTool("getProduct", map[string]any{"productId": "p_9"})
+	want := `{"id":"p_9","name":"Made here","price":12.5,"category":"games","offer":{"kind":"bundle","with":["p_2"]}}`
+	if res.IsError || string(res.StructuredContent) != want {
+		t.Errorf("getProduct from Go: %v %s, want %s", res.IsError, res.StructuredContent, want)
+	}
+	if res = c.CallTool("getProduct", map[string]any{"productId": "nope"}); !res.IsError || !strings.Contains(res.Text(), "/productId") {
+		t.Errorf("the arguments are validated before the method is called: %s", res.Text())
+	}
+	if res = c.CallTool("getProduct", map[string]any{"productId": "p_negative"}); !res.IsError || !strings.Contains(res.Text(), "price") {
+		t.Errorf("a result that breaks the document: %v %s %s", res.IsError, res.Text(), res.StructuredContent)
 	}
 }
