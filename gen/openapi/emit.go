@@ -43,7 +43,7 @@ type writer struct {
 	envs    map[string]string // scheme name -> environment variable
 	// recordIn is the file whose header records how the package was generated (ToolsFile).
 	recordIn *jen.File
-	flags   map[string]string // scheme name -> flag
+	flags    map[string]string // scheme name -> flag
 }
 
 // reserved are the package-level names the generated files declare besides the types.
