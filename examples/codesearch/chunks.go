@@ -20,9 +20,10 @@ type ChunkFileInput struct {
 type FileChunks struct {
 	FilePath string `json:"file_path"`
 	Language string `json:"language,omitempty"`
-	// How the file was cut: go/parser (Go's own parser); braces, indentation or headings
-	// (a scanner for brace languages, Python and Markdown); lines (windows of 60 lines, for
-	// files none of them knows).
+	// How the file was cut: go/parser (Go's own parser); tree-sitter (the grammars of C,
+	// C++, C#, Java, Kotlin, Scala, Swift, Rust, JavaScript, TypeScript, PHP, Python and
+	// Ruby); braces, indentation or headings (scanners, for other brace languages, and
+	// Markdown); lines (windows of 60 lines, for files none of them knows).
 	Chunker string      `json:"chunker"`
 	Chunks  []CodeChunk `json:"chunks"`
 	// ContentCut says what the chunks' content leaves out, if anything: lines longer than
@@ -35,8 +36,9 @@ type FileChunks struct {
 // comment, or a window of lines.
 type CodeChunk struct {
 	FilePath string `json:"file_path"`
-	// The kind of chunk: function, method, struct, interface, type, class, const, var,
-	// import, package, section, lines...
+	// The kind of chunk: function, method, class, struct, interface, trait, impl, enum,
+	// type, const, var, module, namespace, macro, import, package, code (other top-level
+	// statements), section, lines...
 	Kind string `json:"kind"`
 	// Name is the declared name; Type.Method for methods.
 	Name      string `json:"name,omitempty"`
@@ -46,8 +48,9 @@ type CodeChunk struct {
 }
 
 // ChunkFile cuts a file into syntax-aware chunks: functions, methods and types with their doc
-// comments (Go through go/parser; brace languages, Python and Markdown through a scanner),
-// or windows of lines for other files.
+// comments (Go through go/parser; C, C++, C#, Java, Kotlin, Scala, Swift, Rust, JavaScript,
+// TypeScript, PHP, Python and Ruby through tree-sitter; other brace languages and Markdown
+// through a scanner), or windows of lines for other files.
 //
 //mcp:tool chunk_file title="Chunk a file" readonly idempotent openworld=false
 func (c *Codebase) ChunkFile(ctx context.Context, in ChunkFileInput) (FileChunks, error) {

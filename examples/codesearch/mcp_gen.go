@@ -23,7 +23,7 @@ func RegisterMCP(s *mcp.Server, codebase *Codebase) {
 	s.AddTool(mcp.Tool{
 		Name:         "chunk_file",
 		Title:        "Chunk a file",
-		Description:  "Cuts a file into syntax-aware chunks: functions, methods and types with their doc comments (Go through go/parser; brace languages, Python and Markdown through a scanner), or windows of lines for other files.",
+		Description:  "Cuts a file into syntax-aware chunks: functions, methods and types with their doc comments (Go through go/parser; C, C++, C#, Java, Kotlin, Scala, Swift, Rust, JavaScript, TypeScript, PHP, Python and Ruby through tree-sitter; other brace languages and Markdown through a scanner), or windows of lines for other files.",
 		InputSchema:  mcpgenCodebaseChunkFileInput,
 		OutputSchema: mcpgenCodebaseChunkFileOutput,
 		Annotations:  mcp.ToolAnnotations{ReadOnlyHint: mcp.Ptr(true), IdempotentHint: mcp.Ptr(true), OpenWorldHint: mcp.Ptr(false)},
@@ -153,7 +153,7 @@ const (
     },
     "chunker": {
       "type": "string",
-      "description": "How the file was cut: go/parser (Go's own parser); braces, indentation or headings (a scanner for brace languages, Python and Markdown); lines (windows of 60 lines, for files none of them knows)."
+      "description": "How the file was cut: go/parser (Go's own parser); tree-sitter (the grammars of C, C++, C#, Java, Kotlin, Scala, Swift, Rust, JavaScript, TypeScript, PHP, Python and Ruby); braces, indentation or headings (scanners, for other brace languages, and Markdown); lines (windows of 60 lines, for files none of them knows)."
     },
     "chunks": {
       "type": "array",
@@ -166,7 +166,7 @@ const (
           },
           "kind": {
             "type": "string",
-            "description": "The kind of chunk: function, method, struct, interface, type, class, const, var, import, package, section, lines..."
+            "description": "The kind of chunk: function, method, class, struct, interface, trait, impl, enum, type, const, var, module, namespace, macro, import, package, code (other top-level statements), section, lines..."
           },
           "name": {
             "type": "string",
@@ -262,7 +262,7 @@ const (
           },
           "chunker": {
             "type": "string",
-            "description": "How the file was cut: go/parser (Go's own parser); braces, indentation or headings (a scanner for brace languages, Python and Markdown); lines (windows of 60 lines, for files none of them knows)."
+            "description": "How the file was cut: go/parser (Go's own parser); tree-sitter (the grammars of C, C++, C#, Java, Kotlin, Scala, Swift, Rust, JavaScript, TypeScript, PHP, Python and Ruby); braces, indentation or headings (scanners, for other brace languages, and Markdown); lines (windows of 60 lines, for files none of them knows)."
           },
           "chunks": {
             "type": "array",
@@ -275,7 +275,7 @@ const (
                 },
                 "kind": {
                   "type": "string",
-                  "description": "The kind of chunk: function, method, struct, interface, type, class, const, var, import, package, section, lines..."
+                  "description": "The kind of chunk: function, method, class, struct, interface, trait, impl, enum, type, const, var, module, namespace, macro, import, package, code (other top-level statements), section, lines..."
                 },
                 "name": {
                   "type": "string",

@@ -1,8 +1,10 @@
 // Package chunk cuts source files into the pieces a reader (or an embedding model) wants:
-// functions, methods and types with their doc comments. Go is parsed with go/parser; for
-// other languages a small scanner follows braces (C, Java, JavaScript, TypeScript, Rust...)
-// or indentation (Python), and Markdown is cut at its headings. Whatever none of these
-// knows is cut into windows of lines.
+// functions, methods and types with their doc comments. Go is parsed with go/parser; the
+// languages tree-sitter's grammars parse (C, C++, C#, Java, Kotlin, Scala, Swift, Rust,
+// JavaScript, TypeScript, PHP, Python, Ruby) with tree-sitter; for the others a small scanner
+// follows braces (Dart, Protocol Buffers, or a file tree-sitter could not parse) or
+// indentation, and Markdown is cut at its headings. Whatever none of these knows is cut into
+// windows of lines.
 package chunk
 
 import (
@@ -29,6 +31,10 @@ type Result struct {
 // WindowLines is the size of the windows of lines used where no syntax is known.
 const WindowLines = 60
 
+// maxSitterFile bounds the files parsed with tree-sitter; larger ones (generated tables,
+// bundles) are cut by the scanners, which take no memory per node.
+const maxSitterFile = 4 << 20
+
 // File cuts the file at name (for its extension) holding src.
 func File(name string, src []byte) Result {
 	ext := strings.ToLower(path.Ext(name))
@@ -37,6 +43,7 @@ func File(name string, src []byte) Result {
 	switch {
 	case ext == ".go":
 		r = goChunks(name, src)
+	case len(src) <= maxSitterFile && sitterOK(name, src, &r):
 	case lang.style == styleBraces:
 		r = Result{Chunker: "braces", Chunks: braceChunks(src, lang)}
 	case lang.style == styleIndent:
@@ -44,10 +51,13 @@ func File(name string, src []byte) Result {
 	case lang.style == styleHeadings:
 		r = Result{Chunker: "headings", Chunks: headingChunks(src)}
 	}
-	r.Language = lang.name
+	if r.Language == "" {
+		r.Language = lang.name
+	}
 	if ext == ".go" {
 		r.Language = "go"
 	}
+
 	n := lineCount(src)
 	r.Chunks = clamp(r.Chunks, n)
 	if len(r.Chunks) == 0 {
