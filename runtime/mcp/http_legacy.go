@@ -94,7 +94,7 @@ func (h *HTTPHandler) openSSE(w http.ResponseWriter, r *http.Request) {
 
 	// The endpoint is relative, so that it is right however the client reached us.
 	st.addEvent("endpoint", []byte(h.sseMessagePath()+"?sessionId="+url.QueryEscape(ss.id)))
-	h.writeStream(w, r, st, -1, false, true, ss.ctx.Done())
+	h.writeStream(w, r, st, -1, false, false, true, ss.ctx.Done())
 }
 
 // endSSE ends a session of the HTTP+SSE transport: its requests are cancelled and its stream

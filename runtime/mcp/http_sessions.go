@@ -120,7 +120,7 @@ func (h *HTTPHandler) serveRequest(w http.ResponseWriter, r *http.Request, hs *h
 		return
 	}
 	h.workers.run(&requestJob{rq: rq, cancel: cancel, st: st, done: h.requests.Done})
-	if h.writeStream(w, r, st, 0, acceptJSON, acceptSSE, hs.ctx.Done()) == writeNothingWritten {
+	if h.writeStream(w, r, st, 0, false, acceptJSON, acceptSSE, hs.ctx.Done()) == writeNothingWritten {
 		// The session ended or the server is shutting down before anything was sent.
 		if h.isClosing() {
 			shuttingDown(w)
@@ -213,7 +213,7 @@ func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 	}
 	// Without Last-Event-ID (after < 0), a new standalone connection gets what no
 	// connection has been handed yet.
-	if h.writeStream(w, r, st, after, false, true, hs.ctx.Done()) == writeNothingWritten {
+	if h.writeStream(w, r, st, after, after >= 0, false, true, hs.ctx.Done()) == writeNothingWritten {
 		httpError(w, http.StatusNotFound, jsonrpc.CodeInvalidRequest, "session ended")
 	}
 }

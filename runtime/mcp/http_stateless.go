@@ -184,6 +184,6 @@ func (h *HTTPHandler) postStateless(w http.ResponseWriter, r *http.Request, p *p
 		}
 		st.respond(resp, statelessStatus(code))
 	}()
-	h.writeStream(w, r, st, 0, p.acceptJSON, p.acceptSSE, nil)
+	h.writeStream(w, r, st, 0, false, p.acceptJSON, p.acceptSSE, nil)
 	cancel() // closing the stream cancels the request (if it was still running)
 }

@@ -379,14 +379,15 @@ const (
 
 // writeStream writes a stream to a response, from after event seq (see attach for a
 // negative seq): as plain JSON when the response is all there is to send, or all the client
-// takes, else as SSE from the first message on (for a session's stream, at once). It returns
+// takes, else as SSE from the first message on (for a session's stream, at once). resumed
+// says the client resumes the stream from event after (Last-Event-ID), whose id it has: it
+// is not primed again with that id. It returns
 // when the stream is complete, the client disconnects, another connection takes the stream
 // over, the server asks the client to reconnect (CloseSSEStream), or done is closed (the
 // session ended).
-func (h *HTTPHandler) writeStream(w http.ResponseWriter, r *http.Request, st *stream, after int64, acceptJSON, acceptSSE bool, done <-chan struct{}) writeResult {
+func (h *HTTPHandler) writeStream(w http.ResponseWriter, r *http.Request, st *stream, after int64, resumed, acceptJSON, acceptSSE bool, done <-chan struct{}) writeResult {
 	a, after := st.attach(after)
 	defer st.detach(a)
-	resumed := after > 0
 	var (
 		sw       *sseWriter
 		stopping bool

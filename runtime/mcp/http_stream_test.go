@@ -246,7 +246,7 @@ func TestHTTPStreamTakeoverNeitherLosesNorDuplicates(t *testing.T) {
 		wa := &blockingWriter{h: http.Header{}, inside: make(chan struct{}, 1)}
 		ra := httptest.NewRequest("GET", "/", nil)
 		aDone := make(chan writeResult, 1)
-		go func() { aDone <- h.writeStream(wa, ra, st, 0, false, true, hs.ctx.Done()) }()
+		go func() { aDone <- h.writeStream(wa, ra, st, 0, false, false, true, hs.ctx.Done()) }()
 		for !strings.Contains(wa.String(), `{"n":1}`) {
 			time.Sleep(time.Millisecond)
 		}
@@ -262,7 +262,7 @@ func TestHTTPStreamTakeoverNeitherLosesNorDuplicates(t *testing.T) {
 		ctxB, cancelB := context.WithCancel(context.Background())
 		rb := httptest.NewRequest("GET", "/", nil).WithContext(ctxB)
 		bDone := make(chan writeResult, 1)
-		go func() { bDone <- h.writeStream(wb, rb, st, 2, false, true, hs.ctx.Done()) }()
+		go func() { bDone <- h.writeStream(wb, rb, st, 2, true, false, true, hs.ctx.Done()) }()
 		for !strings.Contains(wb.String(), "retry: ") {
 			time.Sleep(time.Millisecond)
 		}
@@ -340,7 +340,7 @@ func TestHTTPPumpEndsACompleteStream(t *testing.T) {
 	w := &blockingWriter{h: http.Header{}, hold: hold, inside: make(chan struct{}, 1)}
 	done := make(chan writeResult, 1)
 	go func() {
-		done <- h.writeStream(w, httptest.NewRequest("POST", "/", nil), st, 0, false, true, hs.ctx.Done())
+		done <- h.writeStream(w, httptest.NewRequest("POST", "/", nil), st, 0, false, false, true, hs.ctx.Done())
 	}()
 	<-w.inside
 	// Meanwhile the response comes and the stream ends; the wake-up pending from the
