@@ -167,10 +167,11 @@ func (s *Index) refresh(ctx context.Context, paths map[string]bool) int {
 	}
 	s.mu.Unlock()
 
-	results := make([]*cutFile, len(todo))
+	// Each file's words are numbered as soon as it is cut, so that only the files being cut
+	// hold their words as strings (all of Go's source held at once took 1 GB).
 	var wg sync.WaitGroup
 	var next sync.Mutex
-	i := 0
+	i, cut := 0, 0
 	for range runtime.GOMAXPROCS(0) {
 		wg.Add(1)
 		go func() {
@@ -183,23 +184,20 @@ func (s *Index) refresh(ctx context.Context, paths map[string]bool) int {
 				if k >= len(todo) {
 					return
 				}
-				results[k] = s.cut(todo[k])
+				cf := s.cut(todo[k])
+				if cf == nil {
+					continue
+				}
+				s.mu.Lock()
+				s.intern(cf)
+				s.files[cf.fc.Path] = cf.fc
+				s.dirty = true
+				cut++
+				s.mu.Unlock()
 			}
 		}()
 	}
 	wg.Wait()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	cut := 0
-	for _, cf := range results {
-		if cf == nil {
-			continue
-		}
-		cut++
-		s.intern(cf)
-		s.files[cf.fc.Path] = cf.fc
-		s.dirty = true
-	}
 	return cut
 }
 
