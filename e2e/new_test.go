@@ -48,6 +48,13 @@ func TestNewProject(t *testing.T) {
 	if !bytes.Contains(gomod, []byte("tool github.com/mcpgen/mcpgen/cmd/mcpgen")) || !bytes.Contains(gomod, []byte("replace github.com/mcpgen/mcpgen => "+root)) {
 		t.Errorf("go.mod does not use this checkout of mcpgen as a tool:\n%s", gomod)
 	}
+	// Light: telemetry's modules only for a project that asks for it (TestNewProjectWithTelemetry),
+	// and none for the tool (mcpgen links no OpenTelemetry).
+	for _, heavy := range []string{"go.opentelemetry.io", "prometheus", "google.golang.org/grpc", "google.golang.org/protobuf"} {
+		if bytes.Contains(gomod, []byte(heavy)) {
+			t.Errorf("a new project's go.mod requires %s:\n%s", heavy, gomod)
+		}
+	}
 
 	if out := runCmd(t, dir, "gofmt", "-l", "."); out != "" {
 		t.Errorf("the new project is not gofmt'd: %s", out)
@@ -202,6 +209,25 @@ func userClone(t *testing.T) string {
 	runCmd(t, dir, "git", "add", "-A")
 	runCmd(t, dir, "git", "-c", "user.name=e2e", "-c", "user.email=e2e@example.com", "commit", "-q", "-m", "clone")
 	return dir
+}
+
+// mcpgen new --telemetry makes a server that exports OpenTelemetry and serves Prometheus's
+// /metrics: its go.mod requires their modules, and its own tests (the server over HTTP with
+// --metrics) pass.
+func TestNewProjectWithTelemetry(t *testing.T) {
+	t.Parallel()
+	work := t.TempDir()
+	if out, errOut, code := mcpgen(t, work, "new", "--telemetry", "traced"); code != 0 {
+		t.Fatalf("mcpgen new --telemetry: exit %d\n%s%s", code, out, errOut)
+	}
+	dir := filepath.Join(work, "traced")
+	gomod, _ := os.ReadFile(filepath.Join(dir, "go.mod"))
+	main, _ := os.ReadFile(filepath.Join(dir, "main.go"))
+	if !bytes.Contains(gomod, []byte("go.opentelemetry.io/otel")) || !bytes.Contains(gomod, []byte("prometheus")) || !bytes.Contains(main, []byte("otelmcp.Setup")) {
+		t.Errorf("go.mod and main.go of a project with telemetry:\n%s\n%s", gomod, main)
+	}
+	runCmd(t, dir, "go", "vet", "./...")
+	runCmd(t, dir, "go", "test", "./...")
 }
 
 // replaceIn replaces, in a file, the text from the first start up to and including the

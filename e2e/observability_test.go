@@ -22,13 +22,14 @@ import (
 )
 
 // Telemetry with the real components: an OpenTelemetry Collector receives OTLP over HTTP
-// from four processes, each configured by the standard OTEL_* variables alone:
-// examples/host, the stdio server it runs (examples/weather), an HTTP server
-// (examples/everything) and mcpgen call. Calls the host makes for an agent's turn (its
+// from three processes, each configured by the standard OTEL_* variables alone:
+// examples/host (named by OTEL_SERVICE_NAME, sending OTLP/JSON), the stdio server it runs
+// (examples/weather, which keeps its own name and sends JSON too) and an HTTP server
+// (examples/everything, protobuf). Calls the host makes for an agent's turn (its
 // traceparent header) are one trace across the host and both servers: each server's
 // SERVER span the child of the host's CLIENT span, named and attributed by the
 // conventions. A call whose arguments break the schema fails with error.type on both
-// sides; mcpgen call's call of a failing tool is a trace of its own with the server's.
+// sides, as does a call of a failing tool.
 func TestTelemetryAcrossProcesses(t *testing.T) {
 	t.Parallel()
 	col := otelcoltest.Start(t)
@@ -43,7 +44,7 @@ func TestTelemetryAcrossProcesses(t *testing.T) {
   "everything": {"type": "http", "url": "`+everythingURL+`"}
 }}`), 0o644)
 	hostCmd := exec.Command(hostBin, "-http", "127.0.0.1:0", "-trust")
-	hostCmd.Dir, hostCmd.Env = dir, append(env, "XDG_CONFIG_HOME="+dir)
+	hostCmd.Dir, hostCmd.Env = dir, append(env, "XDG_CONFIG_HOME="+dir, "OTEL_SERVICE_NAME=agent-host", "OTEL_EXPORTER_OTLP_PROTOCOL=http/json")
 	stdout, _ := hostCmd.StdoutPipe()
 	var hostErr lockedBuffer
 	hostCmd.Stderr = &hostErr
@@ -86,20 +87,8 @@ func TestTelemetryAcrossProcesses(t *testing.T) {
 	call("mcp_everything_test_simple_text", `{}`, turn)
 	call("mcp_weather_get_weather", `{"city":""}`, bad) // minLength 1: an error result
 
-	// mcpgen call, a client process of its own, of a tool that fails.
-	cli := exec.Command(mcpgenBin, "call", "--url", everythingURL, "test_error_handling")
-	cli.Env = append(env, "XDG_CONFIG_HOME="+dir)
-	if out, err := cli.CombinedOutput(); err == nil {
-		t.Errorf("mcpgen call of a failing tool succeeded:\n%s", out)
-	}
-	// mcpgen call of a stdio server, its service named and its telemetry sent as OTLP/JSON:
-	// the server (weather) does not take the CLI's name, and both send their metrics as
-	// JSON, as their spans.
-	cli = exec.Command(mcpgenBin, "call", "--stdio", weatherBin, "get_weather", "city=Oslo")
-	cli.Env = append(env, "XDG_CONFIG_HOME="+dir, "OTEL_SERVICE_NAME=cli-json", "OTEL_EXPORTER_OTLP_PROTOCOL=http/json")
-	if out, err := cli.CombinedOutput(); err != nil {
-		t.Errorf("mcpgen call --stdio: %v\n%s", err, out)
-	}
+	const failing = "5b8aa5a2d2c872e8321cf37308d69df2"
+	call("mcp_everything_test_error_handling", `{}`, failing)
 	stopProcess(t, hostCmd, &hostErr) // SIGTERM: the host flushes its spans, and stops weather, which flushes its own
 
 	service := func(s otelcoltest.Span) string { v, _ := s.Resource["service.name"].(string); return v }
@@ -112,15 +101,14 @@ func TestTelemetryAcrossProcesses(t *testing.T) {
 		return otelcoltest.Span{}, false
 	}
 	want := []struct{ svc, kind, name, trace string }{
-		{"mcpgen-host", "client", "tools/call get_weather", turn},
+		{"agent-host", "client", "tools/call get_weather", turn},
 		{"weather", "server", "tools/call get_weather", turn},
-		{"mcpgen-host", "client", "tools/call test_simple_text", turn},
+		{"agent-host", "client", "tools/call test_simple_text", turn},
 		{"mcpgen-everything", "server", "tools/call test_simple_text", turn},
-		{"mcpgen-host", "client", "tools/call get_weather", bad},
+		{"agent-host", "client", "tools/call get_weather", bad},
 		{"weather", "server", "tools/call get_weather", bad},
-		{"mcpgen", "client", "tools/call test_error_handling", ""},
-		{"mcpgen-everything", "server", "tools/call test_error_handling", ""},
-		{"cli-json", "client", "tools/call get_weather", ""},
+		{"agent-host", "client", "tools/call test_error_handling", failing},
+		{"mcpgen-everything", "server", "tools/call test_error_handling", failing},
 	}
 	spans := col.WaitForSpans(t, 20*time.Second, func(spans []otelcoltest.Span) bool {
 		for _, w := range want {
@@ -136,8 +124,8 @@ func TestTelemetryAcrossProcesses(t *testing.T) {
 	}
 
 	// One trace across the host and both servers, each call the child of the turn.
-	hostWeather, weather := get("mcpgen-host", "client", "tools/call get_weather", turn), get("weather", "server", "tools/call get_weather", turn)
-	hostText, text := get("mcpgen-host", "client", "tools/call test_simple_text", turn), get("mcpgen-everything", "server", "tools/call test_simple_text", turn)
+	hostWeather, weather := get("agent-host", "client", "tools/call get_weather", turn), get("weather", "server", "tools/call get_weather", turn)
+	hostText, text := get("agent-host", "client", "tools/call test_simple_text", turn), get("mcpgen-everything", "server", "tools/call test_simple_text", turn)
 	if hostWeather.ParentSpanID != turnSpan || hostText.ParentSpanID != turnSpan || weather.ParentSpanID != hostWeather.SpanID || text.ParentSpanID != hostText.SpanID {
 		t.Errorf("parents: host→weather %s (want %s), weather %s (want %s), host→everything %s, everything %s (want %s)",
 			hostWeather.ParentSpanID, turnSpan, weather.ParentSpanID, hostWeather.SpanID, hostText.ParentSpanID, text.ParentSpanID, hostText.SpanID)
@@ -171,26 +159,23 @@ func TestTelemetryAcrossProcesses(t *testing.T) {
 
 	// Error spans say why: the server knows the arguments broke the schema; the client, that
 	// the tool's result is an error.
-	badHost, badWeather := get("mcpgen-host", "client", "tools/call get_weather", bad), get("weather", "server", "tools/call get_weather", bad)
+	badHost, badWeather := get("agent-host", "client", "tools/call get_weather", bad), get("weather", "server", "tools/call get_weather", bad)
 	if badWeather.Attributes["error.type"] != "invalid_arguments" || badWeather.Status.Code != "error" ||
 		badHost.Attributes["error.type"] != "tool_error" || badHost.Status.Code != "error" || badWeather.ParentSpanID != badHost.SpanID {
 		t.Errorf("the failed call: host %v %v, weather %v %v", badHost.Attributes["error.type"], badHost.Status, badWeather.Attributes["error.type"], badWeather.Status)
 	}
-	cliCall, served := get("mcpgen", "client", "tools/call test_error_handling", ""), get("mcpgen-everything", "server", "tools/call test_error_handling", "")
-	if served.TraceID != cliCall.TraceID || served.ParentSpanID != cliCall.SpanID || cliCall.Attributes["error.type"] != "tool_error" || served.Attributes["error.type"] != "tool_error" {
-		t.Errorf("mcpgen call: %s/%s %v, served %s/%s (parent %s) %v", cliCall.TraceID, cliCall.SpanID, cliCall.Attributes, served.TraceID, served.SpanID, served.ParentSpanID, served.Attributes)
+	hostFailing, served := get("agent-host", "client", "tools/call test_error_handling", failing), get("mcpgen-everything", "server", "tools/call test_error_handling", failing)
+	if served.ParentSpanID != hostFailing.SpanID || hostFailing.Attributes["error.type"] != "tool_error" || served.Attributes["error.type"] != "tool_error" {
+		t.Errorf("a failing tool: host %s %v, served %s (parent %s) %v", hostFailing.SpanID, hostFailing.Attributes, served.SpanID, served.ParentSpanID, served.Attributes)
 	}
 
-	cliJSON := get("cli-json", "client", "tools/call get_weather", "")
-	if _, ok := find(spans, "weather", "server", "tools/call get_weather", cliJSON.TraceID); !ok {
-		t.Errorf("the stdio server of mcpgen call --stdio has no span in the CLI's trace %s under its own name", cliJSON.TraceID)
-	}
-	if s, ok := find(spans, "cli-json", "server", "tools/call get_weather", ""); ok {
-		t.Errorf("the server's span of the call carries the CLI's service name: %+v", s)
+	// The host's OTEL_SERVICE_NAME names the host alone: weather, which it started, has its own.
+	if s, ok := find(spans, "agent-host", "server", "tools/call get_weather", ""); ok {
+		t.Errorf("the server's span of a call carries the host's service name: %+v", s)
 	}
 
-	// The servers' durations, by tool, with the conventions' buckets; the host's too, and
-	// the CLI's, sent as JSON.
+	// The servers' durations, by tool, with the conventions' buckets; the host's too. The
+	// host and weather send theirs as OTLP/JSON, everything as protobuf.
 	servedTools := func(metrics []otelcoltest.Metric) map[string]bool {
 		tools := map[string]bool{}
 		for _, m := range metrics {
@@ -209,17 +194,16 @@ func TestTelemetryAcrossProcesses(t *testing.T) {
 	wantTools := []string{"weather/get_weather", "mcpgen-everything/test_simple_text", "mcpgen-everything/test_error_handling"}
 	col.WaitForMetrics(t, 10*time.Second, func(ms []otelcoltest.Metric) bool {
 		tools := servedTools(ms)
-		_, client := otelcoltest.LastMetric(ms, "mcp.client.operation.duration")
-		cliJSON := false
+		client := false
 		for _, m := range ms {
-			cliJSON = cliJSON || m.Name == "mcp.client.operation.duration" && m.Resource["service.name"] == "cli-json"
+			client = client || m.Name == "mcp.client.operation.duration" && m.Resource["service.name"] == "agent-host"
 		}
 		for _, w := range wantTools {
 			if !tools[w] {
 				return false
 			}
 		}
-		return client && cliJSON
+		return client
 	})
 }
 

@@ -39,6 +39,9 @@ type Options struct {
 	Module string // the module path; "" derives it from the directory's name
 	Name   string // the MCP server's name, also its binary's; "" derives it from the directory's name
 	MCPGen Source // the mcpgen the project uses
+	// Telemetry makes a server that exports OpenTelemetry traces and metrics and serves
+	// Prometheus's /metrics (runtime/otelmcp), and requires their modules.
+	Telemetry bool
 }
 
 // Source is the mcpgen a new project uses: a released version, or a checkout.
@@ -123,7 +126,7 @@ func New(ctx context.Context, opts Options) (*Project, error) {
 		return nil, err
 	}
 	data := templates.Data{Module: p.Module, Name: p.Name, GoVersion: GoVersion,
-		MCPGenVersion: opts.MCPGen.Version, MCPGenDir: opts.MCPGen.Dir}
+		MCPGenVersion: opts.MCPGen.Version, MCPGenDir: opts.MCPGen.Dir, Telemetry: opts.Telemetry}
 	if err := render(tmp, data); err != nil {
 		return nil, err
 	}

@@ -89,6 +89,7 @@ func TestRender(t *testing.T) {
 		{"checkout", templates.Data{Module: "example.com/hello", Name: "hello", GoVersion: GoVersion, MCPGenVersion: "v0.0.0", MCPGenDir: "/src/mcpgen"}},
 		{"release", templates.Data{Module: "example.com/hello", Name: "hello", GoVersion: GoVersion, MCPGenVersion: "v1.2.3"}},
 		{"long name", templates.Data{Module: "example.com/hello", Name: "a-much-longer-server.name_2", GoVersion: GoVersion, MCPGenVersion: "v1.2.3"}},
+		{"telemetry", templates.Data{Module: "example.com/hello", Name: "hello", GoVersion: GoVersion, MCPGenVersion: "v1.2.3", Telemetry: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -110,6 +111,16 @@ func TestRender(t *testing.T) {
 			}
 			readme, _ := os.ReadFile(filepath.Join(dir, "README.md"))
 			workflow, _ := os.ReadFile(filepath.Join(dir, ".github/workflows/mcp.yml"))
+			// Telemetry only on request: without it, nothing of OpenTelemetry or Prometheus.
+			main, _ := os.ReadFile(filepath.Join(dir, "main.go"))
+			serverTest, _ := os.ReadFile(filepath.Join(dir, "server_test.go"))
+			if got := bytes.Contains(main, []byte("runtime/otelmcp")) && bytes.Contains(main, []byte(`flag.Bool("metrics"`)) &&
+				bytes.Contains(serverTest, []byte(`"--metrics"`)) && strings.Contains(string(readme), "OTEL_EXPORTER_OTLP_ENDPOINT=http://localhost:4318"); got != tc.data.Telemetry {
+				t.Errorf("telemetry %v, but main.go, server_test.go and README.md say %v:\n%s", tc.data.Telemetry, got, main)
+			}
+			if !tc.data.Telemetry && (bytes.Contains(main, []byte("otelmcp")) || bytes.Contains(main, []byte("metrics")) || !strings.Contains(string(readme), "mcpgen new --telemetry")) {
+				t.Errorf("a project without telemetry mentions it:\n%s", main)
+			}
 			if tc.data.MCPGenDir != "" {
 				if len(f.Replace) != 1 || f.Replace[0].New.Path != "/src/mcpgen" || !strings.Contains(string(readme), "replace github.com/mcpgen/mcpgen => /src/mcpgen") {
 					t.Errorf("a checkout's project does not say so:\n%s", gomod)

@@ -19,4 +19,7 @@ type Data struct {
 	// the checkout it is replaced by (a development build of mcpgen wrote the project).
 	MCPGenVersion string
 	MCPGenDir     string
+	// Telemetry adds OpenTelemetry and Prometheus to the server (runtime/otelmcp), and
+	// their modules to go.mod; without it, the project requires no module of theirs.
+	Telemetry bool
 }

@@ -115,11 +115,15 @@ func newApp(code *int, stdout, stderr io.Writer) *cli.Command {
 					"it and registering it with MCP clients, .gitignore and a CI workflow. go.mod names\n" +
 					"mcpgen as a tool dependency; a development build of mcpgen (run from its checkout)\n" +
 					"points it at that checkout's working tree with a replace directive, which CI cannot\n" +
-					"reach. Runs go mod tidy, which may download modules.",
+					"reach. Runs go mod tidy, which may download modules.\n\n" +
+					"--telemetry makes the server export OpenTelemetry traces and metrics (as the OTEL_*\n" +
+					"variables say) and serve Prometheus's /metrics (--metrics); its go.mod then requires\n" +
+					"their modules. Without it the project requires none of them.",
 				Flags: []cli.Flag{
 					&cli.StringFlag{Name: "module", Usage: "the new module's `path` (default: the directory's name)"},
 					&cli.StringFlag{Name: "name", Usage: "the server's `name`, also its binary's (default: the directory's name)"},
 					&cli.StringFlag{Name: "mcpgen-dir", Usage: "use the mcpgen checkout in `dir` (default: the one this mcpgen was built from, if any)"},
+					&cli.BoolFlag{Name: "telemetry", Usage: "export OpenTelemetry traces and metrics, and serve Prometheus's /metrics"},
 				},
 				Action: func(ctx context.Context, cmd *cli.Command) error {
 					*code = runNew(ctx, cmd, stdout, stderr)
@@ -158,7 +162,7 @@ func checkPackageArgs(args []string) error {
 const usageText = `mcpgen [-v] [--check] [--tags t1,t2] [-o name.go] [--snapshot] [packages]
 mcpgen generate [-v] [--tags t1,t2] [-o name.go] [--snapshot] [packages]
 mcpgen check [--tags t1,t2] [-o name.go] [packages]
-mcpgen new [--module path] [--name name] [--mcpgen-dir dir] <dir>
+mcpgen new [--module path] [--name name] [--telemetry] [--mcpgen-dir dir] <dir>
 mcpgen servers [SERVER...]
 mcpgen tools [--schema NAME] [SERVER...]
 mcpgen resources [SERVER...]
@@ -262,7 +266,7 @@ func runNew(ctx context.Context, cmd *cli.Command, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "mcpgen new: %v\n", err)
 		return exitError
 	}
-	p, err := scaffold.New(ctx, scaffold.Options{Dir: cmd.Args().First(), Module: cmd.String("module"), Name: cmd.String("name"), MCPGen: src})
+	p, err := scaffold.New(ctx, scaffold.Options{Dir: cmd.Args().First(), Module: cmd.String("module"), Name: cmd.String("name"), MCPGen: src, Telemetry: cmd.Bool("telemetry")})
 	if err != nil {
 		fmt.Fprintf(stderr, "mcpgen new: %v\n", err)
 		return exitError

@@ -22,7 +22,6 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 	"github.com/mcpgen/mcpgen/runtime/mcp/ws"
 	"github.com/mcpgen/mcpgen/runtime/oauth"
-	"github.com/mcpgen/mcpgen/runtime/otelmcp"
 	"github.com/urfave/cli/v3"
 )
 
@@ -217,12 +216,6 @@ func reachAction(name string, do func(ctx context.Context, r *reach) error, code
 			r.host.Close()
 		}
 		r.lines.close() // what the servers said, before what mcpgen says of the outcome
-		if r.tel != nil {
-			// The spans of a command that lasts a moment go out before it exits.
-			shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			r.tel.Shutdown(shutdown)
-			cancel()
-		}
 		if r.loopback != nil {
 			r.loopback.Close()
 		}
@@ -254,7 +247,6 @@ type reach struct {
 	host           *host.Host
 	single         string // the server of --stdio, --url, --sse or --ws
 	loopback       *oauth.Loopback
-	tel            *otelmcp.Telemetry // OpenTelemetry, as the OTEL_* variables configure it
 }
 
 // args splits the positional arguments into the servers named and the rest: with --stdio,
@@ -319,14 +311,6 @@ func (r *reach) connect(ctx context.Context, names []string, answers *mcp.Client
 	}
 	logger := slog.New(slog.NewTextHandler(r.stderr, &slog.HandlerOptions{Level: level}))
 	client.Logger = logger
-	// With OTEL_EXPORTER_OTLP_ENDPOINT set, the calls are exported as spans, the servers'
-	// continuing them; otherwise nothing is added.
-	if r.tel == nil {
-		if r.tel, err = otelmcp.Setup(ctx, otelmcp.SetupOptions{ServiceName: "mcpgen"}); err != nil {
-			return nil, fail(exitError, "%v", err)
-		}
-	}
-	r.tel.Client(&client)
 	httpClient, err := r.oauthClient(cfg)
 	if err != nil {
 		return nil, fail(exitError, "%v", err)
