@@ -99,13 +99,16 @@ func (h *HTTPHandler) readPost(w http.ResponseWriter, r *http.Request, p *post) 
 // a header that names the stateless revision (or one unknown, answered as a stateless
 // request is), whatever other headers it carries. A notification or response is stateless
 // only if the header names the stateless revision itself: a session's client's mistyped
-// header gets the session's answer. HTTP+SSE has no such header: its era is the body's.
+// header gets the session's answer. HTTP+SSE carries sessions only: revision 2026-07-28
+// defines its messages over stdio and Streamable HTTP alone, so a request there is the
+// session's whatever its _meta says (before initialize it is refused as any request is,
+// and server/discover is not found), and a client that probes falls back to initialize.
 func eraOf(header string, m *jsonrpc.Message, legacy bool) (meta *requestMeta, stateless bool) {
+	if legacy {
+		return nil, false
+	}
 	if m.IsRequest() {
 		meta, stateless = statelessMeta(m)
-	}
-	if legacy {
-		return meta, stateless
 	}
 	header = strings.TrimSpace(header)
 	return meta, stateless || isStateless(header) || m.IsRequest() && isStatelessHeader(header)
