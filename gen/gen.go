@@ -120,6 +120,29 @@ func Generate(cfg Config) (*Result, error) {
 	return res, nil
 }
 
+// GenerateFiles generates the file of the package in dir whose files, by absolute path, are
+// given (they need not be written yet; others of the package on disk are read too), type-checking
+// it in this process: mcpgen openapi's packages, which Generate would have the go command
+// compile first.
+func GenerateFiles(cfg Config, dir string, files map[string][]byte) (*Result, error) {
+	if cfg.FileName == "" {
+		cfg.FileName = DefaultFileName
+	}
+	fset := token.NewFileSet()
+	pkg, err := load.Files(load.Config{BuildTags: cfg.BuildTags, Env: cfg.Env}, dir, files, fset)
+	if err != nil {
+		return nil, err
+	}
+	diags := diag.NewList(fset)
+	src := load.NewSource([]*packages.Package{pkg}, fset, diags)
+	res := &Result{Files: generatePackage(&cfg, pkg, src, diags)}
+	res.Diagnostics = diags.Sorted()
+	if len(res.Diagnostics) > 0 {
+		res.Files = nil
+	}
+	return res, nil
+}
+
 // generatePackage returns the files of one package: its generated file, if it has directives
 // (or no longer has, but code calls its RegisterMCP), and the removal of generated files it
 // no longer needs (after the directives are gone, or the output name changed).

@@ -1,0 +1,106 @@
+package load
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/gen/internal/model"
+	"golang.org/x/tools/go/packages"
+)
+
+// Files type-checks a package whose Go files are all given (by absolute path, in dir), in
+// this process: only the packages they import are loaded, from export data. Packages has the
+// go command compile the package itself for its export data, which for a generated package
+// of a large API (mcpgen openapi's of GitHub's: 7.5 MB of Go) costs more than all the rest.
+func Files(cfg Config, dir string, files map[string][]byte, fset *token.FileSet) (*packages.Package, error) {
+	tags := append([]string{model.BuildTag}, cfg.BuildTags...)
+	build := []string{"-tags=" + strings.Join(tags, ",")}
+	// The package's import path and module, without compiling anything.
+	meta, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedModule | packages.NeedFiles,
+		Dir: dir, Env: cfg.Env, Overlay: files, BuildFlags: build}, ".")
+	if err != nil {
+		return nil, fmt.Errorf("loading packages: %w", err)
+	}
+	if len(meta) != 1 {
+		return nil, fmt.Errorf("no package in %s", dir)
+	}
+	m := meta[0]
+	if len(m.Errors) > 0 {
+		return nil, fmt.Errorf("%s", m.Errors[0].Msg)
+	}
+	pkg := &packages.Package{ID: m.ID, Name: m.Name, PkgPath: m.PkgPath, Dir: dir, Module: m.Module, Fset: fset,
+		IgnoredFiles: m.IgnoredFiles}
+	paths := slices.Sorted(slices.Values(m.GoFiles)) // those given, and any others of the package on disk
+	imports := map[string]bool{}
+	for _, path := range paths {
+		var src any
+		if data, ok := files[path]; ok {
+			src = data
+		}
+		f, err := parser.ParseFile(fset, path, src, parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			return nil, err
+		}
+		pkg.Syntax = append(pkg.Syntax, f)
+		pkg.GoFiles = append(pkg.GoFiles, path)
+		for _, spec := range f.Imports {
+			if p, err := strconv.Unquote(spec.Path.Value); err == nil {
+				imports[p] = true
+			}
+		}
+	}
+	pkg.CompiledGoFiles = pkg.GoFiles
+	var list []string
+	for p := range imports {
+		list = append(list, p)
+	}
+	slices.Sort(list)
+	deps := map[string]*types.Package{}
+	if len(list) > 0 {
+		loaded, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedTypes, Dir: dir, Env: cfg.Env, BuildFlags: build}, list...)
+		if err != nil {
+			return nil, fmt.Errorf("loading packages: %w", err)
+		}
+		for _, l := range loaded {
+			if len(l.Errors) > 0 {
+				return nil, fmt.Errorf("%s: %s", l.PkgPath, l.Errors[0].Msg)
+			}
+			deps[l.PkgPath] = l.Types
+		}
+	}
+	pkg.TypesInfo = &types.Info{
+		Types:      map[ast.Expr]types.TypeAndValue{},
+		Defs:       map[*ast.Ident]types.Object{},
+		Uses:       map[*ast.Ident]types.Object{},
+		Implicits:  map[ast.Node]types.Object{},
+		Selections: map[*ast.SelectorExpr]*types.Selection{},
+		Scopes:     map[ast.Node]*types.Scope{},
+		Instances:  map[*ast.Ident]types.Instance{},
+	}
+	conf := types.Config{
+		Importer: importerFunc(func(path string) (*types.Package, error) {
+			if p, ok := deps[path]; ok {
+				return p, nil
+			}
+			return nil, fmt.Errorf("package %s was not loaded", path)
+		}),
+		Sizes: types.SizesFor("gc", "amd64"),
+		Error: func(err error) {
+			te, _ := err.(types.Error)
+			pkg.Errors = append(pkg.Errors, packages.Error{Pos: te.Fset.Position(te.Pos).String(), Msg: te.Msg, Kind: packages.TypeError})
+		},
+	}
+	pkg.Types, _ = conf.Check(pkg.PkgPath, fset, pkg.Syntax, pkg.TypesInfo)
+	pkg.TypesSizes = conf.Sizes
+	return pkg, nil
+}
+
+type importerFunc func(path string) (*types.Package, error)
+
+func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
