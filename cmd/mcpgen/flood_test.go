@@ -63,3 +63,36 @@ func TestFloodingServerIsSummarized(t *testing.T) {
 		t.Errorf("the bar was drawn %d times in %v, more than %d", draws, took, max)
 	}
 }
+
+func init() {
+	// stubborn: its tool ignores its cancellation and works on for half a minute, as npm's
+	// server-everything's long operation does, keeping its process up after stdin closes.
+	testServers["stubborn"] = func(s *mcp.Server) {
+		s.AddTool(mcp.Tool{Name: "work", InputSchema: `{"type":"object"}`, Handler: func(ctx context.Context, c *mcp.ToolCall) {
+			time.Sleep(30 * time.Second)
+			c.ReturnText("late")
+		}})
+	}
+}
+
+// mcpgen call --timeout exits promptly once it gave up, even on a server that works on
+// after the cancellation (issue 35, item 6): the server is not given the shutdown grace
+// (a second, then a second after SIGTERM) it gets when a command ends as it should. Before,
+// --timeout 1s sent the cancellation at 1 s and exited at 2 s here (3 s with a server that
+// handles SIGTERM and waits for its tool).
+func TestCallTimeoutExitsPromptly(t *testing.T) {
+	configHome(t)
+	dir := t.TempDir()
+	path := writeConfig(t, dir, map[string]any{"stubborn": testServer("stubborn")})
+	var stdout, stderr bytes.Buffer
+	start := time.Now()
+	code := run(context.Background(), []string{"mcpgen", "call", "stubborn", "work", "--timeout", "1s", "--trust", "--config", path}, &stdout, &stderr)
+	took := time.Since(start)
+	t.Logf("exit %d after %v: %s", code, took.Round(time.Millisecond), strings.TrimSpace(stderr.String()))
+	if code != exitError || !strings.Contains(stderr.String(), "context deadline exceeded") {
+		t.Errorf("exit %d, stderr %q", code, stderr.String())
+	}
+	if took > 1900*time.Millisecond {
+		t.Errorf("mcpgen call --timeout 1s exited after %v", took)
+	}
+}

@@ -212,7 +212,13 @@ func reachAction(name string, do func(ctx context.Context, r *reach) error, code
 		r := &reach{cmd: cmd, stdout: stdout, stderr: con, console: con, stdin: os.Stdin, lines: newServerLines(con)}
 		r.term = newTerminal(r.stdin, con)
 		err := do(ctx, r)
-		if r.host != nil {
+		switch {
+		case r.host == nil:
+		case r.abandoned || ctx.Err() != nil:
+			// The person gave up on what the servers do (a call past --timeout): they are
+			// not waited for (a server that ignores the cancellation held mcpgen a second or two).
+			r.host.CloseNow()
+		default:
 			r.host.Close()
 		}
 		r.lines.close() // what the servers said, before what mcpgen says of the outcome
@@ -247,6 +253,7 @@ type reach struct {
 	host           *host.Host
 	single         string // the server of --stdio, --url, --sse or --ws
 	loopback       *oauth.Loopback
+	abandoned      bool // a request was given up on (its --timeout passed)
 }
 
 // args splits the positional arguments into the servers named and the rest: with --stdio,

@@ -285,6 +285,7 @@ func runCall(ctx context.Context, r *reach) error {
 		defer cancel()
 	}
 	res, err := t.Call(ctx, arguments)
+	r.abandoned = ctx.Err() != nil
 	r.lines.flush() // the call's log messages before the bar's last state and the result
 	if bar != nil {
 		bar.finish() // before the result, which may go to the same terminal

@@ -130,7 +130,8 @@ type Host struct {
 	settled  chan struct{} // closed when every server's first attempt has ended
 	starting chan struct{} // a token per stdio server starting (StartConcurrency)
 	closed   sync.Once
-	refused  bool // the configuration was not approved: no server ran
+	refused  bool        // the configuration was not approved: no server ran
+	now      atomic.Bool // closing without waiting for the servers (CloseNow)
 }
 
 // Start starts every server of cfg at once and returns; Ready waits for them. A project's
@@ -232,6 +233,20 @@ func (h *Host) Ready(ctx context.Context) error {
 // Close stops every server: processes are asked to exit and, if they linger, stopped
 // (within about twice ShutdownGrace), connections closed and sessions ended. No goroutine
 // or process of the host's outlives it.
+// CloseNow is Close for a program that gives up on what its servers are doing, such as a
+// command whose call the person cancelled or that ran past its timeout: a stdio server is
+// not given ShutdownGrace to finish. It gets SIGTERM if it has not exited 100 ms after its
+// stdin closed, and SIGKILL 100 ms after that. A server that ignores the cancellation of
+// the call it is working on (npm's server-everything does) would otherwise hold the
+// program for a ShutdownGrace or two after it gave up.
+func (h *Host) CloseNow() error {
+	h.now.Store(true)
+	return h.Close()
+}
+
+// nowGrace is each step of stopping a stdio server under CloseNow.
+const nowGrace = 100 * time.Millisecond
+
 func (h *Host) Close() error {
 	h.closed.Do(func() {
 		h.cancel()

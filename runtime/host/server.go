@@ -90,6 +90,7 @@ type server struct {
 	retry       time.Time
 	restarts    int
 	pid         int
+	command     *mcp.CommandTransport // a stdio server's transport, of its last connection (the supervisor's)
 	stderr      []string
 }
 
@@ -153,6 +154,16 @@ func (s *server) setState(state State, err error, detail string) {
 	}
 }
 
+// close closes a connection of the server's. Under CloseNow a stdio server is given
+// nowGrace, not ShutdownGrace, to exit (the supervisor's goroutine, which alone uses the
+// transport, sets it before the client closes the connection).
+func (s *server) close(c *mcp.Client) {
+	if t := s.command; t != nil && s.h.now.Load() {
+		t.ShutdownGrace = nowGrace
+	}
+	c.Close()
+}
+
 // run is the server's supervisor: connect, serve until the connection is lost, and connect
 // again after a pause that doubles from RestartMin to RestartMax, and starts again at
 // RestartMin once a connection stayed up for Healthy. It returns when ctx ends, or when it
@@ -175,7 +186,7 @@ func (s *server) run(ctx context.Context) {
 			// Out of the registry before the connection closes, so that no new call
 			// reaches it; the calls in flight fail with ErrLost.
 			s.leave(ctx, err, pause)
-			c.Close()
+			s.close(c)
 			if time.Since(up) >= s.h.opts.Healthy {
 				pause = s.h.opts.RestartMin
 			}

@@ -37,6 +37,7 @@ func (s *server) connect(ctx context.Context) (*mcp.Client, error) {
 	if err != nil {
 		return nil, &connectError{s.cfg.Name, err}
 	}
+	s.command, _ = t.(*mcp.CommandTransport)
 	c, err := mcp.Connect(cctx, t, s.clientOptions())
 	if err != nil {
 		if cctx.Err() == context.DeadlineExceeded && ctx.Err() == nil {
@@ -46,7 +47,7 @@ func (s *server) connect(ctx context.Context) (*mcp.Client, error) {
 	}
 	l := s.load(ctx, c, lists{})
 	if err := cmp.Or(ctx.Err(), s.broken(c, l)); err != nil {
-		c.Close()
+		s.close(c)
 		return nil, err
 	}
 	info := c.Server()
