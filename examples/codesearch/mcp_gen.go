@@ -569,7 +569,7 @@ const (
           },
           "score": {
             "type": "number",
-            "description": "Higher for a closer chunk: the fused score of its ranks by BM25 and by vectors (the sum of 1/(60+rank)) with an embedding model, the BM25 score without one; a chunk of a generated file scores 0.7 of that."
+            "description": "Higher for a closer chunk: with an embedding model, the fused score of its ranks by BM25 and by vectors (the sum of w/(60+rank), w 1 for BM25 and 0.5 for the built-in model's vectors); without one, the BM25 score. A chunk of a generated file scores 0.7 of that."
           },
           "generated": {
             "type": "boolean",
@@ -593,7 +593,7 @@ const (
     },
     "method": {
       "type": "string",
-      "description": "Names the ranking: an embedding model and its endpoint, or BM25 (lexical) when no model is configured."
+      "description": "Names the ranking: BM25 fused with an embedding model (the built-in one, or the endpoint of --embed-url), or BM25 alone (lexical) when there is no model."
     },
     "chunks_ranked": {
       "type": "integer",

@@ -225,8 +225,8 @@ type EmbeddingSearchInput struct {
 // EmbeddingSearchResult holds the chunks that answer a question best.
 type EmbeddingSearchResult struct {
 	Results []ChunkMatch `json:"results"`
-	// Method names the ranking: an embedding model and its endpoint, or BM25 (lexical)
-	// when no model is configured.
+	// Method names the ranking: BM25 fused with an embedding model (the built-in one, or
+	// the endpoint of --embed-url), or BM25 alone (lexical) when there is no model.
 	Method string `json:"method"`
 	// How many chunks the codebase has.
 	ChunksRanked int `json:"chunks_ranked"`
@@ -245,9 +245,10 @@ type ChunkMatch struct {
 	Name      string `json:"name,omitempty"`
 	StartLine int    `json:"start_line"`
 	EndLine   int    `json:"end_line"`
-	// Score is higher for a closer chunk: the fused score of its ranks by BM25 and by
-	// vectors (the sum of 1/(60+rank)) with an embedding model, the BM25 score without one;
-	// a chunk of a generated file scores 0.7 of that.
+	// Score is higher for a closer chunk: with an embedding model, the fused score of its
+	// ranks by BM25 and by vectors (the sum of w/(60+rank), w 1 for BM25 and 0.5 for the
+	// built-in model's vectors); without one, the BM25 score. A chunk of a generated file
+	// scores 0.7 of that.
 	Score float64 `json:"score"`
 	// Generated: the chunk is of a generated file.
 	Generated bool `json:"generated,omitempty"`
