@@ -203,6 +203,48 @@ func TestQuickPathValidates(t *testing.T) {
 	t.Logf("%d documents", docs)
 }
 
+// wordingDiffers are the refused documents whose problems the quick path words otherwise
+// than generated code, and why.
+var wordingDiffers = map[string]string{
+	`echo_int_maps {"byId":{"x":"a"}}`:              "the schema does not say a key's bits",
+	`echo_int_maps {"byId":{},"small":{"-1":true}}`: "the schema does not say a key's bits",
+	`echo_int_maps {"byId":{"1.5":"a"}}`:            "the schema does not say a key's bits",
+	`echo_conflicts {"Name":"a"}`:                   "the schemas list the properties in another order",
+	`echo_conflicts {"Y":"a"}`:                      "the schemas list the properties in another order",
+	`echo_json_tags {"renamed_field":"a","Untagged":"b","-":"c","Invalid":"d","Omitted":"x"}`: "the schemas list the properties in another order",
+	`echo_json_tags {"renamed_field":"a","Untagged":"b","-":"c","a'b":"d"}`:                   "the schemas list the properties in another order",
+	`echo_text_types {"fg":"red"}`: "the quick path decodes only what its validator took, so UnmarshalText says nothing",
+}
+
+// The quick path words a mistake as generated code does: every refused document of the
+// cases gets the same error text from both (issue 36, item 7: "missing property 'b'" and
+// "value must be one of 'upper', 'lower'" against "/name: missing required property" and
+// "/style: must be one of ..."), but for wordingDiffers.
+func TestQuickPathWordsProblemsAsGenerated(t *testing.T) {
+	same := 0
+	for _, c := range cases {
+		if _, gap := mcpfuncGaps[c.tool]; gap {
+			continue
+		}
+		for _, doc := range c.bad {
+			_, quick := funcCall(t, c.tool, doc)
+			_, _, generated := call(t, c.tool, doc)
+			why, differs := wordingDiffers[c.tool+" "+doc]
+			switch {
+			case quick == generated && differs:
+				t.Errorf("%s %s: the same words, though listed as differing (%s)", c.tool, doc, why)
+			case quick != generated && !differs:
+				t.Errorf("%s %s:\n  generated: %q\n  mcpfunc:   %q", c.tool, doc, generated, quick)
+			case !differs:
+				same++
+			}
+		}
+	}
+	if same < 100 {
+		t.Errorf("only %d refused documents compared", same)
+	}
+}
+
 func decodeAs(t *testing.T, like any, structured json.RawMessage) any {
 	v := reflect.New(reflect.TypeOf(like))
 	if err := json.Unmarshal(structured, v.Interface()); err != nil {

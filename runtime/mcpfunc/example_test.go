@@ -38,5 +38,5 @@ func ExampleAddTool() {
 	}
 	// Output:
 	// {"content":[{"type":"text","text":"{\"text\":\"Hello, Ada! Hello again!\"}"}],"structuredContent":{"text":"Hello, Ada! Hello again!"}}
-	// {"content":[{"type":"text","text":"invalid arguments for tool greet:\n/name: minLength: got 0, want 1\n/times: maximum: got 5, want 3"}],"isError":true}
+	// {"content":[{"type":"text","text":"invalid arguments for tool greet:\n/name: must be at least 1 character long\n/times: must be <= 3"}],"isError":true}
 }

@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"math/big"
 	"reflect"
-	"slices"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/runtime/mcp"
@@ -198,7 +197,7 @@ func (f *funcTool[In, Out]) serve(ctx context.Context, c *mcp.ToolCall) {
 		// Reported through the call's input as well, as generated code reports them, so
 		// that middleware tell them from the tool's own errors (mcp.ErrorInvalidArguments).
 		mcpgen.Decoder(c.Arguments()).ReportError(err)
-		c.ReturnError(fmt.Errorf("invalid arguments for tool %s:\n%s", f.name, problems(err)))
+		c.ReturnError(fmt.Errorf("invalid arguments for tool %s:\n%s", f.name, problems(err, f.inputSchema, doc)))
 		return
 	}
 	out, err := f.fn(ctx, in)
@@ -286,7 +285,7 @@ func (f *funcTool[In, Out]) structured(c *mcp.ToolCall, v any) bool {
 	}
 	if err != nil {
 		mcpgen.Checker(c).Report(err.Error()) // as generated code does: mcp.ErrorInvalidResult
-		c.ReturnError(fmt.Errorf("tool %s returned a result that breaks its output schema:\n%s", f.name, problems(err)))
+		c.ReturnError(fmt.Errorf("tool %s returned a result that breaks its output schema:\n%s", f.name, problems(err, f.outputSchema, doc)))
 		return false
 	}
 	mcpgen.Structured(c).Raw(b)
@@ -316,37 +315,6 @@ func setOwnText(c *mcp.ToolCall, v any) {
 	if f, ok := v.(failure); ok && f.MCPIsError() {
 		mcpgen.SetError(c)
 	}
-}
-
-// problems lists what is wrong with a value, one line per problem, each at its JSON Pointer
-// as generated code writes them.
-func problems(err error) string {
-	var ve *jsonschema.ValidationError
-	if errors.As(err, &ve) {
-		var lines []string
-		var leaves func(e *jsonschema.ValidationError)
-		leaves = func(e *jsonschema.ValidationError) {
-			if len(e.Causes) > 0 {
-				for _, c := range e.Causes {
-					leaves(c)
-				}
-				return
-			}
-			line := e.ErrorKind.LocalizedString(english)
-			if len(e.InstanceLocation) > 0 {
-				line = pointer(e.InstanceLocation) + ": " + line
-			}
-			lines = append(lines, line)
-		}
-		leaves(ve)
-		slices.Sort(lines) // by where, as the validator's order is its own
-		return strings.Join(slices.Compact(lines), "\n")
-	}
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) && te.Field != "" {
-		return "/" + strings.ReplaceAll(te.Field, ".", "/") + ": " + strings.TrimPrefix(err.Error(), "json: ")
-	}
-	return strings.TrimPrefix(err.Error(), "json: ")
 }
 
 var english = message.NewPrinter(language.English)

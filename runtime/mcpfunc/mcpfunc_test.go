@@ -93,16 +93,19 @@ func TestAddToolCalls(t *testing.T) {
 		t.Errorf("a good call: %+v", res)
 	}
 
-	// Bad arguments: an error result naming every property at fault.
+	// Bad arguments: an error result naming every property at fault, in generated code's
+	// words.
 	for args, want := range map[string][]string{
-		`{}`:                              {"missing property 'city'"},
-		`{"city":""}`:                     {"/city: ", "minLength"},
-		`{"city":"x","units":"kelvin"}`:   {"/units: ", "'metric'", "'imperial'"},
-		`{"city":"x","days":8,"hour":-1}`: {"/days: maximum: got 8, want 7", "/hour: minimum: got -1, want 0"},
-		`{"city":"x","hour":256}`:         {"/hour: maximum: got 256, want 255"},
-		`{"city":"x","extra":1}`:          {"additional properties 'extra' not allowed"},
-		`{"city":"x","tags":[1]}`:         {"/tags/0: got number, want string"},
-		`{"city":1}`:                      {"/city: got number, want string"},
+		`{}`:                              {"/city: missing required property"},
+		`{"city":""}`:                     {"/city: must be at least 1 character long"},
+		`{"city":"x","units":"kelvin"}`:   {`/units: must be one of "metric", "imperial"`},
+		`{"city":"x","days":8,"hour":-1}`: {"/days: must be <= 7", "/hour: must be >= 0"},
+		`{"city":"x","hour":256}`:         {"/hour: must be <= 255"},
+		`{"city":"x","extra":1}`:          {`/extra: unknown property; expected one of "city", "units", "days", "hour", "tags"`},
+		`{"city":"x","tags":[1]}`:         {"/tags/0: expected string, got number"},
+		`{"city":1}`:                      {"/city: expected string, got number"},
+		`{"city":"x","hour":1.5}`:         {"/hour: expected integer, got 1.5"},
+		`{"city":"x","units":null}`:       {"/units: must not be null; leave the property out instead"},
 	} {
 		res := callFunc(t, s, context.Background(), "weather", args)
 		got := text(res)
@@ -121,7 +124,7 @@ func TestAddToolCalls(t *testing.T) {
 	// refused; a panic is contained.
 	for city, want := range map[string]string{
 		"Atlantis": "no weather under the sea",
-		"Venus":    "tool weather returned a result that breaks its output schema:\n/celsius: maximum: got 464, want 60",
+		"Venus":    "tool weather returned a result that breaks its output schema:\n/celsius: must be <= 60",
 		"Panic":    "internal error: tool weather failed unexpectedly",
 	} {
 		res := callFunc(t, s, context.Background(), "weather", `{"city":"`+city+`"}`)
@@ -259,7 +262,7 @@ func TestAddToolRecursiveSchema(t *testing.T) {
 	if got := compact(t, schema); got != want {
 		t.Errorf("schema\n%s\nwant\n%s", got, want)
 	}
-	if res := callFunc(t, s, context.Background(), "count", `{"label":"a","children":[{"label":"b","children":[{}]}]}`); !res.IsError || !strings.Contains(text(res), "/children/0/children/0: missing property 'label'") {
+	if res := callFunc(t, s, context.Background(), "count", `{"label":"a","children":[{"label":"b","children":[{}]}]}`); !res.IsError || !strings.Contains(text(res), "/children/0/children/0/label: missing required property") {
 		t.Errorf("a deep problem: %+v", res)
 	}
 }
