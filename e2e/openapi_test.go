@@ -310,3 +310,41 @@ func TestOpenAPICheckCatchesAChangedDocument(t *testing.T) {
 		}
 	}
 }
+
+// mcpgen new --from-openapi makes a project that serves the document's operations beside its
+// example tool: it vets, its own tests pass (mcpgen check of package api against the copied
+// document among them), and it lists both, an operation without its credential refused with
+// the variable to set.
+func TestNewFromOpenAPI(t *testing.T) {
+	t.Parallel()
+	work := t.TempDir()
+	spec, err := filepath.Abs(filepath.Join("..", "golden", "openapi", "shop", "openapi.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, errOut, code := mcpgen(t, work, "new", "--from-openapi", spec, "shopfront"); code != 0 {
+		t.Fatalf("mcpgen new --from-openapi: exit %d\n%s%s", code, out, errOut)
+	}
+	dir := filepath.Join(work, "shopfront")
+	runCmd(t, dir, "go", "vet", "./...")
+	runCmd(t, dir, "go", "test", "./...")
+	runCmd(t, dir, "go", "build", "-o", "shopfront", ".")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, err := mcp.Connect(ctx, &mcp.CommandTransport{Command: filepath.Join(dir, "shopfront"), Env: []string{"SHOPFRONT_APIKEY="}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	tools, err := c.ListTools(ctx)
+	var names []string
+	for _, tl := range tools {
+		names = append(names, tl.Name)
+	}
+	if err != nil || strings.Join(names, " ") != "count_words createProduct deleteProduct getProduct listProducts placeOrder setPicture" {
+		t.Errorf("tools: %v %v", names, err)
+	}
+	if text, isErr := callTool(t, c, "getProduct", map[string]any{"productId": "p_1"}); !isErr || !strings.Contains(text, "SHOPFRONT_APIKEY") || strings.Contains(text, "flag") {
+		t.Errorf("an operation without its credential: %v %s", isErr, text)
+	}
+}

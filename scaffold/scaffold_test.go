@@ -90,6 +90,7 @@ func TestRender(t *testing.T) {
 		{"release", templates.Data{Module: "example.com/hello", Name: "hello", GoVersion: GoVersion, MCPGenVersion: "v1.2.3"}},
 		{"long name", templates.Data{Module: "example.com/hello", Name: "a-much-longer-server.name_2", GoVersion: GoVersion, MCPGenVersion: "v1.2.3"}},
 		{"telemetry", templates.Data{Module: "example.com/hello", Name: "hello", GoVersion: GoVersion, MCPGenVersion: "v1.2.3", Telemetry: true}},
+		{"openapi", templates.Data{Module: "example.com/hello", Name: "hello", GoVersion: GoVersion, MCPGenVersion: "v1.2.3", OpenAPI: true, OpenAPIEnv: "HELLO"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -117,6 +118,10 @@ func TestRender(t *testing.T) {
 			if got := bytes.Contains(main, []byte("runtime/otelmcp")) && bytes.Contains(main, []byte(`flag.Bool("metrics"`)) &&
 				bytes.Contains(serverTest, []byte(`"--metrics"`)) && strings.Contains(string(readme), "OTEL_EXPORTER_OTLP_ENDPOINT=http://localhost:4318"); got != tc.data.Telemetry {
 				t.Errorf("telemetry %v, but main.go, server_test.go and README.md say %v:\n%s", tc.data.Telemetry, got, main)
+			}
+			// An OpenAPI document's operations only on request (mcpgen new --from-openapi).
+			if got := bytes.Contains(main, []byte(`"example.com/hello/api"`)) && bytes.Contains(main, []byte(`api.NewClient(os.Getenv("HELLO_BASE_URL"))`)); got != tc.data.OpenAPI {
+				t.Errorf("openapi %v, but main.go says %v:\n%s", tc.data.OpenAPI, got, main)
 			}
 			if !tc.data.Telemetry && (bytes.Contains(main, []byte("otelmcp")) || bytes.Contains(main, []byte("metrics")) || !strings.Contains(string(readme), "mcpgen new --telemetry")) {
 				t.Errorf("a project without telemetry mentions it:\n%s", main)

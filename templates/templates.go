@@ -22,4 +22,9 @@ type Data struct {
 	// Telemetry adds OpenTelemetry and Prometheus to the server (runtime/otelmcp), and
 	// their modules to go.mod; without it, the project requires no module of theirs.
 	Telemetry bool
+	// OpenAPI: the project serves an API's operations too, from package api, which mcpgen
+	// openapi generates from the document in openapi.json (or .yaml); OpenAPIEnv is the
+	// prefix of the environment variables of its credentials and base URL.
+	OpenAPI    bool
+	OpenAPIEnv string
 }

@@ -25,6 +25,10 @@ func (g *writer) clientFile() *jen.File {
 
 	var schemes []jen.Code
 	for _, s := range g.schemes {
+		flag := ""
+		if g.opts.Main {
+			flag = g.flags[s.Name] // only the generated server program has the flags
+		}
 		schemes = append(schemes, jen.Lit(s.Name).Op(":").Values(jen.Dict{
 			jen.Id("Name"):       jen.Lit(s.Name),
 			jen.Id("Type"):       jen.Lit(s.Type),
@@ -33,7 +37,7 @@ func (g *writer) clientFile() *jen.File {
 			jen.Id("HTTPScheme"): jen.Lit(s.Scheme),
 			jen.Id("TokenURL"):   jen.Lit(s.TokenURL),
 			jen.Id("Env"):        jen.Lit(g.envs[s.Name]),
-			jen.Id("Flag"):       jen.Lit(g.flags[s.Name]),
+			jen.Id("Flag"):       jen.Lit(flag),
 		}))
 	}
 	f.Comment("Schemes are the security schemes the operations use, and where their credentials come from.")

@@ -85,6 +85,10 @@ func newGen(doc *Document, tools []*Tool, opts *Options) *writer {
 	return g
 }
 
+// EnvPrefix is the prefix of the environment variables of a server named name: its
+// credentials' ($PREFIX_SCHEME) and its base URL's ($PREFIX_BASE_URL).
+func EnvPrefix(name string) string { return strings.ToUpper(envWord(name)) }
+
 // envWord is a name made of letters, digits and _.
 func envWord(s string) string {
 	var b strings.Builder

@@ -20,7 +20,7 @@ const DefaultBaseURL = "https://shop.example.com/v1"
 // Schemes are the security schemes the operations use, and where their credentials come from.
 var Schemes = map[string]httpapi.Scheme{"apiKey": {
 	Env:        "SHOP_APIKEY",
-	Flag:       "apikey",
+	Flag:       "",
 	HTTPScheme: "",
 	In:         "header",
 	Name:       "apiKey",
@@ -29,7 +29,7 @@ var Schemes = map[string]httpapi.Scheme{"apiKey": {
 	Type:       "apiKey",
 }, "bearer": {
 	Env:        "SHOP_BEARER",
-	Flag:       "bearer",
+	Flag:       "",
 	HTTPScheme: "bearer",
 	In:         "",
 	Name:       "bearer",
