@@ -134,7 +134,8 @@ func TestToolErrors(t *testing.T) {
 		t.Errorf("invalid arguments: %s", res.Text())
 	}
 	res = c.CallTool("setPicture", map[string]any{"productId": "p_1", "body": "aGk="})
-	if !res.IsError || !strings.Contains(res.Text(), "SHOP_BEARER") || !strings.Contains(res.Text(), "--bearer") || len(a.got) != 1 {
+	// A library package names the variable; only a generated server program has flags.
+	if !res.IsError || !strings.Contains(res.Text(), "SHOP_BEARER") || strings.Contains(res.Text(), "flag") || len(a.got) != 1 {
 		t.Errorf("a missing credential: %s", res.Text())
 	}
 }
