@@ -161,9 +161,13 @@ func (t *Tool) build(doc *Document) {
 	if r := op.Response; r != nil {
 		switch {
 		case r.Kind == BodyJSON && r.Schema != nil:
-			if isObject(doc.Root, r.Schema) {
+			switch {
+			case isObject(doc.Root, r.Schema):
 				t.Output = r.Schema
-			} else {
+			case isFreeObject(doc.Root, r.Schema):
+				// An object of any (or no) properties: the result is its JSON text, with no
+				// output schema to add, and no struct to hold it.
+			default:
 				t.OutputWrap = "items"
 				if !isArray(doc.Root, r.Schema) {
 					t.OutputWrap = "value"
@@ -174,7 +178,9 @@ func (t *Tool) build(doc *Document) {
 					t.Paged = true
 					out = append(out, prop{"next", json.RawMessage(`{"type":"object","additionalProperties":{"type":"string"},"description":"The arguments that fetch the next page (from the response's Link header): call the tool again with them. Absent on the last page."}`)})
 				}
-				out = append(out, prop{"truncated", json.RawMessage(`{"type":"string","description":"Set when the response was too long for the model: how many items are shown, and how to ask for fewer."}`)})
+				if t.OutputWrap == "items" {
+					out = append(out, prop{"truncated", json.RawMessage(`{"type":"string","description":"Set when the response was too long for the model: how many items are shown, and how to ask for fewer."}`)})
+				}
 				t.Output = objectSchema(out, outReq)
 			}
 		}
@@ -294,6 +300,20 @@ func isObject(root, raw json.RawMessage) bool {
 		}
 	}
 	return false
+}
+
+// isFreeObject says whether a schema is an object of no properties, nothing else said of its
+// members' shape (GitHub's empty-object; a free-form object).
+func isFreeObject(root, raw json.RawMessage) bool {
+	var s struct {
+		shape
+		AdditionalProperties json.RawMessage `json:"additionalProperties"`
+	}
+	if json.Unmarshal(resolved(root, raw), &s) != nil || len(s.OneOf)+len(s.AnyOf)+len(s.AllOf) > 0 || len(s.Properties) > 0 {
+		return false
+	}
+	ap := bytes.TrimSpace(s.AdditionalProperties)
+	return string(s.Type) == `"object"` && (len(ap) == 0 || ap[0] != '{' || string(ap) == "{}")
 }
 
 func isArray(root, raw json.RawMessage) bool {

@@ -54,6 +54,15 @@ func RegisterMCP(s *mcp.Server, tools Tools) {
 		},
 	})
 	s.AddTool(mcp.Tool{
+		Name:        "getStats",
+		Description: "The shop's counters, whatever it counts",
+		InputSchema: mcpgenToolsGetStatsInput,
+		Annotations: mcp.ToolAnnotations{ReadOnlyHint: mcp.Ptr(true), OpenWorldHint: mcp.Ptr(true)},
+		Handler: func(ctx context.Context, c *mcp.ToolCall) {
+			mcpgenCallToolsGetStats(ctx, c, tools)
+		},
+	})
+	s.AddTool(mcp.Tool{
 		Name:         "listProducts",
 		Title:        "List products",
 		Description:  "Lists the products of a category, a page at a time.",
@@ -491,6 +500,31 @@ func mcpgenCallToolsGetProduct(ctx context.Context, c *mcp.ToolCall, recv Tools)
 		return
 	}
 	mcpgenEncodeProduct(mcpgen.Structured(c), out)
+}
+
+// JSON Schemas of tool getStats.
+const (
+	mcpgenToolsGetStatsInput = `{
+  "type": "object",
+  "properties": {},
+  "additionalProperties": false
+}`
+)
+
+// mcpgenCallToolsGetStats serves tool getStats.
+func mcpgenCallToolsGetStats(ctx context.Context, c *mcp.ToolCall, recv Tools) {
+	args := c.Arguments()
+	mcpgen.Decoder(args).EmptyObject()
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
+		return
+	}
+	out, err := recv.GetStats(ctx)
+	if err != nil {
+		c.ReturnError(err)
+		return
+	}
+	c.ReturnText(out)
 }
 
 // JSON Schemas of tool listProducts.

@@ -44,6 +44,8 @@ func (a *api) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.Method == "PUT":
 		w.Header().Set("Content-Type", "image/png")
 		w.Write(body)
+	case r.URL.Path == "/stats":
+		w.Write([]byte(`{"visits":3,"carts":{"open":1}}`))
 	case r.URL.Path == "/orders":
 		w.Header().Set("Content-Type", "text/plain")
 		w.Write([]byte("order o_1 placed"))
@@ -108,6 +110,13 @@ func TestCallsTheAPI(t *testing.T) {
 	if res.IsError || res.Text() != "order o_1 placed" || a.got[3] != "POST /orders productId=p_1&quantity=2" {
 		t.Errorf("placeOrder: %s, sent %q", res.Text(), a.got[3])
 	}
+
+	// A free-form object: its JSON as the result's text, with no output schema to hold it to.
+	res = c.CallTool("getStats", map[string]any{})
+	if res.IsError || res.Text() != `{"visits":3,"carts":{"open":1}}` || res.StructuredContent != nil {
+		t.Errorf("getStats: %v %s %s", res.IsError, res.Text(), res.StructuredContent)
+	}
+	a.got, a.auth = append(a.got[:4:4], a.got[5:]...), append(a.auth[:4:4], a.auth[5:]...)
 
 	// A binary body, in base64, and a binary answer: an image.
 	png := base64.StdEncoding.EncodeToString([]byte("\x89PNG"))
