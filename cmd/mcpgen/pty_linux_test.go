@@ -65,7 +65,7 @@ func TestApprovalAtTheTerminal(t *testing.T) {
 		path + " asks to start 1 MCP server:\r\n",
 		"  local (stdio)\r\n    runs    " + os.Args[0] + "\r\n",
 		"    env     MCPGEN_TEST_MARKER=" + marker + "\r\n    env     MCPGEN_TEST_SERVER=marker\r\n",
-		"approve it only if you trust where the project came from.",
+		"approve it only if you trust where the project came from.\r\nA yes is remembered until the file changes.\r\n",
 	} {
 		if !strings.Contains(p.Output(), want) {
 			t.Errorf("the review lacks %q:\n%s", want, p.Output())
@@ -104,7 +104,8 @@ func TestApprovalAtTheTerminal(t *testing.T) {
 	p = ptytest.Open(t)
 	wait = mcpgenAt(t, p, nil, dir, "servers")
 	p.WaitFor(t, "Start it? [y/N] ")
-	if !strings.Contains(p.Output(), path+" changed since you approved it; it now asks to start 1 MCP server:") {
+	if !strings.Contains(p.Output(), path+" changed since you approved it; it now asks to start 1 MCP server. What changed:") ||
+		!strings.Contains(p.Output(), "its servers are as you approved them (local): only the rest of the file changed") {
 		t.Errorf("the review does not say the file changed:\n%s", p.Output())
 	}
 	p.Master.WriteString("\n") // no answer is no

@@ -11,11 +11,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
-	"unicode"
 
 	"github.com/mcpgen/mcpgen/internal/userfile"
 	"github.com/mcpgen/mcpgen/internal/waitread"
@@ -147,109 +145,6 @@ func (c *Config) names() map[string]bool {
 	return m
 }
 
-// Review is what a project's configuration would start and send, as its file has it
-// (variables not expanded): for a person to approve.
-type Review struct {
-	File    string // absolute path
-	SHA256  string // of the content to approve, in hex
-	Servers []ServerConfig
-	// Variables are the environment variables the urls and headers would send to their
-	// servers, in order of appearance.
-	Variables []string
-	// Changed says the user approved the file before, with other content (Consent sets it).
-	Changed bool
-}
-
-// Review is what the configuration's file would start and send, for its user to approve;
-// nil for a configuration built in code.
-func (c *Config) Review() *Review {
-	if c.from == nil {
-		return nil
-	}
-	r := &configReader{file: c.File, lookup: c.from.lookup, asWritten: true}
-	written, err := r.read(c.from.data)
-	if err != nil { // the same data parsed once already, with values expanded
-		panic("host: a configuration read once does not read again: " + err.Error())
-	}
-	return &Review{File: c.from.path, SHA256: hex.EncodeToString(c.from.sum[:]), Servers: written.Servers, Variables: r.sent}
-}
-
-// String is the review as a person reads it: every command with its arguments, environment
-// and directory, every url and header, the variables each sends, and the OAuth client each
-// names. Every string is
-// shown so that no control character or escape sequence in the file can hide another.
-func (r *Review) String() string {
-	var b strings.Builder
-	what := "asks to start"
-	if r.Changed {
-		what = "changed since you approved it; it now asks to start"
-	}
-	fmt.Fprintf(&b, "%s %s %d MCP server%s:\n", shown(r.File), what, len(r.Servers), plural(len(r.Servers)))
-	for _, s := range r.Servers {
-		fmt.Fprintf(&b, "\n  %s (%s)\n", s.Name, s.Transport)
-		if s.Transport == Stdio {
-			words := []string{shellWord(s.Command)}
-			for _, a := range s.Args {
-				words = append(words, shellWord(a))
-			}
-			fmt.Fprintf(&b, "    runs    %s\n", strings.Join(words, " "))
-			for _, kv := range s.Env {
-				k, v, _ := strings.Cut(kv, "=")
-				fmt.Fprintf(&b, "    env     %s=%s\n", shown(k), shellWord(v))
-			}
-			if s.Dir != "" {
-				fmt.Fprintf(&b, "    in      %s\n", shellWord(s.Dir))
-			}
-			continue
-		}
-		fmt.Fprintf(&b, "    url     %s\n", shown(s.URL))
-		var sends []string
-		for _, m := range variable.FindAllStringSubmatch(s.URL, -1) {
-			sends = append(sends, m[1])
-		}
-		for _, k := range slices.Sorted(maps.Keys(s.Headers)) {
-			fmt.Fprintf(&b, "    header  %s: %s\n", shown(k), shown(s.Headers[k]))
-			for _, m := range variable.FindAllStringSubmatch(s.Headers[k], -1) {
-				sends = append(sends, m[1])
-			}
-		}
-		slices.Sort(sends)
-		if sends = slices.Compact(sends); len(sends) > 0 {
-			fmt.Fprintf(&b, "    sends   the values of %s to this server\n", strings.Join(sends, ", "))
-		}
-		if o := s.OAuth; o != nil {
-			// The issuer is trusted for this server's tokens (it may be on the user's
-			// network), and gets the client's id, and a secret given on the command line.
-			fmt.Fprintf(&b, "    oauth   client %s at %s, for this server's tokens\n", shown(o.ClientID), shown(o.Issuer))
-		}
-	}
-	fmt.Fprintf(&b, "\nThe file is a project's: approve it only if you trust where the project came from.\n")
-	return b.String()
-}
-
-// shown is s as it may be printed: quoted, with escapes, if it holds anything but
-// printable characters and spaces.
-func shown(s string) string {
-	for _, c := range s {
-		if !unicode.IsGraphic(c) || (unicode.IsSpace(c) && c != ' ') {
-			return strconv.QuoteToGraphic(s)
-		}
-	}
-	return s
-}
-
-// shellWord is a word of a command as a shell would need it written; ${VAR} is left as it
-// is, for the host expands it, not a shell.
-func shellWord(s string) string {
-	if q := shown(s); q != s {
-		return q
-	}
-	if s != "" && !strings.ContainsAny(s, " '\"\\`;&|<>()*?[]#~!") {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
 func plural(n int) string {
 	if n == 1 {
 		return ""
@@ -281,6 +176,9 @@ type approval struct {
 	SHA256   string    `json:"sha256"`
 	AllowEnv []string  `json:"allowEnv,omitempty"`
 	Time     time.Time `json:"approved"`
+	// Servers are what the review showed of each server when the user approved the file,
+	// for the review of its next content to show what changed (Review.Before).
+	Servers map[string][]string `json:"servers,omitempty"`
 }
 
 func (a *Approvals) read() (map[string]approval, error) {
@@ -301,23 +199,29 @@ func (a *Approvals) read() (map[string]approval, error) {
 // Lookup finds the user's approval of cfg's file: ok when they approved this content, with
 // the variables they allowed; changed when they approved other content of the same file.
 func (a *Approvals) Lookup(cfg *Config) (allowEnv []string, ok, changed bool, err error) {
-	if cfg.from == nil {
-		return nil, false, false, errors.New("host: the configuration was not read from a file")
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	m, err := a.read()
-	if err != nil {
+	rec, found, err := a.lookup(cfg)
+	if err != nil || !found {
 		return nil, false, false, err
-	}
-	rec, found := m[cfg.from.path]
-	if !found {
-		return nil, false, false, nil
 	}
 	if rec.SHA256 != hex.EncodeToString(cfg.from.sum[:]) {
 		return nil, false, true, nil
 	}
 	return rec.AllowEnv, true, false, nil
+}
+
+// lookup is the approval recorded of cfg's file, of whatever content.
+func (a *Approvals) lookup(cfg *Config) (rec approval, found bool, err error) {
+	if cfg.from == nil {
+		return rec, false, errors.New("host: the configuration was not read from a file")
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	m, err := a.read()
+	if err != nil {
+		return rec, false, err
+	}
+	rec, found = m[cfg.from.path]
+	return rec, found, nil
 }
 
 // Record keeps the user's approval of cfg's file as it is now, with the variables its urls
@@ -333,7 +237,8 @@ func (a *Approvals) Record(cfg *Config, allowEnv []string) error {
 		return err
 	}
 	allow := slices.Sorted(slices.Values(allowEnv))
-	m[cfg.from.path] = approval{SHA256: hex.EncodeToString(cfg.from.sum[:]), AllowEnv: slices.Compact(allow), Time: time.Now().UTC().Truncate(time.Second)}
+	m[cfg.from.path] = approval{SHA256: hex.EncodeToString(cfg.from.sum[:]), AllowEnv: slices.Compact(allow), Time: time.Now().UTC().Truncate(time.Second),
+		Servers: cfg.Review().reviewed()}
 	return a.write(m)
 }
 
@@ -449,22 +354,23 @@ func (c *Consent) Approve(ctx context.Context, cfg *Config) error {
 	if !cfg.NeedsApproval() {
 		return nil
 	}
+	var before approval
 	changed := false
 	if c.Approvals != nil {
-		allow, ok, ch, err := c.Approvals.Lookup(cfg)
+		rec, found, err := c.Approvals.lookup(cfg)
 		if err != nil {
 			return fmt.Errorf("reading the approvals: %w", err)
 		}
-		if ok {
-			return cfg.Approve(append(allow, c.AllowEnv...)...)
+		if found && rec.SHA256 == hex.EncodeToString(cfg.from.sum[:]) {
+			return cfg.Approve(append(rec.AllowEnv, c.AllowEnv...)...)
 		}
-		changed = ch
+		before, changed = rec, found
 	}
 	if c.Trust {
 		return cfg.Approve(c.AllowEnv...)
 	}
 	review := cfg.Review()
-	review.Changed = changed
+	review.Changed, review.Before, review.Remembered = changed, before.Servers, c.Approvals != nil
 	if c.Ask == nil {
 		return &NotApprovedError{File: review.File, Changed: changed, Variables: cfg.Sends()}
 	}

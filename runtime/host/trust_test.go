@@ -400,6 +400,10 @@ func TestConsent(t *testing.T) {
 	if len(asked) != 1 || asked[0].File != path || asked[0].Changed || strings.Join(asked[0].Variables, ",") != "TEAM_TOKEN" {
 		t.Fatalf("asked %+v", asked)
 	}
+	// The first question says a yes is kept.
+	if !strings.HasSuffix(asked[0].String(), "came from.\nA yes is remembered until the file changes.\n") {
+		t.Errorf("the first review:\n%s", asked[0])
+	}
 	// Recorded: the next run is not asked.
 	if err := c.Approve(ctx, load()); err != nil || len(asked) != 1 {
 		t.Errorf("second run: %v, asked %d times", err, len(asked))
@@ -410,7 +414,22 @@ func TestConsent(t *testing.T) {
 	err := c.Approve(ctx, load())
 	var na *NotApprovedError
 	if !errors.As(err, &na) || !na.Declined || !na.Changed || !errors.Is(err, ErrNotApproved) || len(asked) != 2 || !asked[1].Changed {
-		t.Errorf("changed file: %v, asked %d", err, len(asked))
+		t.Fatalf("changed file: %v, asked %d", err, len(asked))
+	}
+	// It shows what changed, not the whole file again.
+	want := path + ` changed since you approved it; it now asks to start 1 MCP server. What changed:
+
+  api (http)
+-   url     https://example.com/mcp
++   url     https://evil.example/mcp
+    header  Authorization: Bearer ${TEAM_TOKEN}
+    sends   the values of TEAM_TOKEN to this server
+
+The file is a project's: approve it only if you trust where the project came from.
+A yes is remembered until the file changes.
+`
+	if got := asked[1].String(); got != want {
+		t.Errorf("the review of the changed file:\n%s\nwant:\n%s", got, want)
 	}
 	// Nobody to ask.
 	c.Ask = nil
@@ -481,6 +500,49 @@ The file is a project's: approve it only if you trust where the project came fro
 	}
 	if (&Config{}).Review() != nil {
 		t.Error("a Config built in code has a review")
+	}
+}
+
+// The review of a file that changed since it was approved shows each server that is new
+// (+), gone (-) or changed (its lines that are new or gone), and names the others.
+func TestReviewOfAChange(t *testing.T) {
+	read := func(data string) *Review {
+		t.Helper()
+		cfg, err := ParseConfig("/p/.mcp.json", []byte(data), env(nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cfg.Review()
+	}
+	before := read(`{"mcpServers": {
+  "db": {"command": "db-server", "args": ["--ro"]},
+  "docs": {"command": "docs"},
+  "old": {"type": "http", "url": "https://old.example/mcp"}
+}}`)
+	r := read(`{"mcpServers": {
+  "db": {"command": "db-server", "args": ["--rw"], "env": {"DSN": "postgres://x"}},
+  "docs": {"command": "docs"},
+  "new": {"command": "npx", "args": ["-y", "something"]}
+}}`)
+	r.Changed, r.Before = true, before.reviewed()
+	want := `/p/.mcp.json changed since you approved it; it now asks to start 3 MCP servers. What changed:
+
+  db (stdio)
+-   runs    db-server --ro
++   runs    db-server --rw
++   env     DSN=postgres://x
+
++ new (stdio)
++   runs    npx -y something
+
+- old (http), removed
+
+  unchanged: docs
+
+The file is a project's: approve it only if you trust where the project came from.
+`
+	if got := r.String(); got != want {
+		t.Errorf("review:\n%s\nwant:\n%s", got, want)
 	}
 }
 
