@@ -191,6 +191,7 @@ func (s *Server) ServeHTTPListener(ctx context.Context, ln net.Listener, opts *H
 		return err
 	}
 	h := s.HTTPHandler(opts)
+	h.guard.warnIfExposed(ln.Addr(), nil) // as it starts, not at its first request
 	mux := http.NewServeMux()
 	mux.Handle(h.opts.Path, h)
 	if h.opts.SSEPath != "-" {

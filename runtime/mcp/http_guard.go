@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
@@ -25,6 +26,7 @@ type guard struct {
 	opts     *HTTPOptions // with their defaults
 	dpopAlgs []string     // the algorithms DPoP proofs may be signed with; none: DPoP is not taken
 	logger   *slog.Logger
+	exposed  sync.Once // warns of serving the network unprotected (exposed.go)
 }
 
 func newGuard(opts *HTTPOptions, logger *slog.Logger) *guard {
@@ -68,6 +70,7 @@ func GuardHTTP(opts *HTTPOptions, next http.Handler) http.Handler {
 // request it returns carries the verified caller.
 func (g *guard) check(w http.ResponseWriter, r *http.Request) (*http.Request, bool) {
 	g.bodyDeadline(w, r)
+	g.warnIfExposed(localAddr(r), r)
 	if !g.hostAllowed(r.Host) {
 		httpError(w, http.StatusForbidden, jsonrpc.CodeInvalidRequest, "forbidden: host "+r.Host+" is not allowed (see HTTPOptions.AllowedHosts)")
 		return nil, false

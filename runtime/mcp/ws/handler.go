@@ -13,7 +13,12 @@ import (
 // Options configure a Handler. The zero value checks what mcp.HTTPHandler's zero options
 // check: the Host is the local machine's name and an Origin, if any, a page of the local
 // machine's (against DNS rebinding, by which a web page reaches a server on the machine
-// that runs its browser). What a conversation may hold is the server's to bound, as for
+// that runs its browser). That defends against web pages, not the network: on a listener
+// other machines reach, a client anywhere may send "Host: localhost" and is served. Listen
+// on 127.0.0.1, or protect the handler (mcp.GuardHTTP with HTTPOptions.Auth in front of it,
+// or HTTPOptions.Routes of a protected server); the handler warns once when a handshake
+// arrives on such an address with no verified caller. What a conversation may hold is the
+// server's to bound, as for
 // every transport: its messages' size and its share of the bytes in flight, its requests
 // at once, and how many conversations are open (mcp.ServerOptions).
 type Options struct {
