@@ -26,7 +26,10 @@
 // or the -http address) as its Host, which a page that rebinds its own name to 127.0.0.1
 // cannot; a POST must be application/json, which a page cannot send to another origin
 // without asking first (CORS preflight, which the API never allows); and a browser's
-// cross-origin POST (Origin, Sec-Fetch-Site) is refused (http.CrossOriginProtection).
+// cross-origin POST (Origin, Sec-Fetch-Site) is refused (http.CrossOriginProtection). The
+// Host check keeps web pages out, not the network: a client on another machine may send
+// "Host: localhost". So the API, which has no authentication, listens on this machine's
+// loopback only: an -http address others may reach is refused.
 package main
 
 import (
@@ -170,6 +173,10 @@ func run(ctx context.Context, config, addr string, consent *host.Consent) error 
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
+	}
+	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && !tcp.IP.IsLoopback() {
+		ln.Close()
+		return fmt.Errorf("-http %s: the status API calls your tools and has no authentication, so it listens on this machine's loopback only (127.0.0.1:8090, say): a client elsewhere could send Host: localhost", addr)
 	}
 	fmt.Printf("status on http://%s/api/mcp/status (Ctrl-C to stop)\n", ln.Addr())
 	srv := &http.Server{Handler: localOnly(mux, addr, ln.Addr().String()), ReadHeaderTimeout: 10 * time.Second}
