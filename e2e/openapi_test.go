@@ -6,17 +6,21 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/gen/openapi"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // mcpgen openapi on real documents nobody here wrote (e2e/openapi/documents.tsv: registry
@@ -99,16 +103,17 @@ func runIn(t *testing.T, dir, name string, args ...string) {
 // Every document generates a server that builds, vets, and lists the tools it was said to.
 func TestOpenAPIRealDocuments(t *testing.T) {
 	mod := openapiModule(t)
-	want := map[string]int{}
+	want, docOf := map[string]int{}, map[string]string{}
 	for _, doc := range openapiDocs {
 		name := strings.SplitN(doc, ".", 2)[0]
-		want[name] = generateAPI(t, mod, "--main", "-o", name, openapiDoc(t, doc))
+		want[name], docOf[name] = generateAPI(t, mod, "--main", "-o", name, openapiDoc(t, doc)), doc
 	}
 	runIn(t, mod, "go", "vet", "./...")
 	runIn(t, mod, "go", "build", "-o", "bin/", "./...")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	for name, n := range want {
+		checkInputSchemas(t, ctx, filepath.Join(mod, "bin", name), openapiDoc(t, docOf[name]))
 		// A tool per operation; by default past 100 operations, a catalog of three.
 		for _, mode := range []string{"all", "auto"} {
 			c, err := mcp.Connect(ctx, &mcp.CommandTransport{Command: filepath.Join(mod, "bin", name), Args: []string{"--tools", mode}}, nil)
@@ -346,5 +351,72 @@ func TestNewFromOpenAPI(t *testing.T) {
 	}
 	if text, isErr := callTool(t, c, "getProduct", map[string]any{"productId": "p_1"}); !isErr || !strings.Contains(text, "SHOPFRONT_APIKEY") || strings.Contains(text, "flag") {
 		t.Errorf("an operation without its credential: %v %s", isErr, text)
+	}
+}
+
+// checkInputSchemas checks every tool's input schema, as the server lists it: valid JSON
+// Schema (2020-12, which a client compiles), and agreeing with the document on the
+// arguments: the properties are the operation's parameters and body properties (or body),
+// and those required are those the document requires.
+func checkInputSchemas(t *testing.T, ctx context.Context, bin, docPath string) {
+	t.Helper()
+	src, err := openapi.Read(ctx, docPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := openapi.Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := openapi.Generate(doc, openapi.Options{Dir: t.TempDir(), Package: "x", PlanOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plans := map[string]*openapi.Tool{}
+	for _, tl := range res.Tools {
+		plans[tl.Name] = tl
+	}
+	c, err := mcp.Connect(ctx, &mcp.CommandTransport{Command: bin, Args: []string{"--tools", "all"}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	tools, err := c.ListTools(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tl := range tools {
+		v, err := jsonschema.UnmarshalJSON(strings.NewReader(tl.InputSchema))
+		if err == nil {
+			comp := jsonschema.NewCompiler()
+			if err = comp.AddResource("mem://"+tl.Name, v); err == nil {
+				_, err = comp.Compile("mem://" + tl.Name)
+			}
+		}
+		if err != nil {
+			t.Errorf("%s: %s: its input schema is not valid JSON Schema: %v", filepath.Base(bin), tl.Name, err)
+			continue
+		}
+		var got struct {
+			Properties map[string]json.RawMessage
+			Required   []string
+		}
+		json.Unmarshal([]byte(tl.InputSchema), &got)
+		var want struct {
+			Properties map[string]json.RawMessage
+			Required   []string
+		}
+		if p := plans[tl.Name]; p == nil {
+			t.Errorf("%s: %s is not an operation of the document", filepath.Base(bin), tl.Name)
+			continue
+		} else if p.Input != nil {
+			json.Unmarshal(p.Input, &want)
+		}
+		gotKeys, wantKeys := slices.Sorted(maps.Keys(got.Properties)), slices.Sorted(maps.Keys(want.Properties))
+		slices.Sort(got.Required)
+		slices.Sort(want.Required)
+		if !slices.Equal(gotKeys, wantKeys) || !slices.Equal(got.Required, want.Required) {
+			t.Errorf("%s: %s: arguments %v (required %v), the document's %v (required %v)", filepath.Base(bin), tl.Name, gotKeys, got.Required, wantKeys, want.Required)
+		}
 	}
 }

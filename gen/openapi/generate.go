@@ -36,6 +36,8 @@ type Options struct {
 	// Include and Exclude select operations (Select says how); none included means all.
 	Include, Exclude []string
 	ServerName       string // the program's name (default: the package's, or the directory's)
+	// PlanOnly: the tools only (Result.Tools, with their schemas from the document); no files.
+	PlanOnly bool
 	EnvPrefix        string // of the environment variables of credentials (default: ServerName)
 	Env              []string
 }
@@ -67,6 +69,9 @@ func Generate(doc *Document, opts Options) (*Result, error) {
 	}
 	if len(tools) == 0 {
 		return nil, fmt.Errorf("no operation selected: the document has %d (%s)", len(all), sel)
+	}
+	if opts.PlanOnly {
+		return &Result{Tools: tools, Notes: slices.Clone(doc.Notes)}, nil
 	}
 	g := newGen(doc, tools, &opts)
 	res := &Result{Tools: tools, Notes: slices.Clone(doc.Notes)}
