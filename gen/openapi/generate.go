@@ -37,9 +37,9 @@ type Options struct {
 	Include, Exclude []string
 	ServerName       string // the program's name (default: the package's, or the directory's)
 	// PlanOnly: the tools only (Result.Tools, with their schemas from the document); no files.
-	PlanOnly bool
-	EnvPrefix        string // of the environment variables of credentials (default: ServerName)
-	Env              []string
+	PlanOnly  bool
+	EnvPrefix string // of the environment variables of credentials (default: ServerName)
+	Env       []string
 }
 
 // Result is a generated package.
