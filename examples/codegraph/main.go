@@ -135,7 +135,8 @@ func main() {
 	}
 }
 
-const instructions = `A code graph of Go modules, built by the Go type checker. Index a module with index_repository
+const instructions = `A code graph of Go modules, built by the Go type checker, and of Python, JavaScript, TypeScript and
+Java, parsed by tree-sitter (each call site says how it was resolved: typed, scope or name). Index a module with index_repository
 (or start the server with its directory), then ask: find_callers, find_callees, find_implementations,
 find_references, find_call_path, find_imports and find_importers answer exactly; search_symbols
 finds names (typos forgiven); get_code_snippet and read_file show source; for other questions,

@@ -105,7 +105,7 @@ func RegisterMCP(s *mcp.Server, graph *Graph) {
 	})
 	s.AddTool(mcp.Tool{
 		Name:         "index_repository",
-		Description:  "Indexes (or reindexes) a Go module or workspace: every package with its tests, with the declarations, calls, references, implementations, embeddings and imports the type checker finds. The first run indexes everything; later runs only the packages whose files changed and those that depend on them. It reports its progress.",
+		Description:  "Indexes (or reindexes) a directory: a Go module or workspace (every package with its tests, with the declarations, calls, references, implementations, embeddings and imports the type checker finds), and the Python, JavaScript, TypeScript and Java files in it (parsed by tree-sitter; each call says how it was resolved). The first run indexes everything; later runs only the packages whose files changed and those that depend on them. It reports its progress.",
 		InputSchema:  mcpgenGraphIndexRepositoryInput,
 		OutputSchema: mcpgenGraphIndexRepositoryOutput,
 		Annotations:  mcp.ToolAnnotations{IdempotentHint: mcp.Ptr(true)},
@@ -360,6 +360,10 @@ const (
                 "in": {
                   "type": "string",
                   "description": "The function, method or variable whose declaration holds the use."
+                },
+                "resolution": {
+                  "type": "string",
+                  "description": "How exact the use is: typed (the Go type checker's), scope (through the file's scopes and imports) or name (the only declaration of the name: a guess)."
                 }
               },
               "required": [
@@ -367,7 +371,8 @@ const (
                 "line",
                 "col",
                 "kind",
-                "in"
+                "in",
+                "resolution"
               ],
               "additionalProperties": false
             }
@@ -512,6 +517,10 @@ const (
                 "in": {
                   "type": "string",
                   "description": "The function, method or variable whose declaration holds the use."
+                },
+                "resolution": {
+                  "type": "string",
+                  "description": "How exact the use is: typed (the Go type checker's), scope (through the file's scopes and imports) or name (the only declaration of the name: a guess)."
                 }
               },
               "required": [
@@ -519,7 +528,8 @@ const (
                 "line",
                 "col",
                 "kind",
-                "in"
+                "in",
+                "resolution"
               ],
               "additionalProperties": false
             }
@@ -928,6 +938,10 @@ const (
           "in": {
             "type": "string",
             "description": "The function, method or variable whose declaration holds the use."
+          },
+          "resolution": {
+            "type": "string",
+            "description": "How exact the use is: typed (the Go type checker's), scope (through the file's scopes and imports) or name (the only declaration of the name: a guess)."
           }
         },
         "required": [
@@ -935,7 +949,8 @@ const (
           "line",
           "col",
           "kind",
-          "in"
+          "in",
+          "resolution"
         ],
         "additionalProperties": false
       }
@@ -1077,7 +1092,7 @@ const (
   "properties": {
     "path": {
       "type": "string",
-      "description": "Path of a Go module or workspace (the directory with go.mod or go.work).",
+      "description": "Path of a directory to index: a Go module or workspace (with go.mod or go.work), or any directory of Python, JavaScript, TypeScript or Java sources.",
       "minLength": 1
     }
   },
@@ -2645,6 +2660,8 @@ func mcpgenEncodeSite(e *jsonwire.Encoder, v *graph.Site) {
 	}
 	e.Key("in")
 	e.String(v.In)
+	e.Key("resolution")
+	e.String(v.Resolution)
 	e.ObjectEnd()
 }
 

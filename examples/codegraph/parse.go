@@ -191,7 +191,7 @@ func listingSQL(p parsedQuestion, project int64) string {
 	if len(p.kinds) > 0 {
 		where = append(where, "n.kind IN ("+quoteList(p.kinds)+")")
 	} else {
-		where = append(where, "n.kind != 'package'")
+		where = append(where, "n.kind NOT IN ('package', 'module')")
 	}
 	if p.contains != "" {
 		where = append(where, "n.name LIKE "+likeQuote("%", p.contains, "%")+` ESCAPE '\'`)

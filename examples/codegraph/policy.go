@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mcpgen/mcpgen/examples/codegraph/index"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
 
@@ -33,7 +34,7 @@ type Policy struct {
 
 // sourceExtensions are the files surgical_replace_code writes: those of the languages the
 // graph indexes.
-var sourceExtensions = []string{".go"}
+var sourceExtensions = index.SourceExtensions()
 
 // NewPolicy makes a policy from the operator's paths, resolving them.
 func NewPolicy(roots []string, indexAny, write bool, writePaths []string) (Policy, error) {

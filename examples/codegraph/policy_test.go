@@ -61,7 +61,7 @@ func TestWritePolicy(t *testing.T) {
 	call[IndexReport](t, c, "index_repository", map[string]any{"path": dir})
 	for file, want := range map[string]string{
 		".git/config": "it is hidden (.git)",
-		"Makefile":    "only source files of the indexed languages (.go)",
+		"Makefile":    "only source files of the indexed languages (.go, .py",
 	} {
 		if msg := replace(c, file, "\t", "\t\tfsmonitor = touch /tmp/pwned\n\t"); !strings.Contains(msg, want) {
 			t.Errorf("%s with -write: %q, want %q", file, msg, want)

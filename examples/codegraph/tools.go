@@ -95,7 +95,8 @@ func (g *Graph) ListProjects(ctx context.Context) (ProjectList, error) {
 
 // IndexInput names the directory to index.
 type IndexInput struct {
-	// Path of a Go module or workspace (the directory with go.mod or go.work).
+	// Path of a directory to index: a Go module or workspace (with go.mod or go.work), or any
+	// directory of Python, JavaScript, TypeScript or Java sources.
 	Path string `json:"path" jsonschema:"minLength=1"`
 }
 
@@ -116,10 +117,12 @@ type IndexReport struct {
 	Message string   `json:"message"`
 }
 
-// IndexRepository indexes (or reindexes) a Go module or workspace: every package with its
-// tests, with the declarations, calls, references, implementations, embeddings and imports
-// the type checker finds. The first run indexes everything; later runs only the packages
-// whose files changed and those that depend on them. It reports its progress.
+// IndexRepository indexes (or reindexes) a directory: a Go module or workspace (every package
+// with its tests, with the declarations, calls, references, implementations, embeddings and
+// imports the type checker finds), and the Python, JavaScript, TypeScript and Java files in
+// it (parsed by tree-sitter; each call says how it was resolved). The first run indexes
+// everything; later runs only the packages whose files changed and those that depend on
+// them. It reports its progress.
 //
 //mcp:tool index_repository task idempotent
 func (g *Graph) IndexRepository(ctx context.Context, in IndexInput) (IndexReport, error) {

@@ -86,7 +86,7 @@ func (w *Writer) implements() error {
 					continue candidates
 				}
 			}
-			if err := w.edges.add(w.project, tm.pkg, "implements", t, i, nil, nil, nil); err != nil {
+			if err := w.edges.add(w.project, tm.pkg, "implements", t, i, nil, nil, nil, "typed"); err != nil {
 				return err
 			}
 		}

@@ -144,3 +144,36 @@ func (s *Store) imports(ctx context.Context, p PackageRef, query string) ([]Impo
 	}
 	return out, rows.Err()
 }
+
+// CallSite is a call resolved to a declaration of the project: where it is, where what it
+// calls is declared, and how it was resolved.
+type CallSite struct {
+	File           string
+	Line, Col      int
+	Resolution     string
+	TargetFile     string
+	TargetLine     int
+	Caller, Callee string
+}
+
+// CallSites are the project's calls that reach its own declarations (those of a name
+// declared several times, as overloads are, once per declaration).
+func (s *Store) CallSites(ctx context.Context, project int64) ([]CallSite, error) {
+	rows, err := s.ro.QueryContext(ctx, `SELECT f.path, e.line, e.col, e.resolution, tf.path, n.line, src.qualified_name, d.qualified_name
+		FROM edges e JOIN files f ON f.id = e.file_id JOIN nodes n ON n.symbol_id = e.dst JOIN files tf ON tf.id = n.file_id
+		JOIN symbols src ON src.id = e.src JOIN symbols d ON d.id = e.dst
+		WHERE e.kind = 'calls' AND e.project_id = ?`, project)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []CallSite
+	for rows.Next() {
+		var c CallSite
+		if err := rows.Scan(&c.File, &c.Line, &c.Col, &c.Resolution, &c.TargetFile, &c.TargetLine, &c.Caller, &c.Callee); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}

@@ -246,6 +246,15 @@ func (s *Store) Source(sym Symbol) (Snippet, error) {
 		start--
 		docLines--
 	}
+	// A block comment (/** ... */ of Java and TypeScript) ends right above.
+	if sym.Doc != "" && start > 1 && strings.HasSuffix(strings.TrimSpace(lines[start-2]), "*/") {
+		for start > 1 {
+			start--
+			if strings.Contains(lines[start-1], "/*") {
+				break
+			}
+		}
+	}
 	if start < 1 || end > len(lines) {
 		return Snippet{}, fmt.Errorf("%s: lines %d-%d are beyond the file's %d: it changed since it was indexed (index_repository brings the graph up to date)", sym.File, start, end, len(lines))
 	}

@@ -145,7 +145,7 @@ func (s *Store) Callees(ctx context.Context, sym Symbol, depth, limit int) ([]Ca
 	for d := 1; d <= depth && len(frontier) > 0; d++ {
 		var next []Symbol
 		for _, f := range frontier {
-			rows, err := s.ro.QueryContext(ctx, `SELECT e.dst, fl.path, e.line, e.col FROM edges e JOIN files fl ON fl.id = e.file_id
+			rows, err := s.ro.QueryContext(ctx, `SELECT e.dst, fl.path, e.line, e.col, e.resolution FROM edges e JOIN files fl ON fl.id = e.file_id
 				WHERE e.src = ? AND e.kind = 'calls' ORDER BY fl.path, e.line, e.col`, f.ID)
 			if err != nil {
 				return nil, false, err
@@ -155,7 +155,7 @@ func (s *Store) Callees(ctx context.Context, sym Symbol, depth, limit int) ([]Ca
 			for rows.Next() {
 				var dst int64
 				var site Site
-				if err := rows.Scan(&dst, &site.File, &site.Line, &site.Col); err != nil {
+				if err := rows.Scan(&dst, &site.File, &site.Line, &site.Col, &site.Resolution); err != nil {
 					rows.Close()
 					return nil, false, err
 				}

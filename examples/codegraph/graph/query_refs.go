@@ -19,8 +19,11 @@ type Site struct {
 	// Via is the method called or referred to, when it is not the symbol itself.
 	Via string `json:"via,omitempty"`
 	// In is the function, method or variable whose declaration holds the use.
-	In   string `json:"in"`
-	inID int64
+	In string `json:"in"`
+	// Resolution is how exact the use is: typed (the Go type checker's), scope (through the
+	// file's scopes and imports) or name (the only declaration of the name: a guess).
+	Resolution string `json:"resolution"`
+	inID       int64
 }
 
 // References are the uses of sym and of the methods that correspond to it, in file order.
@@ -54,7 +57,7 @@ func (s *Store) References(ctx context.Context, sym Symbol, limit int) ([]Site, 
 	if err := crows.Err(); err != nil {
 		return nil, false, err
 	}
-	q := `SELECT f.path, e.file_id, e.line, e.col, d.qualified_name, src.qualified_name, e.dst, e.src
+	q := `SELECT f.path, e.file_id, e.line, e.col, d.qualified_name, src.qualified_name, e.dst, e.src, e.resolution
 		FROM edges e JOIN files f ON f.id = e.file_id JOIN symbols d ON d.id = e.dst JOIN symbols src ON src.id = e.src
 		WHERE e.kind = 'references' AND e.dst IN (` + in + `)
 		ORDER BY f.path, e.line, e.col LIMIT ?`
@@ -68,7 +71,7 @@ func (s *Store) References(ctx context.Context, sym Symbol, limit int) ([]Site, 
 		var site Site
 		var dst, fileID int64
 		var via string
-		if err := rows.Scan(&site.File, &fileID, &site.Line, &site.Col, &via, &site.In, &dst, &site.inID); err != nil {
+		if err := rows.Scan(&site.File, &fileID, &site.Line, &site.Col, &via, &site.In, &dst, &site.inID, &site.Resolution); err != nil {
 			return nil, false, err
 		}
 		call := calls[place{fileID, int64(site.Line), int64(site.Col)}]

@@ -1,4 +1,5 @@
--- The code graph of one or more Go projects. Every name below is what the model's queries
+-- The code graph of one or more projects: Go, checked by the Go type checker, and Python,
+-- JavaScript, TypeScript and Java, parsed by tree-sitter. Every name below is what the model's queries
 -- use: graph://schema serves this file. Positions are 1-based; columns count bytes.
 
 -- A project is a directory indexed as a whole: a module, or a workspace of several.
@@ -9,12 +10,15 @@ CREATE TABLE IF NOT EXISTS projects (
   indexed_at TEXT                  -- when the last index run ended (RFC 3339)
 );
 
--- A package of a project, with its tests. An external test package (package foo_test)
--- is a package of its own whose path ends in "_test".
+-- A package of a project: a Go package with its tests (an external test package, package
+-- foo_test, is a package of its own whose path ends in "_test"); a Python module
+-- ("json.decoder"); a JavaScript or TypeScript module, its file without the extension
+-- ("src/util/strings"); a Java package ("com.example.user").
 CREATE TABLE IF NOT EXISTS packages (
   id         INTEGER PRIMARY KEY,
   project_id INTEGER NOT NULL,
-  path       TEXT NOT NULL,        -- import path, e.g. "net/http"
+  language   TEXT NOT NULL,        -- go, python, typescript (JavaScript and TypeScript), java
+  path       TEXT NOT NULL,        -- import path, e.g. "net/http", or the module's as above
   name       TEXT NOT NULL,        -- package name, e.g. "http"
   dir        TEXT NOT NULL,        -- directory, relative to the project's root
   hash       TEXT NOT NULL,        -- of its files and its dependencies' hashes (incremental indexing)
@@ -22,13 +26,13 @@ CREATE TABLE IF NOT EXISTS packages (
   UNIQUE (project_id, path)
 );
 
--- A Go source file.
+-- A source file.
 CREATE TABLE IF NOT EXISTS files (
   id         INTEGER PRIMARY KEY,
   package_id INTEGER NOT NULL,
   path       TEXT NOT NULL,        -- relative to the project's root, e.g. "net/http/server.go"
   lines      INTEGER NOT NULL,
-  is_test    INTEGER NOT NULL      -- 1 for a _test.go file
+  is_test    INTEGER NOT NULL      -- 1 for a _test.go file (0 for other languages)
 );
 
 -- Every name the graph knows, declared in the project or only used by it (such as
@@ -36,6 +40,9 @@ CREATE TABLE IF NOT EXISTS files (
 -- Qualified names: "path/to/pkg" for a package, "path/to/pkg.Name" for a package-level
 -- function, type, variable or constant, "path/to/pkg.Type.Method" for a method (also of an
 -- interface) and "path/to/pkg.Type.Field" for a field, whatever the receiver's pointerness.
+-- The other languages alike, after their module's path: "json.decoder.JSONDecoder.raw_decode",
+-- "src/util/strings.capitalize", "com.example.user.UserService.createUser" (a Java
+-- constructor is "Class.<init>", overloads share their name).
 CREATE TABLE IF NOT EXISTS symbols (
   id             INTEGER PRIMARY KEY,
   project_id     INTEGER NOT NULL,
@@ -49,7 +56,8 @@ CREATE TABLE IF NOT EXISTS nodes (
   symbol_id      INTEGER NOT NULL,  -- symbols.id
   project_id     INTEGER NOT NULL,
   package_id     INTEGER NOT NULL,
-  kind           TEXT NOT NULL,     -- package, struct, interface, type, alias, func, method, field, var, const
+  kind           TEXT NOT NULL,     -- package, struct, interface, type, alias, func, method, field, var, const;
+                                    -- class, enum, module (Python, TypeScript, Java)
   name           TEXT NOT NULL,     -- the identifier, e.g. "ServeHTTP"
   qualified_name TEXT NOT NULL,     -- as in symbols, e.g. "net/http.HandlerFunc.ServeHTTP"
   parent_id      INTEGER,           -- symbols.id of the type of a method or field
@@ -71,6 +79,12 @@ CREATE TABLE IF NOT EXISTS nodes (
 --   embeds      struct or interface src embeds dst
 --   imports     package src imports package dst
 --   defines     package src declares dst; a type src declares method or field dst
+--   extends     class src has base class dst (Python, TypeScript, Java); implements, in
+--               TypeScript and Java, a class that says it implements an interface
+-- and resolution says how exact the edge is: typed (the Go type checker resolved it), scope
+-- (resolved through the file's scopes, its imports and the enclosing class: a local
+-- function, an imported name, self.m or this.m) or name (the only declaration of that name
+-- in the project, the receiver's type being unknown: a guess).
 CREATE TABLE IF NOT EXISTS edges (
   project_id INTEGER NOT NULL,
   package_id INTEGER NOT NULL,      -- the package whose source holds the edge
@@ -79,7 +93,8 @@ CREATE TABLE IF NOT EXISTS edges (
   dst        INTEGER NOT NULL,      -- symbols.id
   file_id    INTEGER,               -- files.id, where the relation is written (NULL for implements)
   line       INTEGER,
-  col        INTEGER
+  col        INTEGER,
+  resolution TEXT NOT NULL DEFAULT 'typed'
 );
 
 -- The method sets of the project's package-level types, and of the interfaces of the packages
@@ -110,7 +125,7 @@ CREATE INDEX IF NOT EXISTS method_sets_method ON method_sets (method_id);
 -- The same relations with names instead of ids: what most queries want.
 CREATE VIEW IF NOT EXISTS edge_names AS
   SELECT e.project_id, e.kind, s.qualified_name AS src, d.qualified_name AS dst,
-         f.path AS file, e.line, e.col
+         f.path AS file, e.line, e.col, e.resolution
   FROM edges e
   JOIN symbols s ON s.id = e.src
   JOIN symbols d ON d.id = e.dst

@@ -25,7 +25,7 @@ var Schema string
 
 // schemaVersion changes when Schema does in a way an existing file cannot follow: such a
 // file is indexed again from scratch.
-const schemaVersion = 1
+const schemaVersion = 2
 
 // Store is an open graph database.
 type Store struct {
@@ -166,11 +166,18 @@ func (s *Store) Counts(ctx context.Context, projectID int64) (Counts, error) {
 	return c, err
 }
 
-// PackageHashes are the hashes of the packages of the project at root, by path (none for a
-// project never indexed).
-func (s *Store) PackageHashes(ctx context.Context, root string) (map[string]string, error) {
-	rows, err := s.ro.QueryContext(ctx,
-		"SELECT p.path, p.hash FROM packages p JOIN projects j ON j.id = p.project_id WHERE j.root = ?", root)
+// PackageHashes are the hashes of the packages of the project at root in the languages
+// given (all when none), by path (none for a project never indexed).
+func (s *Store) PackageHashes(ctx context.Context, root string, languages ...string) (map[string]string, error) {
+	q := "SELECT p.path, p.hash FROM packages p JOIN projects j ON j.id = p.project_id WHERE j.root = ?"
+	args := []any{root}
+	if len(languages) > 0 {
+		q += " AND p.language IN (" + placeholders(len(languages)) + ")"
+		for _, l := range languages {
+			args = append(args, l)
+		}
+	}
+	rows, err := s.ro.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, err
 	}

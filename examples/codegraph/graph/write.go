@@ -11,6 +11,7 @@ import (
 // PackageFacts is what the indexer found in one package (with its tests): the rows of the
 // package's files, nodes, edges and method sets. Names are qualified names.
 type PackageFacts struct {
+	Language              string // "" for go
 	Path, Name, Dir, Hash string
 	Errors                []string
 	Files                 []File
@@ -44,6 +45,9 @@ type Edge struct {
 	Src, Dst  string
 	File      int
 	Line, Col int
+	// Resolution is how exact the edge is: "" (or "typed") for the Go type checker's,
+	// "scope" or "name" (the schema says what each means).
+	Resolution string
 }
 
 // MethodRow is one method of a type's method set.
@@ -136,7 +140,7 @@ func (w *Writer) begin(root, name string) error {
 		return err
 	}
 	w.nodes = newBatch(w, "nodes", "symbol_id, project_id, package_id, kind, name, qualified_name, parent_id, file_id, line, col, end_line, exported, signature, doc")
-	w.edges = newBatch(w, "edges", "project_id, package_id, kind, src, dst, file_id, line, col")
+	w.edges = newBatch(w, "edges", "project_id, package_id, kind, src, dst, file_id, line, col, resolution")
 	w.msets = newBatch(w, "method_sets", "project_id, package_id, type_id, is_interface, external, method, fingerprint, method_id")
 	return w.prepare()
 }
@@ -149,7 +153,7 @@ func (w *Writer) prepare() (err error) {
 	if w.files, err = w.tx.PrepareContext(w.ctx, "INSERT INTO files (package_id, path, lines, is_test) VALUES (?, ?, ?, ?)"); err != nil {
 		return err
 	}
-	w.pkg, err = w.tx.PrepareContext(w.ctx, "INSERT INTO packages (project_id, path, name, dir, hash, errors) VALUES (?, ?, ?, ?, ?, ?)")
+	w.pkg, err = w.tx.PrepareContext(w.ctx, "INSERT INTO packages (project_id, language, path, name, dir, hash, errors) VALUES (?, ?, ?, ?, ?, ?, ?)")
 	return err
 }
 
@@ -170,9 +174,9 @@ func uniqueName(ctx context.Context, tx *sql.Tx, name string) string {
 // ProjectID is the project the run indexes.
 func (w *Writer) ProjectID() int64 { return w.project }
 
-// Hashes are the hashes of the packages indexed so far, by path.
-func (w *Writer) Hashes() (map[string]string, error) {
-	rows, err := w.tx.QueryContext(w.ctx, "SELECT path, hash FROM packages WHERE project_id = ?", w.project)
+// Hashes are the hashes of the project's packages in a language, by path.
+func (w *Writer) Hashes(language string) (map[string]string, error) {
+	rows, err := w.tx.QueryContext(w.ctx, "SELECT path, hash FROM packages WHERE project_id = ? AND language = ?", w.project, language)
 	if err != nil {
 		return nil, err
 	}
@@ -234,7 +238,11 @@ func (w *Writer) WritePackage(f *PackageFacts) error {
 	if err := w.RemovePackage(f.Path); err != nil {
 		return err
 	}
-	res, err := w.pkg.ExecContext(w.ctx, w.project, f.Path, f.Name, f.Dir, f.Hash, strings.Join(f.Errors, "\n"))
+	lang := f.Language
+	if lang == "" {
+		lang = "go"
+	}
+	res, err := w.pkg.ExecContext(w.ctx, w.project, lang, f.Path, f.Name, f.Dir, f.Hash, strings.Join(f.Errors, "\n"))
 	if err != nil {
 		return err
 	}
@@ -290,7 +298,11 @@ func (w *Writer) WritePackage(f *PackageFacts) error {
 		if e.File >= 0 {
 			line, col = e.Line, e.Col
 		}
-		if err := w.edges.add(w.project, pkgID, e.Kind, src, dst, fileID(e.File), line, col); err != nil {
+		res := e.Resolution
+		if res == "" {
+			res = "typed"
+		}
+		if err := w.edges.add(w.project, pkgID, e.Kind, src, dst, fileID(e.File), line, col, res); err != nil {
 			return err
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"go/types"
 	"os"
@@ -60,18 +61,27 @@ func Run(ctx context.Context, store *graph.Store, dir string, progress Progress)
 	} else if !fi.IsDir() {
 		return nil, fmt.Errorf("%s is not a directory", root)
 	}
-	if !inModule(root) {
-		return nil, fmt.Errorf("%s is not in a Go module or workspace (there is no go.mod or go.work in it or above it): give the directory of one", root)
+	goProject := inModule(root)
+	sources := walkSources(root)
+	if !goProject && len(sources) == 0 {
+		return nil, fmt.Errorf("%s holds no source files codegraph indexes: Go in a module or workspace (there is no go.mod or go.work in it or above it), or %s",
+			root, strings.Join(sitterLanguages(), ", "))
 	}
 	res := &Result{Project: projectName(root), Root: root}
-	old, err := store.PackageHashes(ctx, root)
+	old, err := store.PackageHashes(ctx, root, "go")
 	if err != nil {
 		return nil, err
+	}
+	if !goProject {
+		return runSitterOnly(ctx, store, root, sources, res, start, progress)
 	}
 
 	progress(0, 0, "listing packages in "+root)
 	files := &fileCache{root: root, sums: map[string]fileSum{}}
 	pkgs, err := load(ctx, root, loadMode, "./...")
+	if errors.Is(err, errNoGoPackages) && len(sources) > 0 {
+		return runSitterOnly(ctx, store, root, sources, res, start, progress) // a directory of a module without Go
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -126,6 +136,9 @@ func Run(ctx context.Context, store *graph.Store, dir string, progress Progress)
 
 	x := &extractor{root: root, workspace: meta.workspace, files: files}
 	if err := x.run(ctx, c, todo, w, res, progress); err != nil {
+		return nil, err
+	}
+	if err := x.sitterAll(ctx, store, sources, w, res, progress); err != nil {
 		return nil, err
 	}
 	progress(len(res.Indexed), len(res.Indexed), "computing which types implement which interfaces")
@@ -217,6 +230,8 @@ func (x *extractor) run(ctx context.Context, c *checker, todo []*unit, w *graph.
 	return err
 }
 
+var errNoGoPackages = errors.New("no Go packages")
+
 // load lists the packages of root with go/packages, with the project's tests, without
 // type-checking them (the checker does, in check.go).
 func load(ctx context.Context, root string, mode packages.LoadMode, patterns ...string) ([]*packages.Package, error) {
@@ -229,7 +244,7 @@ func load(ctx context.Context, root string, mode packages.LoadMode, patterns ...
 		return nil, fmt.Errorf("loading the packages of %s: %w", root, err)
 	}
 	if len(pkgs) == 0 {
-		return nil, fmt.Errorf("%s holds no Go packages", root)
+		return nil, fmt.Errorf("%s holds %w", root, errNoGoPackages)
 	}
 	for _, p := range pkgs {
 		// "go list" itself failed on the pattern (no go.mod, say): nothing was loaded.

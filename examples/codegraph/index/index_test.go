@@ -125,7 +125,7 @@ func TestNotAModule(t *testing.T) {
 	}
 	defer store.Close()
 	empty := t.TempDir()
-	if _, err := Run(context.Background(), store, empty, nil); err == nil || !strings.Contains(err.Error(), "is not in a Go module or workspace") {
+	if _, err := Run(context.Background(), store, empty, nil); err == nil || !strings.Contains(err.Error(), "holds no source files codegraph indexes") {
 		t.Errorf("indexing a directory outside any module: %v", err)
 	}
 	os.WriteFile(filepath.Join(empty, "go.mod"), []byte("module example.com/empty\n"), 0o644)

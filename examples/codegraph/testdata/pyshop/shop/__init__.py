@@ -1,0 +1,3 @@
+"""A small shop: users and their invoices."""
+
+from .users import UserService

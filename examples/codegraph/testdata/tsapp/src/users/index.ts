@@ -1,0 +1,2 @@
+export { UserService } from "./service";
+export { User } from "./user";

@@ -1,0 +1,3 @@
+export class User {
+  constructor(public readonly name: string) {}
+}
