@@ -296,8 +296,8 @@ func TestRefusedListenIsAnAnswer(t *testing.T) {
 	if n := counts.get("subscriptions/listen"); n != 1 {
 		t.Errorf("subscriptions/listen sent %d times, want once", n)
 	}
-	if log.count(slog.LevelWarn, "") != 0 || log.count(slog.LevelDebug, "refused subscriptions/listen") != 1 {
-		t.Errorf("log: %d warnings, %d debug notes of the refusal; want none and one", log.count(slog.LevelWarn, ""), log.count(slog.LevelDebug, "refused subscriptions/listen"))
+	if log.count(slog.LevelWarn, "") != 0 || log.count(slog.LevelInfo, "refused subscriptions/listen") != 1 {
+		t.Errorf("log: %d warnings, %d notes at info of the refusal; want none and one", log.count(slog.LevelWarn, ""), log.count(slog.LevelInfo, "refused subscriptions/listen"))
 	}
 }
 

@@ -165,7 +165,8 @@ func (c *Client) refused(ctx context.Context, refusal error, resources bool) {
 		}
 	}
 	c.setListenErr(fmt.Errorf("mcp: the server refused subscriptions/listen; %s: %w", what, refusal))
-	c.logger.Debug("mcp: the server refused subscriptions/listen; "+what, "error", refusal.Error())
+	// Once per client, at info: a host's operator should hear that the lists are polled.
+	c.logger.Info("mcp: the server refused subscriptions/listen; "+what, "error", refusal.Error())
 	if len(watched) > 0 {
 		c.poll(ctx, watched)
 	}
