@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -156,4 +158,42 @@ func TestForgivingHost(t *testing.T) {
 	if err != nil || len(templates) != 0 {
 		t.Errorf("notemplates' templates: %v, %v", templates, err)
 	}
+}
+
+// A server that refuses subscriptions/listen is logged once, at info, with its name: the
+// host polls its lists instead, and said nothing of it (issue 36, item 9).
+func TestRefusedListenIsLogged(t *testing.T) {
+	var log syncBuffer
+	logger := slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	h, _ := start(t, Options{Logger: logger},
+		scriptedCommand(scripted.Script{Name: "stingy", Era: scripted.Modern, Tools: []string{"three"}, RefuseListen: "Subscription limit reached"}))
+	ready(t, h)
+	const said = "the server refused subscriptions/listen"
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(log.String(), said) && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond) // and not again
+	got := log.String()
+	if strings.Count(got, said) != 1 || !strings.Contains(got, "level=INFO") || !strings.Contains(got, "server=stingy") || !strings.Contains(got, "Subscription limit reached") {
+		t.Errorf("the host's log:\n%s", got)
+	}
+}
+
+// syncBuffer is a buffer the host's goroutines write and the test reads.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

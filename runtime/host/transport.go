@@ -163,6 +163,7 @@ func (s *server) clientOptions() *mcp.ClientOptions {
 	if o.Logger == nil {
 		o.Logger = s.h.logger()
 	}
+	o.Logger = o.Logger.With("server", s.cfg.Name) // the client's diagnostics say which server
 	if trace, all := o.Trace, s.h.opts.Trace; all != nil {
 		o.Trace = func(fromServer bool, msg []byte) {
 			all(s.cfg.Name, fromServer, msg)
