@@ -185,7 +185,9 @@ func uriParam(method string, params []byte) (string, *jsonrpc.Error) {
 	return "", invalidParams("%s: a uri is required", method)
 }
 
-// CodeResourceNotFound is the JSON-RPC error code of a resource the server does not have.
+// CodeResourceNotFound is the JSON-RPC error code of a resource the server does not have,
+// in the revisions up to 2025-11-25; revision 2026-07-28 answers invalid params (-32602)
+// instead, with the same data.
 const CodeResourceNotFound = -32002
 
 func resourceNotFound(uri string) *jsonrpc.Error {
