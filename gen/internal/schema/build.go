@@ -32,6 +32,10 @@ type Builder struct {
 	diags   *diag.List
 	src     Source
 	structs typeutil.Map // types.Type -> *Object
+	// consts are the constants of each package block met, by the named type they are of:
+	// read once, not for every use of an enum type (mcpgen openapi's GitHub package has
+	// 2,600 types and a thousand constants).
+	consts map[*types.Scope]map[*types.TypeName][]*types.Const
 }
 
 // NewBuilder returns a Builder for code generated in package local that records problems
@@ -280,9 +284,24 @@ func (b *Builder) constEnum(node *Type) {
 		return
 	}
 	scope := n.Obj().Pkg().Scope()
+	if b.consts == nil {
+		b.consts = map[*types.Scope]map[*types.TypeName][]*types.Const{}
+	}
+	byType, ok := b.consts[scope]
+	if !ok {
+		byType = map[*types.TypeName][]*types.Const{}
+		for _, name := range scope.Names() {
+			if c, ok := scope.Lookup(name).(*types.Const); ok {
+				if cn, ok := types.Unalias(c.Type()).(*types.Named); ok {
+					byType[cn.Obj()] = append(byType[cn.Obj()], c)
+				}
+			}
+		}
+		b.consts[scope] = byType
+	}
 	var consts []*types.Const
-	for _, name := range scope.Names() {
-		if c, ok := scope.Lookup(name).(*types.Const); ok && types.Identical(c.Type(), node.Go) {
+	for _, c := range byType[n.Obj()] {
+		if types.Identical(c.Type(), node.Go) {
 			consts = append(consts, c)
 		}
 	}
