@@ -119,3 +119,62 @@ func TestJavaProject(t *testing.T) {
 		t.Errorf("find_callees createUser = %q, want %q", got, want)
 	}
 }
+
+// A Rust crate: modules by path from the crate (its name from Cargo.toml), items qualified
+// with "::", methods of impl blocks under their type.
+func TestRustProject(t *testing.T) {
+	c, _ := inProcess(t, nil)
+	dir := copyTree(t, "testdata/rustapp")
+	call[IndexReport](t, c, "index_repository", map[string]any{"path": dir})
+	r := call[CallersResult](t, c, "find_callers", map[string]any{"qualified_name": "UserService::create_user"})
+	if r.QualifiedName != "shop::users::UserService::create_user" || r.Count != 1 || r.Callers[0].Caller != "shop::main" || r.Callers[0].Sites[0].Resolution != "name" {
+		t.Errorf("find_callers create_user = %+v", r)
+	}
+	callees := call[CalleesResult](t, c, "find_callees", map[string]any{"qualified_name": "shop::users::UserService::create_user"})
+	var got []string
+	for _, ce := range callees.Callees {
+		got = append(got, ce.Callee+" "+ce.Sites[0].Resolution)
+	}
+	slices.Sort(got)
+	if want := []string{"shop::users::User::new scope", "shop::users::UserService::validate scope"}; !slices.Equal(got, want) {
+		t.Errorf("find_callees create_user = %q, want %q", got, want)
+	}
+	s := call[CodeSnippet](t, c, "get_code_snippet", map[string]any{"qualified_name": "User::new"})
+	if !s.Found || s.Kind != "method" || s.Docstring != "Makes a user.\n" || s.FilePath != "src/users.rs" {
+		t.Errorf("get_code_snippet User::new = %+v", s)
+	}
+}
+
+// C and C++: the linker's names, qualified by namespaces and classes; a call resolves to a
+// definition in its file, to its class's methods, or by name across files.
+func TestCProject(t *testing.T) {
+	c, _ := inProcess(t, nil)
+	dir := copyTree(t, "testdata/capp")
+	call[IndexReport](t, c, "index_repository", map[string]any{"path": dir})
+	r := call[CallersResult](t, c, "find_callers", map[string]any{"qualified_name": "add"})
+	var got []string
+	for _, cl := range r.Callers {
+		for _, s := range cl.Sites {
+			got = append(got, fmt.Sprintf("%s %s:%d %s", cl.Caller, s.File, s.Line, s.Resolution))
+		}
+	}
+	slices.Sort(got)
+	if want := []string{"main src/main.c:7 name", "twice src/util.c:6 scope"}; !slices.Equal(got, want) {
+		t.Errorf("find_callers add = %q, want %q", got, want)
+	}
+	r = call[CallersResult](t, c, "find_callers", map[string]any{"qualified_name": "geo::Square::area"})
+	got = nil
+	for _, cl := range r.Callers {
+		for _, s := range cl.Sites {
+			got = append(got, fmt.Sprintf("%s %s:%d %s", cl.Caller, s.File, s.Line, s.Resolution))
+		}
+	}
+	slices.Sort(got)
+	if want := []string{"geo::Square::scaled src/shapes.cpp:6 scope", "geo::total src/shapes.cpp:13 name"}; !slices.Equal(got, want) {
+		t.Errorf("find_callers Square::area = %q, want %q", got, want)
+	}
+	s := call[CodeSnippet](t, c, "get_code_snippet", map[string]any{"qualified_name": "add"})
+	if !s.Found || s.FilePath != "src/util.c" || s.Docstring != "add adds.\n" {
+		t.Errorf("get_code_snippet add = %+v", s)
+	}
+}

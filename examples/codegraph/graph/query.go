@@ -115,7 +115,7 @@ func (s *Store) Resolve(ctx context.Context, project int64, name string) (Symbol
 	}
 	// Declarations whose qualified name ends with it, at a boundary.
 	last := name
-	if i := strings.LastIndexAny(name, "./"); i >= 0 {
+	if i := strings.LastIndexAny(name, "./:"); i >= 0 { // ":" of Rust's and C++'s "::"
 		last = name[i+1:]
 	}
 	rows, err = s.ro.QueryContext(ctx, "SELECT "+symbolColumns+symbolFrom+
@@ -132,10 +132,10 @@ func (s *Store) Resolve(ctx context.Context, project int64, name string) (Symbol
 	var found, whole []Symbol
 	seen := map[string]bool{}
 	for _, c := range named {
-		if (strings.HasSuffix(c.QName, "/"+name) || strings.HasSuffix(c.QName, "."+name)) && !seen[c.QName] {
+		if (strings.HasSuffix(c.QName, "/"+name) || strings.HasSuffix(c.QName, "."+name) || strings.HasSuffix(c.QName, "::"+name)) && !seen[c.QName] {
 			seen[c.QName] = true
 			found = append(found, c)
-			inPkg := strings.TrimPrefix(c.QName, c.pkg+".")
+			inPkg := strings.TrimPrefix(strings.TrimPrefix(c.QName, c.pkg+"."), c.pkg+"::")
 			pkgName := c.pkg[strings.LastIndex(c.pkg, "/")+1:]
 			if inPkg == name || pkgName+"."+inPkg == name || strings.HasSuffix(c.QName, "/"+name) {
 				whole = append(whole, c)

@@ -1,5 +1,5 @@
 -- The code graph of one or more projects: Go, checked by the Go type checker, and Python,
--- JavaScript, TypeScript and Java, parsed by tree-sitter. Every name below is what the model's queries
+-- JavaScript, TypeScript, Java, Rust, C and C++, parsed by tree-sitter. Every name below is what the model's queries
 -- use: graph://schema serves this file. Positions are 1-based; columns count bytes.
 
 -- A project is a directory indexed as a whole: a module, or a workspace of several.
@@ -13,11 +13,12 @@ CREATE TABLE IF NOT EXISTS projects (
 -- A package of a project: a Go package with its tests (an external test package, package
 -- foo_test, is a package of its own whose path ends in "_test"); a Python module
 -- ("json.decoder"); a JavaScript or TypeScript module, its file without the extension
--- ("src/util/strings"); a Java package ("com.example.user").
+-- ("src/util/strings"); a Java package ("com.example.user"); a Rust module ("shop::users");
+-- a C or C++ file ("src/util.c").
 CREATE TABLE IF NOT EXISTS packages (
   id         INTEGER PRIMARY KEY,
   project_id INTEGER NOT NULL,
-  language   TEXT NOT NULL,        -- go, python, typescript (JavaScript and TypeScript), java
+  language   TEXT NOT NULL,        -- go, python, typescript (JavaScript and TypeScript), java, rust, c (C and C++)
   path       TEXT NOT NULL,        -- import path, e.g. "net/http", or the module's as above
   name       TEXT NOT NULL,        -- package name, e.g. "http"
   dir        TEXT NOT NULL,        -- directory, relative to the project's root
@@ -42,7 +43,8 @@ CREATE TABLE IF NOT EXISTS files (
 -- interface) and "path/to/pkg.Type.Field" for a field, whatever the receiver's pointerness.
 -- The other languages alike, after their module's path: "json.decoder.JSONDecoder.raw_decode",
 -- "src/util/strings.capitalize", "com.example.user.UserService.createUser" (a Java
--- constructor is "Class.<init>", overloads share their name).
+-- constructor is "Class.<init>", overloads share their name); Rust and C++ with "::":
+-- "shop::users::UserService::create_user", "geo::Square::area"; C functions by their name.
 CREATE TABLE IF NOT EXISTS symbols (
   id             INTEGER PRIMARY KEY,
   project_id     INTEGER NOT NULL,
@@ -57,7 +59,7 @@ CREATE TABLE IF NOT EXISTS nodes (
   project_id     INTEGER NOT NULL,
   package_id     INTEGER NOT NULL,
   kind           TEXT NOT NULL,     -- package, struct, interface, type, alias, func, method, field, var, const;
-                                    -- class, enum, module (Python, TypeScript, Java)
+                                    -- class, enum, trait, union, module (the other languages)
   name           TEXT NOT NULL,     -- the identifier, e.g. "ServeHTTP"
   qualified_name TEXT NOT NULL,     -- as in symbols, e.g. "net/http.HandlerFunc.ServeHTTP"
   parent_id      INTEGER,           -- symbols.id of the type of a method or field

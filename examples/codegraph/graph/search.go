@@ -53,8 +53,8 @@ func ExpandKinds(words []string) []string {
 func (s *Store) Search(ctx context.Context, project int64, query string, kinds []string, limit int) ([]Match, error) {
 	query = Normalize(query)
 	qual, name := "", query
-	if i := strings.LastIndexAny(query, "./"); i >= 0 {
-		qual, name = query[:i], query[i+1:]
+	if i := strings.LastIndexAny(query, "./:"); i >= 0 {
+		qual, name = strings.TrimRight(query[:i], ":"), query[i+1:]
 	}
 	if name == "" {
 		return nil, nil
@@ -130,7 +130,7 @@ func (s *Store) Search(ctx context.Context, project int64, query string, kinds [
 		m.score = scored[n] * 10
 		m.How = how(scored[n])
 		if qual != "" {
-			m.score += qualifierPenalty(strings.TrimSuffix(m.QName, "."+n), qual)
+			m.score += qualifierPenalty(strings.TrimSuffix(strings.TrimSuffix(m.QName, "."+n), "::"+n), qual)
 		}
 		out = append(out, m)
 	}
@@ -209,7 +209,7 @@ func nameScore(n, name, lname string) (int, bool) {
 // for no match.
 func qualifierPenalty(have, want string) int {
 	lh, lw := strings.ToLower(have), strings.ToLower(want)
-	if lh == lw || strings.HasSuffix(lh, "/"+lw) || strings.HasSuffix(lh, "."+lw) {
+	if lh == lw || strings.HasSuffix(lh, "/"+lw) || strings.HasSuffix(lh, "."+lw) || strings.HasSuffix(lh, "::"+lw) {
 		return 0
 	}
 	// The package's name and a type: "http.Client" for "net/http.Client".

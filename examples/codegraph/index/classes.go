@@ -9,10 +9,11 @@ type classIndex struct {
 	funcs   map[string][]string // functions and classes, by name
 	methods map[string][]string // methods, by name
 	bases   map[string][]string
+	sep     string // between a class and its members: "." ("::" in Rust)
 }
 
 func newClassIndex(files []*sfile) classIndex {
-	x := classIndex{defs: map[string]*sdef{}, funcs: map[string][]string{}, methods: map[string][]string{}, bases: map[string][]string{}}
+	x := classIndex{defs: map[string]*sdef{}, funcs: map[string][]string{}, methods: map[string][]string{}, bases: map[string][]string{}, sep: "."}
 	for _, f := range files {
 		for i := range f.defs {
 			d := &f.defs[i]
@@ -47,7 +48,7 @@ func (x *classIndex) method(class, name string, depth int) string {
 	if depth > 10 {
 		return ""
 	}
-	if q := class + "." + name; x.defs[q] != nil {
+	if q := class + x.sep + name; x.defs[q] != nil {
 		return q
 	}
 	for _, b := range x.bases[class] {
@@ -74,7 +75,7 @@ func init() {
 // byName guesses a call by name alone: the only function of the name for a call without a
 // receiver, the only method for one with a receiver of unknown type.
 func (x *classIndex) byName(c scall) (string, string) {
-	if commonMethods[c.name] {
+	if commonMethods[c.name] && c.recv != "" {
 		return "", ""
 	}
 	qs := x.methods[c.name]

@@ -92,7 +92,7 @@ type resolver interface {
 	base(f *sfile, b sbase) (target, how string)
 }
 
-var families = []*family{pythonFamily, typescriptFamily, javaFamily}
+var families = []*family{pythonFamily, typescriptFamily, javaFamily, rustFamily, cFamily}
 
 func familyOf(lang string) *family {
 	for _, f := range families {

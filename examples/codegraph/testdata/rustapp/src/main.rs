@@ -1,0 +1,7 @@
+use shop::users::UserService;
+
+fn main() {
+    let service = UserService;
+    let user = service.create_user("ada");
+    println!("{}", user.name);
+}
