@@ -346,7 +346,7 @@ func TestNewFromOpenAPI(t *testing.T) {
 	for _, tl := range tools {
 		names = append(names, tl.Name)
 	}
-	if err != nil || strings.Join(names, " ") != "count_words createProduct deleteProduct getProduct listProducts placeOrder setPicture" {
+	if err != nil || strings.Join(names, " ") != "count_words createProduct deleteProduct getProduct getStats listProducts placeOrder setPicture" {
 		t.Errorf("tools: %v %v", names, err)
 	}
 	if text, isErr := callTool(t, c, "getProduct", map[string]any{"productId": "p_1"}); !isErr || !strings.Contains(text, "SHOPFRONT_APIKEY") || strings.Contains(text, "flag") {
