@@ -25,7 +25,7 @@ func NewMemoryConnPairForTest() (Connection, Connection) {
 // exchange passes a request through the door and serves it on the caller's goroutine, as
 // an HTTP POST is: its response, or its refusal.
 func exchange(ss *session, ctx context.Context, m *jsonrpc.Message) []byte {
-	rq, refused, _ := ss.enter(ctx, m, ss.admitEra(ctx, m, nil), 0)
+	rq, refused, _ := ss.enter(ctx, m, ss.w, ss.admitEra(ctx, m, nil), 0)
 	if rq == nil {
 		return refused
 	}

@@ -155,7 +155,7 @@ func (h *HTTPHandler) postLegacy(w http.ResponseWriter, r *http.Request, p *post
 	// is answered finds the request. A refusal for a scope is the POST's 403; any other
 	// answer goes on the stream.
 	a := ss.admitEra(ctx, &p.m, p.meta)
-	rq, refused, why := ss.enter(ctx, &p.m, a, p.take())
+	rq, refused, why := ss.enter(ctx, &p.m, ss.w, a, p.take())
 	switch {
 	case rq == nil && a.why == refusedScope:
 		h.requests.Done()

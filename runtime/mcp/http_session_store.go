@@ -40,7 +40,7 @@ func (h *HTTPHandler) newSession() *httpSession {
 	standalone := newSessionStream(0)
 	hs := &httpSession{h: h, ctx: ctx, cancel: cancel, standalone: standalone,
 		streams: map[int64]*stream{0: standalone}, nextNum: 1}
-	hs.session = newSession(h.srv, sessionConn{standalone}, newNotifier(ctx, standalone, h.srv.logger))
+	hs.session = newSession(h.srv, standalone, newNotifier(ctx, standalone, h.srv.logger))
 	hs.session.id = newSessionID()
 	hs.session.transport = TransportHTTP
 	hs.session.maxConcurrent = max(h.srv.opts.MaxConcurrentRequests, 0)
@@ -107,17 +107,14 @@ func (h *HTTPHandler) register(hs *httpSession) (ok, full bool) {
 	return true, false
 }
 
-// newRequestStream opens the stream of one request; abandon cancels the request.
-func (hs *httpSession) newRequestStream(abandon func()) *stream {
+// newRequestStream opens the stream of one request; its caller sets what abandons the
+// request (stream.abandon).
+func (hs *httpSession) newRequestStream() *stream {
 	hs.mu.Lock()
 	defer hs.mu.Unlock()
 	st := newSessionStream(hs.nextNum)
 	hs.nextNum++
 	st.resumeAfter = hs.h.opts.ResumeTimeout
-	st.abandon = func() {
-		abandon()
-		hs.dropStream(st)
-	}
 	st.session = hs
 	if !hs.ended {
 		hs.streams[st.num] = st

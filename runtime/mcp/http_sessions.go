@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"context"
 	"net/http"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
@@ -49,7 +48,7 @@ func (h *HTTPHandler) initialize(w http.ResponseWriter, r *http.Request, p *post
 		ctx = WithAuthInfo(ctx, auth)
 	}
 	a := hs.admitEra(ctx, m, nil)
-	rq, resp, why := hs.enter(ctx, m, a, p.take())
+	rq, resp, why := hs.enter(ctx, m, hs.w, a, p.take())
 	if rq == nil {
 		hs.end()
 		h.httpRefuse(w, r, m, a, why, resp, http.StatusOK)
@@ -97,29 +96,35 @@ func (h *HTTPHandler) serveRequest(w http.ResponseWriter, r *http.Request, hs *h
 		shuttingDown(w)
 		return
 	}
-	ctx, cancel := context.WithCancel(hs.ctx)
+	defer h.requests.Done()
+	ctx := hs.ctx
 	if auth := AuthInfoFrom(r.Context()); auth != nil {
 		ctx = WithAuthInfo(ctx, auth) // the session outlives the request; the caller is the request's
 	}
-	st := hs.newRequestStream(cancel)
-	if acceptSSE {
-		// The request's notifications and requests go on its stream (sessionConn); a client
-		// that takes JSON only hears them on its GET stream, and the response comes back here.
-		ctx = context.WithValue(ctx, postStreamKey{}, st)
+	st := hs.newRequestStream()
+	// The request's notifications and requests go on its stream; a client that takes JSON
+	// only hears them on its GET stream (the session's writer), and the response comes back
+	// here.
+	var out messageWriter = st
+	if !acceptSSE {
+		out = hs.w
 	}
 	// The door (door.go): the caller's scopes, and MaxConcurrentRequests, counted until
 	// answered, as over stdio (requests whose clients went away, kept for resumption, count
 	// too), while the session is in use.
 	a := hs.admitEra(ctx, m, nil)
-	rq, resp, why := hs.enter(ctx, m, a, p.take())
+	rq, resp, why := hs.enter(ctx, m, out, a, p.take())
 	if rq == nil {
-		cancel()
 		hs.dropStream(st)
-		h.requests.Done()
 		h.httpRefuse(w, r, m, a, why, resp, http.StatusOK)
 		return
 	}
-	h.workers.run(&requestJob{rq: rq, cancel: cancel, st: st, done: h.requests.Done})
+	st.abandon = func() {
+		rq.cancel()
+		hs.dropStream(st)
+	}
+	h.requests.Add(1)
+	h.workers.run(&requestJob{rq: rq, st: st, done: h.requests.Done})
 	if h.writeStream(w, r, st, 0, false, acceptJSON, acceptSSE, hs.ctx.Done()) == writeNothingWritten {
 		// The session ended or the server is shutting down before anything was sent.
 		if h.isClosing() {
@@ -130,46 +135,21 @@ func (h *HTTPHandler) serveRequest(w http.ResponseWriter, r *http.Request, hs *h
 	}
 }
 
-// requestJob is a request of a session being served on a worker, while the connection's
-// goroutine writes its stream.
+// requestJob is a request of a session being served on a worker, while the POST's
+// goroutine writes its stream (which a request may end before its response:
+// CloseSSEStream).
 type requestJob struct {
-	rq     *inflight
-	cancel context.CancelFunc
-	st     *stream
-	done   func()
+	rq   *inflight
+	st   *stream
+	done func()
 }
 
 func (j *requestJob) work() {
 	defer j.done()
-	defer j.cancel()
 	if resp := j.rq.exchange(); resp != nil {
 		j.st.respond(resp, http.StatusOK)
 	}
 	j.st.finish()
-}
-
-// postStreamKey is the ctx value that names the stream of the POST a request came in: there
-// its messages go (sessionConn), while its client takes SSE there.
-type postStreamKey struct{}
-
-// postStream is the stream of the POST of the request ctx belongs to, if its client takes
-// SSE there; nil otherwise.
-func postStream(ctx context.Context) *stream {
-	st, _ := ctx.Value(postStreamKey{}).(*stream)
-	return st
-}
-
-// sessionConn is the write half of a session of Streamable HTTP (its peer's writer): a
-// message about a request goes to the stream of the POST that request came in, while its
-// client takes SSE there; any other (about no request, or about one of a client that takes
-// JSON only) to the session's standalone stream, read with GET. Neither blocks.
-type sessionConn struct{ standalone *stream }
-
-func (c sessionConn) Write(ctx context.Context, msg []byte) error {
-	if st := postStream(ctx); st != nil {
-		return st.Write(ctx, msg)
-	}
-	return c.standalone.Write(ctx, msg)
 }
 
 // get opens the standalone stream, or resumes a stream with Last-Event-ID.

@@ -173,17 +173,32 @@ func (h *HTTPHandler) postStateless(w http.ResponseWriter, r *http.Request, p *p
 	if long {
 		notes = newNotifier(ctx, st, h.srv.logger) // for the subscription's notifications
 	}
-	held := p.take() // the request's, until it is answered, though its client may go first
-	go func() {
-		defer h.requests.Done()
-		defer cancel()
-		defer func() { h.srv.budget.give(held) }()
-		resp, code := h.srv.serveStateless(ctx, m, meta, st, notes, &held)
-		if notes != nil {
-			notes.close() // what it queued goes before the response
-		}
-		st.respond(resp, statelessStatus(code))
-	}()
+	// Served on a worker, while this goroutine writes the stream; the body's bytes are the
+	// request's until it is answered, though its client may go first.
+	h.workers.run(&statelessJob{h: h, ctx: ctx, cancel: cancel, m: m, meta: meta, st: st, notes: notes, held: p.take()})
 	h.writeStream(w, r, st, 0, false, p.acceptJSON, p.acceptSSE, nil)
 	cancel() // closing the stream cancels the request (if it was still running)
+}
+
+// statelessJob is a stateless request being served on a worker.
+type statelessJob struct {
+	h      *HTTPHandler
+	ctx    context.Context
+	cancel context.CancelFunc
+	m      *jsonrpc.Message
+	meta   *requestMeta
+	st     *stream
+	notes  *notifier
+	held   int64
+}
+
+func (j *statelessJob) work() {
+	defer j.h.requests.Done()
+	defer j.cancel()
+	resp, code := j.h.srv.serveStateless(j.ctx, j.m, j.meta, j.st, j.notes, &j.held)
+	j.h.srv.budget.give(j.held)
+	if j.notes != nil {
+		j.notes.close() // what it queued goes before the response
+	}
+	j.st.respond(resp, statelessStatus(code))
 }

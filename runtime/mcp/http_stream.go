@@ -324,8 +324,10 @@ func (st *stream) closeConnection() {
 // uses it to avoid holding a connection open through a long call. Over stdio, and for a
 // stateless request, which cannot be resumed, it does nothing.
 func CloseSSEStream(ctx context.Context) {
-	if st := postStream(ctx); st != nil {
-		st.closeConnection()
+	if r := RequestFrom(ctx); r != nil {
+		if st, ok := r.w.(*stream); ok && !st.standalone {
+			st.closeConnection()
+		}
 	}
 }
 

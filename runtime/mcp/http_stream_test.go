@@ -241,7 +241,8 @@ func TestHTTPStreamTakeoverNeitherLosesNorDuplicates(t *testing.T) {
 		srv := quietServer(nil)
 		h := srv.HTTPHandler(nil)
 		hs := h.newSession()
-		st := hs.newRequestStream(func() {})
+		st := hs.newRequestStream()
+		st.abandon = func() {}
 		st.Write(context.Background(), []byte(`{"n":1}`))
 		wa := &blockingWriter{h: http.Header{}, inside: make(chan struct{}, 1)}
 		ra := httptest.NewRequest("GET", "/", nil)
@@ -333,7 +334,8 @@ func TestHTTPPumpEndsACompleteStream(t *testing.T) {
 	h := srv.HTTPHandler(nil)
 	hs := h.newSession()
 	defer hs.end()
-	st := hs.newRequestStream(func() {})
+	st := hs.newRequestStream()
+	st.abandon = func() {}
 	st.Write(context.Background(), []byte(`{"n":1}`))
 	// The connection is slow: its first write (the priming event) waits.
 	hold := make(chan struct{})

@@ -37,9 +37,9 @@ type allocBudget struct {
 var allocBudgets = []allocBudget{
 	{matrix.Transport{Name: matrix.Memory, Version: mcp.StatefulProtocolVersion}, "memory", 14, 38},
 	{matrix.Transport{Name: matrix.Stdio, Version: mcp.StatefulProtocolVersion}, "stdio", 11, 36},
-	{matrix.Transport{Name: matrix.HTTP, Version: mcp.StatefulProtocolVersion}, "Streamable HTTP, a session", 125, 163},
-	{matrix.Transport{Name: matrix.HTTP, Version: mcp.StatelessProtocolVersion}, "Streamable HTTP, stateless", 121, 162},
-	{matrix.Transport{Name: matrix.SSE, Version: mcp.StatefulProtocolVersion}, "HTTP+SSE", 97, 131},
+	{matrix.Transport{Name: matrix.HTTP, Version: mcp.StatefulProtocolVersion}, "Streamable HTTP, a session", 114, 153},
+	{matrix.Transport{Name: matrix.HTTP, Version: mcp.StatelessProtocolVersion}, "Streamable HTTP, stateless", 119, 160},
+	{matrix.Transport{Name: matrix.SSE, Version: mcp.StatefulProtocolVersion}, "HTTP+SSE", 95, 129},
 	{matrix.Transport{Name: matrix.WebSocket, Version: mcp.StatefulProtocolVersion}, "WebSocket", 30, 74},
 }
 
