@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 )
 
 // The one door. Whatever carried a message (stdio, memory, Streamable HTTP, HTTP+SSE,
@@ -246,6 +247,36 @@ func errIdle(timeout time.Duration) error {
 // errTooManyConversations answers a conversation refused because every one open is in use.
 func errTooManyConversations(max int) string {
 	return "too many conversations (" + strconv.Itoa(max) + "), all in use; try again later"
+}
+
+// A ticket is what the door gives a request it admits, carried to its handler
+// (Request.tk): its bytes in the server's budget, and what the method table let the door
+// read of it, once, for everything after it (the scopes, the handler, middleware's
+// Message): for tools/call, its name, the tool, and its arguments. Nothing parses the same
+// params twice.
+type ticket struct {
+	held int64      // the request's bytes in the budget, given back once it is answered
+	tool *toolEntry // tools/call: the tool its name names; nil for an unknown one
+	name []byte     // tools/call: the name, as in the params
+	args []byte     // tools/call: the arguments, raw JSON as in the params
+}
+
+// readTicket reads what the door needs of a request, as its method's row says: for
+// tools/call, its params once (name, arguments, the tool). Params it cannot read leave the
+// ticket empty, for the handler to answer as invalid.
+func (s *Server) readTicket(m *jsonrpc.Message, row *method) ticket {
+	var tk ticket
+	if row == nil || row.serve == nil || m.Method != methodToolsCall || m.Params == nil {
+		return tk
+	}
+	var p callToolParams
+	var d jsonwire.Decoder
+	d.Reset(m.Params)
+	if p.decode(&d); d.Failed() || !p.hasName {
+		return tk
+	}
+	tk.name, tk.args, tk.tool = p.name, p.arguments, s.lookupTool(p.name)
+	return tk
 }
 
 // protect marks the server protected: a conversation ServeConn is handed must carry its

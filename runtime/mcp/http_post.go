@@ -35,6 +35,7 @@ type post struct {
 	// the message (take), or given back by release once the POST is answered.
 	held   int64
 	budget *budget
+	tk     ticket // what the door read of a stateless request (http_stateless.go)
 }
 
 // take hands the body's bytes in the budget to the request that serves the message, which

@@ -119,7 +119,8 @@ func (h *HTTPHandler) postStateless(w http.ResponseWriter, r *http.Request, p *p
 	if m.IsRequest() {
 		// The door's check of the caller (door.go): each stateless request is a conversation
 		// of its own, bounded by its body's share of the server's budget.
-		if need := h.srv.lacks(r.Context(), m, methods[m.Method]); need != nil {
+		p.tk = h.srv.readTicket(m, methods[m.Method])
+		if need := h.srv.lacks(r.Context(), m, methods[m.Method], &p.tk); need != nil {
 			h.httpRefuse(w, r, m, admission{why: refusedScope, need: need}, refusedScope, nil, 0)
 			return
 		}
@@ -175,7 +176,9 @@ func (h *HTTPHandler) postStateless(w http.ResponseWriter, r *http.Request, p *p
 	}
 	// Served on a worker, while this goroutine writes the stream; the body's bytes are the
 	// request's until it is answered, though its client may go first.
-	h.workers.run(&statelessJob{h: h, ctx: ctx, cancel: cancel, m: m, meta: meta, st: st, notes: notes, held: p.take()})
+	tk := p.tk
+	tk.held = p.take()
+	h.workers.run(&statelessJob{h: h, ctx: ctx, cancel: cancel, m: m, meta: meta, st: st, notes: notes, tk: tk})
 	h.writeStream(w, r, st, 0, false, p.acceptJSON, p.acceptSSE, nil)
 	cancel() // closing the stream cancels the request (if it was still running)
 }
@@ -189,14 +192,14 @@ type statelessJob struct {
 	meta   *requestMeta
 	st     *stream
 	notes  *notifier
-	held   int64
+	tk     ticket
 }
 
 func (j *statelessJob) work() {
 	defer j.h.requests.Done()
 	defer j.cancel()
-	resp, code := j.h.srv.serveStateless(j.ctx, j.m, j.meta, j.st, j.notes, &j.held)
-	j.h.srv.budget.give(j.held)
+	resp, code := j.h.srv.serveStateless(j.ctx, j.m, j.meta, j.st, j.notes, &j.tk)
+	j.h.srv.budget.give(j.tk.held)
 	if j.notes != nil {
 		j.notes.close() // what it queued goes before the response
 	}

@@ -79,7 +79,7 @@ type method struct {
 	offered func(*Server) bool
 	// scopes are what a protected server's caller needs (its token's scopes) to be served:
 	// those of the tool, prompt or resource the params name. nil: none.
-	scopes func(ctx context.Context, s *Server, params []byte) []string
+	scopes func(ctx context.Context, s *Server, params []byte, tk *ticket) []string
 	// cacheable: a stateless result carries a cache hint (ttlMs, cacheScope).
 	cacheable bool
 	// introduces: a stateless result's _meta carries the server's whole Implementation

@@ -79,8 +79,8 @@ type peerSide interface {
 	// with the caller it came from (AuthInfoFrom).
 	admit(ctx context.Context, m *jsonrpc.Message) (a admission)
 	// serve serves an admitted request and returns its response message: r.m, with r.state
-	// what admit read of it, r.w what messages about it are written to, and r.held its
-	// bytes in the server's budget (a task that keeps some of them takes them over).
+	// what admit read of it, r.w what messages about it are written to, and r.tk its
+	// ticket (a task that keeps some of its bytes in the budget takes them over).
 	serve(ctx context.Context, r *inflight) []byte
 	// notified handles a notification other than cancellation and progress.
 	notified(m *jsonrpc.Message)
@@ -94,6 +94,7 @@ type admission struct {
 	inline bool           // serve before reading the next message
 	long   bool           // a subscription: it lasts until cancelled or the other side leaves
 	state  any            // what the side read of the request, for serve
+	tk     ticket         // on a server, what the door read of the request (door.go)
 }
 
 // inflight is a request of the other side's being served: all it takes to serve it, so that
@@ -106,10 +107,10 @@ type inflight struct {
 	state     any              // what the side's admit read of it
 	w         messageWriter    // what messages about it, and its response, are written to
 	long      bool
-	buffered  bool  // served inline: the response goes to the writer's next write (later)
-	counted   bool  // in p.active, until answered
-	cancelled bool  // by the other side, under p.mu: the response must not be sent
-	held      int64 // the message's bytes in the server's budget, given back once answered
+	buffered  bool   // served inline: the response goes to the writer's next write (later)
+	counted   bool   // in p.active, until answered
+	cancelled bool   // by the other side, under p.mu: the response must not be sent
+	tk        ticket // what the door read of it, and its bytes in the budget, given back once answered
 	// begun, for a subscription read from a stream, is closed once it has taken effect (or
 	// ended): the reader waits for it before it reads the next message.
 	begun     chan struct{}
@@ -235,7 +236,8 @@ func (p *peer) record(ctx context.Context, m *jsonrpc.Message, w messageWriter, 
 		p.budget.give(held)
 		return nil, jsonrpc.AppendError(nil, m.ID, a.refuse), a.why
 	}
-	r := &inflight{p: p, m: m, state: a.state, w: w, long: a.long, held: held, counted: !a.inline}
+	r := &inflight{p: p, m: m, state: a.state, w: w, long: a.long, tk: a.tk, counted: !a.inline}
+	r.tk.held = held
 	r.ctx, r.cancel = context.WithCancel(ctx)
 	p.mu.Lock()
 	_, dup := p.inflight[string(m.ID)]
@@ -340,7 +342,7 @@ func (r *inflight) answered() {
 		p.active--
 		p.mu.Unlock()
 	}
-	p.budget.give(r.held)
+	p.budget.give(r.tk.held)
 	p.seat.done()
 }
 

@@ -24,19 +24,20 @@ type Request struct {
 	row           *method      // its method's row, once found
 	tool          *ToolCall    // the call a tools/call holds until its response is written
 	task          *runningTask // the task whose body this is, if it is one
-	// held is the request's bytes in the server's budget, given back once it is answered;
-	// nil where none are (a task's body).
-	held *int64
+	// tk is the door's ticket of the request (door.go): what it read of it, and its bytes in
+	// the server's budget, given back once it is answered; nil where there is none (a
+	// task's body, a call in process).
+	tk *ticket
 }
 
 // keep takes over up to n of the request's bytes in the server's budget, for what outlives
 // it (a task's arguments), and returns how many it took: those are the taker's to give back.
 func (r *Request) keep(n int64) int64 {
-	if r.held == nil {
+	if r.tk == nil {
 		return 0
 	}
-	k := min(*r.held, n)
-	*r.held -= k
+	k := min(r.tk.held, n)
+	r.tk.held -= k
 	return k
 }
 
@@ -127,6 +128,9 @@ func (r *Request) notifyThroughMiddleware(ctx context.Context, method string, pa
 // message is the request as the server's middleware sees it.
 func (r *Request) message() *Message {
 	m := &Message{Method: r.msg.Method, ID: string(r.msg.ID), Params: r.msg.Params, Server: true, srv: r.srv}
+	if r.tk != nil && r.tk.name != nil {
+		m.name, m.parsed = string(r.tk.name), true // read by the door: not parsed again
+	}
 	r.client.describe(m)
 	return m
 }

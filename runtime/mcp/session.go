@@ -80,19 +80,20 @@ func (ss *session) admit(ctx context.Context, m *jsonrpc.Message) admission {
 // it is of the stateless revision, nil if it is the session's.
 func (ss *session) admitEra(ctx context.Context, m *jsonrpc.Message, meta *requestMeta) admission {
 	row := methods[m.Method]
-	if need := ss.srv.lacks(ctx, m, row); need != nil {
+	tk := ss.srv.readTicket(m, row)
+	if need := ss.srv.lacks(ctx, m, row, &tk); need != nil {
 		return admission{refuse: insufficientScope(m.Method, need), why: refusedScope, need: need}
 	}
 	if meta != nil {
-		return admission{long: row != nil && row.long, state: meta}
+		return admission{long: row != nil && row.long, state: meta, tk: tk}
 	}
 	if row != nil && row.anytime {
-		return admission{inline: row.inline}
+		return admission{inline: row.inline, tk: tk}
 	}
 	if !ss.ready() {
 		return admission{refuse: errNotInitialized}
 	}
-	return admission{inline: row != nil && row.inline}
+	return admission{inline: row != nil && row.inline, tk: tk}
 }
 
 // serve serves an admitted request (peerSide).
@@ -100,10 +101,10 @@ func (ss *session) serve(ctx context.Context, in *inflight) []byte {
 	m := in.m
 	if meta, ok := in.state.(*requestMeta); ok {
 		meta.transport, meta.peer = ss.transport, ss.peerAddr
-		resp, _ := ss.srv.serveStateless(ctx, m, meta, in.w, ss.notes, &in.held)
+		resp, _ := ss.srv.serveStateless(ctx, m, meta, in.w, ss.notes, &in.tk)
 		return resp
 	}
-	r := &Request{srv: ss.srv, client: ss, msg: m, w: in.w, notes: ss.notes, progressToken: progressToken(m.Params), held: &in.held}
+	r := &Request{srv: ss.srv, client: ss, msg: m, w: in.w, notes: ss.notes, progressToken: progressToken(m.Params), tk: &in.tk}
 	return ss.srv.serve(context.WithValue(ctx, requestKey{}, r), r, m)
 }
 

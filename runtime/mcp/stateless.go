@@ -191,9 +191,10 @@ type statelessRequest struct {
 // serveStateless serves one request of the stateless revision and returns its response
 // message, and the code of the error it holds (0 for a result), from which HTTP takes its
 // status. The messages about the request (progress, log messages) are written to w; notes
-// writes, for subscriptions/listen, the notifications of the subscription. held is the
-// request's bytes in the server's budget, which a task may take over.
-func (s *Server) serveStateless(ctx context.Context, m *jsonrpc.Message, meta *requestMeta, w messageWriter, notes *notifier, held *int64) ([]byte, int) {
+// writes, for subscriptions/listen, the notifications of the subscription. tk is what the
+// door read of the request, with its bytes in the server's budget (a task may take them
+// over).
+func (s *Server) serveStateless(ctx context.Context, m *jsonrpc.Message, meta *requestMeta, w messageWriter, notes *notifier, tk *ticket) ([]byte, int) {
 	var err *jsonrpc.Error
 	switch {
 	case meta.problem != "":
@@ -217,7 +218,7 @@ func (s *Server) serveStateless(ctx context.Context, m *jsonrpc.Message, meta *r
 			return jsonrpc.AppendError(nil, m.ID, err), err.Code
 		}
 	}
-	q.req = Request{srv: s, client: q, msg: m, w: w, notes: notes, progressToken: meta.progressToken, held: held}
+	q.req = Request{srv: s, client: q, msg: m, w: w, notes: notes, progressToken: meta.progressToken, tk: tk}
 	r := &q.req
 	resp := s.serve(context.WithValue(ctx, requestKey{}, r), r, m)
 	return resp, q.code

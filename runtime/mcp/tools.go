@@ -159,6 +159,9 @@ func toolName(t *toolEntry) string { return t.Name }
 // call's buffer, which the request holds until its response is written: tools/call is the
 // hot path, and the result is copied once, into the response.
 func callTool(ctx context.Context, req *Request, params []byte) ([]byte, *jsonrpc.Error) {
+	if tk := req.tk; tk != nil && tk.tool != nil && sameBytes(params, req.msg.Params) {
+		return req.callTool(ctx, tk.tool, tk.args) // the door read the params, and no middleware changed them
+	}
 	if params == nil {
 		return nil, invalidParams("tools/call: params with a tool name are required")
 	}
@@ -175,7 +178,17 @@ func callTool(ctx context.Context, req *Request, params []byte) ([]byte, *jsonrp
 	if t == nil {
 		return nil, invalidParams("unknown tool %q", string(p.name))
 	}
-	args := p.arguments
+	return req.callTool(ctx, t, p.arguments)
+}
+
+// sameBytes reports whether a and b are the same slice of memory.
+func sameBytes(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// callTool calls tool t with its arguments, as a task if it may run as one and the client
+// declared the extension.
+func (req *Request) callTool(ctx context.Context, t *toolEntry, args []byte) ([]byte, *jsonrpc.Error) {
 	if t.Task != TaskNever && req.client.revision().tasks() {
 		switch {
 		case req.ClientCapabilities().Tasks:

@@ -199,8 +199,20 @@ func TestIdleWebSocketConversationsAreShed(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer c.CloseNow()
+		// One ping answered: the server serves the conversation (it counts among
+		// MaxConversations) before the next comes; then it says nothing more.
+		if err := c.Write(t.Context(), websocket.MessageText, []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := c.Read(t.Context()); err != nil {
+			t.Fatal(err)
+		}
 		silent[i] = c
 	}
+	// A conversation is idle from when its last request has been answered, which the
+	// server counts a moment after the answer is written: that moment passes before the
+	// clients come, so that the silent ones are idle for longest.
+	time.Sleep(100 * time.Millisecond)
 	// Each client that comes sheds a silent one, idle for longest: all are served.
 	for range 3 {
 		if _, err := connect(t, s).CallTool(t.Context(), "greet", map[string]any{"name": "Ada"}); err != nil {
