@@ -421,20 +421,12 @@ func (e *NotReadyError) Unwrap() []error {
 }
 
 // request runs one request of a caller's against the server: at once an error if it is not
-// ready; otherwise with the server's timeout when ctx has none, reported as an event.
+// ready; otherwise with the server's timeout when ctx has none (the client's Timeout, which
+// clientOptions sets), reported as an event.
 func (s *server) request(ctx context.Context, what string, do func(context.Context, *mcp.Client) (string, error)) error {
 	c, err := s.ready()
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, err)
-	}
-	if _, ok := ctx.Deadline(); !ok {
-		timeout := s.cfg.Timeout
-		if timeout == 0 {
-			timeout = s.h.opts.CallTimeout
-		}
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, timeout)
-		defer cancel()
 	}
 	start := time.Now()
 	outcome, err := do(ctx, c)

@@ -164,6 +164,14 @@ func (s *server) clientOptions() *mcp.ClientOptions {
 		o.Logger = s.h.logger()
 	}
 	o.Logger = o.Logger.With("server", s.cfg.Name) // the client's diagnostics say which server
+	// A call whose context has no deadline gets the server's timeout (ServerConfig.Timeout,
+	// else Client.Timeout, else Options.CallTimeout), applied by the client, the one place
+	// it is.
+	if s.cfg.Timeout != 0 {
+		o.Timeout = s.cfg.Timeout
+	} else if o.Timeout == 0 {
+		o.Timeout = s.h.opts.CallTimeout
+	}
 	if trace, all := o.Trace, s.h.opts.Trace; all != nil {
 		o.Trace = func(fromServer bool, msg []byte) {
 			all(s.cfg.Name, fromServer, msg)

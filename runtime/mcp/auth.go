@@ -112,7 +112,7 @@ func resourceMetadataPath(path string) string {
 // tell what the body would), for subscriptions/listen those of every resource it
 // subscribes to, and for the tasks/ methods those of the task's tool. A conversation
 // without a caller is not protected (ServeConn refuses one on a protected server).
-func (s *Server) lacks(ctx context.Context, m *jsonrpc.Message, row *method, tk *ticket) []string {
+func (s *Server) lacks(ctx context.Context, m *jsonrpc.Message, row *method, tk ticket) []string {
 	if row == nil || row.scopes == nil {
 		return nil
 	}
@@ -127,7 +127,7 @@ func (s *Server) lacks(ctx context.Context, m *jsonrpc.Message, row *method, tk 
 }
 
 // toolScopes are the scopes of the tool a tools/call names, which the door read.
-func toolScopes(_ context.Context, _ *Server, _ []byte, tk *ticket) []string {
+func toolScopes(_ context.Context, _ *Server, _ []byte, tk ticket) []string {
 	if tk.tool != nil {
 		return tk.tool.Scopes
 	}
@@ -135,7 +135,7 @@ func toolScopes(_ context.Context, _ *Server, _ []byte, tk *ticket) []string {
 }
 
 // promptScopes are the scopes of the prompt a prompts/get names.
-func promptScopes(_ context.Context, s *Server, params []byte, _ *ticket) []string {
+func promptScopes(_ context.Context, s *Server, params []byte, _ ticket) []string {
 	name, _ := stringParam(params, "name")
 	if p := s.lookupPrompt(name); p != nil {
 		return p.Scopes
@@ -144,7 +144,7 @@ func promptScopes(_ context.Context, s *Server, params []byte, _ *ticket) []stri
 }
 
 // uriScopes are the scopes of the resource a resources/read or resources/subscribe names.
-func uriScopes(_ context.Context, s *Server, params []byte, _ *ticket) []string {
+func uriScopes(_ context.Context, s *Server, params []byte, _ ticket) []string {
 	uri, _ := stringParam(params, "uri")
 	return s.resourceScopes(uri)
 }
@@ -162,7 +162,7 @@ func (s *Server) resourceScopes(uri string) []string {
 
 // completionScopes are the scopes of the prompt or template whose argument a
 // completion/complete asks values for.
-func completionScopes(_ context.Context, s *Server, params []byte, _ *ticket) []string {
+func completionScopes(_ context.Context, s *Server, params []byte, _ ticket) []string {
 	p, err := readCompleteParams(params)
 	if err != nil {
 		return nil // complete answers invalid params
@@ -184,7 +184,7 @@ func completionScopes(_ context.Context, s *Server, params []byte, _ *ticket) []
 
 // subscriptionScopes are the scopes of every resource a subscriptions/listen subscribes to
 // (notifications.resourceSubscriptions), each once, read as listen reads them.
-func subscriptionScopes(_ context.Context, s *Server, params []byte, _ *ticket) []string {
+func subscriptionScopes(_ context.Context, s *Server, params []byte, _ ticket) []string {
 	l, err := readFilter(params)
 	if err != nil {
 		return nil // listen answers invalid params
@@ -204,7 +204,7 @@ func subscriptionScopes(_ context.Context, s *Server, params []byte, _ *ticket) 
 // tasks/cancel names, if the task is the caller's: a task is answered only to a caller who
 // may call its tool, as its tools/call was. Another's task needs nothing here, and is
 // answered as an unknown one.
-func taskScopes(ctx context.Context, s *Server, params []byte, _ *ticket) []string {
+func taskScopes(ctx context.Context, s *Server, params []byte, _ ticket) []string {
 	id, _ := stringParam(params, "taskId")
 	rec, err := s.tasks.store.Get(ctx, id)
 	if err != nil || !callerOwns(ctx, rec.Caller) {

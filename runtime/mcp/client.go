@@ -508,15 +508,15 @@ func (c *Client) SetRoots(ctx context.Context, roots []Root) error {
 // this for a server that does not read.
 const noteTimeout = time.Second
 
-// sendNote tells the server a request is cancelled.
-func (c *Client) sendNote(note []byte) {
-	ctx, cancel := context.WithTimeout(c.ctx, noteTimeout)
+// An outgoing request is its own sender (peer.request): with its client's send, which
+// writes what describes it (HTTP headers); its cancellation goes as any notification, within
+// noteTimeout (the peer's request sends it through the middleware).
+func (rq *outgoing) send(ctx context.Context, msg []byte) error { return rq.c.send(ctx, msg, rq) }
+
+func (rq *outgoing) cancel(_ context.Context, note []byte) error {
+	ctx, cancel := context.WithTimeout(rq.c.ctx, noteTimeout)
 	defer cancel()
-	if c.mw != nil {
-		c.p.cancelNote(ctx, note, func(msg []byte) error { return c.send(ctx, msg, &outgoing{method: notificationCancelled}) })
-		return
-	}
-	c.send(ctx, note, &outgoing{method: notificationCancelled})
+	return rq.c.send(ctx, note, &outgoing{method: notificationCancelled})
 }
 
 // notify sends a notification to the server.
@@ -559,22 +559,8 @@ func (c *Client) answerThroughMiddleware(ctx context.Context, method, id string,
 // roundTrip sends a request of the client's and waits for its answer, inside the client's
 // middleware if it has any (each request on the wire: a retry is another).
 func (c *Client) roundTrip(ctx context.Context, rq *outgoing, method string, params, token []byte, onProgress func([]byte)) ([]byte, error) {
-	if c.mw == nil {
-		return c.p.roundTrip(ctx, rq.id, method, params, token, onProgress,
-			func(msg []byte) error { return c.send(ctx, msg, rq) },
-			func(note []byte) { c.sendNote(note) })
-	}
-	msg := c.p.message(method, params, true)
-	msg.ID = string(rq.id)
-	return runMiddleware(ctx, c.mw, msg, func(ctx context.Context, msg *Message) ([]byte, error) {
-		raw, err := c.p.roundTrip(ctx, rq.id, method, msg.Params, token, onProgress,
-			func(m []byte) error { return c.send(ctx, m, rq) },
-			func(note []byte) { c.sendNote(note) })
-		if err != nil {
-			return nil, err
-		}
-		return raw, nil
-	}, c.logger)
+	rq.c = c
+	return c.p.request(ctx, rq.id, method, params, token, onProgress, rq)
 }
 
 // runtimeVersion is the version of this module, for the default client info.

@@ -19,6 +19,7 @@ import (
 
 // outgoing describes a request for the transports that carry its metadata in headers.
 type outgoing struct {
+	c         *Client // that sends it (a sender: client.go)
 	id        []byte
 	version   string // the revision it speaks (MCP-Protocol-Version)
 	stateless bool
@@ -281,7 +282,7 @@ const maxInputRounds = 16
 // while the server answers with an InputRequiredResult. rq, if set, says what the request's
 // headers carry (tools/call fills in its Mcp-Param headers).
 func (c *Client) call(ctx context.Context, version string, stateless bool, method string, params, result any, rq *outgoing) error {
-	if c.opts.Timeout > 0 {
+	if row := methods[method]; c.opts.Timeout > 0 && (row == nil || !row.long) { // a subscription lasts as long as it is wanted
 		if _, ok := ctx.Deadline(); !ok {
 			var cancel context.CancelFunc
 			ctx, cancel = context.WithTimeout(ctx, c.opts.Timeout)

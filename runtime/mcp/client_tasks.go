@@ -368,15 +368,7 @@ func (c *Client) awaitLegacyTask(ctx context.Context, version string, t taskStat
 	params := taskIDParams(t.TaskID)
 	go func() {
 		rq := &outgoing{method: methodTasksResult, version: version, id: c.p.newID()}
-		var raw []byte
-		var err error
-		if c.mw != nil {
-			raw, err = c.roundTrip(ctx, rq, methodTasksResult, params, token, onProgress)
-		} else {
-			raw, err = c.p.roundTrip(ctx, rq.id, methodTasksResult, params, token, onProgress,
-				func(msg []byte) error { return c.send(ctx, msg, rq) },
-				func(note []byte) { c.send(context.Background(), note, &outgoing{method: notificationCancelled}) })
-		}
+		raw, err := c.roundTrip(ctx, rq, methodTasksResult, params, token, onProgress)
 		got <- answer{raw, err}
 	}()
 	lastMessage := ""

@@ -142,7 +142,7 @@ func TestPeerCallProgressAndCancel(t *testing.T) {
 	go func() {
 		defer wg.Done()
 		result, callErr = p.roundTrip(context.Background(), p.newID(), "things/do", []byte(`{"_meta":{"progressToken":"t1"}}`), []byte(`"t1"`),
-			func(params []byte) { progress = append(progress, string(params)) }, out.send, nil)
+			func(params []byte) { progress = append(progress, string(params)) }, testSender{out.send})
 	}()
 	for len(out.all()) == 0 {
 		time.Sleep(time.Millisecond)
@@ -214,3 +214,9 @@ func TestLastLineWithoutNewline(t *testing.T) {
 		t.Errorf("no answer to the last line:\n%s", out.String())
 	}
 }
+
+// testSender sends a request with a function, and its cancellation nowhere.
+type testSender struct{ write func([]byte) error }
+
+func (s testSender) send(_ context.Context, msg []byte) error { return s.write(msg) }
+func (s testSender) cancel(context.Context, []byte) error     { return nil }

@@ -120,7 +120,7 @@ func (h *HTTPHandler) postStateless(w http.ResponseWriter, r *http.Request, p *p
 		// The door's check of the caller (door.go): each stateless request is a conversation
 		// of its own, bounded by its body's share of the server's budget.
 		p.tk = h.srv.readTicket(m, methods[m.Method])
-		if need := h.srv.lacks(r.Context(), m, methods[m.Method], &p.tk); need != nil {
+		if need := h.srv.lacks(r.Context(), m, methods[m.Method], p.tk); need != nil {
 			h.httpRefuse(w, r, m, admission{why: refusedScope, need: need}, refusedScope, nil, 0)
 			return
 		}

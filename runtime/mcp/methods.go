@@ -2,9 +2,7 @@ package mcp
 
 import (
 	"context"
-	"log/slog"
 	"maps"
-	"runtime/debug"
 	"slices"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
@@ -79,7 +77,7 @@ type method struct {
 	offered func(*Server) bool
 	// scopes are what a protected server's caller needs (its token's scopes) to be served:
 	// those of the tool, prompt or resource the params name. nil: none.
-	scopes func(ctx context.Context, s *Server, params []byte, tk *ticket) []string
+	scopes func(ctx context.Context, s *Server, params []byte, tk ticket) []string
 	// cacheable: a stateless result carries a cache hint (ttlMs, cacheScope).
 	cacheable bool
 	// introduces: a stateless result's _meta carries the server's whole Implementation
@@ -209,7 +207,7 @@ func (s *Server) serve(ctx context.Context, r *Request, m *jsonrpc.Message) (res
 	defer r.release()
 	defer func() {
 		if v := recover(); v != nil {
-			s.logger.LogAttrs(ctx, slog.LevelError, "mcp: panic while serving request", r.logAttrs(slog.Any("panic", v), slog.String("stack", string(debug.Stack())))...)
+			logPanic(ctx, s.logger, "mcp: panic while serving request", v, r.logAttrs()...)
 			resp = r.client.respond(r, m, nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "internal error"))
 		}
 	}()

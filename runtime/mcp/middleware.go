@@ -80,9 +80,10 @@ type Message struct {
 	// ProtocolVersion is the revision spoken, such as "2025-11-25"; "" while initialize has
 	// not settled it.
 	ProtocolVersion string
-	// Transport is how the messages travel: TransportStdio, TransportHTTP, TransportSSE,
-	// TransportMemory or TransportWebSocket; a transport of another package names itself
-	// (a method TransportName() string on its Connection or Transport).
+	// Transport is how the messages travel: TransportStdio, TransportHTTP, TransportSSE or
+	// TransportMemory; a transport of another package names itself (a method
+	// TransportName() string on its Connection or Transport: runtime/mcp/ws's says
+	// "websocket").
 	Transport string
 	// Peer is the other side's address over HTTP: on a server the client's (host:port, as
 	// the connection has it), on a client the server's (its URL's host:port); "" otherwise.
@@ -128,9 +129,6 @@ const (
 	TransportHTTP   = "http"   // Streamable HTTP
 	TransportSSE    = "sse"    // HTTP+SSE, of revision 2024-11-05
 	TransportMemory = "memory" // a server in the same process
-	// TransportWebSocket is runtime/mcp/ws's: named here, with the others, so that what
-	// reads Message.Transport (telemetry) knows it without linking a WebSocket library.
-	TransportWebSocket = "websocket"
 )
 
 // The error classes ErrorType gives a tools/call whose result has isError true.
@@ -364,12 +362,18 @@ func runMiddleware(ctx context.Context, h Handler, m *Message, inner Handler, lo
 	m.inner = inner
 	defer func() {
 		if v := recover(); v != nil {
-			logger.LogAttrs(ctx, slog.LevelError, "mcp: panic in middleware", slog.String(logMethod, m.Method), slog.Bool("outgoing", m.Outgoing),
-				slog.Any("panic", v), slog.String("stack", string(debug.Stack())))
+			logPanic(ctx, logger, "mcp: panic in middleware", v, slog.String(logMethod, m.Method), slog.Bool("outgoing", m.Outgoing))
 			result, err = nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "internal error")
 		}
 	}()
 	return h(ctx, m)
+}
+
+// logPanic logs a panic recovered (v) with its stack: the one way the runtime reports one,
+// wherever it contains it (a handler, a tool, a middleware), each answering it as its own.
+func logPanic(ctx context.Context, logger *slog.Logger, msg string, v any, attrs ...slog.Attr) {
+	attrs = append(attrs, slog.Any("panic", v), slog.String("stack", string(debug.Stack())))
+	logger.LogAttrs(ctx, slog.LevelError, msg, attrs...)
 }
 
 // rpcError is err as the error response of a request received: nil for nil.

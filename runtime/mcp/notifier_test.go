@@ -43,7 +43,11 @@ func notifyUnread(t *testing.T, srv *Server, uri string) (time.Duration, int64) 
 // server's line writer queued every one of them: 200 MB here).
 func TestUnreadNotificationsBounded(t *testing.T) {
 	check := func(t *testing.T, took time.Duration, grown, bound int64) {
-		if took > 10*time.Second {
+		// A sender held up by the client would wait for it for good (ShutdownTimeout, at
+		// the least, per message): a minute is far above the 1-2 s the 20,000 updates take
+		// unhindered, and above the 10-19 s they took under the race detector at a load of
+		// 20 on 2 cores, where a 10 s bound failed.
+		if took > time.Minute {
 			t.Errorf("NotifyResourceUpdated took %v for a client that does not read", took)
 		}
 		if grown > bound {

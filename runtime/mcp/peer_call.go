@@ -29,31 +29,56 @@ var ErrSessionClosed = errors.New("mcp: the session has ended")
 // ctx's request writes to (writerFor). It returns the raw result; an error response is a
 // *jsonrpc.Error.
 func (p *peer) call(ctx context.Context, method string, params []byte) ([]byte, error) {
-	id := p.newID()
-	w := p.writerFor(ctx)
-	send := func(msg []byte) error { return w.Write(ctx, msg) }
-	if p.mw != nil {
-		msg := p.message(method, params, true)
-		msg.ID = string(id)
-		return runMiddleware(ctx, p.mw, msg, func(ctx context.Context, msg *Message) ([]byte, error) {
-			return p.roundTrip(ctx, id, method, msg.Params, nil, nil, send,
-				func(note []byte) {
-					p.cancelNote(ctx, note, func(note []byte) error { return w.Write(context.WithoutCancel(ctx), note) })
-				})
-		}, p.logger)
+	return p.request(ctx, p.newID(), method, params, nil, nil, writerSender{p.writerFor(ctx)})
+}
+
+// A sender writes one request of this side's, and the notifications/cancelled that gives
+// it up: a client's request (outgoing) or a server's (writerSender).
+type sender interface {
+	send(ctx context.Context, msg []byte) error
+	cancel(ctx context.Context, note []byte) error
+}
+
+// writerSender sends a server's request with the writer of what it is about.
+type writerSender struct{ w messageWriter }
+
+func (s writerSender) send(ctx context.Context, msg []byte) error { return s.w.Write(ctx, msg) }
+func (s writerSender) cancel(ctx context.Context, note []byte) error {
+	return s.w.Write(context.WithoutCancel(ctx), note)
+}
+
+// request sends this side's request id (one on the wire: a retry is another) with s and
+// waits for its response, inside the side's middleware if it has any, as roundTrip does;
+// the notifications/cancelled of a request given up goes through the middleware too. It
+// is the one way both sides send a request.
+func (p *peer) request(ctx context.Context, id []byte, method string, params, token []byte, progress func([]byte), s sender) ([]byte, error) {
+	if p.mw == nil {
+		return p.roundTrip(ctx, id, method, params, token, progress, s)
 	}
-	return p.roundTrip(ctx, id, method, params, nil, nil, send,
-		func(note []byte) { w.Write(context.WithoutCancel(ctx), note) })
+	msg := p.message(method, params, true)
+	msg.ID = string(id)
+	return runMiddleware(ctx, p.mw, msg, func(ctx context.Context, msg *Message) ([]byte, error) {
+		return p.roundTrip(ctx, id, method, msg.Params, token, progress, throughMiddleware{p, s})
+	}, p.logger)
+}
+
+// throughMiddleware sends a request's cancellation through its side's middleware.
+type throughMiddleware struct {
+	p *peer
+	sender
+}
+
+func (t throughMiddleware) cancel(ctx context.Context, note []byte) error {
+	return t.p.cancelNote(ctx, note, func(note []byte) error { return t.sender.cancel(ctx, note) })
 }
 
 // cancelNote sends the notifications/cancelled of a request through the side's middleware.
-func (p *peer) cancelNote(ctx context.Context, note []byte, write func([]byte) error) {
+func (p *peer) cancelNote(ctx context.Context, note []byte, write func([]byte) error) error {
 	m, err := parser.Parse(note)
 	if err != nil {
-		write(note)
-		return
+		return write(note)
 	}
-	p.sendThroughMiddleware(context.WithoutCancel(ctx), m.Method, m.Params, write)
+	return p.sendThroughMiddleware(context.WithoutCancel(ctx), m.Method, m.Params, write)
 }
 
 // newID returns the id of this side's next request, as raw JSON.
@@ -65,7 +90,7 @@ func (p *peer) newID() []byte { return strconv.AppendInt(nil, p.nextID.Add(1), 1
 // receives the params of the notifications/progress that name token (raw JSON), which
 // params carry.
 func (p *peer) roundTrip(ctx context.Context, id []byte, method string, params []byte, token []byte, progress func([]byte),
-	send func(msg []byte) error, cancelled func(note []byte)) ([]byte, error) {
+	s sender) ([]byte, error) {
 	c := &call{done: make(chan callResult, 1), method: method, progress: progress, token: string(token)}
 	p.mu.Lock()
 	if p.closed != nil {
@@ -82,12 +107,12 @@ func (p *peer) roundTrip(ctx context.Context, id []byte, method string, params [
 	}()
 	// Sized once: appending the params to a growing buffer took a copy per doubling.
 	msg := jsonrpc.AppendRequest(make([]byte, 0, len(params)+len(method)+len(id)+48), id, method, params)
-	if err := send(msg); err != nil {
-		if ctx.Err() != nil && cancelled != nil {
+	if err := s.send(ctx, msg); err != nil {
+		if ctx.Err() != nil {
 			// Given up while it was sent: it may have reached the other side all the same
 			// (an HTTP+SSE POST whose 202 had not come, whose request the server serves
 			// beyond the POST), which is told, as of any request it was sent.
-			cancelled(jsonrpc.AppendNotification(nil, notificationCancelled, cancelledParams(id, context.Cause(ctx).Error())))
+			s.cancel(ctx, jsonrpc.AppendNotification(nil, notificationCancelled, cancelledParams(id, context.Cause(ctx).Error())))
 		}
 		return nil, fmt.Errorf("mcp: sending %s: %w", method, err)
 	}
@@ -106,9 +131,7 @@ func (p *peer) roundTrip(ctx context.Context, id []byte, method string, params [
 		}
 		return r.m.Result, nil
 	case <-ctx.Done():
-		if cancelled != nil {
-			cancelled(jsonrpc.AppendNotification(nil, notificationCancelled, cancelledParams(id, context.Cause(ctx).Error())))
-		}
+		s.cancel(ctx, jsonrpc.AppendNotification(nil, notificationCancelled, cancelledParams(id, context.Cause(ctx).Error())))
 		return nil, ctx.Err()
 	}
 }

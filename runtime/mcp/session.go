@@ -81,7 +81,7 @@ func (ss *session) admit(ctx context.Context, m *jsonrpc.Message) admission {
 func (ss *session) admitEra(ctx context.Context, m *jsonrpc.Message, meta *requestMeta) admission {
 	row := methods[m.Method]
 	tk := ss.srv.readTicket(m, row)
-	if need := ss.srv.lacks(ctx, m, row, &tk); need != nil {
+	if need := ss.srv.lacks(ctx, m, row, tk); need != nil {
 		return admission{refuse: insufficientScope(m.Method, need), why: refusedScope, need: need}
 	}
 	if meta != nil {

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"runtime/debug"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
@@ -109,11 +108,11 @@ func (s *Server) runTool(ctx context.Context, t *toolEntry, args []byte, d diale
 	c = getToolCall(t.Name, args, d)
 	defer func() {
 		if v := recover(); v != nil {
-			extra := []slog.Attr{slog.String("tool", t.Name), slog.Any("panic", v), slog.String("stack", string(debug.Stack()))}
+			extra := []slog.Attr{slog.String("tool", t.Name)}
 			if r := RequestFrom(ctx); r != nil {
 				extra = r.logAttrs(extra...)
 			}
-			s.logger.LogAttrs(ctx, slog.LevelError, "mcp: tool panicked", extra...)
+			logPanic(ctx, s.logger, "mcp: tool panicked", v, extra...)
 			c.setErrorText("internal error: tool " + t.Name + " failed unexpectedly")
 			c.panicked = true
 		}

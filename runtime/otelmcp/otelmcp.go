@@ -264,7 +264,7 @@ func appendTransport(attrs []attribute.KeyValue, transport string) []attribute.K
 		attrs = append(attrs, semconv.NetworkTransportPipe)
 	case mcp.TransportHTTP, mcp.TransportSSE:
 		attrs = append(attrs, semconv.NetworkTransportTCP, semconv.NetworkProtocolName("http"))
-	case mcp.TransportWebSocket:
+	case "websocket": // runtime/mcp/ws's name, which otelmcp knows without linking it
 		attrs = append(attrs, semconv.NetworkTransportTCP, semconv.NetworkProtocolName("websocket"))
 	}
 	return attrs

@@ -25,7 +25,7 @@ const Subprotocol = "mcp"
 
 // TransportName is what middleware's Message.Transport says of a conversation over
 // WebSocket, on both sides.
-const TransportName = mcp.TransportWebSocket
+const TransportName = "websocket"
 
 // The defaults of the bounds.
 const (

@@ -10,6 +10,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 	"github.com/mcpgen/mcpgen/runtime/mcp/internal/matrix"
+	"github.com/mcpgen/mcpgen/runtime/mcp/ws"
 )
 
 // newServer is a server with the test's options and a quiet logger (the tests provoke
@@ -42,7 +43,7 @@ func seen(opts *mcp.ServerOptions, saw func(m *mcp.Message)) *mcp.ServerOptions 
 // wantTransport is what Message.Transport says of each of the matrix's transports.
 var wantTransport = map[string]string{
 	matrix.Memory: mcp.TransportMemory, matrix.Stdio: mcp.TransportStdio, matrix.HTTP: mcp.TransportHTTP,
-	matrix.SSE: mcp.TransportSSE, matrix.WebSocket: mcp.TransportWebSocket,
+	matrix.SSE: mcp.TransportSSE, matrix.WebSocket: ws.TransportName,
 }
 
 // A tool call and its failures come back alike over every transport: the result with its
