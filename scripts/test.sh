@@ -50,8 +50,9 @@ npm_ci examples/codegraph/langref/ts
 say "installing a JDK and the JDK's sources (Debian's default-jdk-headless, openjdk-17-source), against whose javac examples/codegraph's Java calls are compared"
 debian_packages javac=default-jdk-headless
 [ -f /usr/lib/jvm/openjdk-17/lib/src.zip ] || debian_packages jdk-sources=openjdk-17-source
-say "installing libclang's Python bindings (Debian's python3-clang-14), against which examples/codegraph's C calls are compared"
+say "installing libclang's Python bindings and googletest's sources (Debian's python3-clang-14, googletest), against which examples/codegraph's C and C++ calls are compared"
 /usr/bin/python3 -c 'import clang.cindex' 2>/dev/null || debian_packages libclang-bindings=python3-clang-14
+[ -f /usr/src/googletest/googletest/src/gtest.cc ] || debian_packages googletest-sources=googletest
 
 say "go test -race ./...   (unit, golden, end-to-end over stdio and HTTP, the client against real servers, fuzz seed corpora)"
 go test -race -count=1 ./...

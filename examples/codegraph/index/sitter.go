@@ -143,7 +143,28 @@ func walkSources(root string) map[*family][]sourceFile {
 		out[fam] = append(out[fam], sourceFile{abs: path, rel: filepath.ToSlash(rel), lang: l})
 		return nil
 	})
+	cppHeaders(out[cFamily])
 	return out
+}
+
+// cppHeaders parses a project's .h files as C++ when it has C++ files: their classes and
+// namespaces are C++'s (C's grammar would not see them), and C++'s grammar reads C too.
+func cppHeaders(files []sourceFile) {
+	var cpp *grammar.Language
+	for _, f := range files {
+		if f.lang.Name == "cpp" {
+			cpp = f.lang
+			break
+		}
+	}
+	if cpp == nil {
+		return
+	}
+	for i := range files {
+		if strings.HasSuffix(files[i].rel, ".h") {
+			files[i].lang = cpp
+		}
+	}
 }
 
 func skipSourceDir(name string) bool {

@@ -9,7 +9,7 @@ one JSON object a line:
 with the file, line and column (1-based, bytes) of the name called, and the file and line of
 its definition inside ROOT (none when it is defined outside, or only declared).
 
-usage: python3 clang_calls.py ROOT
+usage: python3 clang_calls.py ROOT [INCLUDE_DIR...]
 """
 
 import json
@@ -39,7 +39,8 @@ def main():
     tus = []
     for f in files:
         args = ["-std=c++17"] if not f.endswith(".c") else ["-std=gnu11"]
-        tus.append((f, index.parse(f, args=args + ["-I" + root])))
+        includes = ["-I" + root] + ["-I" + d for d in sys.argv[2:]]
+        tus.append((f, index.parse(f, args=args + includes)))
     inside = lambda loc: loc.file is not None and os.path.realpath(loc.file.name).startswith(root + os.sep)
     rel = lambda loc: os.path.relpath(os.path.realpath(loc.file.name), root)
     defs = {}
