@@ -7,6 +7,7 @@ import (
 	"go/format"
 	"go/parser"
 	"go/token"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,6 +15,7 @@ import (
 	"testing"
 
 	udiff "github.com/aymanbagabas/go-udiff"
+	"golang.org/x/tools/imports"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected outputs of the golden cases")
@@ -85,6 +87,12 @@ func TestGolden(t *testing.T) {
 			if formatted, err := format.Source(f.Content); err != nil || !bytes.Equal(formatted, f.Content) {
 				t.Errorf("generated file is not gofmt'd (%v)", err)
 			}
+			// The generator groups the imports itself, as goimports would.
+			grouped, err := imports.Process(DefaultFileName, f.Content, &imports.Options{FormatOnly: true, Comments: true, TabIndent: true, TabWidth: 8})
+			if err != nil || !bytes.Equal(grouped, f.Content) {
+				t.Errorf("goimports would change the generated file's imports (%v)", err)
+			}
+			outputSchemasOnce(t, f.Content)
 			compareGolden(t, f.Path, f.Content)
 
 			again, err := Generate(Config{Dir: abs})
@@ -110,6 +118,47 @@ func compareGolden(t *testing.T, path string, got []byte) {
 	if !bytes.Equal(got, want) {
 		t.Errorf("%s differs from the generator's output (go test ./gen -update rewrites it):\n%s",
 			path, udiff.Unified("want", "got", string(want), string(got)))
+	}
+}
+
+// outputSchemasOnce fails when two constants that tools name as their OutputSchema hold the
+// same text: an output schema several tools have is declared once (a large API's file had
+// each a hundred times).
+func outputSchemasOnce(t *testing.T, src []byte) {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), DefaultFileName, src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	consts := map[string]string{}
+	outputs := map[string]bool{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.ValueSpec:
+			if len(n.Names) == 1 && len(n.Values) == 1 {
+				if lit, ok := n.Values[0].(*ast.BasicLit); ok {
+					consts[n.Names[0].Name] = lit.Value
+				}
+			}
+		case *ast.KeyValueExpr:
+			if key, ok := n.Key.(*ast.Ident); ok && key.Name == "OutputSchema" {
+				if id, ok := n.Value.(*ast.Ident); ok {
+					outputs[id.Name] = true
+				}
+			}
+		}
+		return true
+	})
+	declaredBy := map[string]string{}
+	for _, name := range slices.Sorted(maps.Keys(outputs)) {
+		text, ok := consts[name]
+		if !ok {
+			continue
+		}
+		if other, dup := declaredBy[text]; dup {
+			t.Errorf("output schemas %s and %s are the same text, declared twice", other, name)
+		}
+		declaredBy[text] = name
 	}
 }
 

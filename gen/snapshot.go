@@ -29,7 +29,7 @@ func snapshot(p *model.Package) *importer.Snapshot {
 		case *model.Tool:
 			t := importer.Tool{Name: d.Name, Title: d.Title, Description: d.Description, InputSchema: json.RawMessage(d.InputSchema)}
 			if d.Out == model.OutStruct {
-				t.OutputSchema = json.RawMessage(schema.Render(d.OutType))
+				t.OutputSchema = json.RawMessage(d.OutputSchema)
 			}
 			s.Tools = append(s.Tools, t)
 		case *model.Prompt:

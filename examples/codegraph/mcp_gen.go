@@ -67,7 +67,7 @@ func RegisterMCP(s *mcp.Server, graph *Graph) {
 		Name:         "find_importers",
 		Description:  "Lists the project's packages that import a package (one of the project's, or one outside it such as \"fmt\"), with where.",
 		InputSchema:  mcpgenGraphFindImportersInput,
-		OutputSchema: mcpgenGraphFindImportersOutput,
+		OutputSchema: mcpgenOutputImportsResult,
 		Annotations:  mcp.ToolAnnotations{ReadOnlyHint: mcp.Ptr(true)},
 		Handler: func(ctx context.Context, c *mcp.ToolCall) {
 			mcpgenCallGraphFindImporters(ctx, c, graph)
@@ -77,7 +77,7 @@ func RegisterMCP(s *mcp.Server, graph *Graph) {
 		Name:         "find_imports",
 		Description:  "Lists the packages a package imports, tests' imports included (marked test_only when only tests import one), with where each import is.",
 		InputSchema:  mcpgenGraphFindImportsInput,
-		OutputSchema: mcpgenGraphFindImportsOutput,
+		OutputSchema: mcpgenOutputImportsResult,
 		Annotations:  mcp.ToolAnnotations{ReadOnlyHint: mcp.Ptr(true)},
 		Handler: func(ctx context.Context, c *mcp.ToolCall) {
 			mcpgenCallGraphFindImports(ctx, c, graph)
@@ -673,28 +673,8 @@ func mcpgenCallGraphFindImplementations(ctx context.Context, c *mcp.ToolCall, re
 	mcpgenEncodeImplementationsResult(mcpgen.Structured(c), &out)
 }
 
-// JSON Schemas of tool find_importers.
-const (
-	mcpgenGraphFindImportersInput = `{
-  "type": "object",
-  "description": "Names a package.",
-  "properties": {
-    "package": {
-      "type": "string",
-      "description": "Import path of a package (\"net/http\"), or its end (\"http\"), or its name.",
-      "minLength": 1
-    },
-    "project": {
-      "type": "string",
-      "description": "Project to look in (its name or root), when several are indexed."
-    }
-  },
-  "required": [
-    "package"
-  ],
-  "additionalProperties": false
-}`
-	mcpgenGraphFindImportersOutput = `{
+// The output schema of the 2 tools whose result is ImportsResult.
+const mcpgenOutputImportsResult = `{
   "type": "object",
   "description": "Lists a package's imports or importers.",
   "properties": {
@@ -756,6 +736,28 @@ const (
     "package",
     "imports",
     "count"
+  ],
+  "additionalProperties": false
+}`
+
+// JSON Schemas of tool find_importers.
+const (
+	mcpgenGraphFindImportersInput = `{
+  "type": "object",
+  "description": "Names a package.",
+  "properties": {
+    "package": {
+      "type": "string",
+      "description": "Import path of a package (\"net/http\"), or its end (\"http\"), or its name.",
+      "minLength": 1
+    },
+    "project": {
+      "type": "string",
+      "description": "Project to look in (its name or root), when several are indexed."
+    }
+  },
+  "required": [
+    "package"
   ],
   "additionalProperties": false
 }`
@@ -796,71 +798,6 @@ const (
   },
   "required": [
     "package"
-  ],
-  "additionalProperties": false
-}`
-	mcpgenGraphFindImportsOutput = `{
-  "type": "object",
-  "description": "Lists a package's imports or importers.",
-  "properties": {
-    "package": {
-      "type": "string"
-    },
-    "imports": {
-      "type": "array",
-      "description": "What the package imports (find_imports) or the packages that import it (find_importers), each with the import declarations.",
-      "items": {
-        "type": "object",
-        "description": "A package one package imports (or, for Importers, one that imports it).",
-        "properties": {
-          "package": {
-            "type": "string"
-          },
-          "in_project": {
-            "type": "boolean",
-            "description": "Says the package is one of the project's own (else only its name is known)."
-          },
-          "test_only": {
-            "type": "boolean",
-            "description": "Says only test files import it."
-          },
-          "sites": {
-            "type": "array",
-            "items": {
-              "type": "object",
-              "description": "An import declaration.",
-              "properties": {
-                "file": {
-                  "type": "string"
-                },
-                "line": {
-                  "type": "integer"
-                }
-              },
-              "required": [
-                "file",
-                "line"
-              ],
-              "additionalProperties": false
-            }
-          }
-        },
-        "required": [
-          "package",
-          "in_project",
-          "sites"
-        ],
-        "additionalProperties": false
-      }
-    },
-    "count": {
-      "type": "integer"
-    }
-  },
-  "required": [
-    "package",
-    "imports",
-    "count"
   ],
   "additionalProperties": false
 }`

@@ -76,16 +76,19 @@ const noArguments = `{
   "additionalProperties": false
 }`
 
-// checkInputSchemas renders each tool's input schema once, for the file, and checks its
-// x-mcp-header annotations as the runtime will when the tool is registered, reporting what
-// it would refuse. The tags' own checks catch their mistakes first, with positions; this
-// catches schemas declared with //mcp:schema, so that no generated file holds a tool that
-// clients drop and the runtime panics on.
+// checkInputSchemas renders each tool's schemas once, for the file and the snapshot, and
+// checks the x-mcp-header annotations of its input schema as the runtime will when the tool
+// is registered, reporting what it would refuse. The tags' own checks catch their mistakes
+// first, with positions; this catches schemas declared with //mcp:schema, so that no
+// generated file holds a tool that clients drop and the runtime panics on.
 func (a *analyzer) checkInputSchemas(p *model.Package) {
 	for _, t := range of[*model.Tool](p.Decls) {
 		t.InputSchema = []byte(noArguments)
 		if t.In != nil {
 			t.InputSchema = schema.Render(t.In)
+		}
+		if t.Out == model.OutStruct {
+			t.OutputSchema = schema.Render(t.OutType)
 		}
 		for _, problem := range schema.HeaderProblems(t.InputSchema) {
 			a.diags.Hintf(t.Pos, "fix the schema declared with //mcp:schema, or mark the argument with a field tag mcp:\"header=Name\"",

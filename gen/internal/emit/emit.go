@@ -13,12 +13,12 @@ import (
 	"go/types"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/mcpgen/mcpgen/gen/internal/model"
 	"github.com/mcpgen/mcpgen/gen/internal/schema"
-	"golang.org/x/tools/imports"
 )
 
 // emitter writes one package's generated file.
@@ -40,6 +40,13 @@ type emitter struct {
 	// lenient decoders skip unknown properties instead of reporting them: a client decoding
 	// a server's results, which may gain properties its callers need not know.
 	lenient bool
+	// verbatim are declarations written into the file as they are, after formatting (see
+	// verbatimCode), in the order of their markers.
+	verbatim []string
+	// outputUsers counts the tools of each output schema (by its text): one that several
+	// tools share is declared once (sharedOutput).
+	outputUsers map[string]int
+	declared    map[string]bool // the shared output schemas' constants declared so far
 }
 
 // kindEmitter says what the generated file has for one kind of declaration. A new kind is a
@@ -67,6 +74,11 @@ func File(p *model.Package) ([]byte, error) {
 	f := e.file
 	f.HeaderComment("//go:build !" + model.BuildTag)
 	e.checked = checked(p.Objects)
+	for _, d := range p.Decls {
+		if t, ok := d.(*model.Tool); ok && t.Out == model.OutStruct {
+			e.outputUsers[string(t.OutputSchema)]++
+		}
+	}
 
 	// The structs that need a decoder (arguments) or an encoder (results), and those a tool's
 	// result checker may reach (a resource's contents have no schema to be checked against).
@@ -137,7 +149,7 @@ func newEmitter(path, name string, scope *types.Scope) *emitter {
 	f := jen.NewFilePathName(path, name)
 	e := &emitter{file: f, pkgPath: path, scope: scope, patterns: map[string]string{}, rats: map[string]string{},
 		taken: map[string]bool{}, ids: map[idKey]string{}, imports: map[string]string{}, importsUsed: map[string]bool{},
-		localNames: map[string]string{}, recvParams: map[*model.Receiver]string{}}
+		localNames: map[string]string{}, recvParams: map[*model.Receiver]string{}, outputUsers: map[string]int{}, declared: map[string]bool{}}
 	f.HeaderComment(strings.TrimPrefix(model.Header, "// "))
 	e.registerImports()
 	return e
@@ -151,7 +163,8 @@ func (e *emitter) allocCodecs(objs []*schema.Object, role string) {
 	}
 }
 
-// render writes the file, formatted, with its imports in goimports' groups.
+// render writes the file, formatted, with its imports in goimports' groups and the verbatim
+// declarations in place.
 func (e *emitter) render() ([]byte, error) {
 	var buf bytes.Buffer
 	if err := e.file.Render(&buf); err != nil {
@@ -167,7 +180,96 @@ func (e *emitter) render() ([]byte, error) {
 	}
 	// A blank line between the header and the build constraint, for the reader.
 	out := bytes.Replace(buf.Bytes(), []byte("\n//go:build"), []byte("\n\n//go:build"), 1)
-	return imports.Process(model.DefaultFileName, out, &imports.Options{FormatOnly: true, Comments: true, TabIndent: true, TabWidth: 8})
+	out = groupImports(out)
+	return e.insertVerbatim(out)
+}
+
+// verbatimMarker starts the comment that stands for a verbatim declaration until the file is
+// formatted.
+const verbatimMarker = "mcpgen:verbatim "
+
+// verbatimCode is a declaration that is written into the file as it is, once the rest is
+// formatted: text must be gofmt's output already. The schemas' raw string constants are
+// most of a large package's file (GitHub's REST API: 12 of 18 MB), and formatting would
+// only have copied them.
+func (e *emitter) verbatimCode(text string) jen.Code {
+	e.verbatim = append(e.verbatim, text)
+	return jen.Comment(verbatimMarker + strconv.Itoa(len(e.verbatim)-1))
+}
+
+// insertVerbatim replaces the markers of the verbatim declarations, each a line of its own.
+func (e *emitter) insertVerbatim(src []byte) ([]byte, error) {
+	if len(e.verbatim) == 0 {
+		return src, nil
+	}
+	size := len(src)
+	for _, text := range e.verbatim {
+		size += len(text)
+	}
+	out := bytes.NewBuffer(make([]byte, 0, size))
+	rest := src
+	for i, text := range e.verbatim {
+		marker := "\n// " + verbatimMarker + strconv.Itoa(i) + "\n"
+		at := bytes.Index(rest, []byte(marker))
+		if at < 0 {
+			return nil, fmt.Errorf("the marker of verbatim declaration %d is not in the formatted file", i)
+		}
+		out.Write(rest[:at+1])
+		out.WriteString(text)
+		rest = rest[at+len(marker)-1:]
+	}
+	out.Write(rest)
+	return out.Bytes(), nil
+}
+
+// groupImports sorts the lines of the file's import block as goimports does, the standard
+// library's first, then a blank line and the others (paths with a dot in their first
+// element), each group by path. jennifer's output is formatted otherwise, and goimports
+// would parse and print the whole file again for this.
+func groupImports(src []byte) []byte {
+	start := bytes.Index(src, []byte("\nimport (\n"))
+	if start < 0 {
+		return src
+	}
+	start += len("\nimport (\n")
+	n := bytes.Index(src[start:], []byte("\n)\n"))
+	if n < 0 {
+		return src
+	}
+	type spec struct {
+		line, path string
+		std        bool
+	}
+	var specs []spec
+	for line := range strings.SplitSeq(string(src[start:start+n]), "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		_, quoted, _ := strings.Cut(line, `"`)
+		p := strings.TrimSuffix(quoted, `"`)
+		first, _, _ := strings.Cut(p, "/")
+		specs = append(specs, spec{line, p, !strings.Contains(first, ".")})
+	}
+	slices.SortStableFunc(specs, func(a, b spec) int {
+		if a.std != b.std {
+			if a.std {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(a.path, b.path)
+	})
+	var block bytes.Buffer
+	for i, s := range specs {
+		if i > 0 && s.std != specs[i-1].std {
+			block.WriteByte('\n')
+		}
+		block.WriteString(s.line)
+		if i < len(specs)-1 {
+			block.WriteByte('\n')
+		}
+	}
+	return slices.Concat(src[:start], block.Bytes(), src[start+n:])
 }
 
 // objects lists the structs a type uses, for emitting decoders (or encoders).

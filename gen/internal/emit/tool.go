@@ -3,6 +3,7 @@ package emit
 import (
 	"fmt"
 	"go/types"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/mcpgen/mcpgen/gen/internal/model"
@@ -17,9 +18,28 @@ func toolNames(e *emitter, d model.Decl) {
 	t := d.(*model.Tool)
 	e.allocID(t, "Call", model.GenPrefix+"Call"+goName(&t.Callable))
 	e.allocID(t, "Input", model.GenPrefix+goName(&t.Callable)+"Input")
-	if t.Out == model.OutStruct {
-		e.allocID(t, "Output", model.GenPrefix+goName(&t.Callable)+"Output")
+	if t.Out != model.OutStruct {
+		return
 	}
+	if !e.sharedOutput(t) {
+		e.allocID(t, "Output", model.GenPrefix+goName(&t.Callable)+"Output")
+	} else if _, ok := e.ids[idKey{string(t.OutputSchema), "Output"}]; !ok {
+		e.allocID(string(t.OutputSchema), "Output", model.GenPrefix+"Output"+t.OutType.Object.Name)
+	}
+}
+
+// sharedOutput reports whether the tool's output schema is also another's: it is then
+// declared once, before the first tool that has it, and named after its result's type.
+func (e *emitter) sharedOutput(t *model.Tool) bool {
+	return e.outputUsers[string(t.OutputSchema)] > 1
+}
+
+// outputID is the constant that holds the tool's output schema.
+func (e *emitter) outputID(t *model.Tool) string {
+	if e.sharedOutput(t) {
+		return e.id(string(t.OutputSchema), "Output")
+	}
+	return e.id(t, "Output")
 }
 
 func registerTool(e *emitter, d model.Decl) jen.Code {
@@ -30,7 +50,8 @@ func toolCode(e *emitter, ds []model.Decl) []jen.Code {
 	var out []jen.Code
 	for _, d := range ds {
 		t := d.(*model.Tool)
-		out = append(out, e.schemas(t), e.call(t))
+		out = append(out, e.schemas(t)...)
+		out = append(out, e.call(t))
 	}
 	return out
 }
@@ -43,7 +64,7 @@ func (e *emitter) toolValue(t *model.Tool) jen.Code {
 	fields := optionalFields([]jen.Code{field("Name", jen.Lit(t.Name))}, "Title", t.Title, "Description", t.Description)
 	fields = append(fields, field("InputSchema", jen.Id(e.id(t, "Input"))))
 	if t.Out == model.OutStruct {
-		fields = append(fields, field("OutputSchema", jen.Id(e.id(t, "Output"))))
+		fields = append(fields, field("OutputSchema", jen.Id(e.outputID(t))))
 	}
 	var hints []jen.Code
 	for _, h := range []struct {
@@ -72,13 +93,54 @@ func (e *emitter) toolValue(t *model.Tool) jen.Code {
 	return multiLine(jen.Qual(model.RuntimePath, "Tool"), fields...)
 }
 
-// schemas emits the tool's JSON Schemas as constants.
-func (e *emitter) schemas(t *model.Tool) jen.Code {
-	defs := []jen.Code{jen.Id(e.id(t, "Input")).Op("=").Op("`" + string(t.InputSchema) + "`")}
+// schemas emits the tool's JSON Schemas as constants, written into the file as they are
+// (verbatimCode): a raw string literal that spans lines is formatted as it is, and so is the
+// declaration that holds one per line. An output schema several tools share is declared by
+// the first of them, under its own name.
+func (e *emitter) schemas(t *model.Tool) []jen.Code {
+	var code []jen.Code
+	defs := []string{e.id(t, "Input"), string(t.InputSchema)}
 	if t.Out == model.OutStruct {
-		defs = append(defs, jen.Id(e.id(t, "Output")).Op("=").Op("`"+string(schema.Render(t.OutType))+"`"))
+		name, text := e.outputID(t), string(t.OutputSchema)
+		switch {
+		case !e.sharedOutput(t):
+			defs = append(defs, name, text)
+		case !e.declared[name]:
+			e.declared[name] = true
+			code = append(code, e.constants(fmt.Sprintf("The output schema of the %d tools whose result is %s.",
+				e.outputUsers[text], t.OutType.Object.Name), false, name, text))
+		}
 	}
-	return jen.Comment(fmt.Sprintf("JSON Schemas of tool %s.", t.Name)).Line().Const().Defs(defs...)
+	return append(code, e.constants(fmt.Sprintf("JSON Schemas of tool %s.", t.Name), true, defs...))
+}
+
+// constants declares string constants (name, value, name, value...), each value a raw
+// string literal, under a doc comment; in a group, unless it is one shared output schema.
+func (e *emitter) constants(doc string, group bool, defs ...string) jen.Code {
+	multiLine := true
+	var specs []jen.Code
+	for i := 0; i < len(defs); i += 2 {
+		multiLine = multiLine && strings.Contains(defs[i+1], "\n")
+		specs = append(specs, jen.Id(defs[i]).Op("=").Op("`"+defs[i+1]+"`"))
+	}
+	if !multiLine { // gofmt aligns values of one line: let it
+		if !group {
+			return jen.Comment(doc).Line().Const().Add(specs[0])
+		}
+		return jen.Comment(doc).Line().Const().Defs(specs...)
+	}
+	var b strings.Builder
+	b.WriteString("// " + doc + "\n")
+	if !group {
+		b.WriteString("const " + defs[0] + " = `" + defs[1] + "`")
+		return e.verbatimCode(b.String())
+	}
+	b.WriteString("const (\n")
+	for i := 0; i < len(defs); i += 2 {
+		b.WriteString("\t" + defs[i] + " = `" + defs[i+1] + "`\n")
+	}
+	b.WriteString(")")
+	return e.verbatimCode(b.String())
 }
 
 // decodeInput emits the steps every handler takes with its input (arguments, variables):

@@ -131,7 +131,9 @@ type Tool struct {
 	Out         OutKind
 	OutGo       types.Type   // the result's Go type, if any
 	OutType     *schema.Type // for OutStruct
-	OutPointer  bool         // the result is a pointer
+	// OutputSchema is OutType's schema, rendered once for the file and the snapshot.
+	OutputSchema []byte
+	OutPointer   bool // the result is a pointer
 	// Text is the method of the result's type that writes its text block, in place of the
 	// JSON of the structured content: TextAppend, TextString, or "" for none.
 	Text string

@@ -28,7 +28,7 @@ func RegisterMCP(s *mcp.Server, tools Tools) {
 		Name:         "createProduct",
 		Description:  "Create a product",
 		InputSchema:  mcpgenToolsCreateProductInput,
-		OutputSchema: mcpgenToolsCreateProductOutput,
+		OutputSchema: mcpgenOutputProduct,
 		Annotations:  mcp.ToolAnnotations{OpenWorldHint: mcp.Ptr(true)},
 		Handler: func(ctx context.Context, c *mcp.ToolCall) {
 			mcpgenCallToolsCreateProduct(ctx, c, tools)
@@ -47,7 +47,7 @@ func RegisterMCP(s *mcp.Server, tools Tools) {
 		Name:         "getProduct",
 		Description:  "Get a product",
 		InputSchema:  mcpgenToolsGetProductInput,
-		OutputSchema: mcpgenToolsGetProductOutput,
+		OutputSchema: mcpgenOutputProduct,
 		Annotations:  mcp.ToolAnnotations{ReadOnlyHint: mcp.Ptr(true), OpenWorldHint: mcp.Ptr(true)},
 		Handler: func(ctx context.Context, c *mcp.ToolCall) {
 			mcpgenCallToolsGetProduct(ctx, c, tools)
@@ -93,80 +93,8 @@ func RegisterMCP(s *mcp.Server, tools Tools) {
 	})
 }
 
-// JSON Schemas of tool createProduct.
-const (
-	mcpgenToolsCreateProductInput = `{
-  "type": "object",
-  "description": "An object of the server's schema.",
-  "properties": {
-    "name": {
-      "type": "string",
-      "description": "The product's name.",
-      "minLength": 1,
-      "maxLength": 80
-    },
-    "price": {
-      "type": "number",
-      "minimum": 0,
-      "multipleOf": 0.01
-    },
-    "category": {
-      "type": "string",
-      "description": "One of the values below.",
-      "enum": [
-        "books",
-        "music",
-        "games"
-      ]
-    },
-    "released": {
-      "type": "string",
-      "format": "date-time"
-    },
-    "dimensions": {
-      "oneOf": [
-        {
-          "type": "object",
-          "description": "Its size, when it has one.",
-          "properties": {
-            "width": {
-              "type": "number"
-            },
-            "height": {
-              "type": "number"
-            }
-          },
-          "required": [
-            "width",
-            "height"
-          ],
-          "additionalProperties": false
-        },
-        {
-          "type": "null"
-        }
-      ]
-    },
-    "price_or_quote": {
-      "anyOf": [
-        {
-          "type": "number"
-        },
-        {
-          "type": "string"
-        }
-      ],
-      "description": "A number or a string: set one of its fields, Number or String; decoding sets the one of the value's JSON type."
-    }
-  },
-  "required": [
-    "name",
-    "price",
-    "category"
-  ],
-  "additionalProperties": false
-}`
-	mcpgenToolsCreateProductOutput = `{
+// The output schema of the 2 tools whose result is Product.
+const mcpgenOutputProduct = `{
   "type": "object",
   "description": "An object of the server's schema.",
   "properties": {
@@ -270,6 +198,80 @@ const (
         }
       ],
       "description": "One of Discount or Bundle: set one of its fields. Decoding tells them apart by the value of \"kind\"."
+    }
+  },
+  "required": [
+    "name",
+    "price",
+    "category"
+  ],
+  "additionalProperties": false
+}`
+
+// JSON Schemas of tool createProduct.
+const (
+	mcpgenToolsCreateProductInput = `{
+  "type": "object",
+  "description": "An object of the server's schema.",
+  "properties": {
+    "name": {
+      "type": "string",
+      "description": "The product's name.",
+      "minLength": 1,
+      "maxLength": 80
+    },
+    "price": {
+      "type": "number",
+      "minimum": 0,
+      "multipleOf": 0.01
+    },
+    "category": {
+      "type": "string",
+      "description": "One of the values below.",
+      "enum": [
+        "books",
+        "music",
+        "games"
+      ]
+    },
+    "released": {
+      "type": "string",
+      "format": "date-time"
+    },
+    "dimensions": {
+      "oneOf": [
+        {
+          "type": "object",
+          "description": "Its size, when it has one.",
+          "properties": {
+            "width": {
+              "type": "number"
+            },
+            "height": {
+              "type": "number"
+            }
+          },
+          "required": [
+            "width",
+            "height"
+          ],
+          "additionalProperties": false
+        },
+        {
+          "type": "null"
+        }
+      ]
+    },
+    "price_or_quote": {
+      "anyOf": [
+        {
+          "type": "number"
+        },
+        {
+          "type": "string"
+        }
+      ],
+      "description": "A number or a string: set one of its fields, Number or String; decoding sets the one of the value's JSON type."
     }
   },
   "required": [
@@ -359,119 +361,6 @@ const (
   },
   "required": [
     "productId"
-  ],
-  "additionalProperties": false
-}`
-	mcpgenToolsGetProductOutput = `{
-  "type": "object",
-  "description": "An object of the server's schema.",
-  "properties": {
-    "id": {
-      "type": "string",
-      "description": "Read-only: the server sets it; arguments leave it out."
-    },
-    "name": {
-      "type": "string",
-      "description": "The product's name.",
-      "minLength": 1,
-      "maxLength": 80
-    },
-    "price": {
-      "type": "number",
-      "minimum": 0,
-      "multipleOf": 0.01
-    },
-    "category": {
-      "type": "string",
-      "description": "One of the values below.",
-      "enum": [
-        "books",
-        "music",
-        "games"
-      ]
-    },
-    "released": {
-      "type": "string",
-      "format": "date-time"
-    },
-    "dimensions": {
-      "oneOf": [
-        {
-          "type": "object",
-          "description": "Its size, when it has one.",
-          "properties": {
-            "width": {
-              "type": "number"
-            },
-            "height": {
-              "type": "number"
-            }
-          },
-          "required": [
-            "width",
-            "height"
-          ],
-          "additionalProperties": false
-        },
-        {
-          "type": "null"
-        }
-      ]
-    },
-    "price_or_quote": {
-      "anyOf": [
-        {
-          "type": "number"
-        },
-        {
-          "type": "string"
-        }
-      ],
-      "description": "A number or a string: set one of its fields, Number or String; decoding sets the one of the value's JSON type."
-    },
-    "offer": {
-      "oneOf": [
-        {
-          "type": "object",
-          "properties": {
-            "kind": {
-              "const": "discount"
-            },
-            "percent": {
-              "type": "integer"
-            }
-          },
-          "required": [
-            "kind",
-            "percent"
-          ]
-        },
-        {
-          "type": "object",
-          "properties": {
-            "kind": {
-              "const": "bundle"
-            },
-            "with": {
-              "type": "array",
-              "items": {
-                "type": "string"
-              }
-            }
-          },
-          "required": [
-            "kind",
-            "with"
-          ]
-        }
-      ],
-      "description": "One of Discount or Bundle: set one of its fields. Decoding tells them apart by the value of \"kind\"."
-    }
-  },
-  "required": [
-    "name",
-    "price",
-    "category"
   ],
   "additionalProperties": false
 }`
