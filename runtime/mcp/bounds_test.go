@@ -314,7 +314,7 @@ func TestHTTPBodyBytesInFlight(t *testing.T) {
 	time.Sleep(100 * time.Millisecond)
 	second := rawRequest(t, c.url, head)
 	out, _ := closedWithin(second, 2*time.Second)
-	if !strings.HasPrefix(out, "HTTP/1.1 503") || !strings.Contains(out, "Retry-After: 1") || !strings.Contains(out, "too many request bodies") {
+	if !strings.HasPrefix(out, "HTTP/1.1 503") || !strings.Contains(out, "Retry-After: 1") || !strings.Contains(out, "too many bytes of requests in flight") {
 		t.Errorf("a second 600 kB body with 1 MiB in flight allowed: %.200q", out)
 	}
 	// Once the first is gone (BodyTimeout), a body fits again.

@@ -77,7 +77,7 @@ func (b *budget) give(n int64) {
 
 // errBudget answers a message refused because the server holds as many bytes in flight as
 // it may: the client is to try again shortly (over HTTP, 503 with Retry-After).
-var errBudget = jsonrpc.NewError(codeServerBusy, "server busy: too many bytes of requests in flight; try again shortly")
+var errBudget = jsonrpc.NewError(codeServerBusy, "server busy: too many bytes of requests in flight (messages being served, arguments of running tasks); try again shortly")
 
 // A refusal says why the door turned a message away, in the words every transport answers
 // with: a JSON-RPC error, and for HTTP the status and headers that go with it.

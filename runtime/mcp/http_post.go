@@ -128,7 +128,7 @@ func (h *HTTPHandler) readBody(w http.ResponseWriter, r *http.Request) (body []b
 	}
 	if !h.srv.budget.take(reserved, 0) {
 		w.Header().Set("Retry-After", "1")
-		httpError(w, http.StatusServiceUnavailable, jsonrpc.CodeInternalError, "server busy: too many request bodies in flight; try again later")
+		httpError(w, http.StatusServiceUnavailable, errBudget.Code, errBudget.Message)
 		return nil, 0
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))

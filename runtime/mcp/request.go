@@ -28,6 +28,9 @@ type Request struct {
 	// the server's budget, given back once it is answered; nil where there is none (a
 	// task's body, a call in process).
 	tk *ticket
+	// detach: a task made of the request runs on after it, in a context that holds it
+	// (release lets go of its message then).
+	detach bool
 }
 
 // keep takes over up to n of the request's bytes in the server's budget, for what outlives
@@ -140,6 +143,13 @@ func (r *Request) release() {
 	if r.tool != nil {
 		putToolCall(r.tool)
 		r.tool = nil
+	}
+	if r.detach {
+		// A task's context outlives the request, and holds it: it keeps nothing of the
+		// message's bytes (the params alias a body as large as the arguments, which the
+		// task copied), only what names the request.
+		r.msg = &jsonrpc.Message{Method: r.msg.Method, ID: append([]byte(nil), r.msg.ID...)}
+		r.tk = nil
 	}
 }
 

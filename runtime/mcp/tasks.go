@@ -247,6 +247,7 @@ func (tr *taskRunner) callAsTask(ctx context.Context, req *Request, t *toolEntry
 		defer tr.s.budget.give(held)
 		tr.finish(rt, tr.s.runTool(taskCtx, t, args, rev20260728.dialect()))
 	}()
+	req.detach = true
 	return tr.created(req, rec), nil
 }
 
