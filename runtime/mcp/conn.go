@@ -13,21 +13,19 @@ import (
 // JSON-RPC messages of one conversation both ways. The client runs on it for every
 // transport; transports outside this package (runtime/mcp/ws) implement it.
 //
-// On the server, every transport writes through one write half, a messageWriter: a
-// Connection's Write(ctx, msg), where ctx is the writer's and RequestFrom(ctx) the request
-// a message is about. Stdio, the in-memory pair and the Connections of other packages carry
-// one stream of messages each way: Server.ServeConn serves them (stdioConn,
-// memoryServerConn), reading with Read and writing every message with Write (servedConn);
-// stdio holds the answers of requests served inline for its next write through the
-// optional laterWriter. HTTP pushes reads through exchange: its messages arrive as calls,
-// each POST handing its message to the session's peer (peer.exchange; or, stateless,
-// serving it), which serves a request on the POST's goroutine or a worker and returns its
-// response, for the POST to write. The session's writer routes by the request a message is
-// about: a Streamable HTTP session's (sessionConn) to the request's POST stream while its
-// client takes SSE there, else to the session's GET stream; the HTTP+SSE session's to its
-// one stream. Messages about
-// no request in particular (list changes, resource updates) go through the conversation's
-// notifier (notifier.go), which never makes their sender wait.
+// On the server, every message enters through the one door (door.go), whatever carried it:
+// Server.ServeConn reads a Connection (stdio's stdioConn, memoryServerConn, the Connections
+// of other packages) and hands each message to its conversation's peer (peer.receive), and
+// HTTP hands each POSTed message to its session's (peer.enter): both pass session.admit
+// (the caller's scopes, the ticket) and peer.record (the conversation's concurrency, the
+// message's bytes in the budget), and nothing else admits a request. Every transport
+// writes through one write half, a messageWriter: a Connection's Write(ctx, msg), or an
+// HTTP stream's (a request's writer is its POST's stream while its client takes SSE there,
+// its session's GET stream otherwise); RequestFrom(ctx) is the request a message is about.
+// What a Connection may offer beyond that is a few exported interfaces, below
+// (MessageStreamer, LaterWriter, Backlogger). Messages about no request in particular (list
+// changes, resource updates) go through the conversation's notifier (notifier.go), which
+// never makes their sender wait.
 
 // A Transport opens connections to a server: CommandTransport (a command it starts, over
 // stdio), IOTransport, StreamableHTTPTransport, SSETransport (the HTTP+SSE transport of
@@ -70,6 +68,41 @@ type Connection interface {
 // ErrMessageTooLarge is wrapped by the error a Connection's Read returns for a message it
 // skipped for its size: the connection goes on.
 var ErrMessageTooLarge = errors.New("mcp: message too large")
+
+// What a Connection that a server serves (ServeConn) may offer beyond Read, Write and Close,
+// found by type assertion as net/http finds an http.Flusher:
+//
+//   - MessageStreamer: each message handed over as it arrives, so that the server counts it
+//     in its budget as it comes (runtime/mcp/ws's connections);
+//   - LaterWriter: messages gathered into one write (stdio's);
+//   - Backlogger: how much its client has yet to read;
+//   - a method TransportName() string: the transport's name, for middleware
+//     (Message.Transport).
+//
+// None is needed: a Connection without them is served with every guard and budget of the
+// server's door (door.go), as any other.
+
+// A LaterWriter gathers messages into fewer writes. The server hands it the answers of the
+// requests it serves where they were read (turns.go), and the notifications it has while
+// the writer waits, and the Connection writes them together: before its Read waits for
+// input, when too much waits, or when flushed.
+type LaterWriter interface {
+	// WriteLater adds msg, an answer, to the next write; it writes at once only when too
+	// much waits, and may wait for room while its client does not read (backpressure).
+	WriteLater(msg []byte) error
+	// NoteLater adds msg, a notification about no request, to the next write, unless too
+	// much waits already (then it reports false, and the server keeps it); it never waits.
+	NoteLater(msg []byte) bool
+	// Flush writes what waits.
+	Flush() error
+}
+
+// A Backlogger says how many bytes of what it was given its client has not read yet: a
+// subscription that would leave more than ServerOptions.MaxSubscriptionBacklog unread ends,
+// rather than have notifications pile up for a client that does not read them.
+type Backlogger interface {
+	Unread() int
+}
 
 // What the client learns of the connections of this package's transports, where they have
 // it, by type assertion (Connections of other packages have none of it):
@@ -132,7 +165,7 @@ func (s *Server) ServeMemory(ctx context.Context) *MemoryConn {
 		maxMessage: s.opts.MaxMessageSize, done: make(chan struct{})}
 	go func() {
 		defer close(c.done)
-		c.err = s.serveConn(ctx, &memoryServerConn{in: c.toServer, out: c.fromServer}, false)
+		c.err = s.serveConn(ctx, &memoryServerConn{in: c.toServer, out: c.fromServer}, inMemory)
 	}()
 	return c
 }
@@ -162,11 +195,8 @@ func (c *memoryServerConn) Close() error {
 	return nil
 }
 
-// unread is how many bytes the client has yet to read.
-func (c *memoryServerConn) unread() int { return c.out.unread() }
-
-// neverBlocks: the queue holds what the client has not read, up to memoryQueueBytes.
-func (c *memoryServerConn) neverBlocks() {}
+// Unread is how many bytes the client has yet to read (Backlogger).
+func (c *memoryServerConn) Unread() int { return c.out.unread() }
 
 // Send sends one message to the server. It fails for a message larger than the server
 // takes (ServerOptions.MaxMessageSize), and once the connection is closed.

@@ -34,7 +34,6 @@ func (c *collector) all() [][]byte {
 
 // Write is send, for a collector that is a messageWriter, which never blocks.
 func (c *collector) Write(_ context.Context, msg []byte) error { return c.send(msg) }
-func (c *collector) neverBlocks()                              {}
 
 // panicSpotter counts the panics the server recovers from: each is a bug.
 type panicSpotter struct{ panics atomic.Int32 }
@@ -140,7 +139,7 @@ func FuzzSessionMessage(f *testing.F) {
 		// A subscription lasts until its context ends: the deadline ends it.
 		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 		defer cancel()
-		notes := newNotifier(ctx, out, srv.logger)
+		notes := newNotifier(ctx, out, srv.logger, true)
 		defer notes.close()
 		ss := newSession(srv, out, notes)
 		ss.concurrent = true

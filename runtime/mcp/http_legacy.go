@@ -66,7 +66,7 @@ func (h *HTTPHandler) openSSE(w http.ResponseWriter, r *http.Request) {
 	st := &stream{standalone: true, next: 1}
 	ss := &sseSession{st: st, owner: owner}
 	ss.ctx, ss.cancel = context.WithCancel(context.Background())
-	ss.session = newSession(h.srv, st, newNotifier(ss.ctx, st, h.srv.logger))
+	ss.session = newSession(h.srv, st, newNotifier(ss.ctx, st, h.srv.logger, true))
 	ss.session.id = newSessionID()
 	ss.session.transport, ss.session.peerAddr = TransportSSE, r.RemoteAddr
 	ss.session.maxConcurrent = max(h.srv.opts.MaxConcurrentRequests, 0)

@@ -40,7 +40,7 @@ func (h *HTTPHandler) newSession() *httpSession {
 	standalone := newSessionStream(0)
 	hs := &httpSession{h: h, ctx: ctx, cancel: cancel, standalone: standalone,
 		streams: map[int64]*stream{0: standalone}, nextNum: 1}
-	hs.session = newSession(h.srv, standalone, newNotifier(ctx, standalone, h.srv.logger))
+	hs.session = newSession(h.srv, standalone, newNotifier(ctx, standalone, h.srv.logger, true))
 	hs.session.id = newSessionID()
 	hs.session.transport = TransportHTTP
 	hs.session.maxConcurrent = max(h.srv.opts.MaxConcurrentRequests, 0)

@@ -172,7 +172,7 @@ func (h *HTTPHandler) postStateless(w http.ResponseWriter, r *http.Request, p *p
 	}
 	var notes *notifier
 	if long {
-		notes = newNotifier(ctx, st, h.srv.logger) // for the subscription's notifications
+		notes = newNotifier(ctx, st, h.srv.logger, true) // for the subscription's notifications
 	}
 	// Served on a worker, while this goroutine writes the stream; the body's bytes are the
 	// request's until it is answered, though its client may go first.

@@ -112,12 +112,9 @@ func (st *stream) Write(ctx context.Context, msg []byte) error {
 	return st.add(msg, false, 0)
 }
 
-// neverBlocks: a stream keeps what its client has not read, within its bounds.
-func (st *stream) neverBlocks() {}
-
-// unread is how many bytes of events no connection has been handed yet: what a client that
+// Unread is how many bytes of events no connection has been handed yet: what a client that
 // does not read leaves behind (a subscription is ended past a bound).
-func (st *stream) unread() int {
+func (st *stream) Unread() int {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	n := 0

@@ -31,7 +31,7 @@ type notifier struct {
 	logger *slog.Logger
 	// What w can do, found once: add to its next write (stdio's line writer), or write
 	// without waiting for the other side, so that the sender writes.
-	later  laterWriter
+	later  LaterWriter
 	direct bool
 
 	mu       sync.Mutex
@@ -40,7 +40,7 @@ type notifier struct {
 	size     int // bytes queued
 	draining bool
 	writing  bool // the drainer writes a message it took from the queue
-	// unflushed: a message was handed to the writer's next write (laterWriter), which the
+	// unflushed: a message was handed to the writer's next write (LaterWriter), which the
 	// drainer flushes.
 	unflushed bool
 	closed    bool // nothing more is queued
@@ -78,9 +78,13 @@ func noteKindOf(method string) noteKind {
 	return noteOther
 }
 
-func newNotifier(ctx context.Context, w messageWriter, logger *slog.Logger) *notifier {
-	later, _ := w.(laterWriter)
-	return &notifier{ctx: ctx, w: w, logger: logger, later: later, direct: neverBlocking(w)}
+// newNotifier returns the notifier of a conversation that writes to w; direct says that w's
+// Write never waits for the other side (an HTTP stream's log, the in-memory queue), so that
+// a sender writes on its own goroutine, without the cost of a goroutine (a change told to a
+// thousand subscriptions over HTTP).
+func newNotifier(ctx context.Context, w messageWriter, logger *slog.Logger, direct bool) *notifier {
+	later, _ := w.(LaterWriter)
+	return &notifier{ctx: ctx, w: w, logger: logger, later: later, direct: direct}
 }
 
 // add queues msg, which the notifier owns from then on, and returns at once.
@@ -90,7 +94,7 @@ func (n *notifier) add(msg []byte, kind noteKind) {
 		n.mu.Unlock()
 		return
 	}
-	if n.later != nil && n.head == len(n.queued) && !n.writing && n.later.noteLater(msg) {
+	if n.later != nil && n.head == len(n.queued) && !n.writing && n.later.NoteLater(msg) {
 		// In the writer's buffer, it goes before anything written after it (the answer of
 		// the call that made the change); the drainer sees that it is written.
 		n.unflushed = true
@@ -127,36 +131,6 @@ func (n *notifier) startDraining() {
 		return
 	}
 	go n.drain()
-}
-
-// neverBlocks is a writer whose Write never waits for the other side (an HTTP stream's log,
-// the in-memory queue): its notifier writes on the sender's goroutine.
-type neverBlocks interface {
-	neverBlocks()
-}
-
-// laterWriter is a writer that can add a message to its next write, without writing now
-// (stdio's line writer, which gathers many messages into one write).
-type laterWriter interface {
-	// writeLater adds msg, the answer of a request served inline (turns.go), to the next
-	// write; it writes at once only when too much waits. The connection's Read writes what
-	// waits before it waits for input.
-	writeLater(msg []byte) error
-	// noteLater adds msg to the next write, unless too much waits already; it never waits.
-	noteLater(msg []byte) bool
-	// flush writes what waits.
-	flush() error
-}
-
-// neverBlocking reports whether w's Write never waits for the other side: w is a
-// neverBlocks, or ServeConn's writer of a Connection that is.
-func neverBlocking(w messageWriter) bool {
-	if s, ok := w.(*servedConn); ok {
-		_, ok = s.c.(neverBlocks)
-		return ok
-	}
-	_, ok := w.(neverBlocks)
-	return ok
 }
 
 // has reports whether msg is queued already, as a change. n.mu is held.
@@ -198,7 +172,7 @@ func (n *notifier) drain() {
 		if n.unflushed && n.ctx.Err() == nil {
 			n.unflushed = false
 			n.mu.Unlock()
-			if err := n.later.flush(); err != nil {
+			if err := n.later.Flush(); err != nil {
 				n.logger.Debug("mcp: cannot send a notification", "error", err)
 			}
 			continue
@@ -233,8 +207,8 @@ func (n *notifier) unread() int {
 	n.mu.Lock()
 	size := n.size
 	n.mu.Unlock()
-	if b, ok := n.w.(backlogged); ok {
-		size += b.unread()
+	if b, ok := n.w.(Backlogger); ok {
+		size += b.Unread()
 	}
 	return size
 }

@@ -130,7 +130,7 @@ func (w *blockedWriter) Write(ctx context.Context, msg []byte) error {
 // and past its bound drops the oldest resource update, not a change.
 func TestNotifierCoalescesAndBounds(t *testing.T) {
 	w := &blockedWriter{release: make(chan struct{}), got: make(chan []byte, 2*maxNotes)}
-	n := newNotifier(context.Background(), w, quietServer(nil).logger)
+	n := newNotifier(context.Background(), w, quietServer(nil).logger, false)
 	changed := []byte(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`)
 	n.add(changed, noteChange)
 	<-w.got // being written, and blocked

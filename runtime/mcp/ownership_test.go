@@ -218,7 +218,7 @@ func (r authReply) raw() string { b, _ := json.Marshal(r.body); return string(b)
 func TestTaskNotificationsOnlyToItsCaller(t *testing.T) {
 	srv := quietServer(nil)
 	ada, bob := &collector{}, &collector{}
-	notes := func(c *collector) *notifier { return newNotifier(context.Background(), c, srv.logger) }
+	notes := func(c *collector) *notifier { return newNotifier(context.Background(), c, srv.logger, true) }
 	srv.register(&listener{id: []byte(`1`), caller: `"i""ada"""`, w: ada, notes: notes(ada), tasks: map[string]bool{"t": true}, taskOrder: []string{"t"}})
 	srv.register(&listener{id: []byte(`2`), caller: `"i""bob"""`, w: bob, notes: notes(bob), tasks: map[string]bool{"t": true}, taskOrder: []string{"t"}})
 	srv.notifyTask(&TaskRecord{ID: "t", Caller: `"i""ada"""`, Status: TaskWorking, UpdatedAt: time.Now()})

@@ -28,7 +28,7 @@ type peer struct {
 	// holds answers back to write many at once (stdio); nil elsewhere.
 	w      messageWriter
 	ctx    context.Context
-	later  laterWriter
+	later  LaterWriter
 	notes  *notifier // writes messages about no request in particular; nil on a client
 	logger *slog.Logger
 	nextID atomic.Int64 // of the requests this side sends
@@ -317,7 +317,7 @@ func (p *peer) serveInline(r *inflight) {
 		// The turn passed while r ran: its answer may be waiting for a reader's write
 		// that will not come before the next message arrives.
 		if p.later != nil {
-			p.later.flush()
+			p.later.Flush()
 		}
 		defer p.running.Done()
 	}
@@ -361,7 +361,7 @@ func (r *inflight) run() {
 	}
 	var err error
 	if r.buffered && p.later != nil {
-		err = p.later.writeLater(resp)
+		err = p.later.WriteLater(resp)
 	} else {
 		err = p.answer(r.w, resp)
 	}

@@ -44,12 +44,20 @@ func (s *Server) ServeConn(ctx context.Context, c Connection) error {
 		c.Close()
 		return ErrUnauthenticated
 	}
-	return s.serveConn(ctx, c, true)
+	return s.serveConn(ctx, c, opened)
 }
 
-// serveConn is ServeConn; counted says whether the conversation counts among the door's
-// (MaxConversations, IdleTimeout): not the process's own stdio, nor one in memory.
-func (s *Server) serveConn(ctx context.Context, c Connection, counted bool) error {
+// What kind of conversation a Connection carries, for serveConn.
+type connKind uint8
+
+const (
+	opened   connKind = iota // a transport's: it counts among the door's (MaxConversations, IdleTimeout)
+	ownStdio                 // the process's own stdio, which nobody else reaches: not counted
+	inMemory                 // in memory (ServeMemory): not counted; its writes never wait
+)
+
+// serveConn is ServeConn, for a conversation of this kind.
+func (s *Server) serveConn(ctx context.Context, c Connection, kind connKind) error {
 	auth := AuthInfoFrom(ctx)
 	if auth != nil && !auth.Expiry.IsZero() {
 		var stop context.CancelFunc
@@ -59,7 +67,7 @@ func (s *Server) serveConn(ctx context.Context, c Connection, counted bool) erro
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	var seat *seat
-	if counted {
+	if kind == opened {
 		if seat = s.conversations.enter(cancel); seat == nil {
 			c.Close()
 			return errors.New("mcp: " + errTooManyConversations(s.opts.MaxConversations))
@@ -67,8 +75,8 @@ func (s *Server) serveConn(ctx context.Context, c Connection, counted bool) erro
 		defer seat.leave()
 	}
 	w := &servedConn{c: c, ctx: ctx, failed: cancel}
-	w.later, _ = c.(laterWriter)
-	notes := newNotifier(ctx, w, s.logger)
+	w.later, _ = c.(LaterWriter)
+	notes := newNotifier(ctx, w, s.logger, kind == inMemory)
 	// Once ctx ends, what is in progress has ShutdownTimeout to end (a client that does not
 	// read its answers holds their writes); then Close ends the writes that wait.
 	var mu sync.Mutex
@@ -172,7 +180,7 @@ func (s *Server) serveStream(ctx context.Context, cancel context.CancelCauseFunc
 				// A last message without a newline was served with the end: its answer
 				// goes out now, as no read will flush it.
 				if ss.later != nil {
-					ss.later.flush()
+					ss.later.Flush()
 				}
 				// Said here, not by serveStream's goroutine: that may be serving a request
 				// that waits for the client, which hanging up releases.
@@ -340,40 +348,40 @@ func prefixID(msg []byte) []byte {
 }
 
 // servedConn is the write half of a conversation ServeConn serves: c's Write, and, where c
-// has them (stdio), its ways to hold messages back for its next write (laterWriter). A
+// has them (stdio), its ways to hold messages back for its next write (LaterWriter). A
 // write that fails ends the conversation: failed is told, unless it failed because ctx (the
 // conversation's, or the writer's) ended.
 type servedConn struct {
 	c      Connection
 	ctx    context.Context
 	failed func(error)
-	later  laterWriter // c's, or nil
+	later  LaterWriter // c's, or nil
 }
 
 func (w *servedConn) Write(ctx context.Context, msg []byte) error {
 	return w.check(ctx, w.c.Write(ctx, msg))
 }
 
-func (w *servedConn) writeLater(msg []byte) error {
+func (w *servedConn) WriteLater(msg []byte) error {
 	if w.later == nil {
 		return w.Write(context.WithoutCancel(w.ctx), msg)
 	}
-	return w.check(w.ctx, w.later.writeLater(msg))
+	return w.check(w.ctx, w.later.WriteLater(msg))
 }
 
-func (w *servedConn) noteLater(msg []byte) bool { return w.later != nil && w.later.noteLater(msg) }
+func (w *servedConn) NoteLater(msg []byte) bool { return w.later != nil && w.later.NoteLater(msg) }
 
-func (w *servedConn) flush() error {
+func (w *servedConn) Flush() error {
 	if w.later == nil {
 		return nil
 	}
-	return w.check(w.ctx, w.later.flush())
+	return w.check(w.ctx, w.later.Flush())
 }
 
-// unread is what c holds that its client has not read, where c says.
-func (w *servedConn) unread() int {
-	if b, ok := w.c.(backlogged); ok {
-		return b.unread()
+// Unread is what c holds that its client has not read, where c says (Backlogger).
+func (w *servedConn) Unread() int {
+	if b, ok := w.c.(Backlogger); ok {
+		return b.Unread()
 	}
 	return 0
 }

@@ -237,7 +237,7 @@ func TestCancelledSubscriptionHearsNothing(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	open, cancelled := &collector{}, &collector{}
 	every := func(done <-chan struct{}, out *collector) *listener {
-		return &listener{id: []byte(`1`), done: done, w: out, notes: newNotifier(context.Background(), out, srv.logger), tools: true, resources: true,
+		return &listener{id: []byte(`1`), done: done, w: out, notes: newNotifier(context.Background(), out, srv.logger, true), tools: true, resources: true,
 			uris: map[string]bool{"test://r": true}, tasks: map[string]bool{"t": true}, taskOrder: []string{"t"}}
 	}
 	srv.register(every(context.Background().Done(), open))

@@ -46,7 +46,7 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 // when r reaches EOF are written within ShutdownTimeout, or abandoned. r and w are the
 // caller's, left open. Serve is ServeConn on a Connection of lines over r and w.
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
-	return s.serveConn(ctx, newStdioConn(r, w, s.opts.MaxMessageSize, false), false)
+	return s.serveConn(ctx, newStdioConn(r, w, s.opts.MaxMessageSize, false), ownStdio)
 }
 
 // stdioConn is the server's Connection over a pair of byte streams of newline-delimited
@@ -75,12 +75,14 @@ func newStdioConn(r io.Reader, w io.Writer, max int, own bool) *stdioConn {
 
 func (c *stdioConn) TransportName() string { return TransportStdio }
 
-func (c *stdioConn) writeLater(msg []byte) error { return c.lw.buffer(msg) }
-func (c *stdioConn) noteLater(msg []byte) bool   { return c.lw.noteLater(msg) }
-func (c *stdioConn) flush() error                { return c.lw.flush() }
+// WriteLater, NoteLater and Flush make it a LaterWriter: the answers of requests served
+// inline gather until the reader would wait for input (flushFirst).
+func (c *stdioConn) WriteLater(msg []byte) error { return c.lw.buffer(msg) }
+func (c *stdioConn) NoteLater(msg []byte) bool   { return c.lw.noteLater(msg) }
+func (c *stdioConn) Flush() error                { return c.lw.flush() }
 
-// unread is how many bytes wait behind the write in progress.
-func (c *stdioConn) unread() int { return c.lw.unread() }
+// Unread is how many bytes wait behind the write in progress (Backlogger).
+func (c *stdioConn) Unread() int { return c.lw.unread() }
 
 // Read reads the next line. When ctx ends, the read in progress is interrupted, if r
 // takes read deadlines or closes (interruptRead).

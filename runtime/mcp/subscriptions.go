@@ -385,12 +385,6 @@ func (s *Server) notifyThroughMiddleware(ctx context.Context, client clientSide,
 	return err
 }
 
-// backlogged is a writer that can tell how many bytes of what it was given its client has
-// not been sent yet, because the client does not read.
-type backlogged interface {
-	unread() int
-}
-
 // notifyListeners sends a notification to the subscriptions that opted in to it; uri is
 // the resource of notifications/resources/updated.
 func (s *Server) notifyListeners(method, uri string) {

@@ -382,7 +382,7 @@ func TestNotificationsEncodedOnce(t *testing.T) {
 	out := &countingOut{}
 	var notes []*notifier
 	for i := range 1000 {
-		n := newNotifier(context.Background(), out, srv.logger) // each its own, as over HTTP
+		n := newNotifier(context.Background(), out, srv.logger, true) // each its own, as over HTTP
 		notes = append(notes, n)
 		srv.register(&listener{id: []byte(fmt.Sprint(i)), w: out, notes: n, tools: true, tasks: map[string]bool{"t": true}, taskOrder: []string{"t"}})
 	}
@@ -410,7 +410,6 @@ func TestNotificationsEncodedOnce(t *testing.T) {
 type countingOut struct{ n atomic.Int64 }
 
 func (c *countingOut) Write(context.Context, []byte) error { c.n.Add(1); return nil }
-func (c *countingOut) neverBlocks()                        {}
 
 // A running task's arguments count in the server's one budget of bytes in flight for as
 // long as its body runs (issue 40, finding 4: 100 tasks of 8 MB arguments held 6.6 GB,
