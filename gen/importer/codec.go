@@ -12,6 +12,22 @@ import (
 // field by field, and MarshalJSON and UnmarshalJSON on top for users' convenience.
 
 func (e *emitter) structCodec(t *goType) {
+	need, known := e.codecs[t]
+	if !known {
+		need = codecs{encode: true, decode: true}
+	}
+	if need.encode {
+		e.structEncode(t)
+	}
+	if need.decode {
+		e.structDecode(t)
+	}
+	if !e.openapi { // mcpgen's generator reads a struct with MarshalJSON as a type of its own
+		e.jsonMethods(t)
+	}
+}
+
+func (e *emitter) structEncode(t *goType) {
 	f := e.file
 	v := jen.Id("v")
 	var enc []jen.Code
@@ -24,7 +40,9 @@ func (e *emitter) structCodec(t *goType) {
 	}
 	enc = append(enc, jen.Id("e").Dot("ObjectEnd").Call())
 	f.Func().Params(v.Clone().Op("*").Id(t.name)).Id("encode").Params(jen.Id("e").Op("*").Qual(jsonwirePkg, "Encoder")).Block(enc...)
+}
 
+func (e *emitter) structDecode(t *goType) {
 	var cases []jen.Code
 	for _, fl := range t.fields {
 		cases = append(cases, jen.Case(jen.Lit(fl.key)).Block(decodeField(fl)...))
@@ -37,14 +55,11 @@ func (e *emitter) structCodec(t *goType) {
 			extra.Clone().Index(jen.String().Parens(jen.Id("key"))).Op("=").Id("x"))
 	}
 	cases = append(cases, jen.Default().Block(other...))
-	f.Func().Params(v.Clone().Op("*").Id(t.name)).Id("decode").Params(jen.Id("d").Op("*").Qual(jsonwirePkg, "Decoder")).Block(
+	e.file.Func().Params(jen.Id("v").Op("*").Id(t.name)).Id("decode").Params(jen.Id("d").Op("*").Qual(jsonwirePkg, "Decoder")).Block(
 		jen.For(jen.Id("key").Op(":=").Range().Id("d").Dot("Members")).Block(
 			jen.Switch(jen.String().Parens(jen.Id("key"))).Block(cases...),
 		),
 	)
-	if !e.openapi { // mcpgen's generator reads a struct with MarshalJSON as a type of its own
-		e.jsonMethods(t)
-	}
 }
 
 // encodeExtra writes the members of a struct's additionalProperties map, in order; one that

@@ -73,6 +73,7 @@ type tool struct {
 	in     *goType    // nil: the tool takes no arguments (or they are reuse.In)
 	inRaw  bool       // the input schema is not an object of properties: json.RawMessage
 	out    *goType    // nil: no output schema, the method returns the content
+	outKey string     // a Mapping's: the property of out the response is decoded into, if not out itself
 }
 
 // Generate writes the typed client of snap.
@@ -197,6 +198,8 @@ type emitter struct {
 	// openapi: a Mapping's types, which mcpgen's generator reads: validation keywords in
 	// jsonschema tags, unions with declared schemas, no MarshalJSON on structs.
 	openapi bool
+	// codecs are the codecs a Mapping's structs need (Mapping.codecs); nil: both.
+	codecs map[*goType]codecs
 }
 
 // goTypeOf is the Go type expression of t.

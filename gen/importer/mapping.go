@@ -14,9 +14,9 @@ import (
 // keywords in its jsonschema tag, optional values that may be null pointers with the
 // nullable keyword (not mcp.Nullable, which the generator does not read), unions as types
 // with their own JSON form and a declared schema (//mcp:schema), unions of objects as a
-// struct of a pointer per branch; every type has encode and decode methods over jsonwire
-// (lenient: a member it does not know is skipped), which code of the package calls to talk
-// to the API.
+// struct of a pointer per branch; a type has the encode and decode methods over jsonwire
+// (lenient: a member it does not know is skipped) that code of the package calls to talk to
+// the API.
 type Mapping struct {
 	pkg       *pkgTypes
 	conv      *converter
@@ -83,7 +83,7 @@ func (m *Mapping) Fallbacks() []string { return m.fallbacks }
 
 // Declare writes the package's types, with their codecs, and the helpers they call.
 func (m *Mapping) Declare(f *jen.File) {
-	e := &emitter{file: f, pkg: m.pkg, openapi: true}
+	e := &emitter{file: f, pkg: m.pkg, openapi: true, codecs: m.codecs()}
 	for _, t := range m.pkg.decls {
 		e.decl(t)
 	}
@@ -96,6 +96,67 @@ func (m *Mapping) Declare(f *jen.File) {
 		jen.Return(jen.Nil()),
 	)
 }
+
+// codecs says which codecs a struct needs: encode what the client sends (the types within
+// a tool's arguments: the input struct itself is encoded by the methods EncodeFields and
+// EncodeField write), decode what it reads (the responses). A union's own JSON form, which
+// mcpgen's generator calls to decode arguments and encode results, needs both, and so does
+// everything within it. The package of GitHub's operations has 254 encode and 804 decode
+// methods for its 2,281 structs, each of which had both.
+func (m *Mapping) codecs() map[*goType]codecs {
+	need := map[*goType]codecs{}
+	for _, t := range m.pkg.decls {
+		need[t] = codecs{}
+	}
+	var mark func(t *goType, want codecs)
+	mark = func(t *goType, want codecs) {
+		if t == nil {
+			return
+		}
+		if t.kind == kUnion || t.kind == kOneOf || t.kind == kIface {
+			want = codecs{encode: true, decode: true}
+		}
+		had := need[t]
+		now := codecs{encode: had.encode || want.encode, decode: had.decode || want.decode}
+		if now == had && t.kind != kSlice && t.kind != kMap { // undeclared kinds are not kept
+			return
+		}
+		need[t] = now
+		mark(t.elem, want)
+		mark(t.extra, want)
+		for _, f := range t.fields {
+			mark(f.t, want)
+		}
+		for _, mb := range t.members {
+			mark(mb.t, want)
+		}
+		for _, b := range t.branches {
+			mark(b.t, want)
+		}
+	}
+	for _, t := range m.tools {
+		if t.in != nil {
+			for _, f := range t.in.fields {
+				mark(f.t, codecs{encode: true})
+			}
+		}
+		switch {
+		case t.out == nil:
+		case t.outKey == "":
+			mark(t.out, codecs{decode: true})
+		default:
+			for _, f := range t.out.fields {
+				if f.key == t.outKey {
+					mark(f.t, codecs{decode: true})
+				}
+			}
+		}
+	}
+	return need
+}
+
+// codecs are the methods of a struct's JSON form.
+type codecs struct{ encode, decode bool }
 
 // InputName is the Go name of the tool's input struct, "" when it has none.
 func (mt *MappedTool) InputName() string {
@@ -203,9 +264,14 @@ func (mt *MappedTool) EncodeField(f *jen.File, method, key string) {
 	f.Func().Params(jen.Id("v").Op("*").Id(mt.t.in.name)).Id(method).Params(jen.Id("e").Op("*").Qual(jsonwirePkg, "Encoder")).Block(body...)
 }
 
+// DecodesInto says that the response is decoded into property key of the output struct (a
+// response that is not an object, held by the property), not into the struct itself: call it
+// before Declare, so that the struct has no decoder of its own.
+func (mt *MappedTool) DecodesInto(key string) { mt.t.outKey = key }
+
 // DecodeOutput writes a function that decodes the tool's output from the API's JSON, into
 // the output struct (decodeWhole) or, when key is not "", into that property of it (a
-// response that is not an object, held by the property).
+// response that is not an object, held by the property; see DecodesInto).
 func (mt *MappedTool) DecodeOutput(f *jen.File, name, key string) {
 	out := mt.t.out
 	v := jen.Id("v")

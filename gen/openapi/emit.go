@@ -62,6 +62,9 @@ func newGen(doc *Document, tools []*Tool, opts *Options) *writer {
 			outPath = t.Op.Pointer + "/x-mcpgen-result"
 		}
 		mt := g.mapping.Add(t.Name, t.Method, t.Input, t.Op.Pointer+"/x-mcpgen-arguments", t.Output, outPath)
+		if t.OutputWrap != "" {
+			mt.DecodesInto(t.OutputWrap)
+		}
 		g.tools = append(g.tools, &emitted{Tool: t, m: mt})
 	}
 	g.mapping.Finish()

@@ -7,8 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
-	"maps"
-	"slices"
 	"strconv"
 	"time"
 )
@@ -23,79 +21,6 @@ type CreateProductInput struct {
 	// Its size, when it has one.
 	Dimensions   *Dimensions     `json:"dimensions,omitempty" jsonschema:"nullable"`
 	PriceOrQuote *NumberOrString `json:"price_or_quote,omitempty"`
-}
-
-func (v *CreateProductInput) encode(e *jsonwire.Encoder) {
-	e.ObjectStart()
-	e.Key("name")
-	e.String(v.Name)
-	e.Key("price")
-	e.Float(v.Price, 64)
-	e.Key("category")
-	e.String(string(v.Category))
-	if v.Released != nil {
-		e.Key("released")
-		e.MarshaledText((*v.Released).MarshalText())
-	}
-	if v.Dimensions != nil {
-		e.Key("dimensions")
-		(*v.Dimensions).encode(e)
-	}
-	if v.PriceOrQuote != nil {
-		e.Key("price_or_quote")
-		(*v.PriceOrQuote).encode(e)
-	}
-	e.ObjectEnd()
-}
-func (v *CreateProductInput) decode(d *jsonwire.Decoder) {
-	for key := range d.Members {
-		switch string(key) {
-		case "name":
-			if s, ok := d.String(); ok {
-				v.Name = s
-			}
-		case "price":
-			if s, ok := d.Float(64); ok {
-				v.Price = s
-			}
-		case "category":
-			if s, ok := d.String(); ok {
-				v.Category = Category(s)
-			}
-		case "released":
-			if d.Null() {
-				v.Released = nil
-			} else {
-				p := new(time.Time)
-				if s, ok := d.String(); ok {
-					if t, err := time.Parse(time.RFC3339Nano, s); err != nil {
-						d.Report("must be a date-time (RFC 3339)")
-					} else {
-						*p = t
-					}
-				}
-				v.Released = p
-			}
-		case "dimensions":
-			if d.Null() {
-				v.Dimensions = nil
-			} else {
-				p := new(Dimensions)
-				(*p).decode(d)
-				v.Dimensions = p
-			}
-		case "price_or_quote":
-			if d.Null() {
-				v.PriceOrQuote = nil
-			} else {
-				p := new(NumberOrString)
-				(*p).decode(d)
-				v.PriceOrQuote = p
-			}
-		default:
-			d.Skip()
-		}
-	}
 }
 
 // Category is one of the values below.
@@ -215,36 +140,6 @@ type Product struct {
 	Offer        *ProductOffer   `json:"offer,omitempty"`
 }
 
-func (v *Product) encode(e *jsonwire.Encoder) {
-	e.ObjectStart()
-	if v.ID != nil {
-		e.Key("id")
-		e.String(*v.ID)
-	}
-	e.Key("name")
-	e.String(v.Name)
-	e.Key("price")
-	e.Float(v.Price, 64)
-	e.Key("category")
-	e.String(string(v.Category))
-	if v.Released != nil {
-		e.Key("released")
-		e.MarshaledText((*v.Released).MarshalText())
-	}
-	if v.Dimensions != nil {
-		e.Key("dimensions")
-		(*v.Dimensions).encode(e)
-	}
-	if v.PriceOrQuote != nil {
-		e.Key("price_or_quote")
-		(*v.PriceOrQuote).encode(e)
-	}
-	if v.Offer != nil {
-		e.Key("offer")
-		(*v.Offer).encode(e)
-	}
-	e.ObjectEnd()
-}
 func (v *Product) decode(d *jsonwire.Decoder) {
 	for key := range d.Members {
 		switch string(key) {
@@ -464,63 +359,11 @@ type DeleteProductInput struct {
 	ProductID string `json:"productId" jsonschema:"pattern=^p_[a-z0-9]+$"`
 }
 
-func (v *DeleteProductInput) encode(e *jsonwire.Encoder) {
-	e.ObjectStart()
-	e.Key("productId")
-	e.String(v.ProductID)
-	e.ObjectEnd()
-}
-func (v *DeleteProductInput) decode(d *jsonwire.Decoder) {
-	for key := range d.Members {
-		switch string(key) {
-		case "productId":
-			if s, ok := d.String(); ok {
-				v.ProductID = s
-			}
-		default:
-			d.Skip()
-		}
-	}
-}
-
 // GetProductInput is an object of the server's schema.
 type GetProductInput struct {
 	ProductID string `json:"productId" jsonschema:"pattern=^p_[a-z0-9]+$"`
 	// Format: uuid.
 	XRequestID *string `json:"X-Request-Id,omitempty" jsonschema:"format=uuid"`
-}
-
-func (v *GetProductInput) encode(e *jsonwire.Encoder) {
-	e.ObjectStart()
-	e.Key("productId")
-	e.String(v.ProductID)
-	if v.XRequestID != nil {
-		e.Key("X-Request-Id")
-		e.String(*v.XRequestID)
-	}
-	e.ObjectEnd()
-}
-func (v *GetProductInput) decode(d *jsonwire.Decoder) {
-	for key := range d.Members {
-		switch string(key) {
-		case "productId":
-			if s, ok := d.String(); ok {
-				v.ProductID = s
-			}
-		case "X-Request-Id":
-			if d.Null() {
-				v.XRequestID = nil
-			} else {
-				p := new(string)
-				if s, ok := d.String(); ok {
-					*p = s
-				}
-				v.XRequestID = p
-			}
-		default:
-			d.Skip()
-		}
-	}
 }
 
 // ListProductsInput is an object of the server's schema.
@@ -532,83 +375,6 @@ type ListProductsInput struct {
 	// Only products of this category.
 	Category *Category `json:"category,omitempty"`
 	Tags     []string  `json:"tags,omitempty" jsonschema:"maxItems=5,maxLength=20"`
-}
-
-func (v *ListProductsInput) encode(e *jsonwire.Encoder) {
-	e.ObjectStart()
-	if v.Page != nil {
-		e.Key("page")
-		e.Int(*v.Page)
-	}
-	if v.PerPage != nil {
-		e.Key("per_page")
-		e.Int(*v.PerPage)
-	}
-	if v.Category != nil {
-		e.Key("category")
-		e.String(string(*v.Category))
-	}
-	if v.Tags != nil {
-		e.Key("tags")
-		e.ArrayStart()
-		for _, x0 := range v.Tags {
-			e.Elem()
-			e.String(x0)
-		}
-		e.ArrayEnd()
-	}
-	e.ObjectEnd()
-}
-func (v *ListProductsInput) decode(d *jsonwire.Decoder) {
-	for key := range d.Members {
-		switch string(key) {
-		case "page":
-			if d.Null() {
-				v.Page = nil
-			} else {
-				p := new(int64)
-				if s, ok := d.Int(); ok {
-					*p = s
-				}
-				v.Page = p
-			}
-		case "per_page":
-			if d.Null() {
-				v.PerPage = nil
-			} else {
-				p := new(int64)
-				if s, ok := d.Int(); ok {
-					*p = s
-				}
-				v.PerPage = p
-			}
-		case "category":
-			if d.Null() {
-				v.Category = nil
-			} else {
-				p := new(Category)
-				if s, ok := d.String(); ok {
-					*p = Category(s)
-				}
-				v.Category = p
-			}
-		case "tags":
-			if d.Null() {
-				v.Tags = nil
-			} else {
-				v.Tags = []string{}
-				for range d.Elements {
-					var x0 string
-					if s, ok := d.String(); ok {
-						x0 = s
-					}
-					v.Tags = append(v.Tags, x0)
-				}
-			}
-		default:
-			d.Skip()
-		}
-	}
 }
 
 // ListProductsOutput is an object of the server's schema.
@@ -623,74 +389,6 @@ type ListProductsOutput struct {
 	Truncated *string `json:"truncated,omitempty"`
 }
 
-func (v *ListProductsOutput) encode(e *jsonwire.Encoder) {
-	e.ObjectStart()
-	e.Key("items")
-	e.ArrayStart()
-	for _, x0 := range v.Items {
-		e.Elem()
-		x0.encode(e)
-	}
-	e.ArrayEnd()
-	if v.Next != nil {
-		e.Key("next")
-		e.ObjectStart()
-		for _, k0 := range slices.Sorted(maps.Keys(v.Next)) {
-			e.Key(k0)
-			x0 := (v.Next)[k0]
-			e.String(x0)
-		}
-		e.ObjectEnd()
-	}
-	if v.Truncated != nil {
-		e.Key("truncated")
-		e.String(*v.Truncated)
-	}
-	e.ObjectEnd()
-}
-func (v *ListProductsOutput) decode(d *jsonwire.Decoder) {
-	for key := range d.Members {
-		switch string(key) {
-		case "items":
-			if d.Null() {
-				v.Items = nil
-			} else {
-				v.Items = []Product{}
-				for range d.Elements {
-					var x0 Product
-					x0.decode(d)
-					v.Items = append(v.Items, x0)
-				}
-			}
-		case "next":
-			if d.Null() {
-				v.Next = nil
-			} else {
-				v.Next = map[string]string{}
-				for k0 := range d.Members {
-					var x0 string
-					if s, ok := d.String(); ok {
-						x0 = s
-					}
-					(v.Next)[string(k0)] = x0
-				}
-			}
-		case "truncated":
-			if d.Null() {
-				v.Truncated = nil
-			} else {
-				p := new(string)
-				if s, ok := d.String(); ok {
-					*p = s
-				}
-				v.Truncated = p
-			}
-		default:
-			d.Skip()
-		}
-	}
-}
-
 // PlaceOrderInput is an object of the server's schema.
 type PlaceOrderInput struct {
 	ProductID string  `json:"productId"`
@@ -698,75 +396,11 @@ type PlaceOrderInput struct {
 	Note      *string `json:"note,omitempty" jsonschema:"nullable"`
 }
 
-func (v *PlaceOrderInput) encode(e *jsonwire.Encoder) {
-	e.ObjectStart()
-	e.Key("productId")
-	e.String(v.ProductID)
-	e.Key("quantity")
-	e.Int(v.Quantity)
-	if v.Note != nil {
-		e.Key("note")
-		e.String(*v.Note)
-	}
-	e.ObjectEnd()
-}
-func (v *PlaceOrderInput) decode(d *jsonwire.Decoder) {
-	for key := range d.Members {
-		switch string(key) {
-		case "productId":
-			if s, ok := d.String(); ok {
-				v.ProductID = s
-			}
-		case "quantity":
-			if s, ok := d.Int(); ok {
-				v.Quantity = s
-			}
-		case "note":
-			if d.Null() {
-				v.Note = nil
-			} else {
-				p := new(string)
-				if s, ok := d.String(); ok {
-					*p = s
-				}
-				v.Note = p
-			}
-		default:
-			d.Skip()
-		}
-	}
-}
-
 // SetPictureInput is an object of the server's schema.
 type SetPictureInput struct {
 	ProductID string `json:"productId"`
 	// The body, in base64.
 	Body string `json:"body"`
-}
-
-func (v *SetPictureInput) encode(e *jsonwire.Encoder) {
-	e.ObjectStart()
-	e.Key("productId")
-	e.String(v.ProductID)
-	e.Key("body")
-	e.String(v.Body)
-	e.ObjectEnd()
-}
-func (v *SetPictureInput) decode(d *jsonwire.Decoder) {
-	for key := range d.Members {
-		switch string(key) {
-		case "productId":
-			if s, ok := d.String(); ok {
-				v.ProductID = s
-			}
-		case "body":
-			if s, ok := d.String(); ok {
-				v.Body = s
-			}
-		default:
-			d.Skip()
-		}
-	}
 }
 
 // decodeJSON decodes one JSON value with decode, and says what was wrong with it.

@@ -6,8 +6,6 @@ package swagger2
 import (
 	"errors"
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
-	"maps"
-	"slices"
 )
 
 // ListPetsInput is an object of the server's schema.
@@ -16,77 +14,6 @@ type ListPetsInput struct {
 	Fields []string `json:"fields,omitempty"`
 	// Format: int32. Default: 20.
 	Limit *int64 `json:"limit,omitempty" jsonschema:"maximum=100,default=20"`
-}
-
-func (v *ListPetsInput) encode(e *jsonwire.Encoder) {
-	e.ObjectStart()
-	if v.Tags != nil {
-		e.Key("tags")
-		e.ArrayStart()
-		for _, x0 := range v.Tags {
-			e.Elem()
-			e.String(x0)
-		}
-		e.ArrayEnd()
-	}
-	if v.Fields != nil {
-		e.Key("fields")
-		e.ArrayStart()
-		for _, x0 := range v.Fields {
-			e.Elem()
-			e.String(x0)
-		}
-		e.ArrayEnd()
-	}
-	if v.Limit != nil {
-		e.Key("limit")
-		e.Int(*v.Limit)
-	}
-	e.ObjectEnd()
-}
-func (v *ListPetsInput) decode(d *jsonwire.Decoder) {
-	for key := range d.Members {
-		switch string(key) {
-		case "tags":
-			if d.Null() {
-				v.Tags = nil
-			} else {
-				v.Tags = []string{}
-				for range d.Elements {
-					var x0 string
-					if s, ok := d.String(); ok {
-						x0 = s
-					}
-					v.Tags = append(v.Tags, x0)
-				}
-			}
-		case "fields":
-			if d.Null() {
-				v.Fields = nil
-			} else {
-				v.Fields = []string{}
-				for range d.Elements {
-					var x0 string
-					if s, ok := d.String(); ok {
-						x0 = s
-					}
-					v.Fields = append(v.Fields, x0)
-				}
-			}
-		case "limit":
-			if d.Null() {
-				v.Limit = nil
-			} else {
-				p := new(int64)
-				if s, ok := d.Int(); ok {
-					*p = s
-				}
-				v.Limit = p
-			}
-		default:
-			d.Skip()
-		}
-	}
 }
 
 // ListPetsOutput is an object of the server's schema.
@@ -101,74 +28,6 @@ type ListPetsOutput struct {
 	Truncated *string `json:"truncated,omitempty"`
 }
 
-func (v *ListPetsOutput) encode(e *jsonwire.Encoder) {
-	e.ObjectStart()
-	e.Key("items")
-	e.ArrayStart()
-	for _, x0 := range v.Items {
-		e.Elem()
-		x0.encode(e)
-	}
-	e.ArrayEnd()
-	if v.Next != nil {
-		e.Key("next")
-		e.ObjectStart()
-		for _, k0 := range slices.Sorted(maps.Keys(v.Next)) {
-			e.Key(k0)
-			x0 := (v.Next)[k0]
-			e.String(x0)
-		}
-		e.ObjectEnd()
-	}
-	if v.Truncated != nil {
-		e.Key("truncated")
-		e.String(*v.Truncated)
-	}
-	e.ObjectEnd()
-}
-func (v *ListPetsOutput) decode(d *jsonwire.Decoder) {
-	for key := range d.Members {
-		switch string(key) {
-		case "items":
-			if d.Null() {
-				v.Items = nil
-			} else {
-				v.Items = []Pet{}
-				for range d.Elements {
-					var x0 Pet
-					x0.decode(d)
-					v.Items = append(v.Items, x0)
-				}
-			}
-		case "next":
-			if d.Null() {
-				v.Next = nil
-			} else {
-				v.Next = map[string]string{}
-				for k0 := range d.Members {
-					var x0 string
-					if s, ok := d.String(); ok {
-						x0 = s
-					}
-					(v.Next)[string(k0)] = x0
-				}
-			}
-		case "truncated":
-			if d.Null() {
-				v.Truncated = nil
-			} else {
-				p := new(string)
-				if s, ok := d.String(); ok {
-					*p = s
-				}
-				v.Truncated = p
-			}
-		default:
-			d.Skip()
-		}
-	}
-}
-
 // Pet is an object of the server's schema.
 type Pet struct {
 	Kind     Kind    `json:"kind"`
@@ -178,22 +37,6 @@ type Pet struct {
 	Born *string `json:"born,omitempty" jsonschema:"format=date"`
 }
 
-func (v *Pet) encode(e *jsonwire.Encoder) {
-	e.ObjectStart()
-	e.Key("kind")
-	e.String(string(v.Kind))
-	e.Key("name")
-	e.String(v.Name)
-	if v.Nickname != nil {
-		e.Key("nickname")
-		e.String(*v.Nickname)
-	}
-	if v.Born != nil {
-		e.Key("born")
-		e.String(*v.Born)
-	}
-	e.ObjectEnd()
-}
 func (v *Pet) decode(d *jsonwire.Decoder) {
 	for key := range d.Members {
 		switch string(key) {
@@ -250,103 +93,11 @@ type UpdatePetInput struct {
 	Born *string `json:"born,omitempty" jsonschema:"format=date"`
 }
 
-func (v *UpdatePetInput) encode(e *jsonwire.Encoder) {
-	e.ObjectStart()
-	e.Key("id")
-	e.Int(v.ID)
-	e.Key("kind")
-	e.String(string(v.Kind))
-	e.Key("name")
-	e.String(v.Name)
-	if v.Nickname != nil {
-		e.Key("nickname")
-		e.String(*v.Nickname)
-	}
-	if v.Born != nil {
-		e.Key("born")
-		e.String(*v.Born)
-	}
-	e.ObjectEnd()
-}
-func (v *UpdatePetInput) decode(d *jsonwire.Decoder) {
-	for key := range d.Members {
-		switch string(key) {
-		case "id":
-			if s, ok := d.Int(); ok {
-				v.ID = s
-			}
-		case "kind":
-			if s, ok := d.String(); ok {
-				v.Kind = Kind(s)
-			}
-		case "name":
-			if s, ok := d.String(); ok {
-				v.Name = s
-			}
-		case "nickname":
-			if d.Null() {
-				v.Nickname = nil
-			} else {
-				p := new(string)
-				if s, ok := d.String(); ok {
-					*p = s
-				}
-				v.Nickname = p
-			}
-		case "born":
-			if d.Null() {
-				v.Born = nil
-			} else {
-				p := new(string)
-				if s, ok := d.String(); ok {
-					*p = s
-				}
-				v.Born = p
-			}
-		default:
-			d.Skip()
-		}
-	}
-}
-
 // UploadPhotoInput is an object of the server's schema.
 type UploadPhotoInput struct {
 	// Format: binary.
 	File    string  `json:"file" jsonschema:"format=binary"`
 	Caption *string `json:"caption,omitempty"`
-}
-
-func (v *UploadPhotoInput) encode(e *jsonwire.Encoder) {
-	e.ObjectStart()
-	e.Key("file")
-	e.String(v.File)
-	if v.Caption != nil {
-		e.Key("caption")
-		e.String(*v.Caption)
-	}
-	e.ObjectEnd()
-}
-func (v *UploadPhotoInput) decode(d *jsonwire.Decoder) {
-	for key := range d.Members {
-		switch string(key) {
-		case "file":
-			if s, ok := d.String(); ok {
-				v.File = s
-			}
-		case "caption":
-			if d.Null() {
-				v.Caption = nil
-			} else {
-				p := new(string)
-				if s, ok := d.String(); ok {
-					*p = s
-				}
-				v.Caption = p
-			}
-		default:
-			d.Skip()
-		}
-	}
 }
 
 // decodeJSON decodes one JSON value with decode, and says what was wrong with it.

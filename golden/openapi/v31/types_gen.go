@@ -6,8 +6,6 @@ package v31
 import (
 	"errors"
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
-	"maps"
-	"slices"
 	"time"
 )
 
@@ -16,61 +14,6 @@ type AddNoteInput struct {
 	Text  string   `json:"text" jsonschema:"minLength=1"`
 	Score *float64 `json:"score,omitempty" jsonschema:"exclusiveMinimum=0"`
 	Tags  []string `json:"tags,omitempty"`
-}
-
-func (v *AddNoteInput) encode(e *jsonwire.Encoder) {
-	e.ObjectStart()
-	e.Key("text")
-	e.String(v.Text)
-	if v.Score != nil {
-		e.Key("score")
-		e.Float(*v.Score, 64)
-	}
-	if v.Tags != nil {
-		e.Key("tags")
-		e.ArrayStart()
-		for _, x0 := range v.Tags {
-			e.Elem()
-			e.String(x0)
-		}
-		e.ArrayEnd()
-	}
-	e.ObjectEnd()
-}
-func (v *AddNoteInput) decode(d *jsonwire.Decoder) {
-	for key := range d.Members {
-		switch string(key) {
-		case "text":
-			if s, ok := d.String(); ok {
-				v.Text = s
-			}
-		case "score":
-			if d.Null() {
-				v.Score = nil
-			} else {
-				p := new(float64)
-				if s, ok := d.Float(64); ok {
-					*p = s
-				}
-				v.Score = p
-			}
-		case "tags":
-			if d.Null() {
-				v.Tags = nil
-			} else {
-				v.Tags = []string{}
-				for range d.Elements {
-					var x0 string
-					if s, ok := d.String(); ok {
-						x0 = s
-					}
-					v.Tags = append(v.Tags, x0)
-				}
-			}
-		default:
-			d.Skip()
-		}
-	}
 }
 
 // Note is an object of the server's schema.
@@ -86,47 +29,6 @@ type Note struct {
 	Meta   map[string]int64 `json:"meta,omitempty"`
 }
 
-func (v *Note) encode(e *jsonwire.Encoder) {
-	e.ObjectStart()
-	e.Key("id")
-	e.String(v.ID)
-	e.Key("text")
-	e.String(v.Text)
-	e.Key("kind")
-	e.String("note")
-	if v.Score != nil {
-		e.Key("score")
-		e.Float(*v.Score, 64)
-	}
-	if v.Due != nil {
-		e.Key("due")
-		e.MarshaledText((*v.Due).MarshalText())
-	}
-	if v.Tags != nil {
-		e.Key("tags")
-		e.ArrayStart()
-		for _, x0 := range v.Tags {
-			e.Elem()
-			e.String(x0)
-		}
-		e.ArrayEnd()
-	}
-	if v.Parent != nil {
-		e.Key("parent")
-		(*v.Parent).encode(e)
-	}
-	if v.Meta != nil {
-		e.Key("meta")
-		e.ObjectStart()
-		for _, k0 := range slices.Sorted(maps.Keys(v.Meta)) {
-			e.Key(k0)
-			x0 := (v.Meta)[k0]
-			e.Int(x0)
-		}
-		e.ObjectEnd()
-	}
-	e.ObjectEnd()
-}
 func (v *Note) decode(d *jsonwire.Decoder) {
 	for key := range d.Members {
 		switch string(key) {
@@ -212,45 +114,6 @@ type ListNotesInput struct {
 	Filter *ListNotesInputFilter `json:"filter,omitempty"`
 }
 
-func (v *ListNotesInput) encode(e *jsonwire.Encoder) {
-	e.ObjectStart()
-	if v.Cursor != nil {
-		e.Key("cursor")
-		e.String(*v.Cursor)
-	}
-	if v.Filter != nil {
-		e.Key("filter")
-		(*v.Filter).encode(e)
-	}
-	e.ObjectEnd()
-}
-func (v *ListNotesInput) decode(d *jsonwire.Decoder) {
-	for key := range d.Members {
-		switch string(key) {
-		case "cursor":
-			if d.Null() {
-				v.Cursor = nil
-			} else {
-				p := new(string)
-				if s, ok := d.String(); ok {
-					*p = s
-				}
-				v.Cursor = p
-			}
-		case "filter":
-			if d.Null() {
-				v.Filter = nil
-			} else {
-				p := new(ListNotesInputFilter)
-				(*p).decode(d)
-				v.Filter = p
-			}
-		default:
-			d.Skip()
-		}
-	}
-}
-
 // ListNotesInputFilter is an object of the server's schema.
 type ListNotesInputFilter struct {
 	Tag *string `json:"tag,omitempty"`
@@ -264,24 +127,6 @@ func (v *ListNotesInputFilter) encode(e *jsonwire.Encoder) {
 	}
 	e.ObjectEnd()
 }
-func (v *ListNotesInputFilter) decode(d *jsonwire.Decoder) {
-	for key := range d.Members {
-		switch string(key) {
-		case "tag":
-			if d.Null() {
-				v.Tag = nil
-			} else {
-				p := new(string)
-				if s, ok := d.String(); ok {
-					*p = s
-				}
-				v.Tag = p
-			}
-		default:
-			d.Skip()
-		}
-	}
-}
 
 // Page is an object of the server's schema.
 type Page struct {
@@ -290,21 +135,6 @@ type Page struct {
 	NextCursor *string `json:"next_cursor,omitempty" jsonschema:"nullable"`
 }
 
-func (v *Page) encode(e *jsonwire.Encoder) {
-	e.ObjectStart()
-	e.Key("notes")
-	e.ArrayStart()
-	for _, x0 := range v.Notes {
-		e.Elem()
-		x0.encode(e)
-	}
-	e.ArrayEnd()
-	if v.NextCursor != nil {
-		e.Key("next_cursor")
-		e.String(*v.NextCursor)
-	}
-	e.ObjectEnd()
-}
 func (v *Page) decode(d *jsonwire.Decoder) {
 	for key := range d.Members {
 		switch string(key) {
@@ -339,31 +169,6 @@ func (v *Page) decode(d *jsonwire.Decoder) {
 type SetTextInput struct {
 	ID   string `json:"id"`
 	Body string `json:"body"`
-}
-
-func (v *SetTextInput) encode(e *jsonwire.Encoder) {
-	e.ObjectStart()
-	e.Key("id")
-	e.String(v.ID)
-	e.Key("body")
-	e.String(v.Body)
-	e.ObjectEnd()
-}
-func (v *SetTextInput) decode(d *jsonwire.Decoder) {
-	for key := range d.Members {
-		switch string(key) {
-		case "id":
-			if s, ok := d.String(); ok {
-				v.ID = s
-			}
-		case "body":
-			if s, ok := d.String(); ok {
-				v.Body = s
-			}
-		default:
-			d.Skip()
-		}
-	}
 }
 
 // decodeJSON decodes one JSON value with decode, and says what was wrong with it.
