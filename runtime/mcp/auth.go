@@ -204,10 +204,9 @@ func subscriptionScopes(_ context.Context, s *Server, params []byte, _ ticket) [
 // tasks/cancel names, if the task is the caller's: a task is answered only to a caller who
 // may call its tool, as its tools/call was. Another's task needs nothing here, and is
 // answered as an unknown one.
-func taskScopes(ctx context.Context, s *Server, params []byte, _ ticket) []string {
-	id, _ := stringParam(params, "taskId")
-	rec, err := s.tasks.store.Get(ctx, id)
-	if err != nil || !callerOwns(ctx, rec.Caller) {
+func taskScopes(ctx context.Context, s *Server, _ []byte, tk ticket) []string {
+	rec := tk.task // read by the door (readTicket)
+	if rec == nil || !callerOwns(ctx, rec.Caller) {
 		return nil
 	}
 	if t := s.lookupTool([]byte(rec.Tool)); t != nil {

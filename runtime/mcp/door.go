@@ -259,14 +259,31 @@ type ticket struct {
 	tool *toolEntry // tools/call: the tool its name names; nil for an unknown one
 	name []byte     // tools/call: the name, as in the params
 	args []byte     // tools/call: the arguments, raw JSON as in the params
+	// task, on a protected server, is the task a tasks/get, tasks/update or tasks/cancel
+	// names, read from the store once for its tool's scopes and for tasks/get's answer; nil
+	// when it was not read, or found (taskErr says why).
+	task    *TaskRecord
+	taskErr error
 }
 
 // readTicket reads what the door needs of a request, as its method's row says: for
-// tools/call, its params once (name, arguments, the tool). Params it cannot read leave the
-// ticket empty, for the handler to answer as invalid.
-func (s *Server) readTicket(m *jsonrpc.Message, row *method) ticket {
+// tools/call, its params once (name, arguments, the tool); on a protected server, the task a
+// tasks/ method names. Params it cannot read leave the ticket empty, for the handler to
+// answer as invalid.
+func (s *Server) readTicket(ctx context.Context, m *jsonrpc.Message, row *method) ticket {
 	var tk ticket
-	if row == nil || row.serve == nil || m.Method != methodToolsCall || m.Params == nil {
+	if row == nil || row.serve == nil || m.Params == nil {
+		return tk
+	}
+	switch m.Method {
+	case methodTasksGet, methodTasksUpdate, methodTasksCancel:
+		if AuthInfoFrom(ctx) != nil { // its scopes matter only to a protected server
+			id, _ := stringParam(m.Params, "taskId")
+			tk.task, tk.taskErr = s.tasks.store.Get(ctx, id)
+		}
+		return tk
+	case methodToolsCall:
+	default:
 		return tk
 	}
 	var p callToolParams

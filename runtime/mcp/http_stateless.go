@@ -119,7 +119,7 @@ func (h *HTTPHandler) postStateless(w http.ResponseWriter, r *http.Request, p *p
 	if m.IsRequest() {
 		// The door's check of the caller (door.go): each stateless request is a conversation
 		// of its own, bounded by its body's share of the server's budget.
-		p.tk = h.srv.readTicket(m, methods[m.Method])
+		p.tk = h.srv.readTicket(r.Context(), m, methods[m.Method])
 		if need := h.srv.lacks(r.Context(), m, methods[m.Method], p.tk); need != nil {
 			h.httpRefuse(w, r, m, admission{why: refusedScope, need: need}, refusedScope, nil, 0)
 			return

@@ -80,7 +80,7 @@ func (ss *session) admit(ctx context.Context, m *jsonrpc.Message) admission {
 // it is of the stateless revision, nil if it is the session's.
 func (ss *session) admitEra(ctx context.Context, m *jsonrpc.Message, meta *requestMeta) admission {
 	row := methods[m.Method]
-	tk := ss.srv.readTicket(m, row)
+	tk := ss.srv.readTicket(ctx, m, row)
 	if need := ss.srv.lacks(ctx, m, row, tk); need != nil {
 		return admission{refuse: insufficientScope(m.Method, need), why: refusedScope, need: need}
 	}

@@ -82,7 +82,13 @@ func getTask(ctx context.Context, r *Request, params []byte) ([]byte, *jsonrpc.E
 		return nil, perr
 	}
 	tr := r.srv.tasks
-	rec, err := tr.store.Get(ctx, id)
+	var rec *TaskRecord
+	var err error
+	if tk := r.tk; tk != nil && (tk.task != nil || tk.taskErr != nil) && sameBytes(params, r.msg.Params) {
+		rec, err = tk.task, tk.taskErr // the door read it, for its tool's scopes
+	} else {
+		rec, err = tr.store.Get(ctx, id)
+	}
 	if err == nil && !callerOwns(ctx, rec.Caller) {
 		err = ErrTaskNotFound
 	}
