@@ -46,6 +46,7 @@ type Client struct {
 	unreadable unreadable
 
 	mu         sync.Mutex
+	rev        revision // the revision it speaks, once Connect settled it (speak)
 	server     ServerInfo
 	tools      map[string]*knownTool // what tools/list said of each tool, by name
 	roots      []Root
@@ -375,10 +376,17 @@ func (c *Client) send(ctx context.Context, msg []byte, rq *outgoing) error {
 }
 
 // negotiated tells the connection the revision the client speaks, if it wants to know.
-func (c *Client) negotiated(version string, stateless bool) {
+func (c *Client) negotiated(rev revision) {
 	if n, ok := c.conn.(negotiator); ok {
-		n.negotiated(version, stateless)
+		n.negotiated(rev.String(), rev.stateless())
 	}
+}
+
+// revision is the revision the client speaks: the oldest until Connect settles it.
+func (c *Client) revision() revision {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.rev
 }
 
 // carriesHeaders reports whether requests carry their metadata in headers.
@@ -496,7 +504,7 @@ func (c *Client) SetRoots(ctx context.Context, roots []Root) error {
 	}
 	c.mu.Lock()
 	c.roots = slices.Clone(roots)
-	stateless := c.server.Stateless
+	stateless := c.rev.stateless()
 	c.mu.Unlock()
 	if stateless {
 		return nil // the server asks for the roots with each request that needs them

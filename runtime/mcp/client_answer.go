@@ -141,9 +141,8 @@ func (c *Client) answerSampling(ctx context.Context, params []byte) ([]byte, err
 	if problems := answerProblems(req, res); len(problems) > 0 {
 		return nil, errors.New("mcp: the sampling handler's result: " + strings.Join(problems, "; "))
 	}
-	rev, _ := parseRevision(c.Server().ProtocolVersion)
 	var e jsonwire.Encoder
-	res.encode(&e, rev.dialect())
+	res.encode(&e, c.revision().dialect())
 	return e.Bytes(), nil
 }
 

@@ -17,7 +17,7 @@ import (
 
 // Ping checks that the server answers (in the stateless revision, with server/discover).
 func (c *Client) Ping(ctx context.Context) error {
-	if c.Server().Stateless {
+	if c.revision().stateless() {
 		return c.request(ctx, methodDiscover, nil, nil)
 	}
 	return c.request(ctx, methodPing, nil, nil)
@@ -178,9 +178,10 @@ func (c *Client) callTool(ctx context.Context, name string, args []byte, result 
 	e.Reset(buf[len(name):])
 	p.encode(&e)
 	params := e.Bytes()
+	rev := c.revision()
 	for attempt := 0; ; attempt++ {
 		rq := &outgoing{name: name, task: task}
-		if c.carriesHeaders() && c.Server().Stateless {
+		if rev.stateless() && c.carriesHeaders() {
 			t, err := c.knownTool(ctx, name, attempt > 0)
 			if err != nil {
 				return err
@@ -189,7 +190,7 @@ func (c *Client) callTool(ctx context.Context, name string, args []byte, result 
 				rq.params = paramHeaders(t.headers, args)
 			}
 		}
-		err := c.call(ctx, c.Server().ProtocolVersion, c.Server().Stateless, methodToolsCall, json.RawMessage(params), result, rq)
+		err := c.call(ctx, rev, methodToolsCall, json.RawMessage(params), result, rq)
 		if attempt == 0 && isHeaderMismatch(err) {
 			continue
 		}
@@ -265,7 +266,7 @@ func (c *Client) ReadResource(ctx context.Context, uri string) ([]ResourceConten
 // client's subscriptions/listen request. It returns once the server has the subscription
 // (answered, or acknowledged it), so that a change made by a call after it is heard of.
 func (c *Client) Subscribe(ctx context.Context, uri string) error {
-	if c.Server().Stateless {
+	if c.revision().stateless() {
 		return c.changeSubscriptions(ctx, uri, true)
 	}
 	return c.request(ctx, methodResourcesSubscribe, map[string]string{"uri": uri}, nil)
@@ -273,7 +274,7 @@ func (c *Client) Subscribe(ctx context.Context, uri string) error {
 
 // Unsubscribe ends a subscription to a resource.
 func (c *Client) Unsubscribe(ctx context.Context, uri string) error {
-	if c.Server().Stateless {
+	if c.revision().stateless() {
 		return c.changeSubscriptions(ctx, uri, false)
 	}
 	return c.request(ctx, methodResourcesUnsubscribe, map[string]string{"uri": uri}, nil)
@@ -330,9 +331,8 @@ func (c *Client) Complete(ctx context.Context, ref CompletionRef, argument, valu
 	if ref.Prompt == "" {
 		p.refType, p.refURI = "ref/resource", ref.ResourceTemplate
 	}
-	rev, _ := parseRevision(c.Server().ProtocolVersion)
 	var e jsonwire.Encoder
-	p.encode(&e, rev.dialect())
+	p.encode(&e, c.revision().dialect())
 	out := &CompleteResult{}
 	if err := c.request(ctx, methodComplete, json.RawMessage(e.Bytes()), codecResult("CompleteResult", out.decode)); err != nil {
 		return nil, err
@@ -347,10 +347,13 @@ func (c *Client) SetLogLevel(ctx context.Context, level LogLevel) error {
 	if level.rank() < 0 {
 		return fmt.Errorf("mcp: log level %q is not one of %v", level, levels)
 	}
-	if c.Server().Stateless {
-		c.mu.Lock()
+	c.mu.Lock()
+	stateless := c.rev.stateless()
+	if stateless {
 		c.level = level
-		c.mu.Unlock()
+	}
+	c.mu.Unlock()
+	if stateless {
 		return nil
 	}
 	return c.request(ctx, methodSetLevel, json.RawMessage(appendSetLevelParams(level)), nil)

@@ -172,16 +172,18 @@ func (c *httpConn) newRequest(ctx context.Context, method string, body []byte, r
 	for k, vs := range c.t.Header {
 		req.Header[k] = append([]string(nil), vs...)
 	}
+	// A stateless request carries its own revision; any other message the session's,
+	// once initialize settled it (initialize and a ping before it carry none).
 	c.mu.Lock()
 	session, version, stateless := c.session, c.version, c.stateless
 	c.mu.Unlock()
-	if rq != nil && rq.version != "" {
-		version, stateless = rq.version, rq.stateless
+	if rq != nil && rq.rev.stateless() {
+		version, stateless = rq.rev.String(), true
 	}
 	if session != "" && !stateless {
 		req.Header.Set("Mcp-Session-Id", session)
 	}
-	if version != "" && (rq == nil || rq.method != methodInitialize) {
+	if version != "" {
 		req.Header.Set("Mcp-Protocol-Version", version)
 	}
 	if rq != nil && stateless {

@@ -59,7 +59,7 @@ func (c *Client) startListening() <-chan struct{} {
 	c.mu.Lock()
 	old := c.listening
 	c.listening, c.listenErr = nil, nil
-	stateless, uris := c.server.Stateless, slices.Clone(c.subscribed)
+	stateless, uris := c.rev.stateless(), slices.Clone(c.subscribed)
 	c.mu.Unlock()
 	if old != nil {
 		old.stop()
@@ -288,10 +288,7 @@ func (c *Client) ListenErr() error {
 // subscription ends; acknowledged is called with the params of the server's
 // acknowledgement, on the goroutine that reads the connection.
 func (c *Client) listenRequest(ctx context.Context, filter map[string]any, acknowledged func(params []byte)) error {
-	c.mu.Lock()
-	version, stateless := c.server.ProtocolVersion, c.server.Stateless
-	c.mu.Unlock()
-	return c.call(ctx, version, stateless, methodListen, map[string]any{"notifications": filter}, nil, &outgoing{acknowledged: acknowledged})
+	return c.call(ctx, c.revision(), methodListen, map[string]any{"notifications": filter}, nil, &outgoing{acknowledged: acknowledged})
 }
 
 // acknowledged hands notifications/subscriptions/acknowledged to the request it

@@ -14,18 +14,18 @@ import (
 // request is written once per (version, log level), and the common shapes of a caller's
 // arguments (maps of strings, numbers, booleans, lists) are written without reflection.
 
-// metaCache is the _meta of the client's stateless requests for one version and log level,
+// metaCache is the _meta of the client's stateless requests for one revision and log level,
 // without a progress token: the same bytes for every request until either changes.
 type metaCache struct {
-	version string
-	level   LogLevel
-	meta    []byte // immutable: requests share it
+	rev   revision
+	level LogLevel
+	meta  []byte // immutable: requests share it
 }
 
 // requestMeta is the _meta of a request: the progress token, and in a stateless request,
 // the protocol version, the client's info and capabilities, and the log level it wants.
-func (c *Client) requestMeta(version string, stateless bool, token []byte) []byte {
-	if !stateless {
+func (c *Client) requestMeta(rev revision, token []byte) []byte {
+	if !rev.stateless() {
 		if token == nil {
 			return nil
 		}
@@ -34,11 +34,11 @@ func (c *Client) requestMeta(version string, stateless bool, token []byte) []byt
 	c.mu.Lock()
 	level := c.level
 	m := c.meta
-	if m == nil || m.version != version || m.level != level {
+	if m == nil || m.rev != rev || m.level != level {
 		var e jsonwire.Encoder
 		e.ObjectStart()
 		e.Key(metaProtocolVersion)
-		e.String(version)
+		e.String(rev.String())
 		e.Key(metaClientInfo)
 		e.Raw(c.info)
 		e.Key(metaClientCapabilities)
@@ -48,7 +48,7 @@ func (c *Client) requestMeta(version string, stateless bool, token []byte) []byt
 			e.String(string(level))
 		}
 		e.ObjectEnd()
-		m = &metaCache{version: version, level: level, meta: e.Bytes()}
+		m = &metaCache{rev: rev, level: level, meta: e.Bytes()}
 		c.meta = m
 	}
 	c.mu.Unlock()

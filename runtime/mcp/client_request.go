@@ -19,14 +19,13 @@ import (
 
 // outgoing describes a request for the transports that carry its metadata in headers.
 type outgoing struct {
-	c         *Client // that sends it (a sender: client.go)
-	id        []byte
-	version   string // the revision it speaks (MCP-Protocol-Version)
-	stateless bool
-	method    string
-	name      string      // Mcp-Name: params.name or params.uri, if the method has one
-	params    [][2]string // Mcp-Param-{name}: value, from the tool's x-mcp-header annotations
-	long      bool        // a subscription: no response until it ends
+	c      *Client // that sends it (a sender: client.go)
+	id     []byte
+	rev    revision // the revision it speaks
+	method string
+	name   string      // Mcp-Name: params.name or params.uri, if the method has one
+	params [][2]string // Mcp-Param-{name}: value, from the tool's x-mcp-header annotations
+	long   bool        // a subscription: no response until it ends
 	// acknowledged, for a subscriptions/listen request, is handed the params of its
 	// acknowledgement (notifications/subscriptions/acknowledged).
 	acknowledged func(params []byte)
@@ -38,39 +37,48 @@ type outgoing struct {
 // revision and falls back to a session, as the versioning page describes, and says how it
 // chose (ServerInfo.Negotiation).
 
-// negotiate settles the revision the client speaks with the server.
+// The newest revision of each kind: the one the client probes for, and the one it begins
+// a session in when it knows no better.
+var (
+	newestStateless, _ = parseRevision(StatelessProtocolVersion)
+	newestStateful, _  = parseRevision(StatefulProtocolVersion)
+)
+
+// negotiate settles the revision the client speaks with the server. The client speaks only
+// revisions it knows: a version the server names that it does not know is passed over, as
+// if the server had not named it.
 func (c *Client) negotiate(ctx context.Context) error {
-	switch v := c.opts.ProtocolVersion; {
-	case v == "":
-		p, err := c.probe(ctx, StatelessProtocolVersion)
+	if v := c.opts.ProtocolVersion; v != "" {
+		rev, ok := parseRevision(v)
 		switch {
-		case err != nil:
-			return err
-		case !p.stateless:
-			return c.initialize(ctx, p.version, p.how)
-		case p.res != nil && p.version == StatelessProtocolVersion:
-			// The probe's answer is the DiscoverResult of the revision the client speaks:
-			// no need to ask again.
-			c.adopt(p.res, p.version, p.how)
-			return nil
+		case !ok:
+			return fmt.Errorf("mcp: protocol version %q is not one this client speaks (%v)", v, allVersions)
+		case rev.stateless():
+			return c.discover(ctx, rev, "pinned by ClientOptions.ProtocolVersion")
 		}
-		return c.discover(ctx, p.version, p.how)
-	case isStateless(v):
-		return c.discover(ctx, v, "pinned by ClientOptions.ProtocolVersion")
-	case isStateful(v):
-		return c.initialize(ctx, v, "pinned by ClientOptions.ProtocolVersion")
-	default:
-		return fmt.Errorf("mcp: protocol version %q is not one this client speaks (%v)", v, allVersions)
+		return c.initialize(ctx, rev, "pinned by ClientOptions.ProtocolVersion")
 	}
+	p, err := c.probe(ctx, newestStateless)
+	switch {
+	case err != nil:
+		return err
+	case !p.rev.stateless():
+		return c.initialize(ctx, p.rev, p.how)
+	case p.res != nil && p.rev == newestStateless:
+		// The probe's answer is the DiscoverResult of the revision the client speaks: no
+		// need to ask again.
+		c.adopt(p.res, p.rev, p.how)
+		return nil
+	}
+	return c.discover(ctx, p.rev, p.how)
 }
 
 // probed is what the probe learnt: the revision to speak, and the DiscoverResult when the
 // server answered the probe with one.
 type probed struct {
-	version   string
-	stateless bool
-	res       *discoverResult
-	how       string // how the revision was chosen, for ServerInfo.Negotiation
+	rev revision
+	res *discoverResult
+	how string // how the revision was chosen, for ServerInfo.Negotiation
 }
 
 // probe asks a server whether it speaks the stateless revision (server/discover). It
@@ -86,7 +94,7 @@ type probed struct {
 // still not the probe (within as long again as the ping took, for a server that answers
 // concurrently) ignores what it does not know: it speaks a revision with sessions. A server
 // that answers neither is still starting, and the probe waits for it within ctx.
-func (c *Client) probe(ctx context.Context, version string) (probed, error) {
+func (c *Client) probe(ctx context.Context, rev revision) (probed, error) {
 	pctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	type answer struct {
@@ -95,7 +103,7 @@ func (c *Client) probe(ctx context.Context, version string) (probed, error) {
 	}
 	discovered, sent := make(chan answer, 1), time.Now()
 	go func() {
-		res, err := c.discoverRequest(pctx, version)
+		res, err := c.discoverRequest(pctx, rev)
 		discovered <- answer{res, err}
 	}()
 	var (
@@ -113,7 +121,8 @@ wait:
 			break wait
 		case <-slow.C:
 			pinged, pingSent = make(chan error, 1), time.Now()
-			go func() { pinged <- c.call(pctx, "", false, methodPing, nil, nil, nil) }()
+			// A ping of the revisions with sessions: before initialize, it carries no version.
+			go func() { pinged <- c.call(pctx, newestStateful, methodPing, nil, nil, nil) }()
 		case err := <-pinged:
 			pinged = nil
 			if errors.Is(err, ErrTransport) || pctx.Err() != nil {
@@ -123,7 +132,7 @@ wait:
 		case <-grace:
 			cancel()
 			<-discovered
-			return probed{version: StatefulProtocolVersion, how: fmt.Sprintf(
+			return probed{rev: newestStateful, how: fmt.Sprintf(
 				"initialize, after server/discover went unanswered for %s though the server answered a ping",
 				time.Since(sent).Round(time.Millisecond))}, nil
 		case <-ctx.Done():
@@ -146,14 +155,14 @@ wait:
 		p, err := pick(res.SupportedVersions)
 		p.res = res
 		p.how = "offered in server/discover"
-		if !p.stateless {
+		if !p.rev.stateless() {
 			p.how = "initialize, as server/discover offered no stateless revision this client speaks"
 		}
 		return p, err
 	case errors.As(err, &rpcErr) && rpcErr.Code == CodeUnsupportedProtocolVersion:
 		p, err := pick(supportedVersions(rpcErr.Data))
-		p.how = "named by the server when it refused server/discover in " + version
-		if !p.stateless {
+		p.how = "named by the server when it refused server/discover in " + rev.String()
+		if !p.rev.stateless() {
 			p.how = "initialize, as the server named no stateless revision this client speaks"
 		}
 		return p, err
@@ -163,68 +172,71 @@ wait:
 		return probed{}, err
 	}
 	// A server of the revisions with sessions.
-	return probed{version: StatefulProtocolVersion, how: "initialize, after server/discover was refused (" + oneLine(err.Error(), 120) + ")"}, nil
+	return probed{rev: newestStateful, how: "initialize, after server/discover was refused (" + oneLine(err.Error(), 120) + ")"}, nil
 }
 
-// pick chooses the revision to speak from those a stateless server lists.
+// pick chooses the revision to speak from those a stateless server lists: the newest
+// stateless one the client knows, else the newest with sessions.
 func pick(supported []string) (probed, error) {
-	for _, v := range statelessVersions {
+	for _, v := range allVersions { // stateless first, newest first
 		if slices.Contains(supported, v) {
-			return probed{version: v, stateless: true}, nil
-		}
-	}
-	for _, v := range statefulVersions {
-		if slices.Contains(supported, v) {
-			return probed{version: v}, nil
+			rev, _ := parseRevision(v)
+			return probed{rev: rev}, nil
 		}
 	}
 	return probed{}, fmt.Errorf("mcp: the server speaks none of this client's protocol revisions: it offers %v, the client %v", supported, allVersions)
 }
 
-func (c *Client) discoverRequest(ctx context.Context, version string) (*discoverResult, error) {
+func (c *Client) discoverRequest(ctx context.Context, rev revision) (*discoverResult, error) {
 	res := &discoverResult{}
-	err := c.call(ctx, version, true, methodDiscover, nil, codecResult("DiscoverResult", res.decode), nil)
+	err := c.call(ctx, rev, methodDiscover, nil, codecResult("DiscoverResult", res.decode), nil)
 	return res, err
 }
 
 // discover begins speaking a stateless revision.
-func (c *Client) discover(ctx context.Context, version, how string) error {
-	res, err := c.discoverRequest(ctx, version)
+func (c *Client) discover(ctx context.Context, rev revision, how string) error {
+	res, err := c.discoverRequest(ctx, rev)
 	if err != nil {
 		return err
 	}
-	c.adopt(res, version, how)
+	c.adopt(res, rev, how)
 	return nil
 }
 
 // adopt speaks a stateless revision with a server that answered server/discover with res.
-func (c *Client) adopt(res *discoverResult, version, how string) {
-	c.mu.Lock()
-	c.server = ServerInfo{Implementation: res.ServerInfo, ProtocolVersion: version, Stateless: true, Negotiation: how,
-		Capabilities: res.Capabilities, Instructions: res.Instructions}
-	c.mu.Unlock()
-	c.negotiated(version, true)
+func (c *Client) adopt(res *discoverResult, rev revision, how string) {
+	c.speak(rev, ServerInfo{Implementation: res.ServerInfo, Negotiation: how,
+		Capabilities: res.Capabilities, Instructions: res.Instructions})
 }
 
 // initialize begins a session: the server answers with the revision it speaks.
-func (c *Client) initialize(ctx context.Context, version, how string) error {
-	rev, _ := parseRevision(version)
+func (c *Client) initialize(ctx context.Context, rev revision, how string) error {
 	var e jsonwire.Encoder
-	(&initializeParams{version: version, caps: c.declaredCapabilities(false), info: c.opts.Info}).encode(&e, rev.dialect())
+	(&initializeParams{version: rev.String(), caps: c.declaredCapabilities(false), info: c.opts.Info}).encode(&e, rev.dialect())
 	var res initializeResult
-	if err := c.call(ctx, version, false, methodInitialize, json.RawMessage(e.Bytes()), codecResult("InitializeResult", res.decode), nil); err != nil {
+	if err := c.call(ctx, rev, methodInitialize, json.RawMessage(e.Bytes()), codecResult("InitializeResult", res.decode), nil); err != nil {
 		return err
 	}
-	if !isStateful(res.ProtocolVersion) {
+	answered, ok := parseRevision(res.ProtocolVersion)
+	if !ok || answered.stateless() {
 		return fmt.Errorf("mcp: the server answered initialize with protocol version %q, which this client does not speak (%v)", res.ProtocolVersion, statefulVersions)
 	}
-	c.mu.Lock()
-	c.began = time.Now()
-	c.server = ServerInfo{Implementation: res.ServerInfo, ProtocolVersion: res.ProtocolVersion, Negotiation: how,
-		Capabilities: res.Capabilities, Instructions: res.Instructions}
-	c.mu.Unlock()
-	c.negotiated(res.ProtocolVersion, false)
+	c.speak(answered, ServerInfo{Implementation: res.ServerInfo, Negotiation: how,
+		Capabilities: res.Capabilities, Instructions: res.Instructions})
 	return c.notify(ctx, notificationInitialized, nil)
+}
+
+// speak settles the revision the client speaks, with what the server said of itself, and
+// tells the connection. A session begins now.
+func (c *Client) speak(rev revision, info ServerInfo) {
+	info.ProtocolVersion, info.Stateless = rev.String(), rev.stateless()
+	c.mu.Lock()
+	c.rev, c.server = rev, info
+	if !rev.stateless() {
+		c.began = time.Now()
+	}
+	c.mu.Unlock()
+	c.negotiated(rev)
 }
 
 // oneLine is the first line of s, at most n bytes of it, for a message of one line.
@@ -267,21 +279,18 @@ func httpFailure(err error) error {
 // result (anything encoding/json decodes into; nil to ignore it). params is anything
 // encoding/json encodes as an object, or nil.
 func (c *Client) request(ctx context.Context, method string, params, result any) error {
-	c.mu.Lock()
-	version, stateless := c.server.ProtocolVersion, c.server.Stateless
-	c.mu.Unlock()
-	return c.call(ctx, version, stateless, method, params, result, nil)
+	return c.call(ctx, c.revision(), method, params, result, nil)
 }
 
 // maxInputRounds bounds the retries of one stateless request: a server that keeps asking
 // for input is broken.
 const maxInputRounds = 16
 
-// call sends a request as a client of version speaks it: a stateless request carries the
+// call sends a request as a client of rev speaks it: a stateless request carries the
 // client's version, info and capabilities in _meta, and is retried with the client's answers
 // while the server answers with an InputRequiredResult. rq, if set, says what the request's
 // headers carry (tools/call fills in its Mcp-Param headers).
-func (c *Client) call(ctx context.Context, version string, stateless bool, method string, params, result any, rq *outgoing) error {
+func (c *Client) call(ctx context.Context, rev revision, method string, params, result any, rq *outgoing) error {
 	if row := methods[method]; c.opts.Timeout > 0 && (row == nil || !row.long) { // a subscription lasts as long as it is wanted
 		if _, ok := ctx.Deadline(); !ok {
 			var cancel context.CancelFunc
@@ -296,7 +305,7 @@ func (c *Client) call(ctx context.Context, version string, stateless bool, metho
 	if rq == nil {
 		rq = &outgoing{}
 	}
-	rq.method, rq.version, rq.stateless = method, version, stateless
+	rq.method, rq.rev = method, rev
 	if row := methods[method]; row != nil {
 		if rq.name == "" && row.nameParam != "" {
 			rq.name, _ = stringParam(body, row.nameParam)
@@ -319,7 +328,7 @@ func (c *Client) call(ctx context.Context, version string, stateless bool, metho
 	var extra []byte // the members a retry adds: inputResponses, requestState
 	retriedVersion := false
 	for round := 0; ; round++ {
-		p := withMeta(body, c.requestMeta(version, stateless, token), extra)
+		p := withMeta(body, c.requestMeta(rev, token), extra)
 		rq.id = c.p.newID()
 		if rq.acknowledged != nil {
 			c.mu.Lock()
@@ -332,40 +341,43 @@ func (c *Client) call(ctx context.Context, version string, stateless bool, metho
 			delete(c.acks, string(rq.id))
 			c.mu.Unlock()
 		}
-		if v, ok := c.otherVersion(err, stateless); ok && !retriedVersion {
+		if other, ok := c.otherVersion(err, rev); ok && !retriedVersion {
 			retriedVersion = true
 			// The server does not take this revision but names one the client speaks: the
 			// request goes again in that one, and so do the client's later requests.
-			version, rq.version = v, v
+			rev, rq.rev = other, other
 			c.mu.Lock()
-			if c.server.Stateless {
-				c.server.ProtocolVersion = v
+			settled := c.server.Stateless // else this is the probe, and adopt says it
+			if settled {
+				c.rev, c.server.ProtocolVersion = other, other.String()
 			}
 			c.mu.Unlock()
-			c.negotiated(v, true)
+			if settled {
+				c.negotiated(other)
+			}
 			continue
 		}
 		if err != nil {
 			return err
 		}
-		if stateless && method == methodToolsCall && isTaskHandle(raw) {
+		if rev.stateless() && method == methodToolsCall && isTaskHandle(raw) {
 			// The server runs the call as a task: its result comes from following it.
-			if raw, err = c.awaitTask(ctx, version, raw); err != nil {
+			if raw, err = c.awaitTask(ctx, rev, raw); err != nil {
 				return fmt.Errorf("mcp: %s: %w", method, err)
 			}
 		}
-		if !stateless && rq.task && rawParam(raw, "task") != nil {
+		if !rev.stateless() && rq.task && rawParam(raw, "task") != nil {
 			// The call asked for a task, and the server made one (a server that answered
 			// at once has answered).
 			t, err := legacyTaskHandle(raw)
 			if err == nil {
-				raw, err = c.awaitLegacyTask(ctx, version, t, token, onProgress)
+				raw, err = c.awaitLegacyTask(ctx, rev, t, token, onProgress)
 			}
 			if err != nil {
 				return fmt.Errorf("mcp: %s: %w", method, err)
 			}
 		}
-		if !stateless || !isInputRequired(raw) {
+		if !rev.stateless() || !isInputRequired(raw) {
 			if result == nil {
 				return nil
 			}
@@ -398,21 +410,22 @@ type resultDecoder interface{ decodeResult(raw []byte) error }
 // otherVersion reads an UnsupportedProtocolVersionError to a stateless request: the
 // stateless revision to speak instead, if the server names one the client speaks (the
 // same one, even: a server may have refused it for a while, and says it takes it now).
-func (c *Client) otherVersion(err error, stateless bool) (string, bool) {
-	if err == nil || !stateless {
-		return "", false // without declaring rpcErr, which escapes: one allocation per call
+// Versions the client does not know are passed over.
+func (c *Client) otherVersion(err error, rev revision) (revision, bool) {
+	if err == nil || !rev.stateless() {
+		return 0, false // without declaring rpcErr, which escapes: one allocation per call
 	}
 	var rpcErr *jsonrpc.Error
 	if !errors.As(err, &rpcErr) || rpcErr.Code != CodeUnsupportedProtocolVersion {
-		return "", false
+		return 0, false
 	}
 	supported := supportedVersions(rpcErr.Data)
-	for _, v := range statelessVersions {
+	for _, v := range statelessVersions { // newest first
 		if slices.Contains(supported, v) {
-			return v, true
+			return parseRevision(v)
 		}
 	}
-	return "", false
+	return 0, false
 }
 
 // supportedVersions reads the versions an UnsupportedProtocolVersionError's data lists

@@ -173,7 +173,7 @@ func isTaskHandle(raw []byte) bool {
 // what the task asks (inputRequests) with the client's handlers, each key once, through
 // tasks/update; hands status messages to the context's progress function (WithProgress);
 // and cancels the task (tasks/cancel) when ctx ends first.
-func (c *Client) awaitTask(ctx context.Context, version string, handle []byte) ([]byte, error) {
+func (c *Client) awaitTask(ctx context.Context, rev revision, handle []byte) ([]byte, error) {
 	var t taskState
 	d := jsonwire.NewDecoder(handle)
 	switch t.decode(d); {
@@ -221,7 +221,7 @@ func (c *Client) awaitTask(ctx context.Context, version string, handle []byte) (
 		case TaskCancelled:
 			return nil, fmt.Errorf("task %s was cancelled: %s", t.TaskID, t.StatusMessage)
 		case TaskInputRequired:
-			if err := c.answerTask(ctx, version, t, answered); err != nil {
+			if err := c.answerTask(ctx, rev, t, answered); err != nil {
 				return nil, err
 			}
 		}
@@ -248,14 +248,14 @@ func (c *Client) awaitTask(ctx context.Context, version string, handle []byte) (
 			timer.Stop()
 			// The caller gave up: so does the server, as far as it can.
 			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-			c.call(cctx, version, true, methodTasksCancel, json.RawMessage(taskIDParams(t.TaskID)), nil, nil)
+			c.call(cctx, rev, methodTasksCancel, json.RawMessage(taskIDParams(t.TaskID)), nil, nil)
 			cancel()
 			return nil, ctx.Err()
 		}
 		timer.Stop()
 		if pollNow {
 			var next taskState
-			if err := c.call(ctx, version, true, methodTasksGet, json.RawMessage(taskIDParams(t.TaskID)), codecResult("Task", next.decode), nil); err != nil {
+			if err := c.call(ctx, rev, methodTasksGet, json.RawMessage(taskIDParams(t.TaskID)), codecResult("Task", next.decode), nil); err != nil {
 				if ctx.Err() != nil {
 					continue // cancelled while polling: the select above says so
 				}
@@ -267,7 +267,7 @@ func (c *Client) awaitTask(ctx context.Context, version string, handle []byte) (
 }
 
 // answerTask answers the input requests of a task the client has not answered yet.
-func (c *Client) answerTask(ctx context.Context, version string, t taskState, answered map[string]bool) error {
+func (c *Client) answerTask(ctx context.Context, rev revision, t taskState, answered map[string]bool) error {
 	responses := inputResponses{}
 	for _, in := range t.InputRequests { // by key
 		if answered[in.key] {
@@ -283,7 +283,7 @@ func (c *Client) answerTask(ctx context.Context, version string, t taskState, an
 	if len(responses) == 0 {
 		return nil
 	}
-	return c.call(ctx, version, true, methodTasksUpdate, json.RawMessage(taskUpdate(t.TaskID, responses)), nil, nil)
+	return c.call(ctx, rev, methodTasksUpdate, json.RawMessage(taskUpdate(t.TaskID, responses)), nil, nil)
 }
 
 // Revision 2025-11-25.
@@ -345,7 +345,7 @@ func legacyTaskHandle(raw []byte) (taskState, error) {
 // progress function, and so do the status messages of notifications/tasks/status and of
 // tasks/get, polled as often as the server asks while tasks/result waits. A caller that
 // gives up cancels the task (tasks/cancel), where the server offers it.
-func (c *Client) awaitLegacyTask(ctx context.Context, version string, t taskState, token []byte, onProgress func([]byte)) ([]byte, error) {
+func (c *Client) awaitLegacyTask(ctx context.Context, rev revision, t taskState, token []byte, onProgress func([]byte)) ([]byte, error) {
 	progress, _ := ctx.Value(progressKey{}).(func(ProgressNotice))
 	// The progress function hears of the call's progress on the goroutine that reads the
 	// connection, and of the task's status messages on this one: one at a time.
@@ -367,7 +367,7 @@ func (c *Client) awaitLegacyTask(ctx context.Context, version string, t taskStat
 	got := make(chan answer, 1)
 	params := taskIDParams(t.TaskID)
 	go func() {
-		rq := &outgoing{method: methodTasksResult, version: version, id: c.p.newID()}
+		rq := &outgoing{method: methodTasksResult, rev: rev, id: c.p.newID()}
 		raw, err := c.roundTrip(ctx, rq, methodTasksResult, params, token, onProgress)
 		got <- answer{raw, err}
 	}()

@@ -294,7 +294,7 @@ func TestSampleChecksToolUse(t *testing.T) {
 func TestClientAnswersOfSamplingWithTools(t *testing.T) {
 	model := &weatherModel{}
 	client := func(tools bool) *Client {
-		return &Client{opts: ClientOptions{Sampling: model.sample, SamplingTools: tools}, server: ServerInfo{ProtocolVersion: "2025-11-25"}}
+		return &Client{opts: ClientOptions{Sampling: model.sample, SamplingTools: tools}, rev: rev20251125, server: ServerInfo{ProtocolVersion: "2025-11-25"}}
 	}
 	encode := func(req *CreateMessageRequest) []byte {
 		var e jsonwire.Encoder
