@@ -32,7 +32,7 @@ func pointerTokens(ref string) ([]string, error) {
 	}
 	tokens := strings.Split(frag[1:], "/")
 	for i, t := range tokens {
-		tokens[i] = strings.NewReplacer("~1", "/", "~0", "~").Replace(t)
+		tokens[i] = unescapeToken(t)
 	}
 	return tokens, nil
 }
@@ -48,8 +48,25 @@ func pointerOf(tokens []string) string {
 	return b.String()
 }
 
+// The replacers of a reference token's escapes, built once: building one is most of what a
+// replacement costs, and GitHub's description resolves a quarter of a million pointers.
+var (
+	tokenEscaper   = strings.NewReplacer("~", "~0", "/", "~1")
+	tokenUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
+)
+
 func escapeToken(t string) string {
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(t)
+	if !strings.ContainsAny(t, "~/") {
+		return t
+	}
+	return tokenEscaper.Replace(t)
+}
+
+func unescapeToken(t string) string {
+	if !strings.Contains(t, "~") {
+		return t
+	}
+	return tokenUnescaper.Replace(t)
 }
 
 // resolvePointer is the schema at the reference tokens within root. In a large root (an
@@ -67,8 +84,7 @@ func resolveFrom(cur json.RawMessage, done, rest []string) (json.RawMessage, err
 	tokens := append(slices.Clone(done), rest...)
 	for i := len(done); i < len(tokens); i++ {
 		t := tokens[i]
-		var obj map[string]json.RawMessage
-		if json.Unmarshal(cur, &obj) == nil {
+		if obj, isObj := objectOf(cur); isObj {
 			next, ok := obj[t]
 			if !ok {
 				return nil, fmt.Errorf("%s has no member %q", orRoot(pointerOf(tokens[:i])[1:]), t)
@@ -88,6 +104,17 @@ func resolveFrom(cur json.RawMessage, done, rest []string) (json.RawMessage, err
 		return nil, fmt.Errorf("%s is neither an object nor an array", orRoot(pointerOf(tokens[:i])[1:]))
 	}
 	return cur, nil
+}
+
+// objectOf is the members of a JSON object by key, the last of a key written twice, as
+// json.Unmarshal into a map has them; false if raw is not an object.
+func objectOf(raw json.RawMessage) (map[string]json.RawMessage, bool) {
+	obj := map[string]json.RawMessage{}
+	if members(raw, func(k string, v []byte) bool { obj[k] = v; return true }) {
+		return obj, true
+	}
+	obj = nil
+	return obj, json.Unmarshal(raw, &obj) == nil
 }
 
 // defName is the name a pointer gives the type it names: X of #/$defs/X and
@@ -133,7 +160,7 @@ func (c *rootCache) resolve(root json.RawMessage, tokens []string) (json.RawMess
 		at := pointerOf(tokens[:i])
 		obj, ok := c.members[at]
 		if !ok {
-			if json.Unmarshal(cur, &obj) != nil {
+			if obj, ok = objectOf(cur); !ok {
 				// An array, or neither: resolved as usual from here.
 				return resolveFrom(cur, tokens[:i], tokens[i:])
 			}

@@ -34,12 +34,71 @@ type limits struct {
 	MaxProperties    *uint64         `json:"maxProperties"`
 }
 
+// read reads the keywords of a schema: its members of those names alone, the rest skipped,
+// unless json.Unmarshal is needed (see members).
+func (l *limits) read(raw []byte) error {
+	seen := map[string]bool{}
+	var err error
+	ok := members(raw, func(key string, v []byte) bool {
+		var into any
+		switch key {
+		case "minimum":
+			into = &l.Minimum
+		case "maximum":
+			into = &l.Maximum
+		case "exclusiveMinimum":
+			into = &l.ExclusiveMinimum
+		case "exclusiveMaximum":
+			into = &l.ExclusiveMaximum
+		case "multipleOf":
+			into = &l.MultipleOf
+		case "minLength":
+			into = &l.MinLength
+		case "maxLength":
+			into = &l.MaxLength
+		case "pattern":
+			into = &l.Pattern
+		case "minItems":
+			into = &l.MinItems
+		case "maxItems":
+			into = &l.MaxItems
+		case "uniqueItems":
+			into = &l.UniqueItems
+		case "minProperties":
+			into = &l.MinProperties
+		case "maxProperties":
+			into = &l.MaxProperties
+		default:
+			for _, k := range limitKeys {
+				if strings.EqualFold(key, k) { // encoding/json's match, in any capitals
+					return false
+				}
+			}
+			return true
+		}
+		if seen[key] {
+			return false
+		}
+		seen[key] = true
+		err = json.Unmarshal(v, into)
+		return err == nil
+	})
+	if ok {
+		return nil
+	}
+	*l = limits{}
+	return json.Unmarshal(raw, l)
+}
+
+var limitKeys = []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength",
+	"pattern", "minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties"}
+
 // tagRules is the jsonschema tag of a field of type t (its element's, for a slice) whose
 // property schema is raw; "" when it has none.
 func (c *converter) tagRules(raw json.RawMessage, t *goType, optional bool) string {
 	s, _, _ := resolve(c.root, raw)
 	var own limits
-	if json.Unmarshal(resolvedRaw(c.root, raw), &own) != nil {
+	if own.read(resolvedRaw(c.root, raw)) != nil {
 		return ""
 	}
 	var items []string
@@ -59,7 +118,7 @@ func (c *converter) tagRules(raw json.RawMessage, t *goType, optional bool) stri
 		// Scalar keywords on a slice apply to its elements.
 		scalar = t.elem
 		var ls limits
-		if len(s.Items) == 0 || json.Unmarshal(resolvedRaw(c.root, s.Items), &ls) != nil {
+		if len(s.Items) == 0 || ls.read(resolvedRaw(c.root, s.Items)) != nil {
 			return strings.Join(items, ",")
 		}
 		scalarSchema, _, _ = resolve(c.root, s.Items)

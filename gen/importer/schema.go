@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"slices"
+	"strings"
 )
 
 // schema is the part of a JSON Schema the mapping reads.
@@ -44,6 +45,10 @@ func parseSchema(raw json.RawMessage) (*schema, error) {
 	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "true" {
 		return &s, nil
 	}
+	if s.read(raw) {
+		return &s, nil
+	}
+	s = schema{}
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return nil, err
 	}
@@ -55,6 +60,117 @@ func parseSchema(raw json.RawMessage) (*schema, error) {
 		s.order = objectKeys(holder.Properties)
 	}
 	return &s, nil
+}
+
+// read reads the schema's members as json.Unmarshal would (see members), and says whether
+// it could: false for what it leaves to json.Unmarshal (a member written twice, a key in
+// other capitals than the field's, a value not of the field's type).
+func (s *schema) read(raw []byte) bool {
+	seen := map[string]bool{}
+	return members(raw, func(key string, v []byte) bool {
+		if seen[key] {
+			return false
+		}
+		seen[key] = true
+		null := string(v) == "null"
+		switch key {
+		case "$ref":
+			return null || readString(v, &s.Ref)
+		case "type":
+			s.Type = v
+		case "format":
+			return null || readString(v, &s.Format)
+		case "title":
+			return null || readString(v, &s.Title)
+		case "description":
+			return null || readString(v, &s.Description)
+		case "enum":
+			return null || rawList(v, &s.Enum)
+		case "const":
+			s.Const = v
+		case "default":
+			s.Default = v
+		case "properties":
+			if null {
+				return true
+			}
+			s.Properties = map[string]json.RawMessage{}
+			return members(v, func(k string, p []byte) bool {
+				if _, twice := s.Properties[k]; twice {
+					return false
+				}
+				s.Properties[k] = p
+				s.order = append(s.order, k)
+				return true
+			})
+		case "required":
+			if null {
+				return true
+			}
+			s.Required = []string{} // [] is not null
+			return elements(v, func(e []byte) bool {
+				var r string
+				ok := readString(e, &r)
+				s.Required = append(s.Required, r)
+				return ok
+			})
+		case "items":
+			s.Items = v
+		case "additionalProperties":
+			s.AdditionalProperties = v
+		case "oneOf":
+			return null || rawList(v, &s.OneOf)
+		case "anyOf":
+			return null || rawList(v, &s.AnyOf)
+		case "allOf":
+			return null || rawList(v, &s.AllOf)
+		case "nullable":
+			return readBool(v, &s.Nullable)
+		case "readOnly":
+			return readBool(v, &s.ReadOnly)
+		case "writeOnly":
+			return readBool(v, &s.WriteOnly)
+		case "discriminator":
+			return json.Unmarshal(v, &s.Discriminator) == nil
+		default:
+			// encoding/json matches a field's name in any capitals.
+			for _, k := range schemaKeys {
+				if strings.EqualFold(key, k) {
+					return false
+				}
+			}
+		}
+		return true
+	})
+}
+
+// schemaKeys are the members schema reads.
+var schemaKeys = []string{"$ref", "type", "format", "title", "description", "enum", "const", "default", "properties",
+	"required", "items", "additionalProperties", "oneOf", "anyOf", "allOf", "nullable", "discriminator", "readOnly", "writeOnly"}
+
+// rawList reads an array's elements; [] is an empty list, not nil, as json.Unmarshal has it.
+func rawList(v []byte, into *[]json.RawMessage) bool {
+	*into = []json.RawMessage{}
+	return elements(v, func(e []byte) bool { *into = append(*into, e); return true })
+}
+
+func readString(v []byte, into *string) bool {
+	s, ok := jsonString(v)
+	*into = s
+	return ok
+}
+
+func readBool(v []byte, into *bool) bool {
+	switch string(v) {
+	case "true":
+		*into = true
+	case "false":
+		*into = false
+	case "null":
+	default:
+		return false
+	}
+	return true
 }
 
 // ObjectKeys is the keys of the object member of raw (a JSON object), in the order they are
@@ -69,11 +185,15 @@ func ObjectKeys(raw json.RawMessage, member string) []string {
 
 // objectKeys is the keys of a JSON object in the order they are written.
 func objectKeys(raw json.RawMessage) []string {
+	var keys []string
+	if members(raw, func(k string, _ []byte) bool { keys = append(keys, k); return true }) {
+		return keys
+	}
+	keys = nil
 	d := json.NewDecoder(bytes.NewReader(raw))
 	if t, err := d.Token(); err != nil || t != json.Delim('{') {
 		return nil
 	}
-	var keys []string
 	for d.More() {
 		t, err := d.Token()
 		if err != nil {

@@ -369,7 +369,7 @@ func names(target string, l leaf) bool {
 // #/components/schemas/Dog.
 func lastToken(ref string) string {
 	if i := strings.LastIndex(ref, "/"); i >= 0 {
-		return strings.NewReplacer("~1", "/", "~0", "~").Replace(ref[i+1:])
+		return unescapeToken(ref[i+1:])
 	}
 	return ref
 }

@@ -328,9 +328,16 @@ func (b *Builder) shortPos(pos token.Pos) string {
 	return fmt.Sprintf("%s:%d", filepath.Base(at.Filename), at.Line)
 }
 
+// tokenEscaper escapes a reference token, built once (building is most of a replacement's
+// cost).
+var tokenEscaper = strings.NewReplacer("~", "~0", "/", "~1")
+
 // pointerToken escapes a property name for a JSON Pointer (RFC 6901).
 func pointerToken(name string) string {
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(name)
+	if !strings.ContainsAny(name, "~/") {
+		return name
+	}
+	return tokenEscaper.Replace(name)
 }
 
 // HeaderProblems checks the x-mcp-header annotations of a rendered input schema as clients
