@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/mcp/internal/outcheck"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -27,8 +28,8 @@ type knownTool struct {
 
 	once     sync.Once
 	schema   *jsonschema.Schema
-	schemaOK error        // why the output schema cannot be used, if it cannot
-	compiled *outputCheck // the schema compiled, if it can be (outcheck.go)
+	schemaOK error           // why the output schema cannot be used, if it cannot
+	compiled *outcheck.Check // the schema compiled, if it can be
 }
 
 // readTool reads a listed tool, and remembers what calling it takes. Over Streamable HTTP,
@@ -86,15 +87,15 @@ func (c *Client) checkStructured(name string, structured []byte) error {
 		return nil
 	}
 	t.once.Do(func() {
-		if t.schema, t.schemaOK = compileSchema(name, t.output); t.schemaOK == nil {
-			t.compiled, _ = compileOutputCheck(t.output)
+		if t.schema, t.schemaOK = outcheck.General(name, t.output); t.schemaOK == nil {
+			t.compiled, _ = outcheck.Compile(t.output)
 		}
 	})
 	if t.schemaOK != nil {
 		c.logger.Debug("mcp: a tool's output schema cannot be used; its results are not checked", "tool", name, "reason", t.schemaOK.Error())
 		return nil
 	}
-	if t.compiled != nil && t.compiled.valid(structured) {
+	if t.compiled != nil && t.compiled.Valid(structured) {
 		return nil
 	}
 	// Not valid, or the compiled check cannot tell: the general validator decides, and says
@@ -107,30 +108,6 @@ func (c *Client) checkStructured(name string, structured []byte) error {
 		return fmt.Errorf("the structured content does not match the tool's output schema: %w", err)
 	}
 	return nil
-}
-
-// compileSchema compiles a schema a server sent. A $ref is resolved only within the schema:
-// a reference that points at the network is never followed (the server could make the
-// client fetch anything).
-func compileSchema(name string, schema json.RawMessage) (*jsonschema.Schema, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
-	if err != nil {
-		return nil, err
-	}
-	comp := jsonschema.NewCompiler()
-	comp.UseLoader(noLoader{})
-	url := "mem://tools/" + strings.ReplaceAll(name, "/", "_") + "/outputSchema.json"
-	if err := comp.AddResource(url, doc); err != nil {
-		return nil, err
-	}
-	return comp.Compile(url)
-}
-
-// noLoader refuses to load any schema by URL.
-type noLoader struct{}
-
-func (noLoader) Load(url string) (any, error) {
-	return nil, fmt.Errorf("the schema refers to %s, which a client does not fetch", url)
 }
 
 // paramHeaders are the Mcp-Param headers of a tools/call: each argument the tool's schema

@@ -1,4 +1,7 @@
-package mcp
+// Package outcheck checks a tool's structured content against its output schema, compiled
+// once into a tree that reads the content's tokens as they come, with no allocation: the
+// check mcpgen's client runs on every call's result.
+package outcheck
 
 import (
 	"bytes"
@@ -12,11 +15,12 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // A client checks a tool's structured content against its output schema on every call. The
 // general validator (santhosh-tekuri/jsonschema) first decodes the content into a tree of
-// any and then interprets the schema over it: hundreds of allocations a call. outputCheck is
+// any and then interprets the schema over it: hundreds of allocations a call. Check is
 // the same schema compiled once into a tree of nodes that reads the content's tokens as they
 // come, with no allocation, for the keywords tool schemas use (those mcpgen generates, and
 // most others): type, properties, required, additionalProperties, maxProperties, items,
@@ -37,8 +41,8 @@ import (
 // counts once, would be counted twice) are left out for that reason. FuzzOutputCheck checks
 // the compiled check against the general validator.
 
-// outputCheck is one tool's output schema, compiled.
-type outputCheck struct{ root *schemaNode }
+// Check is one tool's output schema, compiled.
+type Check struct{ root *schemaNode }
 
 // schemaNode is one schema of the document, compiled.
 type schemaNode struct {
@@ -102,9 +106,9 @@ const maxCheckDepth = 64
 
 var errUnsupported = errors.New("a keyword the compiled check does not implement")
 
-// compileOutputCheck compiles an output schema, or returns an error if it uses what the
+// Compile compiles an output schema, or returns an error if it uses what the
 // compiled check does not implement (the general validator then checks every result).
-func compileOutputCheck(schema []byte) (*outputCheck, error) {
+func Compile(schema []byte) (*Check, error) {
 	dec := json.NewDecoder(bytes.NewReader(schema))
 	dec.UseNumber()
 	var doc any
@@ -121,7 +125,7 @@ func compileOutputCheck(schema []byte) (*outputCheck, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &outputCheck{root: root}, nil
+	return &Check{root: root}, nil
 }
 
 type schemaCompiler struct {
@@ -396,7 +400,7 @@ func integral(tok []byte) bool {
 
 // valid reports whether data (a whole JSON document) is valid against the schema, or false
 // if the compiled check cannot tell.
-func (oc *outputCheck) valid(data []byte) bool {
+func (oc *Check) Valid(data []byte) bool {
 	var d jsonwire.Decoder
 	d.Reset(data)
 	w := walk{budget: 1024 + 16*len(data)}
@@ -592,4 +596,29 @@ func (n *schemaNode) checkObject(d *jsonwire.Decoder, w *walk, depth int) bool {
 		}
 	}
 	return ok && !d.Failed() && seen == 1<<len(n.required)-1 && (n.maxProps < 0 || count <= n.maxProps)
+}
+
+// General compiles a schema a server sent for the general validator, which checks what
+// Compile cannot. A $ref is resolved only within the schema:
+// a reference that points at the network is never followed (the server could make the
+// client fetch anything).
+func General(name string, schema []byte) (*jsonschema.Schema, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
+	if err != nil {
+		return nil, err
+	}
+	comp := jsonschema.NewCompiler()
+	comp.UseLoader(noLoader{})
+	url := "mem://tools/" + strings.ReplaceAll(name, "/", "_") + "/outputSchema.json"
+	if err := comp.AddResource(url, doc); err != nil {
+		return nil, err
+	}
+	return comp.Compile(url)
+}
+
+// noLoader refuses to load any schema by URL.
+type noLoader struct{}
+
+func (noLoader) Load(url string) (any, error) {
+	return nil, fmt.Errorf("the schema refers to %s, which a client does not fetch", url)
 }

@@ -1,4 +1,4 @@
-package mcp
+package outcheck
 
 import (
 	"bytes"
@@ -61,7 +61,7 @@ var checkValues = []string{
 // validByTheValidator is the general validator's verdict: what checkStructured decides
 // without the compiled check.
 func validByTheValidator(t testing.TB, schema, value []byte) (bool, error) {
-	s, err := compileSchema("t", schema)
+	s, err := General("t", schema)
 	if err != nil {
 		return false, err
 	}
@@ -78,7 +78,7 @@ func TestOutputCheckAgreesWithTheValidator(t *testing.T) {
 	compiled := 0
 	decided := 0
 	for _, schema := range checkSchemas {
-		oc, err := compileOutputCheck([]byte(schema))
+		oc, err := Compile([]byte(schema))
 		if err != nil {
 			if !errors.Is(err, errUnsupported) {
 				t.Errorf("%s: %v", schema, err)
@@ -91,7 +91,7 @@ func TestOutputCheckAgreesWithTheValidator(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := oc.valid([]byte(value))
+			got := oc.Valid([]byte(value))
 			switch {
 			case got && !want:
 				t.Errorf("schema %s: the compiled check takes %s, which the validator refuses", schema, value)
@@ -141,7 +141,7 @@ func TestOutputCheckLeavesOtherKeywordsToTheValidator(t *testing.T) {
 		`{"type":"number","maximum":1e3}`,
 		`{"type":"object","if":{"required":["a"]},"then":{"required":["b"]}}`,
 	} {
-		if _, err := compileOutputCheck([]byte(schema)); !errors.Is(err, errUnsupported) {
+		if _, err := Compile([]byte(schema)); !errors.Is(err, errUnsupported) {
 			t.Errorf("%s compiled (err %v); want it left to the validator", schema, err)
 		}
 	}
@@ -149,27 +149,27 @@ func TestOutputCheckLeavesOtherKeywordsToTheValidator(t *testing.T) {
 
 // A result checked against its schema costs no allocation.
 func TestOutputCheckAllocatesNothing(t *testing.T) {
-	oc, err := compileOutputCheck([]byte(checkSchemas[0]))
+	oc, err := Compile([]byte(checkSchemas[0]))
 	if err != nil {
 		t.Fatal(err)
 	}
 	value := []byte(`{"hits":[{"id":"doc-1","title":"Model Context Protocol","score":0.9333333333333333,"snippet":"a \"quoted\" word","tags":["go","mcp"]},{"id":"doc-2","title":"t","score":1,"snippet":"s"}],"total":2}`)
-	if !oc.valid(value) {
+	if !oc.Valid(value) {
 		t.Fatal("a valid result was refused")
 	}
-	if n := testing.AllocsPerRun(100, func() { oc.valid(value) }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() { oc.Valid(value) }); n != 0 {
 		t.Errorf("checking a result allocates %v times", n)
 	}
 	// Combinations and references read the value again, still without allocating.
-	oc, err = compileOutputCheck([]byte(checkSchemas[3]))
+	oc, err = Compile([]byte(checkSchemas[3]))
 	if err != nil {
 		t.Fatal(err)
 	}
 	value = []byte(`{"next":{"v":1,"next":{"v":2,"next":null}}}`)
-	if !oc.valid(value) {
+	if !oc.Valid(value) {
 		t.Fatal("a valid result was refused")
 	}
-	if n := testing.AllocsPerRun(100, func() { oc.valid(value) }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() { oc.Valid(value) }); n != 0 {
 		t.Errorf("checking a result through $ref allocates %v times", n)
 	}
 }
@@ -182,12 +182,12 @@ func TestOutputCheckBoundsItsWork(t *testing.T) {
 		defs = append(defs, fmt.Sprintf(`"a%d":{"anyOf":[{"$ref":"#/$defs/a%d"},{"$ref":"#/$defs/a%d"}]}`, i, i+1, i+1))
 	}
 	defs = append(defs, `"a60":{"type":"string"}`)
-	oc, err := compileOutputCheck([]byte(`{"$ref":"#/$defs/a0","$defs":{` + strings.Join(defs, ",") + `}}`))
+	oc, err := Compile([]byte(`{"$ref":"#/$defs/a0","$defs":{` + strings.Join(defs, ",") + `}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan bool)
-	go func() { done <- oc.valid([]byte(`1`)) }()
+	go func() { done <- oc.Valid([]byte(`1`)) }()
 	select {
 	case ok := <-done:
 		if ok {
@@ -206,13 +206,13 @@ func FuzzOutputCheck(f *testing.F) {
 			f.Add(uint8(i), []byte(v))
 		}
 	}
-	checks := make([]*outputCheck, len(checkSchemas))
+	checks := make([]*Check, len(checkSchemas))
 	for i, s := range checkSchemas {
-		checks[i], _ = compileOutputCheck([]byte(s))
+		checks[i], _ = Compile([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, i uint8, value []byte) {
 		oc := checks[int(i)%len(checks)]
-		if oc == nil || !oc.valid(value) {
+		if oc == nil || !oc.Valid(value) {
 			return
 		}
 		schema := checkSchemas[int(i)%len(checks)]
