@@ -49,8 +49,8 @@ func newGuard(opts *HTTPOptions, logger *slog.Logger) *guard {
 // request's context (AuthInfoFrom), and the protected resource metadata is served at
 // /.well-known/oauth-protected-resource (a program mounts that path on GuardHTTP's handler
 // too). Scopes are not checked here: they depend on the message, which the server's door
-// checks per message (ServeConn), whatever the transport. opts may be nil; bad Auth options panic, as they do in
-// HTTPHandler.
+// checks per message (ServeConn), whatever the transport. opts may be nil; bad Auth options
+// panic, as they do in HTTPHandler.
 func GuardHTTP(opts *HTTPOptions, next http.Handler) http.Handler {
 	if err := opts.authProblem(); err != nil {
 		panic(err)

@@ -130,10 +130,10 @@ func (h *HTTPHandler) legacySession(w http.ResponseWriter, r *http.Request) *sse
 
 // postLegacy hands a message that passed the preamble to its session; the answer goes on
 // the session's stream. A request is served on a worker, counted in MaxConcurrentRequests
-// and holding its body in the server's MaxBytesInFlight until it is answered, as the Streamable HTTP
-// endpoint does (a request served on after its POST was answered would otherwise let a
-// client hold any number of bodies); what the next messages depend on (initialize, a
-// subscription, the log level) is served before the POST is answered.
+// and holding its body in the server's MaxBytesInFlight until it is answered, as the
+// Streamable HTTP endpoint does (a request served on after its POST was answered would
+// otherwise let a client hold any number of bodies); what the next messages depend on
+// (initialize, a subscription, the log level) is served before the POST is answered.
 func (h *HTTPHandler) postLegacy(w http.ResponseWriter, r *http.Request, p *post) {
 	defer p.release() // what of the body's bytes was not handed to the request
 	if !h.begin() {

@@ -385,11 +385,11 @@ func (r *inflight) serve() []byte {
 	return resp
 }
 
-// enter is the push entry, for transports whose messages arrive as calls (HTTP): it
-// records a request the side admitted (a), in the order messages arrive, and returns it for
-// its exchange, on the caller's goroutine or a worker; messages about it go to w. A request refused is not recorded:
-// its answer is returned instead, with why it was refused. Notifications and responses go
-// to handle.
+// enter is the push entry, for transports whose messages arrive as calls (HTTP): it records
+// a request the side admitted (a), in the order messages arrive, and returns it for its
+// exchange, on the caller's goroutine or a worker; messages about it go to w. A request
+// refused is not recorded: its answer is returned instead, with why it was refused.
+// Notifications and responses go to handle.
 func (p *peer) enter(ctx context.Context, m *jsonrpc.Message, w messageWriter, a admission, held int64) (*inflight, []byte, refusal) {
 	return p.record(ctx, m, w, a, held)
 }
