@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/mcpgen/mcpgen/gen"
@@ -91,8 +92,15 @@ func Generate(doc *Document, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, fl := range files {
-		src, err := render(fl.f)
+	// Formatting is most of writing a file; the files are formatted at once, one a core.
+	srcs, errs := make([][]byte, len(files)), make([]error, len(files))
+	var wg sync.WaitGroup
+	for i, fl := range files {
+		wg.Go(func() { srcs[i], errs[i] = render(fl.f) })
+	}
+	wg.Wait()
+	for i, fl := range files {
+		src, err := srcs[i], errs[i]
 		if err != nil {
 			return nil, fmt.Errorf("internal error (please report this as an mcpgen bug): %s: %w", fl.name, err)
 		}
