@@ -76,7 +76,8 @@ func Again() string { return "" }
 
 // Numbers are prompt arguments that are not strings.
 type Numbers struct {
-	N int `json:"n"`
+	N int                  `json:"n"`
+	S mcp.Nullable[string] `json:"s,omitzero"`
 }
 
 // Sum is a prompt with a number argument.

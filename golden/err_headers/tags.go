@@ -5,6 +5,8 @@ package errheaders
 import (
 	"encoding/json"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
 
 // Names has header names that are no HTTP header names, and tag keys mcpgen does not know.
@@ -24,19 +26,20 @@ type Names struct {
 
 // Types has headers on fields whose values cannot be mirrored.
 type Types struct {
-	Float    float64           `json:"float" mcp:"header=Float"`
-	Number   json.Number       `json:"number" mcp:"header=Number"`
-	List     []string          `json:"list" mcp:"header=List"`
-	Bytes    []byte            `json:"bytes" mcp:"header=Bytes"`
-	Map      map[string]string `json:"map" mcp:"header=Map"`
-	Object   Inner             `json:"object" mcp:"header=Object"`
-	When     time.Time         `json:"when" mcp:"header=When"`
-	Wait     time.Duration     `json:"wait" mcp:"header=Wait"`
-	Anything any               `json:"anything" mcp:"header=Anything"`
-	Quoted   string            `json:"quoted,string" mcp:"header=Quoted"`
-	Nullable *string           `json:"nullable,omitempty" jsonschema:"nullable" mcp:"header=Nullable"`
-	NullStr  string            `json:"nullStr" jsonschema:"nullable" mcp:"header=Null-Str"`
-	Extras   float32           `json:"extras" jsonschema_extras:"x-mcp-header=Extras"`
+	Float    float64              `json:"float" mcp:"header=Float"`
+	Number   json.Number          `json:"number" mcp:"header=Number"`
+	List     []string             `json:"list" mcp:"header=List"`
+	Bytes    []byte               `json:"bytes" mcp:"header=Bytes"`
+	Map      map[string]string    `json:"map" mcp:"header=Map"`
+	Object   Inner                `json:"object" mcp:"header=Object"`
+	When     time.Time            `json:"when" mcp:"header=When"`
+	Wait     time.Duration        `json:"wait" mcp:"header=Wait"`
+	Anything any                  `json:"anything" mcp:"header=Anything"`
+	Quoted   string               `json:"quoted,string" mcp:"header=Quoted"`
+	Nullable *string              `json:"nullable,omitempty" jsonschema:"nullable" mcp:"header=Nullable"`
+	NullStr  string               `json:"nullStr" jsonschema:"nullable" mcp:"header=Null-Str"`
+	Extras   float32              `json:"extras" jsonschema_extras:"x-mcp-header=Extras"`
+	Three    mcp.Nullable[string] `json:"three,omitzero" mcp:"header=Three"`
 }
 
 // Inner is an object.

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/mcpgen/mcpgen/golden/err_types/other"
+	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
 
 // Point is a struct: not a map key JSON can have, and not comparable as list items go.
@@ -42,18 +43,20 @@ func (*ReadOnly) UnmarshalText([]byte) error { return nil }
 type Flat struct {
 	ByPoint map[Point]string `json:"byPoint"`
 	*inner
-	Blob     Blob           `json:"blob,omitzero"`
-	Doc      Document       `json:"doc"`
-	Points   []Point        `json:"points" jsonschema:"uniqueItems"`
-	Tags     []string       `json:"tags,omitempty" jsonschema:"minLength=3,default=ab,default=abc"`
-	Few      []int          `json:"few,omitempty" jsonschema:"maxItems=1,default=1,default=2"`
-	Range    int            `json:"range" jsonschema:"minimum=10,maximum=5"`
-	Uniq     []string       `json:"uniq" jsonschema:"uniqueItems=maybe"`
-	Choice   string         `json:"choice" jsonschema:"oneof_required=a"`
-	Other    other.Exported `json:"other"`
-	Unread   WriteOnly      `json:"unread"`
-	Props    Point          `json:"props" jsonschema:"minProperties=1"`
-	TextBool ReadOnly       `json:"textBool" jsonschema:"default=x"`
+	Blob     Blob                            `json:"blob,omitzero"`
+	Doc      Document                        `json:"doc"`
+	Points   []Point                         `json:"points" jsonschema:"uniqueItems"`
+	Tags     []string                        `json:"tags,omitempty" jsonschema:"minLength=3,default=ab,default=abc"`
+	Few      []int                           `json:"few,omitempty" jsonschema:"maxItems=1,default=1,default=2"`
+	Range    int                             `json:"range" jsonschema:"minimum=10,maximum=5"`
+	Uniq     []string                        `json:"uniq" jsonschema:"uniqueItems=maybe"`
+	Choice   string                          `json:"choice" jsonschema:"oneof_required=a"`
+	Other    other.Exported                  `json:"other"`
+	Unread   WriteOnly                       `json:"unread"`
+	Props    Point                           `json:"props" jsonschema:"minProperties=1"`
+	TextBool ReadOnly                        `json:"textBool" jsonschema:"default=x"`
+	Cleared  mcp.Nullable[*string]           `json:"cleared,omitzero"`
+	Twice    mcp.Nullable[mcp.Nullable[int]] `json:"twice,omitzero"`
 }
 
 // Take takes all of that.

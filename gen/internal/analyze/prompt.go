@@ -50,7 +50,7 @@ func (a *analyzer) prompt(fd *ast.FuncDecl, d directive.Directive) {
 			return
 		}
 		for _, f := range pr.In.Object.Fields {
-			if t := f.Type.Deref(); t.Kind != schema.String || t.Quoted {
+			if t := f.Type.Deref(); t.Kind != schema.String || t.Quoted || f.Type.Kind == schema.ThreeStates {
 				a.diags.Hintf(f.Pos, "use a string field (or *string for an optional argument); convert it in the function",
 					"prompt argument %s has type %s, but prompt arguments are strings", f.Name, typeString(f.Type.Go))
 				ok = false

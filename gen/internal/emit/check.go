@@ -54,7 +54,7 @@ func requiredPointer(f *schema.Field) bool {
 
 func needsCheck(t *schema.Type, need map[*schema.Object]bool) bool {
 	switch t.Kind {
-	case schema.Pointer:
+	case schema.Pointer, schema.ThreeStates:
 		return needsCheck(t.Elem, need)
 	case schema.Struct:
 		return need[t.Object]
@@ -110,6 +110,10 @@ func (e *emitter) check(t *schema.Type, src string, depth int, need map[*schema.
 	switch t.Kind {
 	case schema.Pointer:
 		return []jen.Code{jen.If(jen.Id(src).Op("!=").Nil()).Block(e.check(t.Elem, deref(src), depth+1, need)...)}
+	case schema.ThreeStates:
+		x := e.temp("x", depth)
+		return []jen.Code{jen.If(jen.List(jen.Id(x), e.local("ok")).Op(":=").Id(src).Dot("Get").Call(), e.local("ok")).Block(
+			e.check(t.Elem, x, depth+1, need)...)}
 	case schema.Struct:
 		return []jen.Code{jen.Id(e.id(t.Object, "Check")).Call(c(), jen.Id(addr(src)))}
 	case schema.Slice, schema.Array:

@@ -167,16 +167,29 @@ func (e *emitter) setDefault(t *schema.Type, dst string) []jen.Code {
 	} else {
 		value = schema.Literal(*inner.Rules.Default)
 	}
-	if t.Kind != schema.Pointer {
-		return []jen.Code{jen.Id(dst).Op("=").Add(value)}
+	switch t.Kind {
+	case schema.ThreeStates:
+		return []jen.Code{jen.Id(dst).Op("=").Qual(model.RuntimePath, "NotNull").Types(e.typ(inner.Go)).Call(value)}
+	case schema.Pointer:
+		// Point at a new value holding the default.
+		return []jen.Code{jen.Id(dst).Op("=").New(e.typ(inner.Go)), jen.Op("*").Id(dst).Op("=").Add(value)}
 	}
-	// A pointer field: point at a new value holding the default.
-	return []jen.Code{jen.Id(dst).Op("=").New(e.typ(inner.Go)), jen.Op("*").Id(dst).Op("=").Add(value)}
+	return []jen.Code{jen.Id(dst).Op("=").Add(value)}
 }
 
 // decode emits statements that decode the next value into dst, an addressable expression of
 // type t.Go, and check it against t's rules.
 func (e *emitter) decode(t *schema.Type, dst string, depth int) []jen.Code {
+	if t.Kind == schema.ThreeStates {
+		// null, or a value decoded into a T of its own.
+		x := e.temp("x", depth)
+		body := []jen.Code{jen.Var().Id(x).Add(e.typ(t.Elem.Go))}
+		body = append(body, e.decode(t.Elem, x, depth+1)...)
+		body = append(body, jen.Id(bare(dst)).Op("=").Qual(model.RuntimePath, "NotNull").Call(jen.Id(x)))
+		return []jen.Code{jen.If(e.d().Dot("Null").Call()).Block(
+			jen.Id(bare(dst)).Op("=").Qual(model.RuntimePath, "Null").Types(e.typ(t.Elem.Go)).Call(),
+		).Else().Block(body...)}
+	}
 	if t.Kind == schema.Pointer {
 		// Point at a new value, then decode into it.
 		body := []jen.Code{jen.Id(bare(dst)).Op("=").New(e.typ(t.Elem.Go))}

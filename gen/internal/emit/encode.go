@@ -122,6 +122,11 @@ func (e *emitter) encode(t *schema.Type, src string, depth int) []jen.Code {
 	case schema.Pointer:
 		return []jen.Code{jen.If(jen.Id(src).Op("==").Nil()).Block(enc().Dot("Null").Call()).Else().Block(
 			e.encode(t.Elem, deref(src), depth+1)...)}
+	case schema.ThreeStates:
+		// The value, else null: mcp.Nullable's MarshalJSON writes null when left out too.
+		x := e.temp("x", depth)
+		return []jen.Code{jen.If(jen.List(jen.Id(x), e.local("ok")).Op(":=").Id(src).Dot("Get").Call(), e.local("ok")).Block(
+			e.encode(t.Elem, x, depth+1)...).Else().Block(enc().Dot("Null").Call())}
 	case schema.Struct:
 		return []jen.Code{jen.Id(e.id(t.Object, "Encode")).Call(enc(), jen.Id(addr(src)))}
 	case schema.Slice, schema.Array:

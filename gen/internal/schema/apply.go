@@ -52,7 +52,7 @@ func (b *Builder) applyTags(f *Field, c candidate, where string) tagResult {
 			case "required":
 				res.required = true
 			case "nullable":
-				if f.Type.Kind == Pointer {
+				if f.Type.Kind == Pointer || f.Type.Kind == ThreeStates {
 					f.Type.Nullable = true
 				} else {
 					target.Nullable = true

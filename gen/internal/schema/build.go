@@ -134,6 +134,9 @@ func (b *Builder) typeOf(t types.Type, pos token.Pos, where string) *Type {
 		b.diags.Errorf(pos, "%stype %s is not exported by package %s, so generated code cannot name it", prefix(where), n.Obj().Name(), n.Obj().Pkg().Path())
 		return nil
 	}
+	if elem := nullableElem(t); elem != nil {
+		return b.threeStates(t, elem, pos, where)
+	}
 	node := &Type{Go: t, Doc: b.typeDoc(t)}
 	if b.special(node) {
 		return node
@@ -185,6 +188,34 @@ func (b *Builder) typeOf(t types.Type, pos token.Pos, where string) *Type {
 		node.Kind = Any
 	default:
 		b.unsupported(t, pos, where, "")
+		return nil
+	}
+	return node
+}
+
+// nullablePath is the runtime's mcp.Nullable, by its package path and name.
+const nullablePath = "github.com/mcpgen/mcpgen/runtime/mcp.Nullable"
+
+// nullableElem is T of an mcp.Nullable[T], nil for other types.
+func nullableElem(t types.Type) types.Type {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || qualifiedName(t) != nullablePath || n.TypeArgs().Len() != 1 {
+		return nil
+	}
+	return n.TypeArgs().At(0)
+}
+
+// threeStates builds an mcp.Nullable[T]: null is accepted, and so is a T, with the rules
+// of T's use. T is a value, or a pointer to a struct (one that contains itself so, as typed
+// clients write it); another pointer or mcp.Nullable in it would have no meaning.
+func (b *Builder) threeStates(t, elem types.Type, pos token.Pos, where string) *Type {
+	node := &Type{Go: t, Kind: ThreeStates, Nullable: true}
+	if node.Elem = b.typeOf(elem, pos, where); node.Elem == nil {
+		return nil
+	}
+	if e := node.Elem; e.Kind == ThreeStates || e.Kind == Pointer && (e.Elem.Kind != Struct || e.Nullable) {
+		b.diags.Hintf(pos, "write mcp.Nullable[T] with the value's type: it is left out, null or a T",
+			"%stype %s holds a pointer or another mcp.Nullable", prefix(where), typeString(t))
 		return nil
 	}
 	return node

@@ -266,7 +266,11 @@ func (b *Builder) field(s *Object, c candidate) *Field {
 	if c.json.asString {
 		// As encoding/json: the option applies to strings, numbers and booleans (also
 		// behind a pointer) and is ignored on anything else.
-		switch inner := t.Deref(); inner.Kind {
+		inner := t // not within an mcp.Nullable, which has its own JSON form
+		for inner.Kind == Pointer {
+			inner = inner.Elem
+		}
+		switch inner.Kind {
 		case String, Int, Uint, Float, Bool:
 			inner.Quoted = true
 		}
@@ -300,10 +304,11 @@ func (b *Builder) field(s *Object, c candidate) *Field {
 				"%s: omitzero needs a way to tell the zero value: type %s is not comparable and has no IsZero method", where, typeString(t.Go))
 		}
 	}
-	// Pointers are optional unless a tag requires them, and so are the fields promoted through
-	// an embedded pointer, which may be nil; other fields unless omitempty or omitzero says so.
+	// Pointers (and mcp.Nullable) are optional unless a tag requires them, and so are the
+	// fields promoted through an embedded pointer, which may be nil; other fields unless
+	// omitempty or omitzero says so.
 	viaPointer := slices.ContainsFunc(c.path[:len(c.path)-1], func(s Step) bool { return s.Pointer })
-	f.Required = tags.required || !c.json.omitEmpty && !c.json.omitZero && t.Kind != Pointer && !viaPointer
+	f.Required = tags.required || !c.json.omitEmpty && !c.json.omitZero && t.Kind != Pointer && t.Kind != ThreeStates && !viaPointer
 	switch {
 	case tags.required:
 		// Required output properties are always written (a nil pointer is then an error).

@@ -102,12 +102,14 @@ func (b *Builder) checkHeaderType(f *Field, where string) {
 		label = fmt.Sprintf("header %q", f.Header)
 	}
 	t, nullable := f.Type, false
-	for ; t.Kind == Pointer; t = t.Elem {
+	for ; t.Kind == Pointer || t.Kind == ThreeStates; t = t.Elem {
 		nullable = nullable || t.Nullable
 	}
 	if nullable || t.Nullable {
 		hint := "leave out nullable, or make the field a pointer: an absent property sends no header"
-		if f.Type.Kind == Pointer {
+		if f.Type.Kind == ThreeStates {
+			hint = "make the field a pointer: an mcp.Nullable may be null, and an absent property sends no header"
+		} else if f.Type.Kind == Pointer {
 			hint = "leave out nullable: the pointer makes the property optional already, and an absent property sends no header"
 		}
 		b.diags.Hintf(pos, hint, "%s: %s is on a nullable property, whose schema is a oneOf; clients look for the header only in a property's own schema", where, label)

@@ -37,6 +37,10 @@ const (
 	Duration        // time.Duration: a string in time.ParseDuration syntax ("1h30m")
 	RawJSON         // json.RawMessage: any JSON value, kept as its text
 	JSONNumber      // json.Number: a JSON number, kept as its text
+	// ThreeStates is the runtime's mcp.Nullable[T]: left out, null or an Elem (where a
+	// pointer has two states: an optional argument a model may clear with null). Its rules
+	// are Elem's.
+	ThreeStates
 )
 
 // Type is one use of a Go type: its JSON shape plus the rules that apply at this site.
@@ -230,9 +234,9 @@ func isJSONNumber(s string) bool {
 	return i == len(s)
 }
 
-// Deref returns the type a chain of pointers points to.
+// Deref returns the type a chain of pointers (and mcp.Nullable) holds.
 func (t *Type) Deref() *Type {
-	for t.Kind == Pointer {
+	for t.Kind == Pointer || t.Kind == ThreeStates {
 		t = t.Elem
 	}
 	return t

@@ -150,7 +150,7 @@ func writeValue(b *bytes.Buffer, v any) {
 // node renders one use of a type. desc is the description from the use site (a field's doc
 // comment); root is the object the schema document describes, if any.
 func (r *renderer) node(t *Type, desc string, root *Object) *ordered {
-	if t.Kind == Pointer {
+	if t.Kind == Pointer || t.Kind == ThreeStates {
 		inner := r.node(t.Elem, desc, root)
 		if t.Nullable {
 			return &ordered{{"oneOf", []any{inner, ordered{{"type", "null"}}}}}
