@@ -402,7 +402,7 @@ func schemaTag(fl *field) string {
 	if fl.rules != "" {
 		items = append(items, fl.rules)
 	}
-	if fl.nullable && fl.t.kind != kRaw {
+	if fl.nullable && fl.t.kind != kRaw && !fl.threeStates() { // an mcp.Nullable says it itself
 		items = append(items, "nullable")
 	}
 	if !fl.optional && fl.pointer() {

@@ -65,11 +65,6 @@ func (m *Mapping) Add(name, method string, in json.RawMessage, inPath string, ou
 // Finish merges the types of one shape and names them; call it once, after Add.
 func (m *Mapping) Finish() {
 	m.pkg.finish(m.tools)
-	for _, t := range m.pkg.made {
-		for _, f := range t.fields {
-			f.oneState = true
-		}
-	}
 	for _, t := range m.pkg.decls {
 		if t.kind == kIface {
 			t.kind = kOneOf
@@ -173,6 +168,7 @@ type Field struct {
 	Kind     string // string, int, float, bool, time, enum, raw, slice, map, struct, union
 	Elem     string // a slice's or map's elements: their Kind
 	Pointer  bool   // the field is *T
+	Nullable bool   // the field is mcp.Nullable[T]: left out, null or a value
 	Optional bool
 }
 
@@ -193,7 +189,7 @@ func fieldOf(t *goType, key string) *Field {
 	}
 	for _, f := range t.fields {
 		if f.key == key && !f.fixed {
-			out := &Field{Name: f.name, Key: f.key, Kind: kindName(f.t), Pointer: f.pointer(), Optional: f.optional}
+			out := &Field{Name: f.name, Key: f.key, Kind: kindName(f.t), Pointer: f.pointer(), Nullable: f.threeStates(), Optional: f.optional}
 			if f.t.elem != nil {
 				out.Elem = kindName(f.t.elem)
 			}

@@ -81,7 +81,6 @@ type field struct {
 	value     string
 	doc       string
 	rules     string // a Mapping's: the jsonschema tag of its validation keywords
-	oneState  bool   // a Mapping's: optional and nullable is a pointer too, not an mcp.Nullable
 }
 
 // pointer says whether the field is *T: optional or nullable scalars, structs, enums and unions
@@ -98,7 +97,7 @@ func (f *field) pointer() bool {
 // "milestone": null removes the milestone; no "milestone" keeps it). json.RawMessage holds
 // null itself.
 func (f *field) threeStates() bool {
-	return f.optional && f.nullable && !f.fixed && f.t.kind != kRaw && !f.oneState
+	return f.optional && f.nullable && !f.fixed && f.t.kind != kRaw
 }
 
 // member is one JSON type of a kUnion: a field of the union's struct.

@@ -180,7 +180,18 @@ func paramCode(a *Arg, fl *importer.Field) []jen.Code { return paramInto(a, fl, 
 // paramInto sets one parameter from its field; a query's with the request's method query
 // (Query, or FormField for a form's field).
 func paramInto(a *Arg, fl *importer.Field, query string) []jen.Code {
-	v := jen.Id("in").Dot(fl.Name)
+	if fl.Nullable {
+		// A URL, a header or a form has no null: null is sent as left out.
+		value := *fl
+		value.Nullable, value.Name = false, ""
+		return []jen.Code{jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Id("in").Dot(fl.Name).Dot("Get").Call(), jen.Id("ok")).Block(
+			paramOf(a, &value, jen.Id("x"), query)...)}
+	}
+	return paramOf(a, fl, jen.Id("in").Dot(fl.Name), query)
+}
+
+// paramOf sets one parameter from the value v (a field, or an mcp.Nullable's value).
+func paramOf(a *Arg, fl *importer.Field, v *jen.Statement, query string) []jen.Code {
 	p := a.Param
 	var set func(values jen.Code, list bool) jen.Code
 	switch p.In {
@@ -253,7 +264,10 @@ func (g *writer) bodyCode(t *emitted, b *Body) []jen.Code {
 		if fl == nil {
 			return nil
 		}
-		if fl.Pointer || fl.Optional {
+		switch {
+		case fl.Nullable: // null is sent as the body null
+			return []jen.Code{jen.If(jen.Op("!").Id("in").Dot(fl.Name).Dot("IsZero").Call()).Block(jsonBody...)}
+		case fl.Pointer || fl.Optional:
 			return []jen.Code{jen.If(jen.Id("in").Dot(fl.Name).Op("!=").Nil()).Block(jsonBody...)}
 		}
 		return jsonBody
@@ -280,6 +294,9 @@ func (g *writer) bodyCode(t *emitted, b *Body) []jen.Code {
 			return nil
 		}
 		x := jen.Id("in").Dot(fl.Name)
+		if fl.Nullable { // no text is no body
+			return []jen.Code{jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Add(x).Dot("Get").Call(), jen.Id("ok")).Block(jen.Id("r").Dot("Raw").Call(jen.Lit(b.MediaType), jen.Index().Byte().Parens(jen.Id("x"))))}
+		}
 		if fl.Pointer {
 			return []jen.Code{jen.If(x.Clone().Op("!=").Nil()).Block(jen.Id("r").Dot("Raw").Call(jen.Lit(b.MediaType), jen.Index().Byte().Parens(jen.Op("*").Add(x.Clone()))))}
 		}
@@ -290,6 +307,9 @@ func (g *writer) bodyCode(t *emitted, b *Body) []jen.Code {
 			return nil
 		}
 		x := jen.Id("in").Dot(fl.Name)
+		if fl.Nullable {
+			return []jen.Code{jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Add(x).Dot("Get").Call(), jen.Id("ok")).Block(jen.Id("r").Dot("Base64").Call(jen.Lit(b.MediaType), jen.Id("x")))}
+		}
 		if fl.Pointer {
 			return []jen.Code{jen.If(x.Clone().Op("!=").Nil()).Block(jen.Id("r").Dot("Base64").Call(jen.Lit(b.MediaType), jen.Op("*").Add(x.Clone())))}
 		}

@@ -178,8 +178,8 @@ func (c *Client) PlaceOrder(ctx context.Context, in *PlaceOrderInput) (string, e
 	r := c.NewRequest("placeOrder", "POST", "/orders")
 	r.FormField("productId", in.ProductID)
 	r.FormField("quantity", strconv.FormatInt(in.Quantity, 10))
-	if in.Note != nil {
-		r.FormField("note", *in.Note)
+	if x, ok := in.Note.Get(); ok {
+		r.FormField("note", x)
 	}
 	r.SendForm(false)
 	resp, err := r.Do(ctx)

@@ -759,10 +759,11 @@ func mcpgenDecodeCreateProductInput(d *jsonwire.Decoder, v *CreateProductInput) 
 			}
 		case "dimensions":
 			if d.Null() {
-				v.Dimensions = nil
+				v.Dimensions = mcp.Null[Dimensions]()
 			} else {
-				v.Dimensions = new(Dimensions)
-				mcpgenDecodeDimensions(d, v.Dimensions)
+				var x Dimensions
+				mcpgenDecodeDimensions(d, &x)
+				v.Dimensions = mcp.NotNull(x)
 			}
 		case "price_or_quote":
 			v.PriceOrQuote = new(NumberOrString)
@@ -972,12 +973,13 @@ func mcpgenDecodePlaceOrderInput(d *jsonwire.Decoder, v *PlaceOrderInput) {
 			}
 		case "note":
 			if d.Null() {
-				v.Note = nil
+				v.Note = mcp.Null[string]()
 			} else {
-				v.Note = new(string)
+				var x string
 				if s1, ok := d.String(); ok {
-					*v.Note = s1
+					x = s1
 				}
+				v.Note = mcp.NotNull(x)
 			}
 		default:
 			d.Report("unknown property; expected one of \"productId\", \"quantity\", \"note\"")
@@ -1077,9 +1079,13 @@ func mcpgenEncodeProduct(e *jsonwire.Encoder, v *Product) {
 		e.Key("released")
 		e.MarshaledText((*v.Released).MarshalText())
 	}
-	if v.Dimensions != nil {
+	if !v.Dimensions.IsZero() {
 		e.Key("dimensions")
-		mcpgenEncodeDimensions(e, v.Dimensions)
+		if x, ok := v.Dimensions.Get(); ok {
+			mcpgenEncodeDimensions(e, &x)
+		} else {
+			e.Null()
+		}
 	}
 	if v.PriceOrQuote != nil {
 		e.Key("price_or_quote")

@@ -87,12 +87,13 @@ func TestCallsTheAPI(t *testing.T) {
 		t.Errorf("X-API-Key: %q", a.auth[0])
 	}
 
-	// A POST with a JSON body: the body's properties are the tool's arguments.
+	// A POST with a JSON body: the body's properties are the tool's arguments; an optional
+	// nullable one sent null is sent null (it clears), and left out is left out.
 	res = c.CallTool("createProduct", map[string]any{"name": "Dune", "price": 9.5, "category": "books", "dimensions": nil, "price_or_quote": "ask"})
 	if res.IsError {
 		t.Fatal(res.Text())
 	}
-	if want := `POST /products {"name":"Dune","price":9.5,"category":"books","price_or_quote":"ask"}`; a.got[1] != want {
+	if want := `POST /products {"name":"Dune","price":9.5,"category":"books","dimensions":null,"price_or_quote":"ask"}`; a.got[1] != want {
 		t.Errorf("sent %q, want %q", a.got[1], want)
 	}
 	if !strings.Contains(string(res.StructuredContent), `"offer":{"kind":"discount","percent":10}`) {
@@ -109,6 +110,25 @@ func TestCallsTheAPI(t *testing.T) {
 	res = c.CallTool("placeOrder", map[string]any{"productId": "p_1", "quantity": 2})
 	if res.IsError || res.Text() != "order o_1 placed" || a.got[3] != "POST /orders productId=p_1&quantity=2" {
 		t.Errorf("placeOrder: %s, sent %q", res.Text(), a.got[3])
+	}
+
+	// The three states of an optional nullable property, in a JSON body and in a form (which
+	// has no null: null is left out).
+	for _, call := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"createProduct", map[string]any{"name": "Dune", "price": 1, "category": "books"}, `POST /products {"name":"Dune","price":1,"category":"books"}`},
+		{"createProduct", map[string]any{"name": "Dune", "price": 1, "category": "books", "dimensions": map[string]any{"width": 2, "height": 3}}, `POST /products {"name":"Dune","price":1,"category":"books","dimensions":{"width":2,"height":3}}`},
+		{"placeOrder", map[string]any{"productId": "p_1", "quantity": 1, "note": nil}, "POST /orders productId=p_1&quantity=1"},
+		{"placeOrder", map[string]any{"productId": "p_1", "quantity": 1, "note": "gift"}, "POST /orders note=gift&productId=p_1&quantity=1"},
+	} {
+		n := len(a.got)
+		if res := c.CallTool(call.tool, call.args); res.IsError || a.got[n] != call.want {
+			t.Errorf("%s %v: %s, sent %q, want %q", call.tool, call.args, res.Text(), a.got[n], call.want)
+		}
+		a.got, a.auth = a.got[:n], a.auth[:n]
 	}
 
 	// A free-form object: its JSON as the result's text, with no output schema to hold it to.

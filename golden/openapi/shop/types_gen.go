@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/mcp"
 	"strconv"
 	"time"
 )
@@ -19,8 +20,8 @@ type CreateProductInput struct {
 	Category Category   `json:"category"`
 	Released *time.Time `json:"released,omitempty"`
 	// Its size, when it has one.
-	Dimensions   *Dimensions     `json:"dimensions,omitempty" jsonschema:"nullable"`
-	PriceOrQuote *NumberOrString `json:"price_or_quote,omitempty"`
+	Dimensions   mcp.Nullable[Dimensions] `json:"dimensions,omitzero"`
+	PriceOrQuote *NumberOrString          `json:"price_or_quote,omitempty"`
 }
 
 // Category is one of the values below.
@@ -135,9 +136,9 @@ type Product struct {
 	Category Category   `json:"category"`
 	Released *time.Time `json:"released,omitempty"`
 	// Its size, when it has one.
-	Dimensions   *Dimensions     `json:"dimensions,omitempty" jsonschema:"nullable"`
-	PriceOrQuote *NumberOrString `json:"price_or_quote,omitempty"`
-	Offer        *ProductOffer   `json:"offer,omitempty"`
+	Dimensions   mcp.Nullable[Dimensions] `json:"dimensions,omitzero"`
+	PriceOrQuote *NumberOrString          `json:"price_or_quote,omitempty"`
+	Offer        *ProductOffer            `json:"offer,omitempty"`
 }
 
 func (v *Product) decode(d *jsonwire.Decoder) {
@@ -181,11 +182,11 @@ func (v *Product) decode(d *jsonwire.Decoder) {
 			}
 		case "dimensions":
 			if d.Null() {
-				v.Dimensions = nil
+				v.Dimensions = mcp.Null[Dimensions]()
 			} else {
-				p := new(Dimensions)
-				(*p).decode(d)
-				v.Dimensions = p
+				var x Dimensions
+				x.decode(d)
+				v.Dimensions = mcp.NotNull(x)
 			}
 		case "price_or_quote":
 			if d.Null() {
@@ -391,9 +392,9 @@ type ListProductsOutput struct {
 
 // PlaceOrderInput is an object of the server's schema.
 type PlaceOrderInput struct {
-	ProductID string  `json:"productId"`
-	Quantity  int64   `json:"quantity" jsonschema:"exclusiveMinimum=0"`
-	Note      *string `json:"note,omitempty" jsonschema:"nullable"`
+	ProductID string               `json:"productId"`
+	Quantity  int64                `json:"quantity" jsonschema:"exclusiveMinimum=0"`
+	Note      mcp.Nullable[string] `json:"note,omitzero"`
 }
 
 // SetPictureInput is an object of the server's schema.
@@ -432,9 +433,12 @@ func (v *CreateProductInput) encodeBody(e *jsonwire.Encoder) {
 		e.Key("released")
 		e.MarshaledText((*v.Released).MarshalText())
 	}
-	if v.Dimensions != nil {
+	if x, ok := v.Dimensions.Get(); ok {
 		e.Key("dimensions")
-		(*v.Dimensions).encode(e)
+		x.encode(e)
+	} else if v.Dimensions.IsNull() {
+		e.Key("dimensions")
+		e.Null()
 	}
 	if v.PriceOrQuote != nil {
 		e.Key("price_or_quote")
@@ -466,9 +470,12 @@ func (v *PlaceOrderInput) encodeBody(e *jsonwire.Encoder) {
 	e.String(v.ProductID)
 	e.Key("quantity")
 	e.Int(v.Quantity)
-	if v.Note != nil {
+	if x, ok := v.Note.Get(); ok {
 		e.Key("note")
-		e.String(*v.Note)
+		e.String(x)
+	} else if v.Note.IsNull() {
+		e.Key("note")
+		e.Null()
 	}
 	e.ObjectEnd()
 }

@@ -405,12 +405,13 @@ func mcpgenDecodeUpdatePetInput(d *jsonwire.Decoder, v *UpdatePetInput) {
 			}
 		case "nickname":
 			if d.Null() {
-				v.Nickname = nil
+				v.Nickname = mcp.Null[string]()
 			} else {
-				v.Nickname = new(string)
+				var x string
 				if s1, ok := d.String(); ok {
-					*v.Nickname = s1
+					x = s1
 				}
+				v.Nickname = mcp.NotNull(x)
 			}
 		case "born":
 			if d.Null() {
@@ -503,9 +504,13 @@ func mcpgenEncodePet(e *jsonwire.Encoder, v *Pet) {
 	e.String(string(v.Kind))
 	e.Key("name")
 	e.String(v.Name)
-	if v.Nickname != nil {
+	if !v.Nickname.IsZero() {
 		e.Key("nickname")
-		e.String(*v.Nickname)
+		if x, ok := v.Nickname.Get(); ok {
+			e.String(x)
+		} else {
+			e.Null()
+		}
 	}
 	if v.Born != nil {
 		e.Key("born")

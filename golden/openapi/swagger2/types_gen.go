@@ -6,6 +6,7 @@ package swagger2
 import (
 	"errors"
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
 
 // ListPetsInput is an object of the server's schema.
@@ -30,9 +31,9 @@ type ListPetsOutput struct {
 
 // Pet is an object of the server's schema.
 type Pet struct {
-	Kind     Kind    `json:"kind"`
-	Name     string  `json:"name"`
-	Nickname *string `json:"nickname,omitempty" jsonschema:"nullable"`
+	Kind     Kind                 `json:"kind"`
+	Name     string               `json:"name"`
+	Nickname mcp.Nullable[string] `json:"nickname,omitzero"`
 	// Format: date.
 	Born *string `json:"born,omitempty" jsonschema:"format=date"`
 }
@@ -50,13 +51,13 @@ func (v *Pet) decode(d *jsonwire.Decoder) {
 			}
 		case "nickname":
 			if d.Null() {
-				v.Nickname = nil
+				v.Nickname = mcp.Null[string]()
 			} else {
-				p := new(string)
+				var x string
 				if s, ok := d.String(); ok {
-					*p = s
+					x = s
 				}
-				v.Nickname = p
+				v.Nickname = mcp.NotNull(x)
 			}
 		case "born":
 			if d.Null() {
@@ -85,10 +86,10 @@ const (
 // UpdatePetInput is an object of the server's schema.
 type UpdatePetInput struct {
 	// Format: int64.
-	ID       int64   `json:"id" jsonschema:"minimum=1"`
-	Kind     Kind    `json:"kind"`
-	Name     string  `json:"name"`
-	Nickname *string `json:"nickname,omitempty" jsonschema:"nullable"`
+	ID       int64                `json:"id" jsonschema:"minimum=1"`
+	Kind     Kind                 `json:"kind"`
+	Name     string               `json:"name"`
+	Nickname mcp.Nullable[string] `json:"nickname,omitzero"`
 	// Format: date.
 	Born *string `json:"born,omitempty" jsonschema:"format=date"`
 }
@@ -135,9 +136,12 @@ func (v *UpdatePetInput) encodeBody(e *jsonwire.Encoder) {
 	e.String(string(v.Kind))
 	e.Key("name")
 	e.String(v.Name)
-	if v.Nickname != nil {
+	if x, ok := v.Nickname.Get(); ok {
 		e.Key("nickname")
-		e.String(*v.Nickname)
+		e.String(x)
+	} else if v.Nickname.IsNull() {
+		e.Key("nickname")
+		e.Null()
 	}
 	if v.Born != nil {
 		e.Key("born")

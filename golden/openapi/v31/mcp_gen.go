@@ -529,9 +529,13 @@ func mcpgenEncodeNote(e *jsonwire.Encoder, v *Note) {
 		e.Key("score")
 		e.Float(*v.Score, 64)
 	}
-	if v.Due != nil {
+	if !v.Due.IsZero() {
 		e.Key("due")
-		e.MarshaledText((*v.Due).MarshalText())
+		if x, ok := v.Due.Get(); ok {
+			e.MarshaledText(x.MarshalText())
+		} else {
+			e.Null()
+		}
 	}
 	if len(v.Tags) != 0 {
 		e.Key("tags")
@@ -569,9 +573,13 @@ func mcpgenEncodePage(e *jsonwire.Encoder, v *Page) {
 		mcpgenEncodeNote(e, &v.Notes[i])
 	}
 	e.ArrayEnd()
-	if v.NextCursor != nil {
+	if !v.NextCursor.IsZero() {
 		e.Key("next_cursor")
-		e.String(*v.NextCursor)
+		if x, ok := v.NextCursor.Get(); ok {
+			e.String(x)
+		} else {
+			e.Null()
+		}
 	}
 	e.ObjectEnd()
 }

@@ -6,6 +6,7 @@ package v31
 import (
 	"errors"
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/mcp"
 	"time"
 )
 
@@ -20,13 +21,13 @@ type AddNoteInput struct {
 //
 // Its "kind" is "note", always: the encoder writes it.
 type Note struct {
-	ID     string           `json:"id"`
-	Text   string           `json:"text" jsonschema:"maxLength=1000"`
-	Score  *float64         `json:"score,omitempty" jsonschema:"exclusiveMinimum=0,exclusiveMaximum=10"`
-	Due    *time.Time       `json:"due,omitempty" jsonschema:"nullable"`
-	Tags   []string         `json:"tags,omitempty" jsonschema:"maxItems=10,uniqueItems"`
-	Parent *Note            `json:"parent,omitempty"`
-	Meta   map[string]int64 `json:"meta,omitempty"`
+	ID     string                  `json:"id"`
+	Text   string                  `json:"text" jsonschema:"maxLength=1000"`
+	Score  *float64                `json:"score,omitempty" jsonschema:"exclusiveMinimum=0,exclusiveMaximum=10"`
+	Due    mcp.Nullable[time.Time] `json:"due,omitzero"`
+	Tags   []string                `json:"tags,omitempty" jsonschema:"maxItems=10,uniqueItems"`
+	Parent *Note                   `json:"parent,omitempty"`
+	Meta   map[string]int64        `json:"meta,omitempty"`
 }
 
 func (v *Note) decode(d *jsonwire.Decoder) {
@@ -56,17 +57,17 @@ func (v *Note) decode(d *jsonwire.Decoder) {
 			}
 		case "due":
 			if d.Null() {
-				v.Due = nil
+				v.Due = mcp.Null[time.Time]()
 			} else {
-				p := new(time.Time)
+				var x time.Time
 				if s, ok := d.String(); ok {
 					if t, err := time.Parse(time.RFC3339Nano, s); err != nil {
 						d.Report("must be a date-time (RFC 3339)")
 					} else {
-						*p = t
+						x = t
 					}
 				}
-				v.Due = p
+				v.Due = mcp.NotNull(x)
 			}
 		case "tags":
 			if d.Null() {
@@ -132,7 +133,7 @@ func (v *ListNotesInputFilter) encode(e *jsonwire.Encoder) {
 type Page struct {
 	Notes []Note `json:"notes"`
 	// Where the next page starts; null on the last.
-	NextCursor *string `json:"next_cursor,omitempty" jsonschema:"nullable"`
+	NextCursor mcp.Nullable[string] `json:"next_cursor,omitzero"`
 }
 
 func (v *Page) decode(d *jsonwire.Decoder) {
@@ -151,13 +152,13 @@ func (v *Page) decode(d *jsonwire.Decoder) {
 			}
 		case "next_cursor":
 			if d.Null() {
-				v.NextCursor = nil
+				v.NextCursor = mcp.Null[string]()
 			} else {
-				p := new(string)
+				var x string
 				if s, ok := d.String(); ok {
-					*p = s
+					x = s
 				}
-				v.NextCursor = p
+				v.NextCursor = mcp.NotNull(x)
 			}
 		default:
 			d.Skip()
