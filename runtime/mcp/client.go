@@ -329,7 +329,7 @@ func (c *Client) deliver(msg []byte) {
 		c.p.receive(c.ctx, msg, 0) // answers the error
 		return
 	}
-	c.p.handle(c.ctx, &m, clientOut{c}, 0)
+	c.p.accept(c.ctx, &m, clientOut{c}, 0)
 }
 
 // answered hands the client msg, which its connection read on the caller's goroutine, if

@@ -13,19 +13,18 @@ import (
 // JSON-RPC messages of one conversation both ways. The client runs on it for every
 // transport; transports outside this package (runtime/mcp/ws) implement it.
 //
-// On the server, every message enters through the one door (door.go), whatever carried it:
-// Server.ServeConn reads a Connection (stdio's stdioConn, memoryServerConn, the Connections
-// of other packages) and hands each message to its conversation's peer (peer.receive), and
-// HTTP hands each POSTed message to its session's (peer.enter): both pass session.admit
-// (the caller's scopes, the ticket) and peer.record (the conversation's concurrency, the
-// message's bytes in the budget), and nothing else admits a request. Every transport
-// writes through one write half, a messageWriter: a Connection's Write(ctx, msg), or an
-// HTTP stream's (a request's writer is its POST's stream while its client takes SSE there,
-// its session's GET stream otherwise); RequestFrom(ctx) is the request a message is about.
-// What a Connection may offer beyond that is a few exported interfaces, below
-// (MessageStreamer, LaterWriter, Backlogger). Messages about no request in particular (list
-// changes, resource updates) go through the conversation's notifier (notifier.go), which
-// never makes their sender wait.
+// On the server, every message enters through the one door (door.go), whatever carried it,
+// by one way into the peer, peer.handle: Server.ServeConn reads a Connection (stdio's
+// stdioConn, memoryServerConn, the Connections of other packages) and hands each message
+// to its conversation's peer, and HTTP hands it each POSTed message with the POST's stream
+// as the request's writer (a RequestStream). A request passes session.admit (the caller's
+// scopes, the ticket) and peer.record (the conversation's concurrency, its bytes in the
+// budget), and nothing else admits one. Every transport writes through one write half, a
+// messageWriter: a Connection's Write(ctx, msg), or an HTTP stream's; RequestFrom(ctx) is
+// the request a message is about. What a Connection may offer beyond that is a few
+// exported interfaces, below (MessageStreamer, LaterWriter, Backlogger, RequestStream).
+// Messages about no request in particular (list changes, resource updates) go through the
+// conversation's notifier (notifier.go), which never makes their sender wait.
 
 // A Transport opens connections to a server: CommandTransport (a command it starts, over
 // stdio), IOTransport, StreamableHTTPTransport, SSETransport (the HTTP+SSE transport of
@@ -95,6 +94,17 @@ type LaterWriter interface {
 	NoteLater(msg []byte) bool
 	// Flush writes what waits.
 	Flush() error
+}
+
+// A RequestStream carries the messages about one request, and its response, on a stream of
+// its own: the stream of the Streamable HTTP POST it came in. It is the writer a transport
+// that pushes each request into the server (HTTPHandler) hands it with the request; the
+// server writes the request's messages to it (Write), hands it the response (Respond), and
+// says when the request is over, answered or not (Done, after Respond when there is one).
+type RequestStream interface {
+	Write(ctx context.Context, msg []byte) error
+	Respond(msg []byte) error
+	Done()
 }
 
 // A Backlogger says how many bytes of what it was given its client has not read yet: a

@@ -23,11 +23,11 @@ func NewMemoryConnPairForTest() (Connection, Connection) {
 }
 
 // exchange passes a request through the door and serves it on the caller's goroutine, as
-// an HTTP POST is: its response, or its refusal.
+// an HTTP POST of a session's initialize is: its response, or its refusal.
 func exchange(ss *session, ctx context.Context, m *jsonrpc.Message) []byte {
-	rq, refused, _ := ss.enter(ctx, m, ss.w, ss.admitEra(ctx, m, nil), 0)
-	if rq == nil {
+	answer := &initAnswer{get: ss.w.(*stream)}
+	if _, refused, _, _ := ss.handle(ctx, m, answer, 0); refused != nil {
 		return refused
 	}
-	return rq.exchange()
+	return answer.resp
 }

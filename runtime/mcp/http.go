@@ -268,12 +268,22 @@ func (h *HTTPHandler) routes() http.Handler {
 func (h *HTTPHandler) Shutdown(ctx context.Context) error {
 	h.mu.Lock()
 	h.closing = true
+	var peers []*peer
+	for _, hs := range h.sessions {
+		peers = append(peers, hs.peer)
+	}
+	for _, ss := range h.sseSessions {
+		peers = append(peers, ss.peer)
+	}
 	h.mu.Unlock()
 	h.stop()
 	h.srv.Shutdown(ctx)
 	done := make(chan struct{})
 	go func() {
-		h.requests.Wait() // the requests of every session, HTTP+SSE's too, until answered
+		h.requests.Wait() // the POSTs in progress
+		for _, p := range peers {
+			p.wait() // the requests of every session, served on, until answered
+		}
 		close(done)
 	}()
 	var err error

@@ -70,6 +70,8 @@ func (h *HTTPHandler) openSSE(w http.ResponseWriter, r *http.Request) {
 	ss.session.id = newSessionID()
 	ss.session.transport, ss.session.peerAddr = TransportSSE, r.RemoteAddr
 	ss.session.maxConcurrent = max(h.srv.opts.MaxConcurrentRequests, 0)
+	ss.session.concurrent, ss.session.workers = true, h.workers // its requests on the handler's workers
+	ss.session.sessionsOnly = true
 	// One of the server's conversations (door.go), always in use while its stream is open,
 	// as it is while it lasts: never idle, never shed.
 	seat := h.srv.conversations.enter(func(error) { h.endSSE(ss) })
@@ -140,49 +142,26 @@ func (h *HTTPHandler) postLegacy(w http.ResponseWriter, r *http.Request, p *post
 		shuttingDown(w)
 		return
 	}
+	defer h.requests.Done()
 	ss := p.ss
 	ctx := ss.ctx
 	if a := AuthInfoFrom(r.Context()); a != nil {
 		ctx = WithAuthInfo(ctx, a) // the caller is the message's
 	}
-	if !p.m.IsRequest() {
-		ss.handle(ctx, &p.m, ss.w, 0)
-		h.requests.Done()
-		w.WriteHeader(http.StatusAccepted)
-		return
-	}
-	// The door (door.go), in the order the POSTs arrive: a cancellation POSTed once this one
-	// is answered finds the request. A refusal for a scope is the POST's 403; any other
-	// answer goes on the stream.
-	a := ss.admitEra(ctx, &p.m, p.meta)
-	rq, refused, why := ss.enter(ctx, &p.m, ss.w, a, p.take())
+	// Into the peer, as every transport's messages go (peer.handle), in the order the POSTs
+	// arrive: a cancellation POSTed once this one is answered finds the request. What the
+	// next messages depend on (initialize, a subscription, the log level) is served before
+	// the 202; any other request on a worker, its answer on the stream. A refusal for a scope
+	// is the POST's 403; any other goes on the stream.
+	_, refused, a, why := ss.handle(ctx, &p.m, ss.w, p.take())
 	switch {
-	case rq == nil && a.why == refusedScope:
-		h.requests.Done()
+	case refused != nil && a.why == refusedScope:
 		h.httpRefuse(w, r, &p.m, a, why, refused, 0)
 		return
-	case rq == nil:
+	case refused != nil:
 		ss.respond(refused)
-		h.requests.Done()
-	case a.inline:
-		ss.respond(rq.exchange())
-		h.requests.Done()
-	default:
-		h.workers.run(&legacyJob{ss: ss, rq: rq, done: h.requests.Done})
 	}
 	w.WriteHeader(http.StatusAccepted)
-}
-
-// legacyJob is a request of an HTTP+SSE session being served on a worker.
-type legacyJob struct {
-	ss   *sseSession
-	rq   *inflight
-	done func() // the request is answered
-}
-
-func (j *legacyJob) work() {
-	defer j.done()
-	j.ss.respond(j.rq.exchange()) // which gives the body's bytes back
 }
 
 // respond writes a response on the session's stream; nil is none.

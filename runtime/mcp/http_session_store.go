@@ -44,6 +44,7 @@ func (h *HTTPHandler) newSession() *httpSession {
 	hs.session.id = newSessionID()
 	hs.session.transport = TransportHTTP
 	hs.session.maxConcurrent = max(h.srv.opts.MaxConcurrentRequests, 0)
+	hs.session.concurrent, hs.session.workers = true, h.workers // its requests on the handler's workers
 	standalone.session = hs
 	return hs
 }

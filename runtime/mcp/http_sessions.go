@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
@@ -47,14 +48,16 @@ func (h *HTTPHandler) initialize(w http.ResponseWriter, r *http.Request, p *post
 	if auth := AuthInfoFrom(r.Context()); auth != nil {
 		ctx = WithAuthInfo(ctx, auth)
 	}
-	a := hs.admitEra(ctx, m, nil)
-	rq, resp, why := hs.enter(ctx, m, hs.w, a, p.take())
-	if rq == nil {
+	// Served now, as the first message of the session: what it writes before its response
+	// (a log from middleware) goes to the new session's GET stream.
+	answer := &initAnswer{get: hs.standalone}
+	_, refused, a, why := hs.handle(ctx, m, answer, p.take())
+	if refused != nil {
 		hs.end()
-		h.httpRefuse(w, r, m, a, why, resp, http.StatusOK)
+		h.httpRefuse(w, r, m, a, why, refused, http.StatusOK)
 		return
 	}
-	resp = rq.exchange()
+	resp := answer.resp
 	registered, full := false, false
 	if hs.ready() {
 		if registered, full = h.register(hs); !registered && !full {
@@ -105,26 +108,24 @@ func (h *HTTPHandler) serveRequest(w http.ResponseWriter, r *http.Request, hs *h
 	// The request's notifications and requests go on its stream; a client that takes JSON
 	// only hears them on its GET stream (the session's writer), and the response comes back
 	// here.
-	var out messageWriter = st
+	var out RequestStream = st
 	if !acceptSSE {
-		out = hs.w
+		out = jsonOnly{post: st, get: hs.standalone}
 	}
-	// The door (door.go): the caller's scopes, and MaxConcurrentRequests, counted until
-	// answered, as over stdio (requests whose clients went away, kept for resumption, count
-	// too), while the session is in use.
-	a := hs.admitEra(ctx, m, nil)
-	rq, resp, why := hs.enter(ctx, m, out, a, p.take())
+	// Into the peer, as every transport's messages go (peer.handle): the door's admission
+	// (the caller's scopes, MaxConcurrentRequests, counted until answered, as over stdio:
+	// requests whose clients went away, kept for resumption, count too), then served on a
+	// worker, while this goroutine writes the stream.
+	rq, refused, a, why := hs.handle(ctx, m, out, p.take())
 	if rq == nil {
 		hs.dropStream(st)
-		h.httpRefuse(w, r, m, a, why, resp, http.StatusOK)
+		h.httpRefuse(w, r, m, a, why, refused, http.StatusOK)
 		return
 	}
 	st.abandon = func() {
 		rq.cancel()
 		hs.dropStream(st)
 	}
-	h.requests.Add(1)
-	h.workers.run(&requestJob{rq: rq, st: st, done: h.requests.Done})
 	if h.writeStream(w, r, st, 0, false, acceptJSON, acceptSSE, hs.ctx.Done()) == writeNothingWritten {
 		// The session ended or the server is shutting down before anything was sent.
 		if h.isClosing() {
@@ -135,22 +136,24 @@ func (h *HTTPHandler) serveRequest(w http.ResponseWriter, r *http.Request, hs *h
 	}
 }
 
-// requestJob is a request of a session being served on a worker, while the POST's
-// goroutine writes its stream (which a request may end before its response:
-// CloseSSEStream).
-type requestJob struct {
-	rq   *inflight
-	st   *stream
-	done func()
+// jsonOnly is the writer of a request whose client takes JSON only: its messages go on the
+// session's GET stream, its response on its POST's.
+type jsonOnly struct{ post, get *stream }
+
+func (j jsonOnly) Write(ctx context.Context, msg []byte) error { return j.get.Write(ctx, msg) }
+func (j jsonOnly) Respond(msg []byte) error                    { return j.post.Respond(msg) }
+func (j jsonOnly) Done()                                       { j.post.Done() }
+
+// initAnswer is the writer of a session's initialize: its response is the POST's answer,
+// anything before it goes to the session's GET stream.
+type initAnswer struct {
+	get  *stream
+	resp []byte
 }
 
-func (j *requestJob) work() {
-	defer j.done()
-	if resp := j.rq.exchange(); resp != nil {
-		j.st.respond(resp, http.StatusOK)
-	}
-	j.st.finish()
-}
+func (a *initAnswer) Write(ctx context.Context, msg []byte) error { return a.get.Write(ctx, msg) }
+func (a *initAnswer) Respond(msg []byte) error                    { a.resp = msg; return nil }
+func (a *initAnswer) Done()                                       {}
 
 // get opens the standalone stream, or resumes a stream with Last-Event-ID.
 func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {

@@ -124,6 +124,18 @@ func (st *stream) Unread() int {
 	return n
 }
 
+// Respond and Done make a request's stream its RequestStream: the response is its last
+// message, and a request over without one (the client cancelled it) ends it all the same.
+// The standalone stream, which carries the responses of the HTTP+SSE transport among its
+// messages, goes on.
+func (st *stream) Respond(msg []byte) error { return st.respond(msg, http.StatusOK) }
+
+func (st *stream) Done() {
+	if !st.standalone {
+		st.finish()
+	}
+}
+
 // respond adds the response to a request, with the status it goes with as JSON: the
 // stream's last message (but the standalone stream's, which carries the responses of the
 // HTTP+SSE transport).

@@ -162,26 +162,43 @@ func (p *peer) receive(ctx context.Context, data []byte, held int64) {
 		p.reply(p.w, jsonrpc.AppendError(nil, m.ID, perr))
 		return
 	}
-	p.handle(ctx, &m, p.w, held)
+	p.accept(ctx, &m, p.w, held)
 }
 
-// handle handles a message a transport has parsed already (to see which era it is of);
-// messages about it are written to w. held is as for receive.
-func (p *peer) handle(ctx context.Context, m *jsonrpc.Message, w messageWriter, held int64) {
+// accept hands the peer a message, and answers a request it refuses on w, as a stream does:
+// written by the reading goroutine, so that a client that does not read its answers stops
+// being read, and holds nothing more.
+func (p *peer) accept(ctx context.Context, m *jsonrpc.Message, w messageWriter, held int64) {
+	if _, refused, _, _ := p.handle(ctx, m, w, held); refused != nil {
+		p.reply(w, refused)
+	}
+}
+
+// handle is the one way into the peer for a message a transport received, whatever the
+// transport: read from a stream (receive), or pushed by an HTTP POST. A request passes the
+// side's admission (admit) and record, and is served, messages about it written to w, its
+// response too (or, where w is a RequestStream, handed to it); held bytes of it are in the
+// server's budget until it is answered. handle returns the request, or for one refused, its
+// answer and why (a says how it was admitted), for the transport to answer as its protocol
+// does. Notifications and responses are handled, and return nothing.
+func (p *peer) handle(ctx context.Context, m *jsonrpc.Message, w messageWriter, held int64) (r *inflight, refused []byte, a admission, why refusal) {
 	if m.IsRequest() {
-		p.admitted(ctx, m, w, p.side.admit(ctx, m), held)
-		return
+		a = p.side.admit(ctx, m)
+		if r, refused, why = p.record(ctx, m, w, a, held); r != nil {
+			p.dispatch(r, a)
+		}
+		return r, refused, a, why
 	}
 	defer p.budget.give(held)
-	if m.IsResponse() {
+	switch {
+	case m.IsResponse():
 		p.deliver(m)
-		return
-	}
-	if p.mw != nil {
+	case p.mw != nil:
 		p.notifiedThroughMiddleware(ctx, m)
-		return
+	default:
+		p.notified(m)
 	}
-	p.notified(m)
+	return nil, nil, a, why
 }
 
 // notified handles a notification from the other side.
@@ -260,15 +277,10 @@ func (p *peer) record(ctx context.Context, m *jsonrpc.Message, w messageWriter, 
 	return r, nil, refusedOther
 }
 
-// admitted serves a request from the other side that its side has admitted (a).
-func (p *peer) admitted(ctx context.Context, m *jsonrpc.Message, w messageWriter, a admission, held int64) {
-	r, refused, _ := p.record(ctx, m, w, a, held)
-	if r == nil {
-		// Written by the reading goroutine: a client that does not read its answers stops
-		// being read, and holds nothing more.
-		p.reply(w, refused)
-		return
-	}
+// dispatch serves a request record recorded: before the next message is read if its
+// admission says so (or the peer serves each on the goroutine that hands it over), else
+// inline under a stream's turn at reading (turns.go), or on a worker.
+func (p *peer) dispatch(r *inflight, a admission) {
 	if a.inline || !p.concurrent {
 		r.run()
 		return
@@ -344,6 +356,9 @@ func (r *inflight) answered() {
 	}
 	p.budget.give(r.tk.held)
 	p.seat.done()
+	if rs, ok := r.w.(RequestStream); ok {
+		rs.Done()
+	}
 }
 
 // run serves the request and sends its response, unless the other side cancelled it.
@@ -360,7 +375,9 @@ func (r *inflight) run() {
 		return
 	}
 	var err error
-	if r.buffered && p.later != nil {
+	if rs, ok := r.w.(RequestStream); ok {
+		err = rs.Respond(resp)
+	} else if r.buffered && p.later != nil {
 		err = p.later.WriteLater(resp)
 	} else {
 		err = p.answer(r.w, resp)
@@ -383,24 +400,6 @@ func (r *inflight) serve() []byte {
 		return nil
 	}
 	return resp
-}
-
-// enter is the push entry, for transports whose messages arrive as calls (HTTP): it records
-// a request the side admitted (a), in the order messages arrive, and returns it for its
-// exchange, on the caller's goroutine or a worker; messages about it go to w. A request
-// refused is not recorded: its answer is returned instead, with why it was refused.
-// Notifications and responses go to handle.
-func (p *peer) enter(ctx context.Context, m *jsonrpc.Message, w messageWriter, a admission, held int64) (*inflight, []byte, refusal) {
-	return p.record(ctx, m, w, a, held)
-}
-
-// exchange serves a request enter recorded and returns its response (nil if the other side
-// cancelled it), not writing it: messages about it are written to the conversation's writer
-// with its ctx, which names the request (RequestFrom), for the writer to route.
-func (r *inflight) exchange() []byte {
-	defer r.answered()
-	defer r.cancel()
-	return r.serve()
 }
 
 // errIDInUse answers a request whose id is that of a request in progress.

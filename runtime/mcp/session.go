@@ -22,6 +22,10 @@ type session struct {
 	id  string // the HTTP session id; "" over stdio
 	// transport and peerAddr say how the client is reached (Message.Transport and Peer).
 	transport, peerAddr string
+	// sessionsOnly: the transport carries the revisions with sessions only (HTTP+SSE: the
+	// stateless revision defines stdio and Streamable HTTP alone), so every message is the
+	// session's, whatever its _meta says.
+	sessionsOnly bool
 
 	mu            sync.Mutex
 	initialized   bool     // initialize has been answered
@@ -71,7 +75,10 @@ var errNotInitialized = jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "invalid re
 // on the request's own goroutine, where an initialize read later could already have been
 // handled.
 func (ss *session) admit(ctx context.Context, m *jsonrpc.Message) admission {
-	meta, _ := statelessMeta(m)
+	var meta *requestMeta
+	if !ss.sessionsOnly {
+		meta, _ = statelessMeta(m)
+	}
 	return ss.admitEra(ctx, m, meta)
 }
 
