@@ -18,7 +18,7 @@ say "go vet ./..."
 go vet ./...
 
 say "mcpgen check: generated files of the examples and golden cases are current"
-go tool mcpgen check ./examples/... ./golden/failures ./golden/features ./golden/headers ./golden/methods ./golden/nullable ./golden/results ./golden/shapes ./golden/text ./golden/types ./golden/zoo
+go tool mcpgen check ./examples/... ./golden/failures ./golden/features ./golden/headers ./golden/methods ./golden/nullable ./golden/additional ./golden/results ./golden/shapes ./golden/text ./golden/types ./golden/zoo
 
 say "installing the reference MCP servers the client's end-to-end tests run (e2e/servers, pinned)"
 npm_ci e2e/servers

@@ -289,8 +289,12 @@ func (e *emitter) decl(t *goType) {
 			fields = append(fields, jen.Id(fl.name).Add(typ).Tag(tags))
 		}
 		if t.extra != nil {
+			tags := map[string]string{"json": "-"}
+			if e.openapi { // mcpgen's generator reads and writes them, as the schema has them
+				tags["mcp"] = "additionalProperties"
+			}
 			fields = append(fields, comment(t.extraName+" are the members besides those above (additionalProperties)."),
-				jen.Id(t.extraName).Add(goTypeOf(t.extraMap())).Tag(map[string]string{"json": "-"}))
+				jen.Id(t.extraName).Add(goTypeOf(t.extraMap())).Tag(tags))
 		}
 		f.Type().Id(t.name).Struct(fields...)
 		e.structCodec(t)

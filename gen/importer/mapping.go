@@ -378,6 +378,9 @@ func schemaOf(t *goType, depth int, open map[*goType]bool) any {
 		if len(required) > 0 {
 			o = append(o, member2{"required", required})
 		}
+		if t.extra != nil {
+			o = append(o, member2{"additionalProperties", elemSchema(t.extraMap(), depth, open)})
+		}
 		return o
 	case kUnion:
 		var alts []any

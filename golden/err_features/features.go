@@ -244,3 +244,14 @@ type Shouted struct {
 //
 //mcp:tool icon=/logo.png icon="https://example.com/a.png huge" icon="https://example.com/b.png light dark" icon=
 func Pictured() {}
+
+// Named are prompt arguments with a map for others, which prompts do not have.
+type Named struct {
+	Topic  string            `json:"topic"`
+	Others map[string]string `json:"-" mcp:"additionalProperties"`
+}
+
+// Topical is a prompt of named arguments only.
+//
+//mcp:prompt
+func Topical(in Named) string { return in.Topic }

@@ -98,3 +98,22 @@ type Embeds struct {
 //
 //mcp:tool
 func Embedded(in Embeds) error { return nil }
+
+// Others has fields for the members besides its properties that cannot hold them.
+type Others struct {
+	A int `json:"a"`
+	// Keys of a map of other members are strings.
+	ByNumber map[int]string `json:"-" mcp:"additionalProperties"`
+	// Not a map.
+	List []string `json:"-" mcp:"additionalProperties"`
+	// Rules on them are not read.
+	Tagged map[string]string `json:"-" mcp:"additionalProperties" jsonschema:"maxLength=3"`
+	Rest   map[string]string `json:"-" mcp:"additionalProperties"`
+	// A second one.
+	More map[string]int `json:"-" mcp:"additionalProperties"`
+}
+
+// Rest takes them.
+//
+//mcp:tool
+func Rest(in Others) error { return nil }

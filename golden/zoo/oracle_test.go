@@ -98,6 +98,7 @@ var differences = []difference{
 	{"integer-forms", encJSON, "Integers written `1.0` or `1e2` are accepted, as JSON Schema's `integer` accepts them; encoding/json rejects them.", nil},
 	{"exact-names", encJSON, "Property names match exactly, as the schema says; encoding/json also matches them case-insensitively.", nil},
 	{"unknown-properties", encJSON, "Unknown properties are rejected, as `additionalProperties: false` says, with the known names listed; encoding/json ignores them.", nil},
+	{"additional-properties", encJSON, "A `map[string]V` field tagged `json:\"-\" mcp:\"additionalProperties\"` holds the members besides the properties, read and written by the generated code as `additionalProperties` says; encoding/json leaves the field out.", nil},
 	{"null-strict", encJSON, "`null` is accepted only where the schema allows it (`nullable`); encoding/json ignores `null` for values that are not pointers, maps, slices or interfaces.", nil},
 	{"schema-hidden", encJSON, "A field tagged `jsonschema:\"-\"`, out of the schema, is also out of decoding and encoding; encoding/json uses it.", nil},
 	{"nil-collections", encJSON, "In results, nil slices and maps are written as `[]` and `{}`, and nil pointers without `omitempty` are left out: encoding/json writes `null`, which the schema does not allow.", nil},

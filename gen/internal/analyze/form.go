@@ -64,7 +64,7 @@ func (a *analyzer) findForms() {
 // checkForm reports the fields a flat elicitation form cannot hold: the protocol allows
 // strings, numbers, booleans and multi-selects of strings, with a few keywords each.
 func (a *analyzer) checkForm(t *schema.Type) bool {
-	ok := true
+	ok := a.noRest(t.Object, "form "+typeString(t.Go))
 	for _, f := range t.Object.Fields {
 		ft := f.Type
 		if ft.Kind == schema.Pointer {
@@ -160,4 +160,15 @@ func (a *analyzer) formDirective(gd *ast.GenDecl, i int, c *ast.Comment) {
 		return
 	}
 	a.formTypes = append(a.formTypes, obj)
+}
+
+// noRest reports a struct that holds members besides its properties where there are only
+// named ones: a form's fields, a prompt's arguments, a URI template's variables.
+func (a *analyzer) noRest(o *schema.Object, what string) bool {
+	if o.Rest == nil {
+		return true
+	}
+	a.diags.Hintf(o.Rest.Pos, "remove the field, or its mcp tag",
+		"field %s.%s: %s are named, one by one, so there are no others to hold", o.DisplayName(), o.Rest.Path[0].Name, what)
+	return false
 }

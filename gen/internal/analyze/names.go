@@ -122,7 +122,7 @@ func (a *analyzer) checkPredeclared(p *model.Package) {
 			}
 			if t.Kind == schema.Struct && !seen[t.Object] {
 				seen[t.Object] = true
-				for _, f := range t.Object.Fields {
+				for _, f := range t.Object.Members() {
 					walk(f.Type)
 				}
 			}

@@ -49,6 +49,7 @@ func (a *analyzer) prompt(fd *ast.FuncDecl, d directive.Directive) {
 		if pr.In = a.input(s.arg, s.argPos, "an argument of prompt "+pr.Name); pr.In == nil {
 			return
 		}
+		ok = a.noRest(pr.In.Object, "prompt "+pr.Name+"'s arguments")
 		for _, f := range pr.In.Object.Fields {
 			if t := f.Type.Deref(); t.Kind != schema.String || t.Quoted || f.Type.Kind == schema.ThreeStates {
 				a.diags.Hintf(f.Pos, "use a string field (or *string for an optional argument); convert it in the function",

@@ -133,7 +133,7 @@ func (a *analyzer) resourceVars(r *model.Resource, fd *ast.FuncDecl, s signature
 	if r.In = a.input(s.arg, s.argPos, "a variable of resource template "+r.URI); r.In == nil {
 		return false
 	}
-	ok := true
+	ok := a.noRest(r.In.Object, "the variables of resource template "+r.URI)
 	fields := map[string]bool{}
 	for _, f := range r.In.Object.Fields {
 		fields[f.Name] = true

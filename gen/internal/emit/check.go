@@ -25,7 +25,7 @@ func checked(objs []*schema.Object) map[*schema.Object]bool {
 			if need[o] {
 				continue
 			}
-			if anyField(o, func(f *schema.Field) bool { return fieldNeedsCheck(f, need) }) {
+			if anyField(o, func(f *schema.Field) bool { return fieldNeedsCheck(f, need) }) || o.Rest != nil && needsCheck(o.Rest.Type.Elem, need) {
 				need[o], changed = true, true
 			}
 		}
@@ -95,6 +95,16 @@ func (e *emitter) checker(o *schema.Object, need map[*schema.Object]bool) jen.Co
 		}
 		stmts = append([]jen.Code{c().Dot("Enter").Call(jen.Lit(f.Name))}, append(stmts, c().Dot("Leave").Call())...)
 		body = append(body, e.guard(f, src, stmts)...)
+	}
+	if r := o.Rest; r != nil && needsCheck(r.Type.Elem, need) {
+		// The values, under their keys, as the encoder writes them.
+		src := e.localName("v") + "." + fieldPath(r)
+		k, x := e.localName("k"), e.localName("x")
+		keyType := r.Type.Go.Underlying().(*types.Map).Key()
+		loop := []jen.Code{c().Dot("Enter").Call(e.convert(jen.Id(k), keyType, types.Typ[types.String])), jen.Id(x).Op(":=").Id(src).Index(jen.Id(k))}
+		loop = append(loop, e.check(r.Type.Elem, x, 1, need)...)
+		loop = append(loop, c().Dot("Leave").Call())
+		body = append(body, jen.For(jen.List(jen.Id("_"), jen.Id(k)).Op(":=").Range().Qual("slices", "Sorted").Call(jen.Qual("maps", "Keys").Call(jen.Id(src)))).Block(loop...))
 	}
 	name := e.id(o, "Check")
 	return jen.Comment(fmt.Sprintf("%s checks a value of type %s against the rules of its schema, before it is sent.", name, o.DisplayName())).Line().

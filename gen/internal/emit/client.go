@@ -104,7 +104,7 @@ func reusable(t *schema.Type, pkgPath string, encode bool, seen map[*schema.Obje
 			return ""
 		}
 		seen[t.Object] = true
-		for _, f := range t.Object.Fields {
+		for _, f := range t.Object.Members() {
 			for _, s := range f.Path {
 				if !s.Hidden && !ast.IsExported(s.Name) {
 					return fmt.Sprintf("its field %s is reached through the unexported embedded field %s", f.Name, s.Name)

@@ -90,22 +90,26 @@ func (e *emitter) decoder(o *schema.Object) jen.Code {
 	if len(known) > 0 {
 		unknown = "unknown property; expected one of " + strings.Join(known, ", ")
 	}
-	if e.lenient {
-		cases = append(cases, jen.Default().Block(e.d().Dot("Skip").Call()))
-	} else {
-		cases = append(cases, jen.Default().Block(e.report(unknown), e.d().Dot("Skip").Call()))
+	var other []jen.Code
+	switch {
+	case o.Rest != nil:
+		other = e.decodeRest(o.Rest)
+	case e.lenient:
+		other = []jen.Code{e.d().Dot("Skip").Call()}
+	default:
+		other = []jen.Code{e.report(unknown), e.d().Dot("Skip").Call()}
 	}
+	cases = append(cases, jen.Default().Block(other...))
 
 	if len(flags) > 0 {
 		body = append(body, jen.Var().List(flags...).Bool())
 	}
-	if len(o.Fields) == 0 {
-		skip := []jen.Code{e.report(unknown), e.d().Dot("Skip").Call()}
-		if e.lenient {
-			skip = skip[1:]
-		}
-		body = append(body, jen.For(jen.Range().Add(e.d()).Dot("Members")).Block(skip...))
-	} else {
+	switch {
+	case len(o.Fields) == 0 && o.Rest != nil:
+		body = append(body, jen.For(e.local("key").Op(":=").Range().Add(e.d()).Dot("Members")).Block(other...))
+	case len(o.Fields) == 0:
+		body = append(body, jen.For(jen.Range().Add(e.d()).Dot("Members")).Block(other...))
+	default:
 		body = append(body, jen.For(e.local("key").Op(":=").Range().Add(e.d()).Dot("Members")).Block(
 			jen.Switch(jen.String().Parens(e.local("key"))).Block(cases...)))
 	}
@@ -113,6 +117,19 @@ func (e *emitter) decoder(o *schema.Object) jen.Code {
 	name := e.id(o, "Decode")
 	return jen.Comment(fmt.Sprintf("%s decodes a value of type %s and checks it against its schema.", name, o.DisplayName())).Line().
 		Func().Id(name).Params(e.local("d").Op("*").Add(wire("Decoder")), e.local("v").Op("*").Add(e.typ(o.Go))).Block(body...)
+}
+
+// decodeRest decodes a member besides the properties into the struct's Rest map, checked
+// against the rules of the map's values.
+func (e *emitter) decodeRest(f *schema.Field) []jen.Code {
+	dst := e.localName("v") + "." + fieldPath(f)
+	x := e.localName("x")
+	keyType := f.Type.Go.Underlying().(*types.Map).Key()
+	body := []jen.Code{jen.Var().Id(x).Add(e.typ(f.Type.Elem.Go))}
+	body = append(body, e.decode(f.Type.Elem, x, 1)...)
+	return append(body,
+		jen.If(jen.Id(dst).Op("==").Nil()).Block(jen.Id(dst).Op("=").Add(e.typ(f.Type.Go)).Values()),
+		jen.Id(dst).Index(e.typ(keyType).Parens(e.local("key"))).Op("=").Id(x))
 }
 
 func (e *emitter) report(msg string) jen.Code { return e.d().Dot("Report").Call(jen.Lit(msg)) }

@@ -283,7 +283,7 @@ func objects(t *schema.Type, seen map[*schema.Object]bool, out *[]*schema.Object
 		}
 		seen[t.Object] = true
 		*out = append(*out, t.Object)
-		for _, f := range t.Object.Fields {
+		for _, f := range t.Object.Members() {
 			objects(f.Type, seen, out)
 		}
 		return

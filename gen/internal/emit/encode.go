@@ -23,6 +23,9 @@ func (e *emitter) encoder(o *schema.Object) jen.Code {
 		stmts := append([]jen.Code{e.local("e").Dot("Key").Call(jen.Lit(f.Name))}, value...)
 		body = append(body, e.guard(f, src, stmts)...)
 	}
+	if o.Rest != nil {
+		body = append(body, e.encodeRest(o)...)
+	}
 	body = append(body, e.local("e").Dot("ObjectEnd").Call())
 	name := e.id(o, "Encode")
 	return jen.Comment(fmt.Sprintf("%s writes a value of type %s as JSON.", name, o.DisplayName())).Line().
@@ -195,4 +198,27 @@ func (e *emitter) encodeMap(t *schema.Type, src string, depth int) []jen.Code {
 		jen.For(jen.List(jen.Id("_"), jen.Id(k)).Op(":=").Range().Add(keys)).Block(loop...),
 		e.local("e").Dot("ObjectEnd").Call(),
 	}
+}
+
+// encodeRest writes the members of a struct's Rest map after its properties, in key order. A
+// key that is one of the properties is an error, not a second member of that name.
+func (e *emitter) encodeRest(o *schema.Object) []jen.Code {
+	f := o.Rest
+	src := e.localName("v") + "." + fieldPath(f)
+	k, x := e.localName("k"), e.localName("x")
+	keyType := f.Type.Go.Underlying().(*types.Map).Key()
+	key := e.convert(jen.Id(k), keyType, types.Typ[types.String])
+	var loop []jen.Code
+	if len(o.Fields) > 0 {
+		var names []jen.Code
+		for _, p := range o.Fields {
+			names = append(names, jen.Lit(p.Name))
+		}
+		loop = append(loop, jen.If(jen.Qual("slices", "Contains").Call(jen.Index().String().Values(names...), key)).Block(
+			e.local("e").Dot("Fail").Call(jen.Qual("fmt", "Errorf").Call(jen.Lit(o.DisplayName()+"."+f.Path[0].Name+" has %q, which is a property of its own"), jen.Id(k))),
+			jen.Continue()))
+	}
+	loop = append(loop, e.local("e").Dot("Key").Call(key), jen.Id(x).Op(":=").Id(src).Index(jen.Id(k)))
+	loop = append(loop, e.encode(f.Type.Elem, x, 1)...)
+	return []jen.Code{jen.For(jen.List(jen.Id("_"), jen.Id(k)).Op(":=").Range().Qual("slices", "Sorted").Call(jen.Qual("maps", "Keys").Call(jen.Id(src)))).Block(loop...)}
 }

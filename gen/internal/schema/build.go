@@ -97,7 +97,7 @@ func (b *Builder) CheckDirection(t *Type, input bool) {
 			switch {
 			case t.Kind == Struct && !seen[t.Object]:
 				seen[t.Object] = true
-				for _, f := range t.Object.Fields {
+				for _, f := range t.Object.Members() {
 					walk(f.Type, f.Pos, "field "+t.Object.DisplayName()+"."+f.Path[len(f.Path)-1].Name)
 				}
 			case (t.Kind == Text || t.Kind == Custom) && input && !t.CanDecode:

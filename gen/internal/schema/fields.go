@@ -78,6 +78,10 @@ func (b *Builder) fields(s *Object, root *types.Struct) []*Field {
 					continue
 				}
 				jt := parseJSONTag(tag)
+				if mcp, _, _ := tagValue(tag, "mcp"); jt.ignore && mcp == RestTag && len(lv.index) == 0 {
+					b.restField(s, v, tag)
+					continue
+				}
 				if jt.ignore || schemaIgnores(tag) {
 					b.strayMcpTag(v, tag, "field "+s.DisplayName()+"."+v.Name(), "a field left out of the JSON by its tag, which is no property",
 						"remove the mcp tag, or the \"-\" that leaves the field out")
@@ -356,4 +360,34 @@ func (s *Object) DisplayName() string {
 		return n.Obj().Name()
 	}
 	return "struct"
+}
+
+// RestTag is the mcp tag of the field that holds a struct's other members.
+const RestTag = "additionalProperties"
+
+// restField reads the field that holds the members besides the properties: a map with string
+// keys, left out by encoding/json (json:"-"), one per struct, without rules of its own.
+func (b *Builder) restField(s *Object, v *types.Var, tag string) {
+	where := "field " + s.DisplayName() + "." + v.Name()
+	t := b.typeOf(v.Type(), v.Pos(), where)
+	if t == nil {
+		return
+	}
+	switch {
+	case t.Kind != Map || t.Key.Kind != String:
+		b.diags.Hintf(v.Pos(), "use a map[string]V, V the type of the other members",
+			"%s: the members besides the properties (mcp:%q) are a map with string keys, not %s", where, RestTag, typeString(v.Type()))
+		return
+	case s.Rest != nil:
+		b.diags.Hintf(v.Pos(), "keep one of them",
+			"%s: %s already holds the members besides the properties", where, s.Rest.Path[0].Name)
+		return
+	}
+	if _, _, ok := tagValue(tag, "jsonschema"); ok {
+		b.diags.Hintf(v.Pos(), "give the values a type of their own, whose fields carry the rules",
+			"%s: the members besides the properties take no jsonschema tag", where)
+		return
+	}
+	b.checkDeclared(t, v.Pos(), where)
+	s.Rest = &Field{Path: []Step{{Name: v.Name(), v: v}}, Type: t, Pos: v.Pos()}
 }

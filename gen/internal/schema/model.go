@@ -73,11 +73,23 @@ type Type struct {
 
 // Object is a Go struct type as encoding/json sees it: its visible fields, in order.
 type Object struct {
-	Go        types.Type // a *types.Named (or alias) or a *types.Struct literal
-	Doc       string
-	Fields    []*Field
+	Go     types.Type // a *types.Named (or alias) or a *types.Struct literal
+	Doc    string
+	Fields []*Field
+	// Rest holds the members besides the properties (the JSON Schema's
+	// additionalProperties): a field map[string]V tagged json:"-" mcp:"additionalProperties";
+	// nil when the struct has none, and then other members are refused.
+	Rest      *Field
 	Name      string // set by Prepare: unique in one generated file, usable in identifiers
 	Recursive bool   // set by Prepare: on a cycle, so rendered once under $defs and referenced
+}
+
+// Members are the struct's fields and its Rest, for walks over the types it uses.
+func (o *Object) Members() []*Field {
+	if o.Rest == nil {
+		return o.Fields
+	}
+	return append(o.Fields[:len(o.Fields):len(o.Fields)], o.Rest)
 }
 
 // Field is one property of a struct.

@@ -24,7 +24,7 @@ func Prepare(roots []*Type) []*Object {
 			}
 			seen[t.Object] = true
 			objs = append(objs, t.Object)
-			for _, f := range t.Object.Fields {
+			for _, f := range t.Object.Members() {
 				collect(f.Type)
 			}
 		}
@@ -59,7 +59,7 @@ func reaches(o, target *Object, visited map[*Object]bool) bool {
 		return false
 	}
 	visited[o] = true
-	for _, f := range o.Fields {
+	for _, f := range o.Members() {
 		for t := f.Type; t != nil; t = t.Elem {
 			if t.Kind == Struct && (t.Object == target || reaches(t.Object, target, visited)) {
 				return true

@@ -201,7 +201,12 @@ func (r *renderer) object(s *Object, desc string) *ordered {
 	if len(required) > 0 {
 		o.add("required", required)
 	}
-	o.add("additionalProperties", false)
+	switch {
+	case s.Rest == nil:
+		o.add("additionalProperties", false)
+	case s.Rest.Type.Elem.Kind != Any && s.Rest.Type.Elem.Kind != RawJSON: // else any value, as if unsaid
+		o.add("additionalProperties", r.node(s.Rest.Type.Elem, "", nil))
+	}
 	return o
 }
 

@@ -6,6 +6,7 @@ package shop
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"regexp"
 	"slices"
@@ -80,6 +81,17 @@ func RegisterMCP(s *mcp.Server, tools Tools) {
 		Annotations: mcp.ToolAnnotations{OpenWorldHint: mcp.Ptr(true)},
 		Handler: func(ctx context.Context, c *mcp.ToolCall) {
 			mcpgenCallToolsPlaceOrder(ctx, c, tools)
+		},
+	})
+	s.AddTool(mcp.Tool{
+		Name:         "setAttributes",
+		Title:        "Set a product's attributes",
+		Description:  "Its color, and any measures besides, by name.",
+		InputSchema:  mcpgenToolsSetAttributesInput,
+		OutputSchema: mcpgenToolsSetAttributesOutput,
+		Annotations:  mcp.ToolAnnotations{IdempotentHint: mcp.Ptr(true), OpenWorldHint: mcp.Ptr(true)},
+		Handler: func(ctx context.Context, c *mcp.ToolCall) {
+			mcpgenCallToolsSetAttributes(ctx, c, tools)
 		},
 	})
 	s.AddTool(mcp.Tool{
@@ -668,6 +680,109 @@ func mcpgenCallToolsPlaceOrder(ctx context.Context, c *mcp.ToolCall, recv Tools)
 	c.ReturnText(out)
 }
 
+// JSON Schemas of tool setAttributes.
+const (
+	mcpgenToolsSetAttributesInput = `{
+  "type": "object",
+  "description": "An object of the server's schema.",
+  "properties": {
+    "productId": {
+      "type": "string"
+    },
+    "body": {
+      "type": "object",
+      "description": "An object of the server's schema.",
+      "properties": {
+        "color": {
+          "type": "string"
+        }
+      },
+      "required": [
+        "color"
+      ],
+      "additionalProperties": {
+        "type": "object",
+        "description": "An object of the server's schema.",
+        "properties": {
+          "value": {
+            "type": "number",
+            "minimum": 0
+          },
+          "unit": {
+            "type": "string",
+            "maxLength": 5
+          }
+        },
+        "required": [
+          "value"
+        ],
+        "additionalProperties": false
+      }
+    }
+  },
+  "required": [
+    "productId",
+    "body"
+  ],
+  "additionalProperties": false
+}`
+	mcpgenToolsSetAttributesOutput = `{
+  "type": "object",
+  "description": "An object of the server's schema.",
+  "properties": {
+    "color": {
+      "type": "string"
+    }
+  },
+  "required": [
+    "color"
+  ],
+  "additionalProperties": {
+    "type": "object",
+    "description": "An object of the server's schema.",
+    "properties": {
+      "value": {
+        "type": "number",
+        "minimum": 0
+      },
+      "unit": {
+        "type": "string",
+        "maxLength": 5
+      }
+    },
+    "required": [
+      "value"
+    ],
+    "additionalProperties": false
+  }
+}`
+)
+
+// mcpgenCallToolsSetAttributes serves tool setAttributes.
+func mcpgenCallToolsSetAttributes(ctx context.Context, c *mcp.ToolCall, recv Tools) {
+	args := c.Arguments()
+	var in SetAttributesInput
+	mcpgenDecodeSetAttributesInput(mcpgen.Decoder(args), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
+		return
+	}
+	out, err := recv.SetAttributes(ctx, in)
+	if err != nil {
+		c.ReturnError(err)
+		return
+	}
+	if out == nil {
+		c.ReturnError(mcpgen.ErrNilResult)
+		return
+	}
+	mcpgenCheckAttributes(mcpgen.Checker(c), out)
+	if !mcpgen.ResultOK(c) {
+		return
+	}
+	mcpgenEncodeAttributes(mcpgen.Structured(c), out)
+}
+
 // JSON Schemas of tool setPicture.
 const (
 	mcpgenToolsSetPictureInput = `{
@@ -705,6 +820,33 @@ func mcpgenCallToolsSetPicture(ctx context.Context, c *mcp.ToolCall, recv Tools)
 		return
 	}
 	c.ReturnContent(out)
+}
+
+// mcpgenDecodeAttributes decodes a value of type Attributes and checks it against its schema.
+func mcpgenDecodeAttributes(d *jsonwire.Decoder, v *Attributes) {
+	if !d.Expect(jsonwire.Object) {
+		return
+	}
+	var hasColor bool
+	for key := range d.Members {
+		switch string(key) {
+		case "color":
+			hasColor = true
+			if s, ok := d.String(); ok {
+				v.Color = s
+			}
+		default:
+			var x Measure
+			mcpgenDecodeMeasure(d, &x)
+			if v.AdditionalProperties == nil {
+				v.AdditionalProperties = map[string]Measure{}
+			}
+			v.AdditionalProperties[string(key)] = x
+		}
+	}
+	if !hasColor {
+		d.ReportMissing("color")
+	}
 }
 
 // mcpgenDecodeCreateProductInput decodes a value of type CreateProductInput and checks it against its schema.
@@ -953,6 +1095,44 @@ func mcpgenDecodeListProductsInput(d *jsonwire.Decoder, v *ListProductsInput) {
 	}
 }
 
+// mcpgenDecodeMeasure decodes a value of type Measure and checks it against its schema.
+func mcpgenDecodeMeasure(d *jsonwire.Decoder, v *Measure) {
+	if !d.Expect(jsonwire.Object) {
+		return
+	}
+	var hasValue bool
+	for key := range d.Members {
+		switch string(key) {
+		case "value":
+			hasValue = true
+			if f, ok := d.Float(64); ok {
+				if f < 0.0 {
+					d.Report("must be >= 0")
+				}
+				v.Value = f
+			}
+		case "unit":
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
+			v.Unit = new(string)
+			if s1, ok := d.String(); ok {
+				if length := utf8.RuneCountInString(s1); length > 5 {
+					d.Report("must be at most 5 characters long")
+				}
+				*v.Unit = s1
+			}
+		default:
+			d.Report("unknown property; expected one of \"value\", \"unit\"")
+			d.Skip()
+		}
+	}
+	if !hasValue {
+		d.ReportMissing("value")
+	}
+}
+
 // mcpgenDecodePlaceOrderInput decodes a value of type PlaceOrderInput and checks it against its schema.
 func mcpgenDecodePlaceOrderInput(d *jsonwire.Decoder, v *PlaceOrderInput) {
 	if !d.Expect(jsonwire.Object) {
@@ -994,6 +1174,35 @@ func mcpgenDecodePlaceOrderInput(d *jsonwire.Decoder, v *PlaceOrderInput) {
 	}
 }
 
+// mcpgenDecodeSetAttributesInput decodes a value of type SetAttributesInput and checks it against its schema.
+func mcpgenDecodeSetAttributesInput(d *jsonwire.Decoder, v *SetAttributesInput) {
+	if !d.Expect(jsonwire.Object) {
+		return
+	}
+	var hasProductID, hasBody bool
+	for key := range d.Members {
+		switch string(key) {
+		case "productId":
+			hasProductID = true
+			if s, ok := d.String(); ok {
+				v.ProductID = s
+			}
+		case "body":
+			hasBody = true
+			mcpgenDecodeAttributes(d, &v.Body)
+		default:
+			d.Report("unknown property; expected one of \"productId\", \"body\"")
+			d.Skip()
+		}
+	}
+	if !hasProductID {
+		d.ReportMissing("productId")
+	}
+	if !hasBody {
+		d.ReportMissing("body")
+	}
+}
+
 // mcpgenDecodeSetPictureInput decodes a value of type SetPictureInput and checks it against its schema.
 func mcpgenDecodeSetPictureInput(d *jsonwire.Decoder, v *SetPictureInput) {
 	if !d.Expect(jsonwire.Object) {
@@ -1023,6 +1232,23 @@ func mcpgenDecodeSetPictureInput(d *jsonwire.Decoder, v *SetPictureInput) {
 	if !hasBody {
 		d.ReportMissing("body")
 	}
+}
+
+// mcpgenEncodeAttributes writes a value of type Attributes as JSON.
+func mcpgenEncodeAttributes(e *jsonwire.Encoder, v *Attributes) {
+	e.ObjectStart()
+	e.Key("color")
+	e.String(v.Color)
+	for _, k := range slices.Sorted(maps.Keys(v.AdditionalProperties)) {
+		if slices.Contains([]string{"color"}, k) {
+			e.Fail(fmt.Errorf("Attributes.AdditionalProperties has %q, which is a property of its own", k))
+			continue
+		}
+		e.Key(k)
+		x := v.AdditionalProperties[k]
+		mcpgenEncodeMeasure(e, &x)
+	}
+	e.ObjectEnd()
 }
 
 // mcpgenEncodeDimensions writes a value of type Dimensions as JSON.
@@ -1058,6 +1284,18 @@ func mcpgenEncodeListProductsOutput(e *jsonwire.Encoder, v *ListProductsOutput) 
 	if v.Truncated != nil {
 		e.Key("truncated")
 		e.String(*v.Truncated)
+	}
+	e.ObjectEnd()
+}
+
+// mcpgenEncodeMeasure writes a value of type Measure as JSON.
+func mcpgenEncodeMeasure(e *jsonwire.Encoder, v *Measure) {
+	e.ObjectStart()
+	e.Key("value")
+	e.Float(v.Value, 64)
+	if v.Unit != nil {
+		e.Key("unit")
+		e.String(*v.Unit)
 	}
 	e.ObjectEnd()
 }
@@ -1098,6 +1336,16 @@ func mcpgenEncodeProduct(e *jsonwire.Encoder, v *Product) {
 	e.ObjectEnd()
 }
 
+// mcpgenCheckAttributes checks a value of type Attributes against the rules of its schema, before it is sent.
+func mcpgenCheckAttributes(c *jsonwire.Checker, v *Attributes) {
+	for _, k := range slices.Sorted(maps.Keys(v.AdditionalProperties)) {
+		c.Enter(k)
+		x := v.AdditionalProperties[k]
+		mcpgenCheckMeasure(c, &x)
+		c.Leave()
+	}
+}
+
 // mcpgenCheckListProductsOutput checks a value of type ListProductsOutput against the rules of its schema, before it is sent.
 func mcpgenCheckListProductsOutput(c *jsonwire.Checker, v *ListProductsOutput) {
 	c.Enter("items")
@@ -1107,6 +1355,22 @@ func mcpgenCheckListProductsOutput(c *jsonwire.Checker, v *ListProductsOutput) {
 		c.Leave()
 	}
 	c.Leave()
+}
+
+// mcpgenCheckMeasure checks a value of type Measure against the rules of its schema, before it is sent.
+func mcpgenCheckMeasure(c *jsonwire.Checker, v *Measure) {
+	c.Enter("value")
+	if v.Value < 0.0 {
+		c.Report("must be >= 0")
+	}
+	c.Leave()
+	if v.Unit != nil {
+		c.Enter("unit")
+		if length := utf8.RuneCountInString(*v.Unit); length > 5 {
+			c.Report("must be at most 5 characters long")
+		}
+		c.Leave()
+	}
 }
 
 // mcpgenCheckProduct checks a value of type Product against the rules of its schema, before it is sent.

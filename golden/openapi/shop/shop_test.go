@@ -41,6 +41,9 @@ func (a *api) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte(product))
 	case r.Method == "DELETE":
 		w.WriteHeader(204)
+	case r.Method == "PUT" && strings.HasSuffix(r.URL.Path, "/attributes"):
+		// Stored as sent, with a measure of its own besides.
+		w.Write(append(body[:len(body)-1], `,"depth":{"value":3}}`...))
 	case r.Method == "PUT":
 		w.Header().Set("Content-Type", "image/png")
 		w.Write(body)
@@ -210,5 +213,49 @@ func TestServedFromGo(t *testing.T) {
 	}
 	if res = c.CallTool("getProduct", map[string]any{"productId": "p_negative"}); !res.IsError || !strings.Contains(res.Text(), "price") {
 		t.Errorf("a result that breaks the document: %v %s %s", res.IsError, res.Text(), res.StructuredContent)
+	}
+}
+
+// An object of properties and other members besides (additionalProperties) is an argument and
+// a result as the document has it: the other members reach the API as they were given, come
+// back as it answers, each held to its schema, and the tool's schemas say so.
+func TestPropertiesAndOthers(t *testing.T) {
+	c, a, _ := connect(t, map[string]string{"apiKey": "k1"})
+	body := `{"color":"red","height":{"value":2,"unit":"cm"},"weight":{"value":1.5}}`
+	res := c.CallTool("setAttributes", map[string]any{"productId": "p_1", "body": json.RawMessage(body)})
+	if res.IsError || len(a.got) != 1 || a.got[0] != "PUT /products/p_1/attributes "+body {
+		t.Fatalf("setAttributes: %s, sent %q", res.Text(), a.got)
+	}
+	if want := `{"color":"red","depth":{"value":3},"height":{"value":2,"unit":"cm"},"weight":{"value":1.5}}`; string(res.StructuredContent) != want {
+		t.Errorf("result %s, want %s", res.StructuredContent, want)
+	}
+	res = c.CallTool("setAttributes", map[string]any{"productId": "p_1", "body": map[string]any{"color": "red", "height": map[string]any{"value": -1, "unit": "metres"}, "weight": "heavy"}})
+	for _, want := range []string{"/body/height/value", "/body/height/unit", "/body/weight"} {
+		if !res.IsError || !strings.Contains(res.Text(), want) {
+			t.Errorf("want a problem at %s: %s", want, res.Text())
+		}
+	}
+	if len(a.got) != 1 {
+		t.Errorf("the API was called with invalid arguments: %q", a.got)
+	}
+	var schemas struct {
+		In struct {
+			Properties struct {
+				Body map[string]json.RawMessage
+			}
+		}
+	}
+	for _, tool := range c.ListTools() {
+		if tool.Name == "setAttributes" {
+			json.Unmarshal(tool.InputSchema, &schemas.In)
+			var out map[string]json.RawMessage
+			json.Unmarshal(tool.OutputSchema, &out)
+			if !strings.Contains(string(out["additionalProperties"]), `"minimum":0`) {
+				t.Errorf("output schema's additionalProperties: %s", out["additionalProperties"])
+			}
+		}
+	}
+	if ap := string(schemas.In.Properties.Body["additionalProperties"]); !strings.Contains(ap, `"maxLength":5`) {
+		t.Errorf("input schema's body.additionalProperties: %s", ap)
 	}
 }
