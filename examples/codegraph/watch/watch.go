@@ -22,7 +22,8 @@ type Options struct {
 	// that goes on. The defaults are 300 ms and 3 s.
 	Quiet, Max time.Duration
 	// PollEvery is how often the tree is walked where inotify is unavailable; the default
-	// is 2 s.
+	// is 2 s. A walk sees the tree only then, so there a change is told once a walk found
+	// the tree as the walk before it did (still for PollEvery), and Quiet after that.
 	PollEvery time.Duration
 	// Logf reports what the watcher cannot do; nil: nothing.
 	Logf func(format string, args ...any)
@@ -81,8 +82,18 @@ func Watch(ctx context.Context, root string, opts Options, changed func()) {
 	}
 }
 
-// forcePoll makes the watcher poll, for tests.
-var forcePoll bool
+// For tests: forcePoll makes the watcher poll; watching, if set, is called once the watches
+// are set, before any change is looked for, or after each walk of the tree.
+var (
+	forcePoll bool
+	watching  func()
+)
+
+func watched() {
+	if watching != nil {
+		watching()
+	}
+}
 
 // skipDir says whether a directory is left out: hidden ones (.git), and those of
 // dependencies and builds.
@@ -122,11 +133,17 @@ type stamp struct {
 	mod  time.Time
 }
 
-// poll walks the tree every interval and tells of a difference.
+// poll walks the tree every interval and tells of a difference once a walk finds the tree
+// still (as the walk before it did), or Max after the first untold difference in a burst
+// that goes on. Told at the first difference, a burst that two walks see (a checkout under
+// way at a tick) would be told twice, whatever Watch's Quiet: between walks the tree looks
+// still, whether it is or not.
 func poll(ctx context.Context, root string, opts Options, events chan<- struct{}) {
 	_, last := walk(root, opts.Relevant)
+	watched()
 	t := time.NewTicker(opts.PollEvery)
 	defer t.Stop()
+	var untold time.Time // when the first difference not yet told was seen; zero: none
 	for {
 		select {
 		case <-ctx.Done():
@@ -134,10 +151,17 @@ func poll(ctx context.Context, root string, opts Options, events chan<- struct{}
 		case <-t.C:
 		}
 		_, now := walk(root, opts.Relevant)
-		if !sameStamps(last, now) {
-			signal(events)
-		}
+		watched()
+		changed := !sameStamps(last, now)
 		last = now
+		switch {
+		case changed && untold.IsZero():
+			untold = time.Now()
+		case untold.IsZero():
+		case !changed || time.Since(untold) >= opts.Max:
+			signal(events)
+			untold = time.Time{}
+		}
 	}
 }
 

@@ -49,6 +49,7 @@ func start(ctx context.Context, root string, opts Options, events chan<- struct{
 		go func() { defer wg.Done(); poll(ctx, root, opts, events) }()
 		return stop
 	}
+	watched()
 	wg.Add(2)
 	go func() {
 		defer wg.Done()

@@ -25,15 +25,17 @@ func TestWatch(t *testing.T) {
 			var mu sync.Mutex
 			calls := 0
 			told := make(chan struct{}, 10)
-			opts := Options{Relevant: func(p string) bool { return strings.HasSuffix(p, ".go") }, Quiet: 100 * time.Millisecond, PollEvery: 200 * time.Millisecond}
+			// A burst is writes 20 ms apart: still for Quiet, or for PollEvery where the
+			// tree is walked, is well apart from it even on a busy machine.
+			opts := Options{Relevant: func(p string) bool { return strings.HasSuffix(p, ".go") }, Quiet: 300 * time.Millisecond, PollEvery: 300 * time.Millisecond}
+			ready := make(chan struct{}, 1)
+			watching = func() { signal(ready) }
+			forcePoll = polling
+			defer func() { watching, forcePoll = nil, false }()
 			done := make(chan struct{})
 			go func() {
 				defer close(done)
-				run := Watch
-				if polling {
-					run = pollingWatch
-				}
-				run(ctx, root, opts, func() {
+				Watch(ctx, root, opts, func() {
 					mu.Lock()
 					calls++
 					mu.Unlock()
@@ -41,7 +43,7 @@ func TestWatch(t *testing.T) {
 				})
 			}()
 			defer func() { cancel(); <-done }()
-			time.Sleep(500 * time.Millisecond) // the watches are set
+			<-ready // the watches are set, or the first walk done
 			expect := func(what string, want bool) {
 				t.Helper()
 				select {
@@ -66,26 +68,129 @@ func TestWatch(t *testing.T) {
 			os.MkdirAll(filepath.Join(root, "b", "c"), 0o755)
 			os.WriteFile(filepath.Join(root, "b", "c", "y.go"), []byte("package c\n"), 0o644)
 			expect("a file in a new directory", true)
-			time.Sleep(300 * time.Millisecond)
-			for len(told) > 0 { // the new directory may be told apart from its file
-				<-told
+			still := func() { // what is still to tell is told: nothing for a second
+				for {
+					select {
+					case <-told:
+					case <-time.After(time.Second):
+						return
+					}
+				}
 			}
+			still() // the new directory may be told apart from its file
 			os.WriteFile(filepath.Join(root, "b", "c", "y.go"), []byte("package c\n\n"), 0o644)
 			expect("an edit in the new directory", true)
 			os.MkdirAll(filepath.Join(root, ".git"), 0o755)
-			time.Sleep(300 * time.Millisecond)
-			for len(told) > 0 {
-				<-told
-			}
+			still()
 			os.WriteFile(filepath.Join(root, ".git", "z.go"), []byte("x"), 0o644)
 			expect("a file in a hidden directory", false)
 		})
 	}
 }
 
-// pollingWatch is Watch with the polling watcher.
-func pollingWatch(ctx context.Context, root string, opts Options, changed func()) {
+// A burst of changes that two walks of the tree see is told once, when a walk finds the tree
+// still; it was told twice (between the walks the tree looked still for Quiet, as inotify
+// would have told, while it was only not walked).
+func TestPollingBurstAcrossWalks(t *testing.T) {
+	p := startPolling(t, 3*time.Second)
+	notTold := func(what string) func() {
+		return func() {
+			select {
+			case <-p.told:
+				t.Errorf("told %s, with the burst going on", what)
+			case <-time.After(200 * time.Millisecond): // longer than Quiet
+			}
+		}
+	}
+	p.afterWalk(p.write(1))                            // the first walk: what the tree is
+	p.afterWalk(p.write(2))                            // a walk that saw the first write
+	p.afterWalk(notTold("after the walk that saw it")) // one that saw the second
+	p.afterWalk(notTold("after the second walk"))      // one that found the tree still
+	p.walksGoOn()
+	select {
+	case <-p.told:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the burst was not told")
+	}
+	select {
+	case <-p.told:
+		t.Error("the burst was told twice")
+	case <-time.After(time.Second):
+	}
+}
+
+// A burst that goes on is told Max after its first change, with no walk finding the tree
+// still.
+func TestPollingBurstThatGoesOn(t *testing.T) {
+	const max = 300 * time.Millisecond
+	p := startPolling(t, max)
+	p.afterWalk(p.write(1))                               // the first walk
+	p.afterWalk(p.write(2))                               // a walk that saw the first write
+	p.afterWalk(func() { p.write(3)(); time.Sleep(max) }) // one that saw the second, Max later
+	<-p.turn                                              // a walk that saw the third: the poller waits after it
+	select {
+	case <-p.told:
+	case <-time.After(5 * time.Second):
+		t.Fatal("a burst going on for Max was not told")
+	}
+	<-p.turn
+	p.walksGoOn()
+}
+
+// polling is a polling watcher of a tree of one file, x.go, that waits after each walk
+// until the test lets it go on: what the test writes meanwhile, the next walk sees.
+type polling struct {
+	ctx  context.Context
+	file string
+	turn chan struct{} // the watcher waits after a walk: take it, then give it back
+	told chan struct{}
+}
+
+func startPolling(t *testing.T, max time.Duration) *polling {
+	root := t.TempDir()
+	p := &polling{file: filepath.Join(root, "x.go"), turn: make(chan struct{}), told: make(chan struct{}, 10)}
+	os.WriteFile(p.file, []byte("package a\n"), 0o644)
+	ctx, cancel := context.WithCancel(context.Background())
+	p.ctx = ctx
+	watching = func() {
+		for range 2 {
+			select {
+			case p.turn <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}
 	forcePoll = true
-	defer func() { forcePoll = false }()
-	Watch(ctx, root, opts, changed)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		Watch(ctx, root, Options{Quiet: 50 * time.Millisecond, Max: max, PollEvery: 100 * time.Millisecond}, func() { p.told <- struct{}{} })
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+		watching, forcePoll = nil, false
+	})
+	return p
+}
+
+// afterWalk does what do does while the watcher waits after a walk.
+func (p *polling) afterWalk(do func()) { <-p.turn; do(); <-p.turn }
+
+func (p *polling) write(n int) func() {
+	return func() { os.WriteFile(p.file, []byte("package a\n"+strings.Repeat("\n", n)), 0o644) }
+}
+
+// walksGoOn lets the watcher walk on, until the test ends.
+func (p *polling) walksGoOn() {
+	go func() {
+		for {
+			select {
+			case <-p.turn:
+			case <-p.ctx.Done():
+				return
+			}
+		}
+	}()
 }
