@@ -30,6 +30,7 @@ type Client struct {
 	opts   ClientOptions
 	info   []byte // opts.Info as JSON, for a stateless request's _meta
 	conn   Connection
+	rc     RequestConn   // conn, if it carries each request on its own; else nil
 	read   chan struct{} // closed when the reading loop ends, having told the client why
 	p      *peer
 	logger *slog.Logger
@@ -62,10 +63,8 @@ type Client struct {
 	watching  map[string]*taskWatch
 	closeOnce sync.Once
 	closeErr  error
-	// began is when the session began (initialize answered), zero without one; sessions
-	// is the connection, if it has session ids (HTTP).
-	began    time.Time
-	sessions interface{ sessionID() string }
+	// began is when the session began (initialize answered), zero without one.
+	began time.Time
 
 	done     chan struct{} // closed when the connection is gone for good
 	doneOnce sync.Once
@@ -194,10 +193,8 @@ func Connect(ctx context.Context, t Transport, opts *ClientOptions) (*Client, er
 	}
 	c.info = encodeInfo(c.opts.Info)
 	c.roots = slices.Clone(c.opts.Roots)
-	c.label, c.lines = transportLabel(t)
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	c.p = newPeer(c, clientOut{c}, nil, c.logger)
-	c.transport, c.peerAddr = transportOf(t)
 	if c.mw = middlewareChain(c.opts.Middleware); c.mw != nil {
 		c.p.mw, c.p.describe = c.mw, c.describe
 	}
@@ -206,24 +203,14 @@ func Connect(ctx context.Context, t Transport, opts *ClientOptions) (*Client, er
 	// A server that sends requests faster than they are answered is refused past this,
 	// with "busy" (written by the reader, which a server that does not read then stops).
 	c.p.maxConcurrent = maxServerRequests
-	conn, err := t.Connect(ctx)
+	conn, err := t.Connect(withLogger(ctx, c.logger))
 	if err != nil {
 		c.cancel()
 		return nil, err
 	}
 	c.conn = conn
-	c.mu.Lock()
-	c.sessions, _ = conn.(interface{ sessionID() string })
-	c.mu.Unlock()
-	if l, ok := conn.(loggerTaker); ok {
-		l.takeLogger(c.logger)
-	}
-	if f, ok := conn.(callFailer); ok {
-		f.failCallsWith(c.p.fail)
-	}
-	if a, ok := conn.(answerTaker); ok {
-		a.takeAnswersWith(c.answered)
-	}
+	c.rc, _ = conn.(RequestConn)
+	c.describeConn(t)
 	c.read = make(chan struct{})
 	go c.readLoop()
 	if err := c.negotiate(ctx); err != nil {
@@ -232,6 +219,22 @@ func Connect(ctx context.Context, t Transport, opts *ClientOptions) (*Client, er
 	}
 	c.startListening()
 	return c, nil
+}
+
+// loggerKey carries the client's logger to its Transport's Connect: a transport that says
+// things of its own (a command's stderr) says them there.
+type loggerKey struct{}
+
+func withLogger(ctx context.Context, l *slog.Logger) context.Context {
+	return context.WithValue(ctx, loggerKey{}, l)
+}
+
+// loggerFrom is the logger of the client that connects with ctx; slog's default without.
+func loggerFrom(ctx context.Context) *slog.Logger {
+	if l, ok := ctx.Value(loggerKey{}).(*slog.Logger); ok {
+		return l
+	}
+	return slog.Default()
 }
 
 // Server is what the server said of itself when the client connected.
@@ -347,38 +350,35 @@ func (c *Client) answered(msg, id []byte) bool {
 	return true
 }
 
-// send writes a message to the server.
-func (c *Client) send(ctx context.Context, msg []byte, rq *outgoing) error {
+// send writes a message to the server: a request (rq describes it, and its cancellation)
+// through a RequestConn's WriteRequest, anything else with Write.
+func (c *Client) send(ctx context.Context, msg []byte, rq *OutgoingRequest) error {
 	if c.opts.Trace != nil {
 		c.opts.Trace(false, msg)
 	}
-	var err error
-	if w, ok := c.conn.(requestWriter); ok {
-		err = w.writeRequest(ctx, msg, rq)
-	} else {
-		err = c.conn.Write(ctx, msg)
+	if c.rc != nil && rq != nil {
+		return c.rc.WriteRequest(ctx, msg, rq)
 	}
-	if err != nil && errors.Is(err, ErrTransport) && ctx.Err() == nil {
-		if _, posts := c.conn.(*httpConn); !posts {
-			// The connection is gone: the call that fails for it returns once the client
-			// has heard why (Err, which a host asks to know the connection was lost), which
-			// the reading loop finds at once.
-			t := time.NewTimer(time.Second)
-			defer t.Stop()
-			select {
-			case <-c.read:
-			case <-t.C:
-			case <-ctx.Done():
-			}
+	err := c.conn.Write(ctx, msg)
+	if err != nil && c.rc == nil && errors.Is(err, ErrTransport) && ctx.Err() == nil {
+		// The connection is gone: the call that fails for it returns once the client has
+		// heard why (Err, which a host asks to know the connection was lost), which the
+		// reading loop finds at once.
+		t := time.NewTimer(time.Second)
+		defer t.Stop()
+		select {
+		case <-c.read:
+		case <-t.C:
+		case <-ctx.Done():
 		}
 	}
 	return err
 }
 
-// negotiated tells the connection the revision the client speaks, if it wants to know.
+// negotiated tells a RequestConn the revision the client speaks.
 func (c *Client) negotiated(rev revision) {
-	if n, ok := c.conn.(negotiator); ok {
-		n.negotiated(rev.String(), rev.stateless())
+	if c.rc != nil {
+		c.rc.Negotiated(rev.String(), rev.stateless())
 	}
 }
 
@@ -390,10 +390,7 @@ func (c *Client) revision() revision {
 }
 
 // carriesHeaders reports whether requests carry their metadata in headers.
-func (c *Client) carriesHeaders() bool {
-	h, ok := c.conn.(headerCarrier)
-	return ok && h.carriesHeaders()
-}
+func (c *Client) carriesHeaders() bool { return c.rc != nil && c.rc.CarriesHeaders() }
 
 // broken tells the client its connection is gone: every waiting call fails with err, once
 // Err says so (a caller that sees its call fail may ask why).
@@ -519,12 +516,14 @@ const noteTimeout = time.Second
 // An outgoing request is its own sender (peer.request): with its client's send, which
 // writes what describes it (HTTP headers); its cancellation goes as any notification, within
 // noteTimeout (the peer's request sends it through the middleware).
-func (rq *outgoing) send(ctx context.Context, msg []byte) error { return rq.c.send(ctx, msg, rq) }
+func (rq *OutgoingRequest) send(ctx context.Context, msg []byte) error {
+	return rq.c.send(ctx, msg, rq)
+}
 
-func (rq *outgoing) cancel(_ context.Context, note []byte) error {
+func (rq *OutgoingRequest) cancel(_ context.Context, note []byte) error {
 	ctx, cancel := context.WithTimeout(rq.c.ctx, noteTimeout)
 	defer cancel()
-	return rq.c.send(ctx, note, &outgoing{method: notificationCancelled})
+	return rq.c.send(ctx, note, &OutgoingRequest{c: rq.c, rev: rq.rev, method: notificationCancelled})
 }
 
 // notify sends a notification to the server.
@@ -545,13 +544,10 @@ func (c *Client) describe(m *Message) {
 
 // sessionID is the session's id over HTTP, once the server gave one.
 func (c *Client) sessionID() string {
-	c.mu.Lock()
-	s := c.sessions
-	c.mu.Unlock()
-	if s == nil {
+	if c.rc == nil {
 		return ""
 	}
-	return s.sessionID()
+	return c.rc.SessionID()
 }
 
 // answerThroughMiddleware answers a request of the server's (id is "" for an input request
@@ -566,7 +562,7 @@ func (c *Client) answerThroughMiddleware(ctx context.Context, method, id string,
 
 // roundTrip sends a request of the client's and waits for its answer, inside the client's
 // middleware if it has any (each request on the wire: a retry is another).
-func (c *Client) roundTrip(ctx context.Context, rq *outgoing, method string, params, token []byte, onProgress func([]byte)) ([]byte, error) {
+func (c *Client) roundTrip(ctx context.Context, rq *OutgoingRequest, method string, params, token []byte, onProgress func([]byte)) ([]byte, error) {
 	rq.c = c
 	return c.p.request(ctx, rq.id, method, params, token, onProgress, rq)
 }

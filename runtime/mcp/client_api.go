@@ -180,7 +180,7 @@ func (c *Client) callTool(ctx context.Context, name string, args []byte, result 
 	params := e.Bytes()
 	rev := c.revision()
 	for attempt := 0; ; attempt++ {
-		rq := &outgoing{name: name, task: task}
+		rq := &OutgoingRequest{name: name, task: task}
 		if rev.stateless() && c.carriesHeaders() {
 			t, err := c.knownTool(ctx, name, attempt > 0)
 			if err != nil {

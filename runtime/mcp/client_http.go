@@ -72,9 +72,6 @@ type httpConn struct {
 	ctx  context.Context // ends with close: background reading stops
 	stop context.CancelFunc
 	wg   sync.WaitGroup // the goroutines that read streams
-	// answer, if the client gave one, takes a POST's JSON answer on the caller's
-	// goroutine (answerTaker).
-	answer func(msg, id []byte) bool
 
 	mu        sync.Mutex
 	session   string
@@ -134,21 +131,25 @@ func (c *httpConn) Read(ctx context.Context) ([]byte, error) { return c.in.Read(
 // with Write carries no headers of its own).
 func (c *httpConn) Write(ctx context.Context, msg []byte) error { return c.send(ctx, msg, nil) }
 
-func (c *httpConn) writeRequest(ctx context.Context, msg []byte, rq *outgoing) error {
+// TransportName and String describe the connection to the client (Message.Transport, logs).
+func (c *httpConn) TransportName() string { return TransportHTTP }
+func (c *httpConn) String() string        { return c.t.URL }
+
+// WriteRequest POSTs a request, with the headers that describe it (RequestConn).
+func (c *httpConn) WriteRequest(ctx context.Context, msg []byte, rq *OutgoingRequest) error {
 	return c.send(ctx, msg, rq)
 }
 
-func (c *httpConn) failCallsWith(fail func(id []byte, err error)) { c.in.failCallsWith(fail) }
-
-func (c *httpConn) takeAnswersWith(answer func(msg, id []byte) bool) { c.answer = answer }
-
-func (c *httpConn) carriesHeaders() bool {
+// CarriesHeaders: until the server turned out to offer HTTP+SSE only.
+func (c *httpConn) CarriesHeaders() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.legacy == nil
 }
 
-func (c *httpConn) negotiated(version string, stateless bool) {
+// Negotiated settles the headers of the messages that follow, and opens the session's GET
+// stream.
+func (c *httpConn) Negotiated(version string, stateless bool) {
 	c.mu.Lock()
 	c.version, c.stateless = version, stateless
 	listen := !stateless && c.legacy == nil && c.session != ""
@@ -160,7 +161,7 @@ func (c *httpConn) negotiated(version string, stateless bool) {
 }
 
 // newRequest builds a request to the endpoint with the headers every request carries.
-func (c *httpConn) newRequest(ctx context.Context, method string, body []byte, rq *outgoing) (*http.Request, error) {
+func (c *httpConn) newRequest(ctx context.Context, method string, body []byte, rq *OutgoingRequest) (*http.Request, error) {
 	var r io.Reader
 	if body != nil {
 		r = bytes.NewReader(body)
@@ -198,7 +199,7 @@ func (c *httpConn) newRequest(ctx context.Context, method string, body []byte, r
 	return req, nil
 }
 
-func (c *httpConn) send(ctx context.Context, msg []byte, rq *outgoing) error {
+func (c *httpConn) send(ctx context.Context, msg []byte, rq *OutgoingRequest) error {
 	c.mu.Lock()
 	legacy, stateless, expired := c.legacy, c.stateless, c.expired
 	c.mu.Unlock()
@@ -259,7 +260,7 @@ func (c *httpConn) send(ctx context.Context, msg []byte, rq *outgoing) error {
 	case resp.StatusCode == http.StatusAccepted:
 		done()
 		if rq != nil {
-			c.in.noResponse(rq.id, fmt.Errorf("mcp: %s: the server accepted the request (HTTP 202) without answering it", rq.method))
+			c.in.noResponse(rq, fmt.Errorf("mcp: %s: the server accepted the request (HTTP 202) without answering it", rq.method))
 		}
 		return nil
 	case resp.StatusCode/100 == 2 && mt == "text/event-stream":
@@ -290,21 +291,22 @@ func (c *httpConn) send(ctx context.Context, msg []byte, rq *outgoing) error {
 			return transportFailure(fmt.Errorf("POST %s: reading the answer: %w", c.t.URL, err))
 		}
 		body = bytes.TrimSpace(body)
-		if c.answer != nil && len(body) > 0 && c.in.idle() && c.answer(body, rq.id) {
+		if len(body) > 0 && c.in.idle() && rq.Answer(body) {
 			// The common case: the caller has its answer without a hop through Read.
 			// (Not while Read has messages queued: they were read first.)
 			return nil
 		}
+		responds := answers(body, rq.id) // before Read has it, and the caller goes on
 		if len(body) > 0 {
 			c.in.deliver(body)
 		}
 		switch {
-		case answers(body, rq.id):
+		case responds:
 		case len(body) == 0:
-			c.in.noResponse(rq.id, fmt.Errorf("mcp: %s: the server answered with an empty body", rq.method))
+			c.in.noResponse(rq, fmt.Errorf("mcp: %s: the server answered with an empty body", rq.method))
 		default:
 			// The body is all there is: the response is not coming.
-			c.in.noResponse(rq.id, notTheResponse(rq, "a body", body))
+			c.in.noResponse(rq, notTheResponse(rq, "a body", body))
 		}
 		return nil
 	}
@@ -362,7 +364,7 @@ const drainTimeout = time.Second
 
 // notTheResponse is the error of a request whose POST was answered with msg (what says
 // what it was: a body, an event) where the response should have been.
-func notTheResponse(rq *outgoing, what string, msg []byte) error {
+func notTheResponse(rq *OutgoingRequest, what string, msg []byte) error {
 	if m, err := parser.Parse(msg); err != nil && unanswerable(&m) {
 		return fmt.Errorf("mcp: %s: the server answered POST with %s that is not JSON-RPC: %q", rq.method, what, clip(msg, 100))
 	}
@@ -397,7 +399,7 @@ const maxKeptBodyBuffer = 1 << 20
 // event id and the session allows it: at once if the connection broke, after the server's
 // retry interval if the server closed it (to be polled). A server that cannot be reached
 // any more fails the request at once.
-func (c *httpConn) readResponseStream(ctx context.Context, body io.Reader, rq *outgoing) {
+func (c *httpConn) readResponseStream(ctx context.Context, body io.Reader, rq *OutgoingRequest) {
 	r := newEventReader(body, c.max)
 	answered, err := c.deliverStream(r, rq)
 	for attempt := 0; rq != nil && !answered; attempt++ {
@@ -408,7 +410,7 @@ func (c *httpConn) readResponseStream(ctx context.Context, body io.Reader, rq *o
 		resumable := r.hasID && c.session != "" && !c.stateless && c.legacy == nil
 		c.mu.Unlock()
 		if !resumable || attempt == 5 {
-			c.in.noResponse(rq.id, transportFailure(fmt.Errorf("mcp: %s: the stream ended before the response: %v", rq.method, cause(err))))
+			c.in.noResponse(rq, transportFailure(fmt.Errorf("mcp: %s: the stream ended before the response: %v", rq.method, cause(err))))
 			return
 		}
 		if err == io.EOF { // the server closed the stream: it asks to be polled
@@ -426,7 +428,7 @@ func (c *httpConn) readResponseStream(ctx context.Context, body io.Reader, rq *o
 		if gerr != nil {
 			var herr *HTTPError
 			if !errors.As(gerr, &herr) || herr.Status == http.StatusNotFound {
-				c.in.noResponse(rq.id, transportFailure(fmt.Errorf("mcp: %s: resuming the stream: %w", rq.method, gerr)))
+				c.in.noResponse(rq, transportFailure(fmt.Errorf("mcp: %s: resuming the stream: %w", rq.method, gerr)))
 				return
 			}
 			err = io.EOF
@@ -451,7 +453,7 @@ func cause(err error) string {
 // deliverStream hands the events of a stream to the client until it ends, and reports
 // whether rq has its outcome (its response was among them, or an event that is not
 // JSON-RPC, which fails it: the server is broken), or why the stream ended.
-func (c *httpConn) deliverStream(r *eventReader, rq *outgoing) (bool, error) {
+func (c *httpConn) deliverStream(r *eventReader, rq *OutgoingRequest) (bool, error) {
 	for {
 		ev, err := r.next()
 		if err != nil {
@@ -478,7 +480,7 @@ func (c *httpConn) deliverStream(r *eventReader, rq *outgoing) (bool, error) {
 		case broken:
 			// Whatever else the stream holds, it comes from a server that is broken:
 			// the request fails now rather than wait for more (which may never end).
-			c.in.noResponse(rq.id, notTheResponse(rq, "an event", data))
+			c.in.noResponse(rq, notTheResponse(rq, "an event", data))
 			return true, nil
 		}
 	}
@@ -577,8 +579,8 @@ func (c *httpConn) fallBack(ctx context.Context) (*legacyConn, error) {
 	return l, nil
 }
 
-// sessionID is the session's id, once the server gave one (Message.SessionID).
-func (c *httpConn) sessionID() string {
+// SessionID is the session's id, once the server gave one (Message.SessionID).
+func (c *httpConn) SessionID() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.stateless || c.legacy != nil {

@@ -24,14 +24,12 @@ type inbox struct {
 	err    error // why the connection broke: Read returns it after what is queued
 	closed bool
 	wake   chan struct{} // something was queued, or the inbox broke or closed
-	fail   func(id []byte, err error)
 }
 
-// An inboxItem is a message, or the news that the request with this id gets no response.
+// An inboxItem is a message, or the news that a request gets no response.
 type inboxItem struct {
 	msg      []byte
-	noAnswer bool
-	id       []byte
+	noAnswer *OutgoingRequest
 	err      error
 }
 
@@ -64,11 +62,11 @@ func (b *inbox) idle() bool {
 	return len(b.items) == 0
 }
 
-// noResponse queues the news that the request with this id will get no response: when Read
-// comes to it, the call fails with err, after whatever was handed in before it.
-func (b *inbox) noResponse(id []byte, err error) {
+// noResponse queues the news that rq will get no response: when Read comes to it, the call
+// fails with err, after whatever was handed in before it.
+func (b *inbox) noResponse(rq *OutgoingRequest, err error) {
 	b.mu.Lock()
-	b.put(inboxItem{noAnswer: true, id: id, err: err})
+	b.put(inboxItem{noAnswer: rq, err: err})
 	b.mu.Unlock()
 }
 
@@ -99,12 +97,6 @@ func (b *inbox) broken(err error) {
 	b.mu.Unlock()
 }
 
-func (b *inbox) failCallsWith(fail func(id []byte, err error)) {
-	b.mu.Lock()
-	b.fail = fail
-	b.mu.Unlock()
-}
-
 // Read returns the next message, failing on the way the calls whose news it finds.
 func (b *inbox) Read(ctx context.Context) ([]byte, error) {
 	for {
@@ -121,12 +113,9 @@ func (b *inbox) Read(ctx context.Context) ([]byte, error) {
 			} else {
 				b.items = b.items[1:]
 			}
-			if it.noAnswer {
-				fail := b.fail
+			if it.noAnswer != nil {
 				b.mu.Unlock()
-				if fail != nil {
-					fail(it.id, it.err)
-				}
+				it.noAnswer.Fail(it.err)
 				continue
 			}
 			if b.size > b.limit {

@@ -288,7 +288,7 @@ func (c *Client) ListenErr() error {
 // subscription ends; acknowledged is called with the params of the server's
 // acknowledgement, on the goroutine that reads the connection.
 func (c *Client) listenRequest(ctx context.Context, filter map[string]any, acknowledged func(params []byte)) error {
-	return c.call(ctx, c.revision(), methodListen, map[string]any{"notifications": filter}, nil, &outgoing{acknowledged: acknowledged})
+	return c.call(ctx, c.revision(), methodListen, map[string]any{"notifications": filter}, nil, &OutgoingRequest{acknowledged: acknowledged})
 }
 
 // acknowledged hands notifications/subscriptions/acknowledged to the request it

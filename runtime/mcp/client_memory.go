@@ -28,6 +28,9 @@ func (t *MemoryTransport) Connect(ctx context.Context) (Connection, error) {
 	return &memoryClientConn{mc: t.Server.ServeMemory(sctx), cancel: cancel}, nil
 }
 
+func (m *memoryClientConn) TransportName() string { return TransportMemory }
+func (m *memoryClientConn) String() string        { return "in-memory server" }
+
 func (m *memoryClientConn) Read(ctx context.Context) ([]byte, error) {
 	msg, err := m.mc.Receive(ctx)
 	if err != nil && ctx.Err() == nil {

@@ -17,8 +17,10 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/jsonwire"
 )
 
-// outgoing describes a request for the transports that carry its metadata in headers.
-type outgoing struct {
+// An OutgoingRequest describes a request the client sends, for a RequestConn: what a
+// transport may carry beside the message (Streamable HTTP's headers), and the way to hand
+// the client its outcome. The client makes one for each request on the wire.
+type OutgoingRequest struct {
 	c      *Client // that sends it (a sender: client.go)
 	id     []byte
 	rev    revision // the revision it speaks
@@ -31,6 +33,47 @@ type outgoing struct {
 	acknowledged func(params []byte)
 	// task: a tools/call of revision 2025-11-25 that asked for a task (params.task).
 	task bool
+}
+
+// ID is the request's id, as JSON; nil for a notification (a cancellation).
+func (rq *OutgoingRequest) ID() []byte { return rq.id }
+
+// Method is the request's method.
+func (rq *OutgoingRequest) Method() string { return rq.method }
+
+// ProtocolVersion is the revision the request is sent in. A stateless request carries it
+// (and its server expects it in MCP-Protocol-Version); any other is of the session's
+// revision, which initialize settles (RequestConn.Negotiated).
+func (rq *OutgoingRequest) ProtocolVersion() string { return rq.rev.String() }
+
+// Stateless reports whether the request is of a stateless revision (2026-07-28).
+func (rq *OutgoingRequest) Stateless() bool { return rq.rev.stateless() }
+
+// Name is what the request acts on, for a method that names it (Mcp-Name): params.name
+// (tools/call, prompts/get) or params.uri (resources/read); "" for other methods.
+func (rq *OutgoingRequest) Name() string { return rq.name }
+
+// ParamHeaders are the headers a tools/call mirrors its arguments into, as the tool's
+// x-mcp-header annotations ask (Mcp-Param-{name}, and the value as the transport page
+// encodes it); none unless the connection CarriesHeaders and the call is stateless.
+func (rq *OutgoingRequest) ParamHeaders() [][2]string { return rq.params }
+
+// Answer hands the client msg, which the connection read on the caller's goroutine (an
+// HTTP POST answered with JSON), if it is the response to this request, and reports
+// whether it was: the caller has its answer without waiting for the goroutine that reads
+// the connection. If it was not, the connection hands msg to Read as any other. Call it
+// only while nothing read before msg waits for Read.
+func (rq *OutgoingRequest) Answer(msg []byte) bool {
+	return rq.id != nil && rq.c.answered(msg, rq.id)
+}
+
+// Fail tells the client the request will get no response (an HTTP POST answered without
+// it, a stream that ended first): its caller gets err. Call it where Read would have
+// returned the response, after the messages read before.
+func (rq *OutgoingRequest) Fail(err error) {
+	if rq.id != nil {
+		rq.c.p.fail(rq.id, err)
+	}
 }
 
 // The revision a client speaks is settled by Connect: negotiate probes for the stateless
@@ -290,7 +333,7 @@ const maxInputRounds = 16
 // client's version, info and capabilities in _meta, and is retried with the client's answers
 // while the server answers with an InputRequiredResult. rq, if set, says what the request's
 // headers carry (tools/call fills in its Mcp-Param headers).
-func (c *Client) call(ctx context.Context, rev revision, method string, params, result any, rq *outgoing) error {
+func (c *Client) call(ctx context.Context, rev revision, method string, params, result any, rq *OutgoingRequest) error {
 	if row := methods[method]; c.opts.Timeout > 0 && (row == nil || !row.long) { // a subscription lasts as long as it is wanted
 		if _, ok := ctx.Deadline(); !ok {
 			var cancel context.CancelFunc
@@ -303,7 +346,7 @@ func (c *Client) call(ctx context.Context, rev revision, method string, params, 
 		return fmt.Errorf("mcp: %s: params: %w", method, err)
 	}
 	if rq == nil {
-		rq = &outgoing{}
+		rq = &OutgoingRequest{}
 	}
 	rq.method, rq.rev = method, rev
 	if row := methods[method]; row != nil {

@@ -54,6 +54,9 @@ type legacyClientConn struct {
 	in *inbox
 }
 
+func (l legacyClientConn) TransportName() string { return TransportSSE }
+func (l legacyClientConn) String() string        { return l.url }
+
 func (l legacyClientConn) Read(ctx context.Context) ([]byte, error)    { return l.in.Read(ctx) }
 func (l legacyClientConn) Write(ctx context.Context, msg []byte) error { return l.send(ctx, msg) }
 

@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -53,7 +52,7 @@ type commandConn struct {
 	stdout sync.Once      // read.Done for stdout
 	exited chan struct{}  // closed once the process has been waited for
 	err    error          // why the process exited, once exited is closed
-	log    atomic.Pointer[slog.Logger]
+	log    *slog.Logger   // the client's, for stderr's lines when Stderr is not set
 
 	tmu  sync.Mutex
 	tail []string // the last lines of stderr
@@ -93,7 +92,7 @@ func (t *CommandTransport) Connect(ctx context.Context) (Connection, error) {
 	if t.Started != nil {
 		t.Started(cmd.Process.Pid)
 	}
-	c := &commandConn{lineConn: newLineConn(name, stdout, stdin), t: t, cmd: cmd, exited: make(chan struct{})}
+	c := &commandConn{lineConn: newLineConn(name, stdout, stdin), t: t, cmd: cmd, exited: make(chan struct{}), log: loggerFrom(ctx)}
 	c.read.Add(2)
 	go c.readStderr(stderr)
 	go func() {
@@ -135,9 +134,6 @@ func (c *commandConn) Read(ctx context.Context) ([]byte, error) {
 	}
 }
 
-// takeLogger takes the client's logger, for stderr's lines when Stderr is not set.
-func (c *commandConn) takeLogger(l *slog.Logger) { c.log.Store(l) }
-
 func (c *commandConn) readStderr(r io.Reader) {
 	defer c.read.Done()
 	sc := bufio.NewScanner(r)
@@ -152,10 +148,8 @@ func (c *commandConn) readStderr(r io.Reader) {
 		c.tmu.Unlock()
 		if c.t.Stderr != nil {
 			c.t.Stderr(line)
-		} else if l := c.log.Load(); l != nil {
-			l.Info(line, "server", c.name, "stream", "stderr")
 		} else {
-			slog.Info(line, "server", c.name, "stream", "stderr")
+			c.log.Info(line, "server", c.name, "stream", "stderr")
 		}
 	}
 	io.Copy(io.Discard, r) // a line too long ends the scanner; the pipe is still read

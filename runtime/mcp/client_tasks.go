@@ -367,7 +367,7 @@ func (c *Client) awaitLegacyTask(ctx context.Context, rev revision, t taskState,
 	got := make(chan answer, 1)
 	params := taskIDParams(t.TaskID)
 	go func() {
-		rq := &outgoing{method: methodTasksResult, rev: rev, id: c.p.newID()}
+		rq := &OutgoingRequest{method: methodTasksResult, rev: rev, id: c.p.newID()}
 		raw, err := c.roundTrip(ctx, rq, methodTasksResult, params, token, onProgress)
 		got <- answer{raw, err}
 	}()

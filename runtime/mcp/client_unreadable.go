@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net"
 	"net/url"
-	"path/filepath"
 	"sync"
 	"time"
 
@@ -112,60 +111,27 @@ func (c *Client) summarizeUnreadable() {
 // answer.
 func unanswerable(m *jsonrpc.Message) bool { return m.ID == nil || m.Method == "" }
 
-// transportLabel names the server of a transport in the client's logs.
-func transportLabel(t Transport) (label string, lines bool) {
-	switch t := t.(type) {
-	case *CommandTransport:
-		if t.Name != "" {
-			return t.Name, true
-		}
-		return filepath.Base(t.Command), true
-	case *IOTransport:
-		if t.Name != "" {
-			return t.Name, true
-		}
-		return "server", true
-	case *StreamableHTTPTransport:
-		return t.URL, false
-	case *SSETransport:
-		return t.URL, false
-	case *MemoryTransport:
-		return "in-memory server", false
+// describeConn says what the client says of its connection (conn, from t): the server's name
+// in its logs and errors (the connection's String: a command's name, a URL), and for
+// middleware the transport's name (the connection's TransportName, or the Transport's) and
+// the server's address, the host and port of a URL.
+func (c *Client) describeConn(t Transport) {
+	c.label = "server"
+	if s, ok := c.conn.(fmt.Stringer); ok {
+		c.label = s.String()
 	}
-	return "server", false
-}
-
-// transportOf says how a transport reaches its server, for middleware (Message.Transport
-// and Peer): the URL's host and port over HTTP.
-func transportOf(t Transport) (transport, peer string) {
-	hostPort := func(raw string) string {
-		u, err := url.Parse(raw)
-		if err != nil {
-			return ""
-		}
-		if u.Port() == "" {
-			switch u.Scheme {
-			case "http":
-				return net.JoinHostPort(u.Hostname(), "80")
-			case "https":
-				return net.JoinHostPort(u.Hostname(), "443")
+	c.transport = transportName(c.conn)
+	if n, ok := t.(interface{ TransportName() string }); ok && c.transport == "" {
+		c.transport = n.TransportName()
+	}
+	c.lines = c.transport == TransportStdio
+	if u, err := url.Parse(c.label); err == nil && (u.Scheme == "http" || u.Scheme == "https") {
+		c.peerAddr = u.Host
+		if port := "80"; u.Port() == "" {
+			if u.Scheme == "https" {
+				port = "443"
 			}
+			c.peerAddr = net.JoinHostPort(u.Hostname(), port)
 		}
-		return u.Host
 	}
-	switch t := t.(type) {
-	case *CommandTransport, *IOTransport:
-		return TransportStdio, ""
-	case *StreamableHTTPTransport:
-		return TransportHTTP, hostPort(t.URL)
-	case *SSETransport:
-		return TransportSSE, hostPort(t.URL)
-	case *MemoryTransport:
-		return TransportMemory, ""
-	}
-	// Another package's transport names itself, if it has a method TransportName.
-	if n, ok := t.(interface{ TransportName() string }); ok {
-		return n.TransportName(), ""
-	}
-	return "", ""
 }

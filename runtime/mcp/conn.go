@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"sync"
 )
 
@@ -25,6 +24,9 @@ import (
 // exported interfaces, below (MessageStreamer, LaterWriter, Backlogger, RequestStream).
 // Messages about no request in particular (list changes, resource updates) go through the
 // conversation's notifier (notifier.go), which never makes their sender wait.
+//
+// On the client, one goroutine reads the Connection (Client.readLoop), and the client
+// writes its messages with Write, or its requests with a RequestConn's WriteRequest (below).
 
 // A Transport opens connections to a server: CommandTransport (a command it starts, over
 // stdio), IOTransport, StreamableHTTPTransport, SSETransport (the HTTP+SSE transport of
@@ -114,46 +116,48 @@ type Backlogger interface {
 	Unread() int
 }
 
-// What the client learns of the connections of this package's transports, where they have
-// it, by type assertion (Connections of other packages have none of it):
+// What a client's Connection may offer beyond Read, Write and Close, found by type
+// assertion once, when the client connects:
+//
+//   - RequestConn: each request carried on its own, with what describes it (Streamable
+//     HTTP's connection);
+//   - a method TransportName() string: the transport's name, for middleware
+//     (Message.Transport; the Transport's own is asked if the Connection has none);
+//   - a method String() string (fmt.Stringer): the server it reaches, for the client's
+//     logs and errors (a command's name, a URL, whose host and port are Message.Peer).
+//
+// None is needed: a Connection of one stream each way (stdio's, runtime/mcp/ws's) offers
+// none of RequestConn.
 
-// requestWriter writes a request with what describes it (rq), for transports that carry its
-// metadata in headers (Streamable HTTP). rq is nil for notifications and responses.
-type requestWriter interface {
-	writeRequest(ctx context.Context, msg []byte, rq *outgoing) error
-}
-
-// negotiator is told the revision the client speaks.
-type negotiator interface {
-	negotiated(version string, stateless bool)
-}
-
-// headerCarrier reports whether requests carry their metadata in headers (Streamable
-// HTTP), which makes the x-mcp-header annotations of tools binding.
-type headerCarrier interface {
-	carriesHeaders() bool
-}
-
-// callFailer is told how to fail one call: a transport that learns a request will get no
-// response (an HTTP POST answered without it) says so through it, in the order of what it
-// reads.
-type callFailer interface {
-	failCallsWith(fail func(id []byte, err error))
-}
-
-// answerTaker is given a way to hand the client the response to a request of its own on
-// the caller's goroutine (an HTTP POST answered with JSON), rather than through Read: the
-// caller finds its answer without waiting for the reading goroutine to be scheduled. The
-// function reports whether msg was the response to the request with this id; if not, the
-// connection hands msg to Read as any other message.
-type answerTaker interface {
-	takeAnswersWith(answer func(msg, id []byte) bool)
-}
-
-// loggerTaker takes the client's logger, for what the connection says on its own (a
-// command's stderr).
-type loggerTaker interface {
-	takeLogger(l *slog.Logger)
+// A RequestConn is a client's Connection that carries each request on its own, with what
+// describes it, as Streamable HTTP does: a POST each, answered with the response or with a
+// stream of its own, the stateless revision's metadata mirrored into headers.
+//
+// The client writes its requests, and their cancellations, with WriteRequest, and its
+// other messages (notifications, answers to the server's requests) with Write. A write
+// that fails fails that message only: the connection goes on, as a refused POST is not a
+// lost connection (a Connection of one stream is gone when a write fails, and the client
+// waits to hear why from Read).
+type RequestConn interface {
+	Connection
+	// WriteRequest writes msg, which rq describes: a request of the client's, or the
+	// cancellation of one (rq.Method() is notifications/cancelled, rq.ID() nil). ctx lasts
+	// as long as the request: when it ends before the response, the client has given up.
+	// The response comes through Read, or on the caller's goroutine through rq.Answer;
+	// a request that gets none is failed with rq.Fail.
+	WriteRequest(ctx context.Context, msg []byte, rq *OutgoingRequest) error
+	// Negotiated tells the connection the revision the client speaks, once Connect has
+	// settled it, and again if a stateless server names another (ServerInfo's
+	// ProtocolVersion and Stateless). Before it, the client speaks none.
+	Negotiated(protocolVersion string, stateless bool)
+	// SessionID is the session's id, once the server gave one; "" without (in the
+	// stateless revision). Message.SessionID and SessionEnd.ID say it.
+	SessionID() string
+	// CarriesHeaders reports whether requests carry their metadata in headers (Streamable
+	// HTTP does; the HTTP+SSE transport it may fall back to does not). Tools'
+	// x-mcp-header annotations bind then: the client leaves out a tool whose annotations
+	// break the rules, and a stateless call carries its Mcp-Param values (ParamHeaders).
+	CarriesHeaders() bool
 }
 
 // MemoryConn is the client's end of an in-memory connection to a server (ServeMemory): the

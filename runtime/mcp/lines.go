@@ -267,6 +267,12 @@ type lineConn struct {
 	fail error // a write cut a message short: the conversation is over, and Read says why
 }
 
+// TransportName: the client's side of stdio (Message.Transport).
+func (c *lineConn) TransportName() string { return TransportStdio }
+
+// String names the server in the client's logs and errors.
+func (c *lineConn) String() string { return c.name }
+
 func newLineConn(name string, r io.Reader, w io.WriteCloser) lineConn {
 	return lineConn{name: name, r: r, lr: newLineReader(r, 64<<20), w: w, wlock: make(chan struct{}, 1), closed: make(chan struct{})}
 }
