@@ -34,6 +34,9 @@ type Script struct {
 	// StartDelay is how long the server reads nothing after it started: a runtime still
 	// loading on a busy machine.
 	StartDelay time.Duration `json:"startDelay,omitempty"`
+	// Gate, if set, is a file: the server reads nothing until it exists, for a test to hold
+	// a server at its start for as long as it likes.
+	Gate string `json:"gate,omitempty"`
 	// IgnoreUnknown leaves requests for methods the server does not know unanswered, as
 	// some servers of the revisions with sessions do before initialize.
 	IgnoreUnknown bool `json:"ignoreUnknown,omitempty"`
@@ -113,6 +116,12 @@ func Serve(r io.Reader, w io.Writer, s Script) error {
 		fmt.Fprintln(os.Stderr, s.Stderr)
 	}
 	time.Sleep(s.StartDelay)
+	for s.Gate != "" {
+		if _, err := os.Stat(s.Gate); err == nil {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	srv := &server{s: s, w: w}
 	br := bufio.NewReader(r)
 	for {
