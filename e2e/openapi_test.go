@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -268,6 +269,33 @@ func TestOpenAPIThroughPrism(t *testing.T) {
 	}
 }
 
+// A multipart upload through Prism: the Swagger 2.0 petstore's uploadFile (a formData
+// parameter of type file) takes the file in base64, and the generated server sends it as a
+// file part of a multipart form, which Prism's mock validates against the document and
+// answers; what is not base64 is refused before anything is sent.
+func TestOpenAPIFileThroughPrism(t *testing.T) {
+	doc := openapiDoc(t, "petstore2.yaml")
+	mod := openapiModule(t)
+	generateAPI(t, mod, "--main", "-o", "petstore2", doc)
+	runIn(t, mod, "go", "build", "-o", "bin/", "./petstore2")
+	base := startPrism(t, doc)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	c, err := mcp.Connect(ctx, &mcp.CommandTransport{Command: filepath.Join(mod, "bin", "petstore2"), Args: []string{"--base-url", base},
+		Env: []string{"PETSTORE2_PETSTORE_AUTH=t"}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	file := base64.StdEncoding.EncodeToString([]byte("\x89PNG\r\n\x1a\n a picture"))
+	if text, isErr := callTool(t, c, "uploadFile", map[string]any{"petId": 7, "additionalMetadata": "front", "file": file}); isErr || !strings.Contains(text, `"code"`) {
+		t.Errorf("uploadFile: %v %s", isErr, text)
+	}
+	if text, isErr := callTool(t, c, "uploadFile", map[string]any{"petId": 7, "file": "a picture"}); !isErr || !strings.Contains(text, "/file") {
+		t.Errorf("a file not in base64: %v %s", isErr, text)
+	}
+}
+
 // --check passes on a package current with its document and names the operations that
 // changed when the document changes.
 func TestOpenAPICheckCatchesAChangedDocument(t *testing.T) {
@@ -346,7 +374,7 @@ func TestNewFromOpenAPI(t *testing.T) {
 	for _, tl := range tools {
 		names = append(names, tl.Name)
 	}
-	if err != nil || strings.Join(names, " ") != "count_words createProduct deleteProduct getProduct getStats listProducts placeOrder setPicture" {
+	if err != nil || strings.Join(names, " ") != "count_words createProduct deleteProduct getProduct getStats listProducts placeOrder setAttributes setPicture uploadManual" {
 		t.Errorf("tools: %v %v", names, err)
 	}
 	if text, isErr := callTool(t, c, "getProduct", map[string]any{"productId": "p_1"}); !isErr || !strings.Contains(text, "SHOPFRONT_APIKEY") || strings.Contains(text, "flag") {

@@ -124,7 +124,7 @@ func encodeField(fl *field) []jen.Code {
 		return []jen.Code{jen.If(sel.Clone().Op("!=").Nil()).Block(body...)}
 	case fl.optional && fl.t.kind.nilable():
 		return []jen.Code{jen.If(sel.Clone().Op("!=").Nil()).Block(append([]jen.Code{key}, encodeValue(sel.Clone(), fl.t, 0)...)...)}
-	case fl.nullable && (fl.t.kind == kIface || fl.t.kind == kSlice || fl.t.kind == kMap):
+	case fl.nullable && (fl.t.kind == kIface || fl.t.kind == kSlice || fl.t.kind == kMap || fl.t.kind == kBytes):
 		// Required but nullable: null when nil (decoding [] or {} makes an empty one, not nil).
 		return []jen.Code{key, jen.If(sel.Clone().Op("!=").Nil()).Block(encodeValue(sel.Clone(), fl.t, 0)...).Else().Block(jen.Id("e").Dot("Null").Call())}
 	}
@@ -147,6 +147,8 @@ func encodeValue(x *jen.Statement, t *goType, depth int) []jen.Code {
 		return []jen.Code{e.Dot("MarshaledText").Call(operand(x).Dot("MarshalText").Call())}
 	case kRaw:
 		return []jen.Code{e.Dot("RawJSON").Call(x)}
+	case kBytes:
+		return []jen.Code{e.Dot("Base64").Call(x)}
 	case kEnum:
 		return []jen.Code{e.Dot("String").Call(jen.String().Parens(x))}
 	case kStruct, kUnion, kOneOf:
@@ -287,6 +289,8 @@ func decodeValue(x *jen.Statement, t *goType, depth int) []jen.Code {
 		)}
 	case kRaw:
 		return []jen.Code{x.Clone().Op("=").Add(d.Clone().Dot("RawCopy").Call())}
+	case kBytes:
+		return scalar(d.Dot("Base64").Call(), same)
 	case kStruct, kUnion, kOneOf:
 		return []jen.Code{operand(x).Dot("decode").Call(d)}
 	case kIface:

@@ -11,7 +11,8 @@ import (
 // JSON Schema (2020-12, and the draft-07 that many servers still write) made into Go types.
 // The mapping, which the table in docs/typed-clients.md documents:
 //
-//	type string                 string; with format date-time, time.Time
+//	type string                 string; with format date-time, time.Time; with contentEncoding
+//	                            base64, in a Mapping, []byte
 //	type string with enum       a named string type with a constant per value (of one value:
 //	                            string)
 //	type integer / number       int64 / float64
@@ -50,7 +51,7 @@ type converter struct {
 	refs      map[string]refType
 	resolving map[string]bool // pointers being converted for a $ref: a cycle that meets no object
 	fallbacks *[]string
-	rules     bool // read the validation keywords of properties (field.rules)
+	rules     bool // read the validation keywords of properties (field.rules); base64 strings are []byte
 }
 
 // refType is the type of the schema at a pointer.
@@ -185,6 +186,8 @@ func (c *converter) convert(raw json.RawMessage, path string) (t *goType, nullab
 			return c.enum(s), null
 		case s.Format == "date-time":
 			return &goType{kind: kTime}, null
+		case s.ContentEncoding == "base64" && c.rules:
+			return &goType{kind: kBytes}, null
 		}
 		return &goType{kind: kString}, null
 	case "integer":

@@ -217,6 +217,8 @@ func goTypeOf(t *goType) jen.Code {
 		return jen.Qual("time", "Time")
 	case kRaw:
 		return jen.Qual("encoding/json", "RawMessage")
+	case kBytes:
+		return jen.Index().Byte()
 	case kSlice:
 		return jen.Index().Add(elemTypeOf(t))
 	case kMap:

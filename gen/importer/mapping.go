@@ -200,7 +200,7 @@ func fieldOf(t *goType, key string) *Field {
 }
 
 func kindName(t *goType) string {
-	return map[kind]string{kString: "string", kInt: "int", kFloat: "float", kBool: "bool", kTime: "time", kRaw: "raw",
+	return map[kind]string{kString: "string", kInt: "int", kFloat: "float", kBool: "bool", kTime: "time", kRaw: "raw", kBytes: "bytes",
 		kSlice: "slice", kMap: "map", kStruct: "struct", kEnum: "enum", kUnion: "union", kIface: "union", kOneOf: "union"}[t.kind]
 }
 
@@ -334,6 +334,8 @@ func schemaOf(t *goType, depth int, open map[*goType]bool) any {
 		return orderedObject{{"type", "boolean"}}
 	case kTime:
 		return orderedObject{{"type", "string"}, {"format", "date-time"}}
+	case kBytes:
+		return orderedObject{{"type", "string"}, {"contentEncoding", "base64"}}
 	case kRaw:
 		if t.rawKind != "" {
 			return orderedObject{{"type", t.rawKind}}

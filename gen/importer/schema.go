@@ -12,6 +12,7 @@ type schema struct {
 	Ref                  string                     `json:"$ref"`
 	Type                 json.RawMessage            `json:"type"`
 	Format               string                     `json:"format"`
+	ContentEncoding      string                     `json:"contentEncoding"`
 	Title                string                     `json:"title"`
 	Description          string                     `json:"description"`
 	Enum                 []json.RawMessage          `json:"enum"`
@@ -80,6 +81,8 @@ func (s *schema) read(raw []byte) bool {
 			s.Type = v
 		case "format":
 			return null || readString(v, &s.Format)
+		case "contentEncoding":
+			return null || readString(v, &s.ContentEncoding)
 		case "title":
 			return null || readString(v, &s.Title)
 		case "description":
@@ -145,7 +148,7 @@ func (s *schema) read(raw []byte) bool {
 }
 
 // schemaKeys are the members schema reads.
-var schemaKeys = []string{"$ref", "type", "format", "title", "description", "enum", "const", "default", "properties",
+var schemaKeys = []string{"$ref", "type", "format", "contentEncoding", "title", "description", "enum", "const", "default", "properties",
 	"required", "items", "additionalProperties", "oneOf", "anyOf", "allOf", "nullable", "discriminator", "readOnly", "writeOnly"}
 
 // rawList reads an array's elements; [] is an empty list, not nil, as json.Unmarshal has it.

@@ -245,6 +245,8 @@ func typeSig(t *goType, class map[*goType]int) string {
 		return "bool"
 	case kTime:
 		return "time"
+	case kBytes:
+		return "bytes"
 	case kRaw:
 		return "raw" + t.rawKind
 	case kSlice:

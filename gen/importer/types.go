@@ -21,6 +21,9 @@ const (
 	// as a kIface's is: a kIface becomes one in a Mapping, whose types mcpgen's generator
 	// reads (it takes no interface fields).
 	kOneOf
+	// kBytes is a string of base64 ("contentEncoding": "base64") as []byte, in a Mapping: a
+	// file of a multipart form, which mcpgen's generator reads and checks as base64.
+	kBytes
 )
 
 // declared says whether the kind is a type the package declares.
@@ -31,7 +34,7 @@ func (k kind) declared() bool {
 // nilable says whether a value of the kind is nil when unset, so that it needs no pointer to
 // be optional or null.
 func (k kind) nilable() bool {
-	return k == kSlice || k == kMap || k == kRaw || k == kIface
+	return k == kSlice || k == kMap || k == kRaw || k == kIface || k == kBytes
 }
 
 // goType is a Go type the generated package uses or declares.
@@ -136,7 +139,7 @@ func fallbackDoc(t *goType) string {
 // jsonKind is the JSON type a Go type's values have, "" when several or any.
 func jsonKind(t *goType) string {
 	switch t.kind {
-	case kString, kEnum, kTime:
+	case kString, kEnum, kTime, kBytes:
 		return "string"
 	case kInt:
 		return "integer"

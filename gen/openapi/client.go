@@ -169,6 +169,8 @@ func text(x *jen.Statement, kind string) jen.Code {
 		return x.Dot("Format").Call(jen.Qual("time", "RFC3339Nano"))
 	case "raw":
 		return jen.String().Parens(x)
+	case "bytes":
+		return jen.Qual("encoding/base64", "StdEncoding").Dot("EncodeToString").Call(x)
 	}
 	// A struct, map or union: its JSON.
 	return jen.Id("jsonText").Call(jen.Func().Params(jen.Id("e").Op("*").Qual(jsonwirePkg, "Encoder")).Block(x.Clone().Dot("encode").Call(jen.Id("e"))))
@@ -241,7 +243,7 @@ func paramOf(a *Arg, fl *importer.Field, v *jen.Statement, query string) []jen.C
 			x = jen.Parens(x) // a selector follows: (*in.Since).Format
 		}
 		return []jen.Code{jen.If(v.Clone().Op("!=").Nil()).Block(set(text(x, fl.Kind), false))}
-	case fl.Kind == "raw" || fl.Kind == "map" || fl.Kind == "slice":
+	case fl.Kind == "raw" || fl.Kind == "map" || fl.Kind == "slice" || fl.Kind == "bytes":
 		return []jen.Code{jen.If(v.Clone().Op("!=").Nil()).Block(set(text(v.Clone(), fl.Kind), false))}
 	}
 	return []jen.Code{set(text(v.Clone(), fl.Kind), false)}
@@ -284,6 +286,10 @@ func (g *writer) bodyCode(t *emitted, b *Body) []jen.Code {
 			if fl == nil {
 				continue
 			}
+			if b.Kind == BodyMultipart && (fl.Kind == "bytes" || fl.Kind == "slice" && fl.Elem == "bytes") {
+				code = append(code, fileCode(a.Name, fl)...)
+				continue
+			}
 			fake := &Arg{Param: &Param{Name: a.Name, In: "query", Explode: true}}
 			code = append(code, paramInto(fake, fl, "FormField")...)
 		}
@@ -316,4 +322,25 @@ func (g *writer) bodyCode(t *emitted, b *Body) []jen.Code {
 		return []jen.Code{jen.Id("r").Dot("Base64").Call(jen.Lit(b.MediaType), x)}
 	}
 	return []jen.Code{fail}
+}
+
+// fileCode adds a multipart form's file field: a file part per []byte, none when left out
+// (or null).
+func fileCode(name string, fl *importer.Field) []jen.Code {
+	v := jen.Id("in").Dot(fl.Name)
+	add := func(x jen.Code) jen.Code { return jen.Id("r").Dot("FormFile").Call(jen.Lit(name), x) }
+	each := func(list jen.Code) jen.Code {
+		return jen.For(jen.List(jen.Id("_"), jen.Id("f")).Op(":=").Range().Add(list)).Block(add(jen.Id("f")))
+	}
+	switch {
+	case fl.Nullable && fl.Kind == "slice":
+		return []jen.Code{jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Add(v).Dot("Get").Call(), jen.Id("ok")).Block(each(jen.Id("x")))}
+	case fl.Nullable:
+		return []jen.Code{jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Add(v).Dot("Get").Call(), jen.Id("ok")).Block(add(jen.Id("x")))}
+	case fl.Kind == "slice":
+		return []jen.Code{each(v)}
+	case fl.Optional:
+		return []jen.Code{jen.If(v.Clone().Op("!=").Nil()).Block(add(v.Clone()))}
+	}
+	return []jen.Code{add(v)}
 }

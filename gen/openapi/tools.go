@@ -135,7 +135,11 @@ func (t *Tool) build(doc *Document) {
 			t.BodyFlat = true
 			for _, k := range order {
 				t.Args = append(t.Args, &Arg{Key: k, Name: k, In: "body"})
-				props = append(props, prop{k, flat[k]})
+				schema := flat[k]
+				if b.Kind == BodyMultipart {
+					schema = fileSchema(doc.Root, schema)
+				}
+				props = append(props, prop{k, schema})
 				if b.Required && slices.Contains(req, k) {
 					required = append(required, k)
 				}
@@ -391,3 +395,46 @@ func (t *Tool) digest(doc *Document) string {
 }
 
 var refPattern = regexp.MustCompile(`"\$ref"\s*:\s*"(#[^"]*)"`)
+
+// fileSchema is the schema of a multipart form's field: a file (a string of binary data,
+// format binary or a contentMediaType, or a list of them) is base64 in the tool's arguments,
+// which the importer makes []byte and mcpgen's generator checks; other fields as they are.
+func fileSchema(root, raw json.RawMessage) json.RawMessage {
+	var s struct {
+		Type             json.RawMessage `json:"type"`
+		Format           string          `json:"format"`
+		ContentMediaType string          `json:"contentMediaType"`
+		ContentEncoding  string          `json:"contentEncoding"`
+		Description      string          `json:"description"`
+		Items            json.RawMessage `json:"items"`
+	}
+	if json.Unmarshal(resolved(root, raw), &s) != nil {
+		return raw
+	}
+	desc := strings.TrimSpace(s.Description)
+	if desc != "" && !strings.HasSuffix(desc, ".") {
+		desc += "."
+	}
+	desc = strings.TrimSpace(desc + " A file, in base64.")
+	switch {
+	case string(s.Type) == `"string"` && s.ContentEncoding == "" && (s.Format == "binary" || s.ContentMediaType != ""):
+		var b bytes.Buffer
+		b.WriteString(`{"type":"string","contentEncoding":"base64","description":`)
+		writeString(&b, desc)
+		b.WriteByte('}')
+		return b.Bytes()
+	case string(s.Type) == `"array"` && len(s.Items) > 0:
+		if item := fileSchema(root, s.Items); !bytes.Equal(item, s.Items) {
+			var b bytes.Buffer
+			b.WriteString(`{"type":"array","items":`)
+			b.Write(item)
+			if s.Description != "" {
+				b.WriteString(`,"description":`)
+				writeString(&b, s.Description)
+			}
+			b.WriteByte('}')
+			return b.Bytes()
+		}
+	}
+	return raw
+}

@@ -79,7 +79,8 @@ type Request struct {
 	ctype   string
 	errs    []string
 	form    url.Values
-	fields  []string // the form's fields, in the order added
+	files   map[string][][]byte // a multipart form's files, by field
+	fields  []string            // the form's fields, in the order added
 }
 
 // NewRequest starts a call of the operation op: method and the path template of the
@@ -156,10 +157,27 @@ func (r *Request) FormField(name string, values ...string) {
 	}
 }
 
-// SendForm sets the body to the form's fields: URL-encoded, or a multipart form of a part
-// per value.
+// FormFile adds a file to a multipart form: a part of the field's name with the data, named
+// as a file (the field's name), of type application/octet-stream.
+func (r *Request) FormFile(name string, data []byte) {
+	if r.files == nil {
+		r.files = map[string][][]byte{}
+	}
+	if _, ok := r.form[name]; !ok && r.files[name] == nil {
+		r.fields = append(r.fields, name)
+	}
+	r.files[name] = append(r.files[name], data)
+}
+
+// SendForm sets the body to the form's fields: URL-encoded (a file as base64 text), or a
+// multipart form of a part per value and per file.
 func (r *Request) SendForm(multi bool) {
 	if !multi {
+		for _, k := range r.fields {
+			for _, data := range r.files[k] {
+				r.FormField(k, base64.StdEncoding.EncodeToString(data))
+			}
+		}
 		r.body, r.ctype = strings.NewReader(r.form.Encode()), "application/x-www-form-urlencoded"
 		return
 	}
@@ -168,6 +186,10 @@ func (r *Request) SendForm(multi bool) {
 	for _, k := range r.fields {
 		for _, v := range r.form[k] {
 			w.WriteField(k, v)
+		}
+		for _, data := range r.files[k] {
+			part, _ := w.CreateFormFile(k, k) // writes to memory: no error
+			part.Write(data)
 		}
 	}
 	w.Close()

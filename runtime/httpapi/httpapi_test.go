@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -88,5 +89,18 @@ func TestAuthAndErrors(t *testing.T) {
 	r.Refuse("its body cannot be sent")
 	if _, err := r.Do(ctx); err == nil || !strings.Contains(err.Error(), "its body cannot be sent") || len(got) != 2 {
 		t.Errorf("%v (%d requests)", err, len(got))
+	}
+}
+
+// A file in a form that is not multipart is its base64 text: never dropped.
+func TestFileInAURLEncodedForm(t *testing.T) {
+	r := (&Client{BaseURL: "http://x"}).NewRequest("op", "POST", "/")
+	r.FormField("a", "1")
+	r.FormFile("f", []byte{0, 0xff})
+	r.SendForm(false)
+	body := new(strings.Builder)
+	io.Copy(body, r.body)
+	if body.String() != "a=1&f=AP8%3D" {
+		t.Errorf("%s", body)
 	}
 }

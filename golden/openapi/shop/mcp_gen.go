@@ -103,6 +103,15 @@ func RegisterMCP(s *mcp.Server, tools Tools) {
 			mcpgenCallToolsSetPicture(ctx, c, tools)
 		},
 	})
+	s.AddTool(mcp.Tool{
+		Name:        "uploadManual",
+		Description: "Upload a product's manual",
+		InputSchema: mcpgenToolsUploadManualInput,
+		Annotations: mcp.ToolAnnotations{OpenWorldHint: mcp.Ptr(true)},
+		Handler: func(ctx context.Context, c *mcp.ToolCall) {
+			mcpgenCallToolsUploadManual(ctx, c, tools)
+		},
+	})
 }
 
 // The output schema of the 2 tools whose result is Product.
@@ -822,6 +831,56 @@ func mcpgenCallToolsSetPicture(ctx context.Context, c *mcp.ToolCall, recv Tools)
 	c.ReturnContent(out)
 }
 
+// JSON Schemas of tool uploadManual.
+const (
+	mcpgenToolsUploadManualInput = `{
+  "type": "object",
+  "description": "An object of the server's schema.",
+  "properties": {
+    "productId": {
+      "type": "string"
+    },
+    "manual": {
+      "type": "string",
+      "description": "The manual, a PDF. A file, in base64.",
+      "contentEncoding": "base64"
+    },
+    "title": {
+      "type": "string"
+    },
+    "pages": {
+      "type": "array",
+      "items": {
+        "type": "string",
+        "contentEncoding": "base64"
+      }
+    }
+  },
+  "required": [
+    "productId",
+    "manual"
+  ],
+  "additionalProperties": false
+}`
+)
+
+// mcpgenCallToolsUploadManual serves tool uploadManual.
+func mcpgenCallToolsUploadManual(ctx context.Context, c *mcp.ToolCall, recv Tools) {
+	args := c.Arguments()
+	var in UploadManualInput
+	mcpgenDecodeUploadManualInput(mcpgen.Decoder(args), &in)
+	if err := args.Err(); err != nil {
+		c.ReturnError(err)
+		return
+	}
+	out, err := recv.UploadManual(ctx, in)
+	if err != nil {
+		c.ReturnError(err)
+		return
+	}
+	c.ReturnText(out)
+}
+
 // mcpgenDecodeAttributes decodes a value of type Attributes and checks it against its schema.
 func mcpgenDecodeAttributes(d *jsonwire.Decoder, v *Attributes) {
 	if !d.Expect(jsonwire.Object) {
@@ -1231,6 +1290,61 @@ func mcpgenDecodeSetPictureInput(d *jsonwire.Decoder, v *SetPictureInput) {
 	}
 	if !hasBody {
 		d.ReportMissing("body")
+	}
+}
+
+// mcpgenDecodeUploadManualInput decodes a value of type UploadManualInput and checks it against its schema.
+func mcpgenDecodeUploadManualInput(d *jsonwire.Decoder, v *UploadManualInput) {
+	if !d.Expect(jsonwire.Object) {
+		return
+	}
+	var hasProductID, hasManual bool
+	for key := range d.Members {
+		switch string(key) {
+		case "productId":
+			hasProductID = true
+			if s, ok := d.String(); ok {
+				v.ProductID = s
+			}
+		case "manual":
+			hasManual = true
+			if b, ok := d.Base64(); ok {
+				v.Manual = b
+			}
+		case "title":
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
+			v.Title = new(string)
+			if s1, ok := d.String(); ok {
+				*v.Title = s1
+			}
+		case "pages":
+			if d.Null() {
+				d.Report("must not be null; leave the property out instead")
+				continue
+			}
+			if d.Expect(jsonwire.Array) {
+				list := [][]byte{}
+				for i := range d.Elements {
+					list = append(list, nil)
+					if b1, ok := d.Base64(); ok {
+						list[i] = b1
+					}
+				}
+				v.Pages = list
+			}
+		default:
+			d.Report("unknown property; expected one of \"productId\", \"manual\", \"title\", \"pages\"")
+			d.Skip()
+		}
+	}
+	if !hasProductID {
+		d.ReportMissing("productId")
+	}
+	if !hasManual {
+		d.ReportMissing("manual")
 	}
 }
 

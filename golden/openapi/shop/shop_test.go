@@ -1,10 +1,13 @@
 package shop
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"io"
+	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -47,6 +50,19 @@ func (a *api) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.Method == "PUT":
 		w.Header().Set("Content-Type", "image/png")
 		w.Write(body)
+	case strings.HasSuffix(r.URL.Path, "/manual"):
+		// Each part: its field, its file name (none for a value), its type and content.
+		mr, err := multipart.NewReader(bytes.NewReader(body), strings.TrimPrefix(r.Header.Get("Content-Type"), "multipart/form-data; boundary=")), error(nil)
+		var parts []string
+		for err == nil {
+			var p *multipart.Part
+			if p, err = mr.NextPart(); err == nil {
+				data, _ := io.ReadAll(p)
+				parts = append(parts, fmt.Sprintf("%s %q %s %q", p.FormName(), p.FileName(), p.Header.Get("Content-Type"), data))
+			}
+		}
+		a.got[len(a.got)-1] = r.Method + " " + r.URL.Path + " " + strings.Join(parts, "; ")
+		w.WriteHeader(204)
 	case r.URL.Path == "/stats":
 		w.Write([]byte(`{"visits":3,"carts":{"open":1}}`))
 	case r.URL.Path == "/orders":
@@ -257,5 +273,37 @@ func TestPropertiesAndOthers(t *testing.T) {
 	}
 	if ap := string(schemas.In.Properties.Body["additionalProperties"]); !strings.Contains(ap, `"maxLength":5`) {
 		t.Errorf("input schema's body.additionalProperties: %s", ap)
+	}
+}
+
+// A multipart form's file fields are bytes: base64 in the arguments (its schema says so, and
+// what is not base64 is refused before the API is called), a file part of the bytes each in
+// the request, beside the fields of text.
+func TestFileFields(t *testing.T) {
+	c, a, _ := connect(t, map[string]string{"apiKey": "k1"})
+	b64 := func(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
+	res := c.CallTool("uploadManual", map[string]any{"productId": "p_1", "manual": b64("%PDF-1.7\x00\xff"), "title": "Setup", "pages": []string{b64("page 1"), b64("page 2")}})
+	want := `POST /products/p_1/manual manual "manual" application/octet-stream "%PDF-1.7\x00\xff"; title ""  "Setup"; ` +
+		`pages "pages" application/octet-stream "page 1"; pages "pages" application/octet-stream "page 2"`
+	if res.IsError || len(a.got) != 1 || a.got[0] != want {
+		t.Fatalf("uploadManual: %s\nsent %q\nwant %q", res.Text(), a.got, want)
+	}
+	res = c.CallTool("uploadManual", map[string]any{"productId": "p_1", "manual": "not base64!"})
+	if !res.IsError || !strings.Contains(res.Text(), "/manual") || len(a.got) != 1 {
+		t.Errorf("a file that is not base64: %s (the API was called %d times)", res.Text(), len(a.got))
+	}
+	for _, tool := range c.ListTools() {
+		if tool.Name == "uploadManual" {
+			var s struct {
+				Properties map[string]struct {
+					ContentEncoding string
+					Items           struct{ ContentEncoding string }
+				}
+			}
+			json.Unmarshal(tool.InputSchema, &s)
+			if s.Properties["manual"].ContentEncoding != "base64" || s.Properties["pages"].Items.ContentEncoding != "base64" {
+				t.Errorf("input schema: %s", tool.InputSchema)
+			}
+		}
 	}
 }

@@ -136,7 +136,7 @@ func (c *Client) UpdatePet(ctx context.Context, in *UpdatePetInput) (*Pet, error
 // UploadPhoto calls POST /pets/{id}/photo.
 func (c *Client) UploadPhoto(ctx context.Context, in *UploadPhotoInput) (string, error) {
 	r := c.NewRequest("uploadPhoto", "POST", "/pets/{id}/photo")
-	r.FormField("file", in.File)
+	r.FormFile("file", in.File)
 	if in.Caption != nil {
 		r.FormField("caption", *in.Caption)
 	}

@@ -285,8 +285,8 @@ const (
   "properties": {
     "file": {
       "type": "string",
-      "description": "Format: binary.",
-      "format": "binary"
+      "description": "A file, in base64.",
+      "contentEncoding": "base64"
     },
     "caption": {
       "type": "string"
@@ -448,8 +448,8 @@ func mcpgenDecodeUploadPhotoInput(d *jsonwire.Decoder, v *UploadPhotoInput) {
 		switch string(key) {
 		case "file":
 			hasFile = true
-			if s, ok := d.String(); ok {
-				v.File = s
+			if b, ok := d.Base64(); ok {
+				v.File = b
 			}
 		case "caption":
 			if d.Null() {

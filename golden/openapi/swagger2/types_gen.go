@@ -96,8 +96,8 @@ type UpdatePetInput struct {
 
 // UploadPhotoInput is an object of the server's schema.
 type UploadPhotoInput struct {
-	// Format: binary.
-	File    string  `json:"file" jsonschema:"format=binary"`
+	// A file, in base64.
+	File    []byte  `json:"file"`
 	Caption *string `json:"caption,omitempty"`
 }
 
@@ -155,7 +155,7 @@ func decodeUpdatePetResult(d *jsonwire.Decoder, v *Pet) {
 func (v *UploadPhotoInput) encodeBody(e *jsonwire.Encoder) {
 	e.ObjectStart()
 	e.Key("file")
-	e.String(v.File)
+	e.Base64(v.File)
 	if v.Caption != nil {
 		e.Key("caption")
 		e.String(*v.Caption)
