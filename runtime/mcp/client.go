@@ -443,13 +443,7 @@ func (c *Client) admit(_ context.Context, m *jsonrpc.Message) admission {
 
 func (c *Client) serve(ctx context.Context, in *inflight) []byte {
 	m := in.m
-	var result []byte
-	var err error
-	if c.mw != nil {
-		result, err = c.answerThroughMiddleware(ctx, m.Method, string(m.ID), m.Params)
-	} else {
-		result, err = c.answer(ctx, m.Method, m.Params)
-	}
+	result, err := c.answerRequest(ctx, m.Method, m.ID, m.Params)
 	if err != nil {
 		var rpcErr *jsonrpc.Error
 		if !errors.As(err, &rpcErr) {
@@ -550,11 +544,14 @@ func (c *Client) sessionID() string {
 	return c.rc.SessionID()
 }
 
-// answerThroughMiddleware answers a request of the server's (id is "" for an input request
-// of the stateless revision, which has none) inside the client's middleware.
-func (c *Client) answerThroughMiddleware(ctx context.Context, method, id string, params []byte) ([]byte, error) {
+// answerRequest answers a request of the server's (id is nil for an input request of the
+// stateless revision, which has none) inside the client's middleware, if it has any.
+func (c *Client) answerRequest(ctx context.Context, method string, id, params []byte) ([]byte, error) {
+	if c.mw == nil {
+		return c.answer(ctx, method, params)
+	}
 	msg := c.p.message(method, params, false)
-	msg.ID = id
+	msg.ID = string(id)
 	return runMiddleware(ctx, c.mw, msg, func(ctx context.Context, msg *Message) ([]byte, error) {
 		return c.answer(ctx, method, msg.Params)
 	}, c.logger)

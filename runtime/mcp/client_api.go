@@ -31,31 +31,14 @@ func (c *Client) Ping(ctx context.Context) error {
 // also leaves out an item it must not keep, returning false.
 func paginate[T any](c *Client, ctx context.Context, method, field string, read func(d *jsonwire.Decoder) (T, bool)) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
-		var zero T
-		cursor := ""
-		seen := map[string]bool{}
 		var d, item jsonwire.Decoder
-		for {
-			var params any
-			if cursor != "" {
-				params = listParams(cursor)
-			}
-			var page rawResult
-			if err := c.request(ctx, method, params, &page); err != nil {
-				var rpcErr *jsonrpc.Error
-				if cursor == "" && errors.As(err, &rpcErr) && rpcErr.Code == jsonrpc.CodeMethodNotFound {
-					c.logger.Debug("mcp: the server does not know a list; taking it as empty", "method", method,
-						"declared", c.declares(method), "error", rpcErr.Message)
-					return
-				}
-				yield(zero, err)
-				return
-			}
+		pages := 0
+		err := c.walkPages(ctx, method, func(page []byte) (string, error) {
+			pages++
 			d.Reset(page)
 			items, next := readPage(&d, field)
 			if d.Finish(); d.Failed() {
-				yield(zero, fmt.Errorf("mcp: %s: the server's result is not a page of %s:\n%s", method, field, d.Summary()))
-				return
+				return "", fmt.Errorf("mcp: %s: the server's result is not a page of %s:\n%s", method, field, d.Summary())
 			}
 			for i, raw := range items {
 				item.Reset(raw)
@@ -66,15 +49,51 @@ func paginate[T any](c *Client, ctx context.Context, method, field string, read 
 					continue
 				}
 				if keep && !yield(it, nil) {
-					return
+					return "", errStopped
 				}
 			}
-			seen[cursor] = true
-			if next == "" || seen[next] {
-				return // the last page, or a cursor given before: the list went round
-			}
-			cursor = next
+			return next, nil
+		})
+		var rpcErr *jsonrpc.Error
+		switch {
+		case err == nil, err == errStopped:
+		case pages == 0 && errors.As(err, &rpcErr) && rpcErr.Code == jsonrpc.CodeMethodNotFound:
+			c.logger.Debug("mcp: the server does not know a list; taking it as empty", "method", method,
+				"declared", c.declares(method), "error", rpcErr.Message)
+		default:
+			var zero T
+			yield(zero, err)
 		}
+	}
+}
+
+// errStopped is how a page's reader ends the walk early (the loop over a list broke off).
+var errStopped = errors.New("mcp: stopped")
+
+// walkPages requests a list page by page, handing each to read, which returns the cursor of
+// the next: until a page has none, or one given before (the list went round), or read or a
+// request fails.
+func (c *Client) walkPages(ctx context.Context, method string, read func(page []byte) (next string, err error)) error {
+	cursor := ""
+	seen := map[string]bool{}
+	for {
+		var params any
+		if cursor != "" {
+			params = listParams(cursor)
+		}
+		var page rawResult
+		if err := c.request(ctx, method, params, &page); err != nil {
+			return err
+		}
+		next, err := read(page)
+		if err != nil {
+			return err
+		}
+		seen[cursor] = true
+		if next == "" || seen[next] {
+			return nil
+		}
+		cursor = next
 	}
 }
 

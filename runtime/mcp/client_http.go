@@ -170,9 +170,7 @@ func (c *httpConn) newRequest(ctx context.Context, method string, body []byte, r
 	if err != nil {
 		return nil, err
 	}
-	for k, vs := range c.t.Header {
-		req.Header[k] = append([]string(nil), vs...)
-	}
+	addHeader(req, c.t.Header)
 	// A stateless request carries its own revision; any other message the session's,
 	// once initialize settled it (initialize and a ping before it carry none).
 	c.mu.Lock()

@@ -219,24 +219,8 @@ func (c *Client) poll(ctx context.Context, lists []watchedList) {
 // the next though the list does not (_meta, and the cursors).
 func (c *Client) listDigest(ctx context.Context, method string) ([sha256.Size]byte, error) {
 	h := sha256.New()
-	cursor := ""
-	seen := map[string]bool{}
-	for {
-		var params any
-		if cursor != "" {
-			params = listParams(cursor)
-		}
-		var page rawResult
-		if err := c.request(ctx, method, params, &page); err != nil {
-			return [sha256.Size]byte{}, err
-		}
-		next := digestPage(h, page)
-		seen[cursor] = true
-		if next == "" || seen[next] {
-			return [sha256.Size]byte(h.Sum(nil)), nil
-		}
-		cursor = next
-	}
+	err := c.walkPages(ctx, method, func(page []byte) (string, error) { return digestPage(h, page), nil })
+	return [sha256.Size]byte(h.Sum(nil)), err
 }
 
 // digestPage writes the members of a page of a list to h, in the order of their keys,

@@ -509,13 +509,7 @@ func (c *Client) answerInputs(ctx context.Context, raw []byte) ([]byte, error) {
 	}
 	responses := make(inputResponses, len(ir.requests))
 	for _, in := range ir.requests {
-		var answer []byte
-		var err error
-		if c.mw != nil {
-			answer, err = c.answerThroughMiddleware(ctx, in.method, "", in.params)
-		} else {
-			answer, err = c.answer(ctx, in.method, in.params)
-		}
+		answer, err := c.answerRequest(ctx, in.method, nil, in.params)
 		if err != nil {
 			return nil, fmt.Errorf("answering input request %s (%s): %w", in.key, in.method, err)
 		}

@@ -84,9 +84,7 @@ func openLegacy(ctx context.Context, url string, hc *http.Client, header http.He
 		cancel()
 		return nil, err
 	}
-	for k, vs := range header {
-		req.Header[k] = append([]string(nil), vs...)
-	}
+	addHeader(req, header)
 	req.Header.Set("Accept", "text/event-stream")
 	stopWaiting := context.AfterFunc(ctx, cancel) // until the endpoint event, Connect's context rules
 	resp, err := hc.Do(req)
@@ -156,9 +154,7 @@ func (l *legacyConn) send(ctx context.Context, msg []byte) error {
 	if err != nil {
 		return err
 	}
-	for k, vs := range l.header {
-		req.Header[k] = append([]string(nil), vs...)
-	}
+	addHeader(req, l.header)
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := l.hc.Do(req)
 	if err != nil {
@@ -179,6 +175,13 @@ func (l *legacyConn) close() error {
 	l.cancel()
 	<-l.done
 	return nil
+}
+
+// addHeader adds the transport's own headers (Header) to a request, copied.
+func addHeader(req *http.Request, h http.Header) {
+	for k, vs := range h {
+		req.Header[k] = append([]string(nil), vs...)
+	}
 }
 
 // sameOrigin reports whether two URLs have the same origin: scheme, host and port (an

@@ -182,7 +182,7 @@ func (c *Client) awaitTask(ctx context.Context, rev revision, handle []byte) ([]
 	case t.TaskID == "":
 		return nil, fmt.Errorf("the server's task handle has no taskId: %.200s", handle)
 	}
-	progress, _ := ctx.Value(progressKey{}).(func(ProgressNotice))
+	v := newTaskView(ctx, t)
 	w, unwatch := c.watchTask(t.TaskID)
 	defer unwatch()
 	var agreed <-chan bool
@@ -194,19 +194,8 @@ func (c *Client) awaitTask(ctx context.Context, rev revision, handle []byte) ([]
 	}
 	subscribed := false
 	answered := map[string]bool{}
-	lastMessage := ""
-	see := func(s taskState) {
-		if s.older(&t) {
-			return
-		}
-		t = s
-		if progress != nil && t.StatusMessage != "" && t.StatusMessage != lastMessage {
-			lastMessage = t.StatusMessage
-			progress(ProgressNotice{Message: t.StatusMessage, Status: t.Status})
-		}
-	}
-	see(t)
 	for {
+		t := v.t
 		switch t.Status {
 		case TaskCompleted:
 			if t.Result == nil {
@@ -235,9 +224,7 @@ func (c *Client) awaitTask(ctx context.Context, rev revision, handle []byte) ([]
 		case <-timer.C:
 			pollNow = true
 		case <-w.signal:
-			for _, s := range w.take() {
-				see(s)
-			}
+			v.seeAll(w.take())
 		case ok := <-agreed:
 			agreed = nil
 			// What changed before the subscription began is not notified: ask once.
@@ -247,23 +234,73 @@ func (c *Client) awaitTask(ctx context.Context, rev revision, handle []byte) ([]
 		case <-ctx.Done():
 			timer.Stop()
 			// The caller gave up: so does the server, as far as it can.
-			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-			c.call(cctx, rev, methodTasksCancel, json.RawMessage(taskIDParams(t.TaskID)), nil, nil)
-			cancel()
+			c.cancelTask(ctx, rev, t.TaskID)
 			return nil, ctx.Err()
 		}
 		timer.Stop()
 		if pollNow {
-			var next taskState
-			if err := c.call(ctx, rev, methodTasksGet, json.RawMessage(taskIDParams(t.TaskID)), codecResult("Task", next.decode), nil); err != nil {
+			next, err := c.getTask(ctx, rev, t.TaskID)
+			if err != nil {
 				if ctx.Err() != nil {
 					continue // cancelled while polling: the select above says so
 				}
 				return nil, fmt.Errorf("polling task %s: %w", t.TaskID, err)
 			}
-			see(next)
+			v.see(next)
 		}
 	}
+}
+
+// taskView is what a call that follows a task knows of it: its latest state, and the status
+// messages told to the call's progress function (WithProgress), each once, one at a time.
+type taskView struct {
+	mu       sync.Mutex // held while progress runs: the call's own progress may share it
+	t        taskState
+	progress func(ProgressNotice)
+	told     string // the last status message told
+}
+
+// newTaskView follows a task from its handle, and tells its status message.
+func newTaskView(ctx context.Context, t taskState) *taskView {
+	v := &taskView{t: t}
+	v.progress, _ = ctx.Value(progressKey{}).(func(ProgressNotice))
+	v.see(t)
+	return v
+}
+
+// see takes a state of the task, unless it says less than what is known already.
+func (v *taskView) see(s taskState) {
+	if s.older(&v.t) {
+		return
+	}
+	v.t = s
+	if v.progress != nil && s.StatusMessage != "" && s.StatusMessage != v.told {
+		v.told = s.StatusMessage
+		v.mu.Lock()
+		v.progress(ProgressNotice{Message: s.StatusMessage, Status: s.Status})
+		v.mu.Unlock()
+	}
+}
+
+func (v *taskView) seeAll(states []taskState) {
+	for _, s := range states {
+		v.see(s)
+	}
+}
+
+// getTask asks the server for a task's state (tasks/get).
+func (c *Client) getTask(ctx context.Context, rev revision, id string) (taskState, error) {
+	var t taskState
+	err := c.call(ctx, rev, methodTasksGet, json.RawMessage(taskIDParams(id)), codecResult("Task", t.decode), nil)
+	return t, err
+}
+
+// cancelTask asks the server to cancel a task whose caller gave up (tasks/cancel), for a few
+// seconds at most.
+func (c *Client) cancelTask(ctx context.Context, rev revision, id string) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	c.call(ctx, rev, methodTasksCancel, json.RawMessage(taskIDParams(id)), nil, nil)
 }
 
 // answerTask answers the input requests of a task the client has not answered yet.
@@ -346,15 +383,14 @@ func legacyTaskHandle(raw []byte) (taskState, error) {
 // tasks/get, polled as often as the server asks while tasks/result waits. A caller that
 // gives up cancels the task (tasks/cancel), where the server offers it.
 func (c *Client) awaitLegacyTask(ctx context.Context, rev revision, t taskState, token []byte, onProgress func([]byte)) ([]byte, error) {
-	progress, _ := ctx.Value(progressKey{}).(func(ProgressNotice))
+	v := newTaskView(ctx, t)
 	// The progress function hears of the call's progress on the goroutine that reads the
 	// connection, and of the task's status messages on this one: one at a time.
-	var pmu sync.Mutex
 	if onProgress != nil {
 		unlocked := onProgress
 		onProgress = func(params []byte) {
-			pmu.Lock()
-			defer pmu.Unlock()
+			v.mu.Lock()
+			defer v.mu.Unlock()
 			unlocked(params)
 		}
 	}
@@ -371,34 +407,17 @@ func (c *Client) awaitLegacyTask(ctx context.Context, rev revision, t taskState,
 		raw, err := c.roundTrip(ctx, rq, methodTasksResult, params, token, onProgress)
 		got <- answer{raw, err}
 	}()
-	lastMessage := ""
-	see := func(s taskState) {
-		if progress != nil && s.StatusMessage != "" && s.StatusMessage != lastMessage && !s.older(&t) {
-			lastMessage = s.StatusMessage
-			pmu.Lock()
-			progress(ProgressNotice{Message: s.StatusMessage, Status: s.Status})
-			pmu.Unlock()
-		}
-		if !s.older(&t) {
-			t = s
-		}
-	}
-	see(t)
 	for {
 		var poll <-chan time.Time
-		if progress != nil && !t.Status.Terminal() {
-			poll = time.After(t.poll()) // for its status messages only: tasks/result ends it
+		if v.progress != nil && !v.t.Status.Terminal() {
+			poll = time.After(v.t.poll()) // for its status messages only: tasks/result ends it
 		}
 		select {
 		case a := <-got:
-			for _, s := range w.take() { // what came before the result, in order
-				see(s)
-			}
+			v.seeAll(w.take()) // what came before the result, in order
 			if a.err != nil && ctx.Err() != nil {
 				if c.Server().Capabilities.TasksCancel {
-					cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-					c.request(cctx, methodTasksCancel, json.RawMessage(taskIDParams(t.TaskID)), nil)
-					cancel()
+					c.cancelTask(ctx, rev, t.TaskID)
 				}
 				return nil, ctx.Err()
 			}
@@ -407,13 +426,10 @@ func (c *Client) awaitLegacyTask(ctx context.Context, rev revision, t taskState,
 			}
 			return a.raw, nil
 		case <-w.signal:
-			for _, s := range w.take() {
-				see(s)
-			}
+			v.seeAll(w.take())
 		case <-poll:
-			var next taskState
-			if err := c.request(ctx, methodTasksGet, json.RawMessage(taskIDParams(t.TaskID)), codecResult("Task", next.decode)); err == nil {
-				see(next)
+			if next, err := c.getTask(ctx, rev, t.TaskID); err == nil {
+				v.see(next)
 			}
 		}
 	}
