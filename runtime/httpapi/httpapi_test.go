@@ -104,3 +104,23 @@ func TestFileInAURLEncodedForm(t *testing.T) {
 		t.Errorf("%s", body)
 	}
 }
+
+// A token URL relative to the document is resolved against the API's URL, as OpenAPI 3.1
+// resolves relative references against the server's.
+func TestRelativeTokenURL(t *testing.T) {
+	var paths []string
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		paths = append(paths, r.URL.Path)
+		w.Write([]byte(`{"access_token":"t"}`))
+	}))
+	defer ts.Close()
+	c := &Client{BaseURL: ts.URL + "/api/v1", Credentials: map[string]string{"cc": "id:secret"},
+		Schemes: map[string]Scheme{"cc": {Name: "cc", Type: "oauth2", TokenURL: "/oauth/token"}}}
+	r := c.NewRequest("op", "GET", "/x")
+	if err := r.Auth(context.Background(), [][]string{{"cc"}}); err != nil || r.header.Get("Authorization") != "Bearer t" {
+		t.Fatalf("%v %q", err, r.header.Get("Authorization"))
+	}
+	if len(paths) != 1 || paths[0] != "/oauth/token" {
+		t.Errorf("token asked at %q", paths)
+	}
+}

@@ -91,6 +91,20 @@ func (c *Client) CutList(body []byte) (kept []byte, said string) {
 
 // clientCredentials gets (and keeps until it expires) an OAuth 2.0 access token by the
 // client credentials grant; secret is client_id:client_secret.
+// resolve makes a URL of the document relative to the API's (OpenAPI 3.1 resolves relative
+// references against the server's URL): a token endpoint at /oauth/token.
+func (c *Client) resolve(ref string) string {
+	u, err := url.Parse(ref)
+	if err != nil || u.IsAbs() {
+		return ref
+	}
+	base, err := url.Parse(c.BaseURL)
+	if err != nil {
+		return ref
+	}
+	return base.ResolveReference(u).String()
+}
+
 func (c *Client) clientCredentials(ctx context.Context, s Scheme, secret string) (string, error) {
 	c.mu.Lock()
 	if t, ok := c.tokens[s.Name]; ok && time.Now().Before(t.expires) {
@@ -103,7 +117,7 @@ func (c *Client) clientCredentials(ctx context.Context, s Scheme, secret string)
 		return "", fmt.Errorf("the credential must be client_id:client_secret")
 	}
 	form := url.Values{"grant_type": {"client_credentials"}}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.TokenURL, strings.NewReader(form.Encode()))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.resolve(s.TokenURL), strings.NewReader(form.Encode()))
 	if err != nil {
 		return "", err
 	}

@@ -7,12 +7,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/mcpgen/mcpgen/runtime/httpapi"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 	"github.com/mcpgen/mcpgen/runtime/mcptest"
 )
@@ -305,5 +308,71 @@ func TestFileFields(t *testing.T) {
 				t.Errorf("input schema: %s", tool.InputSchema)
 			}
 		}
+	}
+}
+
+// tokens is a token endpoint of OAuth 2.0's client credentials grant: it records the requests
+// and answers with a token, or refuses.
+type tokens struct {
+	got    []string // each request: its client credentials and form
+	refuse bool
+}
+
+func (k *tokens) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	id, secret, _ := r.BasicAuth()
+	r.ParseForm()
+	k.got = append(k.got, r.Method+" "+id+":"+secret+" "+r.PostForm.Encode())
+	w.Header().Set("Content-Type", "application/json")
+	if k.refuse {
+		w.WriteHeader(401)
+		w.Write([]byte(`{"error":"invalid_client","error_description":"unknown client shop-bot"}`))
+		return
+	}
+	w.Write([]byte(`{"access_token":"tok-1","token_type":"Bearer","expires_in":3600}`))
+}
+
+// An operation of an OAuth 2.0 client credentials scheme: the client gets a token from the
+// token endpoint with the client's id and secret, sends it to the API as a bearer token, and
+// keeps it for the next call; a refusal of the token endpoint is a tool error that says so,
+// and the API is not called.
+func TestClientCredentials(t *testing.T) {
+	k := &tokens{}
+	ts := httptest.NewServer(k)
+	t.Cleanup(ts.Close)
+	c, a, client := connect(t, map[string]string{"partner": "shop-bot:s3cret"})
+	client.Schemes = maps.Clone(client.Schemes)
+	partner := client.Schemes["partner"]
+	partner.TokenURL = ts.URL + "/oauth/token" // the document's, on this machine
+	client.Schemes["partner"] = partner
+	for range 2 {
+		if res := c.CallTool("getStats", map[string]any{}); res.IsError {
+			t.Fatal(res.Text())
+		}
+	}
+	if want := []string{"POST shop-bot:s3cret grant_type=client_credentials"}; !slices.Equal(k.got, want) {
+		t.Errorf("token requests %q, want %q (one, the token kept)", k.got, want)
+	}
+	if want := []string{"Bearer tok-1", "Bearer tok-1"}; !slices.Equal(a.auth, want) {
+		t.Errorf("the API got %q, want %q", a.auth, want)
+	}
+
+	c, a, client = connect(t, map[string]string{"partner": "shop-bot:wrong"})
+	client.Schemes = map[string]httpapi.Scheme{"partner": partner}
+	k.refuse = true
+	res := c.CallTool("getStats", map[string]any{})
+	for _, want := range []string{"getting a token for security scheme partner", "401 Unauthorized", "unknown client shop-bot"} {
+		if !res.IsError || !strings.Contains(res.Text(), want) {
+			t.Errorf("a refusal: want %q in %s", want, res.Text())
+		}
+	}
+	if len(a.got) != 0 {
+		t.Errorf("the API was called without a token: %q", a.got)
+	}
+
+	// Not client_id:client_secret: said, and nothing sent.
+	c, _, _ = connect(t, map[string]string{"partner": "just-a-token"})
+	n := len(k.got)
+	if res := c.CallTool("getStats", map[string]any{}); !res.IsError || !strings.Contains(res.Text(), "client_id:client_secret") || len(k.got) != n {
+		t.Errorf("a credential of another form: %s", res.Text())
 	}
 }
