@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/mcp/internal/sse"
 )
 
 // StreamableHTTPTransport reaches a server at its MCP endpoint over Streamable HTTP: every
@@ -398,21 +399,21 @@ const maxKeptBodyBuffer = 1 << 20
 // retry interval if the server closed it (to be polled). A server that cannot be reached
 // any more fails the request at once.
 func (c *httpConn) readResponseStream(ctx context.Context, body io.Reader, rq *OutgoingRequest) {
-	r := newEventReader(body, c.max)
+	r := sse.NewReader(body, c.max)
 	answered, err := c.deliverStream(r, rq)
 	for attempt := 0; rq != nil && !answered; attempt++ {
 		if ctx.Err() != nil {
 			return // the caller gave up, or the client closed
 		}
 		c.mu.Lock()
-		resumable := r.hasID && c.session != "" && !c.stateless && c.legacy == nil
+		resumable := r.HasID && c.session != "" && !c.stateless && c.legacy == nil
 		c.mu.Unlock()
 		if !resumable || attempt == 5 {
 			c.in.noResponse(rq, transportFailure(fmt.Errorf("mcp: %s: the stream ended before the response: %v", rq.method, cause(err))))
 			return
 		}
 		if err == io.EOF { // the server closed the stream: it asks to be polled
-			pause := r.retry
+			pause := r.Retry
 			if pause <= 0 {
 				pause = time.Second
 			}
@@ -422,7 +423,7 @@ func (c *httpConn) readResponseStream(ctx context.Context, body io.Reader, rq *O
 				return
 			}
 		}
-		resp, gerr := c.get(ctx, r.lastID)
+		resp, gerr := c.get(ctx, r.LastID)
 		if gerr != nil {
 			var herr *HTTPError
 			if !errors.As(gerr, &herr) || herr.Status == http.StatusNotFound {
@@ -432,8 +433,8 @@ func (c *httpConn) readResponseStream(ctx context.Context, body io.Reader, rq *O
 			err = io.EOF
 			continue
 		}
-		next := newEventReader(resp.Body, c.max)
-		next.lastID, next.hasID, next.retry = r.lastID, r.hasID, r.retry
+		next := sse.NewReader(resp.Body, c.max)
+		next.LastID, next.HasID, next.Retry = r.LastID, r.HasID, r.Retry
 		answered, err = c.deliverStream(next, rq)
 		resp.Body.Close()
 		r = next
@@ -451,16 +452,16 @@ func cause(err error) string {
 // deliverStream hands the events of a stream to the client until it ends, and reports
 // whether rq has its outcome (its response was among them, or an event that is not
 // JSON-RPC, which fails it: the server is broken), or why the stream ended.
-func (c *httpConn) deliverStream(r *eventReader, rq *OutgoingRequest) (bool, error) {
+func (c *httpConn) deliverStream(r *sse.Reader, rq *OutgoingRequest) (bool, error) {
 	for {
-		ev, err := r.next()
+		ev, err := r.Next()
 		if err != nil {
 			return false, err
 		}
-		if ev.name != "" && ev.name != "message" {
+		if ev.Name != "" && ev.Name != "message" {
 			continue
 		}
-		data := bytes.TrimSpace(ev.data)
+		data := bytes.TrimSpace(ev.Data)
 		if len(data) == 0 {
 			continue
 		}
@@ -520,14 +521,14 @@ func (c *httpConn) listen() {
 		case errors.As(err, &herr) && (herr.Status == http.StatusMethodNotAllowed || herr.Status == http.StatusNotFound):
 			return
 		case err == nil:
-			r := newEventReader(resp.Body, c.max)
-			r.lastID = lastID
+			r := sse.NewReader(resp.Body, c.max)
+			r.LastID = lastID
 			start := time.Now()
 			c.deliverStream(r, nil)
 			resp.Body.Close()
-			lastID = r.lastID
-			if r.retry > 0 {
-				pause = r.retry
+			lastID = r.LastID
+			if r.Retry > 0 {
+				pause = r.Retry
 			}
 			if time.Since(start) > time.Minute {
 				pause = 500 * time.Millisecond

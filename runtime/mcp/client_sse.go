@@ -10,6 +10,8 @@ import (
 	neturl "net/url"
 	"strings"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/mcp/internal/sse"
 )
 
 // The client's side of the HTTP+SSE transport of revision 2024-11-05: for servers that offer
@@ -101,18 +103,18 @@ func openLegacy(ctx context.Context, url string, hc *http.Client, header http.He
 		cancel()
 		return nil, &HTTPError{URL: url, Status: resp.StatusCode, Body: string(clip(bytes.TrimSpace(body), 300))}
 	}
-	r := newEventReader(resp.Body, max)
-	ev, err := r.next()
+	r := sse.NewReader(resp.Body, max)
+	ev, err := r.Next()
 	stopped := stopWaiting()
-	if err != nil || ev.name != "endpoint" || !stopped {
+	if err != nil || ev.Name != "endpoint" || !stopped {
 		resp.Body.Close()
 		cancel()
 		if err == nil {
-			err = fmt.Errorf("the first event is %q, not the endpoint", ev.name)
+			err = fmt.Errorf("the first event is %q, not the endpoint", ev.Name)
 		}
 		return nil, transportFailure(fmt.Errorf("GET %s: not an HTTP+SSE stream: %w", url, err))
 	}
-	endpoint, err := resp.Request.URL.Parse(strings.TrimSpace(string(ev.data)))
+	endpoint, err := resp.Request.URL.Parse(strings.TrimSpace(string(ev.Data)))
 	if given, perr := neturl.Parse(url); err == nil && (perr != nil || !sameOrigin(endpoint, given)) {
 		// Every message would go to the endpoint with the client's headers (a token, say),
 		// which are meant for the server the client was given.
@@ -121,22 +123,22 @@ func openLegacy(ctx context.Context, url string, hc *http.Client, header http.He
 	if err != nil {
 		resp.Body.Close()
 		cancel()
-		return nil, fmt.Errorf("GET %s: the endpoint %q: %w", url, ev.data, err)
+		return nil, fmt.Errorf("GET %s: the endpoint %q: %w", url, ev.Data, err)
 	}
 	l := &legacyConn{url: url, endpoint: endpoint.String(), hc: hc, header: header, cancel: cancel, done: make(chan struct{})}
 	go func() {
 		defer close(l.done)
 		defer resp.Body.Close()
 		for {
-			ev, err := r.next()
+			ev, err := r.Next()
 			if err != nil {
 				if sctx.Err() == nil {
 					sink.broken(transportFailure(fmt.Errorf("the server closed its HTTP+SSE stream (%s): %w", url, err)))
 				}
 				return
 			}
-			if (ev.name == "" || ev.name == "message") && len(bytes.TrimSpace(ev.data)) > 0 {
-				sink.deliver(bytes.TrimSpace(ev.data))
+			if (ev.Name == "" || ev.Name == "message") && len(bytes.TrimSpace(ev.Data)) > 0 {
+				sink.deliver(bytes.TrimSpace(ev.Data))
 			}
 		}
 	}()

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/mcp/internal/sse"
 )
 
 // The endpoint of the sessions of Streamable HTTP (revisions 2025-03-26 to 2025-11-25): a
@@ -83,10 +84,10 @@ func (h *HTTPHandler) initialize(w http.ResponseWriter, r *http.Request, p *post
 		writeJSON(w, http.StatusOK, resp)
 		return
 	}
-	sw := newSSEWriter(w, h.opts.WriteTimeout)
-	sw.start("", h.opts.RetryInterval.Milliseconds())
-	sw.event("", "", resp)
-	sw.flush()
+	sw := sse.NewWriter(w, h.opts.WriteTimeout)
+	sw.Start("", h.opts.RetryInterval.Milliseconds())
+	sw.Event("", "", resp)
+	sw.Flush()
 }
 
 // serveRequest runs a request on its own goroutine and writes its stream to the response:
@@ -176,7 +177,7 @@ func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 	defer hs.seat.done()
 	st, after := hs.standalone, int64(-1)
 	if last := r.Header.Get("Last-Event-Id"); last != "" {
-		num, seq, ok := parseEventID(last)
+		num, seq, ok := sse.ParseEventID(last)
 		st = nil
 		if ok {
 			st = hs.stream(num)

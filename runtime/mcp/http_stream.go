@@ -8,6 +8,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/mcp/internal/sse"
 )
 
 // A stream is the sequence of messages the server sends a client of the Streamable HTTP
@@ -400,7 +402,7 @@ func (h *HTTPHandler) writeStream(w http.ResponseWriter, r *http.Request, st *st
 	a, after := st.attach(after)
 	defer st.detach(a)
 	var (
-		sw       *sseWriter
+		sw       *sse.Writer
 		stopping bool
 		tick     <-chan time.Time
 	)
@@ -440,12 +442,12 @@ func (h *HTTPHandler) writeStream(w http.ResponseWriter, r *http.Request, st *st
 			for _, ev := range evs {
 				id := ""
 				if st.resumable {
-					id = eventID(st.num, ev.seq)
+					id = sse.EventID(st.num, ev.seq)
 				}
-				sw.event(id, ev.name, ev.data)
+				sw.Event(id, ev.name, ev.data)
 				after = ev.seq
 			}
-			if sw.flush() != nil {
+			if sw.Flush() != nil {
 				return writeInterrupted
 			}
 		}
@@ -468,7 +470,7 @@ func (h *HTTPHandler) writeStream(w http.ResponseWriter, r *http.Request, st *st
 			}
 			stopping = true // write what is pending (the priming event at least), then end
 		case <-tick:
-			if sw.comment() != nil {
+			if sw.Comment() != nil {
 				return writeInterrupted
 			}
 		case <-r.Context().Done():
@@ -482,19 +484,19 @@ func (h *HTTPHandler) writeStream(w http.ResponseWriter, r *http.Request, st *st
 // startSSE starts writing a stream as SSE: a resumable stream with the retry interval and,
 // unless the client resumed it, a priming event whose id it can resume from. It returns nil
 // if the connection failed.
-func (h *HTTPHandler) startSSE(w http.ResponseWriter, st *stream, after int64, resumed bool) *sseWriter {
+func (h *HTTPHandler) startSSE(w http.ResponseWriter, st *stream, after int64, resumed bool) *sse.Writer {
 	st.mu.Lock()
 	st.sse = true
 	st.mu.Unlock()
-	sw := newSSEWriter(w, h.opts.WriteTimeout)
+	sw := sse.NewWriter(w, h.opts.WriteTimeout)
 	var err error
 	switch {
 	case !st.resumable:
-		err = sw.start("", -1)
+		err = sw.Start("", -1)
 	case resumed || !st.primes():
-		err = sw.start("", h.opts.RetryInterval.Milliseconds()) // the client holds an id already
+		err = sw.Start("", h.opts.RetryInterval.Milliseconds()) // the client holds an id already
 	default:
-		err = sw.start(eventID(st.num, after), h.opts.RetryInterval.Milliseconds())
+		err = sw.Start(sse.EventID(st.num, after), h.opts.RetryInterval.Milliseconds())
 	}
 	if err != nil {
 		return nil
@@ -517,7 +519,7 @@ func (st *stream) forget() {
 	}
 }
 
-func interrupted(sw *sseWriter) writeResult {
+func interrupted(sw *sse.Writer) writeResult {
 	if sw == nil {
 		return writeNothingWritten
 	}

@@ -1,4 +1,7 @@
-package mcp
+// Package sse writes and reads Server-Sent Events as MCP's HTTP transports use them: a
+// server's streams of JSON-RPC messages, resumable by event id, and a client's reading of
+// them, bounded.
+package sse
 
 import (
 	"bufio"
@@ -11,22 +14,23 @@ import (
 	"time"
 )
 
-// sseWriter writes Server-Sent Events to a response.
-type sseWriter struct {
+// Writer writes Server-Sent Events to a response.
+type Writer struct {
 	w            http.ResponseWriter
 	rc           *http.ResponseController
 	buf          bytes.Buffer
 	writeTimeout time.Duration // bounds each flush (HTTPOptions.WriteTimeout)
 }
 
-func newSSEWriter(w http.ResponseWriter, writeTimeout time.Duration) *sseWriter {
-	return &sseWriter{w: w, rc: http.NewResponseController(w), writeTimeout: writeTimeout}
+// NewWriter writes events to w, each flush bounded by writeTimeout.
+func NewWriter(w http.ResponseWriter, writeTimeout time.Duration) *Writer {
+	return &Writer{w: w, rc: http.NewResponseController(w), writeTimeout: writeTimeout}
 }
 
-// start sends the headers and, unless retryMillis is negative, the retry interval; when
+// Start sends the headers and, unless retryMillis is negative, the retry interval; when
 // primingID is set, also the priming event: an id, with which the client can resume the
 // stream from here, and no data.
-func (sw *sseWriter) start(primingID string, retryMillis int64) error {
+func (sw *Writer) Start(primingID string, retryMillis int64) error {
 	h := sw.w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-cache")
@@ -44,11 +48,11 @@ func (sw *sseWriter) start(primingID string, retryMillis int64) error {
 	if sw.buf.Len() > 0 {
 		sw.buf.WriteString("\n")
 	}
-	return sw.flush()
+	return sw.Flush()
 }
 
-// event buffers one event: a message, unless name says another type.
-func (sw *sseWriter) event(id, name string, data []byte) {
+// Event buffers one event: a message, unless name says another type.
+func (sw *Writer) Event(id, name string, data []byte) {
 	if id != "" {
 		sw.buf.WriteString("id: " + id + "\n")
 	}
@@ -68,15 +72,15 @@ func (sw *sseWriter) event(id, name string, data []byte) {
 	sw.buf.WriteByte('\n')
 }
 
-// comment sends a comment, which keeps a quiet stream from looking idle.
-func (sw *sseWriter) comment() error {
+// Comment sends a comment, which keeps a quiet stream from looking idle.
+func (sw *Writer) Comment() error {
 	sw.buf.WriteString(":\n\n")
-	return sw.flush()
+	return sw.Flush()
 }
 
-// flush writes what is buffered; a client that stops reading loses its connection after
+// Flush writes what is buffered; a client that stops reading loses its connection after
 // the write timeout instead of holding a goroutine and the stream.
-func (sw *sseWriter) flush() error {
+func (sw *Writer) Flush() error {
 	sw.rc.SetWriteDeadline(time.Now().Add(sw.writeTimeout))
 	if _, err := sw.w.Write(sw.buf.Bytes()); err != nil {
 		return err
@@ -85,13 +89,14 @@ func (sw *sseWriter) flush() error {
 	return sw.rc.Flush()
 }
 
-// eventID names the position after event seq of stream num: "<num>-<seq>". It is what a
+// EventID names the position after event seq of stream num: "<num>-<seq>". It is what a
 // client sends back as Last-Event-ID.
-func eventID(num, seq int64) string {
+func EventID(num, seq int64) string {
 	return strconv.FormatInt(num, 10) + "-" + strconv.FormatInt(seq, 10)
 }
 
-func parseEventID(id string) (num, seq int64, ok bool) {
+// ParseEventID reads an id EventID wrote.
+func ParseEventID(id string) (num, seq int64, ok bool) {
 	a, b, found := strings.Cut(id, "-")
 	if !found {
 		return 0, 0, false
@@ -101,30 +106,31 @@ func parseEventID(id string) (num, seq int64, ok bool) {
 	return num, seq, err1 == nil && err2 == nil && num >= 0 && seq >= 0
 }
 
-// eventReader reads the events of an SSE stream, as a client does: data lines joined with
+// Reader reads the events of an SSE stream, as a client does: data lines joined with
 // newlines, the last event id kept (an event without data updates it too: the priming
 // event), the server's retry interval noted, comments skipped.
-type eventReader struct {
+type Reader struct {
 	br     *bufio.Reader
 	max    int // bytes one event's data may take
-	lastID string
-	hasID  bool          // the stream gave an id: it can be resumed
-	retry  time.Duration // as the server last asked; 0 if it did not
+	LastID string
+	HasID  bool          // the stream gave an id: it can be resumed
+	Retry  time.Duration // as the server last asked; 0 if it did not
 }
 
-// streamEvent is one dispatched event.
-type streamEvent struct {
-	name string // "" is message
-	data []byte
+// Event is one dispatched event.
+type Event struct {
+	Name string // "" is message
+	Data []byte
 }
 
-func newEventReader(r io.Reader, max int) *eventReader {
-	return &eventReader{br: bufio.NewReaderSize(r, 32<<10), max: max}
+// NewReader reads the events of r, each event's data at most max bytes.
+func NewReader(r io.Reader, max int) *Reader {
+	return &Reader{br: bufio.NewReaderSize(r, 32<<10), max: max}
 }
 
-// next returns the next event with data; io.EOF when the stream ends.
-func (r *eventReader) next() (streamEvent, error) {
-	var ev streamEvent
+// Next returns the next event with data; io.EOF when the stream ends.
+func (r *Reader) Next() (Event, error) {
+	var ev Event
 	var data []byte
 	hasData := false
 	for {
@@ -147,10 +153,10 @@ func (r *eventReader) next() (streamEvent, error) {
 		line = bytes.TrimRight(line, "\r\n")
 		if len(line) == 0 {
 			if hasData {
-				ev.data = data
+				ev.Data = data
 				return ev, nil
 			}
-			ev.name = ""
+			ev.Name = ""
 			if err != nil {
 				return ev, err
 			}
@@ -161,7 +167,7 @@ func (r *eventReader) next() (streamEvent, error) {
 		switch string(field) {
 		case "": // a comment
 		case "event":
-			ev.name = string(value)
+			ev.Name = string(value)
 		case "data":
 			if hasData {
 				data = append(data, '\n')
@@ -173,16 +179,16 @@ func (r *eventReader) next() (streamEvent, error) {
 			}
 		case "id":
 			if bytes.IndexByte(value, 0) < 0 {
-				r.lastID, r.hasID = string(value), true
+				r.LastID, r.HasID = string(value), true
 			}
 		case "retry":
 			if ms, perr := strconv.Atoi(string(value)); perr == nil && ms >= 0 {
-				r.retry = time.Duration(ms) * time.Millisecond
+				r.Retry = time.Duration(ms) * time.Millisecond
 			}
 		}
 		if err != nil {
 			if hasData {
-				ev.data = data
+				ev.Data = data
 				return ev, nil
 			}
 			return ev, err

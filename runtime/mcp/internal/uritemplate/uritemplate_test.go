@@ -1,4 +1,4 @@
-package mcp
+package uritemplate
 
 import (
 	"reflect"
@@ -6,7 +6,7 @@ import (
 )
 
 // The examples of RFC 6570 section 3.2 that take single strings.
-func TestExpandURITemplate(t *testing.T) {
+func TestExpand(t *testing.T) {
 	vars := map[string]string{"var": "value", "hello": "Hello World!", "path": "/foo/bar", "empty": "", "x": "1024", "y": "768"}
 	for tmpl, want := range map[string]string{
 		"{var}":                     "value",
@@ -34,17 +34,17 @@ func TestExpandURITemplate(t *testing.T) {
 		if tmpl == "weather://{city}/forecast" {
 			v = map[string]string{"city": "São Paulo"}
 		}
-		got, err := ExpandURITemplate(tmpl, v)
+		got, err := Expand(tmpl, v)
 		if err != nil || got != want {
 			t.Errorf("%s: %q, %v; want %q", tmpl, got, err, want)
 		}
 	}
 	for _, bad := range []string{"{open", "{a:x}", "{,}"} {
-		if _, err := ExpandURITemplate(bad, vars); err == nil {
+		if _, err := Expand(bad, vars); err == nil {
 			t.Errorf("%s: no error", bad)
 		}
 	}
-	if got := URITemplateVariables("a{b}{?c,d*}{+b}{e:2}"); !reflect.DeepEqual(got, []string{"b", "c", "d", "e"}) {
+	if got := Variables("a{b}{?c,d*}{+b}{e:2}"); !reflect.DeepEqual(got, []string{"b", "c", "d", "e"}) {
 		t.Errorf("variables %q", got)
 	}
 }
