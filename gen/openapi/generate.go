@@ -112,7 +112,7 @@ func Generate(doc *Document, opts Options) (*Result, error) {
 		res.Files = append(res.Files, gen.File{Path: filepath.Join(dir, MainFile)}) // goes, if an earlier run wrote it
 	}
 	// mcpgen's generator reads the files as they will be.
-	stage, err := gen.GenerateFiles(gen.Config{Env: opts.Env}, dir, overlay)
+	stage, err := gen.GenerateFiles(gen.Config{Env: opts.Env, DeclarationsOnly: true}, dir, overlay)
 	if err != nil {
 		return nil, fmt.Errorf("%w (is %s in a Go module that requires github.com/mcpgen/mcpgen, with go mod tidy run? go build there says why)", err, opts.Dir)
 	}

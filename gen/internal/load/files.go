@@ -6,9 +6,11 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/mcpgen/mcpgen/gen/internal/model"
 	"golang.org/x/tools/go/packages"
@@ -37,42 +39,56 @@ func Files(cfg Config, dir string, files map[string][]byte, fset *token.FileSet)
 	pkg := &packages.Package{ID: m.ID, Name: m.Name, PkgPath: m.PkgPath, Dir: dir, Module: m.Module, Fset: fset,
 		IgnoredFiles: m.IgnoredFiles}
 	paths := slices.Sorted(slices.Values(m.GoFiles)) // those given, and any others of the package on disk
+	srcs := make([]any, len(paths))
 	imports := map[string]bool{}
-	for _, path := range paths {
-		var src any
+	for i, path := range paths {
 		if data, ok := files[path]; ok {
-			src = data
+			srcs[i] = data
 		}
-		f, err := parser.ParseFile(fset, path, src, parser.ParseComments|parser.SkipObjectResolution)
+		// The imports first (a file's head): the go command loads their export data while
+		// the files are parsed.
+		f, err := parser.ParseFile(token.NewFileSet(), path, srcs[i], parser.ImportsOnly|parser.SkipObjectResolution)
 		if err != nil {
 			return nil, err
 		}
-		pkg.Syntax = append(pkg.Syntax, f)
-		pkg.GoFiles = append(pkg.GoFiles, path)
 		for _, spec := range f.Imports {
 			if p, err := strconv.Unquote(spec.Path.Value); err == nil {
 				imports[p] = true
 			}
 		}
 	}
-	pkg.CompiledGoFiles = pkg.GoFiles
-	var list []string
-	for p := range imports {
-		list = append(list, p)
-	}
-	slices.Sort(list)
 	deps := map[string]*types.Package{}
-	if len(list) > 0 {
-		loaded, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedTypes, Dir: dir, Env: cfg.Env, BuildFlags: build}, list...)
-		if err != nil {
-			return nil, fmt.Errorf("loading packages: %w", err)
-		}
-		for _, l := range loaded {
-			if len(l.Errors) > 0 {
-				return nil, fmt.Errorf("%s: %s", l.PkgPath, l.Errors[0].Msg)
+	var depsErr error
+	var wg sync.WaitGroup
+	if list := slices.Sorted(maps.Keys(imports)); len(list) > 0 {
+		wg.Go(func() {
+			loaded, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedTypes, Dir: dir, Env: cfg.Env, BuildFlags: build}, list...)
+			if err != nil {
+				depsErr = fmt.Errorf("loading packages: %w", err)
+				return
 			}
-			deps[l.PkgPath] = l.Types
+			for _, l := range loaded {
+				if len(l.Errors) > 0 {
+					depsErr = fmt.Errorf("%s: %s", l.PkgPath, l.Errors[0].Msg)
+					return
+				}
+				deps[l.PkgPath] = l.Types
+			}
+		})
+	}
+	for i, path := range paths {
+		f, err := parser.ParseFile(fset, path, srcs[i], parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			wg.Wait()
+			return nil, err
 		}
+		pkg.Syntax = append(pkg.Syntax, f)
+		pkg.GoFiles = append(pkg.GoFiles, path)
+	}
+	pkg.CompiledGoFiles = pkg.GoFiles
+	wg.Wait()
+	if depsErr != nil {
+		return nil, depsErr
 	}
 	pkg.TypesInfo = &types.Info{
 		Types:      map[ast.Expr]types.TypeAndValue{},
@@ -90,7 +106,7 @@ func Files(cfg Config, dir string, files map[string][]byte, fset *token.FileSet)
 			}
 			return nil, fmt.Errorf("package %s was not loaded", path)
 		}),
-		Sizes: types.SizesFor("gc", "amd64"),
+		Sizes: types.SizesFor("gc", "amd64"), IgnoreFuncBodies: cfg.DeclarationsOnly,
 		Error: func(err error) {
 			te, _ := err.(types.Error)
 			pkg.Errors = append(pkg.Errors, packages.Error{Pos: te.Fset.Position(te.Pos).String(), Msg: te.Msg, Kind: packages.TypeError})
