@@ -186,6 +186,13 @@ func ObjectKeys(raw json.RawMessage, member string) []string {
 	return objectKeys(holder[member])
 }
 
+// Keys is the keys of a JSON object in the order they are written.
+func Keys(raw json.RawMessage) []string { return objectKeys(raw) }
+
+// Members calls yield with each member of the JSON object raw, in order, without decoding
+// it (see members); false when raw is not an object it could read to its end.
+func Members(raw []byte, yield func(key string, value []byte) bool) bool { return members(raw, yield) }
+
 // objectKeys is the keys of a JSON object in the order they are written.
 func objectKeys(raw json.RawMessage) []string {
 	var keys []string

@@ -113,12 +113,18 @@ func Parse(src *Source) (*Document, error) {
 		OpenAPI string `json:"openapi"`
 		Swagger string `json:"swagger"`
 	}
-	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, fmt.Errorf("%s: %s", src.Location, jsonErrorAt(data, err))
+	top := topMembers(data)
+	if top == nil {
+		if err := json.Unmarshal(data, &head); err != nil {
+			return nil, fmt.Errorf("%s: %s", src.Location, jsonErrorAt(data, err))
+		}
+	}
+	if err := decodeMembers(top, map[string]any{"openapi": &head.OpenAPI, "swagger": &head.Swagger}); err != nil {
+		return nil, fmt.Errorf("%s: %v", src.Location, err)
 	}
 	switch {
 	case strings.HasPrefix(head.OpenAPI, "3."):
-		return parse3(src.Location, data, head.OpenAPI)
+		return parse3(src.Location, data, top, head.OpenAPI)
 	case head.Swagger == "2.0":
 		return parse2(src.Location, data)
 	case head.OpenAPI != "":
@@ -197,7 +203,31 @@ func escape(s string) string {
 
 // orderedKeys are an object's keys in the order written.
 func orderedKeys(raw json.RawMessage) []string {
-	return importer.ObjectKeys(append(append([]byte(`{"x":`), raw...), '}'), "x")
+	return importer.Keys(raw)
+}
+
+// topMembers are the document's members, raw: found by a scan that decodes none of them (the
+// paths and components are nearly all of a large document, which encoding/json would check
+// again for every struct decoded from it).
+func topMembers(data []byte) map[string]json.RawMessage {
+	top := map[string]json.RawMessage{}
+	if !importer.Members(data, func(k string, v []byte) bool { top[k] = v; return true }) {
+		top = nil
+		json.Unmarshal(data, &top) // not an object: the caller's decoding says what is wrong
+	}
+	return top
+}
+
+// decodeMembers decodes the members of an object that are given a place in into.
+func decodeMembers(members map[string]json.RawMessage, into map[string]any) error {
+	for _, k := range sortedKeys(into) {
+		if raw, ok := members[k]; ok {
+			if err := json.Unmarshal(raw, into[k]); err != nil {
+				return fmt.Errorf("%s: %w", k, err)
+			}
+		}
+	}
+	return nil
 }
 
 // mediaKind says what a media type holds, for a request or response body.

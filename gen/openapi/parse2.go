@@ -15,13 +15,12 @@ import (
 func parse2(location string, data []byte) (*Document, error) {
 	data = normalize2(data)
 	var raw struct {
-		Info                info                       `json:"info"`
-		Host                string                     `json:"host"`
-		BasePath            string                     `json:"basePath"`
-		Schemes             []string                   `json:"schemes"`
-		Consumes            []string                   `json:"consumes"`
-		Produces            []string                   `json:"produces"`
-		Paths               map[string]json.RawMessage `json:"paths"`
+		Info                info
+		Host                string
+		BasePath            string
+		Schemes             []string
+		Consumes            []string
+		Produces            []string
 		SecurityDefinitions map[string]struct {
 			Type        string `json:"type"`
 			In          string `json:"in"`
@@ -29,11 +28,17 @@ func parse2(location string, data []byte) (*Document, error) {
 			Flow        string `json:"flow"`
 			TokenURL    string `json:"tokenUrl"`
 			Description string `json:"description"`
-		} `json:"securityDefinitions"`
-		Security []map[string][]string `json:"security"`
+		}
+		Security []map[string][]string
 	}
-	if err := json.Unmarshal(data, &raw); err != nil {
+	top := topMembers(data)
+	if err := decodeMembers(top, map[string]any{"info": &raw.Info, "host": &raw.Host, "basePath": &raw.BasePath, "schemes": &raw.Schemes,
+		"consumes": &raw.Consumes, "produces": &raw.Produces, "securityDefinitions": &raw.SecurityDefinitions, "security": &raw.Security}); err != nil {
 		return nil, fmt.Errorf("%s: %v", location, err)
+	}
+	paths, err := pathItems(location, top)
+	if err != nil {
+		return nil, err
 	}
 	doc := &Document{Version: "2.0", Title: raw.Info.Title, Description: raw.Info.Description, APIVersion: raw.Info.Version, Root: data}
 	if raw.Host != "" {
@@ -60,8 +65,9 @@ func parse2(location string, data []byte) (*Document, error) {
 		doc.Schemes = append(doc.Schemes, s)
 	}
 	r := &resolver{root: data}
-	for _, path := range orderedKeys(pathsOf(data)) {
-		item, itemPath, err := r.resolve(raw.Paths[path], "/paths/"+escape(path))
+	for _, p := range paths {
+		path := p.path
+		item, itemPath, err := r.resolve(p.item, "/paths/"+escape(path))
 		if err != nil {
 			doc.Notes = append(doc.Notes, fmt.Sprintf("path %s: %v", path, err))
 			continue

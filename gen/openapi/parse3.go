@@ -5,26 +5,30 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/mcpgen/mcpgen/gen/importer"
 )
 
 // parse3 reads an OpenAPI 3.0 or 3.1 document.
-func parse3(location string, data []byte, version string) (*Document, error) {
+func parse3(location string, data []byte, top map[string]json.RawMessage, version string) (*Document, error) {
 	var raw struct {
-		Info    info `json:"info"`
+		Info    info
 		Servers []struct {
 			URL       string `json:"url"`
 			Variables map[string]struct {
 				Default string `json:"default"`
 			} `json:"variables"`
-		} `json:"servers"`
-		Paths      map[string]json.RawMessage `json:"paths"`
-		Components struct {
-			SecuritySchemes map[string]json.RawMessage `json:"securitySchemes"`
-		} `json:"components"`
-		Security []map[string][]string `json:"security"`
+		}
+		SecuritySchemes map[string]json.RawMessage
+		Security        []map[string][]string
 	}
-	if err := json.Unmarshal(data, &raw); err != nil {
+	components := map[string]json.RawMessage{}
+	importer.Members(top["components"], func(k string, v []byte) bool { components[k] = v; return true })
+	if err := decodeMembers(top, map[string]any{"info": &raw.Info, "servers": &raw.Servers, "security": &raw.Security}); err != nil {
 		return nil, fmt.Errorf("%s: %v", location, err)
+	}
+	if err := decodeMembers(components, map[string]any{"securitySchemes": &raw.SecuritySchemes}); err != nil {
+		return nil, fmt.Errorf("%s: components: %v", location, err)
 	}
 	doc := &Document{Version: version, Title: raw.Info.Title, Description: raw.Info.Description, APIVersion: raw.Info.Version, Root: data}
 	for _, s := range raw.Servers {
@@ -32,8 +36,8 @@ func parse3(location string, data []byte, version string) (*Document, error) {
 	}
 	doc.Security = requirements(raw.Security)
 	r := &resolver{root: data}
-	for _, name := range sortedKeys(raw.Components.SecuritySchemes) {
-		obj, _, err := r.resolve(raw.Components.SecuritySchemes[name], "")
+	for _, name := range sortedKeys(raw.SecuritySchemes) {
+		obj, _, err := r.resolve(raw.SecuritySchemes[name], "")
 		if err != nil {
 			doc.Notes = append(doc.Notes, fmt.Sprintf("security scheme %s: %v", name, err))
 			continue
@@ -57,8 +61,13 @@ func parse3(location string, data []byte, version string) (*Document, error) {
 		}
 		doc.Schemes = append(doc.Schemes, sc)
 	}
-	for _, path := range orderedKeys(pathsOf(data)) {
-		item, itemPath, err := r.resolve(raw.Paths[path], "/paths/"+escape(path))
+	paths, err := pathItems(location, top)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range paths {
+		path := p.path
+		item, itemPath, err := r.resolve(p.item, "/paths/"+escape(path))
 		if err != nil {
 			doc.Notes = append(doc.Notes, fmt.Sprintf("path %s: %v", path, err))
 			continue
@@ -83,13 +92,23 @@ func parse3(location string, data []byte, version string) (*Document, error) {
 	return doc, nil
 }
 
-// pathsOf is the document's paths object, for the order of its members.
-func pathsOf(data []byte) json.RawMessage {
-	var top struct {
-		Paths json.RawMessage `json:"paths"`
+// pathItem is a member of the document's paths.
+type pathItem struct {
+	path string
+	item json.RawMessage
+}
+
+// pathItems are the document's paths, in the order written.
+func pathItems(location string, top map[string]json.RawMessage) ([]pathItem, error) {
+	var paths []pathItem
+	read := importer.Members(top["paths"], func(k string, v []byte) bool {
+		paths = append(paths, pathItem{k, v})
+		return true
+	})
+	if p, ok := top["paths"]; ok && !read && string(p) != "null" {
+		return nil, fmt.Errorf("%s: paths: not an object", location)
 	}
-	json.Unmarshal(data, &top)
-	return top.Paths
+	return paths, nil
 }
 
 func sortedKeys[V any](m map[string]V) []string {

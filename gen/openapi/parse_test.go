@@ -89,6 +89,11 @@ func TestParseErrors(t *testing.T) {
 		{`{"info": {}}`, "not an OpenAPI document"},
 		{"a: &a [*a, *a]\nb: [*a]", "x.json: "},
 		{"\xef\xbb\xbf{\"openapi\": \"3.1.0\", \"paths\": {}}", ""},
+		{`{"openapi": "3.0.0", "paths": []}`, "x.json: paths: not an object"},
+		{`{"swagger": "2.0", "paths": 1}`, "x.json: paths: not an object"},
+		{`{"openapi": "3.0.0", "servers": {}}`, "x.json: servers: json: cannot unmarshal object"},
+		{`{"openapi": 3}`, "x.json: openapi: json: cannot unmarshal number"},
+		{`{"openapi": "3.0.0", "paths": null}`, ""},
 	} {
 		_, err := Parse(NewSource("x.json", []byte(tc.doc)))
 		switch {
