@@ -1,13 +1,12 @@
 package langref
 
 import (
-	"bytes"
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // tree-sitter's own runtime, in C (the .c and .h files at the root of the Go module
@@ -15,6 +14,7 @@ import (
 // (Debian's python3-clang-14, which scripts/test.sh installs) resolves each call and joins
 // definitions across files by USR, as the linker would (langref/clang_calls.py).
 func TestCAgainstClang(t *testing.T) {
+	t.Parallel()
 	if out, err := exec.Command("/usr/bin/python3", "-c", "import clang.cindex").CombinedOutput(); err != nil {
 		t.Fatalf("libclang: %v %s: install Debian's python3-clang-14 (scripts/test.sh does)", err, out)
 	}
@@ -35,25 +35,9 @@ func TestCAgainstClang(t *testing.T) {
 			os.WriteFile(filepath.Join(root, filepath.Base(name)), b, 0o644)
 		}
 	}
-	edges, _ := indexCalls(t, root)
-	start := time.Now()
-	cmd := exec.Command("/usr/bin/python3", "clang_calls.py", root)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	ref, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("clang: %v\n%s", err, stderr.String())
-	}
-	calls, err := ReadRef(bytes.NewReader(ref))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("clang took %v", time.Since(start).Round(time.Millisecond))
-	s := Compare(calls, edges)
-	t.Logf("C (clang): %s", s)
-	for _, w := range s.Wrong {
-		t.Log("  ", w)
-	}
+	s := againstReference(t, root, "C (clang)", func(ctx context.Context) ([]byte, error) {
+		return output(exec.CommandContext(ctx, "/usr/bin/python3", "clang_calls.py", root))
+	})
 	if s.Resolved < 1000 || s.Precision() < 0.9 || s.Recall() < 0.5 {
 		t.Errorf("C against clang: %s", s)
 	}

@@ -2,14 +2,14 @@ package langref
 
 import (
 	"archive/zip"
-	"bytes"
+	"context"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // jdkSources are the JDK's own sources, which Debian's openjdk-17-source installs (and
@@ -20,6 +20,7 @@ const jdkSources = "/usr/lib/jvm/openjdk-17/lib/src.zip"
 // javac attributes each to (langref/JavacCalls.java, through the compiler's tree API; the
 // sources compiled as a patch of java.base).
 func TestJavaAgainstJavac(t *testing.T) {
+	t.Parallel()
 	z, err := zip.OpenReader(jdkSources)
 	if err != nil {
 		t.Fatalf("%v: install Debian's openjdk-17-source (scripts/test.sh does)", err)
@@ -50,29 +51,13 @@ func TestJavaAgainstJavac(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	edges, _ := indexCalls(t, root)
-	start := time.Now()
-	classes := filepath.Join(dir, "classes")
-	if out, err := exec.Command(javac, "-d", classes, "JavacCalls.java").CombinedOutput(); err != nil {
-		t.Fatalf("javac JavacCalls.java: %v\n%s", err, out)
-	}
-	cmd := exec.Command("java", "-cp", classes, "JavacCalls", root, "java.base")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("JavacCalls: %v\n%s", err, stderr.String())
-	}
-	ref, err := ReadRef(bytes.NewReader(out))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("javac took %v", time.Since(start).Round(time.Millisecond))
-	s := Compare(ref, edges)
-	t.Logf("Java (javac): %s", s)
-	for _, w := range s.Wrong {
-		t.Log("  ", w)
-	}
+	s := againstReference(t, root, "Java (javac)", func(ctx context.Context) ([]byte, error) {
+		classes := filepath.Join(dir, "classes")
+		if out, err := exec.CommandContext(ctx, javac, "-d", classes, "JavacCalls.java").CombinedOutput(); err != nil {
+			return nil, fmt.Errorf("javac JavacCalls.java: %v\n%s", err, out)
+		}
+		return output(exec.CommandContext(ctx, "java", "-cp", classes, "JavacCalls", root, "java.base"))
+	})
 	if s.Resolved < 2000 || s.Precision() < 0.9 || s.Recall() < 0.5 {
 		t.Errorf("Java against javac: %s", s)
 	}

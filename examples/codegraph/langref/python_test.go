@@ -3,6 +3,7 @@ package langref
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -47,34 +48,68 @@ func indexCalls(t *testing.T, dir string) ([]Edge, *index.Result) {
 	return out, res
 }
 
+// againstReference indexes dir with codegraph while the reference tool runs (reference:
+// its calls as JSON lines; the two only read dir, and each alone leaves a core idle, the
+// tool most of all), and scores codegraph's calls against the tool's. It logs the score and a
+// few false positives; the test judges them.
+func againstReference(t *testing.T, dir, what string, reference func(ctx context.Context) ([]byte, error)) *Score {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	var (
+		out  []byte
+		err  error
+		took time.Duration
+	)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		start := time.Now()
+		out, err = reference(ctx)
+		took = time.Since(start)
+	}()
+	t.Cleanup(func() { cancel(); <-done }) // the tool does not outlive the test, one that failed too
+	edges, _ := indexCalls(t, dir)
+	<-done
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	ref, err := ReadRef(bytes.NewReader(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s took %v", what, took.Round(time.Millisecond))
+	s := Compare(ref, edges)
+	t.Logf("%s: %s", what, s)
+	for _, w := range s.Wrong {
+		t.Log("  ", w)
+	}
+	return s
+}
+
+// output runs cmd and returns its standard output, or an error with its standard error.
+func output(cmd *exec.Cmd) ([]byte, error) {
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("%v\n%s", err, stderr.String())
+	}
+	return out, nil
+}
+
 // Python's own library, against jedi: codegraph's calls to the library's declarations in
 // json, email, http, logging and urllib, and where jedi says each goes.
 func TestPythonAgainstJedi(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat(filepath.Join(pythonStdlib, "json", "decoder.py")); err != nil {
 		t.Fatalf("%v: install Debian's libpython3.11-stdlib (scripts/test.sh does)", err)
 	}
 	if out, err := exec.Command("/usr/bin/python3", "-c", "import jedi").CombinedOutput(); err != nil {
 		t.Fatalf("jedi: %v %s: install Debian's python3-jedi (scripts/test.sh does)", err, out)
 	}
-	edges, _ := indexCalls(t, pythonStdlib)
-	start := time.Now()
-	cmd := exec.Command("/usr/bin/python3", "jedi_calls.py", pythonStdlib, "json", "email", "http", "logging", "urllib")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("jedi: %v\n%s", err, stderr.String())
-	}
-	ref, err := ReadRef(bytes.NewReader(out))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("jedi took %v", time.Since(start).Round(time.Millisecond))
-	s := Compare(ref, edges)
-	t.Logf("Python (jedi): %s", s)
-	for _, w := range s.Wrong {
-		t.Log("  ", w)
-	}
+	s := againstReference(t, pythonStdlib, "Python (jedi)", func(ctx context.Context) ([]byte, error) {
+		return output(exec.CommandContext(ctx, "/usr/bin/python3", "jedi_calls.py", pythonStdlib, "json", "email", "http", "logging", "urllib"))
+	})
 	if s.Resolved < 2000 || s.Precision() < 0.93 || s.Recall() < 0.75 {
 		t.Errorf("Python against jedi: %s", s)
 	}
