@@ -31,12 +31,8 @@ func Render(t *Type) []byte {
 	if len(r.defList) > 0 {
 		root.add("$defs", ordered(r.defList))
 	}
-	var compact bytes.Buffer
-	root.write(&compact)
 	var out bytes.Buffer
-	if err := json.Indent(&out, compact.Bytes(), "", "  "); err != nil {
-		panic("schema: rendered invalid JSON: " + err.Error())
-	}
+	root.writeIndented(&out, 0)
 	return out.Bytes()
 }
 
@@ -111,9 +107,86 @@ func (o ordered) write(b *bytes.Buffer) {
 	b.WriteByte('}')
 }
 
+// plainString says whether a string's JSON is itself between quotes: printable ASCII without
+// a quote, a backslash or a backquote.
+func plainString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '`' {
+			return false
+		}
+	}
+	return true
+}
+
+// writeIndented writes the object as json.Indent(prefix "", indent "  ") would write its
+// compact form, at a depth, without the compact form.
+func (o ordered) writeIndented(b *bytes.Buffer, depth int) {
+	if len(o) == 0 {
+		b.WriteString("{}")
+		return
+	}
+	b.WriteByte('{')
+	for i, m := range o {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		newline(b, depth+1)
+		writeValue(b, m.key)
+		b.WriteString(": ")
+		writeIndentedValue(b, m.value, depth+1)
+	}
+	newline(b, depth)
+	b.WriteByte('}')
+}
+
+func newline(b *bytes.Buffer, depth int) {
+	b.WriteByte('\n')
+	for range depth {
+		b.WriteString("  ")
+	}
+}
+
+func writeIndentedValue(b *bytes.Buffer, v any, depth int) {
+	switch v := v.(type) {
+	case []any:
+		if len(v) == 0 {
+			b.WriteString("[]")
+			return
+		}
+		b.WriteByte('[')
+		for i, e := range v {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			newline(b, depth+1)
+			writeIndentedValue(b, e, depth+1)
+		}
+		newline(b, depth)
+		b.WriteByte(']')
+	case ordered:
+		v.writeIndented(b, depth)
+	case *ordered:
+		v.writeIndented(b, depth)
+	case rawJSON:
+		var compact bytes.Buffer
+		writeValue(&compact, v)
+		if err := json.Indent(b, compact.Bytes(), strings.Repeat("  ", depth), "  "); err != nil {
+			panic("schema: rendered invalid JSON: " + err.Error())
+		}
+	default:
+		writeValue(b, v)
+	}
+}
+
 func writeValue(b *bytes.Buffer, v any) {
 	switch v := v.(type) {
 	case string:
+		if plainString(v) { // most keys and descriptions: written as they are, quoted
+			b.WriteByte('"')
+			b.WriteString(v)
+			b.WriteByte('"')
+			return
+		}
 		// No HTML escaping (descriptions stay readable); backquotes are escaped so that the
 		// schema fits in a raw string literal in generated code.
 		var enc bytes.Buffer
