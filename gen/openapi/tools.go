@@ -72,6 +72,7 @@ func toolName(op *Operation) string {
 // plan makes the tools of a document's operations.
 func plan(doc *Document) []*Tool {
 	var tools []*Tool
+	refs := refTexts{}
 	names := map[string]bool{}
 	methods := map[string]bool{}
 	for _, op := range doc.Operations {
@@ -86,7 +87,7 @@ func plan(doc *Document) []*Tool {
 			t.Method = fmt.Sprintf("%s%d", base, i)
 		}
 		methods[t.Method] = true
-		t.build(doc)
+		t.build(doc, refs)
 		tools = append(tools, t)
 	}
 	slices.SortFunc(tools, func(a, b *Tool) int { return strings.Compare(a.Name, b.Name) })
@@ -94,7 +95,7 @@ func plan(doc *Document) []*Tool {
 }
 
 // build makes the tool's input and output schemas.
-func (t *Tool) build(doc *Document) {
+func (t *Tool) build(doc *Document, refs refTexts) {
 	op := t.Op
 	var props []prop
 	var required []string
@@ -189,7 +190,7 @@ func (t *Tool) build(doc *Document) {
 			}
 		}
 	}
-	t.Digest = t.digest(doc)
+	t.Digest = t.digest(doc, refs)
 }
 
 func countKey(args []*Arg, key string) int {
@@ -364,23 +365,26 @@ func bodyProperties(root json.RawMessage, b *Body) (map[string]json.RawMessage, 
 
 // digest is the digest of what the tool is made of: the operation's own JSON and every
 // schema it reaches, so that a change anywhere the tool reads changes it.
-func (t *Tool) digest(doc *Document) string {
+func (t *Tool) digest(doc *Document, texts refTexts) string {
 	h := sha256.New()
 	seen := map[string]bool{}
-	var visit func(raw json.RawMessage)
-	visit = func(raw json.RawMessage) {
-		h.Write(compactJSON(raw))
-		for _, m := range refPattern.FindAllSubmatch(raw, -1) {
-			ref := string(m[1])
+	var follow func(refs []string)
+	follow = func(refs []string) {
+		for _, ref := range refs {
 			if seen[ref] {
 				continue
 			}
 			seen[ref] = true
-			if target, err := importer.ResolvePointer(doc.Root, ref); err == nil {
+			if text := texts.of(doc, ref); text != nil {
 				h.Write([]byte(ref))
-				visit(target)
+				h.Write(text.compact)
+				follow(text.refs)
 			}
 		}
+	}
+	visit := func(raw json.RawMessage) {
+		h.Write(compactJSON(raw))
+		follow(refsIn(raw))
 	}
 	if op, err := importer.ResolvePointer(doc.Root, "#"+t.Op.Pointer); err == nil {
 		visit(op)
@@ -392,6 +396,37 @@ func (t *Tool) digest(doc *Document) string {
 		fmt.Fprint(h, p.Name, p.In, p.Required, p.Description)
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// refTexts are the schemas $refs name, compact, with the $refs in them: what a digest reads
+// of a schema every tool that reaches it shares (GitHub's: compacted once, not 1,223 times).
+type refTexts map[string]*refText
+
+type refText struct {
+	compact []byte
+	refs    []string
+}
+
+// of is what ref names, nil when it names nothing.
+func (m refTexts) of(doc *Document, ref string) *refText {
+	if text, ok := m[ref]; ok {
+		return text
+	}
+	var text *refText
+	if target, err := importer.ResolvePointer(doc.Root, ref); err == nil {
+		text = &refText{compact: compactJSON(target), refs: refsIn(target)}
+	}
+	m[ref] = text
+	return text
+}
+
+// refsIn are the $refs a schema's JSON has, in order.
+func refsIn(raw json.RawMessage) []string {
+	var refs []string
+	for _, m := range refPattern.FindAllSubmatch(raw, -1) {
+		refs = append(refs, string(m[1]))
+	}
+	return refs
 }
 
 var refPattern = regexp.MustCompile(`"\$ref"\s*:\s*"(#[^"]*)"`)
