@@ -63,7 +63,7 @@ func TestUnreadNotificationsBounded(t *testing.T) {
 		}
 		took, grown := notifyUnread(t, srv, uri) // and the client reads nothing more
 		// What the notifier keeps (maxNoteBytes), what waits in the line writer for the
-		// next write (maxUnwritten), the write in progress, and the allocator's size
+		// next write (lines' maxUnwritten), the write in progress, and the allocator's size
 		// classes: less than 3*maxNoteBytes, where the line writer took 200 MB.
 		check(t, took, grown, 3*maxNoteBytes)
 	})

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/mcp/internal/lines"
 )
 
 // ServeStdio serves one session over the process's standard input and output, as an MCP
@@ -50,15 +52,15 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 }
 
 // stdioConn is the server's Connection over a pair of byte streams of newline-delimited
-// messages (Serve, ServeStdio). It reads lines with lineReader and writes them with the
-// combining lineWriter, which ServeConn uses as it is (serverOutbox): the answers of
+// messages (Serve, ServeStdio). It reads lines with lines.Reader and writes them with the
+// combining lines.Writer, which ServeConn uses as it is (serverOutbox): the answers of
 // requests served inline are buffered and go out before the next read of r waits for
-// input (flushFirst), many in one write.
+// input (lines.FlushFirst), many in one write.
 type stdioConn struct {
 	r   io.Reader
 	w   io.Writer
-	lr  *lineReader
-	lw  *lineWriter
+	lr  *lines.Reader
+	lw  *lines.Writer
 	own bool // Close closes w (the other side reads io.EOF); Serve's streams are its caller's
 
 	mu        sync.Mutex
@@ -69,23 +71,23 @@ type stdioConn struct {
 }
 
 func newStdioConn(r io.Reader, w io.Writer, max int, own bool) *stdioConn {
-	lw := newLineWriter(w)
-	return &stdioConn{r: r, w: w, lr: newLineReader(flushFirst{r, lw}, max), lw: lw, own: own}
+	lw := lines.NewWriter(w)
+	return &stdioConn{r: r, w: w, lr: lines.NewReader(lines.FlushFirst{R: r, Out: lw}, max, idPrefix), lw: lw, own: own}
 }
 
 func (c *stdioConn) TransportName() string { return TransportStdio }
 
 // WriteLater, NoteLater and Flush make it a LaterWriter: the answers of requests served
-// inline gather until the reader would wait for input (flushFirst).
-func (c *stdioConn) WriteLater(msg []byte) error { return c.lw.buffer(msg) }
-func (c *stdioConn) NoteLater(msg []byte) bool   { return c.lw.noteLater(msg) }
-func (c *stdioConn) Flush() error                { return c.lw.flush() }
+// inline gather until the reader would wait for input (lines.FlushFirst).
+func (c *stdioConn) WriteLater(msg []byte) error { return c.lw.Buffer(msg) }
+func (c *stdioConn) NoteLater(msg []byte) bool   { return c.lw.NoteLater(msg) }
+func (c *stdioConn) Flush() error                { return c.lw.Flush() }
 
 // Unread is how many bytes wait behind the write in progress (Backlogger).
-func (c *stdioConn) Unread() int { return c.lw.unread() }
+func (c *stdioConn) Unread() int { return c.lw.Unread() }
 
 // Read reads the next line. When ctx ends, the read in progress is interrupted, if r
-// takes read deadlines or closes (interruptRead).
+// takes read deadlines or closes (lines.InterruptRead).
 func (c *stdioConn) Read(ctx context.Context) ([]byte, error) {
 	c.mu.Lock()
 	if c.closed {
@@ -101,35 +103,35 @@ func (c *stdioConn) Read(ctx context.Context) ([]byte, error) {
 			}
 		}
 		c.watching = ctx
-		c.stopWatch = context.AfterFunc(ctx, func() { interruptRead(c.r) })
+		c.stopWatch = context.AfterFunc(ctx, func() { lines.InterruptRead(c.r) })
 	}
 	c.reading = true
 	c.mu.Unlock()
-	msg, err := c.lr.readMessage()
+	msg, err := c.lr.ReadMessage()
 	c.mu.Lock()
 	c.reading = false
 	c.mu.Unlock()
 	switch {
 	case err == nil, err == io.EOF && len(msg) > 0: // a last line without a newline
 		return msg, nil
-	case err == errTooLarge:
-		return msg, fmt.Errorf("mcp: a line longer than %d bytes was skipped: %w", c.lr.max, ErrMessageTooLarge)
+	case err == lines.ErrTooLong:
+		return msg, fmt.Errorf("mcp: a line longer than %d bytes was skipped: %w", c.lr.Max(), ErrMessageTooLarge)
 	case err != io.EOF && ctx.Err() != nil:
 		return nil, context.Cause(ctx)
 	}
 	return nil, err
 }
 
-// Write writes one message, combined with the others waiting (lineWriter.send). A
+// Write writes one message, combined with the others waiting (lines.Writer.Send). A
 // Write whose ctx has ended writes nothing.
 func (c *stdioConn) Write(ctx context.Context, msg []byte) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("mcp: writing to stdio: %w", context.Cause(ctx))
 	}
-	return c.lw.send(msg)
+	return c.lw.Send(msg)
 }
 
-// Close makes the write in progress, and every later one, fail (lineWriter.stop) and
+// Close makes the write in progress, and every later one, fail (lines.Writer.Stop) and
 // interrupts a read in progress; then, if the connection owns w, closes it. Streams of
 // Serve's caller are left open, and untouched when nothing is in progress.
 func (c *stdioConn) Close() error {
@@ -144,15 +146,15 @@ func (c *stdioConn) Close() error {
 	}
 	reading := c.reading
 	c.mu.Unlock()
-	writing := c.lw.stop()
+	writing := c.lw.Stop(errConnClosed)
 	if reading {
-		interruptRead(c.r)
+		lines.InterruptRead(c.r)
 	}
 	if wc, ok := c.w.(io.Closer); ok && c.own {
 		return wc.Close()
 	}
 	if writing {
-		interruptWrite(c.w)
+		lines.InterruptWrite(c.w)
 	}
 	return nil
 }
