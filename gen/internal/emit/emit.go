@@ -10,6 +10,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"go/format"
 	"go/types"
 	"os"
 	"slices"
@@ -134,12 +135,7 @@ func File(p *model.Package) ([]byte, error) {
 	if len(e.patterns) > 0 || len(e.rats) > 0 {
 		code = append(code, e.vars())
 	}
-	for i, c := range code {
-		if i > 0 {
-			f.Line()
-		}
-		f.Add(c)
-	}
+	addChunked(f, code)
 	return e.render()
 }
 
@@ -167,19 +163,27 @@ func (e *emitter) allocCodecs(objs []*schema.Object, role string) {
 // declarations in place.
 func (e *emitter) render() ([]byte, error) {
 	var buf bytes.Buffer
+	e.file.NoFormat = true // formatted here, in chunks when it is large
 	if err := e.file.Render(&buf); err != nil {
-		// jennifer's error carries the whole unformatted source: keep the first line, and
-		// leave the source where it can be read.
-		msg, source, _ := strings.Cut(err.Error(), "\n")
-		if dump, derr := os.CreateTemp("", "mcpgen-unformatted-*.go"); derr == nil {
-			dump.WriteString(source)
-			dump.Close()
-			msg += " (unformatted output in " + dump.Name() + ")"
+		return nil, err
+	}
+	formatted, ok := formatChunks(buf.Bytes())
+	if !ok {
+		src := unchunked(buf.Bytes())
+		var err error
+		if formatted, err = format.Source(src); err != nil {
+			// Leave the unformatted source where it can be read.
+			msg := err.Error()
+			if dump, derr := os.CreateTemp("", "mcpgen-unformatted-*.go"); derr == nil {
+				dump.Write(src)
+				dump.Close()
+				msg += " (unformatted output in " + dump.Name() + ")"
+			}
+			return nil, errors.New(msg)
 		}
-		return nil, errors.New(msg)
 	}
 	// A blank line between the header and the build constraint, for the reader.
-	out := bytes.Replace(buf.Bytes(), []byte("\n//go:build"), []byte("\n\n//go:build"), 1)
+	out := bytes.Replace(formatted, []byte("\n//go:build"), []byte("\n\n//go:build"), 1)
 	out = groupImports(out)
 	return e.insertVerbatim(out)
 }
