@@ -53,6 +53,10 @@ debian_packages javac=default-jdk-headless
 say "installing libclang's Python bindings and googletest's sources (Debian's python3-clang-14, googletest), against which examples/codegraph's C and C++ calls are compared"
 /usr/bin/python3 -c 'import clang.cindex' 2>/dev/null || debian_packages libclang-bindings=python3-clang-14
 [ -f /usr/src/googletest/googletest/src/gtest.cc ] || debian_packages googletest-sources=googletest
+say "installing Debian's rustc (1.63, which still has -Zsave-analysis) and regex-syntax's sources (librust-regex-syntax-dev), against which examples/codegraph's Rust calls are compared"
+# By path: a rustup toolchain on PATH is not Debian's and has no -Zsave-analysis.
+[ -x /usr/bin/rustc ] || debian_packages debian-rustc=rustc
+[ -f /usr/share/cargo/registry/regex-syntax-0.6.27/src/lib.rs ] || debian_packages regex-syntax-sources=librust-regex-syntax-dev
 
 say "go test -race ./...   (unit, golden, end-to-end over stdio and HTTP, the client against real servers, fuzz seed corpora)"
 # -race turns on checkptr, which checks every unsafe.Pointer conversion: in modernc.org's

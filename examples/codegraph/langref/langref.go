@@ -1,7 +1,7 @@
 // Package langref compares the calls codegraph resolved, in the languages it parses with
 // tree-sitter, with where each language's own tooling says they go (jedi for Python, the
-// TypeScript compiler for TypeScript and JavaScript, javac for Java): the referees of its
-// precision and recall.
+// TypeScript compiler for TypeScript and JavaScript, javac for Java, libclang for C and C++,
+// rustc for Rust): the referees of its precision and recall.
 package langref
 
 import (
@@ -31,10 +31,13 @@ type RefCall struct {
 	Site    Site
 	Name    string
 	Targets []Place
+	// Outside: the tool says it goes to a declaration outside the project (rustc says so of
+	// every call it does not resolve into the crate; the other tools are not asked).
+	Outside bool
 }
 
 // ReadRef reads the reference's JSON lines: {"file", "line", "col", "name", "targets":
-// [[file, line], ...]}.
+// [[file, line], ...], "outside"}.
 func ReadRef(r io.Reader) ([]RefCall, error) {
 	var out []RefCall
 	sc := bufio.NewScanner(r)
@@ -46,11 +49,12 @@ func ReadRef(r io.Reader) ([]RefCall, error) {
 			Col     int     `json:"col"`
 			Name    string  `json:"name"`
 			Targets [][]any `json:"targets"`
+			Outside bool    `json:"outside"`
 		}
 		if err := json.Unmarshal(sc.Bytes(), &j); err != nil {
 			return nil, fmt.Errorf("%s: %w", sc.Text(), err)
 		}
-		c := RefCall{Site: Site{j.File, j.Line, j.Col}, Name: j.Name}
+		c := RefCall{Site: Site{j.File, j.Line, j.Col}, Name: j.Name, Outside: j.Outside}
 		for _, t := range j.Targets {
 			if len(t) == 2 {
 				f, _ := t[0].(string)
@@ -77,8 +81,10 @@ type Score struct {
 	// Resolved: those the reference resolved to a declaration of the project.
 	Resolved int
 	// On the calls the reference resolved: TP, codegraph named one of its targets; FP, it
-	// named another declaration; FN, it named none of them.
+	// named another declaration; FN, it named none of them. FP counts too the calls the
+	// reference says go outside the project and codegraph resolved into it (Outside).
 	TP, FP, FN int
+	Outside    int
 	// Unconfirmed: calls codegraph resolved and the reference did not (jedi gives up on
 	// some self.m() that codegraph finds in the class): neither right nor wrong here.
 	Unconfirmed int
@@ -125,7 +131,13 @@ func Compare(ref []RefCall, edges []Edge) *Score {
 		}
 		got := ours[c.Site]
 		if len(want) == 0 {
-			if len(got) > 0 {
+			switch {
+			case len(got) > 0 && c.Outside:
+				s.Outside++
+				s.FP++
+				by(got[0].Resolution).FP++
+				s.wrong(c, got[0])
+			case len(got) > 0:
 				s.Unconfirmed++
 			}
 			continue
@@ -144,10 +156,7 @@ func Compare(ref []RefCall, edges []Edge) *Score {
 			} else {
 				s.FP++
 				r.FP++
-				if len(s.Wrong) < 20 {
-					e := got[0]
-					s.Wrong = append(s.Wrong, fmt.Sprintf("%s:%d:%d %s: codegraph %s:%d (%s), reference %v", c.Site.File, c.Site.Line, c.Site.Col, c.Name, e.Target.File, e.Target.Line, e.Resolution, c.Targets))
-				}
+				s.wrong(c, got[0])
 			}
 		}
 		if !hit {
@@ -157,11 +166,26 @@ func Compare(ref []RefCall, edges []Edge) *Score {
 	return s
 }
 
+// wrong keeps a false positive for a person to read, the first 20.
+func (s *Score) wrong(c RefCall, e Edge) {
+	if len(s.Wrong) >= 20 {
+		return
+	}
+	ref := fmt.Sprint(c.Targets)
+	if c.Outside {
+		ref = "outside"
+	}
+	s.Wrong = append(s.Wrong, fmt.Sprintf("%s:%d:%d %s: codegraph %s:%d (%s), reference %s", c.Site.File, c.Site.Line, c.Site.Col, c.Name, e.Target.File, e.Target.Line, e.Resolution, ref))
+}
+
 // String is the score in a line.
 func (s *Score) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d calls, %d resolved by the reference; precision %.3f, recall %.3f (TP %d, FP %d, FN %d; %d resolved by codegraph alone)",
 		s.Sites, s.Resolved, s.Precision(), s.Recall(), s.TP, s.FP, s.FN, s.Unconfirmed)
+	if s.Outside > 0 {
+		fmt.Fprintf(&b, "; of the FP, %d calls the reference says go outside the project", s.Outside)
+	}
 	var keys []string
 	for k := range s.ByResolution {
 		keys = append(keys, k)
