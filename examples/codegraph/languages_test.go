@@ -139,6 +139,10 @@ func TestRustProject(t *testing.T) {
 	if want := []string{"shop::users::User::new scope", "shop::users::UserService::validate scope"}; !slices.Equal(got, want) {
 		t.Errorf("find_callees create_user = %q, want %q", got, want)
 	}
+	// names.len() is Vec's: a method the standard library's types have is not guessed by name.
+	if r := call[CallersResult](t, c, "find_callers", map[string]any{"qualified_name": "UserService::len"}); r.Count != 0 {
+		t.Errorf("find_callers UserService::len = %+v, want none", r)
+	}
 	s := call[CodeSnippet](t, c, "get_code_snippet", map[string]any{"qualified_name": "User::new"})
 	if !s.Found || s.Kind != "method" || s.Docstring != "Makes a user.\n" || s.FilePath != "src/users.rs" {
 		t.Errorf("get_code_snippet User::new = %+v", s)

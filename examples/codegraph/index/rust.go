@@ -311,5 +311,23 @@ func (x *rustIndex) resolve(f *sfile, c scall) (string, string) {
 		}
 		return "", ""
 	}
+	if c.recv != "" && rustStdMethods[c.name] {
+		return "", "" // x.len(): the standard library's far more often than the crate's
+	}
 	return x.byName(c)
+}
+
+// rustStdMethods are methods of the standard library's everyday types (Vec, slices, str and
+// String, Option and Result, iterators, maps, Rc and RefCell) that a crate's types often
+// have too: a call of one on a receiver of unknown type is not guessed by name.
+var rustStdMethods = map[string]bool{}
+
+func init() {
+	for _, m := range strings.Fields(`len is_empty iter iter_mut into_iter as_ref as_mut as_str as_slice as_bytes
+		to_string to_owned to_vec unwrap unwrap_or unwrap_or_else unwrap_or_default expect ok err is_some is_none
+		is_ok is_err map map_err and_then ok_or ok_or_else take replace any all collect extend insert remove
+		contains contains_key entry first last get_mut chars bytes lines split trim starts_with ends_with
+		borrow borrow_mut fmt cmp partial_cmp eq hash from into default`) {
+		rustStdMethods[m] = true
+	}
 }

