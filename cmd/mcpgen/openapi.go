@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -58,6 +59,10 @@ func runOpenAPI(ctx context.Context, cmd *cli.Command, stdout, stderr io.Writer)
 		return exitError
 	}
 	start := time.Now()
+	// Generating a large API's package allocates much that lives briefly (GitHub's: 0.8 GB in
+	// all, 0.44 GB at most): the collector running half as often saves a tenth of the CPU
+	// for about a fifth more memory at most.
+	defer debug.SetGCPercent(debug.SetGCPercent(200))
 	spec := cmd.Args().First()
 	dir := cmd.String("output")
 	src, err := openapi.Read(ctx, spec)
