@@ -3,9 +3,12 @@ package jsonwire
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"math"
+	"math/bits"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 )
@@ -180,54 +183,61 @@ func AppendString(buf []byte, s string) []byte { return appendString(buf, s) }
 
 func appendString[T string | []byte](buf []byte, s T) []byte {
 	buf = append(buf, '"')
-	start := 0
 	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if safe[c] {
-				i++
+		// Eight bytes at a time: the word is stored whole, and kept up to the first byte that
+		// needs a look (all of it, in most text).
+		if i+8 <= len(s) {
+			if cap(buf)-len(buf) < 8 {
+				buf = slices.Grow(buf, len(s)-i+8)
+			}
+			x := load8(s[i : i+8])
+			n := len(buf)
+			binary.LittleEndian.PutUint64(buf[n:n+8], x)
+			m := attention8(x)
+			if m == 0 {
+				buf = buf[:n+8]
+				i += 8
 				continue
 			}
-			buf = append(buf, s[start:i]...)
-			switch c {
-			case '"', '\\':
+			k := bits.TrailingZeros64(m) >> 3
+			buf = buf[:n+k]
+			i += k
+		}
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case safe[c]:
+				buf = append(buf, c)
+			case c == '"', c == '\\':
 				buf = append(buf, '\\', c)
-			case '\b':
+			case c == '\b':
 				buf = append(buf, '\\', 'b')
-			case '\f':
+			case c == '\f':
 				buf = append(buf, '\\', 'f')
-			case '\n':
+			case c == '\n':
 				buf = append(buf, '\\', 'n')
-			case '\r':
+			case c == '\r':
 				buf = append(buf, '\\', 'r')
-			case '\t':
+			case c == '\t':
 				buf = append(buf, '\\', 't')
 			default:
 				buf = append(buf, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
 			}
 			i++
-			start = i
 			continue
 		}
 		r, size := decodeRune(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			buf = append(buf, s[start:i]...)
+		switch {
+		case r == utf8.RuneError && size == 1:
 			buf = append(buf, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		// U+2028 and U+2029 are valid JSON but end lines in JavaScript source.
-		if r == '\u2028' || r == '\u2029' {
-			buf = append(buf, s[start:i]...)
+		case r == '\u2028' || r == '\u2029':
+			// Valid JSON, but they end lines in JavaScript source.
 			buf = append(buf, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-			i += size
-			start = i
-			continue
+		default:
+			buf = append(buf, s[i:i+size]...)
 		}
 		i += size
 	}
-	buf = append(buf, s[start:]...)
 	return append(buf, '"')
 }
 
@@ -238,4 +248,27 @@ func decodeRune[T string | []byte](s T) (rune, int) {
 	default:
 		return utf8.DecodeRune(v.([]byte))
 	}
+}
+
+// load8 reads eight bytes as one little-endian word (one load: the compiler combines them).
+func load8[T string | []byte](b T) uint64 {
+	_ = b[7]
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+}
+
+const (
+	lowBits  = 0x0101010101010101
+	highBits = 0x8080808080808080
+)
+
+// attention8 marks with its high bit each byte of x that may need a look: a control
+// character, '"', '\\', or a byte of a multi-byte UTF-8 sequence. Each subtraction sets a
+// byte's high bit where that byte is below the bound (or equal to the character, after the
+// XOR); a borrow can also set it, but only above a byte that is marked rightly. So 0 means
+// none needs a look, and the lowest mark is a byte that does.
+func attention8(x uint64) uint64 {
+	quote := x ^ (lowBits * '"')
+	backslash := x ^ (lowBits * '\\')
+	return (x | (x - lowBits*0x20) | (quote - lowBits) | (backslash - lowBits)) & highBits
 }
