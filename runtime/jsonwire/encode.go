@@ -59,11 +59,20 @@ func (e *Encoder) ArrayEnd() { e.buf = append(e.buf, ']') }
 
 // Key writes an object key and its colon, preceded by a comma unless it is the first.
 func (e *Encoder) Key(k string) {
-	if n := len(e.buf); n > 0 && e.buf[n-1] != '{' {
-		e.buf = append(e.buf, ',')
+	buf := e.buf
+	if n := len(buf); n > 0 && buf[n-1] != '{' {
+		buf = append(buf, ',')
 	}
-	e.String(k)
-	e.buf = append(e.buf, ':')
+	// Keys are short and almost always plain: written at once when they are.
+	for i := 0; i < len(k); i++ {
+		if !safe[k[i]] {
+			e.buf = append(appendString(buf, k), ':')
+			return
+		}
+	}
+	buf = append(buf, '"')
+	buf = append(buf, k...)
+	e.buf = append(buf, '"', ':')
 }
 
 // Elem prepares for an array element: a comma unless it is the first.
@@ -160,8 +169,9 @@ func (e *Encoder) Base64(v []byte) {
 
 const hexDigits = "0123456789abcdef"
 
-// safe marks the ASCII bytes that need no escape inside a JSON string.
-var safe = func() (t [utf8.RuneSelf]bool) {
+// safe marks the ASCII bytes that need no escape inside a JSON string (none of the others is
+// marked: they start or continue a multi-byte sequence).
+var safe = func() (t [256]bool) {
 	for c := 0x20; c < utf8.RuneSelf; c++ {
 		t[c] = c != '"' && c != '\\'
 	}

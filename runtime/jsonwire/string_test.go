@@ -13,6 +13,16 @@ var (
 	benchText = strings.Repeat("The quick brown fox jumps over the lazy dog. ", 40)
 )
 
+func BenchmarkKey(b *testing.B) {
+	var e Encoder
+	e.Reset(make([]byte, 0, 4<<10))
+	for b.Loop() {
+		e.Reset(e.buf[:0])
+		e.ObjectStart()
+		e.Key(benchKey)
+	}
+}
+
 func BenchmarkString(b *testing.B) {
 	for _, c := range []struct{ name, s string }{{"key", benchKey}, {"json", benchJSON}, {"text", benchText}} {
 		b.Run(c.name, func(b *testing.B) {
@@ -25,7 +35,7 @@ func BenchmarkString(b *testing.B) {
 	}
 }
 
-// Strings are escaped eight bytes at a time: every character that needs a look, at every
+// Strings are escaped eight bytes at a time (and keys, when plain, not at all): every character that needs a look, at every
 // place in and around a word, next to every other (a borrow in the word's test marks the
 // byte after a marked one), agrees with encoding/json.
 func TestEncodeStringAtEveryPlace(t *testing.T) {
@@ -39,6 +49,12 @@ func TestEncodeStringAtEveryPlace(t *testing.T) {
 					e.String(s)
 					if got, want := string(e.Bytes()), stdMarshal(t, s); got != want {
 						t.Fatalf("String(%q) = %s, want %s", s, got, want)
+					}
+					e.Reset(nil)
+					e.ObjectStart()
+					e.Key(s)
+					if got, want := string(e.Bytes()), "{"+stdMarshal(t, s)+":"; got != want {
+						t.Fatalf("Key(%q) = %s, want %s", s, got, want)
 					}
 					e.Reset(nil)
 					e.StringBytes([]byte(s))
