@@ -97,7 +97,13 @@ func (c *ToolCall) setErrorText(msg string) {
 
 // ReturnText sets a result of one text block.
 func (c *ToolCall) ReturnText(s string) {
-	c.ReturnContent(Text{Text: s})
+	// What ReturnContent(Text{Text: s}) writes, without the block boxed in an interface
+	// and its slice: the two allocations a text tool's call would have made.
+	c.res.Reset(c.res.Bytes())
+	c.res.Raw([]byte(`{"content":[`))
+	Text{Text: s}.encodeContent(&c.res, c.dialect)
+	c.res.Raw([]byte(`]}`))
+	c.done, c.isError = true, false
 }
 
 // ReturnContent sets a result of the given content blocks.
