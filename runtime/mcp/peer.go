@@ -106,6 +106,7 @@ type inflight struct {
 	m         *jsonrpc.Message // its id is its key in p.inflight
 	state     any              // what the side's admit read of it
 	w         messageWriter    // what messages about it, and its response, are written to
+	stream    RequestStream    // w, when it is a stream of its own (an HTTP POST's): handed the response
 	long      bool
 	buffered  bool   // served inline: the response goes to the writer's next write (later)
 	counted   bool   // in p.active, until answered
@@ -254,6 +255,7 @@ func (p *peer) record(ctx context.Context, m *jsonrpc.Message, w messageWriter, 
 		return nil, jsonrpc.AppendError(nil, m.ID, a.refuse), a.why
 	}
 	r := &inflight{p: p, m: m, state: a.state, w: w, long: a.long, tk: a.tk, counted: !a.inline}
+	r.stream, _ = w.(RequestStream)
 	r.tk.held = held
 	r.ctx, r.cancel = context.WithCancel(ctx)
 	p.mu.Lock()
@@ -356,8 +358,8 @@ func (r *inflight) answered() {
 	}
 	p.budget.give(r.tk.held)
 	p.seat.done()
-	if rs, ok := r.w.(RequestStream); ok {
-		rs.Done()
+	if r.stream != nil {
+		r.stream.Done()
 	}
 }
 
@@ -375,8 +377,8 @@ func (r *inflight) run() {
 		return
 	}
 	var err error
-	if rs, ok := r.w.(RequestStream); ok {
-		err = rs.Respond(resp)
+	if r.stream != nil {
+		err = r.stream.Respond(resp)
 	} else if r.buffered && p.later != nil {
 		err = p.later.WriteLater(resp)
 	} else {
